@@ -1,0 +1,127 @@
+// gpukit/device.hpp: backends, devices and their properties, and the current device.
+//
+// A Device is a cheap handle (backend + ordinal). Every resource gpukit creates belongs to one.
+// The backend is chosen once per process: GPUKIT_BACKEND=cuda|sim|auto, or select_backend()
+// before the first device is used; auto picks CUDA when a driver and a device exist.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpukit/geometry.hpp"
+
+namespace gpukit {
+
+namespace detail {
+class Backend;
+}
+
+enum class BackendKind { cuda, sim, automatic };
+
+std::string_view to_string(BackendKind kind);
+// Parses "cuda", "sim" or "auto"; throws InvalidArgumentError naming the accepted values.
+BackendKind parse_backend_kind(std::string_view text);
+
+// The limits a launch is checked against. Filled from the device (CUDA) or the simulated profile.
+struct LaunchLimits {
+    int max_threads_per_block = 1024;
+    Dim3 max_block_dim{1024, 1024, 64};
+    Dim3 max_grid_dim{2147483647u, 65535, 65535};
+    std::size_t shared_memory_per_block = 48 * 1024;        // static + dynamic without opt-in
+    std::size_t shared_memory_per_block_optin = 48 * 1024;  // the most a kernel may opt in to
+    int warp_size = 32;
+};
+
+struct ComputeCapability {
+    int major = 0;
+    int minor = 0;
+    friend constexpr bool operator==(const ComputeCapability&, const ComputeCapability&) = default;
+};
+
+struct DeviceProperties {
+    BackendKind backend = BackendKind::cuda;
+    int ordinal = 0;
+    std::string name;
+    ComputeCapability compute_capability;
+    std::string pci_bus_id;  // "0000:3b:00.0"; empty where the backend has none
+    std::size_t total_memory = 0;
+    int multiprocessor_count = 0;
+    LaunchLimits limits;
+    std::size_t shared_memory_per_multiprocessor = 0;
+    std::size_t total_constant_memory = 0;
+    int registers_per_block = 0;
+    int registers_per_multiprocessor = 0;
+    int max_threads_per_multiprocessor = 0;
+    int clock_rate_khz = 0;
+    int memory_clock_rate_khz = 0;
+    int memory_bus_width_bits = 0;
+    std::size_t l2_cache_bytes = 0;
+
+    // "sm_90" for a CUDA device of compute capability 9.0.
+    std::string architecture() const;
+};
+
+struct MemoryInfo {
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+};
+
+class Device {
+public:
+    // The current device of this thread (see use()); device 0 of the selected backend by default.
+    static Device current();
+
+    int ordinal() const noexcept { return ordinal_; }
+    BackendKind backend_kind() const;
+    const DeviceProperties& properties() const;
+    std::string_view name() const { return properties().name; }
+    MemoryInfo memory_info() const;
+
+    // Makes this the current device of the calling thread.
+    void use() const;
+    // Waits for all work on the device to finish.
+    void synchronize() const;
+
+    // "device 0 (NVIDIA H100 80GB HBM3)": how error messages name a device.
+    std::string describe() const;
+
+    friend bool operator==(const Device& a, const Device& b) noexcept {
+        return a.backend_ == b.backend_ && a.ordinal_ == b.ordinal_;
+    }
+
+    detail::Backend& backend() const noexcept { return *backend_; }
+    Device(detail::Backend& backend, int ordinal) noexcept : backend_(&backend), ordinal_(ordinal) {}
+
+private:
+    detail::Backend* backend_;
+    int ordinal_;
+};
+
+// Restores the previous current device when it goes out of scope.
+class DeviceScope {
+public:
+    explicit DeviceScope(Device device);
+    ~DeviceScope();
+    DeviceScope(const DeviceScope&) = delete;
+    DeviceScope& operator=(const DeviceScope&) = delete;
+
+private:
+    Device previous_;
+};
+
+// Chooses the process's backend. Call before the first device is used; a later call that asks
+// for a different backend throws UsageError. Asking for CUDA where no driver or device exists
+// throws BackendUnavailableError naming what was not found.
+void select_backend(BackendKind kind);
+// The backend in use, selecting it from GPUKIT_BACKEND (default auto) on first call.
+BackendKind selected_backend();
+// Why a backend cannot be used, or an empty string when it can. Never throws.
+std::string backend_unavailable_reason(BackendKind kind);
+
+// Every device of the selected backend.
+std::vector<Device> devices();
+Device device(int ordinal);
+
+}  // namespace gpukit

@@ -1,0 +1,12 @@
+// gpukit/gpukit.hpp: the whole C++ API.
+#pragma once
+
+#include "gpukit/cache.hpp"
+#include "gpukit/device.hpp"
+#include "gpukit/error.hpp"
+#include "gpukit/event.hpp"
+#include "gpukit/geometry.hpp"
+#include "gpukit/kernel.hpp"
+#include "gpukit/memory.hpp"
+#include "gpukit/module.hpp"
+#include "gpukit/stream.hpp"

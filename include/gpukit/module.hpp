@@ -1,0 +1,126 @@
+// gpukit/module.hpp: compiling CUDA C source at run time and loading compiled code.
+//
+//   auto module = gpukit::Module::compile(source, gpukit::CompileOptions{}.define("N", "256"));
+//   auto add = module.kernel("vector_add");
+//
+// Compilation goes through the compile cache (gpukit/cache.hpp): the same source, headers,
+// options, target and compiler give the same module without compiling again, in this process
+// and across processes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "gpukit/device.hpp"
+#include "gpukit/memory.hpp"
+
+namespace gpukit {
+
+class Kernel;
+
+namespace detail {
+struct ModuleState;
+}
+
+// A header handed to the compiler as a string: `#include "name"` finds it.
+struct Header {
+    std::string name;
+    std::string source;
+};
+
+struct CompileOptions {
+    std::vector<std::pair<std::string, std::string>> defines;  // -DNAME or -DNAME=VALUE
+    std::vector<std::filesystem::path> include_dirs;           // -I
+    std::vector<Header> headers;
+    std::string std = "c++17";  // -std=; empty for the compiler's default
+    bool fast_math = false;     // --use_fast_math
+    bool line_info = true;      // -lineinfo: source lines for profilers and sanitizers
+    // Template kernels to instantiate and look up by these names, e.g. "axpy<float>".
+    std::vector<std::string> name_expressions;
+    std::vector<std::string> extra_options;  // passed through unchanged
+    std::string program_name = "kernel.cu";  // the file name compile errors mention
+    std::string target;  // e.g. "sm_80"; empty compiles for the device's own architecture
+
+    CompileOptions& define(std::string name, std::string value = {});
+    CompileOptions& include_dir(std::filesystem::path dir);
+    CompileOptions& header(std::string name, std::string source);
+    CompileOptions& name_expression(std::string expression);
+    CompileOptions& option(std::string raw);
+
+    // The compiler command-line options these settings amount to (without the target).
+    std::vector<std::string> to_arguments() const;
+};
+
+enum class ImageFormat { cubin, ptx, fatbin, shared_object };
+std::string_view to_string(ImageFormat format);
+
+// What a compiler produced: the image, the compiler's log (warnings), and the mangled names of
+// the name expressions.
+struct CompiledImage {
+    ImageFormat format = ImageFormat::cubin;
+    std::string data;
+    std::string log;
+    std::vector<std::pair<std::string, std::string>> lowered_names;  // expression -> mangled
+};
+
+// A `__constant__` or `__device__` variable of a loaded module.
+struct GlobalSymbol {
+    std::string name;
+    BufferView memory;
+};
+
+class Module {
+public:
+    // Compiles with NVRTC for the device's architecture (or options.target), through the cache.
+    static Module compile(std::string_view source, const CompileOptions& options = {},
+                          Device device = Device::current());
+    // Compiles without loading: needs no device, only the compiler. `target` e.g. "sm_90".
+    static CompiledImage compile_image(std::string_view source, const CompileOptions& options,
+                                       std::string_view target, BackendKind backend = BackendKind::cuda);
+    // Loads PTX, a cubin or a fatbin produced elsewhere.
+    static Module load(ImageFormat format, std::string_view image, Device device = Device::current());
+    // Loads a .ptx, .cubin or .fatbin file, the format chosen by the extension.
+    static Module load_file(const std::filesystem::path& path, Device device = Device::current());
+
+    Device device() const;
+    // The compiler's warnings, empty when it had nothing to say.
+    const std::string& compile_log() const;
+
+    // A kernel by its extern "C" name, its name expression, or its mangled name. Throws
+    // KernelNotFoundError listing the kernels the module has.
+    Kernel kernel(std::string_view name) const;
+    std::vector<std::string> kernel_names() const;
+
+    // A __constant__ or __device__ variable by name. Throws InvalidArgumentError if absent.
+    GlobalSymbol global(std::string_view name) const;
+    // Copies host data into a global; the sizes must match.
+    template <class T>
+    void write_global(std::string_view name, std::span<const T> values) const {
+        static_assert(std::is_trivially_copyable_v<T>);
+        write_global_bytes(name, std::as_bytes(values));
+    }
+    template <class T>
+    std::vector<T> read_global(std::string_view name) const {
+        static_assert(std::is_trivially_copyable_v<T>);
+        auto symbol = global(name);
+        std::vector<T> values(symbol.memory.size_bytes() / sizeof(T));
+        copy(std::span<T>(values), symbol.memory.subview(0, values.size() * sizeof(T)));
+        return values;
+    }
+
+    explicit Module(std::shared_ptr<detail::ModuleState> state) : state_(std::move(state)) {}
+
+private:
+    void write_global_bytes(std::string_view name, std::span<const std::byte> bytes) const;
+    std::shared_ptr<detail::ModuleState> state_;
+};
+
+}  // namespace gpukit

@@ -1,0 +1,115 @@
+// src/backend.hpp: the interface every backend implements (CUDA now, the simulator next).
+//
+// Everything above this line (devices, buffers, streams, modules, launches, the compile cache)
+// is written once against it. Handles are opaque pointers owned by the public RAII types; a
+// backend never frees what it did not hand out. Every method reports failure by throwing a
+// gpukit exception, except the release_* methods, which destructors call and which never throw.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpukit/device.hpp"
+#include "gpukit/error.hpp"
+#include "gpukit/event.hpp"
+#include "gpukit/kernel.hpp"
+#include "gpukit/module.hpp"
+
+namespace gpukit::detail {
+
+using NativeStream = void*;  // nullptr: the device's default stream
+using NativeEvent = void*;
+using NativeModule = void*;
+using NativeFunction = void*;
+
+// The code generator behind a backend: NVRTC for CUDA, the host compiler for the simulator.
+// Separate from the backend so that compiling (and caching) needs no device.
+struct CompileInput {
+    std::string_view source;
+    const CompileOptions& options;
+    std::string target;  // "sm_90"
+};
+
+class Compiler {
+public:
+    virtual ~Compiler() = default;
+    // Names the compiler and its version exactly; part of every cache key.
+    virtual std::string identity() const = 0;
+    // Compiles or throws CompileError (bad source) / BackendUnavailableError (no compiler).
+    virtual CompiledImage compile(const CompileInput& input) const = 0;
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+
+    virtual BackendKind kind() const = 0;
+
+    // ---- devices
+    virtual int device_count() = 0;
+    virtual const DeviceProperties& properties(int device) = 0;
+    virtual MemoryInfo memory_info(int device) = 0;
+    virtual void synchronize_device(int device) = 0;
+    virtual const Compiler& compiler() = 0;
+
+    // ---- memory
+    virtual std::uint64_t allocate(int device, std::size_t bytes) = 0;
+    virtual void release_memory(int device, std::uint64_t address) noexcept = 0;
+    virtual void* allocate_pinned(int device, std::size_t bytes) = 0;
+    virtual void release_pinned(int device, void* host) noexcept = 0;
+    // A nullopt stream makes the call synchronous.
+    virtual void copy_to_device(int device, std::uint64_t dst, const void* src, std::size_t bytes,
+                                std::optional<NativeStream> stream) = 0;
+    virtual void copy_to_host(int device, void* dst, std::uint64_t src, std::size_t bytes,
+                              std::optional<NativeStream> stream) = 0;
+    virtual void copy_on_device(int device, std::uint64_t dst, std::uint64_t src, std::size_t bytes,
+                                std::optional<NativeStream> stream) = 0;
+    virtual void fill(int device, std::uint64_t dst, std::uint8_t value, std::size_t bytes,
+                      std::optional<NativeStream> stream) = 0;
+
+    // ---- streams and events
+    virtual NativeStream create_stream(int device, StreamFlags flags) = 0;
+    virtual void release_stream(int device, NativeStream stream) noexcept = 0;
+    virtual void synchronize_stream(int device, NativeStream stream) = 0;
+    virtual bool query_stream(int device, NativeStream stream) = 0;
+    virtual void stream_wait_event(int device, NativeStream stream, NativeEvent event) = 0;
+    virtual NativeEvent create_event(int device, EventFlags flags) = 0;
+    virtual void release_event(int device, NativeEvent event) noexcept = 0;
+    virtual void record_event(int device, NativeEvent event, NativeStream stream) = 0;
+    virtual void synchronize_event(int device, NativeEvent event) = 0;
+    virtual bool query_event(int device, NativeEvent event) = 0;
+    virtual float elapsed_ms(int device, NativeEvent start, NativeEvent end) = 0;
+
+    // ---- code
+    virtual NativeModule load_module(int device, ImageFormat format, std::string_view image) = 0;
+    virtual void release_module(int device, NativeModule module) noexcept = 0;
+    virtual std::optional<NativeFunction> find_function(int device, NativeModule module, const std::string& symbol) = 0;
+    // The symbols of every kernel in the module (mangled where C++).
+    virtual std::vector<std::string> function_symbols(int device, NativeModule module) = 0;
+    virtual std::optional<GlobalSymbol> find_global(int device, NativeModule module, const std::string& name) = 0;
+    // Each parameter's offset and size; nullopt where the backend cannot tell.
+    virtual std::optional<std::vector<KernelParam>> function_params(int device, NativeFunction function) = 0;
+    virtual KernelAttributes function_attributes(int device, NativeFunction function) = 0;
+    virtual void set_max_dynamic_shared(int device, NativeFunction function, std::size_t bytes) = 0;
+    virtual BlockSizeSuggestion suggest_block_size(int device, NativeFunction function, std::size_t dynamic_shared,
+                                                   std::uint32_t block_size_limit) = 0;
+    virtual int max_active_blocks_per_multiprocessor(int device, NativeFunction function, std::uint32_t block_threads,
+                                                     std::size_t dynamic_shared) = 0;
+    // Launches a launch already checked by the caller. `args` points at one value per parameter.
+    virtual void launch(int device, NativeFunction function, const Dim3& grid, const Dim3& block,
+                        std::size_t shared_bytes, NativeStream stream, void** args) = 0;
+};
+
+// The backend of the given kind, created on first use and alive until the process ends.
+// Throws BackendUnavailableError when it cannot be had (no driver, no device, not built).
+Backend& backend(BackendKind kind);
+// The process's selected backend (see gpukit::select_backend).
+Backend& selected();
+// The compiler of a backend kind, usable without a device (NVRTC needs no driver).
+const Compiler& compiler(BackendKind kind);
+
+}  // namespace gpukit::detail

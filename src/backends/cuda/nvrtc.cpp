@@ -1,0 +1,206 @@
+// src/backends/cuda/nvrtc.cpp: the NVRTC compiler, loaded at run time.
+#include "backends/cuda/nvrtc.hpp"
+
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <optional>
+
+#include "util/dynamic_library.hpp"
+#include "util/text.hpp"
+
+namespace gpukit::detail::cuda {
+
+namespace {
+
+#define GPUKIT_NVRTC_FUNCTIONS(X)                                                                          \
+    X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcDestroyProgram)                    \
+    X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize)            \
+    X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName)    \
+    X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
+
+struct NvrtcApi {
+#define GPUKIT_DECLARE_NVRTC_ENTRY(name) decltype(&::name) name = nullptr;
+    GPUKIT_NVRTC_FUNCTIONS(GPUKIT_DECLARE_NVRTC_ENTRY)
+#undef GPUKIT_DECLARE_NVRTC_ENTRY
+    int major = 0;
+    int minor = 0;
+    std::string library_path;
+    std::vector<int> architectures;          // e.g. 75, 80, ..., 120
+    std::optional<std::string> toolkit_include;  // <toolkit>/include, for <cuda_fp16.h> and friends
+};
+
+std::vector<std::string> nvrtc_candidates() {
+    if (const char* path = std::getenv("GPUKIT_NVRTC"); path && *path) return {path};
+    std::vector<std::string> candidates = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+    for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
+        if (const char* root = std::getenv(variable); root && *root)
+            for (const char* soname : {"libnvrtc.so.13", "libnvrtc.so.12"})
+                candidates.push_back(concat(root, "/lib64/", soname));
+    for (const char* soname : {"libnvrtc.so.13", "libnvrtc.so.12"})
+        candidates.push_back(concat("/usr/local/cuda/lib64/", soname));
+    return candidates;
+}
+
+std::optional<std::string> toolkit_include_for(const std::string& library_path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path lib = fs::weakly_canonical(library_path, ec);
+    for (fs::path dir = lib.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path()) {
+        if (fs::exists(dir / "include" / "cuda_fp16.h", ec)) return (dir / "include").string();
+    }
+    return std::nullopt;
+}
+
+NvrtcApi load_nvrtc() {
+    auto library = DynamicLibrary::open_first(
+        "NVRTC (libnvrtc.so), the CUDA run-time compiler,", nvrtc_candidates(),
+        "It comes with the CUDA toolkit or the nvidia-cuda-nvrtc Python wheel. Set GPUKIT_NVRTC to its path, or "
+        "CUDA_HOME to the toolkit's root.");
+    NvrtcApi api;
+    api.library_path = library.path();
+    std::string missing;
+#define GPUKIT_RESOLVE_NVRTC(name)                                                  \
+    api.name = reinterpret_cast<decltype(api.name)>(library.symbol(#name));        \
+    if (!api.name) missing += concat(missing.empty() ? "" : ", ", #name);
+    GPUKIT_NVRTC_FUNCTIONS(GPUKIT_RESOLVE_NVRTC)
+#undef GPUKIT_RESOLVE_NVRTC
+    if (!missing.empty())
+        throw BackendUnavailableError(concat("NVRTC at ", api.library_path, " lacks ", missing, "; it is too old"));
+    api.nvrtcVersion(&api.major, &api.minor);
+    int count = 0;
+    api.nvrtcGetNumSupportedArchs(&count);
+    api.architectures.resize(static_cast<std::size_t>(count));
+    if (count > 0) api.nvrtcGetSupportedArchs(api.architectures.data());
+    std::sort(api.architectures.begin(), api.architectures.end());
+    api.toolkit_include = toolkit_include_for(api.library_path);
+    return api;
+}
+
+const NvrtcApi& nvrtc() {
+    static const auto loaded = []() -> std::pair<std::optional<NvrtcApi>, std::exception_ptr> {
+        try {
+            return {load_nvrtc(), nullptr};
+        } catch (...) {
+            return {std::nullopt, std::current_exception()};
+        }
+    }();
+    if (loaded.second) std::rethrow_exception(loaded.second);
+    return *loaded.first;
+}
+
+void check_nvrtc(nvrtcResult status, const char* action) {
+    if (status == NVRTC_SUCCESS) return;
+    const auto& api = nvrtc();
+    throw CudaError(action, api.nvrtcGetErrorString(status), static_cast<int>(status), "NVRTC call failed");
+}
+
+// Owns an nvrtcProgram.
+class Program {
+public:
+    explicit Program(nvrtcProgram program) : program_(program) {}
+    ~Program() {
+        // Destroying a program we created only fails on a null handle; nothing to report.
+        if (program_) nvrtc().nvrtcDestroyProgram(&program_);
+    }
+    Program(const Program&) = delete;
+    Program& operator=(const Program&) = delete;
+    nvrtcProgram get() const { return program_; }
+
+private:
+    nvrtcProgram program_;
+};
+
+// "sm_90" -> 90; "compute_90a" -> 90.
+int architecture_number(const std::string& target) {
+    const auto underscore = target.find('_');
+    if (underscore == std::string::npos) return 0;
+    return std::atoi(target.c_str() + underscore + 1);
+}
+
+std::string effective_target(const NvrtcApi& api, const std::string& target) {
+    const int wanted = architecture_number(target);
+    if (api.architectures.empty() || wanted <= api.architectures.back()) return target;
+    return concat("compute_", api.architectures.back());  // PTX the driver compiles for the newer GPU
+}
+
+}  // namespace
+
+std::string NvrtcCompiler::identity() const {
+    const auto& api = nvrtc();
+    return concat("NVRTC ", api.major, ".", api.minor, " (", api.library_path, ")");
+}
+
+CompiledImage NvrtcCompiler::compile(const CompileInput& input) const {
+    const auto& api = nvrtc();
+    const std::string target = effective_target(api, input.target);
+    const auto& options = input.options;
+
+    std::vector<const char*> header_sources;
+    std::vector<const char*> header_names;
+    for (const auto& header : options.headers) {
+        header_sources.push_back(header.source.c_str());
+        header_names.push_back(header.name.c_str());
+    }
+    const std::string source(input.source);
+    nvrtcProgram raw = nullptr;
+    check_nvrtc(api.nvrtcCreateProgram(&raw, source.c_str(), options.program_name.c_str(),
+                                       static_cast<int>(header_sources.size()), header_sources.data(),
+                                       header_names.data()),
+                "Failed to create an NVRTC program");
+    Program program(raw);
+    for (const auto& expression : options.name_expressions)
+        check_nvrtc(api.nvrtcAddNameExpression(program.get(), expression.c_str()), "Failed to add a name expression");
+
+    std::vector<std::string> arguments = options.to_arguments();
+    arguments.push_back("--gpu-architecture=" + target);
+    if (api.toolkit_include) arguments.push_back("-I" + *api.toolkit_include);
+    std::vector<const char*> argv;
+    for (const auto& argument : arguments) argv.push_back(argument.c_str());
+
+    const nvrtcResult status = api.nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
+    std::size_t log_size = 0;
+    api.nvrtcGetProgramLogSize(program.get(), &log_size);
+    std::string log(log_size, '\0');
+    if (log_size) api.nvrtcGetProgramLog(program.get(), log.data());
+    log = trim_trailing(std::move(log));  // the size counts the terminating NUL
+
+    if (status != NVRTC_SUCCESS) {
+        if (log.empty()) log = api.nvrtcGetErrorString(status);
+        throw CompileError(options.program_name, target, std::move(log), std::move(arguments), source);
+    }
+
+    CompiledImage image;
+    image.log = std::move(log);
+    const bool cubin = target.rfind("sm_", 0) == 0;
+    std::size_t size = 0;
+    if (cubin) {
+        image.format = ImageFormat::cubin;
+        check_nvrtc(api.nvrtcGetCUBINSize(program.get(), &size), "Failed to read the cubin size");
+        image.data.resize(size);
+        check_nvrtc(api.nvrtcGetCUBIN(program.get(), image.data.data()), "Failed to read the cubin");
+    } else {
+        image.format = ImageFormat::ptx;
+        check_nvrtc(api.nvrtcGetPTXSize(program.get(), &size), "Failed to read the PTX size");
+        image.data.resize(size);
+        check_nvrtc(api.nvrtcGetPTX(program.get(), image.data.data()), "Failed to read the PTX");
+        image.data = trim_trailing(std::move(image.data));
+    }
+    for (const auto& expression : options.name_expressions) {
+        const char* lowered = nullptr;
+        check_nvrtc(api.nvrtcGetLoweredName(program.get(), expression.c_str(), &lowered),
+                    "Failed to read the lowered name of a name expression");
+        image.lowered_names.emplace_back(expression, lowered);
+    }
+    return image;
+}
+
+const NvrtcCompiler& nvrtc_compiler() {
+    static const NvrtcCompiler compiler;
+    return compiler;
+}
+
+}  // namespace gpukit::detail::cuda

@@ -1,0 +1,218 @@
+// src/cache/compile_cache.cpp: the process-wide cache state and the public gpukit/cache.hpp API.
+#include "cache/compile_cache.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+
+#include "cache/cache_key.hpp"
+#include "cache/disk_cache.hpp"
+#include "gpukit/error.hpp"
+
+namespace gpukit {
+
+namespace detail {
+
+namespace {
+
+constexpr std::uint64_t default_max_bytes = std::uint64_t{1} << 30;
+
+struct CacheState {
+    std::mutex mutex;
+    std::optional<CacheConfig> config;  // read from the environment on first use
+    std::shared_ptr<const DiskCache> disk;  // null while the disk cache is off
+    std::unordered_map<std::string, std::shared_ptr<const CompiledImage>> memory;
+    CacheStats stats;
+};
+
+// Never destroyed: modules may still be compiled or released from other static destructors.
+CacheState& cache_state() {
+    static CacheState* state = new CacheState;
+    return *state;
+}
+
+std::optional<std::string_view> environment(const char* name) {
+    const char* value = std::getenv(name);
+    if (value == nullptr || *value == '\0') return std::nullopt;
+    return std::string_view(value);
+}
+
+std::uint64_t parse_max_bytes(std::string_view text) {
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc{} || end != text.data() + text.size())
+        throw InvalidArgumentError("GPUKIT_CACHE_MAX_BYTES must be a whole number of bytes (e.g. 1073741824), got '" +
+                                   std::string(text) + "'");
+    return value;
+}
+
+bool parse_disable_flag(std::string_view text) {
+    std::string lower(text);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (lower == "1" || lower == "true" || lower == "yes" || lower == "on") return true;
+    if (lower == "0" || lower == "false" || lower == "no" || lower == "off") return false;
+    throw InvalidArgumentError("GPUKIT_CACHE_DISABLE must be 1/true/yes/on or 0/false/no/off, got '" +
+                               std::string(text) + "'");
+}
+
+std::shared_ptr<const DiskCache> make_disk_cache(const CacheConfig& config) {
+    if (!config.disk_enabled || config.directory.empty()) return nullptr;
+    return std::make_shared<const DiskCache>(config.directory, config.max_bytes);
+}
+
+// Call with the mutex held.
+void ensure_configured(CacheState& state) {
+    if (state.config) return;
+    CacheConfig config = cache_config_from_environment();
+    state.disk = make_disk_cache(config);
+    state.config = std::move(config);
+}
+
+// The directory and bound to report on or clear, or nullopt when no directory is configured.
+// Usage and clearing look at the directory even while lookups leave the disk alone, so that a
+// disabled cache can still be inspected and emptied.
+std::optional<DiskCache> configured_directory() {
+    CacheState& state = cache_state();
+    std::lock_guard lock(state.mutex);
+    ensure_configured(state);
+    if (state.config->directory.empty()) return std::nullopt;
+    return DiskCache(state.config->directory, state.config->max_bytes);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+CacheConfig cache_config_from_environment() {
+    CacheConfig config;
+    if (auto directory = environment("GPUKIT_CACHE_DIR")) {
+        config.directory = *directory;
+    } else if (auto xdg = environment("XDG_CACHE_HOME"); xdg && std::filesystem::path(*xdg).is_absolute()) {
+        config.directory = std::filesystem::path(*xdg) / "gpukit";  // the XDG spec ignores relative paths
+    } else if (auto home = environment("HOME")) {
+        config.directory = std::filesystem::path(*home) / ".cache" / "gpukit";
+    }
+    config.max_bytes = default_max_bytes;
+    if (auto max_bytes = environment("GPUKIT_CACHE_MAX_BYTES")) config.max_bytes = parse_max_bytes(*max_bytes);
+    config.disk_enabled = !config.directory.empty();
+    if (auto disable = environment("GPUKIT_CACHE_DISABLE"); disable && parse_disable_flag(*disable))
+        config.disk_enabled = false;
+    return config;
+}
+
+CachedCompile get_or_compile(const Compiler& compiler, const CompileInput& input) {
+    // The key once, outside the lock: it is the whole cost of an in-process hit besides one lookup.
+    std::string key = compute_cache_key(compiler.identity(), input);
+    CacheState& state = cache_state();
+
+    std::shared_ptr<const DiskCache> disk;
+    {
+        std::lock_guard lock(state.mutex);
+        if (auto found = state.memory.find(key); found != state.memory.end()) {
+            ++state.stats.memory_hits;
+            return {std::move(key), found->second};
+        }
+        ensure_configured(state);
+        disk = state.disk;
+    }
+
+    // Disk and compiler run without the lock: other threads keep hitting memory meanwhile. Two
+    // threads missing the same key both compile; the first image stored in memory is the one kept.
+    bool found_corrupt = false;
+    if (disk) {
+        DiskCache::LoadResult loaded = disk->load(key);
+        if (loaded.status == DiskCache::LoadResult::hit) {
+            auto image = std::make_shared<const CompiledImage>(std::move(loaded.image));
+            std::lock_guard lock(state.mutex);
+            ++state.stats.disk_hits;
+            auto [entry, inserted] = state.memory.emplace(key, std::move(image));
+            return {std::move(key), entry->second};
+        }
+        found_corrupt = loaded.status == DiskCache::LoadResult::corrupt;
+    }
+
+    const auto compile_start = std::chrono::steady_clock::now();
+    std::shared_ptr<const CompiledImage> image;
+    try {
+        image = std::make_shared<const CompiledImage>(compiler.compile(input));
+    } catch (...) {
+        // A failed compile is still a compile: it counts, its time counts, and nothing is cached.
+        const double seconds = seconds_since(compile_start);
+        std::lock_guard lock(state.mutex);
+        ++state.stats.misses;
+        state.stats.compile_seconds += seconds;
+        if (found_corrupt) ++state.stats.corrupt_entries;
+        throw;
+    }
+    const double seconds = seconds_since(compile_start);
+
+    std::uint64_t evicted = 0;
+    if (disk) disk->store(key, *image, evicted);  // false (read-only, full disk) only costs a compile later
+
+    std::lock_guard lock(state.mutex);
+    ++state.stats.misses;
+    state.stats.compile_seconds += seconds;
+    state.stats.evictions += evicted;
+    if (found_corrupt) ++state.stats.corrupt_entries;
+    auto [entry, inserted] = state.memory.emplace(key, std::move(image));
+    return {std::move(key), entry->second};
+}
+
+}  // namespace detail
+
+CacheStats cache_stats() {
+    detail::CacheState& state = detail::cache_state();
+    std::lock_guard lock(state.mutex);
+    return state.stats;
+}
+
+void reset_cache_stats() {
+    detail::CacheState& state = detail::cache_state();
+    std::lock_guard lock(state.mutex);
+    state.stats = {};
+}
+
+CacheConfig cache_config() {
+    detail::CacheState& state = detail::cache_state();
+    std::lock_guard lock(state.mutex);
+    detail::ensure_configured(state);
+    return *state.config;
+}
+
+void configure_cache(const CacheConfig& config) {
+    if (config.disk_enabled && config.directory.empty())
+        throw InvalidArgumentError("configure_cache: the disk cache is enabled but no directory is given");
+    detail::CacheState& state = detail::cache_state();
+    std::lock_guard lock(state.mutex);
+    state.disk = detail::make_disk_cache(config);
+    state.config = config;
+}
+
+DiskUsage cache_disk_usage() {
+    const std::optional<detail::DiskCache> disk = detail::configured_directory();
+    return disk ? disk->usage() : DiskUsage{};
+}
+
+void clear_memory_cache() {
+    detail::CacheState& state = detail::cache_state();
+    decltype(state.memory) forgotten;
+    {
+        std::lock_guard lock(state.mutex);
+        forgotten.swap(state.memory);
+    }  // images are freed here, outside the lock
+}
+
+void clear_disk_cache() {
+    const std::optional<detail::DiskCache> disk = detail::configured_directory();
+    if (disk) disk->clear();
+}
+
+}  // namespace gpukit

@@ -1,0 +1,52 @@
+// src/core/compile_options.cpp: CompileOptions builders and their command-line form.
+#include "gpukit/module.hpp"
+
+namespace gpukit {
+
+CompileOptions& CompileOptions::define(std::string name, std::string value) {
+    defines.emplace_back(std::move(name), std::move(value));
+    return *this;
+}
+
+CompileOptions& CompileOptions::include_dir(std::filesystem::path dir) {
+    include_dirs.push_back(std::move(dir));
+    return *this;
+}
+
+CompileOptions& CompileOptions::header(std::string name, std::string source) {
+    headers.push_back({std::move(name), std::move(source)});
+    return *this;
+}
+
+CompileOptions& CompileOptions::name_expression(std::string expression) {
+    name_expressions.push_back(std::move(expression));
+    return *this;
+}
+
+CompileOptions& CompileOptions::option(std::string raw) {
+    extra_options.push_back(std::move(raw));
+    return *this;
+}
+
+std::vector<std::string> CompileOptions::to_arguments() const {
+    std::vector<std::string> args;
+    if (!std.empty()) args.push_back("-std=" + std);
+    for (const auto& [name, value] : defines) args.push_back(value.empty() ? "-D" + name : "-D" + name + "=" + value);
+    for (const auto& dir : include_dirs) args.push_back("-I" + dir.string());
+    if (fast_math) args.push_back("--use_fast_math");
+    if (line_info) args.push_back("-lineinfo");
+    args.insert(args.end(), extra_options.begin(), extra_options.end());
+    return args;
+}
+
+std::string_view to_string(ImageFormat format) {
+    switch (format) {
+        case ImageFormat::cubin: return "cubin";
+        case ImageFormat::ptx: return "ptx";
+        case ImageFormat::fatbin: return "fatbin";
+        case ImageFormat::shared_object: return "shared object";
+    }
+    return "unknown";
+}
+
+}  // namespace gpukit

@@ -1,0 +1,57 @@
+// src/core/device.cpp: devices and the current device of each thread.
+#include "gpukit/device.hpp"
+
+#include <optional>
+
+#include "backend.hpp"
+#include "gpukit/error.hpp"
+#include "util/text.hpp"
+
+namespace gpukit {
+
+namespace {
+// The current device of this thread, when use() has chosen one; device 0 otherwise.
+thread_local std::optional<Device> current_device;
+}  // namespace
+
+std::string DeviceProperties::architecture() const {
+    return detail::concat("sm_", compute_capability.major, compute_capability.minor);
+}
+
+Device Device::current() {
+    if (current_device) return *current_device;
+    return Device(detail::selected(), 0);
+}
+
+BackendKind Device::backend_kind() const { return backend_->kind(); }
+
+const DeviceProperties& Device::properties() const { return backend_->properties(ordinal_); }
+
+MemoryInfo Device::memory_info() const { return backend_->memory_info(ordinal_); }
+
+void Device::use() const { current_device = *this; }
+
+void Device::synchronize() const { backend_->synchronize_device(ordinal_); }
+
+std::string Device::describe() const { return detail::concat("device ", ordinal_, " (", properties().name, ")"); }
+
+DeviceScope::DeviceScope(Device device) : previous_(Device::current()) { device.use(); }
+
+DeviceScope::~DeviceScope() { current_device = previous_; }
+
+std::vector<Device> devices() {
+    auto& backend = detail::selected();
+    std::vector<Device> all;
+    for (int i = 0; i < backend.device_count(); ++i) all.emplace_back(backend, i);
+    return all;
+}
+
+Device device(int ordinal) {
+    auto& backend = detail::selected();
+    if (ordinal < 0 || ordinal >= backend.device_count())
+        throw InvalidArgumentError(detail::concat("There is no ", to_string(backend.kind()), " device ", ordinal,
+                                                  "; there are ", backend.device_count()));
+    return Device(backend, ordinal);
+}
+
+}  // namespace gpukit

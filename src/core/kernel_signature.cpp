@@ -1,0 +1,849 @@
+// src/core/kernel_signature.cpp: finds __global__ declarations in CUDA C source and reads their parameter lists.
+//
+// Two stages: a tokenizer that drops comments and preprocessor lines (keeping literals whole, so a
+// "__global__" or a ')' inside a string never counts), then a declarator reader that starts at each
+// __global__ and finds the function name and its parenthesised parameter list. Bracket pairs are matched
+// once up front and every forward scan is bounded, so malformed or hostile input stays roughly linear.
+#include "core/kernel_signature.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <iterator>
+#include <string>
+#include <unordered_set>
+#include <utility>
+
+namespace gpukit::detail {
+namespace {
+
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+// Real declarations are far shorter than these; the bounds only stop pathological input from
+// turning a scan per token into quadratic time.
+constexpr std::size_t kMaxDeclaratorScan = 1024;  // tokens from __global__ to the function name
+constexpr std::size_t kMaxTrailerScan = 256;      // tokens from ')' to '{' or ';'
+constexpr std::size_t kMaxNamespaceHead = 64;     // tokens in `namespace a::b::c {`
+
+// --- word lists ----------------------------------------------------------------------------------
+
+// Words that can never be the declared name of a function or parameter.
+constexpr std::string_view kReservedWords[] = {
+    "void", "bool", "char", "char8_t", "char16_t", "char32_t", "wchar_t", "short", "int", "long", "signed",
+    "unsigned", "float", "double", "auto", "const", "volatile", "restrict", "__restrict", "__restrict__",
+    "struct", "class", "union", "enum", "typename", "template", "decltype", "sizeof", "alignof", "alignas",
+    "operator", "static", "extern", "inline", "register", "mutable", "constexpr", "consteval", "constinit",
+    "thread_local", "noexcept", "throw", "requires", "return", "new", "delete", "this", "true", "false",
+    "nullptr", "namespace", "using", "typedef", "if", "for", "while", "switch", "do", "else", "case",
+    "__global__", "__device__", "__host__", "__shared__", "__constant__", "__managed__", "__forceinline__",
+    "__noinline__", "__inline__", "__grid_constant__", "__launch_bounds__", "__attribute__", "__declspec",
+    "__cluster_dims__", "__maxnreg__", "__align__", "__int128"};
+
+// Builtin type words and qualifiers: "float (&)[4]" keeps a space before '(' after these, while a macro
+// or template name is glued to its call ("DECL(float)").
+constexpr std::string_view kTypeWords[] = {
+    "void", "bool", "char", "char8_t", "char16_t", "char32_t", "wchar_t", "short", "int", "long", "signed",
+    "unsigned", "float", "double", "auto", "const", "volatile", "restrict", "__restrict", "__restrict__",
+    "__int128"};
+
+// Top-level qualifiers do not change which function a declaration names, so a prototype
+// `k(const float* __restrict__ a)` and a definition `k(const float* a)` are the same kernel.
+constexpr std::string_view kQualifierWords[] = {"const", "volatile", "restrict", "__restrict", "__restrict__"};
+
+// Words that qualify a type but are not one: in `const x` the x is the type, not a parameter name.
+constexpr std::string_view kNonTypeWords[] = {"const",    "volatile", "restrict", "__restrict",
+                                              "__restrict__", "register", "__grid_constant__"};
+
+// In `struct Foo` the Foo is a type, not a parameter name.
+constexpr std::string_view kElaboratedWords[] = {"struct", "class", "union", "enum", "typename"};
+
+// Specifiers with a parenthesised argument that may stand between __global__ and the name.
+constexpr std::string_view kAttributeWords[] = {"__launch_bounds__", "__attribute__", "__declspec", "alignas",
+                                                "__cluster_dims__",  "__maxnreg__",   "__align__"};
+
+// Words that may follow a function's parameter list; anything else means the parenthesised group was a
+// macro call before the real name (`LAUNCH_BOUNDS(256) k(...)`).
+constexpr std::string_view kPostDeclaratorWords[] = {"noexcept", "throw", "requires", "try", "override",
+                                                     "final",    "const", "volatile", "__attribute__",
+                                                     "__declspec", "asm", "__asm__", "__asm"};
+
+// Prefixes that turn a following quote into an encoded or raw literal (u8"..", L'x', R"(..)").
+constexpr std::string_view kLiteralPrefixes[] = {"u8", "u", "U", "L", "R", "u8R", "uR", "UR", "LR"};
+
+// Longest first, so "..." is not read as three dots. '>' stays single so `Vec<Vec<int>>` closes twice.
+constexpr std::string_view kMultiCharPuncts[] = {"...", "::", "->", "<<", "<=", "==", "!=", "&&", "||"};
+
+template <std::size_t N>
+bool contains(const std::string_view (&words)[N], std::string_view word) {
+    return std::find(std::begin(words), std::end(words), word) != std::end(words);
+}
+
+// --- tokens --------------------------------------------------------------------------------------
+
+enum class TokenKind { identifier, number, literal, punct };
+
+struct Token {
+    TokenKind kind;
+    std::string_view text;  // a view into the source being read
+};
+
+bool is_punct(const Token& token, std::string_view text) {
+    return token.kind == TokenKind::punct && token.text == text;
+}
+bool is_word(const Token& token, std::string_view text) {
+    return token.kind == TokenKind::identifier && token.text == text;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_ident_start(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    // Bytes >= 0x80 are parts of UTF-8 identifiers, which C++ allows.
+    return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || u == '_' || u >= 0x80;
+}
+bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
+
+struct Lexed {
+    std::vector<Token> tokens;
+    // Object-like macros whose body holds __global__ (`#define KERNEL extern "C" __global__`): the
+    // only macros we follow, because without them such kernels would be invisible.
+    std::unordered_set<std::string_view> global_aliases;
+};
+
+// Turns source text into tokens. Comments vanish; preprocessor lines are dropped, except that
+// `#if 0`/`#if 1` regions are honoured (dead code often holds an older copy of a kernel) and
+// __global__ aliases are recorded. Other conditionals keep every branch.
+class Lexer {
+public:
+    explicit Lexer(std::string_view source) : src_(source) {}
+
+    Lexed run() {
+        bool at_line_start = true;
+        while (true) {
+            if (skip_blank()) at_line_start = true;
+            if (at_end()) break;
+            if (at_line_start && peek() == '#') {
+                ++pos_;
+                std::vector<Token> directive;
+                while (!skip_blank() && !at_end()) directive.push_back(next_token());
+                handle_directive(directive);
+                continue;  // the directive ended at a newline, so the next token starts a line
+            }
+            const Token token = next_token();
+            at_line_start = false;
+            if (active()) out_.tokens.push_back(token);
+        }
+        return std::move(out_);
+    }
+
+private:
+    enum class Condition { is_false, is_true, unknown };
+
+    struct ConditionalFrame {
+        bool branch_active;     // tokens of the current branch are kept
+        bool some_branch_true;  // an earlier branch was certainly taken, so later ones are dead
+    };
+
+    bool at_end() const { return pos_ >= src_.size(); }
+    char peek(std::size_t ahead = 0) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
+
+    bool active() const {
+        return std::all_of(conditionals_.begin(), conditionals_.end(),
+                           [](const ConditionalFrame& frame) { return frame.branch_active; });
+    }
+
+    // Skips whitespace, comments and line splices; true when it passed a newline, which ends a
+    // preprocessor line. A newline inside a block comment does not count, as in the preprocessor.
+    bool skip_blank() {
+        bool crossed_newline = false;
+        while (!at_end()) {
+            const char c = peek();
+            if (c == '\n') {
+                crossed_newline = true;
+                ++pos_;
+            } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+                ++pos_;
+            } else if (c == '\\' && peek(1) == '\n') {
+                pos_ += 2;
+            } else if (c == '\\' && peek(1) == '\r' && peek(2) == '\n') {
+                pos_ += 3;
+            } else if (c == '/' && peek(1) == '/') {
+                // Stop before the newline so the caller sees it; a line splice continues the comment.
+                pos_ += 2;
+                while (!at_end() && peek() != '\n') pos_ += (peek() == '\\' && peek(1) == '\n') ? 2 : 1;
+            } else if (c == '/' && peek(1) == '*') {
+                const std::size_t close = src_.find("*/", pos_ + 2);
+                pos_ = close == std::string_view::npos ? src_.size() : close + 2;
+            } else {
+                break;
+            }
+        }
+        return crossed_newline;
+    }
+
+    // Precondition: not at the end and not at a blank. Always advances.
+    Token next_token() {
+        const std::size_t start = pos_;
+        const auto make = [&](TokenKind kind) { return Token{kind, src_.substr(start, pos_ - start)}; };
+        const char c = peek();
+        if (is_ident_start(c)) {
+            while (!at_end() && is_ident_char(peek())) ++pos_;
+            const std::string_view word = src_.substr(start, pos_ - start);
+            const char quote = peek();
+            if ((quote == '"' || quote == '\'') && contains(kLiteralPrefixes, word)) {
+                if (word.back() == 'R' && quote == '"') {
+                    skip_raw_string();
+                } else {
+                    skip_quoted(quote);
+                }
+                return make(TokenKind::literal);
+            }
+            return make(TokenKind::identifier);
+        }
+        if (is_digit(c) || (c == '.' && is_digit(peek(1)))) {
+            // A preprocessing number: 1.5e-3f, 0x1p+4, 1'000'000.
+            ++pos_;
+            while (!at_end()) {
+                const char d = peek();
+                const char before = src_[pos_ - 1];
+                if (is_ident_char(d) || d == '.') {
+                    ++pos_;
+                } else if ((d == '+' || d == '-') &&
+                           (before == 'e' || before == 'E' || before == 'p' || before == 'P')) {
+                    ++pos_;
+                } else if (d == '\'' && is_ident_char(peek(1))) {
+                    pos_ += 2;
+                } else {
+                    break;
+                }
+            }
+            return make(TokenKind::number);
+        }
+        if (c == '"' || c == '\'') {
+            skip_quoted(c);
+            return make(TokenKind::literal);
+        }
+        for (const std::string_view punct : kMultiCharPuncts) {
+            if (src_.substr(pos_, punct.size()) == punct) {
+                pos_ += punct.size();
+                return make(TokenKind::punct);
+            }
+        }
+        ++pos_;
+        return make(TokenKind::punct);
+    }
+
+    // pos_ is at the opening quote. An unterminated literal ends at the end of its line, as
+    // compilers recover, so one stray apostrophe cannot swallow the rest of the file.
+    void skip_quoted(char quote) {
+        ++pos_;
+        while (!at_end()) {
+            const char c = peek();
+            if (c == '\\') {
+                pos_ += 2;
+            } else if (c == quote) {
+                ++pos_;
+                return;
+            } else if (c == '\n') {
+                return;
+            } else {
+                ++pos_;
+            }
+        }
+        pos_ = std::min(pos_, src_.size());
+    }
+
+    // pos_ is at the quote of R"delim( ... )delim"; the body may hold quotes, backslashes, newlines.
+    void skip_raw_string() {
+        const std::size_t delimiter_start = pos_ + 1;
+        std::size_t open = delimiter_start;
+        while (open < src_.size() && open - delimiter_start <= 16) {
+            const char c = src_[open];
+            if (c == '(' || c == ')' || c == '\\' || c == '"' || c == ' ' || c == '\t' || c == '\n') break;
+            ++open;
+        }
+        if (open >= src_.size() || src_[open] != '(' || open - delimiter_start > 16) {
+            skip_quoted('"');  // not a valid raw string: read it as an ordinary one
+            return;
+        }
+        std::string closing = ")";
+        closing += src_.substr(delimiter_start, open - delimiter_start);
+        closing += '"';
+        const std::size_t close = src_.find(closing, open + 1);
+        pos_ = close == std::string_view::npos ? src_.size() : close + closing.size();
+    }
+
+    static Condition evaluate(const std::vector<Token>& directive) {
+        // Only a lone literal is decided; anything with macros could go either way.
+        if (directive.size() != 2) return Condition::unknown;
+        const Token& value = directive[1];
+        if (is_word(value, "true")) return Condition::is_true;
+        if (is_word(value, "false")) return Condition::is_false;
+        if (value.kind != TokenKind::number) return Condition::unknown;
+        std::string_view digits = value.text;
+        while (!digits.empty() && (digits.back() == 'u' || digits.back() == 'U' || digits.back() == 'l' ||
+                                   digits.back() == 'L')) {
+            digits.remove_suffix(1);
+        }
+        if (digits.empty() || !std::all_of(digits.begin(), digits.end(), is_digit)) return Condition::unknown;
+        return digits.find_first_not_of('0') == std::string_view::npos ? Condition::is_false : Condition::is_true;
+    }
+
+    void handle_directive(const std::vector<Token>& directive) {
+        if (directive.empty() || directive[0].kind != TokenKind::identifier) return;
+        const std::string_view name = directive[0].text;
+        if (name == "if" || name == "ifdef" || name == "ifndef") {
+            const Condition condition = name == "if" ? evaluate(directive) : Condition::unknown;
+            conditionals_.push_back({condition != Condition::is_false, condition == Condition::is_true});
+        } else if (name == "elif" || name == "elifdef" || name == "elifndef") {
+            if (conditionals_.empty()) return;
+            ConditionalFrame& frame = conditionals_.back();
+            const Condition condition = name == "elif" ? evaluate(directive) : Condition::unknown;
+            frame.branch_active = !frame.some_branch_true && condition != Condition::is_false;
+            frame.some_branch_true = frame.some_branch_true || condition == Condition::is_true;
+        } else if (name == "else") {
+            if (conditionals_.empty()) return;
+            conditionals_.back().branch_active = !conditionals_.back().some_branch_true;
+        } else if (name == "endif") {
+            if (!conditionals_.empty()) conditionals_.pop_back();
+        } else if (name == "define" && active() && directive.size() >= 3 &&
+                   directive[1].kind == TokenKind::identifier) {
+            // Function-like macros (`#define K(T) __global__ ...`) need expansion, which we do not do.
+            const std::size_t after_name =
+                static_cast<std::size_t>(directive[1].text.data() - src_.data()) + directive[1].text.size();
+            if (after_name < src_.size() && src_[after_name] == '(') return;
+            const bool names_global = std::any_of(directive.begin() + 2, directive.end(), [&](const Token& t) {
+                return is_word(t, "__global__") ||
+                       (t.kind == TokenKind::identifier && out_.global_aliases.count(t.text) > 0);
+            });
+            if (names_global) out_.global_aliases.insert(directive[1].text);
+        }
+    }
+
+    std::string_view src_;
+    std::size_t pos_ = 0;
+    std::vector<ConditionalFrame> conditionals_;
+    Lexed out_;
+};
+
+// --- bracket structure ---------------------------------------------------------------------------
+
+int bracket_kind(const Token& token, bool opening) {
+    if (token.kind != TokenKind::punct || token.text.size() != 1) return -1;
+    const std::string_view brackets = opening ? "([{" : ")]}";
+    const std::size_t kind = brackets.find(token.text[0]);
+    return kind == std::string_view::npos ? -1 : static_cast<int>(kind);
+}
+
+// A '<' after a name may open template arguments (`Pair<int, float>`); other '<' are comparisons.
+bool may_open_template(const std::vector<Token>& tokens, std::size_t i) {
+    return is_punct(tokens[i], "<") && i > 0 && tokens[i - 1].kind == TokenKind::identifier;
+}
+
+// Tokens plus the partner of every (), [] and {}, and of every '<' that opens template arguments
+// (kNone when unmatched). Computed once, so later scans jump over groups in constant time.
+struct TokenStream {
+    std::vector<Token> tokens;
+    std::vector<std::size_t> partner;
+    std::vector<std::size_t> angle_partner;
+
+    explicit TokenStream(std::vector<Token> tokens_in)
+        : tokens(std::move(tokens_in)), partner(tokens.size(), kNone), angle_partner(tokens.size(), kNone) {
+        match_brackets();
+        match_angles();
+    }
+
+    std::size_t size() const { return tokens.size(); }
+    const Token& operator[](std::size_t i) const { return tokens[i]; }
+
+    // The partner of the opener at i when it lies before `end`, else kNone.
+    std::size_t closer(std::size_t i, std::size_t end) const {
+        return bracket_kind(tokens[i], true) >= 0 && partner[i] < end ? partner[i] : kNone;
+    }
+
+    // The '>' closing the template argument list opened at i when it lies before `end`, else kNone.
+    std::size_t closing_angle(std::size_t i, std::size_t end) const {
+        return angle_partner[i] < end ? angle_partner[i] : kNone;
+    }
+
+private:
+    void match_brackets() {
+        std::vector<std::size_t> open;
+        std::size_t open_count[3] = {0, 0, 0};
+        for (std::size_t i = 0; i < tokens.size(); ++i) {
+            if (const int kind = bracket_kind(tokens[i], true); kind >= 0) {
+                open.push_back(i);
+                ++open_count[kind];
+                continue;
+            }
+            const int kind = bracket_kind(tokens[i], false);
+            if (kind < 0 || open_count[kind] == 0) continue;  // not a closer, or a stray one
+            // Openers of other kinds above the partner were never closed: they stay unmatched.
+            while (true) {
+                const std::size_t j = open.back();
+                open.pop_back();
+                const int open_kind = bracket_kind(tokens[j], true);
+                --open_count[open_kind];
+                if (open_kind == kind) {
+                    partner[i] = j;
+                    partner[j] = i;
+                    break;
+                }
+            }
+        }
+    }
+
+    // Each bracket level keeps its open template candidates; a '>' closes the innermost one. A
+    // closing bracket, ';', '&&' or '||' before any '>' means those '<' were comparisons
+    // (`int m = a < b ? 1 : 2`), and a '>' inside parentheses is one too (`Box<(4 > 2)>`).
+    void match_angles() {
+        std::vector<std::vector<std::size_t>> levels(1);
+        for (std::size_t i = 0; i < tokens.size(); ++i) {
+            const Token& token = tokens[i];
+            if (partner[i] != kNone) {
+                if (partner[i] > i) {
+                    levels.emplace_back();
+                } else if (levels.size() > 1) {
+                    levels.pop_back();
+                }
+            } else if (may_open_template(tokens, i)) {
+                levels.back().push_back(i);
+            } else if (is_punct(token, ">")) {
+                if (!levels.back().empty()) {
+                    angle_partner[levels.back().back()] = i;
+                    angle_partner[i] = levels.back().back();
+                    levels.back().pop_back();
+                }
+            } else if (bracket_kind(token, true) >= 0 || bracket_kind(token, false) >= 0 || is_punct(token, ";") ||
+                       is_punct(token, "&&") || is_punct(token, "||")) {
+                levels.back().clear();  // unmatched brackets end the candidates too
+            }
+        }
+    }
+};
+
+// The last token of the unit starting at i: a whole bracket group or template argument list, or
+// the token itself. Commas inside a unit do not separate parameters.
+std::size_t unit_end(const TokenStream& ts, std::size_t i, std::size_t end) {
+    if (const std::size_t close = ts.closer(i, end); close != kNone) return close;
+    if (const std::size_t close = ts.closing_angle(i, end); close != kNone) return close;
+    return i;
+}
+
+// --- rendering -----------------------------------------------------------------------------------
+
+// Spells tokens with single spaces, except where C++ style glues them: "const float *",
+// "Pair<int, float>", "ns::Type", "float [16]", "float (&)[4]", "void (*)(int)".
+std::string render(const std::vector<Token>& tokens) {
+    std::string out;
+    std::vector<int> angle_depths{0};  // per bracket level: a '>' inside parentheses is a comparison
+    const Token* prev = nullptr;
+    bool glue_after_prev = false;  // prev was '<' of a template or a unary sign
+    for (const Token& token : tokens) {
+        const bool opens_angle = is_punct(token, "<") && prev != nullptr && prev->kind == TokenKind::identifier;
+        const bool closes_angle = is_punct(token, ">") && angle_depths.back() > 0;
+        if (prev != nullptr) {
+            const std::string_view p = prev->text;
+            const std::string_view t = token.text;
+            const bool prev_is_name = prev->kind == TokenKind::identifier;
+            bool space = true;
+            if (glue_after_prev || opens_angle || closes_angle) {
+                space = false;
+            } else if (prev->kind == TokenKind::punct && (p == "(" || p == "[" || p == "::" || p == "." || p == "->")) {
+                space = false;
+            } else if (token.kind == TokenKind::punct && (t == ")" || t == "]" || t == "," || t == ";" || t == "." || t == "->")) {
+                space = false;
+            } else if (is_punct(token, "::")) {
+                space = !(prev_is_name || p == ">");
+            } else if (is_punct(token, "(")) {
+                space = !((prev_is_name && !contains(kTypeWords, p)) || is_punct(*prev, ")") || is_punct(*prev, "]"));
+            } else if (is_punct(token, "[")) {
+                space = !(is_punct(*prev, "]") || is_punct(*prev, ")"));
+            }
+            if (space) out += ' ';
+        }
+        out += token.text;
+        const bool sign = token.kind == TokenKind::punct &&
+                          (token.text == "-" || token.text == "+" || token.text == "!" || token.text == "~");
+        const bool after_operand = prev != nullptr && (prev->kind != TokenKind::punct || is_punct(*prev, ")") ||
+                                                       is_punct(*prev, "]") || is_punct(*prev, ">"));
+        glue_after_prev = opens_angle || (sign && !after_operand);
+        if (opens_angle) ++angle_depths.back();
+        if (closes_angle) --angle_depths.back();
+        if (is_punct(token, "(") || is_punct(token, "[")) angle_depths.push_back(0);
+        if ((is_punct(token, ")") || is_punct(token, "]")) && angle_depths.size() > 1) angle_depths.pop_back();
+        prev = &token;
+    }
+    return out;
+}
+
+// --- declarations --------------------------------------------------------------------------------
+
+struct ReadParam {
+    DeclaredParam param;
+    std::string key;  // the type without qualifiers, for telling overloads from redeclarations
+};
+
+ReadParam read_parameter(const TokenStream& ts, std::size_t begin, std::size_t end) {
+    struct Unit {
+        std::size_t first, last;
+        bool is_single() const { return first == last; }
+    };
+    std::vector<Unit> units;
+    for (std::size_t i = begin; i < end; ++i) {
+        const Token& token = ts[i];
+        if (is_punct(token, "=")) break;  // a default argument is no part of the type
+        // Attributes say nothing about the type a caller passes.
+        if (is_punct(token, "[") && i + 1 < end && is_punct(ts[i + 1], "[") && ts.closer(i, end) != kNone) {
+            i = ts.closer(i, end);
+            continue;
+        }
+        if ((is_word(token, "__attribute__") || is_word(token, "__declspec")) && i + 1 < end &&
+            ts.closer(i + 1, end) != kNone) {
+            i = ts.closer(i + 1, end);
+            continue;
+        }
+        const std::size_t last = unit_end(ts, i, end);
+        units.push_back({i, last});
+        i = last;
+    }
+
+    const auto is_group = [&](const Unit& unit, std::string_view open) {
+        return !unit.is_single() && is_punct(ts[unit.first], open);
+    };
+    const auto is_name = [&](std::size_t i) {
+        return ts[i].kind == TokenKind::identifier && !contains(kReservedWords, ts[i].text);
+    };
+
+    std::size_t name = kNone;
+    // A parenthesised declarator: `float (&a)[16]`, `void (*callback)(int)`.
+    for (std::size_t u = 1; u < units.size() && name == kNone; ++u) {
+        if (!is_group(units[u], "(")) continue;
+        const std::size_t inner_first = units[u].first + 1;
+        const std::size_t inner_last = units[u].last - 1;
+        const Token& lead = ts[inner_first];
+        if (inner_first < inner_last && (is_punct(lead, "*") || is_punct(lead, "&") || is_punct(lead, "&&")) &&
+            is_name(inner_last)) {
+            name = inner_last;
+        }
+    }
+    // Otherwise the name is the last word before any array bounds, provided a type precedes it: in
+    // `const float *`, `unsigned long long`, `ns::Type`, `struct S` or `const T` there is no name.
+    if (name == kNone) {
+        std::size_t count = units.size();
+        while (count > 0 && is_group(units[count - 1], "[")) --count;
+        if (count >= 2) {
+            const Unit& last = units[count - 1];
+            const Unit& before = units[count - 2];
+            const bool after_scope_or_tag =
+                before.is_single() && (is_punct(ts[before.first], "::") ||
+                                       (ts[before.first].kind == TokenKind::identifier &&
+                                        contains(kElaboratedWords, ts[before.first].text)));
+            const bool has_type = std::any_of(units.begin(), units.begin() + static_cast<std::ptrdiff_t>(count - 1),
+                                              [&](const Unit& unit) {
+                                                  const Token& first = ts[unit.first];
+                                                  return first.kind == TokenKind::identifier &&
+                                                         !contains(kNonTypeWords, first.text);
+                                              });
+            if (last.is_single() && is_name(last.first) && !after_scope_or_tag && has_type) name = last.first;
+        }
+    }
+
+    std::vector<Token> type_tokens;
+    std::vector<Token> key_tokens;
+    for (const Unit& unit : units) {
+        for (std::size_t i = unit.first; i <= unit.last; ++i) {
+            if (i == name) continue;
+            type_tokens.push_back(ts[i]);
+            if (!(ts[i].kind == TokenKind::identifier && contains(kQualifierWords, ts[i].text))) {
+                key_tokens.push_back(ts[i]);
+            }
+        }
+    }
+    ReadParam read;
+    read.param.type = render(type_tokens);
+    if (name != kNone) read.param.name = std::string(ts[name].text);
+    read.key = render(key_tokens);
+    return read;
+}
+
+// The parameters between the parentheses at `open` and `close`.
+std::vector<ReadParam> read_parameters(const TokenStream& ts, std::size_t open, std::size_t close) {
+    std::vector<std::pair<std::size_t, std::size_t>> ranges;
+    std::size_t begin = open + 1;
+    for (std::size_t i = open + 1; i < close; ++i) {
+        if (is_punct(ts[i], ",")) {
+            ranges.emplace_back(begin, i);
+            begin = i + 1;
+        } else {
+            i = unit_end(ts, i, close);
+        }
+    }
+    ranges.emplace_back(begin, close);
+    // `()` and `(void)` both declare no parameters.
+    if (ranges.size() == 1) {
+        const auto [first, end] = ranges.front();
+        if (first == end || (end == first + 1 && is_word(ts[first], "void"))) return {};
+    }
+    std::vector<ReadParam> params;
+    params.reserve(ranges.size());
+    for (const auto& [first, end] : ranges) params.push_back(read_parameter(ts, first, end));
+    return params;
+}
+
+struct KernelDeclaration {
+    std::vector<std::string> scope;  // enclosing namespaces, then any qualifiers written on the name
+    std::string name;
+    std::string template_arguments;  // of an explicit specialisation or instantiation; empty otherwise
+    std::vector<DeclaredParam> params;
+    std::vector<std::string> signature;  // parameter types without qualifiers
+    bool is_definition = false;
+};
+
+// Reads the declaration that the __global__ (or alias) token at `start` belongs to. The name is the
+// first non-keyword word followed by its parameter list, after skipping specifiers such as
+// `__launch_bounds__(256, 2)`; the return type may stand before or after __global__.
+std::optional<KernelDeclaration> read_kernel_declaration(const TokenStream& ts, std::size_t start,
+                                                         const std::vector<std::string>& enclosing_scope,
+                                                         const std::unordered_set<std::string_view>& aliases) {
+    struct Declarator {
+        std::size_t name, template_open, template_close, params_open, params_close;
+    };
+    std::optional<Declarator> declarator;
+    std::size_t i = start + 1;
+    for (std::size_t steps = 0; i < ts.size() && steps < kMaxDeclaratorScan; ++steps) {
+        const Token& token = ts[i];
+        if (is_punct(token, ";") || is_punct(token, "{") || is_punct(token, "}") || is_punct(token, "=")) break;
+        // Another __global__ starts a declaration of its own (and keeps repeated ones linear).
+        if (is_word(token, "__global__") || (token.kind == TokenKind::identifier && aliases.count(token.text) > 0)) {
+            break;
+        }
+        if (is_punct(token, "(") || is_punct(token, "[")) {  // e.g. [[nodiscard]]
+            const std::size_t close = ts.closer(i, ts.size());
+            if (close == kNone) break;
+            i = close + 1;
+            continue;
+        }
+        if (token.kind != TokenKind::identifier) {
+            ++i;
+            continue;
+        }
+        std::size_t next = i + 1;
+        if (contains(kAttributeWords, token.text) && next < ts.size() && is_punct(ts[next], "(")) {
+            const std::size_t close = ts.closer(next, ts.size());
+            if (close == kNone) break;
+            i = close + 1;
+            continue;
+        }
+        std::size_t template_open = kNone;
+        std::size_t template_close = kNone;
+        if (next < ts.size() && is_punct(ts[next], "<")) {
+            if (const std::size_t close = ts.closing_angle(next, ts.size()); close != kNone) {
+                template_open = next;
+                template_close = close;
+                next = close + 1;
+            }
+        }
+        if (next < ts.size() && is_punct(ts[next], "(") && !contains(kReservedWords, token.text)) {
+            const std::size_t close = ts.closer(next, ts.size());
+            if (close == kNone) break;  // truncated parameter list
+            declarator = Declarator{i, template_open, template_close, next, close};
+            // A macro call before the real name (`LAUNCH_BOUNDS(256) k(...)`) is followed by more
+            // declarator; keep the candidate in case nothing better follows.
+            const std::size_t after = close + 1;
+            const bool more_declarator =
+                after < ts.size() && ((ts[after].kind == TokenKind::identifier &&
+                                       !contains(kPostDeclaratorWords, ts[after].text)) ||
+                                      is_punct(ts[after], "::"));
+            if (!more_declarator) break;
+            i = after;
+            continue;
+        }
+        i = next;
+    }
+    if (!declarator) return std::nullopt;
+
+    KernelDeclaration declaration;
+    declaration.name = std::string(ts[declarator->name].text);
+    declaration.scope = enclosing_scope;
+    // Qualifiers written on the name (`void ns::k(...)` defined outside its namespace).
+    std::vector<std::string> qualifiers;
+    for (std::size_t k = declarator->name; k >= start + 3 && is_punct(ts[k - 1], "::") &&
+                                           ts[k - 2].kind == TokenKind::identifier;
+         k -= 2) {
+        qualifiers.emplace_back(ts[k - 2].text);
+    }
+    declaration.scope.insert(declaration.scope.end(), qualifiers.rbegin(), qualifiers.rend());
+    if (declarator->template_open != kNone) {
+        declaration.template_arguments =
+            render(std::vector<Token>(ts.tokens.begin() + static_cast<std::ptrdiff_t>(declarator->template_open + 1),
+                                      ts.tokens.begin() + static_cast<std::ptrdiff_t>(declarator->template_close)));
+    }
+    for (ReadParam& read : read_parameters(ts, declarator->params_open, declarator->params_close)) {
+        declaration.signature.push_back(std::move(read.key));
+        declaration.params.push_back(std::move(read.param));
+    }
+    // A body follows a definition, whose parameter names are the ones the kernel uses.
+    for (std::size_t j = declarator->params_close + 1, steps = 0; j < ts.size() && steps < kMaxTrailerScan;
+         ++j, ++steps) {
+        if (is_punct(ts[j], "{")) {
+            declaration.is_definition = true;
+            break;
+        }
+        if (is_punct(ts[j], ";") || is_punct(ts[j], "}") || is_punct(ts[j], "=")) break;
+        if (const std::size_t close = ts.closer(j, ts.size()); close != kNone) j = close;
+    }
+    return declaration;
+}
+
+std::vector<KernelDeclaration> find_kernel_declarations(std::string_view source) {
+    Lexed lexed = Lexer(source).run();
+    const TokenStream ts(std::move(lexed.tokens));
+
+    std::vector<KernelDeclaration> found;
+    std::vector<std::string> scope;            // namespaces open at the current token
+    std::vector<std::size_t> names_per_brace;  // how many scope entries each open '{' added
+    std::size_t namespace_brace = kNone;       // the '{' that opens the namespace just read
+    std::vector<std::string_view> namespace_names;
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+        const Token& token = ts[i];
+        if (is_word(token, "namespace")) {
+            // `namespace a::b {`, `inline namespace v1 {`, `namespace {`; not `namespace x = y;`.
+            std::vector<std::string_view> names;
+            std::size_t j = i + 1;
+            for (; j < ts.size() && j - i < kMaxNamespaceHead; ++j) {
+                if (ts[j].kind == TokenKind::identifier) {
+                    if (ts[j].text != "inline") names.push_back(ts[j].text);
+                } else if (!is_punct(ts[j], "::")) {
+                    break;
+                }
+            }
+            if (j < ts.size() && is_punct(ts[j], "{")) {
+                namespace_brace = j;
+                namespace_names = std::move(names);
+            }
+        } else if (is_punct(token, "{")) {
+            if (i == namespace_brace) {
+                names_per_brace.push_back(namespace_names.size());
+                scope.insert(scope.end(), namespace_names.begin(), namespace_names.end());
+            } else {
+                names_per_brace.push_back(0);  // extern "C" blocks, bodies, classes
+            }
+        } else if (is_punct(token, "}")) {
+            if (names_per_brace.empty()) continue;  // unbalanced: ignore
+            scope.resize(scope.size() - names_per_brace.back());
+            names_per_brace.pop_back();
+        } else if (is_word(token, "__global__") ||
+                   (token.kind == TokenKind::identifier && lexed.global_aliases.count(token.text) > 0)) {
+            std::optional<KernelDeclaration> declaration = read_kernel_declaration(ts, i, scope, lexed.global_aliases);
+            if (declaration) found.push_back(std::move(*declaration));
+        }
+    }
+    return found;
+}
+
+// --- queries -------------------------------------------------------------------------------------
+
+struct KernelQuery {
+    bool global_only = false;  // written with a leading "::"
+    std::vector<std::string> scope;
+    std::string name;
+    std::optional<std::string> template_arguments;
+};
+
+// Reads "k", "ns::k", "::k", "axpy<float, 4>" or "&ns::axpy<float>".
+std::optional<KernelQuery> parse_query(std::string_view text) {
+    Lexed lexed = Lexer(text).run();
+    const TokenStream ts(std::move(lexed.tokens));
+    KernelQuery query;
+    std::size_t i = 0;
+    while (i < ts.size() && (is_punct(ts[i], "&") || is_punct(ts[i], "("))) ++i;
+    if (i < ts.size() && is_punct(ts[i], "::")) {
+        query.global_only = true;
+        ++i;
+    }
+    if (i >= ts.size() || ts[i].kind != TokenKind::identifier) return std::nullopt;
+    std::vector<std::string> names{std::string(ts[i].text)};
+    ++i;
+    while (i + 1 < ts.size() && is_punct(ts[i], "::") && ts[i + 1].kind == TokenKind::identifier) {
+        names.emplace_back(ts[i + 1].text);
+        i += 2;
+    }
+    query.name = std::move(names.back());
+    names.pop_back();
+    query.scope = std::move(names);
+    if (i < ts.size() && is_punct(ts[i], "<")) {
+        const std::size_t close = ts.closing_angle(i, ts.size());
+        const std::size_t end = close == kNone ? ts.size() : close;
+        query.template_arguments = render(std::vector<Token>(ts.tokens.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                                                             ts.tokens.begin() + static_cast<std::ptrdiff_t>(end)));
+    }
+    return query;
+}
+
+// "k" finds k in any namespace, "ns::k" finds it in any namespace ending in ns, "::k" only at global scope.
+bool scope_matches(const KernelQuery& query, const std::vector<std::string>& scope) {
+    if (query.global_only) return scope == query.scope;
+    if (query.scope.size() > scope.size()) return false;
+    return std::equal(query.scope.rbegin(), query.scope.rend(), scope.rbegin());
+}
+
+// Keeps the explicit specialisation for the queried template arguments if there is one, else the
+// primary template (whose parameter types are spelled with the template parameters).
+void narrow_by_template_arguments(std::vector<KernelDeclaration>& declarations,
+                                  const std::optional<std::string>& arguments) {
+    const auto keep_if_any = [&](auto predicate) {
+        std::vector<KernelDeclaration> kept;
+        std::copy_if(declarations.begin(), declarations.end(), std::back_inserter(kept), predicate);
+        if (!kept.empty()) declarations = std::move(kept);
+    };
+    if (arguments) {
+        const auto exact = [&](const KernelDeclaration& d) { return d.template_arguments == *arguments; };
+        if (std::any_of(declarations.begin(), declarations.end(), exact)) {
+            keep_if_any(exact);
+            return;
+        }
+    }
+    keep_if_any([](const KernelDeclaration& d) { return d.template_arguments.empty(); });
+}
+
+}  // namespace
+
+std::optional<std::vector<DeclaredParam>> parse_kernel_params(std::string_view source, std::string_view kernel_name) {
+    const std::optional<KernelQuery> query = parse_query(kernel_name);
+    if (!query) return std::nullopt;
+    std::vector<KernelDeclaration> matches;
+    for (KernelDeclaration& declaration : find_kernel_declarations(source)) {
+        if (declaration.name == query->name && scope_matches(*query, declaration.scope)) {
+            matches.push_back(std::move(declaration));
+        }
+    }
+    narrow_by_template_arguments(matches, query->template_arguments);
+    if (matches.empty()) return std::nullopt;
+    // Prototypes and the definition of one kernel agree up to qualifiers; anything else is an overload,
+    // and without the argument types we cannot tell which one is launched.
+    const auto same_signature = [&](const KernelDeclaration& d) { return d.signature == matches.front().signature; };
+    if (!std::all_of(matches.begin(), matches.end(), same_signature)) return std::nullopt;
+
+    const auto definition = std::find_if(matches.begin(), matches.end(),
+                                         [](const KernelDeclaration& d) { return d.is_definition; });
+    std::vector<DeclaredParam> params = (definition != matches.end() ? *definition : matches.front()).params;
+    // A prototype may name a parameter the definition leaves unnamed, or the other way round.
+    for (std::size_t p = 0; p < params.size(); ++p) {
+        for (const KernelDeclaration& other : matches) {
+            if (!params[p].name.empty()) break;
+            params[p].name = other.params[p].name;
+        }
+    }
+    return params;
+}
+
+std::vector<std::string> declared_kernel_names(std::string_view source) {
+    std::vector<std::string> names;
+    for (const KernelDeclaration& declaration : find_kernel_declarations(source)) {
+        if (std::find(names.begin(), names.end(), declaration.name) == names.end()) {
+            names.push_back(declaration.name);
+        }
+    }
+    return names;
+}
+
+}  // namespace gpukit::detail

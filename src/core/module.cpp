@@ -1,0 +1,187 @@
+// src/core/module.cpp: compiling, loading, and looking up kernels and globals.
+#include "gpukit/module.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <tuple>
+
+#include "cache/compile_cache.hpp"
+#include "core/kernel_signature.hpp"
+#include "core/module_state.hpp"
+#include "gpukit/error.hpp"
+#include "gpukit/kernel.hpp"
+#include "util/text.hpp"
+
+namespace gpukit {
+
+using detail::concat;
+
+namespace detail {
+
+namespace {
+
+// Loaded modules by (cache key, backend, device): compiling the same thing again in this process
+// costs a hash and a lookup, not a module load.
+struct LoadedModules {
+    std::mutex mutex;
+    std::map<std::tuple<std::string, Backend*, int>, std::shared_ptr<ModuleState>> modules;
+};
+
+LoadedModules& loaded_modules() {
+    static LoadedModules* instance = new LoadedModules;  // never destroyed: backends outlive statics
+    return *instance;
+}
+
+std::shared_ptr<ModuleState> load(const Device& device, const CompiledImage& image, std::string source) {
+    auto& backend = device.backend();
+    auto state = std::make_shared<ModuleState>(backend, device.ordinal(),
+                                               backend.load_module(device.ordinal(), image.format, image.data));
+    state->compile_log = image.log;
+    state->source = std::move(source);
+    state->lowered_names = image.lowered_names;
+    return state;
+}
+
+std::unique_ptr<KernelState> open_kernel(ModuleState& module, std::string_view name) {
+    auto& backend = *module.backend;
+    std::string symbol(name);
+    for (const auto& [expression, lowered] : module.lowered_names)
+        if (expression == name) symbol = lowered;
+
+    auto function = backend.find_function(module.device, module.handle, symbol);
+    if (!function) {
+        std::vector<std::string> available;
+        for (const auto& found : backend.function_symbols(module.device, module.handle)) {
+            std::string shown = demangle(found);
+            for (const auto& [expression, lowered] : module.lowered_names)
+                if (lowered == found) shown = expression;
+            available.push_back(shown);
+        }
+        if (available.empty() && !module.source.empty()) available = declared_kernel_names(module.source);
+        throw KernelNotFoundError(std::string(name), std::move(available));
+    }
+
+    auto kernel = std::make_unique<KernelState>();
+    kernel->name = std::string(name);
+    kernel->symbol = symbol;
+    kernel->function = *function;
+    const auto& properties = backend.properties(module.device);
+    kernel->device_description = concat("device ", module.device, " (", properties.name, ")");
+    kernel->limits = &properties.limits;
+    if (auto params = backend.function_params(module.device, *function)) {
+        kernel->params = std::move(*params);
+        kernel->params_known = true;
+        if (!module.source.empty()) {
+            auto declared = parse_kernel_params(module.source, name);
+            if (declared && declared->size() == kernel->params.size())
+                for (std::size_t i = 0; i < declared->size(); ++i) {
+                    kernel->params[i].type = (*declared)[i].type;
+                    kernel->params[i].name = (*declared)[i].name;
+                }
+        }
+    }
+    kernel->attributes = backend.function_attributes(module.device, *function);
+    kernel->max_dynamic_shared_bytes = kernel->attributes.max_dynamic_shared_bytes;
+    return kernel;
+}
+
+}  // namespace
+
+void clear_loaded_modules() {
+    auto& memo = loaded_modules();
+    std::lock_guard lock(memo.mutex);
+    memo.modules.clear();
+}
+
+}  // namespace detail
+
+Module Module::compile(std::string_view source, const CompileOptions& options, Device device) {
+    auto& backend = device.backend();
+    const detail::CompileInput input{source, options,
+                                     options.target.empty() ? device.properties().architecture() : options.target};
+    auto compiled = detail::get_or_compile(backend.compiler(), input);
+
+    auto& memo = detail::loaded_modules();
+    const auto memo_key = std::make_tuple(compiled.key, &backend, device.ordinal());
+    {
+        std::lock_guard lock(memo.mutex);
+        if (auto it = memo.modules.find(memo_key); it != memo.modules.end()) return Module(it->second);
+    }
+    auto state = detail::load(device, *compiled.image, std::string(source));
+    std::lock_guard lock(memo.mutex);
+    auto [it, inserted] = memo.modules.emplace(memo_key, state);
+    return Module(it->second);  // another thread may have loaded it first: use theirs
+}
+
+CompiledImage Module::compile_image(std::string_view source, const CompileOptions& options, std::string_view target,
+                                    BackendKind backend) {
+    const detail::CompileInput input{source, options, std::string(target)};
+    return *detail::get_or_compile(detail::compiler(backend), input).image;
+}
+
+Module Module::load(ImageFormat format, std::string_view image, Device device) {
+    CompiledImage compiled;
+    compiled.format = format;
+    compiled.data = std::string(image);
+    return Module(detail::load(device, compiled, {}));
+}
+
+Module Module::load_file(const std::filesystem::path& path, Device device) {
+    const auto extension = path.extension().string();
+    ImageFormat format;
+    if (extension == ".ptx")
+        format = ImageFormat::ptx;
+    else if (extension == ".cubin")
+        format = ImageFormat::cubin;
+    else if (extension == ".fatbin")
+        format = ImageFormat::fatbin;
+    else
+        throw InvalidArgumentError(concat("Module::load_file(", path.string(), "): the extension must be .ptx, .cubin or .fatbin"));
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InvalidArgumentError(concat("Module::load_file: cannot open ", path.string()));
+    std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return load(format, image, device);
+}
+
+Device Module::device() const { return Device(*state_->backend, state_->device); }
+
+const std::string& Module::compile_log() const { return state_->compile_log; }
+
+Kernel Module::kernel(std::string_view name) const {
+    std::lock_guard lock(state_->mutex);
+    auto it = state_->kernels.find(name);
+    if (it == state_->kernels.end())
+        it = state_->kernels.emplace(std::string(name), detail::open_kernel(*state_, name)).first;
+    return Kernel(state_, it->second.get());
+}
+
+std::vector<std::string> Module::kernel_names() const {
+    auto names = state_->backend->function_symbols(state_->device, state_->handle);
+    for (auto& name : names) {
+        std::string shown = detail::demangle(name);
+        for (const auto& [expression, lowered] : state_->lowered_names)
+            if (lowered == name) shown = expression;
+        name = shown;
+    }
+    if (names.empty() && !state_->source.empty()) names = detail::declared_kernel_names(state_->source);
+    return names;
+}
+
+GlobalSymbol Module::global(std::string_view name) const {
+    auto symbol = state_->backend->find_global(state_->device, state_->handle, std::string(name));
+    if (!symbol)
+        throw InvalidArgumentError(concat("No __constant__ or __device__ variable named '", name,
+                                          "' in the module (C++ names in a namespace need their qualified name)"));
+    return *symbol;
+}
+
+void Module::write_global_bytes(std::string_view name, std::span<const std::byte> bytes) const {
+    auto symbol = global(name);
+    if (symbol.memory.size_bytes() != bytes.size())
+        throw InvalidArgumentError(concat("Cannot write ", bytes.size(), " bytes to global '", name, "': it holds ",
+                                          symbol.memory.size_bytes(), " bytes"));
+    copy(symbol.memory, bytes);
+}
+
+}  // namespace gpukit

@@ -1,0 +1,47 @@
+// src/core/module_state.hpp: a loaded module and the kernels looked up in it.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "backend.hpp"
+
+namespace gpukit::detail {
+
+struct KernelState {
+    std::string name;    // as the user asked for it
+    std::string symbol;  // the symbol in the module
+    std::string device_description;
+    NativeFunction function = nullptr;
+    std::vector<KernelParam> params;
+    bool params_known = false;  // false where the driver cannot report parameters
+    KernelAttributes attributes;
+    std::atomic<std::size_t> max_dynamic_shared_bytes{0};
+    const LaunchLimits* limits = nullptr;  // the device's, alive as long as the backend
+};
+
+struct ModuleState {
+    ModuleState(Backend& backend_, int device_, NativeModule handle_) : backend(&backend_), device(device_), handle(handle_) {}
+    ~ModuleState() { backend->release_module(device, handle); }
+    ModuleState(const ModuleState&) = delete;
+    ModuleState& operator=(const ModuleState&) = delete;
+
+    Backend* backend;
+    int device;
+    NativeModule handle;
+    std::string compile_log;
+    std::string source;  // empty for modules loaded from PTX or cubin
+    std::vector<std::pair<std::string, std::string>> lowered_names;
+
+    std::mutex mutex;  // guards kernels
+    std::map<std::string, std::unique_ptr<KernelState>, std::less<>> kernels;
+};
+
+// Drops the in-process memo of loaded modules (called by clear_memory_cache).
+void clear_loaded_modules();
+
+}  // namespace gpukit::detail

@@ -1,0 +1,244 @@
+// tests/cache/cache_key_test.cpp: what the cache key covers, and how includes are resolved.
+#include "cache/cache_key.hpp"
+
+#include <gtest/gtest.h>
+
+#include "cache/sha256.hpp"
+#include "temp_directory.hpp"
+
+namespace gpukit::detail {
+namespace {
+
+using gpukit::testing::TempDirectory;
+using gpukit::testing::write_file;
+
+constexpr std::string_view identity = "nvrtc 12.4 (test)";
+constexpr std::string_view kernel_source = R"(#include "params.h"
+#include <cuda_fp16.h>
+extern "C" __global__ void scale(float* x) { x[threadIdx.x] *= FACTOR; }
+)";
+
+std::string key_of(std::string_view source, const CompileOptions& options, std::string target = "sm_80",
+                   std::string_view compiler = identity) {
+    return compute_cache_key(compiler, CompileInput{source, options, std::move(target)});
+}
+
+CompileOptions base_options() { return CompileOptions{}.define("N", "256").header("params.h", "#define FACTOR 2\n"); }
+
+TEST(CacheKey, IsHexSha256) {
+    const std::string key = key_of(kernel_source, base_options());
+    EXPECT_EQ(key.size(), 64u);
+    EXPECT_EQ(key.find_first_not_of("0123456789abcdef"), std::string::npos);
+}
+
+TEST(CacheKey, StableForEqualInputs) {
+    EXPECT_EQ(key_of(kernel_source, base_options()), key_of(std::string(kernel_source), base_options()));
+}
+
+TEST(CacheKey, ChangesWithTheSource) {
+    EXPECT_NE(key_of(kernel_source, base_options()), key_of(std::string(kernel_source) + " ", base_options()));
+}
+
+TEST(CacheKey, ChangesWithAnOption) {
+    CompileOptions fast = base_options();
+    fast.fast_math = true;
+    CompileOptions no_line_info = base_options();
+    no_line_info.line_info = false;
+    CompileOptions other_std = base_options();
+    other_std.std = "c++20";
+    const std::string base = key_of(kernel_source, base_options());
+    EXPECT_NE(base, key_of(kernel_source, fast));
+    EXPECT_NE(base, key_of(kernel_source, no_line_info));
+    EXPECT_NE(base, key_of(kernel_source, other_std));
+    EXPECT_NE(base, key_of(kernel_source, base_options().option("-G")));
+}
+
+TEST(CacheKey, ChangesWithADefine) {
+    const std::string base = key_of(kernel_source, base_options());
+    EXPECT_NE(base, key_of(kernel_source, base_options().define("EXTRA")));
+    CompileOptions other_value = CompileOptions{}.define("N", "512").header("params.h", "#define FACTOR 2\n");
+    EXPECT_NE(base, key_of(kernel_source, other_value));
+}
+
+TEST(CacheKey, ChangesWithTheTarget) {
+    EXPECT_NE(key_of(kernel_source, base_options(), "sm_80"), key_of(kernel_source, base_options(), "sm_90"));
+}
+
+TEST(CacheKey, ChangesWithTheCompilerIdentity) {
+    EXPECT_NE(key_of(kernel_source, base_options(), "sm_80", "nvrtc 12.4"),
+              key_of(kernel_source, base_options(), "sm_80", "nvrtc 12.5"));
+}
+
+TEST(CacheKey, ChangesWithNameExpressions) {
+    const std::string base = key_of(kernel_source, base_options());
+    EXPECT_NE(base, key_of(kernel_source, base_options().name_expression("axpy<float>")));
+    EXPECT_NE(key_of(kernel_source, base_options().name_expression("axpy<float>")),
+              key_of(kernel_source, base_options().name_expression("axpy<double>")));
+}
+
+TEST(CacheKey, ChangesWithTheProgramName) {
+    CompileOptions renamed = base_options();
+    renamed.program_name = "other.cu";
+    EXPECT_NE(key_of(kernel_source, base_options()), key_of(kernel_source, renamed));
+}
+
+TEST(CacheKey, ChangesWithAStringHeadersContent) {
+    CompileOptions changed = CompileOptions{}.define("N", "256").header("params.h", "#define FACTOR 3\n");
+    EXPECT_NE(key_of(kernel_source, base_options()), key_of(kernel_source, changed));
+}
+
+TEST(CacheKey, ChangesWithAFileFoundThroughIncludeDir) {
+    TempDirectory directory;
+    write_file(directory.path() / "params.h", "#define FACTOR 2\n");
+    const CompileOptions options = CompileOptions{}.include_dir(directory.path());
+    const std::string before = key_of(kernel_source, options);
+    EXPECT_EQ(before, key_of(kernel_source, options));
+    write_file(directory.path() / "params.h", "#define FACTOR 4\n");
+    EXPECT_NE(before, key_of(kernel_source, options));
+}
+
+TEST(CacheKey, ChangesWithANestedIncludesContent) {
+    TempDirectory directory;
+    write_file(directory.path() / "params.h", "#include \"detail/inner.h\"\n");
+    write_file(directory.path() / "detail" / "inner.h", "#include \"deepest.h\"\n");
+    write_file(directory.path() / "detail" / "deepest.h", "#define FACTOR 2\n");
+    const CompileOptions options = CompileOptions{}.include_dir(directory.path());
+    const std::string before = key_of(kernel_source, options);
+    write_file(directory.path() / "detail" / "deepest.h", "#define FACTOR 5\n");
+    EXPECT_NE(before, key_of(kernel_source, options));
+}
+
+TEST(CacheKey, ChangesWhenAStringHeaderIncludesAChangedFile) {
+    TempDirectory directory;
+    write_file(directory.path() / "values.h", "#define FACTOR 2\n");
+    const CompileOptions options =
+        CompileOptions{}.include_dir(directory.path()).header("params.h", "#include <values.h>\n");
+    const std::string before = key_of(kernel_source, options);
+    write_file(directory.path() / "values.h", "#define FACTOR 6\n");
+    EXPECT_NE(before, key_of(kernel_source, options));
+}
+
+TEST(CacheKey, ChangesWhenAMissingHeaderAppears) {
+    TempDirectory directory;
+    const CompileOptions options = CompileOptions{}.include_dir(directory.path());
+    const std::string before = key_of(kernel_source, options);
+    write_file(directory.path() / "cuda_fp16.h", "// a shadowing header\n");
+    EXPECT_NE(before, key_of(kernel_source, options));
+}
+
+TEST(CacheKey, IncludesInCommentsDoNotCount) {
+    TempDirectory directory;
+    write_file(directory.path() / "unused.h", "#define A 1\n");
+    const std::string source = "// #include \"unused.h\"\n/* #include <unused.h> */\n__global__ void k() {}\n";
+    const CompileOptions options = CompileOptions{}.include_dir(directory.path());
+    const std::string before = key_of(source, options);
+    write_file(directory.path() / "unused.h", "#define A 2\n");
+    EXPECT_EQ(before, key_of(source, options));
+    EXPECT_TRUE(find_includes(CompileInput{source, options, "sm_80"}).empty());
+}
+
+TEST(CacheKey, ListOrderCounts) {
+    // Documented behaviour: lists are hashed in the order given, because order can change the
+    // compile (a later -D wins, -I directories are searched in order).
+    const CompileOptions ab = CompileOptions{}.define("A").define("B");
+    const CompileOptions ba = CompileOptions{}.define("B").define("A");
+    EXPECT_NE(key_of(kernel_source, ab), key_of(kernel_source, ba));
+}
+
+TEST(CacheKey, FieldBoundariesAreUnambiguous) {
+    // Moving text between neighbouring fields must change the key.
+    const CompileOptions ab_c = CompileOptions{}.option("ab").option("c");
+    const CompileOptions a_bc = CompileOptions{}.option("a").option("bc");
+    EXPECT_NE(key_of(kernel_source, ab_c), key_of(kernel_source, a_bc));
+    CompileOptions name_a = CompileOptions{}.header("a", "bc");
+    CompileOptions name_ab = CompileOptions{}.header("ab", "c");
+    EXPECT_NE(key_of("x", name_a), key_of("x", name_ab));
+}
+
+TEST(FindIncludes, ResolvesStringHeadersFilesAndToolkitHeaders) {
+    TempDirectory directory;
+    write_file(directory.path() / "from_file.h", "#define B 1\n");
+    const std::string source = "#include \"params.h\"\n#include <from_file.h>\n#include <cuda_fp16.h>\n";
+    const CompileOptions options = CompileOptions{}.header("params.h", "#define A 1\n").include_dir(directory.path());
+    const auto found = find_includes(CompileInput{source, options, "sm_80"});
+    ASSERT_EQ(found.size(), 3u);
+    EXPECT_EQ(found[0].name, "params.h");
+    EXPECT_EQ(found[0].resolved, string_header_marker);
+    EXPECT_EQ(found[0].content_hash, sha256_hex("#define A 1\n"));
+    EXPECT_EQ(found[1].name, "from_file.h");
+    EXPECT_EQ(found[1].resolved, (directory.path() / "from_file.h").string());
+    EXPECT_EQ(found[1].content_hash, sha256_hex("#define B 1\n"));
+    EXPECT_EQ(found[2].name, "cuda_fp16.h");
+    EXPECT_EQ(found[2].resolved, "");
+    EXPECT_EQ(found[2].content_hash, "");
+}
+
+TEST(FindIncludes, StringHeadersComeBeforeIncludeDirectories) {
+    TempDirectory directory;
+    write_file(directory.path() / "params.h", "#define FROM_FILE 1\n");
+    const CompileOptions options = CompileOptions{}.include_dir(directory.path()).header("params.h", "#define A 1\n");
+    const auto found = find_includes(CompileInput{"#include \"params.h\"\n", options, "sm_80"});
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].resolved, string_header_marker);
+}
+
+TEST(FindIncludes, IncludeDirectoriesAreSearchedInOrder) {
+    TempDirectory first, second;
+    write_file(second.path() / "a.h", "second");
+    const CompileOptions only_second = CompileOptions{}.include_dir(first.path()).include_dir(second.path());
+    EXPECT_EQ(find_includes(CompileInput{"#include <a.h>", only_second, "sm_80"}).at(0).resolved,
+              (second.path() / "a.h").string());
+    write_file(first.path() / "a.h", "first");
+    EXPECT_EQ(find_includes(CompileInput{"#include <a.h>", only_second, "sm_80"}).at(0).resolved,
+              (first.path() / "a.h").string());
+}
+
+TEST(FindIncludes, QuotedNamesLookNextToTheIncludingFileFirst) {
+    TempDirectory directory;
+    write_file(directory.path() / "lib" / "outer.h", "#include \"inner.h\"\n#include <inner.h>\n");
+    write_file(directory.path() / "lib" / "inner.h", "beside outer.h");
+    write_file(directory.path() / "inner.h", "in the include directory");
+    const CompileOptions options = CompileOptions{}.include_dir(directory.path());
+    const auto found = find_includes(CompileInput{"#include \"lib/outer.h\"\n", options, "sm_80"});
+    ASSERT_EQ(found.size(), 3u);
+    EXPECT_EQ(found[0].resolved, (directory.path() / "lib" / "outer.h").string());
+    // "inner.h" is found beside outer.h; <inner.h> only through -I.
+    EXPECT_EQ(found[1].resolved, (directory.path() / "lib" / "inner.h").string());
+    EXPECT_EQ(found[2].resolved, (directory.path() / "inner.h").string());
+}
+
+TEST(FindIncludes, TheSourceItselfHasNoDirectory) {
+    // The source is a string, not a file: a quoted name is not looked up in the working directory.
+    TempDirectory directory;
+    write_file(directory.path() / "a.h", "in the working directory");
+    const std::filesystem::path previous = std::filesystem::current_path();
+    std::filesystem::current_path(directory.path());
+    const auto found = find_includes(CompileInput{"#include \"a.h\"\n", CompileOptions{}, "sm_80"});
+    std::filesystem::current_path(previous);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].resolved, "");
+}
+
+TEST(FindIncludes, CyclesTerminateAndEachHeaderIsListedOnce) {
+    TempDirectory directory;
+    write_file(directory.path() / "a.h", "#pragma once\n#include \"b.h\"\n");
+    write_file(directory.path() / "b.h", "#pragma once\n#include \"a.h\"\n#include \"a.h\"\n");
+    const CompileOptions options =
+        CompileOptions{}.include_dir(directory.path()).header("s.h", "#include \"t.h\"\n").header("t.h", "#include \"s.h\"\n");
+    const auto found =
+        find_includes(CompileInput{"#include \"a.h\"\n#include \"s.h\"\n#include \"b.h\"\n", options, "sm_80"});
+    std::vector<std::string> names;
+    for (const auto& include : found) names.push_back(include.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"a.h", "b.h", "s.h", "t.h"}));
+}
+
+TEST(FindIncludes, ComputedIncludesAreListedByTheirText) {
+    const auto found = find_includes(CompileInput{"#include KERNEL_HEADER\n", CompileOptions{}, "sm_80"});
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].form, IncludeDirective::Form::computed);
+    EXPECT_EQ(found[0].name, "KERNEL_HEADER");
+    EXPECT_EQ(found[0].resolved, "");
+}
+
+}  // namespace
+}  // namespace gpukit::detail

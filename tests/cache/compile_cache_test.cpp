@@ -1,0 +1,303 @@
+// tests/cache/compile_cache_test.cpp: memory, disk and compile, with a fake compiler.
+#include "cache/compile_cache.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "cache/disk_cache.hpp"
+#include "gpukit/error.hpp"
+#include "temp_directory.hpp"
+
+namespace gpukit::detail {
+namespace {
+
+namespace fs = std::filesystem;
+using gpukit::testing::read_file;
+using gpukit::testing::TempDirectory;
+using gpukit::testing::write_file;
+
+// Counts its calls; the image it returns is derived from the input so that mix-ups show.
+class FakeCompiler : public Compiler {
+public:
+    std::string identity() const override { return identity_; }
+
+    CompiledImage compile(const CompileInput& input) const override {
+        ++calls;
+        if (sleep_per_compile.count() > 0) std::this_thread::sleep_for(sleep_per_compile);
+        if (fail)
+            throw CompileError(input.options.program_name, input.target, "error: expected a ';'",
+                               input.options.to_arguments(), std::string(input.source));
+        CompiledImage image;
+        image.format = ImageFormat::ptx;
+        image.data = "compiled for " + input.target + ": " + std::string(input.source);
+        image.log = "fake log";
+        for (const std::string& expression : input.options.name_expressions)
+            image.lowered_names.emplace_back(expression, "_mangled_" + expression);
+        return image;
+    }
+
+    mutable std::atomic<int> calls{0};
+    bool fail = false;
+    std::chrono::milliseconds sleep_per_compile{0};
+    std::string identity_ = "fake compiler 1.0";
+};
+
+constexpr std::string_view source = "extern \"C\" __global__ void k(float* x) { x[0] = 1; }";
+
+class CompileCacheTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        previous_config_ = cache_config();
+        configure_cache({directory_.path() / "cache", std::uint64_t{1} << 30, true});
+        clear_memory_cache();
+        reset_cache_stats();
+    }
+    void TearDown() override {
+        clear_memory_cache();
+        reset_cache_stats();
+        configure_cache(previous_config_);
+    }
+
+    CachedCompile get(std::string_view text = source, std::string target = "sm_80") {
+        return get_or_compile(compiler_, CompileInput{text, options_, std::move(target)});
+    }
+    fs::path entry_path(const std::string& key) const { return DiskCache(directory_.path() / "cache", 1).entry_path(key); }
+
+    TempDirectory directory_;
+    CacheConfig previous_config_;
+    FakeCompiler compiler_;
+    CompileOptions options_ = CompileOptions{}.name_expression("k");
+};
+
+TEST_F(CompileCacheTest, FirstCallMissesSecondHitsMemory) {
+    const CachedCompile first = get();
+    const CachedCompile second = get();
+    EXPECT_EQ(compiler_.calls, 1);
+    EXPECT_EQ(first.key, second.key);
+    EXPECT_EQ(first.image, second.image);  // the very same image object
+    EXPECT_EQ(first.image->data, "compiled for sm_80: " + std::string(source));
+    EXPECT_EQ(first.image->lowered_names, (std::vector<std::pair<std::string, std::string>>{{"k", "_mangled_k"}}));
+    const CacheStats stats = cache_stats();
+    EXPECT_EQ(stats.misses, 1u);
+    EXPECT_EQ(stats.memory_hits, 1u);
+    EXPECT_EQ(stats.disk_hits, 0u);
+}
+
+TEST_F(CompileCacheTest, AfterClearingMemoryItHitsDisk) {
+    const CachedCompile first = get();
+    clear_memory_cache();
+    const CachedCompile second = get();
+    EXPECT_EQ(compiler_.calls, 1);
+    EXPECT_EQ(second.image->data, first.image->data);
+    EXPECT_EQ(second.image->log, first.image->log);
+    EXPECT_EQ(second.image->lowered_names, first.image->lowered_names);
+    EXPECT_EQ(cache_stats().disk_hits, 1u);
+    // The disk hit filled memory.
+    get();
+    EXPECT_EQ(cache_stats().memory_hits, 1u);
+}
+
+TEST_F(CompileCacheTest, ADamagedDiskEntryIsCompiledAgain) {
+    const CachedCompile first = get();
+    clear_memory_cache();
+    const fs::path path = entry_path(first.key);
+    std::string bytes = read_file(path);
+    ASSERT_GT(bytes.size(), 100u);
+    bytes.replace(bytes.size() - 20, 10, "XXXXXXXXXX");
+    write_file(path, bytes);
+
+    const CachedCompile second = get();
+    EXPECT_EQ(compiler_.calls, 2);
+    EXPECT_EQ(second.image->data, first.image->data);
+    EXPECT_EQ(cache_stats().corrupt_entries, 1u);
+    EXPECT_EQ(cache_stats().misses, 2u);
+
+    // The recompile rewrote a good entry.
+    clear_memory_cache();
+    get();
+    EXPECT_EQ(compiler_.calls, 2);
+    EXPECT_EQ(cache_stats().disk_hits, 1u);
+}
+
+TEST_F(CompileCacheTest, CompileErrorsAreNotCached) {
+    compiler_.fail = true;
+    EXPECT_THROW(get(), CompileError);
+    EXPECT_THROW(get(), CompileError);
+    EXPECT_EQ(compiler_.calls, 2);
+    EXPECT_EQ(cache_disk_usage().entries, 0u);
+    compiler_.fail = false;
+    get();
+    EXPECT_EQ(compiler_.calls, 3);
+}
+
+TEST_F(CompileCacheTest, WorksWithTheDiskDisabled) {
+    configure_cache({directory_.path() / "cache", std::uint64_t{1} << 30, false});
+    get();
+    get();
+    EXPECT_EQ(compiler_.calls, 1);
+    clear_memory_cache();
+    get();
+    EXPECT_EQ(compiler_.calls, 2);
+    EXPECT_FALSE(fs::exists(directory_.path() / "cache"));
+    EXPECT_EQ(cache_stats().disk_hits, 0u);
+}
+
+TEST_F(CompileCacheTest, CompileTimeIsMeasured) {
+    compiler_.sleep_per_compile = std::chrono::milliseconds(1);
+    get();
+    EXPECT_GE(cache_stats().compile_seconds, 0.001);
+    reset_cache_stats();
+    EXPECT_EQ(cache_stats().compile_seconds, 0.0);
+    EXPECT_EQ(cache_stats().misses, 0u);
+}
+
+TEST_F(CompileCacheTest, DifferentInputsAreDifferentEntries) {
+    const CachedCompile a = get(source, "sm_80");
+    const CachedCompile b = get(source, "sm_90");
+    const CachedCompile c = get("__global__ void other() {}", "sm_80");
+    EXPECT_NE(a.key, b.key);
+    EXPECT_NE(a.key, c.key);
+    EXPECT_EQ(b.image->data, "compiled for sm_90: " + std::string(source));
+    EXPECT_EQ(compiler_.calls, 3);
+    EXPECT_EQ(cache_disk_usage().entries, 3u);
+
+    compiler_.identity_ = "fake compiler 2.0";  // a new compiler version compiles again
+    get(source, "sm_80");
+    EXPECT_EQ(compiler_.calls, 4);
+}
+
+TEST_F(CompileCacheTest, ClearingTheDiskCache) {
+    get(source, "sm_80");
+    get(source, "sm_90");
+    EXPECT_EQ(cache_disk_usage().entries, 2u);
+    EXPECT_GT(cache_disk_usage().bytes, 0u);
+    clear_disk_cache();
+    EXPECT_EQ(cache_disk_usage().entries, 0u);
+    clear_memory_cache();
+    get(source, "sm_80");
+    EXPECT_EQ(compiler_.calls, 3);
+}
+
+TEST_F(CompileCacheTest, EvictionsAreCounted) {
+    const std::string big(2000, 'x');
+    configure_cache({directory_.path() / "cache", 3000, true});  // room for one entry of ~2 KB
+    get(big + "1");
+    get(big + "2");
+    EXPECT_EQ(cache_stats().evictions, 1u);
+    EXPECT_EQ(cache_disk_usage().entries, 1u);
+}
+
+TEST_F(CompileCacheTest, ConfigurationIsReportedBack) {
+    const CacheConfig config{directory_.path() / "elsewhere", 12345, true};
+    configure_cache(config);
+    EXPECT_EQ(cache_config().directory, config.directory);
+    EXPECT_EQ(cache_config().max_bytes, 12345u);
+    EXPECT_TRUE(cache_config().disk_enabled);
+    EXPECT_THROW(configure_cache({"", 1, true}), InvalidArgumentError);
+}
+
+TEST_F(CompileCacheTest, ConcurrentLookupsAgree) {
+    compiler_.sleep_per_compile = std::chrono::milliseconds(2);
+    std::vector<std::thread> threads;
+    std::vector<std::string> data(8);
+    for (std::size_t i = 0; i < data.size(); ++i)
+        threads.emplace_back([&, i] { data[i] = get().image->data; });
+    for (std::thread& thread : threads) thread.join();
+    for (const std::string& image : data) EXPECT_EQ(image, "compiled for sm_80: " + std::string(source));
+    const CacheStats stats = cache_stats();
+    EXPECT_EQ(stats.memory_hits + stats.disk_hits + stats.misses, 8u);
+    EXPECT_EQ(stats.misses, static_cast<std::uint64_t>(compiler_.calls.load()));
+}
+
+// Sets environment variables for one test and puts the old values back.
+class ScopedEnvironment {
+public:
+    void set(const char* name, const char* value) {
+        remember(name);
+        if (value) ::setenv(name, value, 1);
+        else ::unsetenv(name);
+    }
+    ~ScopedEnvironment() {
+        for (const auto& [name, value] : saved_) {
+            if (value) ::setenv(name.c_str(), value->c_str(), 1);
+            else ::unsetenv(name.c_str());
+        }
+    }
+
+private:
+    void remember(const char* name) {
+        for (const auto& saved : saved_)
+            if (saved.first == name) return;
+        const char* value = std::getenv(name);
+        saved_.emplace_back(name, value ? std::optional<std::string>(value) : std::nullopt);
+    }
+    std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
+};
+
+class CacheEnvironmentTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        for (const char* name : {"GPUKIT_CACHE_DIR", "GPUKIT_CACHE_MAX_BYTES", "GPUKIT_CACHE_DISABLE", "XDG_CACHE_HOME"})
+            environment_.set(name, nullptr);
+        environment_.set("HOME", "/home/someone");
+    }
+    ScopedEnvironment environment_;
+};
+
+TEST_F(CacheEnvironmentTest, Defaults) {
+    const CacheConfig config = cache_config_from_environment();
+    EXPECT_EQ(config.directory, fs::path("/home/someone/.cache/gpukit"));
+    EXPECT_EQ(config.max_bytes, std::uint64_t{1} << 30);
+    EXPECT_TRUE(config.disk_enabled);
+}
+
+TEST_F(CacheEnvironmentTest, XdgCacheHomeWhenAbsolute) {
+    environment_.set("XDG_CACHE_HOME", "/var/cache/me");
+    EXPECT_EQ(cache_config_from_environment().directory, fs::path("/var/cache/me/gpukit"));
+    environment_.set("XDG_CACHE_HOME", "relative/ignored");
+    EXPECT_EQ(cache_config_from_environment().directory, fs::path("/home/someone/.cache/gpukit"));
+}
+
+TEST_F(CacheEnvironmentTest, ExplicitDirectoryWins) {
+    environment_.set("XDG_CACHE_HOME", "/var/cache/me");
+    environment_.set("GPUKIT_CACHE_DIR", "/scratch/kernels");
+    EXPECT_EQ(cache_config_from_environment().directory, fs::path("/scratch/kernels"));
+}
+
+TEST_F(CacheEnvironmentTest, NoHomeMeansNoDiskCache) {
+    environment_.set("HOME", nullptr);
+    const CacheConfig config = cache_config_from_environment();
+    EXPECT_TRUE(config.directory.empty());
+    EXPECT_FALSE(config.disk_enabled);
+}
+
+TEST_F(CacheEnvironmentTest, MaxBytesIsAPlainInteger) {
+    environment_.set("GPUKIT_CACHE_MAX_BYTES", "5000000");
+    EXPECT_EQ(cache_config_from_environment().max_bytes, 5000000u);
+    for (const char* bad : {"1G", "-1", "12 ", "lots", "99999999999999999999999"}) {
+        environment_.set("GPUKIT_CACHE_MAX_BYTES", bad);
+        EXPECT_THROW(cache_config_from_environment(), InvalidArgumentError) << bad;
+    }
+}
+
+TEST_F(CacheEnvironmentTest, DisableFlag) {
+    for (const char* off : {"1", "true", "YES", "on"}) {
+        environment_.set("GPUKIT_CACHE_DISABLE", off);
+        EXPECT_FALSE(cache_config_from_environment().disk_enabled) << off;
+    }
+    for (const char* on : {"0", "false", "no", "OFF"}) {
+        environment_.set("GPUKIT_CACHE_DISABLE", on);
+        EXPECT_TRUE(cache_config_from_environment().disk_enabled) << on;
+    }
+    environment_.set("GPUKIT_CACHE_DISABLE", "maybe");
+    EXPECT_THROW(cache_config_from_environment(), InvalidArgumentError);
+}
+
+}  // namespace
+}  // namespace gpukit::detail

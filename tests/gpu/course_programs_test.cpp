@@ -1,0 +1,121 @@
+// tests/gpu/course_programs_test.cpp: the course's first programs, on the GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "gpu/course_kernels.hpp"
+#include "gpu/gpu_test.hpp"
+
+namespace gpukit::testing {
+namespace {
+
+class CoursePrograms : public GpuTest {};
+
+std::vector<float> run_vector_add(const Kernel& kernel, const std::vector<float>& a, const std::vector<float>& b,
+                                  std::uint32_t block) {
+    const int size = static_cast<int>(a.size());
+    auto da = DeviceBuffer::from_host(std::span<const float>(a));
+    auto db = DeviceBuffer::from_host(std::span<const float>(b));
+    DeviceBuffer dc(a.size() * sizeof(float));
+    memset(dc, 0xff);  // poison: every element must be written
+    kernel({.grid = grid_for(a.size(), block), .block = block}, da, db, dc, size);
+    std::vector<float> c(a.size());
+    copy(std::span<float>(c), dc.view());
+    return c;
+}
+
+TEST_F(CoursePrograms, VectorAddWithTheGridComputedFromAnArbitrarySize) {
+    auto kernel = Module::compile(vector_add_source).kernel("vector_add");
+    for (std::size_t size : {std::size_t{1}, std::size_t{31}, std::size_t{1024}, std::size_t{2048}, std::size_t{1000003},
+                             (std::size_t{1} << 22) + 7}) {
+        for (std::uint32_t block : {32u, 256u, 1024u}) {
+            const auto a = random_floats(size, 1);
+            const auto b = random_floats(size, 2);
+            const auto c = run_vector_add(kernel, a, b, block);
+            for (std::size_t i = 0; i < size; ++i)
+                ASSERT_EQ(c[i], a[i] + b[i]) << "size " << size << " block " << block << " element " << i;
+        }
+    }
+}
+
+TEST_F(CoursePrograms, Saxpy) {
+    auto saxpy = Module::compile(saxpy_source).kernel("saxpy");
+    const int n = 1024 * 2048;
+    const float a = 3.141f;
+    const auto x = random_floats(n, 3);
+    const auto y = random_floats(n, 4);
+    auto dx = DeviceBuffer::from_host(std::span<const float>(x));
+    auto dy = DeviceBuffer::from_host(std::span<const float>(y));
+    saxpy({.grid = grid_for(n, 256), .block = 256}, n, a, dx, dy);
+    std::vector<float> result(n);
+    copy(std::span<float>(result), dy.view());
+    for (int i = 0; i < n; ++i) ASSERT_FLOAT_EQ(result[i], y[i] + a * x[i]) << i;
+}
+
+TEST_F(CoursePrograms, SumAndMultiplyWithConstantMemory) {
+    auto module = Module::compile(sum_and_multiply_source);
+    const std::vector<float> factors = random_floats(2, 5);
+    module.write_global("factors", std::span<const float>(factors));
+    EXPECT_EQ(module.read_global<float>("factors"), factors);
+    EXPECT_EQ(module.global("factors").memory.size_bytes(), 2 * sizeof(float));
+
+    const int size = 2048;
+    const auto a = random_floats(size, 6);
+    const auto b = random_floats(size, 7);
+    auto da = DeviceBuffer::from_host(std::span<const float>(a));
+    auto db = DeviceBuffer::from_host(std::span<const float>(b));
+    DeviceBuffer dc(size * sizeof(float));
+    module.kernel("sum_and_multiply")({.grid = 2, .block = size / 2}, da, db, dc, size);
+    std::vector<float> c(size);
+    copy(std::span<float>(c), dc.view());
+    for (int i = 0; i < size; ++i) ASSERT_FLOAT_EQ(c[i], (a[i] + b[i]) * factors[i / (size / 2)]) << i;
+}
+
+TEST_F(CoursePrograms, TwoStreamsWithAnEventDependency) {
+    auto histogram = Module::compile(histogram_source).kernel("histogram");
+    const int size = 1 << 22;
+    const int bins = 256;
+    std::vector<int> input(size);
+    std::mt19937 random(8);
+    for (auto& v : input) v = static_cast<int>(random() % bins);
+    auto d_input = DeviceBuffer::from_host(std::span<const int>(input));
+    DeviceBuffer d_output(bins * sizeof(int));
+    memset(d_output, 0);
+
+    Stream stream_one;
+    Stream stream_two;
+    Event sync_point;
+    const LaunchConfig on_one{.grid = grid_for(size, 256), .block = 256, .stream = stream_one};
+    const LaunchConfig on_two{.grid = grid_for(size, 256), .block = 256, .stream = stream_two};
+    histogram(on_one, d_input, d_output, size);
+    sync_point.record(stream_one);
+    histogram(on_one, d_input, d_output, size);
+    stream_two.wait(sync_point);
+    histogram(on_two, d_input, d_output, size);
+    // Copy on stream two once its kernel is done; stream one must be done too for all 3 passes.
+    Event two_done;
+    stream_one.synchronize();
+    two_done.record(stream_two);
+    two_done.synchronize();
+    EXPECT_TRUE(stream_two.query());
+
+    std::vector<int> counts(bins);
+    copy(std::span<int>(counts), d_output.view());
+    std::vector<int> expected(bins, 0);
+    for (int v : input) expected[v] += 3;
+    EXPECT_EQ(counts, expected);
+}
+
+TEST_F(CoursePrograms, TheTwoBlockLaunchOfTheNotebookNowCoversAllElements) {
+    // The notebook split 2048 elements into 2 blocks of 1024 with `item = threadIdx.x`, which
+    // left half the output unwritten; with the global index both halves are written.
+    auto kernel = Module::compile(vector_add_source).kernel("vector_add");
+    const auto a = random_floats(2048, 9);
+    const auto b = random_floats(2048, 10);
+    const auto c = run_vector_add(kernel, a, b, 1024);
+    for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+}
+
+}  // namespace
+}  // namespace gpukit::testing

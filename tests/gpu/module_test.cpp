@@ -1,0 +1,133 @@
+// tests/gpu/module_test.cpp: modules compiled, cached and loaded on the GPU.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "gpu/course_kernels.hpp"
+#include "gpu/gpu_test.hpp"
+
+namespace gpukit::testing {
+namespace {
+
+class Modules : public GpuTest {};
+
+constexpr const char* axpy_template_source = R"(
+template <typename T>
+__global__ void axpy(T a, const T* x, T* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+__device__ int counter;
+)";
+
+TEST_F(Modules, TemplateKernelsByNameExpression) {
+    CompileOptions options;
+    options.name_expression("axpy<float>").name_expression("axpy<double>");
+    auto module = Module::compile(axpy_template_source, options);
+    auto axpy_f = module.kernel("axpy<float>");
+    auto axpy_d = module.kernel("axpy<double>");
+    EXPECT_EQ(axpy_f.lowered_name(), "_Z4axpyIfEvT_PKS0_PS0_i");
+    ASSERT_EQ(axpy_d.params().size(), 4u);
+    EXPECT_EQ(axpy_d.params()[0].size, 8u);
+    EXPECT_EQ(axpy_f.params()[0].size, 4u);
+    EXPECT_EQ(axpy_f.params()[3].name, "n");
+
+    const int n = 100003;
+    std::vector<double> x(n), y(n);
+    for (int i = 0; i < n; ++i) x[i] = i * 0.5, y[i] = -i;
+    auto dx = DeviceBuffer::from_host(std::span<const double>(x));
+    auto dy = DeviceBuffer::from_host(std::span<const double>(y));
+    axpy_d({.grid = grid_for(n, 128), .block = 128}, 2.0, dx, dy, n);
+    std::vector<double> out(n);
+    copy(std::span<double>(out), dy.view());
+    for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], 2.0 * x[i] + y[i]);
+
+    // A float where a double is expected is refused, naming the parameter.
+    const auto text = GPUKIT_MESSAGE_OF(KernelArgumentError, axpy_d({.grid = 1, .block = 1}, 2.0f, dx, dy, n));
+    expect_contains(text, "parameter 0 ('T a') takes 8 bytes");
+
+    auto names = module.kernel_names();
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"axpy<double>", "axpy<float>"}));
+    const std::vector<int> value = {42};
+    module.write_global("counter", std::span<const int>(value));
+    EXPECT_EQ(module.read_global<int>("counter"), value);
+    EXPECT_THROW(module.global("no_such_variable"), InvalidArgumentError);
+    const std::vector<int> two = {1, 2};
+    EXPECT_THROW(module.write_global("counter", std::span<const int>(two)), InvalidArgumentError);
+}
+
+TEST_F(Modules, SameSourceAgainIsAnInProcessCacheHit) {
+    const std::string source = std::string(vector_add_source) + "// module cache probe\n";
+    auto first = Module::compile(source);
+    const auto before = cache_stats();
+    const auto start = std::chrono::steady_clock::now();
+    auto second = Module::compile(source);
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+    const auto after = cache_stats();
+    EXPECT_EQ(after.memory_hits, before.memory_hits + 1);
+    EXPECT_EQ(after.misses, before.misses);
+    EXPECT_EQ(first.kernel("vector_add").lowered_name(), second.kernel("vector_add").lowered_name());
+    RecordProperty("in_process_hit_us",
+                   std::to_string(std::chrono::duration<double, std::micro>(elapsed).count()));
+}
+
+TEST_F(Modules, LoadsPtxProducedElsewhere) {
+    const auto ptx = Module::compile_image(vector_add_source, {}, "compute_80");
+    ASSERT_EQ(ptx.format, ImageFormat::ptx);
+    auto module = Module::load(ImageFormat::ptx, ptx.data);
+    auto kernel = module.kernel("vector_add");
+    const int n = 777;
+    const auto a = random_floats(n, 31), b = random_floats(n, 32);
+    auto da = DeviceBuffer::from_host(std::span<const float>(a));
+    auto db = DeviceBuffer::from_host(std::span<const float>(b));
+    DeviceBuffer dc(n * sizeof(float));
+    kernel({.grid = grid_for(n, 128), .block = 128}, da, db, dc, n);
+    std::vector<float> c(n);
+    copy(std::span<float>(c), dc.view());
+    for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]);
+    // Without the source, parameters still carry their sizes.
+    EXPECT_EQ(kernel.params().size(), 4u);
+    EXPECT_EQ(kernel.params()[3].size, 4u);
+}
+
+TEST_F(Modules, DynamicSharedMemoryBeyond48KiBAfterOptIn) {
+    constexpr const char* source = R"(
+extern "C" __global__ void reverse(const int* in, int* out, int n) {
+  extern __shared__ int buffer[];
+  for (int i = threadIdx.x; i < n; i += blockDim.x) buffer[i] = in[i];
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = buffer[n - 1 - i];
+})";
+    auto kernel = Module::compile(source).kernel("reverse");
+    const int n = 100 * 1024 / 4;  // 100 KiB of ints
+    std::vector<int> in(n);
+    for (int i = 0; i < n; ++i) in[i] = i * 7 + 1;
+    auto din = DeviceBuffer::from_host(std::span<const int>(in));
+    DeviceBuffer dout(n * sizeof(int));
+    const LaunchConfig config{.grid = 1, .block = 256, .shared_bytes = n * sizeof(int)};
+    EXPECT_THROW(kernel(config, din, dout, n), LaunchConfigError);
+    kernel.set_max_dynamic_shared_bytes(n * sizeof(int));
+    EXPECT_EQ(kernel.attributes().max_dynamic_shared_bytes, n * sizeof(int));
+    kernel(config, din, dout, n);
+    std::vector<int> out(n);
+    copy(std::span<int>(out), dout.view());
+    for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], in[n - 1 - i]);
+    EXPECT_THROW(kernel.set_max_dynamic_shared_bytes(std::size_t{1} << 20), LaunchConfigError);
+}
+
+TEST_F(Modules, OccupancySuggestsABlockSize) {
+    auto kernel = Module::compile(vector_add_source).kernel("vector_add");
+    const auto suggestion = kernel.suggest_block_size();
+    EXPECT_GE(suggestion.block_size, 32u);
+    EXPECT_LE(suggestion.block_size, 1024u);
+    EXPECT_EQ(suggestion.block_size % 32, 0u);
+    EXPECT_GE(suggestion.min_grid_size, static_cast<std::uint32_t>(Device::current().properties().multiprocessor_count));
+    EXPECT_GT(kernel.max_active_blocks_per_multiprocessor(suggestion.block_size), 0);
+    const auto attributes = kernel.attributes();
+    EXPECT_GT(attributes.num_registers, 0);
+    EXPECT_EQ(attributes.static_shared_bytes, 0u);
+}
+
+}  // namespace
+}  // namespace gpukit::testing
