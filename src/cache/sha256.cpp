@@ -34,6 +34,19 @@ std::uint32_t load_big_endian(const std::uint8_t* bytes) {
            std::uint32_t{bytes[3]};
 }
 
+// One round with the working variables passed in rotated order, so that an unrolled block of
+// eight rounds needs no register shuffling: only d and h change.
+inline void compression_round(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t& d, std::uint32_t e, std::uint32_t f,
+                              std::uint32_t g, std::uint32_t& h, std::uint32_t constant_plus_word) {
+    const std::uint32_t sum1 = rotate_right(e, 6) ^ rotate_right(e, 11) ^ rotate_right(e, 25);
+    const std::uint32_t choose = g ^ (e & (f ^ g));
+    const std::uint32_t t1 = h + sum1 + choose + constant_plus_word;
+    const std::uint32_t sum0 = rotate_right(a, 2) ^ rotate_right(a, 13) ^ rotate_right(a, 22);
+    const std::uint32_t majority = (a & b) | (c & (a | b));
+    d += t1;
+    h = t1 + sum0 + majority;
+}
+
 }  // namespace
 
 Sha256::Sha256() { reset(); }
@@ -57,21 +70,15 @@ void Sha256::compress(const std::uint8_t* block) {
 
     std::uint32_t a = state_[0], b = state_[1], c = state_[2], d = state_[3];
     std::uint32_t e = state_[4], f = state_[5], g = state_[6], h = state_[7];
-    for (int i = 0; i < 64; ++i) {
-        const std::uint32_t sum1 = rotate_right(e, 6) ^ rotate_right(e, 11) ^ rotate_right(e, 25);
-        const std::uint32_t choose = (e & f) ^ (~e & g);
-        const std::uint32_t t1 = h + sum1 + choose + round_constants[i] + schedule[i];
-        const std::uint32_t sum0 = rotate_right(a, 2) ^ rotate_right(a, 13) ^ rotate_right(a, 22);
-        const std::uint32_t majority = (a & b) ^ (a & c) ^ (b & c);
-        const std::uint32_t t2 = sum0 + majority;
-        h = g;
-        g = f;
-        f = e;
-        e = d + t1;
-        d = c;
-        c = b;
-        b = a;
-        a = t1 + t2;
+    for (int i = 0; i < 64; i += 8) {
+        compression_round(a, b, c, d, e, f, g, h, round_constants[i] + schedule[i]);
+        compression_round(h, a, b, c, d, e, f, g, round_constants[i + 1] + schedule[i + 1]);
+        compression_round(g, h, a, b, c, d, e, f, round_constants[i + 2] + schedule[i + 2]);
+        compression_round(f, g, h, a, b, c, d, e, round_constants[i + 3] + schedule[i + 3]);
+        compression_round(e, f, g, h, a, b, c, d, round_constants[i + 4] + schedule[i + 4]);
+        compression_round(d, e, f, g, h, a, b, c, round_constants[i + 5] + schedule[i + 5]);
+        compression_round(c, d, e, f, g, h, a, b, round_constants[i + 6] + schedule[i + 6]);
+        compression_round(b, c, d, e, f, g, h, a, round_constants[i + 7] + schedule[i + 7]);
     }
     state_[0] += a;
     state_[1] += b;

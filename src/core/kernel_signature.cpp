@@ -338,12 +338,12 @@ bool may_open_template(const std::vector<Token>& tokens, std::size_t i) {
     return is_punct(tokens[i], "<") && i > 0 && tokens[i - 1].kind == TokenKind::identifier;
 }
 
-// Tokens plus the partner of every (), [] and {}, and of every '<' that opens template arguments
-// (kNone when unmatched). Computed once, so later scans jump over groups in constant time.
+// Tokens plus the partner of every (), [] and {}, and the closing '>' of every '<' that opens
+// template arguments (kNone when unmatched). Computed once, so later scans jump over groups in constant time.
 struct TokenStream {
     std::vector<Token> tokens;
     std::vector<std::size_t> partner;
-    std::vector<std::size_t> angle_partner;
+    std::vector<std::size_t> angle_partner;  // set on the '<' only
 
     explicit TokenStream(std::vector<Token> tokens_in)
         : tokens(std::move(tokens_in)), partner(tokens.size(), kNone), angle_partner(tokens.size(), kNone) {
@@ -408,8 +408,7 @@ private:
                 levels.back().push_back(i);
             } else if (is_punct(token, ">")) {
                 if (!levels.back().empty()) {
-                    angle_partner[levels.back().back()] = i;
-                    angle_partner[i] = levels.back().back();
+                    angle_partner[levels.back().back()] = i;  // only forward, so scans never step back
                     levels.back().pop_back();
                 }
             } else if (bracket_kind(token, true) >= 0 || bracket_kind(token, false) >= 0 || is_punct(token, ";") ||
@@ -449,7 +448,8 @@ std::string render(const std::vector<Token>& tokens) {
                 space = false;
             } else if (prev->kind == TokenKind::punct && (p == "(" || p == "[" || p == "::" || p == "." || p == "->")) {
                 space = false;
-            } else if (token.kind == TokenKind::punct && (t == ")" || t == "]" || t == "," || t == ";" || t == "." || t == "->")) {
+            } else if (token.kind == TokenKind::punct &&
+                       (t == ")" || t == "]" || t == "," || t == ";" || t == "." || t == "->")) {
                 space = false;
             } else if (is_punct(token, "::")) {
                 space = !(prev_is_name || p == ">");
@@ -816,6 +816,7 @@ std::optional<std::vector<DeclaredParam>> parse_kernel_params(std::string_view s
             matches.push_back(std::move(declaration));
         }
     }
+    const std::vector<KernelDeclaration> same_name = matches;
     narrow_by_template_arguments(matches, query->template_arguments);
     if (matches.empty()) return std::nullopt;
     // Prototypes and the definition of one kernel agree up to qualifiers; anything else is an overload,
@@ -826,13 +827,18 @@ std::optional<std::vector<DeclaredParam>> parse_kernel_params(std::string_view s
     const auto definition = std::find_if(matches.begin(), matches.end(),
                                          [](const KernelDeclaration& d) { return d.is_definition; });
     std::vector<DeclaredParam> params = (definition != matches.end() ? *definition : matches.front()).params;
-    // A prototype may name a parameter the definition leaves unnamed, or the other way round.
-    for (std::size_t p = 0; p < params.size(); ++p) {
-        for (const KernelDeclaration& other : matches) {
-            if (!params[p].name.empty()) break;
-            params[p].name = other.params[p].name;
+    // A prototype may name a parameter the definition leaves unnamed, or the other way round; an
+    // explicit instantiation (`template __global__ void k<float>(float*);`) takes the template's names.
+    const auto fill_names_from = [&](const std::vector<KernelDeclaration>& others) {
+        for (std::size_t p = 0; p < params.size(); ++p) {
+            for (const KernelDeclaration& other : others) {
+                if (!params[p].name.empty()) break;
+                if (other.params.size() == params.size()) params[p].name = other.params[p].name;
+            }
         }
-    }
+    };
+    fill_names_from(matches);
+    fill_names_from(same_name);
     return params;
 }
 

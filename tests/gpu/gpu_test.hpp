@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -15,7 +16,11 @@ class GpuTest : public ::testing::Test {
 protected:
     void SetUp() override {
         const std::string reason = backend_unavailable_reason(BackendKind::cuda);
-        if (!reason.empty()) GTEST_SKIP() << "No CUDA GPU here (these tests run through scripts/gpu-check): " << reason;
+        if (!reason.empty()) {
+            // scripts/gpu-check sets GPUKIT_REQUIRE_GPU: there a skip would hide a broken setup.
+            if (std::getenv("GPUKIT_REQUIRE_GPU")) GTEST_FAIL() << "GPUKIT_REQUIRE_GPU is set but: " << reason;
+            GTEST_SKIP() << "No CUDA GPU here (these tests run through scripts/gpu-check): " << reason;
+        }
         select_backend(BackendKind::cuda);
     }
 };

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""scripts/gpu_check_summary.py: the short table scripts/gpu-check prints last.
+
+Reads CTest's JUnit XML and Google Benchmark's JSON; prints test counts per binary and the
+benchmark figures next to their goals. Exits non-zero when a test failed or was skipped."""
+import argparse
+import json
+import sys
+import xml.etree.ElementTree as ElementTree
+from collections import defaultdict
+
+
+def test_rows(path):
+    counts = defaultdict(lambda: {"passed": 0, "failed": 0, "skipped": 0})
+    failed = []
+    for case in ElementTree.parse(path).getroot().iter("testcase"):
+        suite = case.get("name", "").split(".")[0]
+        status = case.get("status", "run")
+        if case.find("failure") is not None or case.find("error") is not None or status == "fail":
+            counts[suite]["failed"] += 1
+            failed.append(case.get("name"))
+        elif case.find("skipped") is not None or status in ("notrun", "disabled"):
+            counts[suite]["skipped"] += 1
+        else:
+            counts[suite]["passed"] += 1
+    return counts, failed
+
+
+def bench_medians(path):
+    with open(path) as f:
+        data = json.load(f)
+    medians = {}
+    for bench in data.get("benchmarks", []):
+        if bench.get("aggregate_name") in (None, "median"):
+            name = bench.get("run_name", bench["name"])
+            medians[name.split("/")[0]] = bench  # drop "/iterations:20/manual_time" and the like
+    return medians, data.get("context", {})
+
+
+def seconds(bench):
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[bench.get("time_unit", "ns")]
+    return bench["real_time"] * scale
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ctest", required=True)
+    parser.add_argument("--bench", required=True)
+    parser.add_argument("--sanitizer", default="skipped")
+    parser.add_argument("--bench-rc", default="0")
+    args = parser.parse_args()
+
+    ok = True
+    print("=" * 72)
+    print("gpu-check summary")
+    print("=" * 72)
+    try:
+        counts, failed = test_rows(args.ctest)
+    except (OSError, ElementTree.ParseError) as error:
+        print(f"tests: no results ({error})")
+        counts, failed, ok = {}, [], False
+    print(f"{'test suite':<34}{'passed':>10}{'failed':>10}{'skipped':>10}")
+    totals = {"passed": 0, "failed": 0, "skipped": 0}
+    for suite in sorted(counts):
+        row = counts[suite]
+        for key in totals:
+            totals[key] += row[key]
+        print(f"{suite:<34}{row['passed']:>10}{row['failed']:>10}{row['skipped']:>10}")
+    print(f"{'TOTAL':<34}{totals['passed']:>10}{totals['failed']:>10}{totals['skipped']:>10}")
+    for name in failed:
+        print(f"  FAILED: {name}")
+    if totals["failed"] or totals["skipped"] or not totals["passed"]:
+        ok = False
+    print(f"compute-sanitizer memcheck (GPU tests): "
+          f"{'clean' if args.sanitizer == '0' else 'skipped' if args.sanitizer == 'skipped' else 'ERRORS (rc ' + args.sanitizer + ')'}")
+    if args.sanitizer not in ("0", "skipped"):
+        ok = False
+
+    print("-" * 72)
+    try:
+        medians, context = bench_medians(args.bench)
+    except (OSError, ValueError) as error:
+        print(f"benchmarks: no results ({error})")
+        return 1
+    get = medians.get
+    rows = []
+    for label, bare, ours in (("empty launch", "BM_EmptyLaunch_BareCuLaunchKernel", "BM_EmptyLaunch_Gpukit"),
+                              ("vector_add launch (4 args)", "BM_VectorAddLaunch_BareCuLaunchKernel",
+                               "BM_VectorAddLaunch_Gpukit")):
+        if get(bare) and get(ours):
+            b, o = seconds(get(bare)) * 1e6, seconds(get(ours)) * 1e6
+            rows.append((f"{label}: host us/launch", f"{o:.3f} vs bare {b:.3f} ({(o / b - 1) * 100:+.1f}%)",
+                         "within 10% of bare"))
+    if get("BM_CacheHit_InProcess"):
+        rows.append(("compile cache hit, in process", f"{seconds(get('BM_CacheHit_InProcess')) * 1e6:.2f} us", "<= 10 us"))
+    if get("BM_CacheHit_DiskInNewProcess"):
+        rows.append(("compile cache hit, disk, new process",
+                     f"{seconds(get('BM_CacheHit_DiskInNewProcess')) * 1e3:.3f} ms", "<= 2 ms"))
+    if get("BM_ColdCompile_VectorAdd"):
+        rows.append(("cold NVRTC compile, vector_add", f"{seconds(get('BM_ColdCompile_VectorAdd')) * 1e3:.1f} ms", "(measure)"))
+    for label, name in (("host->device, pageable", "BM_HostToDevice_Pageable"),
+                        ("host->device, pinned", "BM_HostToDevice_Pinned")):
+        if get(name):
+            rows.append((label, f"{get(name)['bytes_per_second'] / 1e9:.2f} GB/s", "(measure)"))
+    print(f"{'benchmark (median of 5)':<40}{'measured':<34}{'goal'}")
+    for label, value, goal in rows:
+        print(f"{label:<40}{value:<34}{goal}")
+    if args.bench_rc != "0":
+        print(f"benchmark binary exited with {args.bench_rc}")
+        ok = False
+    print("=" * 72)
+    print("GPU CHECK PASSED" if ok else "GPU CHECK FAILED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
