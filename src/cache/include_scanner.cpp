@@ -5,6 +5,8 @@
 // for code in odd corners (prefixed character literals), which only adds includes.
 #include "cache/include_scanner.hpp"
 
+#include <array>
+
 namespace gpukit::detail {
 
 namespace {
@@ -35,6 +37,22 @@ std::string splice_lines(std::string_view text) {
     return spliced;
 }
 
+// The characters that can end a run of uninteresting ones, per lexer state: the scanner jumps
+// from one to the next, which keeps the per-lookup cost of scanning a kernel small.
+using CharacterSet = std::array<bool, 256>;
+
+constexpr CharacterSet character_set(std::string_view characters) {
+    CharacterSet set{};
+    for (char c : characters) set[static_cast<unsigned char>(c)] = true;
+    return set;
+}
+
+constexpr CharacterSet code_stops = character_set("\n/\"'");  // '#' only matters at a line start
+constexpr CharacterSet line_comment_stops = character_set("\n");
+constexpr CharacterSet block_comment_stops = character_set("\n*");
+constexpr CharacterSet string_stops = character_set("\n\\\"");
+constexpr CharacterSet char_stops = character_set("\n\\'");
+
 class Scanner {
 public:
     explicit Scanner(std::string_view text) : text_(text) {}
@@ -49,7 +67,25 @@ private:
 
     char at(std::size_t i) const { return i < text_.size() ? text_[i] : '\0'; }
 
+    void skip_to(const CharacterSet& stops) {
+        while (pos_ < text_.size() && !stops[static_cast<unsigned char>(text_[pos_])]) ++pos_;
+    }
+
+    void skip_uninteresting() {
+        switch (state_) {
+            case State::code:
+                if (!at_line_start_) skip_to(code_stops);
+                return;
+            case State::line_comment: skip_to(line_comment_stops); return;
+            case State::block_comment: skip_to(block_comment_stops); return;
+            case State::string_literal: skip_to(string_stops); return;
+            case State::char_literal: skip_to(char_stops); return;
+        }
+    }
+
     void step() {
+        skip_uninteresting();
+        if (pos_ >= text_.size()) return;
         const char c = text_[pos_];
         if (c == '\n') {
             // Literals cannot span lines (raw strings are skipped whole), so a newline also ends them:

@@ -33,19 +33,21 @@ DriverApi load_driver() {
                                              "needs. Update the NVIDIA driver."));
 
     std::string missing;
-    auto resolve = [&](const char* name, void** slot, bool required) {
+    auto resolve = [&](const char* name, void** slot, bool required, int version) {
         CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-        CUresult status = get_proc_address(name, slot, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &found);
+        CUresult status = get_proc_address(name, slot, version, CU_GET_PROC_ADDRESS_DEFAULT, &found);
         if (status != CUDA_SUCCESS || found != CU_GET_PROC_ADDRESS_SUCCESS) {
             *slot = nullptr;
             if (required) missing += concat(missing.empty() ? "" : ", ", name);
         }
     };
-#define GPUKIT_RESOLVE_REQUIRED(name) resolve(#name, reinterpret_cast<void**>(&api.name), true);
-#define GPUKIT_RESOLVE_OPTIONAL(name) resolve(#name, reinterpret_cast<void**>(&api.name), false);
-    GPUKIT_CUDA_DRIVER_FUNCTIONS(GPUKIT_RESOLVE_REQUIRED, GPUKIT_RESOLVE_OPTIONAL)
+#define GPUKIT_RESOLVE_REQUIRED(name) resolve(#name, reinterpret_cast<void**>(&api.name), true, CUDA_VERSION);
+#define GPUKIT_RESOLVE_OPTIONAL(name) resolve(#name, reinterpret_cast<void**>(&api.name), false, CUDA_VERSION);
+#define GPUKIT_RESOLVE_VERSIONED(name, version) resolve(#name, reinterpret_cast<void**>(&api.name), true, version);
+    GPUKIT_CUDA_DRIVER_FUNCTIONS(GPUKIT_RESOLVE_REQUIRED, GPUKIT_RESOLVE_OPTIONAL, GPUKIT_RESOLVE_VERSIONED)
 #undef GPUKIT_RESOLVE_REQUIRED
 #undef GPUKIT_RESOLVE_OPTIONAL
+#undef GPUKIT_RESOLVE_VERSIONED
     if (!missing.empty())
         throw BackendUnavailableError(concat("The CUDA driver at ", api.library_path,
                                              " lacks entry points gpukit needs (", missing,

@@ -17,12 +17,14 @@
 
 namespace gpukit::detail::cuda {
 
-// Entry points gpukit needs; OPTIONAL ones are absent from older drivers.
-#define GPUKIT_CUDA_DRIVER_FUNCTIONS(REQUIRED, OPTIONAL)                                                        \
+// Entry points gpukit needs; OPTIONAL ones are absent from older drivers. VERSIONED ones are
+// requested at an explicit CUDA version because a newer ABI exists under the same name than the
+// prototype cuda.h declares: CUDA 13 added cuCtxSynchronize(CUcontext) beside cuCtxSynchronize(void).
+#define GPUKIT_CUDA_DRIVER_FUNCTIONS(REQUIRED, OPTIONAL, VERSIONED)                                             \
     REQUIRED(cuInit) REQUIRED(cuDriverGetVersion) REQUIRED(cuGetErrorName) REQUIRED(cuGetErrorString)          \
     REQUIRED(cuDeviceGetCount) REQUIRED(cuDeviceGet) REQUIRED(cuDeviceGetName) REQUIRED(cuDeviceGetAttribute)  \
     REQUIRED(cuDeviceTotalMem) REQUIRED(cuDeviceGetPCIBusId) REQUIRED(cuDevicePrimaryCtxRetain)                \
-    REQUIRED(cuCtxSetCurrent) REQUIRED(cuCtxGetCurrent) REQUIRED(cuCtxSynchronize) REQUIRED(cuMemGetInfo)      \
+    REQUIRED(cuCtxSetCurrent) REQUIRED(cuCtxGetCurrent) VERSIONED(cuCtxSynchronize, 12000) REQUIRED(cuMemGetInfo) \
     REQUIRED(cuMemAlloc) REQUIRED(cuMemFree) REQUIRED(cuMemHostAlloc) REQUIRED(cuMemFreeHost)                  \
     REQUIRED(cuMemcpyHtoD) REQUIRED(cuMemcpyDtoH) REQUIRED(cuMemcpyDtoD) REQUIRED(cuMemcpyHtoDAsync)           \
     REQUIRED(cuMemcpyDtoHAsync) REQUIRED(cuMemcpyDtoDAsync) REQUIRED(cuMemsetD8) REQUIRED(cuMemsetD8Async)     \
@@ -38,8 +40,11 @@ namespace gpukit::detail::cuda {
 
 struct DriverApi {
 #define GPUKIT_DECLARE_DRIVER_ENTRY(name) decltype(&::name) name = nullptr;
-    GPUKIT_CUDA_DRIVER_FUNCTIONS(GPUKIT_DECLARE_DRIVER_ENTRY, GPUKIT_DECLARE_DRIVER_ENTRY)
+#define GPUKIT_DECLARE_VERSIONED_DRIVER_ENTRY(name, version) decltype(&::name) name = nullptr;
+    GPUKIT_CUDA_DRIVER_FUNCTIONS(GPUKIT_DECLARE_DRIVER_ENTRY, GPUKIT_DECLARE_DRIVER_ENTRY,
+                                 GPUKIT_DECLARE_VERSIONED_DRIVER_ENTRY)
 #undef GPUKIT_DECLARE_DRIVER_ENTRY
+#undef GPUKIT_DECLARE_VERSIONED_DRIVER_ENTRY
 
     int driver_version = 0;    // e.g. 13000
     std::string library_path;  // where libcuda was found
