@@ -172,6 +172,20 @@ TEST_F(CompileCacheTest, DifferentInputsAreDifferentEntries) {
     EXPECT_EQ(compiler_.calls, 4);
 }
 
+TEST_F(CompileCacheTest, ChangingAnIncludedFileCompilesAgain) {
+    TempDirectory headers;
+    write_file(headers.path() / "params.h", "#define FACTOR 2\n");
+    options_.include_dir(headers.path());
+    const std::string text = "#include \"params.h\"\n__global__ void k() {}\n";
+    const CachedCompile first = get(text);
+    get(text);
+    EXPECT_EQ(compiler_.calls, 1);
+    write_file(headers.path() / "params.h", "#define FACTOR 3\n");
+    const CachedCompile second = get(text);
+    EXPECT_EQ(compiler_.calls, 2);
+    EXPECT_NE(first.key, second.key);
+}
+
 TEST_F(CompileCacheTest, ClearingTheDiskCache) {
     get(source, "sm_80");
     get(source, "sm_90");

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "util/dynamic_library.hpp"
+#include "util/library_search.hpp"
 #include "util/text.hpp"
 
 namespace gpukit::detail::cuda {
@@ -55,9 +56,22 @@ std::optional<std::string> toolkit_include_for(const std::string& library_path) 
     return std::nullopt;
 }
 
+// The NVRTC file this process uses, found without loading it (see library_search.hpp); empty
+// when no candidate is on disk where the dynamic linker looks.
+const std::string& nvrtc_file() {
+    static const std::string file = [] {
+        for (const auto& candidate : nvrtc_candidates())
+            if (auto found = find_library_file(candidate)) return *found;
+        return std::string();
+    }();
+    return file;
+}
+
 NvrtcApi load_nvrtc() {
+    // Load the very file the cache key named; fall back to the loader's own search otherwise.
+    const auto& file = nvrtc_file();
     auto library = DynamicLibrary::open_first(
-        "NVRTC (libnvrtc.so), the CUDA run-time compiler,", nvrtc_candidates(),
+        "NVRTC (libnvrtc.so), the CUDA run-time compiler,", file.empty() ? nvrtc_candidates() : std::vector{file},
         "It comes with the CUDA toolkit or the nvidia-cuda-nvrtc Python wheel. Set GPUKIT_NVRTC to its path, or "
         "CUDA_HOME to the toolkit's root.");
     NvrtcApi api;
@@ -130,8 +144,20 @@ std::string effective_target(const NvrtcApi& api, const std::string& target) {
 }  // namespace
 
 std::string NvrtcCompiler::identity() const {
-    const auto& api = nvrtc();
-    return concat("NVRTC ", api.major, ".", api.minor, " (", api.library_path, ")");
+    // The file's full version (libnvrtc.so.13.0.88), size and time identify it without the
+    // milliseconds that loading it costs, so a cache hit in a new process stays cheap.
+    const auto& file = nvrtc_file();
+    std::error_code ec;
+    const auto size = file.empty() ? 0 : std::filesystem::file_size(file, ec);
+    const auto written = file.empty() ? std::filesystem::file_time_type{} : std::filesystem::last_write_time(file, ec);
+    if (file.empty() || ec) {
+        const auto& api = nvrtc();  // found only by the loader: ask the library itself
+        return concat("NVRTC ", api.major, ".", api.minor, " (", api.library_path, ")");
+    }
+    const auto name = std::filesystem::path(file).filename().string();
+    const auto version = name.find(".so.") == std::string::npos ? std::string("unknown") : name.substr(name.find(".so.") + 4);
+    return concat("NVRTC ", version, " (", file, ", ", size, " bytes, written ",
+                  written.time_since_epoch().count(), ")");
 }
 
 CompiledImage NvrtcCompiler::compile(const CompileInput& input) const {
