@@ -47,7 +47,8 @@ TEST(IncludeScanner, BlockCommentBeforeTheHashStillCounts) {
 
 TEST(IncludeScanner, CommentMarkersInsideStringsDoNotHideIncludes) {
     const char* source = R"src(const char* url = "http://example.com/*";
-const char c = '"';
+const char* pattern = "kernels/*.cu";
+const char c = '"'; const char* glob = "/*";
 #include "a.h"
 const char* end = "*/";
 #include "b.h"
@@ -67,6 +68,9 @@ TEST(IncludeScanner, RawStringsAreSkippedWhole) {
 
 TEST(IncludeScanner, DigitSeparatorsDoNotOpenCharacterLiterals) {
     EXPECT_EQ(names("int n = 1'000'000; /* x */\n#include \"a.h\"\n"), (Names{"a.h"}));
+    // Read as a character literal, the separator would pair with the next quote and turn the
+    // string "/*" into a comment that hides b.h.
+    EXPECT_EQ(names("int n = 1'000; char q = '\"'; const char* s = \"/*\";\n#include \"b.h\"\n"), (Names{"b.h"}));
 }
 
 TEST(IncludeScanner, ALineCommentEndingInABackslashContinues) {

@@ -1,7 +1,11 @@
 // tests/gpu/module_test.cpp: modules compiled, cached and loaded on the GPU.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 
 #include "gpu/course_kernels.hpp"
 #include "gpu/gpu_test.hpp"
@@ -89,6 +93,26 @@ TEST_F(Modules, LoadsPtxProducedElsewhere) {
     // Without the source, parameters still carry their sizes.
     EXPECT_EQ(kernel.params().size(), 4u);
     EXPECT_EQ(kernel.params()[3].size, 4u);
+}
+
+TEST_F(Modules, LoadsACubinFromAFile) {
+    const auto arch = Device::current().properties().architecture();
+    const auto cubin = Module::compile_image(saxpy_source, {}, arch);
+    ASSERT_EQ(cubin.format, ImageFormat::cubin);
+    const auto path = std::filesystem::temp_directory_path() / ("gpukit_saxpy_" + std::to_string(::getpid()) + ".cubin");
+    std::ofstream(path, std::ios::binary).write(cubin.data.data(), static_cast<std::streamsize>(cubin.data.size()));
+    auto saxpy = Module::load_file(path).kernel("saxpy");
+    std::filesystem::remove(path);
+    const int n = 5000;
+    const auto x = random_floats(n, 33), y = random_floats(n, 34);
+    auto dx = DeviceBuffer::from_host(std::span<const float>(x));
+    auto dy = DeviceBuffer::from_host(std::span<const float>(y));
+    saxpy({.grid = grid_for(n, 256), .block = 256}, n, 2.0f, dx, dy);
+    std::vector<float> out(n);
+    copy(std::span<float>(out), dy.view());
+    for (int i = 0; i < n; ++i) ASSERT_NEAR(out[i], y[i] + 2.0f * x[i], 1e-6f) << i;
+    EXPECT_THROW(Module::load_file("kernel.so"), InvalidArgumentError);
+    EXPECT_THROW(Module::load_file("/nonexistent/kernel.cubin"), InvalidArgumentError);
 }
 
 TEST_F(Modules, DynamicSharedMemoryBeyond48KiBAfterOptIn) {
