@@ -1,6 +1,8 @@
 // src/cache/compile_cache.cpp: the process-wide cache state and the public gpukit/cache.hpp API.
 #include "cache/compile_cache.hpp"
 
+#include "core/module_state.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -208,6 +210,7 @@ void clear_memory_cache() {
         std::lock_guard lock(state.mutex);
         forgotten.swap(state.memory);
     }  // images are freed here, outside the lock
+    detail::clear_loaded_modules();
 }
 
 void clear_disk_cache() {

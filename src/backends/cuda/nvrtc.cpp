@@ -141,11 +141,9 @@ std::string effective_target(const NvrtcApi& api, const std::string& target) {
     return concat("compute_", api.architectures.back());  // PTX the driver compiles for the newer GPU
 }
 
-}  // namespace
-
-std::string NvrtcCompiler::identity() const {
-    // The file's full version (libnvrtc.so.13.0.88), size and time identify it without the
-    // milliseconds that loading it costs, so a cache hit in a new process stays cheap.
+// The file's full version (libnvrtc.so.13.0.88), size and time identify it without the
+// milliseconds that loading it costs, so a cache hit in a new process stays cheap.
+std::string describe_nvrtc_file() {
     const auto& file = nvrtc_file();
     std::error_code ec;
     const auto size = file.empty() ? 0 : std::filesystem::file_size(file, ec);
@@ -158,6 +156,14 @@ std::string NvrtcCompiler::identity() const {
     const auto version = name.find(".so.") == std::string::npos ? std::string("unknown") : name.substr(name.find(".so.") + 4);
     return concat("NVRTC ", version, " (", file, ", ", size, " bytes, written ",
                   written.time_since_epoch().count(), ")");
+}
+
+}  // namespace
+
+std::string NvrtcCompiler::identity() const {
+    // Asked on every cache lookup; the library a process uses does not change under it.
+    static const std::string identity = describe_nvrtc_file();
+    return identity;
 }
 
 CompiledImage NvrtcCompiler::compile(const CompileInput& input) const {
