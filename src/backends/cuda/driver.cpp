@@ -2,9 +2,9 @@
 #include "backends/cuda/driver.hpp"
 
 #include <cstdlib>
-#include <exception>
 
 #include "util/dynamic_library.hpp"
+#include "util/once.hpp"
 #include "util/text.hpp"
 
 namespace gpukit::detail::cuda {
@@ -68,18 +68,7 @@ DriverApi load_driver() {
 
 }  // namespace
 
-const DriverApi& driver() {
-    // The outcome, success or failure, is decided once per process.
-    static const auto loaded = []() -> std::pair<std::optional<DriverApi>, std::exception_ptr> {
-        try {
-            return {load_driver(), nullptr};
-        } catch (...) {
-            return {std::nullopt, std::current_exception()};
-        }
-    }();
-    if (loaded.second) std::rethrow_exception(loaded.second);
-    return *loaded.first;
-}
+const DriverApi& driver() { return once([] { return load_driver(); }); }
 
 std::string error_name(CUresult status) {
     const char* name = nullptr;

@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <exception>
 #include <filesystem>
 #include <optional>
 
 #include "util/dynamic_library.hpp"
+#include "util/once.hpp"
 #include "util/library_search.hpp"
 #include "util/text.hpp"
 
@@ -94,17 +94,7 @@ NvrtcApi load_nvrtc() {
     return api;
 }
 
-const NvrtcApi& nvrtc() {
-    static const auto loaded = []() -> std::pair<std::optional<NvrtcApi>, std::exception_ptr> {
-        try {
-            return {load_nvrtc(), nullptr};
-        } catch (...) {
-            return {std::nullopt, std::current_exception()};
-        }
-    }();
-    if (loaded.second) std::rethrow_exception(loaded.second);
-    return *loaded.first;
-}
+const NvrtcApi& nvrtc() { return once([] { return load_nvrtc(); }); }
 
 void check_nvrtc(nvrtcResult status, const char* action) {
     if (status == NVRTC_SUCCESS) return;
