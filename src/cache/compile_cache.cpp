@@ -1,8 +1,6 @@
 // src/cache/compile_cache.cpp: the process-wide cache state and the public gpukit/cache.hpp API.
 #include "cache/compile_cache.hpp"
 
-#include "core/module_state.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -15,6 +13,7 @@
 
 #include "cache/cache_key.hpp"
 #include "cache/disk_cache.hpp"
+#include "core/module_state.hpp"
 #include "gpukit/error.hpp"
 
 namespace gpukit {
