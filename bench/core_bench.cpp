@@ -125,7 +125,7 @@ BENCHMARK(BM_CacheHit_DiskInNewProcess)->UseManualTime()->Iterations(20);
 // The same, with the module loaded too (Module::compile, not just the cached image).
 int disk_hit_child() {
     gpukit::select_backend(gpukit::BackendKind::cuda);
-    const auto target = gpukit::Device::current().properties().architecture();
+    const auto target = gpukit::Device::current().properties().target;
     const auto start = Clock::now();
     auto image = gpukit::Module::compile_image(vector_add_source, {}, target);
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -138,7 +138,7 @@ int disk_hit_child() {
 // NVRTC's own time for the vector add, measured by the cache's compile clock; every iteration
 // compiles a new variant so that nothing is cached.
 void BM_ColdCompile_VectorAdd(benchmark::State& state) {
-    const auto target = gpukit::Device::current().properties().architecture();
+    const auto target = gpukit::Device::current().properties().target;
     static int salt = 0;
     for (auto _ : state) {
         const std::string source = std::string(vector_add_source) + "// variant " + std::to_string(++salt) + " " +

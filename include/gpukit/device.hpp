@@ -59,7 +59,11 @@ struct DeviceProperties {
     int memory_bus_width_bits = 0;
     std::size_t l2_cache_bytes = 0;
 
-    // "sm_90" for a CUDA device of compute capability 9.0.
+    // What kernels are compiled for: "sm_90" on a CUDA device of compute capability 9.0, the
+    // host's architecture ("host-x86_64") on the simulator.
+    std::string target;
+
+    // "sm_90" for compute capability 9.0 (the simulator reports the capability it models).
     std::string architecture() const;
 };
 

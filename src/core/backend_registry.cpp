@@ -7,6 +7,8 @@
 #include <optional>
 
 #include "backend.hpp"
+#include "backends/sim/host_compiler.hpp"
+#include "backends/sim/sim_backend.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
 
@@ -47,8 +49,7 @@ std::unique_ptr<Backend> create(BackendKind kind) {
                 "This gpukit was built without the CUDA backend: CUDA headers (cuda.h, nvrtc.h) were not found at "
                 "build time. Rebuild with the CUDA toolkit installed, or set CUDA_HOME");
 #endif
-        case BackendKind::sim:
-            throw BackendUnavailableError("The simulator backend is not part of this build of gpukit yet");
+        case BackendKind::sim: return sim::make_sim_backend();
         case BackendKind::automatic: break;
     }
     throw InvalidArgumentError("backend(): ask for cuda or sim, not auto");
@@ -140,7 +141,7 @@ const Compiler& compiler(BackendKind kind) {
 #else
             break;
 #endif
-        case BackendKind::sim:
+        case BackendKind::sim: return sim::host_compiler();
         case BackendKind::automatic: break;
     }
     return backend(kind).compiler();

@@ -596,6 +596,7 @@ struct KernelDeclaration {
     std::vector<DeclaredParam> params;
     std::vector<std::string> signature;  // parameter types without qualifiers
     bool is_definition = false;
+    bool is_template = false;  // declared under `template <...>` (or an explicit instantiation)
 };
 
 // Reads the declaration that the __global__ (or alias) token at `start` belongs to. The name is the
@@ -663,6 +664,14 @@ std::optional<KernelDeclaration> read_kernel_declaration(const TokenStream& ts, 
 
     KernelDeclaration declaration;
     declaration.name = std::string(ts[declarator->name].text);
+    // `template <...>` stands before the specifiers, back to the previous statement boundary.
+    for (std::size_t k = start; k-- > 0;) {
+        if (is_punct(ts[k], ";") || is_punct(ts[k], "{") || is_punct(ts[k], "}")) break;
+        if (is_word(ts[k], "template")) {
+            declaration.is_template = true;
+            break;
+        }
+    }
     declaration.scope = enclosing_scope;
     // Qualifiers written on the name (`void ns::k(...)` defined outside its namespace).
     std::vector<std::string> qualifiers;
@@ -840,6 +849,27 @@ std::optional<std::vector<DeclaredParam>> parse_kernel_params(std::string_view s
     fill_names_from(matches);
     fill_names_from(same_name);
     return params;
+}
+
+std::vector<DeclaredKernel> declared_kernels(std::string_view source) {
+    std::vector<DeclaredKernel> kernels;
+    std::vector<std::vector<std::string>> signatures;  // of the first declaration of each kernel
+    for (const KernelDeclaration& declaration : find_kernel_declarations(source)) {
+        std::string qualified;
+        for (const auto& part : declaration.scope) qualified += part + "::";
+        qualified += declaration.name;
+        auto it = std::find_if(kernels.begin(), kernels.end(),
+                               [&](const DeclaredKernel& k) { return k.qualified_name == qualified; });
+        if (it == kernels.end()) {
+            kernels.push_back({declaration.name, qualified, declaration.is_template, false});
+            signatures.push_back(declaration.signature);
+            continue;
+        }
+        auto& signature = signatures[static_cast<std::size_t>(it - kernels.begin())];
+        it->is_template = it->is_template || declaration.is_template;
+        it->is_overloaded = it->is_overloaded || declaration.signature != signature;
+    }
+    return kernels;
 }
 
 std::vector<std::string> declared_kernel_names(std::string_view source) {

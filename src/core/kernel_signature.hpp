@@ -28,6 +28,18 @@ struct DeclaredParam {
 // overloads with different parameter lists exist (ambiguous). Default arguments are dropped.
 std::optional<std::vector<DeclaredParam>> parse_kernel_params(std::string_view source, std::string_view kernel_name);
 
+// A __global__ function as the source declares it.
+struct DeclaredKernel {
+    std::string name;            // "reduce"
+    std::string qualified_name;  // "ns::reduce"; the same as name at global scope
+    bool is_template = false;    // needs template arguments (a name expression) to be named
+    bool is_overloaded = false;  // several parameter lists under one name: `&name` is ambiguous
+};
+
+// Every __global__ function declared in `source`, in order of first appearance, one entry per
+// qualified name.
+std::vector<DeclaredKernel> declared_kernels(std::string_view source);
+
 // Every __global__ function name declared in `source`: base names, in order of first appearance, without
 // duplicates.
 std::vector<std::string> declared_kernel_names(std::string_view source);

@@ -99,7 +99,7 @@ void clear_loaded_modules() {
 Module Module::compile(std::string_view source, const CompileOptions& options, Device device) {
     auto& backend = device.backend();
     const detail::CompileInput input{source, options,
-                                     options.target.empty() ? device.properties().architecture() : options.target};
+                                     options.target.empty() ? device.properties().target : options.target};
     auto compiled = detail::get_or_compile(backend.compiler(), input);
 
     auto& memo = detail::loaded_modules();

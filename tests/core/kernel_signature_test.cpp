@@ -530,3 +530,31 @@ TEST(KernelSignature, PathologicalInputsFinish) {
 }
 
 }  // namespace
+
+namespace gpukit::detail {
+namespace {
+
+TEST(DeclaredKernels, TellsTemplatesOverloadsAndScopes) {
+    const std::string source = R"(
+extern "C" __global__ void vector_add(const float* a, const float* b, float* c, int n);
+extern "C" __global__ void vector_add(const float* a, const float* b, float* c, int n) {}
+template <typename T> __global__ void axpy(T a, const T* x, T* y, int n) {}
+template __global__ void axpy<float>(float, const float*, float*, int);
+namespace ns { __global__ void scale(float* x) {} }
+__global__ void over(int) {}
+__global__ void over(float) {}
+)";
+    const auto kernels = declared_kernels(source);
+    ASSERT_EQ(kernels.size(), 4u);
+    EXPECT_EQ(kernels[0].qualified_name, "vector_add");
+    EXPECT_FALSE(kernels[0].is_template);
+    EXPECT_FALSE(kernels[0].is_overloaded);
+    EXPECT_EQ(kernels[1].name, "axpy");
+    EXPECT_TRUE(kernels[1].is_template);
+    EXPECT_EQ(kernels[2].qualified_name, "ns::scale");
+    EXPECT_EQ(kernels[2].name, "scale");
+    EXPECT_TRUE(kernels[3].is_overloaded);
+}
+
+}  // namespace
+}  // namespace gpukit::detail

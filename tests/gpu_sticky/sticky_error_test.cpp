@@ -2,12 +2,12 @@
 // say so plainly. A process of its own: the context cannot be recovered afterwards.
 #include <gtest/gtest.h>
 
-#include "gpu/gpu_test.hpp"
+#include "device/device_test_fixture.hpp"
 
 namespace gpukit::testing {
 namespace {
 
-class StickyError : public GpuTest {};
+class StickyError : public DeviceTest {};
 
 TEST_F(StickyError, LaterCallsSayTheContextIsUnusable) {
     auto kernel = Module::compile(R"(

@@ -72,6 +72,7 @@ DeviceProperties read_properties(const DriverApi& api, int ordinal, CUdevice dev
     p.memory_clock_rate_khz = get(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
     p.memory_bus_width_bits = get(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
     p.l2_cache_bytes = static_cast<std::size_t>(get(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
+    p.target = p.architecture();
     return p;
 }
 

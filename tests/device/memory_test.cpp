@@ -1,14 +1,14 @@
-// tests/gpu/memory_test.cpp: buffers, copies and memset on the GPU.
+// tests/device/memory_test.cpp: buffers, copies and memset on the GPU.
 #include <gtest/gtest.h>
 
 #include <cstring>
 
-#include "gpu/gpu_test.hpp"
+#include "device/device_test_fixture.hpp"
 
 namespace gpukit::testing {
 namespace {
 
-class Memory : public GpuTest {};
+class Memory : public DeviceTest {};
 
 TEST_F(Memory, RoundTripsThroughEveryCopyKind) {
     for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{4097}, std::size_t{1} << 20}) {

@@ -1,4 +1,4 @@
-// tests/gpu/module_test.cpp: modules compiled, cached and loaded on the GPU.
+// tests/device/module_test.cpp: modules compiled, cached and loaded on the GPU.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -7,13 +7,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "gpu/course_kernels.hpp"
-#include "gpu/gpu_test.hpp"
+#include "device/course_kernels.hpp"
+#include "device/device_test_fixture.hpp"
 
 namespace gpukit::testing {
 namespace {
 
-class Modules : public GpuTest {};
+class Modules : public DeviceTest {};
 
 constexpr const char* axpy_template_source = R"(
 template <typename T>
@@ -30,7 +30,8 @@ TEST_F(Modules, TemplateKernelsByNameExpression) {
     auto module = Module::compile(axpy_template_source, options);
     auto axpy_f = module.kernel("axpy<float>");
     auto axpy_d = module.kernel("axpy<double>");
-    EXPECT_EQ(axpy_f.lowered_name(), "_Z4axpyIfEvT_PKS0_PS0_i");
+    // NVRTC mangles the expression; the simulator looks the expression up as it is.
+    EXPECT_EQ(axpy_f.lowered_name(), on_simulator() ? "axpy<float>" : "_Z4axpyIfEvT_PKS0_PS0_i");
     ASSERT_EQ(axpy_d.params().size(), 4u);
     EXPECT_EQ(axpy_d.params()[0].size, 8u);
     EXPECT_EQ(axpy_f.params()[0].size, 4u);
@@ -77,6 +78,7 @@ TEST_F(Modules, SameSourceAgainIsAnInProcessCacheHit) {
 }
 
 TEST_F(Modules, LoadsPtxProducedElsewhere) {
+    if (on_simulator()) GTEST_SKIP() << "PTX is CUDA's: the simulator runs modules it compiles itself";
     const auto ptx = Module::compile_image(vector_add_source, {}, "compute_80");
     ASSERT_EQ(ptx.format, ImageFormat::ptx);
     auto module = Module::load(ImageFormat::ptx, ptx.data);
@@ -96,7 +98,8 @@ TEST_F(Modules, LoadsPtxProducedElsewhere) {
 }
 
 TEST_F(Modules, LoadsACubinFromAFile) {
-    const auto arch = Device::current().properties().architecture();
+    if (on_simulator()) GTEST_SKIP() << "cubins are CUDA's: the simulator runs modules it compiles itself";
+    const auto arch = Device::current().properties().target;
     const auto cubin = Module::compile_image(saxpy_source, {}, arch);
     ASSERT_EQ(cubin.format, ImageFormat::cubin);
     const auto path = std::filesystem::temp_directory_path() / ("gpukit_saxpy_" + std::to_string(::getpid()) + ".cubin");
@@ -149,7 +152,7 @@ TEST_F(Modules, OccupancySuggestsABlockSize) {
     EXPECT_GE(suggestion.min_grid_size, static_cast<std::uint32_t>(Device::current().properties().multiprocessor_count));
     EXPECT_GT(kernel.max_active_blocks_per_multiprocessor(suggestion.block_size), 0);
     const auto attributes = kernel.attributes();
-    EXPECT_GT(attributes.num_registers, 0);
+    EXPECT_EQ(attributes.num_registers > 0, !on_simulator());  // a CPU thread has no register budget
     EXPECT_EQ(attributes.static_shared_bytes, 0u);
 }
 

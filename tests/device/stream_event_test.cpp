@@ -1,12 +1,12 @@
-// tests/gpu/stream_event_test.cpp: streams and events on the GPU.
+// tests/device/stream_event_test.cpp: streams and events on the GPU.
 #include <gtest/gtest.h>
 
-#include "gpu/gpu_test.hpp"
+#include "device/device_test_fixture.hpp"
 
 namespace gpukit::testing {
 namespace {
 
-class StreamsAndEvents : public GpuTest {};
+class StreamsAndEvents : public DeviceTest {};
 
 constexpr const char* spin_source = R"(
 extern "C" __global__ void spin(long long cycles, int* done) {

@@ -1,4 +1,6 @@
-// tests/gpu/gpu_test.hpp: the fixture of every GPU test: skips, saying why, without a CUDA GPU.
+// tests/device/device_test_fixture.hpp: the fixture of every test that runs kernels. The same test
+// bodies run on each backend: CTest runs this binary once with --backend=sim and once with
+// --backend=cuda (see tests/CMakeLists.txt). Without a GPU the CUDA run skips, saying why.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,17 +14,23 @@
 
 namespace gpukit::testing {
 
-class GpuTest : public ::testing::Test {
+// The backend this process tests, from --backend=cuda|sim (default: cuda).
+BackendKind tested_backend();
+
+class DeviceTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        const std::string reason = backend_unavailable_reason(BackendKind::cuda);
+        const std::string reason = backend_unavailable_reason(tested_backend());
         if (!reason.empty()) {
             // scripts/gpu-check sets GPUKIT_REQUIRE_GPU: there a skip would hide a broken setup.
-            if (std::getenv("GPUKIT_REQUIRE_GPU")) GTEST_FAIL() << "GPUKIT_REQUIRE_GPU is set but: " << reason;
-            GTEST_SKIP() << "No CUDA GPU here (these tests run through scripts/gpu-check): " << reason;
+            if (tested_backend() == BackendKind::cuda && !std::getenv("GPUKIT_REQUIRE_GPU"))
+                GTEST_SKIP() << "No CUDA GPU here (these tests run on one through scripts/gpu-check): " << reason;
+            GTEST_FAIL() << "The " << to_string(tested_backend()) << " backend is unavailable: " << reason;
         }
-        select_backend(BackendKind::cuda);
+        select_backend(tested_backend());
     }
+
+    static bool on_simulator() { return tested_backend() == BackendKind::sim; }
 };
 
 inline std::vector<float> random_floats(std::size_t n, unsigned seed = 1) {

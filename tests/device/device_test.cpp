@@ -1,19 +1,19 @@
-// tests/gpu/device_test.cpp: devices, their properties and the current device.
+// tests/device/device_test.cpp: devices, their properties and the current device.
 #include <gtest/gtest.h>
 
-#include "gpu/gpu_test.hpp"
+#include "device/device_test_fixture.hpp"
 
 namespace gpukit::testing {
 namespace {
 
-class Devices : public GpuTest {};
+class Devices : public DeviceTest {};
 
 TEST_F(Devices, ListsEveryDeviceWithItsLimits) {
     const auto all = devices();
     ASSERT_FALSE(all.empty());
     for (const auto& device : all) {
         const auto& p = device.properties();
-        EXPECT_EQ(p.backend, BackendKind::cuda);
+        EXPECT_EQ(p.backend, tested_backend());
         EXPECT_EQ(p.ordinal, device.ordinal());
         EXPECT_FALSE(p.name.empty());
         EXPECT_GE(p.compute_capability.major, 5);
@@ -25,10 +25,11 @@ TEST_F(Devices, ListsEveryDeviceWithItsLimits) {
         EXPECT_EQ(p.limits.max_block_dim, Dim3(1024, 1024, 64));
         EXPECT_EQ(p.limits.max_grid_dim, Dim3(2147483647u, 65535, 65535));
         EXPECT_EQ(p.limits.shared_memory_per_block, 48u * 1024);
+        EXPECT_FALSE(p.target.empty());
         EXPECT_GE(p.limits.shared_memory_per_block_optin, p.limits.shared_memory_per_block);
         EXPECT_EQ(p.limits.warp_size, 32);
         EXPECT_GT(p.registers_per_block, 0);
-        EXPECT_FALSE(p.pci_bus_id.empty());
+        EXPECT_EQ(p.pci_bus_id.empty(), on_simulator());  // the simulator sits on no bus
         const auto memory = device.memory_info();
         EXPECT_GT(memory.free_bytes, 0u);
         EXPECT_EQ(memory.total_bytes, p.total_memory);
@@ -44,9 +45,9 @@ TEST_F(Devices, CurrentDeviceAndScope) {
     }
     EXPECT_EQ(Device::current().describe(), "device 0 (" + first.properties().name + ")");
     EXPECT_THROW(device(devices().size()), InvalidArgumentError);
-    EXPECT_EQ(selected_backend(), BackendKind::cuda);
-    EXPECT_THROW(select_backend(BackendKind::sim), UsageError);
-    EXPECT_NO_THROW(select_backend(BackendKind::cuda));
+    EXPECT_EQ(selected_backend(), tested_backend());
+    EXPECT_THROW(select_backend(on_simulator() ? BackendKind::cuda : BackendKind::sim), UsageError);
+    EXPECT_NO_THROW(select_backend(tested_backend()));
     first.synchronize();
 }
 

@@ -1,0 +1,157 @@
+// bench/sim_bench.cpp: the simulator's speed on the course's kernels, on the CPU it runs on.
+//
+//   gpukit_sim_bench [--quick]
+//
+// Prints, for each kernel, the median of 5 timed runs after a warm-up:
+// - vector add, 2^24 threads (no barrier): ns per simulated thread (goal <= 5);
+// - shared-memory tree reduction, 256 threads per block, 2^22 threads: ns per thread per barrier
+//   (9 barriers per thread; goal <= 15);
+// - 16x16 tiled matmul at 1024x1024: seconds (goal <= 10).
+// The same kernels under Numba's simulator are measured by bench/numba_sim_bench.py.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "gpukit/gpukit.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* vector_add_source = R"(
+extern "C" __global__ void vector_add(const float* A, const float* B, float* C, const int size) {
+  int item = (blockIdx.x * blockDim.x) + threadIdx.x;
+  if (item < size) C[item] = A[item] + B[item];
+})";
+
+constexpr const char* reduction_source = R"(
+extern "C" __global__ void sum_reduce(const float* input, float* partial, int size) {
+  __shared__ float cache[256];
+  int item = blockIdx.x * blockDim.x + threadIdx.x;
+  cache[threadIdx.x] = item < size ? input[item] : 0.0f;
+  __syncthreads();
+  for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride) cache[threadIdx.x] += cache[threadIdx.x + stride];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partial[blockIdx.x] = cache[0];
+})";
+
+constexpr const char* matmul_source = R"(
+#define TILE 16
+extern "C" __global__ void matmul_tiled(const float* m, const float* n, float* out, int h, int w, int k) {
+  __shared__ float ms[TILE][TILE];
+  __shared__ float ns[TILE][TILE];
+  int tr = threadIdx.y, tc = threadIdx.x;
+  int r = blockIdx.y * TILE + tr, c = blockIdx.x * TILE + tc;
+  float p = 0.0f;
+  for (int phase = 0; phase < (k + TILE - 1) / TILE; ++phase) {
+    int idx = phase * TILE;
+    ms[tr][tc] = (r < h && idx + tc < k) ? m[r * k + idx + tc] : 0.0f;
+    ns[tr][tc] = (c < w && idx + tr < k) ? n[(idx + tr) * w + c] : 0.0f;
+    __syncthreads();
+    for (int i = 0; i < TILE; ++i) p += ms[tr][i] * ns[i][tc];
+    __syncthreads();
+  }
+  if (r < h && c < w) out[r * w + c] = p;
+})";
+
+std::vector<float> random_floats(std::size_t n) {
+    std::mt19937 random(1);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    std::vector<float> v(n);
+    for (auto& x : v) x = uniform(random);
+    return v;
+}
+
+template <class Run>
+double median_seconds(int repeats, Run run) {
+    run();  // warm-up: module load, first-touch of memory, worker start
+    std::vector<double> times;
+    for (int i = 0; i < repeats; ++i) {
+        const auto start = Clock::now();
+        run();
+        gpukit::Device::current().synchronize();
+        times.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+    }
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+    gpukit::select_backend(gpukit::BackendKind::sim);
+    const auto& device = gpukit::Device::current().properties();
+    std::printf("gpukit simulator benchmark on %s\n", device.name.c_str());
+    const int repeats = quick ? 3 : 5;
+
+    // Barrier-free: vector add.
+    const int n = quick ? 1 << 20 : 1 << 24;
+    auto add = gpukit::Module::compile(vector_add_source).kernel("vector_add");
+    const auto a = random_floats(n), b = random_floats(n);
+    auto da = gpukit::DeviceBuffer::from_host(std::span<const float>(a));
+    auto db = gpukit::DeviceBuffer::from_host(std::span<const float>(b));
+    gpukit::DeviceBuffer dc(n * sizeof(float));
+    const double add_seconds = median_seconds(repeats, [&] { add({.grid = gpukit::grid_for(n, 256), .block = 256}, da, db, dc, n); });
+    std::vector<float> c(n);
+    gpukit::copy(std::span<float>(c), dc.view());
+    for (int i = 0; i < n; ++i)
+        if (c[i] != a[i] + b[i]) return std::fprintf(stderr, "vector_add: wrong result at %d\n", i), 1;
+
+    // Barriers: shared-memory tree reduction, 256 threads per block, 9 barriers per thread.
+    const int rn = quick ? 1 << 18 : 1 << 22;
+    auto reduce = gpukit::Module::compile(reduction_source).kernel("sum_reduce");
+    const auto x = random_floats(rn);
+    auto dx = gpukit::DeviceBuffer::from_host(std::span<const float>(x));
+    gpukit::DeviceBuffer partial((rn / 256) * sizeof(float));
+    const double reduce_seconds =
+        median_seconds(repeats, [&] { reduce({.grid = gpukit::grid_for(rn, 256), .block = 256}, dx, partial, rn); });
+    std::vector<float> partials(rn / 256);
+    gpukit::copy(std::span<float>(partials), partial.view());
+    double simulated = 0, expected = 0;
+    for (float p : partials) simulated += p;
+    for (float v : x) expected += v;
+    if (std::abs(simulated - expected) > 1e-2 * (1 + std::abs(expected)))
+        return std::fprintf(stderr, "sum_reduce: %f != %f\n", simulated, expected), 1;
+    const int barriers_per_thread = 1 + 8;  // the load barrier and one per halving of 256
+
+    // Tiled matmul.
+    const int size = quick ? 256 : 1024;
+    auto matmul = gpukit::Module::compile(matmul_source).kernel("matmul_tiled");
+    const auto m = random_floats(std::size_t(size) * size), k = random_floats(std::size_t(size) * size);
+    auto dm = gpukit::DeviceBuffer::from_host(std::span<const float>(m));
+    auto dk = gpukit::DeviceBuffer::from_host(std::span<const float>(k));
+    gpukit::DeviceBuffer dout(std::size_t(size) * size * sizeof(float));
+    const gpukit::Dim3 block(16, 16);
+    const double matmul_seconds = median_seconds(quick ? 1 : 3, [&] {
+        matmul({.grid = gpukit::grid_for(size, size, block), .block = block}, dm, dk, dout, size, size, size);
+    });
+    std::vector<float> out(std::size_t(size) * size);
+    gpukit::copy(std::span<float>(out), dout.view());
+    for (int check = 0; check < 64; ++check) {
+        const int r = (check * 97) % size, col = (check * 61) % size;
+        double ref = 0;
+        for (int i = 0; i < size; ++i) ref += double(m[std::size_t(r) * size + i]) * k[std::size_t(i) * size + col];
+        if (std::abs(out[std::size_t(r) * size + col] - ref) > 1e-3 * (1 + std::abs(ref)))
+            return std::fprintf(stderr, "matmul_tiled: wrong result at (%d, %d)\n", r, col), 1;
+    }
+
+    const double tiled_threads = double(size) * size;
+    const double tiled_barriers = tiled_threads * 2 * (size / 16);
+    std::printf("\n%-46s %14s %14s\n", "kernel (median of runs)", "measured", "goal");
+    std::printf("%-46s %11.2f ns %14s\n", ("vector_add, 2^" + std::to_string(quick ? 20 : 24) + " threads: per thread").c_str(),
+                add_seconds * 1e9 / n, "<= 5 ns");
+    std::printf("%-46s %11.2f ns %14s\n", "tree reduction, 256/block: per thread-barrier",
+                reduce_seconds * 1e9 / (double(rn) * barriers_per_thread), "<= 15 ns");
+    std::printf("%-46s %12.3f s %14s\n", (std::to_string(size) + "x" + std::to_string(size) + " tiled matmul (16x16)").c_str(),
+                matmul_seconds, quick ? "(quick)" : "<= 10 s");
+    std::printf("%-46s %11.2f ns\n", "  tiled matmul: per thread-barrier incl. work", matmul_seconds * 1e9 / tiled_barriers);
+    std::printf("simulated threads per second: vector_add %.3g, reduction %.3g, matmul %.3g\n", n / add_seconds,
+                rn / reduce_seconds, tiled_threads / matmul_seconds);
+    return 0;
+}

@@ -1,0 +1,485 @@
+// src/backends/sim/block_runner.cpp: runs the threads of one block on the calling OS thread.
+#include "backends/sim/block_runner.hpp"
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "backends/sim/fiber_stacks.hpp"
+#include "gpukit/error.hpp"
+#include "util/text.hpp"
+
+namespace gpukit::detail::sim {
+
+namespace {
+
+namespace fcontext = boost::context::detail;
+using gpukit_sim::Index3;
+
+enum class State : std::uint8_t { ready, at_block_barrier, at_warp, exited };
+
+class Block;
+
+struct SimThread {
+    fcontext::fcontext_t context = nullptr;  // where to resume it
+    Block* block = nullptr;
+    State state = State::ready;
+    unsigned linear = 0;
+    unsigned lane = 0;
+    unsigned warp = 0;
+    Index3 idx{};
+    // Where it waits, for deadlock reports.
+    const char* file = nullptr;
+    int line = 0;
+    // Block barriers.
+    unsigned generation = 0;
+    // Warp collectives.
+    int kind = 0;
+    unsigned mask = 0;
+    std::uint64_t value = 0;
+    int operand = 0;
+    int width = 32;
+    std::uint64_t result = 0;
+};
+
+struct WarpState {
+    unsigned live = 0;     // lanes that exist and have not returned
+    unsigned waiting = 0;  // lanes waiting in a collective
+};
+
+constexpr unsigned bit(unsigned lane) { return 1u << lane; }
+
+// A thread's own id is enough to find the one running when a fault hits: see running_block().
+thread_local RunningBlock running{};
+thread_local bool running_valid = false;
+
+class Block {
+public:
+    void run(const BlockLaunch& launch, Index3 block_idx) {
+        launch_ = &launch;
+        block_idx_ = block_idx;
+        auto* contexts = launch.module->record().block_context();
+        contexts->block_idx = block_idx;
+        contexts->block_dim = launch.block;
+        contexts->grid_dim = launch.grid;
+        running = {launch.kernel->name.c_str(), block_idx, launch.module->record().thread_context()};
+        running_valid = true;
+        struct Done {
+            ~Done() { running_valid = false; }
+        } done;
+        const bool loop = !launch.kernel->record->synchronises && !always_fibers();
+        if (loop) {
+            launch.kernel->record->run_block_loop(launch.args);
+        } else {
+            run_fibers();
+        }
+    }
+
+    bool is_stack_guard(const void* address) const noexcept { return stacks_.is_guard_page(address); }
+
+    int block_barrier(SimThread& self, int kind, int predicate, const char* file, int line) {
+        self.state = State::at_block_barrier;
+        self.file = file;
+        self.line = line;
+        self.kind = kind;
+        self.generation = generation_;
+        const unsigned slot = generation_ & 1;
+        count_[slot] += predicate;
+        and_[slot] &= predicate;
+        or_[slot] |= predicate;
+        if (++arrived_ == live_) {
+            complete_block_barrier();
+        } else {
+            wait(self);
+        }
+        const unsigned mine = self.generation & 1;
+        switch (kind) {
+            case gpukit_sim::barrier_count: return count_[mine];
+            case gpukit_sim::barrier_and: return and_[mine];
+            case gpukit_sim::barrier_or: return or_[mine];
+            default: return 0;
+        }
+    }
+
+    std::uint64_t warp_collective(SimThread& self, int kind, unsigned mask, std::uint64_t value, int operand, int width,
+                                  const char* file, int line) {
+        self.state = State::at_warp;
+        self.kind = kind;
+        self.mask = mask | bit(self.lane);  // a lane always takes part in its own collective
+        self.value = value;
+        self.operand = operand;
+        self.width = (width >= 1 && width <= 32 && (width & (width - 1)) == 0) ? width : 32;
+        self.file = file;
+        self.line = line;
+        WarpState& warp = warps_[self.warp];
+        warp.waiting |= bit(self.lane);
+        if (kind != gpukit_sim::warp_activemask) try_complete_warp(self.warp, self.mask);
+        if (self.state != State::ready) wait(self);
+        return self.result;
+    }
+
+    [[noreturn]] void thread_exited(SimThread& self) {
+        self.state = State::exited;
+        --live_;
+        warps_[self.warp].live &= ~bit(self.lane);
+        if (live_ == 0) leave_to_scheduler(self);
+        if (arrived_ > 0 && arrived_ == live_) complete_block_barrier();
+        retry_warp(self.warp);
+        SimThread* next = next_runnable(self.linear);
+        if (!next) leave_to_scheduler(self);  // deadlocked: the report is written
+        switch_to(self, *next);
+        std::abort();  // nothing resumes a thread that has returned
+    }
+
+    void resumed(fcontext::transfer_t from) {
+        if (auto* thread = static_cast<SimThread*>(from.data))
+            thread->context = from.fctx;
+        else
+            scheduler_ = from.fctx;
+    }
+
+    SimThread* current() const { return current_; }
+    const BlockLaunch& launch() const { return *launch_; }
+
+private:
+    static bool always_fibers() {
+        static const bool forced = [] {
+            const char* value = std::getenv("GPUKIT_SIM_ALWAYS_FIBERS");
+            return value && *value && *value != '0';
+        }();
+        return forced;
+    }
+
+    void run_fibers();
+
+    void complete_block_barrier() {
+        for (auto& thread : threads_)
+            if (thread.state == State::at_block_barrier) thread.state = State::ready;
+        arrived_ = 0;
+        ++generation_;
+        const unsigned next = generation_ & 1;
+        count_[next] = 0;
+        and_[next] = 1;
+        or_[next] = 0;
+    }
+
+    SimThread& lane_thread(unsigned warp, unsigned lane) { return threads_[warp * 32 + lane]; }
+
+    // Completes the collective of the lanes waiting with `mask` once every live lane of the mask
+    // has arrived (lanes that returned count as arrived).
+    void try_complete_warp(unsigned warp_index, unsigned mask) {
+        WarpState& warp = warps_[warp_index];
+        unsigned participants = 0;
+        for (unsigned lanes = warp.waiting; lanes; lanes &= lanes - 1) {
+            const unsigned lane = static_cast<unsigned>(__builtin_ctz(lanes));
+            const SimThread& t = lane_thread(warp_index, lane);
+            if (t.kind != gpukit_sim::warp_activemask && t.mask == mask) participants |= bit(lane);
+        }
+        const unsigned needed = mask & warp.live;
+        if (participants == 0 || (participants & needed) != needed) return;
+        complete_warp(warp_index, participants);
+    }
+
+    // After a lane returned: the collectives it was holding up may now complete.
+    void retry_warp(unsigned warp_index) {
+        unsigned tried = 0;
+        for (unsigned lanes = warps_[warp_index].waiting; lanes; lanes &= lanes - 1) {
+            const unsigned lane = static_cast<unsigned>(__builtin_ctz(lanes));
+            const SimThread& t = lane_thread(warp_index, lane);
+            if (t.kind == gpukit_sim::warp_activemask || (tried & bit(lane))) continue;
+            tried |= t.mask;
+            try_complete_warp(warp_index, t.mask);
+        }
+    }
+
+    void complete_warp(unsigned warp_index, unsigned participants) {
+        auto value_of = [&](unsigned lane) { return lane_thread(warp_index, lane).value; };
+        unsigned ballot = 0;
+        for (unsigned lanes = participants; lanes; lanes &= lanes - 1) {
+            const unsigned lane = static_cast<unsigned>(__builtin_ctz(lanes));
+            if (value_of(lane) != 0) ballot |= bit(lane);
+        }
+        for (unsigned lanes = participants; lanes; lanes &= lanes - 1) {
+            const unsigned lane = static_cast<unsigned>(__builtin_ctz(lanes));
+            SimThread& t = lane_thread(warp_index, lane);
+            const unsigned width = static_cast<unsigned>(t.width);
+            const unsigned segment = lane & ~(width - 1);
+            auto from_lane = [&](long source, bool inside) -> std::uint64_t {
+                if (!inside || source < 0 || source > 31 || !(participants & bit(static_cast<unsigned>(source))))
+                    return t.value;
+                return value_of(static_cast<unsigned>(source));
+            };
+            switch (t.kind) {
+                case gpukit_sim::warp_shfl: {
+                    const unsigned offset = static_cast<unsigned>(t.operand) & (width - 1);
+                    t.result = from_lane(segment + offset, true);
+                    break;
+                }
+                case gpukit_sim::warp_shfl_up:
+                    t.result = from_lane(static_cast<long>(lane) - t.operand,
+                                         (lane - segment) >= static_cast<unsigned>(t.operand));
+                    break;
+                case gpukit_sim::warp_shfl_down:
+                    t.result = from_lane(static_cast<long>(lane) + t.operand,
+                                         (lane - segment) + static_cast<unsigned>(t.operand) < width);
+                    break;
+                case gpukit_sim::warp_shfl_xor: {
+                    const unsigned source = lane ^ static_cast<unsigned>(t.operand);
+                    t.result = from_lane(source, (source & ~(width - 1)) == segment);
+                    break;
+                }
+                case gpukit_sim::warp_ballot: t.result = ballot; break;
+                case gpukit_sim::warp_any: t.result = ballot != 0; break;
+                case gpukit_sim::warp_all: t.result = (ballot & participants) == participants; break;
+                case gpukit_sim::warp_match_any: {
+                    unsigned same = 0;
+                    for (unsigned others = participants; others; others &= others - 1) {
+                        const unsigned other = static_cast<unsigned>(__builtin_ctz(others));
+                        if (value_of(other) == t.value) same |= bit(other);
+                    }
+                    t.result = same;
+                    break;
+                }
+                case gpukit_sim::warp_match_all: {
+                    bool all_equal = true;
+                    for (unsigned others = participants; others; others &= others - 1)
+                        all_equal &= value_of(static_cast<unsigned>(__builtin_ctz(others))) == t.value;
+                    t.result = all_equal ? participants : 0;
+                    break;
+                }
+                case gpukit_sim::warp_reduce_add:
+                case gpukit_sim::warp_reduce_min:
+                case gpukit_sim::warp_reduce_max:
+                case gpukit_sim::warp_reduce_and:
+                case gpukit_sim::warp_reduce_or:
+                case gpukit_sim::warp_reduce_xor: t.result = reduce(t.kind, t.operand != 0, warp_index, participants); break;
+                default: t.result = 0; break;  // __syncwarp
+            }
+        }
+        for (unsigned lanes = participants; lanes; lanes &= lanes - 1)
+            lane_thread(warp_index, static_cast<unsigned>(__builtin_ctz(lanes))).state = State::ready;
+        warps_[warp_index].waiting &= ~participants;
+    }
+
+    std::uint64_t reduce(int kind, bool is_signed, unsigned warp_index, unsigned participants) {
+        std::uint32_t acc = 0;
+        bool first = true;
+        for (unsigned lanes = participants; lanes; lanes &= lanes - 1) {
+            const auto v = static_cast<std::uint32_t>(lane_thread(warp_index, static_cast<unsigned>(__builtin_ctz(lanes))).value);
+            if (first) {
+                acc = v;
+                first = false;
+                continue;
+            }
+            switch (kind) {
+                case gpukit_sim::warp_reduce_add: acc += v; break;
+                case gpukit_sim::warp_reduce_min:
+                    acc = is_signed ? static_cast<std::uint32_t>(std::min(static_cast<std::int32_t>(acc), static_cast<std::int32_t>(v)))
+                                    : std::min(acc, v);
+                    break;
+                case gpukit_sim::warp_reduce_max:
+                    acc = is_signed ? static_cast<std::uint32_t>(std::max(static_cast<std::int32_t>(acc), static_cast<std::int32_t>(v)))
+                                    : std::max(acc, v);
+                    break;
+                case gpukit_sim::warp_reduce_and: acc &= v; break;
+                case gpukit_sim::warp_reduce_or: acc |= v; break;
+                default: acc ^= v; break;
+            }
+        }
+        return acc;
+    }
+
+    // When nothing can run: lanes waiting in __activemask have converged with every lane that
+    // could reach them; answer them. Returns a thread that can run now, or null.
+    SimThread* resolve_stall(unsigned after) {
+        bool resolved = false;
+        for (unsigned w = 0; w < warps_.size(); ++w) {
+            unsigned group = 0;
+            for (unsigned lanes = warps_[w].waiting; lanes; lanes &= lanes - 1) {
+                const unsigned lane = static_cast<unsigned>(__builtin_ctz(lanes));
+                if (lane_thread(w, lane).kind == gpukit_sim::warp_activemask) group |= bit(lane);
+            }
+            if (!group) continue;
+            for (unsigned lanes = group; lanes; lanes &= lanes - 1) {
+                SimThread& t = lane_thread(w, static_cast<unsigned>(__builtin_ctz(lanes)));
+                t.result = group;
+                t.state = State::ready;
+            }
+            warps_[w].waiting &= ~group;
+            resolved = true;
+        }
+        return resolved ? next_ready_from(after) : nullptr;
+    }
+
+    SimThread* next_ready_from(unsigned after) {
+        const unsigned n = static_cast<unsigned>(threads_.size());
+        for (unsigned step = 1; step <= n; ++step) {
+            SimThread& t = threads_[(after + step) % n];
+            if (t.state == State::ready) return &t;
+        }
+        return nullptr;
+    }
+
+    // The next thread that can run, or null after writing the deadlock report.
+    SimThread* next_runnable(unsigned after) {
+        if (SimThread* next = next_ready_from(after)) return next;
+        if (SimThread* next = resolve_stall(after)) return next;
+        write_deadlock_report();
+        return nullptr;
+    }
+
+    void wait(SimThread& self) {
+        while (self.state != State::ready) {
+            SimThread* next = next_runnable(self.linear);
+            if (!next) leave_to_scheduler(self);
+            if (next == &self) break;
+            switch_to(self, *next);
+        }
+    }
+
+    void switch_to(SimThread& self, SimThread& next) {
+        current_ = &next;
+        resumed(fcontext::jump_fcontext(next.context, &self));
+    }
+
+    [[noreturn]] void leave_to_scheduler(SimThread& self) {
+        fcontext::jump_fcontext(scheduler_, &self);
+        std::abort();  // the scheduler never resumes a thread that left it
+    }
+
+    void write_deadlock_report();
+
+    const BlockLaunch* launch_ = nullptr;
+    Index3 block_idx_{};
+    FiberStacks stacks_;
+    std::vector<SimThread> threads_;
+    std::vector<WarpState> warps_;
+    unsigned live_ = 0;
+    unsigned arrived_ = 0;
+    unsigned generation_ = 0;
+    int count_[2] = {0, 0};
+    int and_[2] = {1, 1};
+    int or_[2] = {0, 0};
+    fcontext::fcontext_t scheduler_ = nullptr;
+    SimThread* current_ = nullptr;
+    std::string deadlock_;
+};
+
+thread_local Block this_block;
+
+void fiber_main(fcontext::transfer_t from) {
+    Block& block = this_block;
+    block.resumed(from);
+    SimThread& self = *block.current();
+    block.launch().kernel->record->run_thread(block.launch().args, self.idx, &self);
+    block.thread_exited(self);
+}
+
+void Block::run_fibers() {
+    const Index3 dim = launch_->block;
+    const unsigned n = dim.x * dim.y * dim.z;
+    threads_.assign(n, SimThread{});
+    warps_.assign((n + 31) / 32, WarpState{});
+    for (unsigned i = 0; i < n; ++i) {
+        SimThread& t = threads_[i];
+        t.block = this;
+        t.linear = i;
+        t.lane = i % 32;
+        t.warp = i / 32;
+        t.idx = Index3{i % dim.x, (i / dim.x) % dim.y, i / (dim.x * dim.y)};
+        t.context = fcontext::make_fcontext(stacks_.top(i), stacks_.usable_bytes(), fiber_main);
+        warps_[t.warp].live |= bit(t.lane);
+    }
+    live_ = n;
+    arrived_ = 0;
+    generation_ = 0;
+    count_[0] = or_[0] = 0;
+    and_[0] = 1;
+    deadlock_.clear();
+    current_ = &threads_[0];
+    resumed(fcontext::jump_fcontext(threads_[0].context, nullptr));
+    if (!deadlock_.empty()) throw LaunchError(deadlock_);
+}
+
+std::string describe_wait(const SimThread& t) {
+    std::string site = concat(" at ", t.file ? t.file : "?", ":", t.line);
+    if (t.state == State::at_block_barrier) {
+        static const char* const names[] = {"__syncthreads()", "__syncthreads_count()", "__syncthreads_and()",
+                                            "__syncthreads_or()"};
+        return concat("wait at ", names[t.kind & 3], site);
+    }
+    static const char* const names[] = {"__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+                                        "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync",
+                                        "__activemask", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
+                                        "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
+                                        "__match_any_sync", "__match_all_sync"};
+    char mask[16];
+    std::snprintf(mask, sizeof mask, "0x%08x", t.mask);
+    return concat("wait at ", t.kind >= 0 && t.kind <= 16 ? names[t.kind] : "a warp collective", "(mask ", mask, ")",
+                  site);
+}
+
+void Block::write_deadlock_report() {
+    std::string report = concat("Kernel ", launch_->kernel->name, " cannot finish block ", "(", block_idx_.x, ", ",
+                                block_idx_.y, ", ", block_idx_.z, "): no thread can proceed (a barrier some live "
+                                "thread can never reach).");
+    std::string previous;
+    unsigned first = 0;
+    auto flush = [&](unsigned end) {
+        if (previous.empty()) return;
+        report += first + 1 == end ? concat("\n  thread ", first, " ") : concat("\n  threads ", first, "-", end - 1, " ");
+        report += previous;
+    };
+    for (unsigned i = 0; i <= threads_.size(); ++i) {
+        std::string what;
+        if (i < threads_.size()) {
+            const SimThread& t = threads_[i];
+            what = t.state == State::exited ? "have returned" : describe_wait(t);
+        }
+        if (what != previous) {
+            flush(i);
+            previous = what;
+            first = i;
+        }
+    }
+    deadlock_ = report;
+}
+
+// ---- the hooks kernels call
+
+int hook_block_barrier(void* thread, int kind, int predicate, const char* file, int line) {
+    auto& self = *static_cast<SimThread*>(thread);
+    return self.block->block_barrier(self, kind, predicate, file, line);
+}
+
+unsigned long long hook_warp_collective(void* thread, int kind, unsigned mask, unsigned long long value, int operand,
+                                        int width, const char* file, int line) {
+    auto& self = *static_cast<SimThread*>(thread);
+    return self.block->warp_collective(self, kind, mask, value, operand, width, file, line);
+}
+
+void hook_barrier_in_loop_mode(const char* what, const char* file, int line) {
+    // The static analysis missed a path to a synchronising built-in: a bug in gpukit, not in
+    // the kernel. Say so, and how to run anyway.
+    throw LaunchError(concat("gpukit simulator internal error: ", what, " at ", file, ":", line,
+                             " was reached by a kernel judged never to synchronise. Please report this; "
+                             "GPUKIT_SIM_ALWAYS_FIBERS=1 runs every kernel in the synchronising mode meanwhile"));
+}
+
+const gpukit_sim::RuntimeHooks hooks{gpukit_sim::kAbiVersion, hook_block_barrier, hook_warp_collective,
+                                     hook_barrier_in_loop_mode};
+
+}  // namespace
+
+void run_block(const BlockLaunch& launch, Index3 block_idx) { this_block.run(launch, block_idx); }
+
+const gpukit_sim::RuntimeHooks& runtime_hooks() { return hooks; }
+
+const RunningBlock* running_block() noexcept { return running_valid ? &running : nullptr; }
+
+bool is_fiber_stack_guard(const void* address) noexcept { return this_block.is_stack_guard(address); }
+
+}  // namespace gpukit::detail::sim

@@ -1,0 +1,320 @@
+// src/backends/sim/prelude/gpukit_sim.h: the CUDA built-ins for kernels compiled by the host C++
+// compiler. The simulator compiles `#include "gpukit_sim.h"`, then the user's source untouched
+// (under `#line 1 "<program name>"`), then a generated registry of the module's kernels.
+//
+// Shared memory: `__shared__` is `thread_local`. A block runs on one OS thread, so the thread's
+// copy is the block's; `extern __shared__` arrays become aliases of one dynamic buffer (the
+// simulator links them). Thread identity lives in thread_local contexts that each fiber restores
+// after any call that may switch to another fiber (barriers and warp collectives).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "gpukit_sim_abi.h"
+#include "gpukit_sim_device_functions.h"
+
+// ---- qualifiers: host and device code are one program here
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __shared__ thread_local
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
+#define __launch_bounds__(...)
+#define __grid_constant__
+#define __CUDACC__ 1
+#define __CUDA_ARCH__ 900
+#define __GPUKIT_SIM__ 1
+
+#define GPUKIT_SIM_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace gpukit_sim {
+
+inline const RuntimeHooks* hooks = nullptr;  // set once when the runtime loads the module
+
+// Internal linkage: each module keeps its own, and the compiler can address them cheaply.
+static thread_local ThreadContext thread_context;
+static thread_local BlockContext block_context;
+
+constexpr int warp_size_value = 32;
+
+inline unsigned linear_thread_index() {
+  const Index3& t = thread_context.thread_idx;
+  const Index3& d = block_context.block_dim;
+  return t.x + d.x * (t.y + d.y * t.z);
+}
+
+// Calls into the runtime that may run other fibers on this OS thread: restore our identity after.
+inline int block_barrier(int kind, int predicate, const char* file, int line) {
+  const ThreadContext self = thread_context;
+  if (!self.thread) hooks->barrier_in_loop_mode("__syncthreads", file, line);
+  const int result = hooks->block_barrier(self.thread, kind, predicate, file, line);
+  thread_context = self;
+  return result;
+}
+
+inline unsigned long long warp_collective(int kind, unsigned mask, unsigned long long value,
+                                          int operand, int width, const char* file, int line) {
+  const ThreadContext self = thread_context;
+  if (!self.thread) hooks->barrier_in_loop_mode("a warp collective", file, line);
+  const unsigned long long result =
+      hooks->warp_collective(self.thread, kind, mask, value, operand, width, file, line);
+  thread_context = self;
+  return result;
+}
+
+template <class T>
+unsigned long long to_bits(const T& value) {
+  static_assert(sizeof(T) <= sizeof(unsigned long long), "warp shuffles move at most 8 bytes");
+  unsigned long long bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return bits;
+}
+
+template <class T>
+T from_bits(unsigned long long bits) {
+  T value;
+  std::memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+
+// Reads of the built-in variables: const, so `threadIdx.x = 0` does not compile, as on the GPU.
+inline const uint3& thread_idx() {
+  return reinterpret_cast<const uint3&>(thread_context.thread_idx);
+}
+inline const uint3& block_idx() { return reinterpret_cast<const uint3&>(block_context.block_idx); }
+inline const dim3& block_dim() { return reinterpret_cast<const dim3&>(block_context.block_dim); }
+inline const dim3& grid_dim() { return reinterpret_cast<const dim3&>(block_context.grid_dim); }
+static_assert(sizeof(uint3) == sizeof(Index3) && sizeof(dim3) == sizeof(Index3));
+
+}  // namespace gpukit_sim
+
+#define threadIdx (::gpukit_sim::thread_idx())
+#define blockIdx (::gpukit_sim::block_idx())
+#define blockDim (::gpukit_sim::block_dim())
+#define gridDim (::gpukit_sim::grid_dim())
+#define warpSize 32
+
+// ---- block barriers
+inline void __syncthreads(int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  gpukit_sim::block_barrier(gpukit_sim::barrier_plain, 1, file, line);
+}
+inline int __syncthreads_count(int predicate, int line = __builtin_LINE(),
+                               const char* file = __builtin_FILE()) {
+  return gpukit_sim::block_barrier(gpukit_sim::barrier_count, predicate != 0, file, line);
+}
+inline int __syncthreads_and(int predicate, int line = __builtin_LINE(),
+                             const char* file = __builtin_FILE()) {
+  return gpukit_sim::block_barrier(gpukit_sim::barrier_and, predicate != 0, file, line);
+}
+inline int __syncthreads_or(int predicate, int line = __builtin_LINE(),
+                            const char* file = __builtin_FILE()) {
+  return gpukit_sim::block_barrier(gpukit_sim::barrier_or, predicate != 0, file, line);
+}
+
+// ---- warp collectives (32 lanes)
+inline void __syncwarp(unsigned mask = 0xffffffffu, int line = __builtin_LINE(),
+                       const char* file = __builtin_FILE()) {
+  gpukit_sim::warp_collective(gpukit_sim::warp_sync, mask, 0, 0, 32, file, line);
+}
+template <class T>
+T __shfl_sync(unsigned mask, T var, int src_lane, int width = 32, int line = __builtin_LINE(),
+              const char* file = __builtin_FILE()) {
+  return gpukit_sim::from_bits<T>(gpukit_sim::warp_collective(
+      gpukit_sim::warp_shfl, mask, gpukit_sim::to_bits(var), src_lane, width, file, line));
+}
+template <class T>
+T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32, int line = __builtin_LINE(),
+                 const char* file = __builtin_FILE()) {
+  return gpukit_sim::from_bits<T>(
+      gpukit_sim::warp_collective(gpukit_sim::warp_shfl_up, mask, gpukit_sim::to_bits(var),
+                                  static_cast<int>(delta), width, file, line));
+}
+template <class T>
+T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,
+                   int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  return gpukit_sim::from_bits<T>(
+      gpukit_sim::warp_collective(gpukit_sim::warp_shfl_down, mask, gpukit_sim::to_bits(var),
+                                  static_cast<int>(delta), width, file, line));
+}
+template <class T>
+T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32, int line = __builtin_LINE(),
+                  const char* file = __builtin_FILE()) {
+  return gpukit_sim::from_bits<T>(gpukit_sim::warp_collective(
+      gpukit_sim::warp_shfl_xor, mask, gpukit_sim::to_bits(var), lane_mask, width, file, line));
+}
+inline unsigned __ballot_sync(unsigned mask, int predicate, int line = __builtin_LINE(),
+                              const char* file = __builtin_FILE()) {
+  return static_cast<unsigned>(gpukit_sim::warp_collective(gpukit_sim::warp_ballot, mask,
+                                                           predicate != 0, 0, 32, file, line));
+}
+inline int __any_sync(unsigned mask, int predicate, int line = __builtin_LINE(),
+                      const char* file = __builtin_FILE()) {
+  return static_cast<int>(
+      gpukit_sim::warp_collective(gpukit_sim::warp_any, mask, predicate != 0, 0, 32, file, line));
+}
+inline int __all_sync(unsigned mask, int predicate, int line = __builtin_LINE(),
+                      const char* file = __builtin_FILE()) {
+  return static_cast<int>(
+      gpukit_sim::warp_collective(gpukit_sim::warp_all, mask, predicate != 0, 0, 32, file, line));
+}
+inline unsigned __activemask(int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  return static_cast<unsigned>(
+      gpukit_sim::warp_collective(gpukit_sim::warp_activemask, 0xffffffffu, 0, 0, 32, file, line));
+}
+inline unsigned __reduce_add_sync(unsigned mask, unsigned value, int line = __builtin_LINE(),
+                                  const char* file = __builtin_FILE()) {
+  return static_cast<unsigned>(
+      gpukit_sim::warp_collective(gpukit_sim::warp_reduce_add, mask, value, 0, 32, file, line));
+}
+inline int __reduce_add_sync(unsigned mask, int value, int line = __builtin_LINE(),
+                             const char* file = __builtin_FILE()) {
+  return static_cast<int>(gpukit_sim::warp_collective(
+      gpukit_sim::warp_reduce_add, mask, static_cast<unsigned>(value), 0, 32, file, line));
+}
+inline unsigned __reduce_min_sync(unsigned mask, unsigned value, int line = __builtin_LINE(),
+                                  const char* file = __builtin_FILE()) {
+  return static_cast<unsigned>(
+      gpukit_sim::warp_collective(gpukit_sim::warp_reduce_min, mask, value, 0, 32, file, line));
+}
+inline int __reduce_min_sync(unsigned mask, int value, int line = __builtin_LINE(),
+                             const char* file = __builtin_FILE()) {
+  return static_cast<int>(gpukit_sim::warp_collective(
+      gpukit_sim::warp_reduce_min, mask, static_cast<unsigned>(value), 1, 32, file, line));
+}
+inline unsigned __reduce_max_sync(unsigned mask, unsigned value, int line = __builtin_LINE(),
+                                  const char* file = __builtin_FILE()) {
+  return static_cast<unsigned>(
+      gpukit_sim::warp_collective(gpukit_sim::warp_reduce_max, mask, value, 0, 32, file, line));
+}
+inline int __reduce_max_sync(unsigned mask, int value, int line = __builtin_LINE(),
+                             const char* file = __builtin_FILE()) {
+  return static_cast<int>(gpukit_sim::warp_collective(
+      gpukit_sim::warp_reduce_max, mask, static_cast<unsigned>(value), 1, 32, file, line));
+}
+inline unsigned __reduce_and_sync(unsigned mask, unsigned value, int line = __builtin_LINE(),
+                                  const char* file = __builtin_FILE()) {
+  return static_cast<unsigned>(
+      gpukit_sim::warp_collective(gpukit_sim::warp_reduce_and, mask, value, 0, 32, file, line));
+}
+inline unsigned __reduce_or_sync(unsigned mask, unsigned value, int line = __builtin_LINE(),
+                                 const char* file = __builtin_FILE()) {
+  return static_cast<unsigned>(
+      gpukit_sim::warp_collective(gpukit_sim::warp_reduce_or, mask, value, 0, 32, file, line));
+}
+inline unsigned __reduce_xor_sync(unsigned mask, unsigned value, int line = __builtin_LINE(),
+                                  const char* file = __builtin_FILE()) {
+  return static_cast<unsigned>(
+      gpukit_sim::warp_collective(gpukit_sim::warp_reduce_xor, mask, value, 0, 32, file, line));
+}
+template <class T>
+unsigned __match_any_sync(unsigned mask, T value, int line = __builtin_LINE(),
+                          const char* file = __builtin_FILE()) {
+  return static_cast<unsigned>(gpukit_sim::warp_collective(
+      gpukit_sim::warp_match_any, mask, gpukit_sim::to_bits(value), 0, 32, file, line));
+}
+template <class T>
+unsigned __match_all_sync(unsigned mask, T value, int* predicate, int line = __builtin_LINE(),
+                          const char* file = __builtin_FILE()) {
+  const auto result = gpukit_sim::warp_collective(gpukit_sim::warp_match_all, mask,
+                                                  gpukit_sim::to_bits(value), 0, 32, file, line);
+  *predicate = result != 0;
+  return static_cast<unsigned>(result);
+}
+
+// ---- time
+inline long long clock64() {
+  unsigned lo, hi;
+  __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+  return static_cast<long long>((static_cast<unsigned long long>(hi) << 32) | lo);
+}
+inline long long int clock() { return clock64(); }
+inline unsigned long long __globaltimer() { return static_cast<unsigned long long>(clock64()); }
+
+namespace gpukit_sim {
+
+// ---- entry points generated per kernel (see the registry at the end of the module)
+
+template <auto Kernel>
+struct KernelTraits;
+
+template <class... Params, void (*Kernel)(Params...)>
+struct KernelTraits<Kernel> {
+  static constexpr unsigned count = sizeof...(Params);
+  using Values = std::tuple<std::decay_t<Params>...>;
+
+  static constexpr unsigned long sizes[count + 1] = {sizeof(std::decay_t<Params>)..., 0};
+
+  // Offsets in a packed parameter buffer, aligned as CUDA lays parameters out.
+  static constexpr unsigned long offset(unsigned index) {
+    constexpr unsigned long alignments[count + 1] = {alignof(std::decay_t<Params>)..., 1};
+    unsigned long at = 0;
+    for (unsigned i = 0; i <= index && i < count; ++i) {
+      at = (at + alignments[i] - 1) / alignments[i] * alignments[i];
+      if (i == index) return at;
+      at += sizes[i];
+    }
+    return at;
+  }
+  template <std::size_t... I>
+  static constexpr auto offsets_of(std::index_sequence<I...>) {
+    struct Table {
+      unsigned long values[count + 1];
+    };
+    return Table{{offset(static_cast<unsigned>(I))..., 0}};
+  }
+  static constexpr auto offsets = offsets_of(std::make_index_sequence<count>{});
+
+  template <std::size_t... I>
+  static Values unpack(void* const* args, std::index_sequence<I...>) {
+    return Values(*static_cast<const std::decay_t<Params>*>(args[I])...);
+  }
+
+  // All threads of a block in order, x fastest. The kernel is inlined into the loop, so the
+  // thread-local addresses are computed once per block rather than once per thread.
+  static void run_block_loop(void* const* args) {
+    const Values values = unpack(args, std::index_sequence_for<Params...>{});
+    const Index3 dim = block_context.block_dim;
+    thread_context.thread = nullptr;
+    for (unsigned z = 0; z < dim.z; ++z)
+      for (unsigned y = 0; y < dim.y; ++y)
+        for (unsigned x = 0; x < dim.x; ++x) {
+          thread_context.thread_idx = Index3{x, y, z};
+          std::apply(Kernel, values);
+        }
+  }
+
+  static void run_thread(void* const* args, Index3 thread_idx, void* thread) {
+    const Values values = unpack(args, std::index_sequence_for<Params...>{});
+    thread_context.thread_idx = thread_idx;
+    thread_context.thread = thread;
+    std::apply(Kernel, values);
+  }
+};
+
+template <auto Kernel>
+constexpr KernelRecord kernel_record(const char* name, bool synchronises) {
+  using Traits = KernelTraits<Kernel>;
+  return KernelRecord{name,          &Traits::run_block_loop, &Traits::run_thread, Traits::count,
+                      Traits::sizes, Traits::offsets.values,  synchronises};
+}
+
+inline ThreadContext* thread_context_address() { return &thread_context; }
+inline BlockContext* block_context_address() { return &block_context; }
+
+}  // namespace gpukit_sim
+
+// Defined by the simulator's link step when the module has extern __shared__ arrays.
+extern "C" __attribute__((weak)) unsigned char* gpukit_sim_dynamic_shared_base();
+extern "C" __attribute__((weak)) unsigned long gpukit_sim_dynamic_shared_capacity();

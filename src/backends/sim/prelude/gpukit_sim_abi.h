@@ -1,0 +1,93 @@
+// src/backends/sim/prelude/gpukit_sim_abi.h: what a compiled kernel module and the simulator
+// runtime hand each other. Included by the prelude (inside the kernel .so) and by the runtime
+// (inside libgpukit), so it holds plain C-layout types only. Bump kAbiVersion on any change.
+#pragma once
+
+namespace gpukit_sim {
+
+constexpr unsigned kAbiVersion = 1;
+
+struct Index3 {
+  unsigned x, y, z;
+};
+
+// Kinds of block barrier.
+enum BarrierKind : int { barrier_plain = 0, barrier_count = 1, barrier_and = 2, barrier_or = 3 };
+
+// Kinds of warp collective.
+enum WarpKind : int {
+  warp_sync = 0,       // __syncwarp
+  warp_shfl = 1,       // __shfl_sync: operand = source lane
+  warp_shfl_up = 2,    // operand = delta
+  warp_shfl_down = 3,  // operand = delta
+  warp_shfl_xor = 4,   // operand = lane mask
+  warp_ballot = 5,     // value = predicate
+  warp_any = 6,
+  warp_all = 7,
+  warp_activemask = 8,   // mask ignored: the lanes that arrive together
+  warp_reduce_add = 9,   // 32-bit unsigned/int
+  warp_reduce_min = 10,  // operand: 1 signed, 0 unsigned
+  warp_reduce_max = 11,
+  warp_reduce_and = 12,
+  warp_reduce_or = 13,
+  warp_reduce_xor = 14,
+  warp_match_any = 15,  // value: the 64-bit pattern to match
+  warp_match_all = 16,
+};
+
+// Where a simulated thread is. The prelude keeps one per OS thread (thread_local in the kernel
+// module) and restores its own copy after every call that may switch fibers.
+struct ThreadContext {
+  Index3 thread_idx;
+  void* thread;  // the runtime's handle of the running simulated thread; null in loop mode
+};
+
+struct BlockContext {
+  Index3 block_idx;
+  Index3 block_dim;
+  Index3 grid_dim;
+};
+
+// Services of the runtime, given to the module when it is loaded.
+struct RuntimeHooks {
+  unsigned abi_version;
+  // Waits for every live thread of the block; returns the count/and/or result for those kinds.
+  int (*block_barrier)(void* thread, int kind, int predicate, const char* file, int line);
+  // A warp collective over the lanes in `mask`; returns this lane's result.
+  unsigned long long (*warp_collective)(void* thread, int kind, unsigned mask,
+                                        unsigned long long value, int operand, int width,
+                                        const char* file, int line);
+  // A synchronising built-in was reached by a kernel the static analysis judged barrier-free.
+  void (*barrier_in_loop_mode)(const char* what, const char* file, int line);
+};
+
+// One kernel of the module.
+struct KernelRecord {
+  const char* name;  // as looked up: extern "C" name, qualified name, or name expression
+  // Runs every thread of one block, one after another (kernels that never synchronise).
+  void (*run_block_loop)(void* const* args);
+  // Runs one thread (a fiber of a block that synchronises).
+  void (*run_thread)(void* const* args, Index3 thread_idx, void* thread);
+  unsigned param_count;
+  const unsigned long* param_sizes;
+  const unsigned long* param_offsets;
+  bool synchronises;  // decided statically from the source when the module was compiled
+};
+
+struct ModuleRecord {
+  unsigned abi_version;
+  unsigned kernel_count;
+  const KernelRecord* kernels;
+  unsigned long dynamic_shared_capacity;  // bytes behind every extern __shared__ array
+  unsigned long runtime_tls_bytes;        // thread_local bytes the prelude itself uses
+  // Called on a worker thread before it runs a block: where that thread's contexts live.
+  ThreadContext* (*thread_context)();
+  BlockContext* (*block_context)();
+  unsigned char* (*dynamic_shared)();  // null when no extern __shared__ array exists
+};
+
+}  // namespace gpukit_sim
+
+// Every kernel module exports this one entry.
+extern "C" typedef const gpukit_sim::ModuleRecord* (*gpukit_sim_module_entry)(
+    const gpukit_sim::RuntimeHooks*);

@@ -1,0 +1,14 @@
+// src/backends/sim/sim_backend.hpp: the CPU simulator backend.
+#pragma once
+
+#include <memory>
+
+#include "backend.hpp"
+
+namespace gpukit::detail::sim {
+
+// The simulated device: one, with a real GPU's launch limits. Needs a host C++ compiler only
+// when kernels are compiled.
+std::unique_ptr<Backend> make_sim_backend();
+
+}  // namespace gpukit::detail::sim

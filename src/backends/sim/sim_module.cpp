@@ -1,0 +1,134 @@
+// src/backends/sim/sim_module.cpp: a compiled kernel module loaded into the process.
+#include "backends/sim/sim_module.hpp"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+
+#include "gpukit/error.hpp"
+#include "util/elf_symbols.hpp"
+#include "util/text.hpp"
+
+namespace gpukit::detail::sim {
+
+namespace {
+
+// Whether the demangled name of a function-local static belongs to `kernel`
+// ("vector_add::tile", "void axpy<float>(float, ...)::tile", "ns::k::tile").
+bool belongs_to(const std::string& demangled, const std::string& kernel) {
+    if (demangled.rfind(kernel + "::", 0) == 0 || demangled.rfind(kernel + "(", 0) == 0) return true;
+    for (const char* before : {" ", "::"}) {
+        for (const char* after : {"(", "<"}) {
+            if (demangled.find(before + kernel + after) != std::string::npos) return true;
+        }
+    }
+    return false;
+}
+
+bool is_prelude_symbol(const std::string& name) { return name.find("gpukit_sim") != std::string::npos; }
+
+}  // namespace
+
+SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hooks) {
+    // dlopen needs a file, and one name per module: the dynamic linker hands back an already
+    // loaded library for a name it has seen. The file goes as soon as it is mapped.
+    static std::atomic<unsigned long> counter{0};
+    const auto path = std::filesystem::temp_directory_path() /
+                      concat("gpukit-kernel-", getpid(), "-", counter.fetch_add(1), ".so");
+    {
+        std::ofstream out(path, std::ios::binary);
+        out.write(image.data(), static_cast<std::streamsize>(image.size()));
+        if (!out) throw BackendUnavailableError(concat("Cannot write a kernel module to ", path.string()));
+    }
+    handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+    if (!handle_) {
+        const char* why = dlerror();
+        throw BackendUnavailableError(concat("The dynamic linker refused a kernel module: ", why ? why : "unknown"));
+    }
+    auto entry = reinterpret_cast<gpukit_sim_module_entry>(dlsym(handle_, "gpukit_sim_module"));
+    if (!entry) {
+        dlclose(handle_);
+        throw InvalidArgumentError("The image is not a gpukit simulator module (no gpukit_sim_module entry)");
+    }
+    record_ = entry(&hooks);
+    if (record_->abi_version != gpukit_sim::kAbiVersion) {
+        dlclose(handle_);
+        throw InvalidArgumentError(concat("The kernel module was built for simulator ABI ", record_->abi_version,
+                                          ", this gpukit speaks ", gpukit_sim::kAbiVersion, ": compile it again"));
+    }
+
+    link_map* map = nullptr;
+    dlinfo(handle_, RTLD_DI_LINKMAP, &map);
+    const auto base = map ? map->l_addr : 0;
+    const auto symbols = read_elf_symbols(image);
+
+    std::size_t shared_for_all = 0;  // namespace-scope __shared__ and helpers' local ones
+    struct LocalShared {
+        std::string owner;
+        std::size_t size;
+    };
+    std::vector<LocalShared> locals;
+    // extern __shared__ arrays are aliases of the dynamic buffer: same thread-local offset.
+    std::optional<std::uint64_t> dynamic_offset;
+    for (const auto& symbol : symbols)
+        if (symbol.defined && symbol.type == elf_type_tls && symbol.name == "gpukit_sim_dynamic_shared")
+            dynamic_offset = symbol.value;
+    for (const auto& symbol : symbols) {
+        if (!symbol.defined) continue;
+        if (symbol.type == elf_type_tls && !is_prelude_symbol(symbol.name) && symbol.value != dynamic_offset) {
+            locals.push_back({demangle(symbol.name), symbol.size});
+        } else if (symbol.type == elf_type_object && symbol.size > 0 && !is_prelude_symbol(symbol.name)) {
+            const SimGlobal global{reinterpret_cast<void*>(base + symbol.value), symbol.size};
+            globals_.emplace(symbol.name, global);
+            globals_.emplace(demangle(symbol.name), global);
+        }
+    }
+    for (unsigned i = 0; i < record_->kernel_count; ++i) {
+        SimKernel kernel;
+        kernel.module = this;
+        kernel.record = &record_->kernels[i];
+        kernel.name = kernel.record->name;
+        kernels_.push_back(std::move(kernel));
+    }
+    for (const auto& local : locals) {
+        bool owned = false;
+        for (auto& kernel : kernels_) {
+            if (belongs_to(local.owner, kernel.name)) {
+                kernel.static_shared_bytes += local.size;
+                owned = true;
+            }
+        }
+        if (!owned) shared_for_all += local.size;
+    }
+    for (auto& kernel : kernels_) kernel.static_shared_bytes += shared_for_all;
+}
+
+SimModule::~SimModule() {
+    // Unloading fails only for a handle we never opened; nothing to report from a destructor.
+    if (handle_) dlclose(handle_);
+}
+
+const SimKernel* SimModule::kernel(std::string_view name) const {
+    for (const auto& kernel : kernels_)
+        if (kernel.name == name) return &kernel;
+    return nullptr;
+}
+
+std::vector<std::string> SimModule::kernel_names() const {
+    std::vector<std::string> names;
+    for (const auto& kernel : kernels_) names.push_back(kernel.name);
+    return names;
+}
+
+std::optional<SimGlobal> SimModule::global(std::string_view name) const {
+    if (auto it = globals_.find(name); it != globals_.end()) return it->second;
+    return std::nullopt;
+}
+
+}  // namespace gpukit::detail::sim

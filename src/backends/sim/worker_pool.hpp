@@ -1,0 +1,28 @@
+// src/backends/sim/worker_pool.hpp: the OS threads that run the blocks of every launch.
+//
+// One thread per core (GPUKIT_SIM_THREADS overrides). A block runs from start to end on one
+// worker, so its fibers never change OS thread (their thread-local shared memory stays theirs).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace gpukit::detail::sim {
+
+class WorkerPool {
+public:
+    static WorkerPool& instance();
+    unsigned size() const noexcept;
+
+    // Calls run_one(i) for every i in [0, count) on the workers and waits for all of them. The
+    // first exception a block throws is rethrown here; the blocks not yet started are skipped.
+    void run(std::uint64_t count, const std::function<void(std::uint64_t)>& run_one);
+
+    struct Impl;
+
+private:
+    WorkerPool();
+    Impl* impl_;
+};
+
+}  // namespace gpukit::detail::sim
