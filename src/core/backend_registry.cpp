@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <utility>
 
 #include "backend.hpp"
 #include "backends/sim/host_compiler.hpp"
@@ -158,8 +159,13 @@ void select_backend(BackendKind kind) {
                                         to_string(r.selected->kind()),
                                         " backend. Select the backend before the first device is used"));
     }
-    r.requested = kind;
-    detail::resolve_locked(r);
+    const auto previous = std::exchange(r.requested, kind);
+    try {
+        detail::resolve_locked(r);
+    } catch (...) {
+        r.requested = previous;  // a request that could not be met leaves the choice open
+        throw;
+    }
 }
 
 BackendKind selected_backend() { return detail::selected().kind(); }
