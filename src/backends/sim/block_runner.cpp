@@ -315,11 +315,13 @@ private:
     }
 
     SimThread* next_ready_from(unsigned after) {
-        const unsigned n = static_cast<unsigned>(threads_.size());
-        for (unsigned step = 1; step <= n; ++step) {
-            SimThread& t = threads_[(after + step) % n];
-            if (t.state == State::ready) return &t;
-        }
+        // The ring order: usually the very next thread is ready, so stay off division.
+        SimThread* const first = threads_.data();
+        SimThread* const end = first + threads_.size();
+        for (SimThread* t = first + after + 1; t < end; ++t)
+            if (t->state == State::ready) return t;
+        for (SimThread* t = first; t <= first + after; ++t)
+            if (t->state == State::ready) return t;
         return nullptr;
     }
 

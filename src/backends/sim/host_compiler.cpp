@@ -33,10 +33,24 @@ namespace fs = std::filesystem;
 
 // Flags gpukit always passes; part of the identity, so changing them recompiles the cache.
 // -fno-gnu-unique: inline variables would otherwise make modules impossible to unload.
-const std::vector<std::string> base_flags = {"-O2", "-fPIC", "-pthread", "-fno-strict-aliasing", "-fno-gnu-unique", "-w"};
+// -fvisibility=hidden -fno-semantic-interposition: kernels can be inlined into their block loop.
+const std::vector<std::string> common_flags = {"-O2",         "-fPIC", "-pthread", "-fno-strict-aliasing",
+                                               "-fno-gnu-unique", "-fvisibility=hidden",
+                                               "-fno-semantic-interposition", "-w"};
+
+// TLS descriptors let the compiler keep a thread-local's address in a register across a block's
+// loop instead of calling __tls_get_addr for every simulated thread (x86-64 g++; the default
+// elsewhere).
+std::vector<std::string> flags_for(const std::string& compiler) {
+    std::vector<std::string> flags = common_flags;
+#if defined(__x86_64__)
+    if (compiler.find("clang") == std::string::npos) flags.push_back("-mtls-dialect=gnu2");
+#endif
+    return flags;
+}
 constexpr const char* registry_file_name = "<gpukit kernel registry>";
 // Bump when what this file generates changes (registry, aliases, link steps): part of the identity.
-constexpr int pipeline_version = 2;
+constexpr int pipeline_version = 3;
 
 // A scratch directory, removed with everything in it when the compile is over.
 class WorkDirectory {
@@ -225,7 +239,7 @@ std::string HostCompiler::identity() const {
         const auto size = fs::file_size(path, ec);
         const auto written = fs::last_write_time(path, ec).time_since_epoch().count();
         return concat("host C++ compiler ", path, " (", size, " bytes, written ", written, "); prelude ", prelude_hash(),
-                      "; flags ", join(base_flags, " "), "; ABI ", gpukit_sim::kAbiVersion,
+                      "; flags ", join(flags_for(path), " "), "; ABI ", gpukit_sim::kAbiVersion,
                       "; pipeline ", pipeline_version);
     }();
     return identity;
@@ -255,7 +269,8 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
     std::string notes;
     std::vector<std::string> user_flags = translate_options(options, notes);
     std::vector<std::string> command = {compiler};
-    command.insert(command.end(), base_flags.begin(), base_flags.end());
+    const auto flags = flags_for(compiler);
+    command.insert(command.end(), flags.begin(), flags.end());
     command.push_back("-I" + prelude_dir.string());
     command.push_back("-I" + header_dir.string());
     command.insert(command.end(), user_flags.begin(), user_flags.end());
@@ -276,7 +291,8 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
     std::vector<std::string> init_functions;
     for (const auto& symbol : read_elf_symbols(read_file(work.path() / "module.o"))) {
         if (symbol.defined) continue;
-        if (symbol.type == elf_type_tls) dynamic_arrays.push_back(symbol.name);
+        // _TLS_MODULE_BASE_ is the linker's own (TLS descriptors refer to it).
+        if (symbol.type == elf_type_tls && symbol.name != "_TLS_MODULE_BASE_") dynamic_arrays.push_back(symbol.name);
         if (symbol.name.rfind("_ZTH", 0) == 0) init_functions.push_back(symbol.name);
     }
     if (!dynamic_arrays.empty()) {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cfenv>
 #include <cmath>
 #include <cstdint>
@@ -1740,10 +1741,18 @@ TEST(PreludeHalf, BFloat16ArithmeticAndOperators) {
 
 constexpr int kThreads = 8;
 
+// Runs body(t) on kThreads OS threads that all start together (a gate), so they contend.
 template <class F>
 void run_threads(F body) {
+  std::atomic<int> waiting{kThreads};
   std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) threads.emplace_back(body, t);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      waiting.fetch_sub(1);
+      while (waiting.load() > 0) std::this_thread::yield();
+      body(t);
+    });
+  }
   for (auto& t : threads) t.join();
 }
 

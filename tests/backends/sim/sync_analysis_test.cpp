@@ -519,6 +519,7 @@ struct Guard {
     __device__ Guard() {}
     __device__ ~Guard() { __syncthreads(); }
 };
+struct BlockSync { __device__ void operator()() const { __syncthreads(); } };
 struct Vec { float x, y; __device__ Vec operator+(Vec o) const { return {x + o.x, y + o.y}; } };
 namespace detail { struct Counter { int n; __device__ int next(); }; }
 __device__ int detail::Counter::next() { __syncwarp(); return ++n; }
@@ -526,10 +527,13 @@ __global__ void member_barrier(float* d) { __shared__ Tile tile; tile.store(thre
 __global__ void raii_barrier(float* d) { Guard guard; d[0] = 1; }
 __global__ void out_of_class(int* d) { detail::Counter c{0}; d[0] = c.next(); }
 __global__ void vectors(Vec* d) { d[0] = d[1] + d[2]; }
+__global__ void explicit_operator(float* d) { BlockSync sync; sync.operator()(); d[0] = 1; }
 )cuda");
     EXPECT_TRUE(analysis.may_synchronise("member_barrier"));
     EXPECT_TRUE(analysis.may_synchronise("raii_barrier"));
     EXPECT_TRUE(analysis.may_synchronise("out_of_class"));
+    EXPECT_TRUE(analysis.may_synchronise("explicit_operator"));
+    // BlockSync's operator synchronises; Vec's does not, though both are named `operator`.
     EXPECT_FALSE(analysis.may_synchronise("vectors"));
 }
 
