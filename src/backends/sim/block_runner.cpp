@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/sim/fiber_stacks.hpp"
@@ -61,24 +63,39 @@ public:
     void run(const BlockLaunch& launch, Index3 block_idx) {
         launch_ = &launch;
         block_idx_ = block_idx;
-        auto* contexts = launch.module->record().block_context();
-        contexts->block_idx = block_idx;
-        contexts->block_dim = launch.block;
-        contexts->grid_dim = launch.grid;
-        running = {launch.kernel->name.c_str(), block_idx, launch.module->record().thread_context()};
+        block_context_ = {block_idx, launch.block, launch.grid};
+        running = {launch.kernel->name.c_str(), block_idx};
         running_valid = true;
         struct Done {
             ~Done() { running_valid = false; }
         } done;
+        failure_ = nullptr;
+        deadlock_.clear();
+        launch.module->record().prepare_thread();
         const bool loop = !launch.kernel->record->synchronises && !always_fibers();
         if (loop) {
-            launch.kernel->record->run_block_loop(launch.args);
+            run_loop();
         } else {
             run_fibers();
         }
+        if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
+        if (!deadlock_.empty()) throw LaunchError(deadlock_);
     }
 
-    bool is_stack_guard(const void* address) const noexcept { return stacks_.is_guard_page(address); }
+    // A failed atomicCAS: let the rest of the block run before trying again.
+    void yield(SimThread& self) {
+        SimThread* next = next_ready_from(self.linear);
+        if (next && next != &self) switch_to(self, *next);
+    }
+
+    // The kernel threw (a C++ exception in user code, or gpukit's internal-error report): keep the
+    // first, and end the thread.
+    void record_failure(std::exception_ptr failure) {
+        if (!failure_) failure_ = std::move(failure);
+    }
+
+    const FiberStacks& stacks() const noexcept { return stacks_; }
+
 
     int block_barrier(SimThread& self, int kind, int predicate, const char* file, int line) {
         self.state = State::at_block_barrier;
@@ -134,6 +151,9 @@ public:
         std::abort();  // nothing resumes a thread that has returned
     }
 
+    // Called by whoever gets the OS thread: remembers where the one that left can be resumed.
+    // A transfer without a thread comes from the scheduler (or, when the scheduler itself is
+    // resumed, from a finished loop, whose context nobody uses again).
     void resumed(fcontext::transfer_t from) {
         if (auto* thread = static_cast<SimThread*>(from.data))
             thread->context = from.fctx;
@@ -142,6 +162,11 @@ public:
     }
 
     SimThread* current() const { return current_; }
+
+    [[noreturn]] void leave_loop() {
+        fcontext::jump_fcontext(scheduler_, nullptr);
+        std::abort();  // the loop's stack is not resumed
+    }
     const BlockLaunch& launch() const { return *launch_; }
 
 private:
@@ -154,6 +179,7 @@ private:
     }
 
     void run_fibers();
+    void run_loop();
 
     void complete_block_barrier() {
         for (auto& thread : threads_)
@@ -356,6 +382,8 @@ private:
 
     const BlockLaunch* launch_ = nullptr;
     Index3 block_idx_{};
+    gpukit_sim::BlockContext block_context_{};
+    std::exception_ptr failure_;
     FiberStacks stacks_;
     std::vector<SimThread> threads_;
     std::vector<WarpState> warps_;
@@ -376,8 +404,33 @@ void fiber_main(fcontext::transfer_t from) {
     Block& block = this_block;
     block.resumed(from);
     SimThread& self = *block.current();
-    block.launch().kernel->record->run_thread(block.launch().args, self.idx, &self);
+    try {
+        block.launch().kernel->record->run_thread(block.launch().args);
+    } catch (...) {
+        block.record_failure(std::current_exception());  // an exception must not leave a fiber
+    }
     block.thread_exited(self);
+}
+
+// Loop mode still runs on a simulated thread's stack, where the kernel finds its context.
+void loop_main(fcontext::transfer_t from) {
+    Block& block = this_block;
+    block.resumed(from);
+    try {
+        block.launch().kernel->record->run_block_loop(block.launch().args);
+    } catch (...) {
+        block.record_failure(std::current_exception());
+    }
+    block.leave_loop();
+}
+
+void Block::run_loop() {
+    gpukit_sim::ThreadContext* context = stacks_.context(0);
+    context->thread_idx = {0, 0, 0};
+    context->thread = nullptr;
+    context->block = &block_context_;
+    current_ = nullptr;
+    resumed(fcontext::jump_fcontext(fcontext::make_fcontext(stacks_.top(0), stacks_.usable_bytes(), loop_main), nullptr));
 }
 
 void Block::run_fibers() {
@@ -392,6 +445,10 @@ void Block::run_fibers() {
         t.lane = i % 32;
         t.warp = i / 32;
         t.idx = Index3{i % dim.x, (i / dim.x) % dim.y, i / (dim.x * dim.y)};
+        gpukit_sim::ThreadContext* context = stacks_.context(i);
+        context->thread_idx = t.idx;
+        context->thread = &t;
+        context->block = &block_context_;
         t.context = fcontext::make_fcontext(stacks_.top(i), stacks_.usable_bytes(), fiber_main);
         warps_[t.warp].live |= bit(t.lane);
     }
@@ -400,10 +457,8 @@ void Block::run_fibers() {
     generation_ = 0;
     count_[0] = or_[0] = 0;
     and_[0] = 1;
-    deadlock_.clear();
     current_ = &threads_[0];
     resumed(fcontext::jump_fcontext(threads_[0].context, nullptr));
-    if (!deadlock_.empty()) throw LaunchError(deadlock_);
 }
 
 std::string describe_wait(const SimThread& t) {
@@ -463,6 +518,11 @@ unsigned long long hook_warp_collective(void* thread, int kind, unsigned mask, u
     return self.block->warp_collective(self, kind, mask, value, operand, width, file, line);
 }
 
+void hook_yield(void* thread) {
+    auto& self = *static_cast<SimThread*>(thread);
+    self.block->yield(self);
+}
+
 void hook_barrier_in_loop_mode(const char* what, const char* file, int line) {
     // The static analysis missed a path to a synchronising built-in: a bug in gpukit, not in
     // the kernel. Say so, and how to run anyway.
@@ -472,7 +532,7 @@ void hook_barrier_in_loop_mode(const char* what, const char* file, int line) {
 }
 
 const gpukit_sim::RuntimeHooks hooks{gpukit_sim::kAbiVersion, hook_block_barrier, hook_warp_collective,
-                                     hook_barrier_in_loop_mode};
+                                     hook_barrier_in_loop_mode, hook_yield};
 
 }  // namespace
 
@@ -482,6 +542,10 @@ const gpukit_sim::RuntimeHooks& runtime_hooks() { return hooks; }
 
 const RunningBlock* running_block() noexcept { return running_valid ? &running : nullptr; }
 
-bool is_fiber_stack_guard(const void* address) noexcept { return this_block.is_stack_guard(address); }
+bool is_fiber_stack_guard(const void* address) noexcept { return this_block.stacks().is_guard_page(address); }
+
+const gpukit_sim::ThreadContext* thread_context_of(const void* stack_address) noexcept {
+    return this_block.stacks().context_of(stack_address);
+}
 
 }  // namespace gpukit::detail::sim

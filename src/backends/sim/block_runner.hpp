@@ -33,10 +33,11 @@ const gpukit_sim::RuntimeHooks& runtime_hooks();
 struct RunningBlock {
     const char* kernel;
     gpukit_sim::Index3 block_idx;
-    const gpukit_sim::ThreadContext* thread;  // the module's context of this OS thread
 };
 const RunningBlock* running_block() noexcept;
 // True when `address` is in the guard page below one of this OS thread's fiber stacks.
 bool is_fiber_stack_guard(const void* address) noexcept;
+// The simulated thread whose stack holds `stack_address` (on this OS thread), or null.
+const gpukit_sim::ThreadContext* thread_context_of(const void* stack_address) noexcept;
 
 }  // namespace gpukit::detail::sim

@@ -2,6 +2,7 @@
 #include "backends/sim/crash_report.hpp"
 
 #include <signal.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -32,7 +33,15 @@ void on_fault(int signal, siginfo_t* info, void* context) {
     if (const RunningBlock* running = running_block()) {
         // snprintf into a local buffer and one write(2): no allocation in a signal handler.
         char text[1024];
-        const gpukit_sim::Index3 t = running->thread ? running->thread->thread_idx : gpukit_sim::Index3{0, 0, 0};
+        // The faulting code ran on a simulated thread's stack, whose base says who it was.
+        const void* stack = nullptr;
+#if defined(__x86_64__)
+        stack = reinterpret_cast<const void*>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+        stack = reinterpret_cast<const void*>(static_cast<ucontext_t*>(context)->uc_mcontext.sp);
+#endif
+        const gpukit_sim::ThreadContext* thread = stack ? thread_context_of(stack) : nullptr;
+        const gpukit_sim::Index3 t = thread ? thread->thread_idx : gpukit_sim::Index3{0, 0, 0};
         const bool overflow = info && is_fiber_stack_guard(info->si_addr);
         const int n = std::snprintf(
             text, sizeof text,

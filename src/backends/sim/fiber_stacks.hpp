@@ -1,14 +1,21 @@
-// src/backends/sim/fiber_stacks.hpp: stacks for the fibers of one worker thread.
+// src/backends/sim/fiber_stacks.hpp: stacks for the simulated threads of one worker thread.
 //
-// Each simulated thread of a synchronising block runs on its own stack: 64 KiB (GPUKIT_SIM_STACK_KB)
-// of address space reserved lazily, with a guard page below it so an overflow faults instead of
-// corrupting a neighbour. Stacks are kept and reused from block to block.
+// Each stack is a region of simulated_stack_bytes() (64 KiB unless GPUKIT_SIM_STACK_KB asks for
+// another power of two) aligned to its own size: its first page holds the thread's
+// ThreadContext, found by the kernel from its stack pointer; a guard page follows, so an overflow
+// faults instead of overwriting it; the stack grows down from the region's end. Address space is
+// reserved lazily and kept from block to block.
 #pragma once
 
 #include <cstddef>
 #include <vector>
 
+#include "backends/sim/prelude/gpukit_sim_abi.h"
+
 namespace gpukit::detail::sim {
+
+// The stack size of every simulated thread; the host compiler builds modules for it.
+std::size_t simulated_stack_bytes();
 
 class FiberStacks {
 public:
@@ -17,20 +24,21 @@ public:
     FiberStacks(const FiberStacks&) = delete;
     FiberStacks& operator=(const FiberStacks&) = delete;
 
-    // The top (highest address) of stack `index`, creating stacks up to it on first use.
+    // Stack `index`, reserved on first use.
+    gpukit_sim::ThreadContext* context(std::size_t index);
     void* top(std::size_t index);
-    std::size_t usable_bytes() const noexcept { return usable_; }
+    std::size_t usable_bytes() const noexcept { return size_ - 2 * page_; }
+
+    // The context whose stack holds `stack_address`, or null if none of these stacks does.
+    const gpukit_sim::ThreadContext* context_of(const void* stack_address) const noexcept;
     // True when `address` lies in the guard page of one of these stacks.
     bool is_guard_page(const void* address) const noexcept;
 
 private:
-    struct Mapping {
-        char* base;  // the guard page; the stack lies above it
-        std::size_t size;
-    };
-    std::vector<Mapping> stacks_;
-    std::size_t usable_;
-    std::size_t guard_;
+    char* region(std::size_t index);
+    std::vector<char*> regions_;
+    std::size_t size_;
+    std::size_t page_;
 };
 
 }  // namespace gpukit::detail::sim

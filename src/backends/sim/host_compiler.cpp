@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 
+#include "backends/sim/fiber_stacks.hpp"
 #include "backends/sim/prelude/gpukit_sim_abi.h"
 #include "backends/sim/prelude_files.hpp"
 #include "backends/sim/sync_analysis.hpp"
@@ -43,6 +44,7 @@ const std::vector<std::string> common_flags = {"-O2",         "-fPIC", "-pthread
 // elsewhere).
 std::vector<std::string> flags_for(const std::string& compiler) {
     std::vector<std::string> flags = common_flags;
+    flags.push_back(concat("-DGPUKIT_SIM_STACK_BYTES=", simulated_stack_bytes()));
 #if defined(__x86_64__)
     if (compiler.find("clang") == std::string::npos) flags.push_back("-mtls-dialect=gnu2");
 #endif
@@ -50,7 +52,7 @@ std::vector<std::string> flags_for(const std::string& compiler) {
 }
 constexpr const char* registry_file_name = "<gpukit kernel registry>";
 // Bump when what this file generates changes (registry, aliases, link steps): part of the identity.
-constexpr int pipeline_version = 3;
+constexpr int pipeline_version = 5;
 
 // A scratch directory, removed with everything in it when the compile is over.
 class WorkDirectory {
@@ -64,6 +66,11 @@ public:
     }
     ~WorkDirectory() {
         std::error_code ignored;  // a leftover temporary directory is not worth an exception
+        // GPUKIT_SIM_KEEP=<dir>: keep the generated sources and objects there, for inspection.
+        if (const char* keep = std::getenv("GPUKIT_SIM_KEEP"); keep && *keep) {
+            fs::create_directories(keep, ignored);
+            fs::copy(path_, fs::path(keep) / path_.filename(), fs::copy_options::recursive, ignored);
+        }
         fs::remove_all(path_, ignored);
     }
     WorkDirectory(const WorkDirectory&) = delete;
@@ -181,9 +188,7 @@ std::string registry_source(const std::vector<Registration>& registrations, cons
                   registrations.size(),
                   ", gpukit_sim_kernel_records,\n"
                   "        gpukit_sim_dynamic_shared_capacity ? gpukit_sim_dynamic_shared_capacity() : 0,\n"
-                  "        sizeof(::gpukit_sim::ThreadContext) + sizeof(::gpukit_sim::BlockContext),\n"
-                  "        &::gpukit_sim::thread_context_address, &::gpukit_sim::block_context_address,\n"
-                  "        gpukit_sim_dynamic_shared_base};\n"
+                  "        ::gpukit_sim::kStackBytes, &::gpukit_sim::prepare_thread};\n"
                   "    return &record;\n"
                   "}\n");
 }
@@ -196,9 +201,7 @@ std::string dynamic_shared_source(const std::vector<std::string>& symbols, const
     std::string out = concat("extern \"C\" {\n__attribute__((aligned(16))) thread_local unsigned char "
                              "gpukit_sim_dynamic_shared[",
                              dynamic_shared_capacity,
-                             "];\n__attribute__((visibility(\"default\"))) unsigned char* gpukit_sim_dynamic_shared_base() "
-                             "{ return gpukit_sim_dynamic_shared; }\n"
-                             "__attribute__((visibility(\"default\"))) unsigned long gpukit_sim_dynamic_shared_capacity() "
+                             "];\n__attribute__((visibility(\"default\"))) unsigned long gpukit_sim_dynamic_shared_capacity() "
                              "{ return sizeof gpukit_sim_dynamic_shared; }\n}\n");
     for (std::size_t i = 0; i < symbols.size(); ++i)
         out += concat("extern thread_local unsigned char gpukit_sim_dynamic_alias_", i, "[] __asm__(\"", symbols[i],

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "backends/sim/fiber_stacks.hpp"
 #include "gpukit/error.hpp"
 #include "util/elf_symbols.hpp"
 #include "util/text.hpp"
@@ -57,10 +58,12 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
         throw InvalidArgumentError("The image is not a gpukit simulator module (no gpukit_sim_module entry)");
     }
     record_ = entry(&hooks);
-    if (record_->abi_version != gpukit_sim::kAbiVersion) {
+    if (record_->abi_version != gpukit_sim::kAbiVersion || record_->stack_bytes != simulated_stack_bytes()) {
         dlclose(handle_);
         throw InvalidArgumentError(concat("The kernel module was built for simulator ABI ", record_->abi_version,
-                                          ", this gpukit speaks ", gpukit_sim::kAbiVersion, ": compile it again"));
+                                          " and ", record_->stack_bytes, "-byte stacks; this process runs ABI ",
+                                          gpukit_sim::kAbiVersion, " with ", simulated_stack_bytes(),
+                                          "-byte stacks: compile it again"));
     }
 
     link_map* map = nullptr;

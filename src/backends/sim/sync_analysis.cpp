@@ -898,8 +898,14 @@ private:
         if (is_word(ts[j], "inline") && j + 1 < end) ++j;
         if (!is_word(ts[j], "namespace")) return kNone;
         std::vector<std::string> names;
-        for (++j; j < end && (is_identifier(ts[j]) || is_punct(ts[j], "::")); ++j) {
-            if (is_identifier(ts[j]) && !is_word(ts[j], "inline")) names.emplace_back(ts[j].text);
+        for (++j; j < end; ++j) {
+            if (const std::size_t close = ts.closer(j, end); close != kNone && is_punct(ts[j], "[")) {
+                j = close;  // [[deprecated]]
+            } else if (is_identifier(ts[j])) {
+                if (!is_word(ts[j], "inline")) names.emplace_back(ts[j].text);
+            } else if (!is_punct(ts[j], "::")) {
+                break;
+            }
         }
         if (j >= end || !is_punct(ts[j], "{")) return kNone;
         const std::size_t close = ts.closer(j, end);

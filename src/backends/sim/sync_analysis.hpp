@@ -14,25 +14,29 @@
 //   or of its group types; libcu++ arrive_and_wait/arrive_and_drop; and inline `asm`, whose PTX may hold
 //   bar.sync or shfl.sync.
 // - The text is read after line splicing, without comments or literal contents. `#if 0` / `#elif 0`
-//   regions are skipped; every other conditional keeps all its branches.
+//   regions are skipped; every other conditional keeps all its branches. Macros are not expanded: code
+//   mentions a macro's name and its arguments, and a macro mentions its replacement.
 // - Every declaration at namespace or class scope (function, kernel, class, variable, alias, prototype,
 //   macro, macro invocation that defines things) gives meaning to some names and mentions the
 //   identifiers in it: a function its signature and body (lambdas and local classes included), a macro
 //   its replacement. A name may synchronise when any declaration of it mentions a synchronising built-in
-//   or name (calls and mere references alike), has a body cut off by the end of the text, or is declared
-//   but never defined (its body is unknown). Names are merged across overloads, namespaces and classes.
-//   A class may synchronise when any of its members may (constructors, destructors and operators run
-//   without being named).
+//   or name (calls and mere references alike), is cut off by the end of the text, holds an #include
+//   (whose text is not there), or is declared but never defined (its body is unknown). Names are merged
+//   across overloads, namespaces and classes. A class may synchronise when any of its members may
+//   (constructors, destructors and operators run without being named); a free operator counts for the
+//   classes in its parameter list. Blocks nested deeper than the reader follows count as synchronising.
 // - Calls the analysis cannot resolve: a call through a variable, parameter or local (`fn(x)`, unless
 //   the local only ever holds a lambda written in place), through a subscript (`a[i](x)`), through a
 //   parenthesised expression that is not a cast (`(*fp)(x)`), of a call's result (`f(x)(y)`), of a data
 //   member (`p->fn(x)`), of a temporary of an unknown type (`T{}(x)`), or of a name that is neither
 //   declared in the texts nor a known library function (CUDA math, atomics, intrinsics, printf...). A
 //   declaration holding one may synchronise when anything else in the texts (other than a kernel, which
-//   cannot be called) may.
+//   cannot be called) may. Constructing a template type parameter (`T(x)`, `T{}`) is resolved: the code
+//   that instantiates the template, or the kernel's name expression, names the type.
 // - A kernel is a function definition with __global__ (or an object-like macro expanding to it) before
-//   its body. Its verdict is its own definition's: a kernel's name is no mention of itself, so `a::k`
+//   its body. Its verdict is its own definition's: a declarator is no mention of its own name, so `a::k`
 //   and `b::k` are judged apart, while the query "k" answers for both (true if either may synchronise).
+//   A kernel defined by a function-like macro is not found, hence unknown, hence synchronising.
 #pragma once
 
 #include <string>

@@ -18,6 +18,12 @@
 #include <utility>
 
 #include "gpukit_sim_abi.h"
+
+namespace gpukit_sim {
+inline void yield_after_failed_cas();
+}
+// A spin lock between threads of one block needs the lock holder to run: yield after a failed CAS.
+#define GPUKIT_SIM_ON_FAILED_CAS() ::gpukit_sim::yield_after_failed_cas()
 #include "gpukit_sim_device_functions.h"
 
 // ---- qualifiers: host and device code are one program here
@@ -43,35 +49,42 @@ namespace gpukit_sim {
 
 inline const RuntimeHooks* hooks = nullptr;  // set once when the runtime loads the module
 
-// Internal linkage: each module keeps its own, and the compiler can address them cheaply.
-static thread_local ThreadContext thread_context;
-static thread_local BlockContext block_context;
+// The running simulated thread's context, at the base of its stack. Reading the stack pointer
+// is not volatile, so the compiler may compute this once per function.
+inline ThreadContext& current() {
+  unsigned long sp;
+#if defined(__x86_64__)
+  __asm__("mov %%rsp, %0" : "=r"(sp));
+#elif defined(__aarch64__)
+  __asm__("mov %0, sp" : "=r"(sp));
+#else
+  sp = reinterpret_cast<unsigned long>(__builtin_frame_address(0));
+#endif
+  return *reinterpret_cast<ThreadContext*>(sp & ~(kStackBytes - 1));
+}
 
 constexpr int warp_size_value = 32;
 
-inline unsigned linear_thread_index() {
-  const Index3& t = thread_context.thread_idx;
-  const Index3& d = block_context.block_dim;
-  return t.x + d.x * (t.y + d.y * t.z);
-}
+// Any thread-local of the module: touching it allocates the thread's whole thread-local block.
+static thread_local char thread_local_anchor;
+inline void* prepare_thread() { return &thread_local_anchor; }
 
-// Calls into the runtime that may run other fibers on this OS thread: restore our identity after.
 inline int block_barrier(int kind, int predicate, const char* file, int line) {
-  const ThreadContext self = thread_context;
-  if (!self.thread) hooks->barrier_in_loop_mode("__syncthreads", file, line);
-  const int result = hooks->block_barrier(self.thread, kind, predicate, file, line);
-  thread_context = self;
-  return result;
+  void* const thread = current().thread;
+  if (!thread) hooks->barrier_in_loop_mode("__syncthreads", file, line);
+  return hooks->block_barrier(thread, kind, predicate, file, line);
 }
 
 inline unsigned long long warp_collective(int kind, unsigned mask, unsigned long long value,
                                           int operand, int width, const char* file, int line) {
-  const ThreadContext self = thread_context;
-  if (!self.thread) hooks->barrier_in_loop_mode("a warp collective", file, line);
-  const unsigned long long result =
-      hooks->warp_collective(self.thread, kind, mask, value, operand, width, file, line);
-  thread_context = self;
-  return result;
+  void* const thread = current().thread;
+  if (!thread) hooks->barrier_in_loop_mode("a warp collective", file, line);
+  return hooks->warp_collective(thread, kind, mask, value, operand, width, file, line);
+}
+
+// After a failed atomicCAS another thread of the block may hold what this one waits for.
+inline void yield_after_failed_cas() {
+  if (void* const thread = current().thread) hooks->yield(thread);
 }
 
 template <class T>
@@ -90,12 +103,10 @@ T from_bits(unsigned long long bits) {
 }
 
 // Reads of the built-in variables: const, so `threadIdx.x = 0` does not compile, as on the GPU.
-inline const uint3& thread_idx() {
-  return reinterpret_cast<const uint3&>(thread_context.thread_idx);
-}
-inline const uint3& block_idx() { return reinterpret_cast<const uint3&>(block_context.block_idx); }
-inline const dim3& block_dim() { return reinterpret_cast<const dim3&>(block_context.block_dim); }
-inline const dim3& grid_dim() { return reinterpret_cast<const dim3&>(block_context.grid_dim); }
+inline const uint3& thread_idx() { return reinterpret_cast<const uint3&>(current().thread_idx); }
+inline const uint3& block_idx() { return reinterpret_cast<const uint3&>(current().block->block_idx); }
+inline const dim3& block_dim() { return reinterpret_cast<const dim3&>(current().block->block_dim); }
+inline const dim3& grid_dim() { return reinterpret_cast<const dim3&>(current().block->grid_dim); }
 static_assert(sizeof(uint3) == sizeof(Index3) && sizeof(dim3) == sizeof(Index3));
 
 }  // namespace gpukit_sim
@@ -285,20 +296,19 @@ struct KernelTraits<Kernel> {
   // thread-local addresses are computed once per block rather than once per thread.
   static void run_block_loop(void* const* args) {
     const Values values = unpack(args, std::index_sequence_for<Params...>{});
-    const Index3 dim = block_context.block_dim;
-    thread_context.thread = nullptr;
+    ThreadContext& context = current();
+    const Index3 dim = context.block->block_dim;
+    context.thread = nullptr;
     for (unsigned z = 0; z < dim.z; ++z)
       for (unsigned y = 0; y < dim.y; ++y)
         for (unsigned x = 0; x < dim.x; ++x) {
-          thread_context.thread_idx = Index3{x, y, z};
+          context.thread_idx = Index3{x, y, z};
           std::apply(Kernel, values);
         }
   }
 
-  static void run_thread(void* const* args, Index3 thread_idx, void* thread) {
+  static void run_thread(void* const* args) {
     const Values values = unpack(args, std::index_sequence_for<Params...>{});
-    thread_context.thread_idx = thread_idx;
-    thread_context.thread = thread;
     std::apply(Kernel, values);
   }
 };
@@ -310,11 +320,8 @@ constexpr KernelRecord kernel_record(const char* name, bool synchronises) {
                       Traits::sizes, Traits::offsets.values,  synchronises};
 }
 
-inline ThreadContext* thread_context_address() { return &thread_context; }
-inline BlockContext* block_context_address() { return &block_context; }
 
 }  // namespace gpukit_sim
 
 // Defined by the simulator's link step when the module has extern __shared__ arrays.
-extern "C" __attribute__((weak)) unsigned char* gpukit_sim_dynamic_shared_base();
 extern "C" __attribute__((weak)) unsigned long gpukit_sim_dynamic_shared_capacity();

@@ -5,7 +5,16 @@
 
 namespace gpukit_sim {
 
-constexpr unsigned kAbiVersion = 1;
+constexpr unsigned kAbiVersion = 3;
+
+// Every simulated thread runs on a stack of this many bytes aligned to its own size, whose lowest
+// bytes hold its ThreadContext: the thread finds its identity from its stack pointer, with no
+// thread-local lookup, and no fiber switch can make it stale.
+#ifndef GPUKIT_SIM_STACK_BYTES
+#define GPUKIT_SIM_STACK_BYTES 65536
+#endif
+constexpr unsigned long kStackBytes = GPUKIT_SIM_STACK_BYTES;
+static_assert((kStackBytes & (kStackBytes - 1)) == 0, "the stack size must be a power of two");
 
 struct Index3 {
   unsigned x, y, z;
@@ -35,17 +44,17 @@ enum WarpKind : int {
   warp_match_all = 16,
 };
 
-// Where a simulated thread is. The prelude keeps one per OS thread (thread_local in the kernel
-// module) and restores its own copy after every call that may switch fibers.
-struct ThreadContext {
-  Index3 thread_idx;
-  void* thread;  // the runtime's handle of the running simulated thread; null in loop mode
-};
-
 struct BlockContext {
   Index3 block_idx;
   Index3 block_dim;
   Index3 grid_dim;
+};
+
+// Who a simulated thread is: at the base of its stack (see kStackBytes).
+struct ThreadContext {
+  Index3 thread_idx;
+  void* thread;  // the runtime's handle of the simulated thread; null in loop mode
+  const BlockContext* block;
 };
 
 // Services of the runtime, given to the module when it is loaded.
@@ -59,6 +68,8 @@ struct RuntimeHooks {
                                         const char* file, int line);
   // A synchronising built-in was reached by a kernel the static analysis judged barrier-free.
   void (*barrier_in_loop_mode)(const char* what, const char* file, int line);
+  // Lets the other threads of the block run (a failed atomicCAS: a spin lock makes progress).
+  void (*yield)(void* thread);
 };
 
 // One kernel of the module.
@@ -66,8 +77,8 @@ struct KernelRecord {
   const char* name;  // as looked up: extern "C" name, qualified name, or name expression
   // Runs every thread of one block, one after another (kernels that never synchronise).
   void (*run_block_loop)(void* const* args);
-  // Runs one thread (a fiber of a block that synchronises).
-  void (*run_thread)(void* const* args, Index3 thread_idx, void* thread);
+  // Runs one thread (a fiber of a block that synchronises); its ThreadContext is set.
+  void (*run_thread)(void* const* args);
   unsigned param_count;
   const unsigned long* param_sizes;
   const unsigned long* param_offsets;
@@ -79,11 +90,12 @@ struct ModuleRecord {
   unsigned kernel_count;
   const KernelRecord* kernels;
   unsigned long dynamic_shared_capacity;  // bytes behind every extern __shared__ array
-  unsigned long runtime_tls_bytes;        // thread_local bytes the prelude itself uses
-  // Called on a worker thread before it runs a block: where that thread's contexts live.
-  ThreadContext* (*thread_context)();
-  BlockContext* (*block_context)();
-  unsigned char* (*dynamic_shared)();  // null when no extern __shared__ array exists
+  unsigned long stack_bytes;              // kStackBytes the module was compiled with
+  // Allocates the calling OS thread's copy of the module's thread-local memory (its __shared__
+  // variables). The runtime calls it before a worker runs the module's kernel code: the first
+  // access otherwise goes through glibc's slow TLS-descriptor path, which (glibc bug 31372)
+  // does not preserve the caller's vector registers.
+  void* (*prepare_thread)();
 };
 
 }  // namespace gpukit_sim
