@@ -1,15 +1,16 @@
 // src/backends/sim/block_runner.cpp: runs the threads of one block on the calling OS thread.
 #include "backends/sim/block_runner.hpp"
 
-#include <boost/context/detail/fcontext.hpp>
-
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
+#include <new>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "backends/sim/context_switch.hpp"
 #include "backends/sim/fiber_stacks.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
@@ -18,7 +19,6 @@ namespace gpukit::detail::sim {
 
 namespace {
 
-namespace fcontext = boost::context::detail;
 using gpukit_sim::Index3;
 
 enum class State : std::uint8_t { ready, at_block_barrier, at_warp, exited };
@@ -26,7 +26,7 @@ enum class State : std::uint8_t { ready, at_block_barrier, at_warp, exited };
 class Block;
 
 struct SimThread {
-    fcontext::fcontext_t context = nullptr;  // where to resume it
+    StackPointer context = nullptr;  // where to resume it
     Block* block = nullptr;
     State state = State::ready;
     unsigned linear = 0;
@@ -97,26 +97,28 @@ public:
     const FiberStacks& stacks() const noexcept { return stacks_; }
 
 
-    int block_barrier(SimThread& self, int kind, int predicate, const char* file, int line) {
+    [[gnu::always_inline]] int block_barrier(SimThread& self, int kind, int predicate, const char* file, int line) {
         self.state = State::at_block_barrier;
         self.file = file;
         self.line = line;
         self.kind = kind;
         self.generation = generation_;
         const unsigned slot = generation_ & 1;
-        count_[slot] += predicate;
-        and_[slot] &= predicate;
-        or_[slot] |= predicate;
+        if (kind != gpukit_sim::barrier_plain) [[unlikely]] {
+            count_[slot] += predicate;
+            and_[slot] &= predicate;
+            or_[slot] |= predicate;
+        }
         if (++arrived_ == live_) {
             complete_block_barrier();
         } else {
             wait(self);
         }
-        const unsigned mine = self.generation & 1;
+        self.state = State::ready;
         switch (kind) {
-            case gpukit_sim::barrier_count: return count_[mine];
-            case gpukit_sim::barrier_and: return and_[mine];
-            case gpukit_sim::barrier_or: return or_[mine];
+            case gpukit_sim::barrier_count: return count_[slot];
+            case gpukit_sim::barrier_and: return and_[slot];
+            case gpukit_sim::barrier_or: return or_[slot];
             default: return 0;
         }
     }
@@ -134,7 +136,7 @@ public:
         WarpState& warp = warps_[self.warp];
         warp.waiting |= bit(self.lane);
         if (kind != gpukit_sim::warp_activemask) try_complete_warp(self.warp, self.mask);
-        if (self.state != State::ready) wait(self);
+        wait(self);
         return self.result;
     }
 
@@ -151,20 +153,11 @@ public:
         std::abort();  // nothing resumes a thread that has returned
     }
 
-    // Called by whoever gets the OS thread: remembers where the one that left can be resumed.
-    // A transfer without a thread comes from the scheduler (or, when the scheduler itself is
-    // resumed, from a finished loop, whose context nobody uses again).
-    void resumed(fcontext::transfer_t from) {
-        if (auto* thread = static_cast<SimThread*>(from.data))
-            thread->context = from.fctx;
-        else
-            scheduler_ = from.fctx;
-    }
-
     SimThread* current() const { return current_; }
 
     [[noreturn]] void leave_loop() {
-        fcontext::jump_fcontext(scheduler_, nullptr);
+        StackPointer finished = nullptr;
+        gpukit_sim_switch(&finished, scheduler_);
         std::abort();  // the loop's stack is not resumed
     }
     const BlockLaunch& launch() const { return *launch_; }
@@ -181,9 +174,9 @@ private:
     void run_fibers();
     void run_loop();
 
+    // Every live thread waits at the barrier now. They become runnable by the generation moving
+    // on (see runnable()), not one by one.
     void complete_block_barrier() {
-        for (auto& thread : threads_)
-            if (thread.state == State::at_block_barrier) thread.state = State::ready;
         arrived_ = 0;
         ++generation_;
         const unsigned next = generation_ & 1;
@@ -192,7 +185,7 @@ private:
         or_[next] = 0;
     }
 
-    SimThread& lane_thread(unsigned warp, unsigned lane) { return threads_[warp * 32 + lane]; }
+    SimThread& lane_thread(unsigned warp, unsigned lane) { return *threads_[warp * 32 + lane]; }
 
     // Completes the collective of the lanes waiting with `mask` once every live lane of the mask
     // has arrived (lanes that returned count as arrived).
@@ -340,41 +333,52 @@ private:
         return resolved ? next_ready_from(after) : nullptr;
     }
 
-    SimThread* next_ready_from(unsigned after) {
+    [[gnu::always_inline]] SimThread* next_ready_from(unsigned after) {
         // The ring order: usually the very next thread is ready, so stay off division.
-        SimThread* const first = threads_.data();
-        SimThread* const end = first + threads_.size();
-        for (SimThread* t = first + after + 1; t < end; ++t)
-            if (t->state == State::ready) return t;
-        for (SimThread* t = first; t <= first + after; ++t)
-            if (t->state == State::ready) return t;
+        SimThread* const* const first = threads_.data();
+        SimThread* const* const end = first + threads_.size();
+        for (SimThread* const* t = first + after + 1; t < end; ++t)
+            if (runnable(**t)) return *t;
+        for (SimThread* const* t = first; t <= first + after; ++t)
+            if (runnable(**t)) return *t;
         return nullptr;
     }
 
     // The next thread that can run, or null after writing the deadlock report.
-    SimThread* next_runnable(unsigned after) {
-        if (SimThread* next = next_ready_from(after)) return next;
+    [[gnu::always_inline]] SimThread* next_runnable(unsigned after) {
+        if (SimThread* next = next_ready_from(after)) [[likely]]
+            return next;
+        return next_runnable_after_stall(after);
+    }
+
+    [[gnu::noinline, gnu::cold]] SimThread* next_runnable_after_stall(unsigned after) {
         if (SimThread* next = resolve_stall(after)) return next;
         write_deadlock_report();
         return nullptr;
     }
 
-    void wait(SimThread& self) {
-        while (self.state != State::ready) {
+    // Ready, or waiting at a block barrier that has completed since.
+    bool runnable(const SimThread& t) const {
+        return t.state == State::ready || (t.state == State::at_block_barrier && t.generation != generation_);
+    }
+
+    [[gnu::always_inline]] void wait(SimThread& self) {
+        while (!runnable(self)) {
             SimThread* next = next_runnable(self.linear);
-            if (!next) leave_to_scheduler(self);
+            if (!next) [[unlikely]]
+                leave_to_scheduler(self);
             if (next == &self) break;
             switch_to(self, *next);
         }
     }
 
-    void switch_to(SimThread& self, SimThread& next) {
+    [[gnu::always_inline]] void switch_to(SimThread& self, SimThread& next) {
         current_ = &next;
-        resumed(fcontext::jump_fcontext(next.context, &self));
+        gpukit_sim_switch(&self.context, next.context);
     }
 
     [[noreturn]] void leave_to_scheduler(SimThread& self) {
-        fcontext::jump_fcontext(scheduler_, &self);
+        gpukit_sim_switch(&self.context, scheduler_);
         std::abort();  // the scheduler never resumes a thread that left it
     }
 
@@ -385,7 +389,7 @@ private:
     gpukit_sim::BlockContext block_context_{};
     std::exception_ptr failure_;
     FiberStacks stacks_;
-    std::vector<SimThread> threads_;
+    std::vector<SimThread*> threads_;  // each lives next to its stack's context (FiberStacks::record)
     std::vector<WarpState> warps_;
     unsigned live_ = 0;
     unsigned arrived_ = 0;
@@ -393,17 +397,16 @@ private:
     int count_[2] = {0, 0};
     int and_[2] = {1, 1};
     int or_[2] = {0, 0};
-    fcontext::fcontext_t scheduler_ = nullptr;
+    StackPointer scheduler_ = nullptr;
     SimThread* current_ = nullptr;
     std::string deadlock_;
 };
 
 thread_local Block this_block;
 
-void fiber_main(fcontext::transfer_t from) {
-    Block& block = this_block;
-    block.resumed(from);
-    SimThread& self = *block.current();
+void fiber_main(void* thread) {
+    SimThread& self = *static_cast<SimThread*>(thread);
+    Block& block = *self.block;
     try {
         block.launch().kernel->record->run_thread(block.launch().args);
     } catch (...) {
@@ -413,9 +416,8 @@ void fiber_main(fcontext::transfer_t from) {
 }
 
 // Loop mode still runs on a simulated thread's stack, where the kernel finds its context.
-void loop_main(fcontext::transfer_t from) {
-    Block& block = this_block;
-    block.resumed(from);
+void loop_main(void* block_pointer) {
+    Block& block = *static_cast<Block*>(block_pointer);
     try {
         block.launch().kernel->record->run_block_loop(block.launch().args);
     } catch (...) {
@@ -430,16 +432,17 @@ void Block::run_loop() {
     context->thread = nullptr;
     context->block = &block_context_;
     current_ = nullptr;
-    resumed(fcontext::jump_fcontext(fcontext::make_fcontext(stacks_.top(0), stacks_.usable_bytes(), loop_main), nullptr));
+    gpukit_sim_switch(&scheduler_, make_context(stacks_.top(0), loop_main, this));
 }
 
 void Block::run_fibers() {
     const Index3 dim = launch_->block;
     const unsigned n = dim.x * dim.y * dim.z;
-    threads_.assign(n, SimThread{});
+    threads_.resize(n);
     warps_.assign((n + 31) / 32, WarpState{});
     for (unsigned i = 0; i < n; ++i) {
-        SimThread& t = threads_[i];
+        static_assert(sizeof(SimThread) <= FiberStacks::record_bytes && std::is_trivially_destructible_v<SimThread>);
+        SimThread& t = *(threads_[i] = new (stacks_.record(i)) SimThread{});
         t.block = this;
         t.linear = i;
         t.lane = i % 32;
@@ -449,7 +452,7 @@ void Block::run_fibers() {
         context->thread_idx = t.idx;
         context->thread = &t;
         context->block = &block_context_;
-        t.context = fcontext::make_fcontext(stacks_.top(i), stacks_.usable_bytes(), fiber_main);
+        t.context = make_context(stacks_.top(i), fiber_main, &t);
         warps_[t.warp].live |= bit(t.lane);
     }
     live_ = n;
@@ -457,8 +460,8 @@ void Block::run_fibers() {
     generation_ = 0;
     count_[0] = or_[0] = 0;
     and_[0] = 1;
-    current_ = &threads_[0];
-    resumed(fcontext::jump_fcontext(threads_[0].context, nullptr));
+    current_ = threads_[0];
+    gpukit_sim_switch(&scheduler_, threads_[0]->context);
 }
 
 std::string describe_wait(const SimThread& t) {
@@ -493,7 +496,7 @@ void Block::write_deadlock_report() {
     for (unsigned i = 0; i <= threads_.size(); ++i) {
         std::string what;
         if (i < threads_.size()) {
-            const SimThread& t = threads_[i];
+            const SimThread& t = *threads_[i];
             what = t.state == State::exited ? "have returned" : describe_wait(t);
         }
         if (what != previous) {

@@ -46,29 +46,31 @@ char* FiberStacks::region(std::size_t index) {
         if (aligned + size_ < start + 2 * size_)
             munmap(reinterpret_cast<void*>(aligned + size_), start + 2 * size_ - (aligned + size_));
         char* base = reinterpret_cast<char*>(aligned);
-        mprotect(base + page_, page_, PROT_NONE);
+        mprotect(base, page_, PROT_NONE);
         regions_.push_back(base);
     }
     return regions_[index];
 }
 
 gpukit_sim::ThreadContext* FiberStacks::context(std::size_t index) {
-    return reinterpret_cast<gpukit_sim::ThreadContext*>(region(index));
+    return reinterpret_cast<gpukit_sim::ThreadContext*>(
+        gpukit_sim::context_address(reinterpret_cast<std::uintptr_t>(region(index))));
 }
 
-void* FiberStacks::top(std::size_t index) { return region(index) + size_; }
+void* FiberStacks::record(std::size_t index) { return reinterpret_cast<char*>(context(index)) + 64; }
 
 const gpukit_sim::ThreadContext* FiberStacks::context_of(const void* stack_address) const noexcept {
     const auto base = reinterpret_cast<std::uintptr_t>(stack_address) & ~(size_ - 1);
     for (char* region : regions_)
-        if (reinterpret_cast<std::uintptr_t>(region) == base) return reinterpret_cast<const gpukit_sim::ThreadContext*>(region);
+        if (reinterpret_cast<std::uintptr_t>(region) == base)
+            return reinterpret_cast<const gpukit_sim::ThreadContext*>(gpukit_sim::context_address(base));
     return nullptr;
 }
 
 bool FiberStacks::is_guard_page(const void* address) const noexcept {
     const char* at = static_cast<const char*>(address);
     for (char* region : regions_)
-        if (at >= region + page_ && at < region + 2 * page_) return true;
+        if (at >= region && at < region + page_) return true;
     return false;
 }
 

@@ -1,9 +1,10 @@
 // src/backends/sim/fiber_stacks.hpp: stacks for the simulated threads of one worker thread.
 //
 // Each stack is a region of simulated_stack_bytes() (64 KiB unless GPUKIT_SIM_STACK_KB asks for
-// another power of two) aligned to its own size: its first page holds the thread's
-// ThreadContext, found by the kernel from its stack pointer; a guard page follows, so an overflow
-// faults instead of overwriting it; the stack grows down from the region's end. Address space is
+// another power of two) aligned to its own size. Near its top lie the thread's ThreadContext,
+// which the kernel finds from its stack pointer, and `record_bytes` for the runtime's own record
+// of the thread; the stack grows down from below them, and the region's first page is a guard
+// page, so an overflow faults instead of running into the next region. Address space is
 // reserved lazily and kept from block to block.
 #pragma once
 
@@ -24,10 +25,12 @@ public:
     FiberStacks(const FiberStacks&) = delete;
     FiberStacks& operator=(const FiberStacks&) = delete;
 
-    // Stack `index`, reserved on first use.
+    // Stack `index`, reserved on first use: its context, the runtime's record space right after
+    // it, and the stack's top (just below the context).
     gpukit_sim::ThreadContext* context(std::size_t index);
-    void* top(std::size_t index);
-    std::size_t usable_bytes() const noexcept { return size_ - 2 * page_; }
+    void* record(std::size_t index);
+    void* top(std::size_t index) { return context(index); }
+    static constexpr std::size_t record_bytes = gpukit_sim::kContextReserve - 64;
 
     // The context whose stack holds `stack_address`, or null if none of these stacks does.
     const gpukit_sim::ThreadContext* context_of(const void* stack_address) const noexcept;

@@ -60,7 +60,7 @@ inline ThreadContext& current() {
 #else
   sp = reinterpret_cast<unsigned long>(__builtin_frame_address(0));
 #endif
-  return *reinterpret_cast<ThreadContext*>(sp & ~(kStackBytes - 1));
+  return *reinterpret_cast<ThreadContext*>(context_address(sp & ~(kStackBytes - 1)));
 }
 
 constexpr int warp_size_value = 32;

@@ -5,7 +5,7 @@
 
 namespace gpukit_sim {
 
-constexpr unsigned kAbiVersion = 3;
+constexpr unsigned kAbiVersion = 5;
 
 // Every simulated thread runs on a stack of this many bytes aligned to its own size, whose lowest
 // bytes hold its ThreadContext: the thread finds its identity from its stack pointer, with no
@@ -50,7 +50,15 @@ struct BlockContext {
   Index3 grid_dim;
 };
 
-// Who a simulated thread is: at the base of its stack (see kStackBytes).
+// Who a simulated thread is: at the top of its stack region (see kStackBytes), where the runtime
+// also keeps its own record of the thread, so that a switch to the thread touches a few
+// neighbouring cache lines. The stack grows down from below it; the region's first page guards
+// the bottom. Regions sit kStackBytes apart, so the offset varies with the region's address:
+// at one fixed offset every thread's context would fall into the same cache set.
+constexpr unsigned long kContextReserve = 256;  // the ThreadContext and the runtime's record
+inline unsigned long context_address(unsigned long region) {
+  return region + kStackBytes - kContextReserve - ((region / kStackBytes) & 63) * 64;
+}
 struct ThreadContext {
   Index3 thread_idx;
   void* thread;  // the runtime's handle of the simulated thread; null in loop mode
