@@ -64,6 +64,12 @@ void check_launch_config(const LaunchSubject& subject, const LaunchLimits& limit
                                " registers per thread)"));
     check_dims(subject, "grid", grid, limits.max_grid_dim);
 
+    if (kernel.static_shared_bytes > limits.shared_memory_per_block)
+        refuse(subject, concat("the kernel declares ", format_bytes(kernel.static_shared_bytes), " (",
+                               kernel.static_shared_bytes, " bytes) of static __shared__ memory; a block may have at most ",
+                               format_bytes(limits.shared_memory_per_block), " (", limits.shared_memory_per_block,
+                               " bytes) of it. Beyond that, use extern __shared__ and opt in "
+                               "(Kernel::set_max_dynamic_shared_bytes)"));
     if (dynamic_shared_bytes > kernel.max_dynamic_shared_bytes) {
         const std::size_t total = dynamic_shared_bytes + kernel.static_shared_bytes;
         std::string reason = concat("it asks for ", format_bytes(dynamic_shared_bytes), " (", dynamic_shared_bytes,

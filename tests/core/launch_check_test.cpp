@@ -100,6 +100,13 @@ TEST(LaunchConfig, SharedMemoryBeyondOptInNamesTheHardLimit) {
     expect_contains(text, "at most 227.0 KiB (232448 bytes) of shared memory per block even with opt-in");
 }
 
+TEST(LaunchConfig, MoreThan48KiBOfStaticSharedMemoryIsRefused) {
+    KernelAttributes big = plain_kernel();
+    big.static_shared_bytes = 52000;
+    big.max_dynamic_shared_bytes = 0;
+    expect_contains(refusal({1}, {256}, 0, big), "declares 50.8 KiB (52000 bytes) of static __shared__ memory");
+}
+
 TEST(LaunchConfig, OptInBeyondTheDeviceIsRefused) {
     KernelAttributes with_static = plain_kernel();
     with_static.static_shared_bytes = 16 * 1024;

@@ -1,6 +1,7 @@
 // src/backends/sim/block_runner.cpp: runs the threads of one block on the calling OS thread.
 #include "backends/sim/block_runner.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
@@ -71,6 +72,7 @@ public:
         } done;
         failure_ = nullptr;
         deadlock_.clear();
+        solo_yields_ = 0;
         launch.module->record().prepare_thread();
         const bool loop = !launch.kernel->record->synchronises && !always_fibers();
         if (loop) {
@@ -82,10 +84,31 @@ public:
         if (!deadlock_.empty()) throw LaunchError(deadlock_);
     }
 
-    // A failed atomicCAS: let the rest of the block run before trying again.
-    void yield(SimThread& self) {
-        SimThread* next = next_ready_from(self.linear);
-        if (next && next != &self) switch_to(self, *next);
+    // A failed atomicCAS: let the rest of the block run before trying again. A thread that keeps
+    // failing while no other thread of its block can run may be waiting for another block, but
+    // after GPUKIT_SIM_WATCHDOG_SECONDS (default 10) of that it is taken to wait forever.
+    void yield(SimThread* self) {
+        SimThread* next = self ? next_ready_from(self->linear) : nullptr;
+        if (next && next != self) {
+            solo_yields_ = 0;
+            switch_to(*self, *next);
+            return;
+        }
+        if (++solo_yields_ % 4096 != 0) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (solo_yields_ == 4096) spin_started_ = now;
+        if (now - spin_started_ < watchdog()) return;
+        std::string where = concat("a thread of block (", block_idx_.x, ", ", block_idx_.y, ", ", block_idx_.z, ")");
+        if (self) {
+            write_deadlock_report();
+            deadlock_ += concat("\n  thread ", self->linear, " has retried a failed atomicCAS for ",
+                                std::chrono::duration_cast<std::chrono::seconds>(watchdog()).count(),
+                                " s while no other thread of its block can run");
+            leave_to_scheduler(*self);
+        }
+        throw LaunchError(concat("Kernel ", launch_->kernel->name, ": ", where, " has retried a failed atomicCAS for ",
+                                 std::chrono::duration_cast<std::chrono::seconds>(watchdog()).count(),
+                                 " s; it waits for something no thread will do (a lock never released?)"));
     }
 
     // The kernel threw (a C++ exception in user code, or gpukit's internal-error report): keep the
@@ -163,6 +186,15 @@ public:
     const BlockLaunch& launch() const { return *launch_; }
 
 private:
+    static std::chrono::steady_clock::duration watchdog() {
+        static const auto seconds = [] {
+            const char* value = std::getenv("GPUKIT_SIM_WATCHDOG_SECONDS");
+            const double parsed = value && *value ? std::strtod(value, nullptr) : 10.0;
+            return parsed > 0 ? parsed : 10.0;
+        }();
+        return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+    }
+
     static bool always_fibers() {
         static const bool forced = [] {
             const char* value = std::getenv("GPUKIT_SIM_ALWAYS_FIBERS");
@@ -388,6 +420,8 @@ private:
     Index3 block_idx_{};
     gpukit_sim::BlockContext block_context_{};
     std::exception_ptr failure_;
+    std::uint64_t solo_yields_ = 0;
+    std::chrono::steady_clock::time_point spin_started_{};
     FiberStacks stacks_;
     std::vector<SimThread*> threads_;  // each lives next to its stack's context (FiberStacks::record)
     std::vector<WarpState> warps_;
@@ -497,7 +531,9 @@ void Block::write_deadlock_report() {
         std::string what;
         if (i < threads_.size()) {
             const SimThread& t = *threads_[i];
-            what = t.state == State::exited ? "have returned" : describe_wait(t);
+            what = t.state == State::exited  ? "have returned"
+                   : t.state == State::ready ? "are running"
+                                             : describe_wait(t);
         }
         if (what != previous) {
             flush(i);
@@ -522,8 +558,10 @@ unsigned long long hook_warp_collective(void* thread, int kind, unsigned mask, u
 }
 
 void hook_yield(void* thread) {
-    auto& self = *static_cast<SimThread*>(thread);
-    self.block->yield(self);
+    if (thread)
+        static_cast<SimThread*>(thread)->block->yield(static_cast<SimThread*>(thread));
+    else
+        this_block.yield(nullptr);  // loop mode: only the watchdog
 }
 
 void hook_barrier_in_loop_mode(const char* what, const char* file, int line) {

@@ -52,7 +52,7 @@ std::vector<std::string> flags_for(const std::string& compiler) {
 }
 constexpr const char* registry_file_name = "<gpukit kernel registry>";
 // Bump when what this file generates changes (registry, aliases, link steps): part of the identity.
-constexpr int pipeline_version = 7;
+constexpr int pipeline_version = 8;
 
 // A scratch directory, removed with everything in it when the compile is over.
 class WorkDirectory {

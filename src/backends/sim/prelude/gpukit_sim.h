@@ -82,10 +82,9 @@ inline unsigned long long warp_collective(int kind, unsigned mask, unsigned long
   return hooks->warp_collective(thread, kind, mask, value, operand, width, file, line);
 }
 
-// After a failed atomicCAS another thread of the block may hold what this one waits for.
-inline void yield_after_failed_cas() {
-  if (void* const thread = current().thread) hooks->yield(thread);
-}
+// After a failed atomicCAS another thread of the block may hold what this one waits for. In
+// loop mode there is no other thread to run, but the runtime still watches for endless spinning.
+inline void yield_after_failed_cas() { hooks->yield(current().thread); }
 
 template <class T>
 unsigned long long to_bits(const T& value) {
