@@ -328,7 +328,6 @@ extern "C" __global__ void last_block_sum(const int* in, int* partial, int* tota
 
 TEST_F(Builtins, PrintfFromAKernel) {
     auto kernel = Module::compile(R"(
-#include <cstdio>
 extern "C" __global__ void hello(int value) {
   if (threadIdx.x == 3) printf("hello from thread %d of block %d: %d\n", (int)threadIdx.x, (int)blockIdx.x, value);
 })").kernel("hello");

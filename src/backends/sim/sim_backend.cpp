@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -81,25 +82,47 @@ public:
 
     // ---- memory: host memory, aligned like device allocations
 
+    // The simulated device has as much memory as the machine: allocations beyond what is left of
+    // it fail as on a GPU, even where the operating system would overcommit.
     std::uint64_t allocate(int device, std::size_t bytes) override {
         check_device(device);
         const std::size_t rounded = (bytes + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
-        void* memory = std::aligned_alloc(allocation_alignment, rounded);
+        std::size_t in_use = allocated_.load();
+        void* memory = nullptr;
+        if (rounded >= bytes && rounded <= properties_.total_memory - std::min(in_use, properties_.total_memory))
+            memory = std::aligned_alloc(allocation_alignment, rounded);
         if (!memory) {
-            const auto info = memory_info(device);
             throw OutOfMemoryError(concat("Failed to allocate ", format_bytes(bytes), " on the simulator"),
-                                   "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", bytes, info.free_bytes,
-                                   info.total_bytes);
+                                   "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", bytes,
+                                   properties_.total_memory - std::min(in_use, properties_.total_memory),
+                                   properties_.total_memory);
         }
+        allocated_ += rounded;
+        std::lock_guard lock(sizes_mutex_);
+        sizes_[reinterpret_cast<std::uint64_t>(memory)] = rounded;
         return reinterpret_cast<std::uint64_t>(memory);
     }
-    void release_memory(int, std::uint64_t address) noexcept override { std::free(reinterpret_cast<void*>(address)); }
+    void release_memory(int, std::uint64_t address) noexcept override {
+        {
+            std::lock_guard lock(sizes_mutex_);
+            if (auto it = sizes_.find(address); it != sizes_.end()) {
+                allocated_ -= it->second;
+                sizes_.erase(it);
+            }
+        }
+        std::free(reinterpret_cast<void*>(address));
+    }
+    // Page-locked host memory is host memory here, aligned like the real thing.
     void* allocate_pinned(int device, std::size_t bytes) override {
-        return reinterpret_cast<void*>(allocate(device, bytes));
+        check_device(device);
+        const std::size_t rounded = (bytes + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
+        void* host = rounded >= bytes ? std::aligned_alloc(allocation_alignment, rounded) : nullptr;
+        if (!host)
+            throw OutOfMemoryError(concat("Failed to allocate ", format_bytes(bytes), " of host memory"),
+                                   "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", bytes, 0, properties_.total_memory);
+        return host;
     }
-    void release_pinned(int device, void* host) noexcept override {
-        release_memory(device, reinterpret_cast<std::uint64_t>(host));
-    }
+    void release_pinned(int, void* host) noexcept override { std::free(host); }
 
     void copy_to_device(int device, std::uint64_t dst, const void* src, std::size_t bytes,
                         std::optional<NativeStream> stream) override {
@@ -261,6 +284,9 @@ private:
     }
 
     DeviceProperties properties_;
+    std::atomic<std::size_t> allocated_{0};
+    std::mutex sizes_mutex_;
+    std::map<std::uint64_t, std::size_t> sizes_;  // live allocations: address -> bytes
     StreamScheduler streams_;
 };
 

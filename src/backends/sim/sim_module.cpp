@@ -30,7 +30,14 @@ bool belongs_to(const std::string& demangled, const std::string& kernel) {
     return false;
 }
 
-bool is_prelude_symbol(const std::string& name) { return name.find("gpukit_sim") != std::string::npos; }
+// Thread-locals that are not the user's __shared__ variables: the prelude's, the standard
+// library's (some libstdc++ versions define thread-locals in headers), and compiler-made ones.
+bool is_prelude_symbol(const std::string& name) {
+    static const char* const foreign_prefixes[] = {"_ZSt", "_ZNSt", "_ZN9__gnu_cxx", "_ZGV", "_ZTH", "_ZTW", "__"};
+    for (const char* prefix : foreign_prefixes)
+        if (name.rfind(prefix, 0) == 0) return true;
+    return name.find("gpukit_sim") != std::string::npos;
+}
 
 }  // namespace
 
