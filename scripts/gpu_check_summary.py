@@ -107,9 +107,9 @@ def main():
                         ("host->device, pinned", "BM_HostToDevice_Pinned")):
         if get(name):
             rows.append((label, f"{get(name)['bytes_per_second'] / 1e9:.2f} GB/s", "(measure)"))
-    print(f"{'benchmark (median of 5)':<40}{'measured':<34}{'goal'}")
+    print(f"{'benchmark (median of 5)':<46}{'measured':<34}{'goal'}")
     for label, value, goal in rows:
-        print(f"{label:<40}{value:<34}{goal}")
+        print(f"{label:<46}{value:<34}{goal}")
     if args.bench_rc != "0":
         print(f"benchmark binary exited with {args.bench_rc}")
         ok = False
