@@ -26,21 +26,22 @@ enum class State : std::uint8_t { ready, at_block_barrier, at_warp, exited };
 
 class Block;
 
+// Lives right after the thread's ThreadContext (FiberStacks::record): the fields a barrier touches
+// come first, so they share the context's cache line.
 struct SimThread {
     StackPointer context = nullptr;  // where to resume it
     Block* block = nullptr;
-    State state = State::ready;
+    unsigned generation = 0;  // of the block barrier it waits at
     unsigned linear = 0;
-    unsigned lane = 0;
-    unsigned warp = 0;
-    Index3 idx{};
+    State state = State::ready;
+    std::uint8_t lane = 0;
+    int kind = 0;
     // Where it waits, for deadlock reports.
     const char* file = nullptr;
     int line = 0;
-    // Block barriers.
-    unsigned generation = 0;
+    unsigned warp = 0;
+    Index3 idx{};
     // Warp collectives.
-    int kind = 0;
     unsigned mask = 0;
     std::uint64_t value = 0;
     int operand = 0;
@@ -479,7 +480,7 @@ void Block::run_fibers() {
         SimThread& t = *(threads_[i] = new (stacks_.record(i)) SimThread{});
         t.block = this;
         t.linear = i;
-        t.lane = i % 32;
+        t.lane = static_cast<std::uint8_t>(i % 32);
         t.warp = i / 32;
         t.idx = Index3{i % dim.x, (i / dim.x) % dim.y, i / (dim.x * dim.y)};
         gpukit_sim::ThreadContext* context = stacks_.context(i);

@@ -8,6 +8,8 @@
 #include <cstdlib>
 
 #include "gpukit/error.hpp"
+
+static_assert(sizeof(gpukit_sim::ThreadContext) <= 32);
 #include "util/text.hpp"
 
 namespace gpukit::detail::sim {
@@ -57,7 +59,8 @@ gpukit_sim::ThreadContext* FiberStacks::context(std::size_t index) {
         gpukit_sim::context_address(reinterpret_cast<std::uintptr_t>(region(index))));
 }
 
-void* FiberStacks::record(std::size_t index) { return reinterpret_cast<char*>(context(index)) + 64; }
+// Right after the 32-byte context, in the same cache line.
+void* FiberStacks::record(std::size_t index) { return reinterpret_cast<char*>(context(index)) + 32; }
 
 const gpukit_sim::ThreadContext* FiberStacks::context_of(const void* stack_address) const noexcept {
     const auto base = reinterpret_cast<std::uintptr_t>(stack_address) & ~(size_ - 1);
