@@ -1,10 +1,12 @@
 // src/core/kernel_signature.cpp: finds __global__ declarations in CUDA C source and reads their parameter lists.
 //
-// Two stages: a tokenizer that drops comments and preprocessor lines (keeping literals whole, so a
-// "__global__" or a ')' inside a string never counts), then a declarator reader that starts at each
-// __global__ and finds the function name and its parenthesised parameter list. Bracket pairs are matched
-// once up front and every forward scan is bounded, so malformed or hostile input stays roughly linear.
+// Two stages: the shared tokenizer (core/source_lexer.hpp), here dropping preprocessor lines, then a
+// declarator reader that starts at each __global__ and finds the function name and its parenthesised
+// parameter list. Bracket pairs are matched once up front and every forward scan is bounded, so
+// malformed or hostile input stays roughly linear.
 #include "core/kernel_signature.hpp"
+
+#include "core/source_lexer.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -15,8 +17,6 @@
 
 namespace gpukit::detail {
 namespace {
-
-constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
 // Real declarations are far shorter than these; the bounds only stop pathological input from
 // turning a scan per token into quadratic time.
@@ -66,73 +66,21 @@ constexpr std::string_view kPostDeclaratorWords[] = {"noexcept", "throw", "requi
                                                      "final",    "const", "volatile", "__attribute__",
                                                      "__declspec", "asm", "__asm__", "__asm"};
 
-// Prefixes that turn a following quote into an encoded or raw literal (u8"..", L'x', R"(..)").
-constexpr std::string_view kLiteralPrefixes[] = {"u8", "u", "U", "L", "R", "u8R", "uR", "UR", "LR"};
+// --- preprocessor lines --------------------------------------------------------------------------
 
 // Longest first, so "..." is not read as three dots. '>' stays single so `Vec<Vec<int>>` closes twice.
 constexpr std::string_view kMultiCharPuncts[] = {"...", "::", "->", "<<", "<=", "==", "!=", "&&", "||"};
 
-template <std::size_t N>
-bool contains(const std::string_view (&words)[N], std::string_view word) {
-    return std::find(std::begin(words), std::end(words), word) != std::end(words);
-}
+constexpr LexOptions kLexOptions{kMultiCharPuncts, /*line_splices=*/true};  // source as written
 
-// --- tokens --------------------------------------------------------------------------------------
-
-enum class TokenKind { identifier, number, literal, punct };
-
-struct Token {
-    TokenKind kind;
-    std::string_view text;  // a view into the source being read
-};
-
-bool is_punct(const Token& token, std::string_view text) {
-    return token.kind == TokenKind::punct && token.text == text;
-}
-bool is_word(const Token& token, std::string_view text) {
-    return token.kind == TokenKind::identifier && token.text == text;
-}
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_ident_start(char c) {
-    const auto u = static_cast<unsigned char>(c);
-    // Bytes >= 0x80 are parts of UTF-8 identifiers, which C++ allows.
-    return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || u == '_' || u >= 0x80;
-}
-bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
-
-struct Lexed {
-    std::vector<Token> tokens;
+// Keeps the tokens outside preprocessor lines, except that `#if 0`/`#if 1` regions are honoured (dead
+// code often holds an older copy of a kernel) and __global__ aliases are recorded. Other conditionals
+// keep every branch.
+class Preprocessor final : public DirectiveHandler {
+public:
     // Object-like macros whose body holds __global__ (`#define KERNEL extern "C" __global__`): the
     // only macros we follow, because without them such kernels would be invisible.
-    std::unordered_set<std::string_view> global_aliases;
-};
-
-// Turns source text into tokens. Comments vanish; preprocessor lines are dropped, except that
-// `#if 0`/`#if 1` regions are honoured (dead code often holds an older copy of a kernel) and
-// __global__ aliases are recorded. Other conditionals keep every branch.
-class Lexer {
-public:
-    explicit Lexer(std::string_view source) : src_(source) {}
-
-    Lexed run() {
-        bool at_line_start = true;
-        while (true) {
-            if (skip_blank()) at_line_start = true;
-            if (at_end()) break;
-            if (at_line_start && peek() == '#') {
-                ++pos_;
-                std::vector<Token> directive;
-                while (!skip_blank() && !at_end()) directive.push_back(next_token());
-                handle_directive(directive);
-                continue;  // the directive ended at a newline, so the next token starts a line
-            }
-            const Token token = next_token();
-            at_line_start = false;
-            if (active()) out_.tokens.push_back(token);
-        }
-        return std::move(out_);
-    }
+    const std::unordered_set<std::string_view>& global_aliases() const { return global_aliases_; }
 
 private:
     enum class Condition { is_false, is_true, unknown };
@@ -142,133 +90,14 @@ private:
         bool some_branch_true;  // an earlier branch was certainly taken, so later ones are dead
     };
 
-    bool at_end() const { return pos_ >= src_.size(); }
-    char peek(std::size_t ahead = 0) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
-
-    bool active() const {
+    bool live() const override {
         return std::all_of(conditionals_.begin(), conditionals_.end(),
                            [](const ConditionalFrame& frame) { return frame.branch_active; });
     }
 
-    // Skips whitespace, comments and line splices; true when it passed a newline, which ends a
-    // preprocessor line. A newline inside a block comment does not count, as in the preprocessor.
-    bool skip_blank() {
-        bool crossed_newline = false;
-        while (!at_end()) {
-            const char c = peek();
-            if (c == '\n') {
-                crossed_newline = true;
-                ++pos_;
-            } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-                ++pos_;
-            } else if (c == '\\' && peek(1) == '\n') {
-                pos_ += 2;
-            } else if (c == '\\' && peek(1) == '\r' && peek(2) == '\n') {
-                pos_ += 3;
-            } else if (c == '/' && peek(1) == '/') {
-                // Stop before the newline so the caller sees it; a line splice continues the comment.
-                pos_ += 2;
-                while (!at_end() && peek() != '\n') pos_ += (peek() == '\\' && peek(1) == '\n') ? 2 : 1;
-            } else if (c == '/' && peek(1) == '*') {
-                const std::size_t close = src_.find("*/", pos_ + 2);
-                pos_ = close == std::string_view::npos ? src_.size() : close + 2;
-            } else {
-                break;
-            }
-        }
-        return crossed_newline;
-    }
-
-    // Precondition: not at the end and not at a blank. Always advances.
-    Token next_token() {
-        const std::size_t start = pos_;
-        const auto make = [&](TokenKind kind) { return Token{kind, src_.substr(start, pos_ - start)}; };
-        const char c = peek();
-        if (is_ident_start(c)) {
-            while (!at_end() && is_ident_char(peek())) ++pos_;
-            const std::string_view word = src_.substr(start, pos_ - start);
-            const char quote = peek();
-            if ((quote == '"' || quote == '\'') && contains(kLiteralPrefixes, word)) {
-                if (word.back() == 'R' && quote == '"') {
-                    skip_raw_string();
-                } else {
-                    skip_quoted(quote);
-                }
-                return make(TokenKind::literal);
-            }
-            return make(TokenKind::identifier);
-        }
-        if (is_digit(c) || (c == '.' && is_digit(peek(1)))) {
-            // A preprocessing number: 1.5e-3f, 0x1p+4, 1'000'000.
-            ++pos_;
-            while (!at_end()) {
-                const char d = peek();
-                const char before = src_[pos_ - 1];
-                if (is_ident_char(d) || d == '.') {
-                    ++pos_;
-                } else if ((d == '+' || d == '-') &&
-                           (before == 'e' || before == 'E' || before == 'p' || before == 'P')) {
-                    ++pos_;
-                } else if (d == '\'' && is_ident_char(peek(1))) {
-                    pos_ += 2;
-                } else {
-                    break;
-                }
-            }
-            return make(TokenKind::number);
-        }
-        if (c == '"' || c == '\'') {
-            skip_quoted(c);
-            return make(TokenKind::literal);
-        }
-        for (const std::string_view punct : kMultiCharPuncts) {
-            if (src_.substr(pos_, punct.size()) == punct) {
-                pos_ += punct.size();
-                return make(TokenKind::punct);
-            }
-        }
-        ++pos_;
-        return make(TokenKind::punct);
-    }
-
-    // pos_ is at the opening quote. An unterminated literal ends at the end of its line, as
-    // compilers recover, so one stray apostrophe cannot swallow the rest of the file.
-    void skip_quoted(char quote) {
-        ++pos_;
-        while (!at_end()) {
-            const char c = peek();
-            if (c == '\\') {
-                pos_ += 2;
-            } else if (c == quote) {
-                ++pos_;
-                return;
-            } else if (c == '\n') {
-                return;
-            } else {
-                ++pos_;
-            }
-        }
-        pos_ = std::min(pos_, src_.size());
-    }
-
-    // pos_ is at the quote of R"delim( ... )delim"; the body may hold quotes, backslashes, newlines.
-    void skip_raw_string() {
-        const std::size_t delimiter_start = pos_ + 1;
-        std::size_t open = delimiter_start;
-        while (open < src_.size() && open - delimiter_start <= 16) {
-            const char c = src_[open];
-            if (c == '(' || c == ')' || c == '\\' || c == '"' || c == ' ' || c == '\t' || c == '\n') break;
-            ++open;
-        }
-        if (open >= src_.size() || src_[open] != '(' || open - delimiter_start > 16) {
-            skip_quoted('"');  // not a valid raw string: read it as an ordinary one
-            return;
-        }
-        std::string closing = ")";
-        closing += src_.substr(delimiter_start, open - delimiter_start);
-        closing += '"';
-        const std::size_t close = src_.find(closing, open + 1);
-        pos_ = close == std::string_view::npos ? src_.size() : close + closing.size();
+    bool directive(const SourceLexer& lexer) override {
+        handle_directive(lexer.directive(), lexer);
+        return false;
     }
 
     static Condition evaluate(const std::vector<Token>& directive) {
@@ -287,7 +116,7 @@ private:
         return digits.find_first_not_of('0') == std::string_view::npos ? Condition::is_false : Condition::is_true;
     }
 
-    void handle_directive(const std::vector<Token>& directive) {
+    void handle_directive(const std::vector<Token>& directive, const SourceLexer& lexer) {
         if (directive.empty() || directive[0].kind != TokenKind::identifier) return;
         const std::string_view name = directive[0].text;
         if (name == "if" || name == "ifdef" || name == "ifndef") {
@@ -304,120 +133,23 @@ private:
             conditionals_.back().branch_active = !conditionals_.back().some_branch_true;
         } else if (name == "endif") {
             if (!conditionals_.empty()) conditionals_.pop_back();
-        } else if (name == "define" && active() && directive.size() >= 3 &&
+        } else if (name == "define" && live() && directive.size() >= 3 &&
                    directive[1].kind == TokenKind::identifier) {
             // Function-like macros (`#define K(T) __global__ ...`) need expansion, which we do not do.
-            const std::size_t after_name =
-                static_cast<std::size_t>(directive[1].text.data() - src_.data()) + directive[1].text.size();
-            if (after_name < src_.size() && src_[after_name] == '(') return;
+            if (lexer.char_after(directive[1]) == '(') return;
             const bool names_global = std::any_of(directive.begin() + 2, directive.end(), [&](const Token& t) {
                 return is_word(t, "__global__") ||
-                       (t.kind == TokenKind::identifier && out_.global_aliases.count(t.text) > 0);
+                       (t.kind == TokenKind::identifier && global_aliases_.count(t.text) > 0);
             });
-            if (names_global) out_.global_aliases.insert(directive[1].text);
+            if (names_global) global_aliases_.insert(directive[1].text);
         }
     }
 
-    std::string_view src_;
-    std::size_t pos_ = 0;
     std::vector<ConditionalFrame> conditionals_;
-    Lexed out_;
+    std::unordered_set<std::string_view> global_aliases_;
 };
 
 // --- bracket structure ---------------------------------------------------------------------------
-
-int bracket_kind(const Token& token, bool opening) {
-    if (token.kind != TokenKind::punct || token.text.size() != 1) return -1;
-    const std::string_view brackets = opening ? "([{" : ")]}";
-    const std::size_t kind = brackets.find(token.text[0]);
-    return kind == std::string_view::npos ? -1 : static_cast<int>(kind);
-}
-
-// A '<' after a name may open template arguments (`Pair<int, float>`); other '<' are comparisons.
-bool may_open_template(const std::vector<Token>& tokens, std::size_t i) {
-    return is_punct(tokens[i], "<") && i > 0 && tokens[i - 1].kind == TokenKind::identifier;
-}
-
-// Tokens plus the partner of every (), [] and {}, and the closing '>' of every '<' that opens
-// template arguments (kNone when unmatched). Computed once, so later scans jump over groups in constant time.
-struct TokenStream {
-    std::vector<Token> tokens;
-    std::vector<std::size_t> partner;
-    std::vector<std::size_t> angle_partner;  // set on the '<' only
-
-    explicit TokenStream(std::vector<Token> tokens_in)
-        : tokens(std::move(tokens_in)), partner(tokens.size(), kNone), angle_partner(tokens.size(), kNone) {
-        match_brackets();
-        match_angles();
-    }
-
-    std::size_t size() const { return tokens.size(); }
-    const Token& operator[](std::size_t i) const { return tokens[i]; }
-
-    // The partner of the opener at i when it lies before `end`, else kNone.
-    std::size_t closer(std::size_t i, std::size_t end) const {
-        return bracket_kind(tokens[i], true) >= 0 && partner[i] < end ? partner[i] : kNone;
-    }
-
-    // The '>' closing the template argument list opened at i when it lies before `end`, else kNone.
-    std::size_t closing_angle(std::size_t i, std::size_t end) const {
-        return angle_partner[i] < end ? angle_partner[i] : kNone;
-    }
-
-private:
-    void match_brackets() {
-        std::vector<std::size_t> open;
-        std::size_t open_count[3] = {0, 0, 0};
-        for (std::size_t i = 0; i < tokens.size(); ++i) {
-            if (const int kind = bracket_kind(tokens[i], true); kind >= 0) {
-                open.push_back(i);
-                ++open_count[kind];
-                continue;
-            }
-            const int kind = bracket_kind(tokens[i], false);
-            if (kind < 0 || open_count[kind] == 0) continue;  // not a closer, or a stray one
-            // Openers of other kinds above the partner were never closed: they stay unmatched.
-            while (true) {
-                const std::size_t j = open.back();
-                open.pop_back();
-                const int open_kind = bracket_kind(tokens[j], true);
-                --open_count[open_kind];
-                if (open_kind == kind) {
-                    partner[i] = j;
-                    partner[j] = i;
-                    break;
-                }
-            }
-        }
-    }
-
-    // Each bracket level keeps its open template candidates; a '>' closes the innermost one. A
-    // closing bracket, ';', '&&' or '||' before any '>' means those '<' were comparisons
-    // (`int m = a < b ? 1 : 2`), and a '>' inside parentheses is one too (`Box<(4 > 2)>`).
-    void match_angles() {
-        std::vector<std::vector<std::size_t>> levels(1);
-        for (std::size_t i = 0; i < tokens.size(); ++i) {
-            const Token& token = tokens[i];
-            if (partner[i] != kNone) {
-                if (partner[i] > i) {
-                    levels.emplace_back();
-                } else if (levels.size() > 1) {
-                    levels.pop_back();
-                }
-            } else if (may_open_template(tokens, i)) {
-                levels.back().push_back(i);
-            } else if (is_punct(token, ">")) {
-                if (!levels.back().empty()) {
-                    angle_partner[levels.back().back()] = i;  // only forward, so scans never step back
-                    levels.back().pop_back();
-                }
-            } else if (bracket_kind(token, true) >= 0 || bracket_kind(token, false) >= 0 || is_punct(token, ";") ||
-                       is_punct(token, "&&") || is_punct(token, "||")) {
-                levels.back().clear();  // unmatched brackets end the candidates too
-            }
-        }
-    }
-};
 
 // The last token of the unit starting at i: a whole bracket group or template argument list, or
 // the token itself. Commas inside a unit do not separate parameters.
@@ -704,8 +436,9 @@ std::optional<KernelDeclaration> read_kernel_declaration(const TokenStream& ts, 
 }
 
 std::vector<KernelDeclaration> find_kernel_declarations(std::string_view source) {
-    Lexed lexed = Lexer(source).run();
-    const TokenStream ts(std::move(lexed.tokens));
+    Preprocessor preprocessor;
+    const TokenStream ts(SourceLexer(source, kLexOptions).read_all(preprocessor));
+    const std::unordered_set<std::string_view>& aliases = preprocessor.global_aliases();
 
     std::vector<KernelDeclaration> found;
     std::vector<std::string> scope;            // namespaces open at the current token
@@ -741,8 +474,8 @@ std::vector<KernelDeclaration> find_kernel_declarations(std::string_view source)
             scope.resize(scope.size() - names_per_brace.back());
             names_per_brace.pop_back();
         } else if (is_word(token, "__global__") ||
-                   (token.kind == TokenKind::identifier && lexed.global_aliases.count(token.text) > 0)) {
-            std::optional<KernelDeclaration> declaration = read_kernel_declaration(ts, i, scope, lexed.global_aliases);
+                   (token.kind == TokenKind::identifier && aliases.count(token.text) > 0)) {
+            std::optional<KernelDeclaration> declaration = read_kernel_declaration(ts, i, scope, aliases);
             if (declaration) found.push_back(std::move(*declaration));
         }
     }
@@ -751,34 +484,18 @@ std::vector<KernelDeclaration> find_kernel_declarations(std::string_view source)
 
 // --- queries -------------------------------------------------------------------------------------
 
-struct KernelQuery {
-    bool global_only = false;  // written with a leading "::"
-    std::vector<std::string> scope;
-    std::string name;
+struct KernelQuery : NameExpression {
     std::optional<std::string> template_arguments;
 };
 
 // Reads "k", "ns::k", "::k", "axpy<float, 4>" or "&ns::axpy<float>".
 std::optional<KernelQuery> parse_query(std::string_view text) {
-    Lexed lexed = Lexer(text).run();
-    const TokenStream ts(std::move(lexed.tokens));
-    KernelQuery query;
-    std::size_t i = 0;
-    while (i < ts.size() && (is_punct(ts[i], "&") || is_punct(ts[i], "("))) ++i;
-    if (i < ts.size() && is_punct(ts[i], "::")) {
-        query.global_only = true;
-        ++i;
-    }
-    if (i >= ts.size() || ts[i].kind != TokenKind::identifier) return std::nullopt;
-    std::vector<std::string> names{std::string(ts[i].text)};
-    ++i;
-    while (i + 1 < ts.size() && is_punct(ts[i], "::") && ts[i + 1].kind == TokenKind::identifier) {
-        names.emplace_back(ts[i + 1].text);
-        i += 2;
-    }
-    query.name = std::move(names.back());
-    names.pop_back();
-    query.scope = std::move(names);
+    Preprocessor preprocessor;
+    const TokenStream ts(SourceLexer(text, kLexOptions).read_all(preprocessor));
+    std::optional<NameExpression> name = read_name_expression(ts.tokens);
+    if (!name) return std::nullopt;
+    KernelQuery query{std::move(*name), std::nullopt};
+    const std::size_t i = query.end;
     if (i < ts.size() && is_punct(ts[i], "<")) {
         const std::size_t close = ts.closing_angle(i, ts.size());
         const std::size_t end = close == kNone ? ts.size() : close;
@@ -786,13 +503,6 @@ std::optional<KernelQuery> parse_query(std::string_view text) {
                                                              ts.tokens.begin() + static_cast<std::ptrdiff_t>(end)));
     }
     return query;
-}
-
-// "k" finds k in any namespace, "ns::k" finds it in any namespace ending in ns, "::k" only at global scope.
-bool scope_matches(const KernelQuery& query, const std::vector<std::string>& scope) {
-    if (query.global_only) return scope == query.scope;
-    if (query.scope.size() > scope.size()) return false;
-    return std::equal(query.scope.rbegin(), query.scope.rend(), scope.rbegin());
 }
 
 // Keeps the explicit specialisation for the queried template arguments if there is one, else the
@@ -821,7 +531,7 @@ std::optional<std::vector<DeclaredParam>> parse_kernel_params(std::string_view s
     if (!query) return std::nullopt;
     std::vector<KernelDeclaration> matches;
     for (KernelDeclaration& declaration : find_kernel_declarations(source)) {
-        if (declaration.name == query->name && scope_matches(*query, declaration.scope)) {
+        if (declaration.name == query->name && query->matches_scope(declaration.scope)) {
             matches.push_back(std::move(declaration));
         }
     }

@@ -1,14 +1,16 @@
 // src/backends/sim/sync_analysis.cpp: finds, from the source text alone, which kernels may reach a barrier.
 //
-// Three stages. A lexer joins spliced lines, drops comments and literal contents, skips `#if 0` regions
-// and records every #define. A declaration reader splits each text into namespace- and class-scope
-// declarations, each with the names it gives meaning to, the identifiers it mentions and whether it
-// holds a call the analysis cannot resolve. A fixpoint then spreads "may synchronise" from the
-// synchronising built-ins through mentions (sync_analysis.hpp lists the rules). The reader is tolerant,
-// not exact: where it cannot tell, it errs towards more names, more mentions and "may synchronise".
-// Bracket partners are matched once up front and every backward look is bounded, so malformed or
-// truncated input stays roughly linear.
+// Three stages. Each text is spliced and read by the shared lexer (core/source_lexer.hpp), without
+// comments or literal contents; `#if 0` regions are skipped and every #define recorded. A declaration
+// reader splits each text into namespace- and class-scope declarations, each with the names it gives
+// meaning to, the identifiers it mentions and whether it holds a call the analysis cannot resolve. A
+// fixpoint then spreads "may synchronise" from the synchronising built-ins through mentions
+// (sync_analysis.hpp lists the rules). The reader is tolerant, not exact: where it cannot tell, it errs
+// towards more names, more mentions and "may synchronise". Bracket partners are matched once up front and
+// every backward look is bounded, so malformed or truncated input stays roughly linear.
 #include "backends/sim/sync_analysis.hpp"
+
+#include "core/source_lexer.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -24,8 +26,6 @@
 
 namespace gpukit::detail::sim {
 namespace {
-
-constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
 // Namespace, linkage and class blocks are read recursively; a block nested deeper than this (only
 // hostile input has one) is kept as one opaque declaration that counts as synchronising.
@@ -122,20 +122,6 @@ constexpr std::string_view kLibraryTypes[] = {
 constexpr std::string_view kVectorTypeBases[] = {"char",  "uchar",  "short",    "ushort",    "int",   "uint",
                                                  "long",  "ulong",  "longlong", "ulonglong", "float", "double"};
 
-// Prefixes that turn a following quote into an encoded or raw literal (u8"..", L'x', R"(..)").
-constexpr std::string_view kLiteralPrefixes[] = {"u8", "u", "U", "L", "R", "u8R", "uR", "UR", "LR"};
-
-// Longest first. '>' stays single so `Vec<Vec<int>>` closes twice; the compound assignments are whole
-// so a lone '=' always starts an initialiser.
-constexpr std::string_view kMultiCharPuncts[] = {"<<=", "...", "->*", "::", "->", "<<", "<=", "==", "!=", "&&",
-                                                 "||",  "++",  "--",  "+=", "-=", "*=", "/=", "%=", "&=", "|=",
-                                                 "^=",  ".*"};
-
-template <std::size_t N>
-bool contains(const std::string_view (&words)[N], std::string_view word) {
-    return std::find(std::begin(words), std::end(words), word) != std::end(words);
-}
-
 bool is_synchronising_builtin(std::string_view word) {
     if (contains(kSynchronisingWords, word)) return true;
     if (!word.starts_with("__")) return false;
@@ -166,51 +152,17 @@ bool is_library_type(std::string_view word) {
     return contains(kVectorTypeBases, word.substr(0, word.size() - 1));
 }
 
-// --- tokens --------------------------------------------------------------------------------------
+// --- preprocessor lines --------------------------------------------------------------------------
 
-enum class TokenKind { identifier, number, literal, punct };
+// Longest first. '>' stays single so `Vec<Vec<int>>` closes twice; the compound assignments are whole
+// so a lone '=' always starts an initialiser.
+constexpr std::string_view kMultiCharPuncts[] = {"<<=", "...", "->*", "::", "->", "<<", "<=", "==", "!=", "&&",
+                                                 "||",  "++",  "--",  "+=", "-=", "*=", "/=", "%=", "&=", "|=",
+                                                 "^=",  ".*"};
 
-struct Token {
-    TokenKind kind;
-    std::string_view text;  // a view into the spliced text being read
-};
+constexpr LexOptions kLexOptions{kMultiCharPuncts, /*line_splices=*/false};  // the text is spliced first
 
-bool is_punct(const Token& token, std::string_view text) {
-    return token.kind == TokenKind::punct && token.text == text;
-}
-bool is_word(const Token& token, std::string_view text) {
-    return token.kind == TokenKind::identifier && token.text == text;
-}
-bool is_identifier(const Token& token) { return token.kind == TokenKind::identifier; }
 bool is_name(const Token& token) { return is_identifier(token) && !is_keyword(token.text); }
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_ident_start(char c) {
-    const auto u = static_cast<unsigned char>(c);
-    // Bytes >= 0x80 are parts of UTF-8 identifiers, which C++ allows.
-    return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || u == '_' || u >= 0x80;
-}
-bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
-
-// Translation phase 2: a backslash before a newline joins the lines, even inside an identifier
-// (`__sync\<newline>threads`). Whitespace between the two is accepted, as GCC does.
-std::string splice_lines(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '\\') {
-            std::size_t j = i + 1;
-            while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
-            if (j < text.size() && text[j] == '\r') ++j;
-            if (j < text.size() && text[j] == '\n') {
-                i = j;
-                continue;
-            }
-        }
-        out += text[i];
-    }
-    return out;
-}
 
 struct Macro {
     std::string_view name;
@@ -224,158 +176,28 @@ struct LexedText {
     std::vector<Macro> macros;
 };
 
-// Turns spliced text into tokens. Comments vanish, literals become single tokens, preprocessor lines
-// are dropped after #define bodies are recorded, and an #include becomes a lone '#' token. Code under `#if 0` or `#elif 0` is skipped (it is never
-// compiled); every other branch of every conditional is kept, since any of them may be the one compiled.
-class Lexer {
+// Keeps the tokens of spliced text outside preprocessor lines, after #define bodies are recorded; an
+// #include becomes a lone '#' token. Code under `#if 0` or `#elif 0` is skipped (it is never compiled);
+// every other branch of every conditional is kept, since any of them may be the one compiled.
+class Preprocessor final : public DirectiveHandler {
 public:
-    explicit Lexer(std::string_view source) : src_(source) {}
-
-    LexedText run() {
-        bool at_line_start = true;
-        while (true) {
-            if (skip_blank()) at_line_start = true;
-            if (at_end()) break;
-            if (at_line_start && peek() == '#') {
-                const Token hash{TokenKind::punct, src_.substr(pos_, 1)};
-                ++pos_;
-                std::vector<Token> directive;
-                while (!skip_blank() && !at_end()) directive.push_back(next_token());
-                handle_directive(directive);
-                // An #include leaves a '#' behind: inside a declaration it hides what the declaration holds.
-                if (live() && !directive.empty() && is_identifier(directive[0]) &&
-                    (directive[0].text == "include" || directive[0].text == "include_next" ||
-                     directive[0].text == "import")) {
-                    out_.tokens.push_back(hash);
-                }
-                continue;  // the directive ended at a newline, so the next token starts a line
-            }
-            const Token token = next_token();
-            at_line_start = false;
-            if (live()) out_.tokens.push_back(token);
-        }
+    LexedText run(std::string_view spliced) {
+        out_.tokens = SourceLexer(spliced, kLexOptions).read_all(*this);
         return std::move(out_);
     }
 
 private:
-    bool at_end() const { return pos_ >= src_.size(); }
-    char peek(std::size_t ahead = 0) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
-    bool live() const { return std::all_of(branch_live_.begin(), branch_live_.end(), [](bool b) { return b; }); }
-
-    // Skips whitespace and comments; true when it passed a newline, which ends a preprocessor line. A
-    // newline inside a block comment does not count, as in the preprocessor.
-    bool skip_blank() {
-        bool crossed_newline = false;
-        while (!at_end()) {
-            const char c = peek();
-            if (c == '\n') {
-                crossed_newline = true;
-                ++pos_;
-            } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-                ++pos_;
-            } else if (c == '/' && peek(1) == '/') {
-                const std::size_t newline = src_.find('\n', pos_);  // stop before it so the caller sees it
-                pos_ = newline == std::string_view::npos ? src_.size() : newline;
-            } else if (c == '/' && peek(1) == '*') {
-                const std::size_t close = src_.find("*/", pos_ + 2);
-                pos_ = close == std::string_view::npos ? src_.size() : close + 2;
-            } else {
-                break;
-            }
-        }
-        return crossed_newline;
+    bool live() const override {
+        return std::all_of(branch_live_.begin(), branch_live_.end(), [](bool b) { return b; });
     }
 
-    // Precondition: not at the end and not at a blank. Always advances.
-    Token next_token() {
-        const std::size_t start = pos_;
-        const auto make = [&](TokenKind kind) { return Token{kind, src_.substr(start, pos_ - start)}; };
-        const char c = peek();
-        if (is_ident_start(c)) {
-            while (!at_end() && is_ident_char(peek())) ++pos_;
-            const std::string_view word = src_.substr(start, pos_ - start);
-            const char quote = peek();
-            if ((quote == '"' || quote == '\'') && contains(kLiteralPrefixes, word)) {
-                if (word.back() == 'R' && quote == '"') {
-                    skip_raw_string();
-                } else {
-                    skip_quoted(quote);
-                }
-                return make(TokenKind::literal);
-            }
-            return make(TokenKind::identifier);
-        }
-        if (is_digit(c) || (c == '.' && is_digit(peek(1)))) {
-            // A preprocessing number: 1.5e-3f, 0x1p+4, 1'000'000.
-            ++pos_;
-            while (!at_end()) {
-                const char d = peek();
-                const char before = src_[pos_ - 1];
-                if (is_ident_char(d) || d == '.') {
-                    ++pos_;
-                } else if ((d == '+' || d == '-') &&
-                           (before == 'e' || before == 'E' || before == 'p' || before == 'P')) {
-                    ++pos_;
-                } else if (d == '\'' && is_ident_char(peek(1))) {
-                    pos_ += 2;
-                } else {
-                    break;
-                }
-            }
-            return make(TokenKind::number);
-        }
-        if (c == '"' || c == '\'') {
-            skip_quoted(c);
-            return make(TokenKind::literal);
-        }
-        for (const std::string_view punct : kMultiCharPuncts) {
-            if (src_.substr(pos_, punct.size()) == punct) {
-                pos_ += punct.size();
-                return make(TokenKind::punct);
-            }
-        }
-        ++pos_;
-        return make(TokenKind::punct);
-    }
-
-    // pos_ is at the opening quote. An unterminated literal ends at the end of its line, as compilers
-    // recover, so one stray apostrophe cannot swallow the rest of the file.
-    void skip_quoted(char quote) {
-        ++pos_;
-        while (!at_end()) {
-            const char c = peek();
-            if (c == '\\') {
-                pos_ += 2;
-            } else if (c == quote) {
-                ++pos_;
-                return;
-            } else if (c == '\n') {
-                return;
-            } else {
-                ++pos_;
-            }
-        }
-        pos_ = std::min(pos_, src_.size());
-    }
-
-    // pos_ is at the quote of R"delim( ... )delim"; the body may hold quotes, backslashes and newlines.
-    void skip_raw_string() {
-        const std::size_t delimiter_start = pos_ + 1;
-        std::size_t open = delimiter_start;
-        while (open < src_.size() && open - delimiter_start <= 16) {
-            const char c = src_[open];
-            if (c == '(' || c == ')' || c == '\\' || c == '"' || c == ' ' || c == '\t' || c == '\n') break;
-            ++open;
-        }
-        if (open >= src_.size() || src_[open] != '(' || open - delimiter_start > 16) {
-            skip_quoted('"');  // not a valid raw string: read it as an ordinary one
-            return;
-        }
-        std::string closing = ")";
-        closing += src_.substr(delimiter_start, open - delimiter_start);
-        closing += '"';
-        const std::size_t close = src_.find(closing, open + 1);
-        pos_ = close == std::string_view::npos ? src_.size() : close + closing.size();
+    bool directive(const SourceLexer& lexer) override {
+        const std::vector<Token>& directive = lexer.directive();
+        handle_directive(directive, lexer);
+        // An #include leaves a '#' behind: inside a declaration it hides what the declaration holds.
+        return live() && !directive.empty() && is_identifier(directive[0]) &&
+               (directive[0].text == "include" || directive[0].text == "include_next" ||
+                directive[0].text == "import");
     }
 
     // `0`, `0L`, `0x0`, `(0)` or `false`: a condition that is certainly false.
@@ -393,7 +215,7 @@ private:
         return value.text.find_first_not_of("0xXuUlL") == std::string_view::npos;
     }
 
-    void handle_directive(const std::vector<Token>& directive) {
+    void handle_directive(const std::vector<Token>& directive, const SourceLexer& lexer) {
         if (directive.empty() || !is_identifier(directive[0])) return;
         const std::string_view name = directive[0].text;
         if (name == "if") {
@@ -407,19 +229,17 @@ private:
         } else if (name == "endif") {
             if (!branch_live_.empty()) branch_live_.pop_back();
         } else if (name == "define" && live()) {
-            record_macro(directive);
+            record_macro(directive, lexer);
         }
     }
 
-    void record_macro(const std::vector<Token>& directive) {
+    void record_macro(const std::vector<Token>& directive, const SourceLexer& lexer) {
         if (directive.size() < 2 || !is_identifier(directive[1])) return;
         Macro macro;
         macro.name = directive[1].text;
         std::size_t body = 2;
         // Function-like only when '(' touches the name: `#define F(x)` versus `#define F (x)`.
-        const std::size_t after_name =
-            static_cast<std::size_t>(directive[1].text.data() - src_.data()) + directive[1].text.size();
-        if (after_name < src_.size() && src_[after_name] == '(' && directive.size() > 2) {
+        if (lexer.char_after(directive[1]) == '(' && directive.size() > 2) {
             macro.function_like = true;
             body = 3;
             while (body < directive.size() && !is_punct(directive[body], ")")) {
@@ -433,110 +253,8 @@ private:
         out_.macros.push_back(std::move(macro));
     }
 
-    std::string_view src_;
-    std::size_t pos_ = 0;
     std::vector<bool> branch_live_;  // per open conditional: is the current branch kept
     LexedText out_;
-};
-
-// --- bracket structure ---------------------------------------------------------------------------
-
-int bracket_kind(const Token& token, bool opening) {
-    if (token.kind != TokenKind::punct || token.text.size() != 1) return -1;
-    const std::string_view brackets = opening ? "([{" : ")]}";
-    const std::size_t kind = brackets.find(token.text[0]);
-    return kind == std::string_view::npos ? -1 : static_cast<int>(kind);
-}
-
-// Tokens plus the partner of every (), [] and {} and of every template-argument < >, both ways (kNone
-// when unmatched). Computed once, so later scans jump over groups in constant time.
-struct TokenStream {
-    std::vector<Token> tokens;
-    std::vector<std::size_t> partner;
-    std::vector<std::size_t> angle_partner;
-
-    explicit TokenStream(std::vector<Token> tokens_in)
-        : tokens(std::move(tokens_in)), partner(tokens.size(), kNone), angle_partner(tokens.size(), kNone) {
-        match_brackets();
-        match_angles();
-    }
-
-    std::size_t size() const { return tokens.size(); }
-    const Token& operator[](std::size_t i) const { return tokens[i]; }
-
-    // The partner of the opener at i when it lies before `end`, else kNone.
-    std::size_t closer(std::size_t i, std::size_t end) const {
-        return bracket_kind(tokens[i], true) >= 0 && partner[i] < end ? partner[i] : kNone;
-    }
-    // The '>' closing the template arguments opened at i when it lies before `end`, else kNone.
-    std::size_t closing_angle(std::size_t i, std::size_t end) const {
-        return is_punct(tokens[i], "<") && angle_partner[i] < end ? angle_partner[i] : kNone;
-    }
-    // The opener matching the closer at i, when it lies at or after `begin`, else kNone.
-    std::size_t opener(std::size_t i, std::size_t begin) const {
-        return partner[i] != kNone && partner[i] < i && partner[i] >= begin ? partner[i] : kNone;
-    }
-    std::size_t opening_angle(std::size_t i, std::size_t begin) const {
-        return is_punct(tokens[i], ">") && angle_partner[i] != kNone && angle_partner[i] < i &&
-                       angle_partner[i] >= begin
-                   ? angle_partner[i]
-                   : kNone;
-    }
-
-private:
-    void match_brackets() {
-        std::vector<std::size_t> open;
-        std::size_t open_count[3] = {0, 0, 0};
-        for (std::size_t i = 0; i < tokens.size(); ++i) {
-            if (const int kind = bracket_kind(tokens[i], true); kind >= 0) {
-                open.push_back(i);
-                ++open_count[kind];
-                continue;
-            }
-            const int kind = bracket_kind(tokens[i], false);
-            if (kind < 0 || open_count[kind] == 0) continue;  // not a closer, or a stray one
-            // Openers of other kinds above the partner were never closed: they stay unmatched.
-            while (true) {
-                const std::size_t j = open.back();
-                open.pop_back();
-                const int open_kind = bracket_kind(tokens[j], true);
-                --open_count[open_kind];
-                if (open_kind == kind) {
-                    partner[i] = j;
-                    partner[j] = i;
-                    break;
-                }
-            }
-        }
-    }
-
-    // A '<' after a name may open template arguments. Each bracket level keeps its open candidates and
-    // a '>' closes the innermost; ';', '{', '}', '&&', '||' or a bracket boundary before any '>' means
-    // those '<' were comparisons (`i < n && a > b`).
-    void match_angles() {
-        std::vector<std::vector<std::size_t>> levels(1);
-        for (std::size_t i = 0; i < tokens.size(); ++i) {
-            const Token& token = tokens[i];
-            if (partner[i] != kNone) {
-                if (partner[i] > i) {
-                    levels.emplace_back();
-                } else if (levels.size() > 1) {
-                    levels.pop_back();
-                }
-            } else if (is_punct(token, "<") && i > 0 && is_identifier(tokens[i - 1])) {
-                levels.back().push_back(i);
-            } else if (is_punct(token, ">")) {
-                if (!levels.back().empty()) {
-                    angle_partner[levels.back().back()] = i;
-                    angle_partner[i] = levels.back().back();
-                    levels.back().pop_back();
-                }
-            } else if (bracket_kind(token, true) >= 0 || bracket_kind(token, false) >= 0 || is_punct(token, ";") ||
-                       is_punct(token, "&&") || is_punct(token, "||")) {
-                levels.back().clear();  // unmatched brackets end the candidates too
-            }
-        }
-    }
 };
 
 // --- declarations --------------------------------------------------------------------------------
@@ -1271,7 +989,7 @@ public:
         std::vector<const TokenStream*> text_streams;
         for (const std::string_view text : texts) {
             const std::string& spliced = spliced_.emplace_back(splice_lines(text));
-            LexedText lexed = Lexer(spliced).run();
+            LexedText lexed = Preprocessor().run(spliced);
             for (Macro& macro : lexed.macros) macros_.push_back(std::move(macro));
             text_streams.push_back(&streams_.emplace_back(std::move(lexed.tokens)));
         }
@@ -1478,45 +1196,21 @@ private:
 
 // --- queries -------------------------------------------------------------------------------------
 
-struct KernelQuery {
-    bool global_only = false;  // written with a leading "::"
-    std::vector<std::string> scope;
-    std::string name;
+struct KernelQuery : NameExpression {
     std::vector<std::string> template_words;  // identifiers in the template arguments
 };
 
 // Reads "k", "ns::k", "::k", "reduce<float, 256>" or "&ns::axpy<float>".
 std::optional<KernelQuery> parse_query(std::string_view text) {
     const std::string spliced = splice_lines(text);
-    const std::vector<Token> tokens = Lexer(spliced).run().tokens;
-    KernelQuery query;
-    std::size_t i = 0;
-    while (i < tokens.size() && (is_punct(tokens[i], "&") || is_punct(tokens[i], "("))) ++i;
-    if (i < tokens.size() && is_punct(tokens[i], "::")) {
-        query.global_only = true;
-        ++i;
-    }
-    if (i >= tokens.size() || !is_identifier(tokens[i])) return std::nullopt;
-    std::vector<std::string> names{std::string(tokens[i].text)};
-    ++i;
-    while (i + 1 < tokens.size() && is_punct(tokens[i], "::") && is_identifier(tokens[i + 1])) {
-        names.emplace_back(tokens[i + 1].text);
-        i += 2;
-    }
-    query.name = std::move(names.back());
-    names.pop_back();
-    query.scope = std::move(names);
-    for (; i < tokens.size(); ++i) {
+    const std::vector<Token> tokens = Preprocessor().run(spliced).tokens;
+    std::optional<NameExpression> name = read_name_expression(tokens);
+    if (!name) return std::nullopt;
+    KernelQuery query{std::move(*name), {}};
+    for (std::size_t i = query.end; i < tokens.size(); ++i) {
         if (is_identifier(tokens[i])) query.template_words.emplace_back(tokens[i].text);
     }
     return query;
-}
-
-// "k" finds k in any namespace, "ns::k" in any namespace ending in ns, "::k" only at global scope.
-bool scope_matches(const KernelQuery& query, const std::vector<std::string>& scope) {
-    if (query.global_only) return scope == query.scope;
-    if (query.scope.size() > scope.size()) return false;
-    return std::equal(query.scope.rbegin(), query.scope.rend(), scope.rbegin());
 }
 
 }  // namespace
@@ -1526,7 +1220,7 @@ bool SyncAnalysis::may_synchronise(std::string_view kernel) const {
     if (!query) return true;
     bool found = false;
     for (const KernelVerdict& verdict : kernels_) {
-        if (verdict.name != query->name || !scope_matches(*query, verdict.scope)) continue;
+        if (verdict.name != query->name || !query->matches_scope(verdict.scope)) continue;
         found = true;
         if (verdict.may_synchronise) return true;
     }
