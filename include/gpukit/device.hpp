@@ -127,5 +127,9 @@ std::string backend_unavailable_reason(BackendKind kind);
 // Every device of the selected backend.
 std::vector<Device> devices();
 Device device(int ordinal);
+// Every device of every backend that can run here: the CUDA devices, then the simulator, which
+// is a device of its own. Any of them can be passed explicitly to Module::compile, DeviceBuffer
+// and Stream, whichever backend is selected.
+std::vector<Device> all_devices();
 
 }  // namespace gpukit

@@ -46,6 +46,16 @@ std::vector<Device> devices() {
     return all;
 }
 
+std::vector<Device> all_devices() {
+    std::vector<Device> all;
+    for (BackendKind kind : {BackendKind::cuda, BackendKind::sim}) {
+        if (!backend_unavailable_reason(kind).empty()) continue;
+        auto& backend = detail::backend(kind);
+        for (int i = 0; i < backend.device_count(); ++i) all.emplace_back(backend, i);
+    }
+    return all;
+}
+
 Device device(int ordinal) {
     auto& backend = detail::selected();
     if (ordinal < 0 || ordinal >= backend.device_count())

@@ -135,32 +135,27 @@ std::vector<int> reference_histogram(const std::vector<int>& input, int bins) {
     return counts;
 }
 
-TEST_F(CoursePrograms, HistogramWithGlobalAtomics) {
-    auto histogram = Module::compile(histogram_source).kernel("histogram");
-    for (int size : {1, 255, 256, 100003, 1 << 20}) {
-        const auto input = random_bins(size, 256, 40 + size);
+// The notebook's two histograms, one launch per size, against the CPU.
+void check_histogram(const Kernel& histogram, std::initializer_list<int> sizes, unsigned seed) {
+    for (int size : sizes) {
+        const auto input = random_bins(size, 256, seed + size);
         auto d_input = DeviceBuffer::from_host(std::span<const int>(input));
         DeviceBuffer d_output(256 * sizeof(int));
         memset(d_output, 0);
         histogram({.grid = grid_for(size, 256), .block = 256}, d_input, d_output, size);
         std::vector<int> counts(256);
         copy(std::span<int>(counts), d_output.view());
-        EXPECT_EQ(counts, reference_histogram(input, 256)) << "size " << size;
+        EXPECT_EQ(counts, reference_histogram(input, 256)) << histogram.name() << ", size " << size;
     }
 }
 
+TEST_F(CoursePrograms, HistogramWithGlobalAtomics) {
+    check_histogram(Module::compile(histogram_source).kernel("histogram"), {1, 255, 256, 100003, 1 << 20}, 40);
+}
+
 TEST_F(CoursePrograms, HistogramWithSharedAtomics) {
-    auto histogram = Module::compile(histogram_shared_source).kernel("histogram_shared");
-    for (int size : {1, 256, 1000, 100003, 1 << 20}) {
-        const auto input = random_bins(size, 256, 50 + size);
-        auto d_input = DeviceBuffer::from_host(std::span<const int>(input));
-        DeviceBuffer d_output(256 * sizeof(int));
-        memset(d_output, 0);
-        histogram({.grid = grid_for(size, 256), .block = 256}, d_input, d_output, size);
-        std::vector<int> counts(256);
-        copy(std::span<int>(counts), d_output.view());
-        EXPECT_EQ(counts, reference_histogram(input, 256)) << "size " << size;
-    }
+    check_histogram(Module::compile(histogram_shared_source).kernel("histogram_shared"), {1, 256, 1000, 100003, 1 << 20},
+                    50);
 }
 
 std::vector<float> reference_matmul(const std::vector<float>& m, const std::vector<float>& n, int h, int w, int k) {

@@ -36,6 +36,23 @@ TEST_F(Devices, ListsEveryDeviceWithItsLimits) {
     }
 }
 
+TEST_F(Devices, TheSimulatorIsADeviceOfItsOwn) {
+    const auto all = all_devices();
+    ASSERT_FALSE(all.empty());
+    EXPECT_EQ(all.back().backend_kind(), BackendKind::sim);
+    EXPECT_EQ(all.back().properties().limits.max_threads_per_block, 1024);
+    EXPECT_EQ(all.back().properties().limits.warp_size, 32);
+    EXPECT_EQ(static_cast<int>(all.size()), (on_simulator() ? 0 : static_cast<int>(devices().size())) + 1);
+    // A kernel runs on the simulator even where the process selected the GPU.
+    auto kernel = Module::compile(R"(extern "C" __global__ void twice(int* x) { x[threadIdx.x] *= 2; })", {}, all.back())
+                      .kernel("twice");
+    std::vector<int> values = {1, 2, 3, 4};
+    auto buffer = DeviceBuffer::from_host(std::span<const int>(values), all.back());
+    kernel({.grid = 1, .block = 4}, buffer);
+    copy(std::span<int>(values), buffer.view());
+    EXPECT_EQ(values, (std::vector<int>{2, 4, 6, 8}));
+}
+
 TEST_F(Devices, CurrentDeviceAndScope) {
     const Device first = device(0);
     EXPECT_EQ(Device::current(), first);
