@@ -407,6 +407,12 @@ private:
 
     [[gnu::always_inline]] void switch_to(SimThread& self, SimThread& next) {
         current_ = &next;
+        // The thread after `next` is usually the one `next` hands over to: start fetching its
+        // record and saved registers now, while `next` runs.
+        const unsigned after = next.linear + 1 < threads_.size() ? next.linear + 1 : 0;
+        const SimThread* following = threads_[after];
+        __builtin_prefetch(following);
+        __builtin_prefetch(following->context);
         gpukit_sim_switch(&self.context, next.context);
     }
 
