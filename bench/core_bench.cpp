@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "backends/cuda/driver.hpp"
+#include "course/course_kernels.hpp"
 #include "gpukit/gpukit.hpp"
 
 namespace {
@@ -25,14 +26,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* empty_source = R"(extern "C" __global__ void empty() {})";
-constexpr const char* vector_add_source = R"(
-extern "C"
-__global__ void vector_add(const float * A, const float * B, float * C, const int size)
-{
-  int item = (blockIdx.x * blockDim.x) + threadIdx.x;
-  if (item < size) C[item] = A[item] + B[item];
-}
-)";
+using gpukit::course::vector_add_source;
 
 // Launches queue up asynchronously; draining the queue every so often keeps it from filling
 // (a full queue makes launches block) and costs the same in both loops.

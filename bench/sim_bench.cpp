@@ -16,49 +16,16 @@
 #include <random>
 #include <vector>
 
+#include "course/course_kernels.hpp"
 #include "gpukit/gpukit.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* vector_add_source = R"(
-extern "C" __global__ void vector_add(const float* A, const float* B, float* C, const int size) {
-  int item = (blockIdx.x * blockDim.x) + threadIdx.x;
-  if (item < size) C[item] = A[item] + B[item];
-})";
-
-constexpr const char* reduction_source = R"(
-extern "C" __global__ void sum_reduce(const float* input, float* partial, int size) {
-  __shared__ float cache[256];
-  int item = blockIdx.x * blockDim.x + threadIdx.x;
-  cache[threadIdx.x] = item < size ? input[item] : 0.0f;
-  __syncthreads();
-  for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
-    if (threadIdx.x < stride) cache[threadIdx.x] += cache[threadIdx.x + stride];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) partial[blockIdx.x] = cache[0];
-})";
-
-constexpr const char* matmul_source = R"(
-#define TILE 16
-extern "C" __global__ void matmul_tiled(const float* m, const float* n, float* out, int h, int w, int k) {
-  __shared__ float ms[TILE][TILE];
-  __shared__ float ns[TILE][TILE];
-  int tr = threadIdx.y, tc = threadIdx.x;
-  int r = blockIdx.y * TILE + tr, c = blockIdx.x * TILE + tc;
-  float p = 0.0f;
-  for (int phase = 0; phase < (k + TILE - 1) / TILE; ++phase) {
-    int idx = phase * TILE;
-    ms[tr][tc] = (r < h && idx + tc < k) ? m[r * k + idx + tc] : 0.0f;
-    ns[tr][tc] = (c < w && idx + tr < k) ? n[(idx + tr) * w + c] : 0.0f;
-    __syncthreads();
-    for (int i = 0; i < TILE; ++i) p += ms[tr][i] * ns[i][tc];
-    __syncthreads();
-  }
-  if (r < h && c < w) out[r * w + c] = p;
-})";
+using gpukit::course::matmul_source;
+using gpukit::course::reduction_source;
+using gpukit::course::vector_add_source;
 
 std::vector<float> random_floats(std::size_t n) {
     std::mt19937 random(1);
@@ -117,7 +84,9 @@ int main(int argc, char** argv) {
     auto dx = gpukit::DeviceBuffer::from_host(std::span<const float>(x));
     gpukit::DeviceBuffer partial((rn / 256) * sizeof(float));
     const Timing reduce_time =
-        time_runs(repeats, [&] { reduce({.grid = gpukit::grid_for(rn, 256), .block = 256}, dx, partial, rn); });
+        time_runs(repeats, [&] {
+            reduce({.grid = gpukit::grid_for(rn, 256), .block = 256, .shared_bytes = 256 * sizeof(float)}, dx, partial, rn);
+        });
     std::vector<float> partials(rn / 256);
     gpukit::copy(std::span<float>(partials), partial.view());
     double simulated = 0, expected = 0;

@@ -4,11 +4,13 @@
 
 #include <optional>
 
-#include "device/course_kernels.hpp"
+#include "course/course_kernels.hpp"
 #include "device/device_test_fixture.hpp"
 
 namespace gpukit::testing {
 namespace {
+
+using namespace gpukit::course;
 
 class BadInputs : public DeviceTest {
 protected:

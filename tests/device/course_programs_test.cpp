@@ -5,11 +5,13 @@
 #include <cmath>
 #include <cstdint>
 
-#include "device/course_kernels.hpp"
+#include "course/course_kernels.hpp"
 #include "device/device_test_fixture.hpp"
 
 namespace gpukit::testing {
 namespace {
+
+using namespace gpukit::course;
 
 class CoursePrograms : public DeviceTest {};
 

@@ -7,11 +7,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "device/course_kernels.hpp"
+#include "course/course_kernels.hpp"
 #include "device/device_test_fixture.hpp"
 
 namespace gpukit::testing {
 namespace {
+
+using namespace gpukit::course;
 
 class Modules : public DeviceTest {};
 

@@ -1,8 +1,8 @@
-// tests/device/course_kernels.hpp: the course's first kernels (shared/seeds 001, 002), verbatim in
-// spirit: the same sources a CuPy or PyCUDA user writes.
+// examples/course/course_kernels.hpp: the course's kernels (shared/seeds), as a CuPy or PyCUDA user
+// writes them; the tests, the benchmarks and the examples all run these very sources.
 #pragma once
 
-namespace gpukit::testing {
+namespace gpukit::course {
 
 // The course's vector add, with the bounds check the grid computation needs.
 inline constexpr const char* vector_add_source = R"(
@@ -148,4 +148,4 @@ extern "C" __global__ void abs_sum_reduce(const float* input, float* partial, in
 }
 )";
 
-}  // namespace gpukit::testing
+}  // namespace gpukit::course
