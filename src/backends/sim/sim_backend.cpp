@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 
+#include "backends/sim/allocations.hpp"
 #include "backends/sim/block_runner.hpp"
 #include "backends/sim/crash_report.hpp"
 #include "backends/sim/host_compiler.hpp"
@@ -98,17 +99,13 @@ public:
                                    properties_.total_memory);
         }
         allocated_ += rounded;
-        std::lock_guard lock(sizes_mutex_);
-        sizes_[reinterpret_cast<std::uint64_t>(memory)] = rounded;
+        AllocationTable::instance().add(reinterpret_cast<std::uint64_t>(memory), bytes);
         return reinterpret_cast<std::uint64_t>(memory);
     }
     void release_memory(int, std::uint64_t address) noexcept override {
-        {
-            std::lock_guard lock(sizes_mutex_);
-            if (auto it = sizes_.find(address); it != sizes_.end()) {
-                allocated_ -= it->second;
-                sizes_.erase(it);
-            }
+        if (auto allocation = AllocationTable::instance().containing(address, 1)) {
+            allocated_ -= (allocation->size + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
+            AllocationTable::instance().remove(address);
         }
         std::free(reinterpret_cast<void*>(address));
     }
@@ -284,9 +281,7 @@ private:
     }
 
     DeviceProperties properties_;
-    std::atomic<std::size_t> allocated_{0};
-    std::mutex sizes_mutex_;
-    std::map<std::uint64_t, std::size_t> sizes_;  // live allocations: address -> bytes
+    std::atomic<std::size_t> allocated_{0};  // rounded bytes of live allocations
     StreamScheduler streams_;
 };
 

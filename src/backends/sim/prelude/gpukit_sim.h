@@ -110,6 +110,10 @@ static_assert(sizeof(uint3) == sizeof(Index3) && sizeof(dim3) == sizeof(Index3))
 
 }  // namespace gpukit_sim
 
+#ifdef GPUKIT_SIM_CHECK
+#include "gpukit_sim_check.h"
+#endif
+
 #define threadIdx (::gpukit_sim::thread_idx())
 #define blockIdx (::gpukit_sim::block_idx())
 #define blockDim (::gpukit_sim::block_dim())

@@ -5,7 +5,7 @@
 
 namespace gpukit_sim {
 
-constexpr unsigned kAbiVersion = 5;
+constexpr unsigned kAbiVersion = 6;
 
 // Every simulated thread runs on a stack of this many bytes aligned to its own size, whose lowest
 // bytes hold its ThreadContext: the thread finds its identity from its stack pointer, with no
@@ -78,7 +78,12 @@ struct RuntimeHooks {
   void (*barrier_in_loop_mode)(const char* what, const char* file, int line);
   // Lets the other threads of the block run (a failed atomicCAS: a spin lock makes progress).
   void (*yield)(void* thread);
+  // Check mode: the kernel is about to access `size` bytes at `address` (flags: access_*), from
+  // the instruction after `pc`. Does not return when the access must not happen.
+  void (*access)(void* thread, const void* address, unsigned long size, unsigned flags, const void* pc);
 };
+
+enum AccessFlags : unsigned { access_read = 0, access_write = 1, access_atomic = 2 };
 
 // One kernel of the module.
 struct KernelRecord {
@@ -104,6 +109,7 @@ struct ModuleRecord {
   // access otherwise goes through glibc's slow TLS-descriptor path, which (glibc bug 31372)
   // does not preserve the caller's vector registers.
   void* (*prepare_thread)();
+  unsigned check_tools;  // gpukit::CheckTool bits the module was compiled for; 0 in fast mode
 };
 
 }  // namespace gpukit_sim

@@ -1,0 +1,41 @@
+// src/backends/sim/allocations.hpp: the simulator's device allocations, for check mode.
+//
+// Every DeviceBuffer on the simulator is registered here, so that check mode can tell an access
+// inside an allocation from one just past it ("4 bytes after the nearest allocation") or into
+// memory that was freed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+namespace gpukit::detail::sim {
+
+struct Allocation {
+    std::uint64_t address = 0;
+    std::size_t size = 0;  // as asked for, not rounded
+};
+
+class AllocationTable {
+public:
+    static AllocationTable& instance();
+
+    void add(std::uint64_t address, std::size_t size);
+    // Forgets the allocation but remembers it among the recently freed ones.
+    void remove(std::uint64_t address);
+
+    // The live allocation holding all of [address, address + size).
+    std::optional<Allocation> containing(std::uint64_t address, std::size_t size) const;
+    // The live allocation nearest to `address` (for the report), if any.
+    std::optional<Allocation> nearest(std::uint64_t address) const;
+    // A recently freed allocation holding `address`, if any.
+    std::optional<Allocation> freed_containing(std::uint64_t address) const;
+
+    struct State;
+
+private:
+    AllocationTable();
+    State* state_;
+};
+
+}  // namespace gpukit::detail::sim
