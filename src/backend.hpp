@@ -109,6 +109,8 @@ public:
 Backend& backend(BackendKind kind);
 // The process's selected backend (see gpukit::select_backend).
 Backend& selected();
+// The backend of that kind if it has been created, else null. Never throws.
+Backend* existing_backend(BackendKind kind) noexcept;
 // The compiler of a backend kind, usable without a device (NVRTC needs no driver).
 const Compiler& compiler(BackendKind kind);
 

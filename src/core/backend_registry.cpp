@@ -128,6 +128,13 @@ Backend& backend(BackendKind kind) {
     return backend_locked(r, kind);
 }
 
+Backend* existing_backend(BackendKind kind) noexcept {
+    auto& r = registry();
+    std::lock_guard lock(r.mutex);
+    auto it = r.instances.find(kind);
+    return it == r.instances.end() ? nullptr : it->second.get();
+}
+
 Backend& selected() {
     auto& r = registry();
     std::lock_guard lock(r.mutex);

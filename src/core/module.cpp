@@ -98,8 +98,13 @@ void clear_loaded_modules() {
 
 Module Module::compile(std::string_view source, const CompileOptions& options, Device device) {
     auto& backend = device.backend();
-    const detail::CompileInput input{source, options,
-                                     options.target.empty() ? device.properties().target : options.target};
+    std::string target = options.target.empty() ? device.properties().target : options.target;
+    if (backend.kind() == BackendKind::sim) {
+        // Check mode is a variant of the simulator's target, so it is cached apart from fast mode.
+        const CheckTool check = options.check | check_tools_from_environment();
+        if (check != CheckTool::none) target += concat("+check=", static_cast<unsigned>(check));
+    }
+    const detail::CompileInput input{source, options, target};
     auto compiled = detail::get_or_compile(backend.compiler(), input);
 
     auto& memo = detail::loaded_modules();

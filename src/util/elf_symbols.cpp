@@ -62,4 +62,16 @@ std::vector<ElfSymbol> read_elf_symbols(std::string_view image) {
     return symbols;
 }
 
+std::vector<std::pair<std::uint64_t, std::uint64_t>> read_elf_load_segments(std::string_view image) {
+    const auto header = read_at<Elf64_Ehdr>(image, 0);
+    if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64)
+        throw InvalidArgumentError("read_elf_load_segments: not an ELF64 file");
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> segments;
+    for (unsigned i = 0; i < header.e_phnum; ++i) {
+        const auto program = read_at<Elf64_Phdr>(image, header.e_phoff + std::uint64_t{i} * header.e_phentsize);
+        if (program.p_type == PT_LOAD) segments.emplace_back(program.p_vaddr, program.p_vaddr + program.p_memsz);
+    }
+    return segments;
+}
+
 }  // namespace gpukit::detail

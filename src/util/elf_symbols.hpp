@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpukit::detail {
@@ -27,5 +28,9 @@ inline constexpr unsigned char elf_type_tls = 6;
 // Every symbol of .symtab (or .dynsym where the file has no .symtab). Throws
 // InvalidArgumentError when `image` is not a well-formed little-endian ELF64 file.
 std::vector<ElfSymbol> read_elf_symbols(std::string_view image);
+
+// The [begin, end) virtual address ranges of the file's loadable segments (relative to the load
+// base of a shared object).
+std::vector<std::pair<std::uint64_t, std::uint64_t>> read_elf_load_segments(std::string_view image);
 
 }  // namespace gpukit::detail

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/sim/checker.hpp"
 #include "backends/sim/context_switch.hpp"
 #include "backends/sim/fiber_stacks.hpp"
 #include "gpukit/error.hpp"
@@ -75,7 +76,9 @@ public:
         deadlock_.clear();
         solo_yields_ = 0;
         launch.module->record().prepare_thread();
-        const bool loop = !launch.kernel->record->synchronises && !always_fibers();
+        shared_begin_ = launch.checker ? launch.module->thread_local_block() : 0;
+        // In check mode a bad access ends only the thread that makes it, so threads are fibers.
+        const bool loop = !launch.kernel->record->synchronises && !always_fibers() && !launch.checker;
         if (loop) {
             run_loop();
         } else {
@@ -119,6 +122,16 @@ public:
     }
 
     const FiberStacks& stacks() const noexcept { return stacks_; }
+
+    // Check mode: judges an access of `self`; a bad one ends the thread before it happens.
+    void check_access(SimThread& self, const void* address, std::size_t size, unsigned flags, const void* pc) {
+        LaunchChecker* checker = launch_->checker;
+        if (!checker) return;
+        const auto region = reinterpret_cast<std::uintptr_t>(&self) & ~(simulated_stack_bytes() - 1);
+        const AccessSite site{block_idx_,    self.idx,    region, region + simulated_stack_bytes(),
+                              shared_begin_, &block_context_};
+        if (!checker->check(site, reinterpret_cast<std::uintptr_t>(address), size, flags, pc)) thread_exited(self);
+    }
 
 
     [[gnu::always_inline]] int block_barrier(SimThread& self, int kind, int predicate, const char* file, int line) {
@@ -426,6 +439,7 @@ private:
     const BlockLaunch* launch_ = nullptr;
     Index3 block_idx_{};
     gpukit_sim::BlockContext block_context_{};
+    std::uintptr_t shared_begin_ = 0;  // check mode: this worker's copy of the module's __shared__
     std::exception_ptr failure_;
     std::uint64_t solo_yields_ = 0;
     std::chrono::steady_clock::time_point spin_started_{};
@@ -571,6 +585,12 @@ void hook_yield(void* thread) {
         this_block.yield(nullptr);  // loop mode: only the watchdog
 }
 
+void hook_access(void* thread, const void* address, unsigned long size, unsigned flags, const void* pc) {
+    if (!thread) return;  // check mode runs every thread as a fiber; nothing to judge without one
+    auto& self = *static_cast<SimThread*>(thread);
+    self.block->check_access(self, address, size, flags, pc);
+}
+
 void hook_barrier_in_loop_mode(const char* what, const char* file, int line) {
     // The static analysis missed a path to a synchronising built-in: a bug in gpukit, not in
     // the kernel. Say so, and how to run anyway.
@@ -580,7 +600,7 @@ void hook_barrier_in_loop_mode(const char* what, const char* file, int line) {
 }
 
 const gpukit_sim::RuntimeHooks hooks{gpukit_sim::kAbiVersion, hook_block_barrier, hook_warp_collective,
-                                     hook_barrier_in_loop_mode, hook_yield};
+                                     hook_barrier_in_loop_mode, hook_yield, hook_access};
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -52,7 +53,7 @@ std::vector<std::string> flags_for(const std::string& compiler) {
 }
 constexpr const char* registry_file_name = "<gpukit kernel registry>";
 // Bump when what this file generates changes (registry, aliases, link steps): part of the identity.
-constexpr int pipeline_version = 8;
+constexpr int pipeline_version = 11;
 
 // A scratch directory, removed with everything in it when the compile is over.
 class WorkDirectory {
@@ -171,7 +172,8 @@ std::vector<Registration> kernels_to_register(const CompileInput& input, const s
     return registrations;
 }
 
-std::string registry_source(const std::vector<Registration>& registrations, const SyncAnalysis& analysis) {
+std::string registry_source(const std::vector<Registration>& registrations, const SyncAnalysis& analysis,
+                            unsigned check_tools) {
     std::string records;
     for (const auto& registration : registrations) {
         records += concat("    ::gpukit_sim::kernel_record<&", registration.expression, ">(\"", registration.name,
@@ -188,7 +190,9 @@ std::string registry_source(const std::vector<Registration>& registrations, cons
                   registrations.size(),
                   ", gpukit_sim_kernel_records,\n"
                   "        gpukit_sim_dynamic_shared_capacity ? gpukit_sim_dynamic_shared_capacity() : 0,\n"
-                  "        ::gpukit_sim::kStackBytes, &::gpukit_sim::prepare_thread};\n"
+                  "        ::gpukit_sim::kStackBytes, &::gpukit_sim::prepare_thread, ",
+                  check_tools,
+                  "u};\n"
                   "    return &record;\n"
                   "}\n");
 }
@@ -266,13 +270,20 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
 
     const std::string unit = concat("#include \"gpukit_sim.h\"\n#line 1 \"", options.program_name, "\"\n", input.source,
                                     "\n#line 1 \"", registry_file_name, "\"\n",
-                                    registry_source(registrations, analysis));
+                                    registry_source(registrations, analysis, check_tools_of(input.target)));
     write_file(work.path() / "module.cpp", unit);
 
     std::string notes;
     std::vector<std::string> user_flags = translate_options(options, notes);
     std::vector<std::string> command = {compiler};
-    const auto flags = flags_for(compiler);
+    auto flags = flags_for(compiler);
+    if (const unsigned check = check_tools_of(input.target)) {
+        // Check mode: every load and store calls a hook (ThreadSanitizer's instrumentation, our
+        // runtime); debug lines name the source of each access.
+        flags.erase(std::remove(flags.begin(), flags.end(), "-O2"), flags.end());
+        flags.insert(flags.end(), {"-O1", "-g", "-fsanitize=thread", "-fno-optimize-sibling-calls", "-Wno-tsan",
+                                   concat("-DGPUKIT_SIM_CHECK=", check)});
+    }
     command.insert(command.end(), flags.begin(), flags.end());
     command.push_back("-I" + prelude_dir.string());
     command.push_back("-I" + header_dir.string());
@@ -322,6 +333,11 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
     image.log = trim_trailing(log);
     for (const auto& expression : options.name_expressions) image.lowered_names.emplace_back(expression, expression);
     return image;
+}
+
+unsigned check_tools_of(std::string_view target) {
+    const auto at = target.find("+check=");
+    return at == std::string_view::npos ? 0u : static_cast<unsigned>(std::atoi(std::string(target.substr(at + 7)).c_str()));
 }
 
 const HostCompiler& host_compiler() {

@@ -15,11 +15,13 @@
 
 #include "backends/sim/allocations.hpp"
 #include "backends/sim/block_runner.hpp"
+#include "backends/sim/checker.hpp"
 #include "backends/sim/crash_report.hpp"
 #include "backends/sim/host_compiler.hpp"
 #include "backends/sim/sim_module.hpp"
 #include "backends/sim/sim_streams.hpp"
 #include "backends/sim/worker_pool.hpp"
+#include "core/check_store.hpp"
 #include "util/text.hpp"
 
 namespace gpukit::detail::sim {
@@ -248,15 +250,28 @@ public:
         for (auto& value : storage->values) storage->pointers.push_back(value.data());
         const SimModule* module = kernel.module;
         streams_.enqueue(as_stream(stream), [storage, &kernel, module, grid, block, shared_bytes] {
+            std::unique_ptr<LaunchChecker> checker;
+            if (const unsigned tools = module->record().check_tools)
+                checker = std::make_unique<LaunchChecker>(*module, kernel.name, static_cast<CheckTool>(tools), shared_bytes);
             const BlockLaunch launch{module, &kernel, storage->pointers.data(), {grid.x, grid.y, grid.z},
-                                     {block.x, block.y, block.z}, shared_bytes};
+                                     {block.x, block.y, block.z}, shared_bytes, checker.get()};
+            // Whatever the launch ends with, its hazards are kept for take_check_report().
+            auto keep_hazards = [&] {
+                if (checker) record_check_hazards(checker->hazards());
+            };
             const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
-            WorkerPool::instance().run(blocks, [&](std::uint64_t index) {
-                const gpukit_sim::Index3 at{static_cast<unsigned>(index % grid.x),
-                                            static_cast<unsigned>((index / grid.x) % grid.y),
-                                            static_cast<unsigned>(index / (std::uint64_t{grid.x} * grid.y))};
-                run_block(launch, at);
-            });
+            try {
+                WorkerPool::instance().run(blocks, [&](std::uint64_t index) {
+                    const gpukit_sim::Index3 at{static_cast<unsigned>(index % grid.x),
+                                                static_cast<unsigned>((index / grid.x) % grid.y),
+                                                static_cast<unsigned>(index / (std::uint64_t{grid.x} * grid.y))};
+                    run_block(launch, at);
+                });
+            } catch (...) {
+                keep_hazards();
+                throw;
+            }
+            keep_hazards();
         });
     }
 

@@ -6,12 +6,15 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "backends/sim/fiber_stacks.hpp"
 #include "gpukit/error.hpp"
 #include "util/elf_symbols.hpp"
+#include "util/process.hpp"
 #include "util/text.hpp"
 
 namespace gpukit::detail::sim {
@@ -58,7 +61,7 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
     }
     handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     std::error_code ignored;
-    std::filesystem::remove(path, ignored);
+    path_ = path.string();
     if (!handle_) {
         const char* why = dlerror();
         throw BackendUnavailableError(concat("The dynamic linker refused a kernel module: ", why ? why : "unknown"));
@@ -77,10 +80,19 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
                                           "-byte stacks: compile it again"));
     }
 
+    // Check-mode modules stay on disk while loaded: their source lines are read from the file.
+    if (!record_->check_tools) {
+        std::filesystem::remove(path_, ignored);
+        path_.clear();
+    }
+
     link_map* map = nullptr;
     dlinfo(handle_, RTLD_DI_LINKMAP, &map);
     const auto base = map ? map->l_addr : 0;
+    base_ = base;
     const auto symbols = read_elf_symbols(image);
+    for (const auto& segment : read_elf_load_segments(image))
+        segments_.emplace_back(base + segment.first, base + segment.second);
 
     std::size_t shared_for_all = 0;  // namespace-scope __shared__ and helpers' local ones
     struct LocalShared {
@@ -93,6 +105,10 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
     for (const auto& symbol : symbols)
         if (symbol.defined && symbol.type == elf_type_tls && symbol.name == "gpukit_sim_dynamic_shared")
             dynamic_offset = symbol.value;
+    for (const auto& symbol : symbols) {
+        if (symbol.defined && symbol.type == elf_type_tls && symbol.size > 0)
+            shared_.push_back({demangle(symbol.name), symbol.value, symbol.size, symbol.value == dynamic_offset});
+    }
     for (const auto& symbol : symbols) {
         if (!symbol.defined) continue;
         if (symbol.type == elf_type_tls && !is_prelude_symbol(symbol.name) && symbol.value != dynamic_offset) {
@@ -126,6 +142,42 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
 SimModule::~SimModule() {
     // Unloading fails only for a handle we never opened; nothing to report from a destructor.
     if (handle_) dlclose(handle_);
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove(path_, ignored);
+}
+
+std::uintptr_t SimModule::thread_local_block() const {
+    void* block = nullptr;
+    dlinfo(handle_, RTLD_DI_TLS_DATA, &block);
+    return reinterpret_cast<std::uintptr_t>(block);
+}
+
+bool SimModule::in_image(std::uintptr_t address, std::size_t size) const {
+    for (const auto& [begin, end] : segments_)
+        if (address >= begin && address + size <= end) return true;
+    return false;
+}
+
+SourceLocation SimModule::source_of(const void* return_address) const {
+    if (path_.empty() || !return_address) return {};
+    // The call that reported the access ends just before its return address.
+    const auto offset = reinterpret_cast<std::uintptr_t>(return_address) - 1 - base_;
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%lx", static_cast<unsigned long>(offset));
+    const auto result = run_process({"addr2line", "-C", "-f", "--basenames", "-e", path_, hex});
+    if (result.exit_code != 0) return {};
+    SourceLocation location;
+    const auto newline = result.output.find('\n');
+    location.function = result.output.substr(0, newline);
+    std::string where = newline == std::string::npos ? "" : result.output.substr(newline + 1);
+    where = where.substr(0, where.find_first_of(" \n"));
+    const auto colon = where.rfind(':');
+    if (colon != std::string::npos) {
+        location.file = where.substr(0, colon);
+        location.line = std::atoi(where.c_str() + colon + 1);
+        if (location.file == "??") location.file.clear();
+    }
+    return location;
 }
 
 const SimKernel* SimModule::kernel(std::string_view name) const {

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
+#include <utility>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +28,21 @@ struct SimGlobal {
     std::size_t size = 0;
 };
 
+// A __shared__ variable: where it sits in each worker's copy of the module's thread-locals.
+struct SharedVariable {
+    std::string name;  // demangled
+    std::uint64_t offset = 0;
+    std::size_t size = 0;
+    bool dynamic = false;  // the buffer behind every extern __shared__ array
+};
+
+// Where an instruction of the module comes from.
+struct SourceLocation {
+    std::string file;
+    int line = 0;
+    std::string function;
+};
+
 class SimModule {
 public:
     // Loads a shared object produced by HostCompiler. Throws InvalidArgumentError for an image
@@ -40,8 +57,22 @@ public:
     std::vector<std::string> kernel_names() const;
     std::optional<SimGlobal> global(std::string_view name) const;
 
+    // For check mode.
+    const std::vector<SharedVariable>& shared_variables() const noexcept { return shared_; }
+    // The calling OS thread's copy of the module's thread-locals (after prepare_thread).
+    std::uintptr_t thread_local_block() const;
+    // Whether [address, address + size) lies in the module's loaded image (its globals).
+    bool in_image(std::uintptr_t address, std::size_t size) const;
+    // The source line of the instruction before `return_address` (check-mode modules carry
+    // debug information); empty when unknown.
+    SourceLocation source_of(const void* return_address) const;
+
 private:
     void* handle_ = nullptr;
+    std::string path_;  // kept on disk for check-mode modules, whose lines addr2line reads
+    std::uintptr_t base_ = 0;
+    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> segments_;  // [begin, end) of the image
+    std::vector<SharedVariable> shared_;
     const gpukit_sim::ModuleRecord* record_ = nullptr;
     std::vector<SimKernel> kernels_;
     std::map<std::string, SimGlobal, std::less<>> globals_;

@@ -43,7 +43,10 @@ inline void yield_after_failed_cas();
 #define __CUDA_ARCH__ 900
 #define __GPUKIT_SIM__ 1
 
-#define GPUKIT_SIM_EXPORT extern "C" __attribute__((visibility("default")))
+// The module's entry and the block and thread runners run outside the kernel's own accesses
+// (on the host's stack, or reading the runtime's argument buffer): never instrumented.
+#define GPUKIT_SIM_EXPORT extern "C" __attribute__((visibility("default"), no_sanitize_thread))
+#define GPUKIT_SIM_RUNNER __attribute__((no_sanitize_thread))
 
 namespace gpukit_sim {
 
@@ -69,14 +72,15 @@ constexpr int warp_size_value = 32;
 static thread_local char thread_local_anchor;
 inline void* prepare_thread() { return &thread_local_anchor; }
 
-inline int block_barrier(int kind, int predicate, const char* file, int line) {
+// These read the runtime's hook table, not the kernel's memory: not instrumented in check mode.
+GPUKIT_SIM_RUNNER inline int block_barrier(int kind, int predicate, const char* file, int line) {
   void* const thread = current().thread;
   if (!thread) hooks->barrier_in_loop_mode("__syncthreads", file, line);
   return hooks->block_barrier(thread, kind, predicate, file, line);
 }
 
-inline unsigned long long warp_collective(int kind, unsigned mask, unsigned long long value,
-                                          int operand, int width, const char* file, int line) {
+GPUKIT_SIM_RUNNER inline unsigned long long warp_collective(int kind, unsigned mask, unsigned long long value,
+                                                            int operand, int width, const char* file, int line) {
   void* const thread = current().thread;
   if (!thread) hooks->barrier_in_loop_mode("a warp collective", file, line);
   return hooks->warp_collective(thread, kind, mask, value, operand, width, file, line);
@@ -84,7 +88,7 @@ inline unsigned long long warp_collective(int kind, unsigned mask, unsigned long
 
 // After a failed atomicCAS another thread of the block may hold what this one waits for. In
 // loop mode there is no other thread to run, but the runtime still watches for endless spinning.
-inline void yield_after_failed_cas() { hooks->yield(current().thread); }
+GPUKIT_SIM_RUNNER inline void yield_after_failed_cas() { hooks->yield(current().thread); }
 
 template <class T>
 unsigned long long to_bits(const T& value) {
@@ -290,14 +294,18 @@ struct KernelTraits<Kernel> {
   }
   static constexpr auto offsets = offsets_of(std::make_index_sequence<count>{});
 
+  // Copied byte for byte (kernel parameters are trivially copyable): in check mode no
+  // instrumented code reads the runtime's argument buffer.
   template <std::size_t... I>
-  static Values unpack(void* const* args, std::index_sequence<I...>) {
-    return Values(*static_cast<const std::decay_t<Params>*>(args[I])...);
+  GPUKIT_SIM_RUNNER static Values unpack(void* const* args, std::index_sequence<I...>) {
+    Values values{};
+    (std::memcpy(static_cast<void*>(&std::get<I>(values)), args[I], sizeof(std::tuple_element_t<I, Values>)), ...);
+    return values;
   }
 
   // All threads of a block in order, x fastest. The kernel is inlined into the loop, so the
   // thread-local addresses are computed once per block rather than once per thread.
-  static void run_block_loop(void* const* args) {
+  GPUKIT_SIM_RUNNER static void run_block_loop(void* const* args) {
     const Values values = unpack(args, std::index_sequence_for<Params...>{});
     ThreadContext& context = current();
     const Index3 dim = context.block->block_dim;
@@ -310,7 +318,7 @@ struct KernelTraits<Kernel> {
         }
   }
 
-  static void run_thread(void* const* args) {
+  GPUKIT_SIM_RUNNER static void run_thread(void* const* args) {
     const Values values = unpack(args, std::index_sequence_for<Params...>{});
     std::apply(Kernel, values);
   }

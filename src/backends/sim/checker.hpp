@@ -1,0 +1,55 @@
+// src/backends/sim/checker.hpp: check mode's judgement of each memory access of a launch.
+//
+// memcheck: an access is fine inside the simulated thread's own stack (local memory), inside one
+// of the block's __shared__ variables (the dynamic buffer only up to the bytes the launch asked
+// for), inside a live device allocation, inside the module's globals, or in the block's context.
+// Anything else is reported with the nearest allocation, and the thread stops before the access.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "backends/sim/prelude/gpukit_sim_abi.h"
+#include "backends/sim/sim_module.hpp"
+#include "gpukit/check.hpp"
+
+namespace gpukit::detail::sim {
+
+// Where the accessing thread stands: what the runtime knows of it at the access.
+struct AccessSite {
+    gpukit_sim::Index3 block;
+    gpukit_sim::Index3 thread;
+    std::uintptr_t stack_begin;  // the simulated thread's stack region
+    std::uintptr_t stack_end;
+    std::uintptr_t shared_begin;  // this worker's copy of the module's thread-local block
+    const void* block_context;
+};
+
+class LaunchChecker {
+public:
+    LaunchChecker(const SimModule& module, std::string kernel, CheckTool tools, std::size_t dynamic_shared_bytes);
+
+    CheckTool tools() const noexcept { return tools_; }
+    // True when the access may happen; otherwise records the hazard.
+    bool check(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags, const void* pc);
+    // The distinct hazards found, with source lines resolved.
+    std::vector<Hazard> hazards() const;
+
+private:
+    void record(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags, const void* pc,
+                std::string what, std::string detail);
+
+    const SimModule& module_;
+    std::string kernel_;
+    CheckTool tools_;
+    std::size_t dynamic_shared_bytes_;
+    mutable std::mutex mutex_;
+    std::map<std::tuple<const void*, std::string>, Hazard> hazards_;  // by (pc, what)
+    std::map<std::tuple<const void*, std::string>, const void*> pcs_;
+};
+
+}  // namespace gpukit::detail::sim

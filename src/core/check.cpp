@@ -1,0 +1,117 @@
+// src/core/check.cpp: check-mode tools, reports and the hazards found so far.
+#include "gpukit/check.hpp"
+
+#include <cstdlib>
+#include <mutex>
+
+#include "backend.hpp"
+#include "core/check_store.hpp"
+#include "util/text.hpp"
+
+namespace gpukit {
+
+using detail::concat;
+
+namespace {
+struct NamedTool {
+    const char* name;
+    CheckTool tool;
+};
+constexpr NamedTool named_tools[] = {{"memcheck", CheckTool::memcheck},
+                                     {"racecheck", CheckTool::racecheck},
+                                     {"synccheck", CheckTool::synccheck},
+                                     {"initcheck", CheckTool::initcheck}};
+}  // namespace
+
+CheckTool parse_check_tools(std::string_view text) {
+    CheckTool tools = CheckTool::none;
+    while (!text.empty()) {
+        const auto comma = text.find(',');
+        const std::string_view word = text.substr(0, comma);
+        text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+        if (word.empty() || word == "none") continue;
+        if (word == "all") {
+            tools = tools | CheckTool::all;
+            continue;
+        }
+        bool known = false;
+        for (const auto& named : named_tools)
+            if (word == named.name) tools = tools | named.tool, known = true;
+        if (!known)
+            throw InvalidArgumentError(concat("Unknown check tool '", word,
+                                              "': use memcheck, racecheck, synccheck, initcheck or all"));
+    }
+    return tools;
+}
+
+std::string to_string(CheckTool tools) {
+    std::vector<std::string> names;
+    for (const auto& named : named_tools)
+        if (includes(tools, named.tool)) names.emplace_back(named.name);
+    return names.empty() ? "none" : detail::join(names, ",");
+}
+
+CheckTool check_tools_from_environment() {
+    const char* value = std::getenv("GPUKIT_CHECK");
+    if (!value || !*value) return CheckTool::none;
+    try {
+        return parse_check_tools(value);
+    } catch (const InvalidArgumentError& e) {
+        throw InvalidArgumentError(concat("GPUKIT_CHECK=", value, ": ", e.what()));
+    }
+}
+
+std::string CheckReport::text() const {
+    std::string out = "========= GPUKIT CHECK\n";
+    std::uint64_t errors = 0;
+    for (const auto& hazard : hazards) {
+        errors += hazard.occurrences;
+        out += concat("========= ", hazard.what, "\n");
+        out += concat("=========     at ", hazard.kernel, " in ", hazard.file.empty() ? "?" : hazard.file, ":",
+                      hazard.line, "\n");
+        out += concat("=========     by thread ", to_string(hazard.thread), " in block ", to_string(hazard.block), "\n");
+        out += concat("=========     ", hazard.detail, "\n");
+        if (hazard.occurrences > 1)
+            out += concat("=========     (", hazard.occurrences, " times from this line)\n");
+        out += "=========\n";
+    }
+    out += concat("========= ERROR SUMMARY: ", errors, errors == 1 ? " error" : " errors", " (", hazards.size(),
+                  " distinct)\n");
+    return out;
+}
+
+HazardError::HazardError(Hazard hazard)
+    : Error(concat(hazard.what, " in ", hazard.kernel, " at ", hazard.file.empty() ? "?" : hazard.file, ":",
+                   hazard.line, " by thread ", to_string(hazard.thread), " in block ", to_string(hazard.block), ": ",
+                   hazard.detail)),
+      hazard_(std::move(hazard)) {}
+
+namespace detail {
+namespace {
+struct Store {
+    std::mutex mutex;
+    std::vector<Hazard> hazards;
+};
+Store& store() {
+    static Store* instance = new Store;  // never destroyed: launches may finish during exit
+    return *instance;
+}
+}  // namespace
+
+void record_check_hazards(std::vector<Hazard> hazards) {
+    auto& s = store();
+    std::lock_guard lock(s.mutex);
+    for (auto& hazard : hazards) s.hazards.push_back(std::move(hazard));
+}
+}  // namespace detail
+
+CheckReport take_check_report() {
+    if (auto* simulator = detail::existing_backend(BackendKind::sim)) simulator->synchronize_device(0);
+    auto& s = detail::store();
+    std::lock_guard lock(s.mutex);
+    CheckReport report;
+    report.hazards.swap(s.hazards);
+    return report;
+}
+
+}  // namespace gpukit
