@@ -16,6 +16,8 @@ namespace gpukit::testing {
 
 // The backend this process tests, from --backend=cuda|sim (default: cuda).
 BackendKind tested_backend();
+// True when --check= compiles every module for check mode.
+bool checking_everything();
 
 class DeviceTest : public ::testing::Test {
 protected:

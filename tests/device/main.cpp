@@ -1,6 +1,9 @@
-// tests/device/main.cpp: runs the device tests on the backend named by --backend=cuda|sim.
+// tests/device/main.cpp: runs the device tests on the backend named by --backend=cuda|sim; with
+// --check=<tools> (simulator) every module is compiled for check mode and every test must leave
+// a clean check report: the whole suite doubles as check mode's test against false positives.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -9,8 +12,19 @@
 namespace gpukit::testing {
 namespace {
 BackendKind chosen = BackendKind::cuda;
-}
+bool checking = false;
+
+class CleanCheckReport : public ::testing::EmptyTestEventListener {
+    void OnTestEnd(const ::testing::TestInfo&) override {
+        if (!checking || tested_backend() != BackendKind::sim) return;
+        const auto report = take_check_report();
+        EXPECT_TRUE(report.clean()) << "check mode reported hazards in a correct kernel:\n" << report.text();
+    }
+};
+}  // namespace
+
 BackendKind tested_backend() { return chosen; }
+bool checking_everything() { return checking; }
 }  // namespace gpukit::testing
 
 int main(int argc, char** argv) {
@@ -18,6 +32,11 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         if (std::strncmp(argv[i], "--backend=", 10) == 0)
             gpukit::testing::chosen = gpukit::parse_backend_kind(argv[i] + 10);
+        if (std::strncmp(argv[i], "--check=", 8) == 0) {
+            ::setenv("GPUKIT_CHECK", argv[i] + 8, 1);
+            gpukit::testing::checking = true;
+        }
     }
+    ::testing::UnitTest::GetInstance()->listeners().Append(new gpukit::testing::CleanCheckReport);
     return RUN_ALL_TESTS();
 }

@@ -73,11 +73,16 @@ bool LaunchChecker::check(const AccessSite& site, std::uintptr_t address, std::s
     // The module's own globals (__constant__, __device__).
     if (module_.in_image(address, size)) return true;
 
+    // Just past (or before) a live allocation is the common bug; the heap may since have put a
+    // freed allocation there too, so nearness to a live one is judged first.
     std::string detail;
-    if (auto freed = AllocationTable::instance().freed_containing(address)) {
-        detail = concat("Address ", hex(address), " is ", address - freed->address, " bytes into an allocation at ",
-                        hex(freed->address), " of size ", freed->size, " bytes that was freed");
-    } else if (auto nearest = AllocationTable::instance().nearest(address)) {
+    const auto nearest = AllocationTable::instance().nearest(address);
+    const auto distance = [&](const Allocation& a) -> std::uintptr_t {
+        const std::uintptr_t end = a.address + a.size;
+        return address >= end ? address - end : (address < a.address ? a.address - address : 0);
+    };
+    constexpr std::uintptr_t near_bytes = 1024;
+    if (nearest && distance(*nearest) <= near_bytes) {
         const std::uintptr_t end = nearest->address + nearest->size;
         detail = address >= end ? concat("Address ", hex(address), " is ", address - end,
                                          " bytes after the nearest allocation at ", hex(nearest->address),
@@ -88,6 +93,12 @@ bool LaunchChecker::check(const AccessSite& site, std::uintptr_t address, std::s
                               nearest->size, " bytes")
                      : concat("Access at ", hex(address), " of ", size, " bytes runs past the end of the allocation at ",
                               hex(nearest->address), " of size ", nearest->size, " bytes");
+    } else if (auto freed = AllocationTable::instance().freed_containing(address)) {
+        detail = concat("Address ", hex(address), " is ", address - freed->address, " bytes into an allocation at ",
+                        hex(freed->address), " of size ", freed->size, " bytes that was freed");
+    } else if (nearest) {
+        detail = concat("Address ", hex(address), " is ", distance(*nearest), " bytes from the nearest allocation at ",
+                        hex(nearest->address), " of size ", nearest->size, " bytes");
     } else {
         detail = concat("Address ", hex(address), " is not device memory (a host pointer, or a wild one)");
     }

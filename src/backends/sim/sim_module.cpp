@@ -108,6 +108,8 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
     for (const auto& symbol : symbols) {
         if (symbol.defined && symbol.type == elf_type_tls && symbol.size > 0)
             shared_.push_back({demangle(symbol.name), symbol.value, symbol.size, symbol.value == dynamic_offset});
+        if (symbol.defined && symbol.type == elf_type_tls && symbol.name.find("thread_local_anchor") != std::string::npos)
+            anchor_offset_ = symbol.value;
     }
     for (const auto& symbol : symbols) {
         if (!symbol.defined) continue;
@@ -147,9 +149,7 @@ SimModule::~SimModule() {
 }
 
 std::uintptr_t SimModule::thread_local_block() const {
-    void* block = nullptr;
-    dlinfo(handle_, RTLD_DI_TLS_DATA, &block);
-    return reinterpret_cast<std::uintptr_t>(block);
+    return reinterpret_cast<std::uintptr_t>(record_->prepare_thread()) - anchor_offset_;
 }
 
 bool SimModule::in_image(std::uintptr_t address, std::size_t size) const {

@@ -59,7 +59,9 @@ public:
 
     // For check mode.
     const std::vector<SharedVariable>& shared_variables() const noexcept { return shared_; }
-    // The calling OS thread's copy of the module's thread-locals (after prepare_thread).
+    // The calling OS thread's copy of the module's thread-locals, allocating it if need be.
+    // (dlinfo's RTLD_DI_TLS_DATA answers null once other modules were loaded after this thread
+    // last updated its thread-local vector; the prelude's anchor variable tells the truth.)
     std::uintptr_t thread_local_block() const;
     // Whether [address, address + size) lies in the module's loaded image (its globals).
     bool in_image(std::uintptr_t address, std::size_t size) const;
@@ -73,6 +75,7 @@ private:
     std::uintptr_t base_ = 0;
     std::vector<std::pair<std::uintptr_t, std::uintptr_t>> segments_;  // [begin, end) of the image
     std::vector<SharedVariable> shared_;
+    std::uint64_t anchor_offset_ = 0;  // of the prelude's thread_local_anchor in the module's block
     const gpukit_sim::ModuleRecord* record_ = nullptr;
     std::vector<SimKernel> kernels_;
     std::map<std::string, SimGlobal, std::less<>> globals_;
