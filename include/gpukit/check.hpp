@@ -46,6 +46,13 @@ struct Hazard {
     bool is_write = false;
     std::string detail;  // "Address 0x... is 0 bytes after the nearest allocation at 0x... of size 4000 bytes"
     std::uint64_t occurrences = 1;
+
+    // racecheck: the earlier of the two conflicting accesses (the fields above are the later).
+    std::string other_access;  // "Write"
+    std::string other_file;
+    int other_line = 0;
+    Dim3 other_block;
+    Dim3 other_thread;
 };
 
 struct CheckReport {

@@ -66,6 +66,18 @@ std::string CheckReport::text() const {
     std::uint64_t errors = 0;
     for (const auto& hazard : hazards) {
         errors += hazard.occurrences;
+        if (hazard.tool == CheckTool::racecheck) {
+            out += concat("========= Race reported between ", hazard.other_access, " access at ",
+                          hazard.other_file.empty() ? "?" : hazard.other_file, ":", hazard.other_line, " by thread ",
+                          to_string(hazard.other_thread), " in block ", to_string(hazard.other_block), "\n");
+            out += concat("=========     and ", hazard.is_write ? "Write" : "Read", " access at ",
+                          hazard.file.empty() ? "?" : hazard.file, ":", hazard.line, " by thread ",
+                          to_string(hazard.thread), " in block ", to_string(hazard.block), "\n");
+            out += concat("=========     ", hazard.what, " in ", hazard.kernel, ": ", hazard.detail, " [",
+                          hazard.occurrences, hazard.occurrences == 1 ? " hazard]\n" : " hazards]\n");
+            out += "=========\n";
+            continue;
+        }
         out += concat("========= ", hazard.what, "\n");
         out += concat("=========     at ", hazard.kernel, " in ", hazard.file.empty() ? "?" : hazard.file, ":",
                       hazard.line, "\n");

@@ -2,6 +2,8 @@
 // to its fixed twin, which must report nothing.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "device/device_test_fixture.hpp"
 
 namespace gpukit::testing {
@@ -16,10 +18,17 @@ protected:
         take_check_report();  // start clean
     }
 
-    static Kernel checked(const char* source, const char* name) {
+    static Kernel checked(const char* source, const char* name, CheckTool tools = CheckTool::memcheck) {
         CompileOptions options;
-        options.check = CheckTool::memcheck;
+        options.check = tools;
         return Module::compile(source, options).kernel(name);
+    }
+
+    static std::vector<Hazard> races(const CheckReport& report) {
+        std::vector<Hazard> found;
+        for (const auto& hazard : report.hazards)
+            if (hazard.tool == CheckTool::racecheck) found.push_back(hazard);
+        return found;
     }
 
     static const Hazard& only_hazard(const CheckReport& report) {
@@ -163,6 +172,108 @@ extern "C" __global__ void touch(float* p) { p[threadIdx.x] = 1.0f; })";
     ASSERT_FALSE(report.clean());
     EXPECT_EQ(report.hazards[0].what, "Invalid __global__ write of size 4 bytes");
     EXPECT_EQ(host[0], 0.0f);  // the write never happened
+}
+
+TEST_F(CheckMode, HistogramWithANonAtomicIncrement) {
+    const char* planted = R"(
+extern "C" __global__ void histogram(const int* input, int* output, const int size) {
+  int item = (blockIdx.x * blockDim.x) + threadIdx.x;
+  if (item < size) output[input[item]] += 1;
+})";
+    const char* fixed = R"(
+extern "C" __global__ void histogram(const int* input, int* output, const int size) {
+  int item = (blockIdx.x * blockDim.x) + threadIdx.x;
+  if (item < size) atomicAdd(&output[input[item]], 1);
+})";
+    const int n = 2000;
+    std::vector<int> input(n);
+    for (int i = 0; i < n; ++i) input[i] = (i * 13) % 16;
+    auto din = DeviceBuffer::from_host(std::span<const int>(input));
+    DeviceBuffer dout(16 * sizeof(int));
+    memset(dout, 0);
+    checked(planted, "histogram", CheckTool::racecheck)({.grid = grid_for(n, 256), .block = 256}, din, dout, n);
+    const auto report = take_check_report();
+    const auto found = races(report);
+    ASSERT_FALSE(found.empty()) << report.text();
+    EXPECT_EQ(found[0].line, 4);
+    EXPECT_EQ(found[0].other_line, 4);
+    expect_contains(found[0].what, "on __global__ memory");
+    expect_contains(report.text(), "========= Race reported between");
+    memset(dout, 0);
+    checked(fixed, "histogram", CheckTool::racecheck)({.grid = grid_for(n, 256), .block = 256}, din, dout, n);
+    const auto clean = take_check_report();
+    EXPECT_TRUE(clean.clean()) << clean.text();
+}
+
+// The course's tiled matmul with one of its two __syncthreads left out.
+std::string tiled_matmul(bool first_barrier, bool second_barrier) {
+    return std::string(R"(
+#define TILE 16
+extern "C" __global__ void matmul_tiled(const float* m, const float* n, float* out, int size) {
+  __shared__ float ms[TILE][TILE];
+  __shared__ float ns[TILE][TILE];
+  int tr = threadIdx.y, tc = threadIdx.x;
+  int r = blockIdx.y * TILE + tr, c = blockIdx.x * TILE + tc;
+  float p = 0.0f;
+  for (int phase = 0; phase < size / TILE; ++phase) {
+    ms[tr][tc] = m[r * size + phase * TILE + tc];
+    ns[tr][tc] = n[(phase * TILE + tr) * size + c];
+)") + (first_barrier ? "    __syncthreads();\n" : "    \n") + R"(    for (int i = 0; i < TILE; ++i) p += ms[tr][i] * ns[i][tc];
+)" + (second_barrier ? "    __syncthreads();\n" : "    \n") + R"(  }
+  out[r * size + c] = p;
+})";
+}
+
+TEST_F(CheckMode, TiledMatmulMissingEachOfItsBarriers) {
+    const int size = 32;
+    const auto m = random_floats(size * size, 4), n = random_floats(size * size, 5);
+    auto dm = DeviceBuffer::from_host(std::span<const float>(m));
+    auto dn = DeviceBuffer::from_host(std::span<const float>(n));
+    DeviceBuffer dout(size * size * sizeof(float));
+    const LaunchConfig config{.grid = {2, 2}, .block = {16, 16}};
+    // Without the first barrier a tile is read (line 13) before all of it is written (lines 10-11);
+    // without the second, the next phase overwrites it (lines 10-11) while it is still read.
+    for (auto [first, second] : {std::tuple{false, true}, std::tuple{true, false}}) {
+        const std::string source = tiled_matmul(first, second);
+        checked(source.c_str(), "matmul_tiled", CheckTool::racecheck)(config, dm, dn, dout, size);
+        const auto report = take_check_report();
+        const auto found = races(report);
+        ASSERT_FALSE(found.empty()) << "no race found without barrier " << (first ? 2 : 1);
+        (void)second;
+        bool tile_race = false;
+        for (const auto& race : found) {
+            const bool lines = (race.line == 13 && (race.other_line == 10 || race.other_line == 11)) ||
+                               (race.other_line == 13 && (race.line == 10 || race.line == 11));
+            tile_race |= lines && race.what.find("__shared__") != std::string::npos;
+        }
+        EXPECT_TRUE(tile_race) << "expected a race between lines 10-11 and 13\n" << report.text();
+    }
+    const std::string fixed = tiled_matmul(true, true);
+    checked(fixed.c_str(), "matmul_tiled", CheckTool::racecheck)(config, dm, dn, dout, size);
+    const auto clean = take_check_report();
+    EXPECT_TRUE(clean.clean()) << clean.text();
+}
+
+TEST_F(CheckMode, AWriteWriteRaceBetweenBlocks) {
+    const char* planted = R"(
+extern "C" __global__ void last_writer(int* out) {
+  if (threadIdx.x == 0) out[0] = blockIdx.x;
+})";
+    const char* fixed = R"(
+extern "C" __global__ void last_writer(int* out) {
+  if (threadIdx.x == 0) atomicMax(&out[0], (int)blockIdx.x);
+})";
+    DeviceBuffer out(sizeof(int));
+    memset(out, 0);
+    checked(planted, "last_writer", CheckTool::racecheck)({.grid = 4, .block = 32}, out);
+    const auto report = take_check_report();
+    const auto found = races(report);
+    ASSERT_EQ(found.size(), 1u) << report.text();
+    expect_contains(found[0].what, "write-after-write");
+    expect_contains(found[0].detail, "from different blocks");
+    EXPECT_NE(found[0].block, found[0].other_block);
+    checked(fixed, "last_writer", CheckTool::racecheck)({.grid = 4, .block = 32}, out);
+    EXPECT_TRUE(take_check_report().clean());
 }
 
 TEST_F(CheckMode, EnvironmentNamesTheTools) {

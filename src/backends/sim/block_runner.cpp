@@ -51,8 +51,9 @@ struct SimThread {
 };
 
 struct WarpState {
-    unsigned live = 0;     // lanes that exist and have not returned
-    unsigned waiting = 0;  // lanes waiting in a collective
+    unsigned live = 0;        // lanes that exist and have not returned
+    unsigned waiting = 0;     // lanes waiting in a collective
+    unsigned generation = 0;  // collectives completed (racecheck: lanes are ordered across one)
 };
 
 constexpr unsigned bit(unsigned lane) { return 1u << lane; }
@@ -77,6 +78,10 @@ public:
         solo_yields_ = 0;
         launch.module->record().prepare_thread();
         shared_begin_ = launch.checker ? launch.module->thread_local_block() : 0;
+        if (launch.checker && includes(launch.checker->tools(), CheckTool::racecheck)) {
+            shared_shadow_.resize((launch.module->thread_local_bytes() + 3) / 4);
+            ++shared_serial_;  // the shadow's old records belong to the previous block
+        }
         // In check mode a bad access ends only the thread that makes it, so threads are fibers.
         const bool loop = !launch.kernel->record->synchronises && !always_fibers() && !launch.checker;
         if (loop) {
@@ -128,8 +133,25 @@ public:
         LaunchChecker* checker = launch_->checker;
         if (!checker) return;
         const auto region = reinterpret_cast<std::uintptr_t>(&self) & ~(simulated_stack_bytes() - 1);
-        const AccessSite site{block_idx_,    self.idx,    region, region + simulated_stack_bytes(),
-                              shared_begin_, &block_context_};
+        const Index3 grid = launch_->grid;
+        const AccessAgent agent{block_idx_.x + std::uint64_t{grid.x} * (block_idx_.y + std::uint64_t{grid.y} * block_idx_.z),
+                                self.linear,
+                                self.warp,
+                                generation_,
+                                warps_.empty() ? 0u : warps_[self.warp].generation,
+                                block_idx_,
+                                self.idx};
+        const bool racecheck = !shared_shadow_.empty() && includes(checker->tools(), CheckTool::racecheck);
+        const AccessSite site{block_idx_,
+                              self.idx,
+                              region,
+                              region + simulated_stack_bytes(),
+                              shared_begin_,
+                              &block_context_,
+                              agent,
+                              racecheck ? shared_shadow_.data() : nullptr,
+                              shared_shadow_.size(),
+                              shared_serial_};
         if (!checker->check(site, reinterpret_cast<std::uintptr_t>(address), size, flags, pc)) thread_exited(self);
     }
 
@@ -327,6 +349,7 @@ private:
         for (unsigned lanes = participants; lanes; lanes &= lanes - 1)
             lane_thread(warp_index, static_cast<unsigned>(__builtin_ctz(lanes))).state = State::ready;
         warps_[warp_index].waiting &= ~participants;
+        ++warps_[warp_index].generation;
     }
 
     std::uint64_t reduce(int kind, bool is_signed, unsigned warp_index, unsigned participants) {
@@ -374,6 +397,7 @@ private:
                 t.state = State::ready;
             }
             warps_[w].waiting &= ~group;
+            ++warps_[w].generation;
             resolved = true;
         }
         return resolved ? next_ready_from(after) : nullptr;
@@ -440,6 +464,8 @@ private:
     Index3 block_idx_{};
     gpukit_sim::BlockContext block_context_{};
     std::uintptr_t shared_begin_ = 0;  // check mode: this worker's copy of the module's __shared__
+    std::vector<RaceWord> shared_shadow_;  // racecheck: one record per 4 bytes of it
+    std::uint64_t shared_serial_ = 0;
     std::exception_ptr failure_;
     std::uint64_t solo_yields_ = 0;
     std::chrono::steady_clock::time_point spin_started_{};

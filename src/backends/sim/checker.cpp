@@ -6,6 +6,8 @@
 #include "backends/sim/allocations.hpp"
 #include "util/text.hpp"
 
+#include <string>
+
 namespace gpukit::detail::sim {
 
 namespace {
@@ -29,7 +31,11 @@ Dim3 dim(const gpukit_sim::Index3& i) { return Dim3(i.x, i.y, i.z); }
 
 LaunchChecker::LaunchChecker(const SimModule& module, std::string kernel, CheckTool tools,
                              std::size_t dynamic_shared_bytes)
-    : module_(module), kernel_(std::move(kernel)), tools_(tools), dynamic_shared_bytes_(dynamic_shared_bytes) {}
+    : module_(module),
+      kernel_(std::move(kernel)),
+      tools_(tools),
+      dynamic_shared_bytes_(dynamic_shared_bytes),
+      global_shadow_(includes(tools, CheckTool::racecheck) ? std::make_unique<Shard[]>(shards) : nullptr) {}
 
 bool LaunchChecker::check(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags,
                           const void* pc) {
@@ -38,7 +44,7 @@ bool LaunchChecker::check(const AccessSite& site, std::uintptr_t address, std::s
     // The block's built-in variables.
     const auto context = reinterpret_cast<std::uintptr_t>(site.block_context);
     if (address >= context && address + size <= context + sizeof(gpukit_sim::BlockContext)) return true;
-    if (!includes(tools_, CheckTool::memcheck)) return true;
+    const bool memcheck = includes(tools_, CheckTool::memcheck);
 
     // Shared memory: one of the block's __shared__ variables.
     if (site.shared_begin && address >= site.shared_begin) {
@@ -46,7 +52,13 @@ bool LaunchChecker::check(const AccessSite& site, std::uintptr_t address, std::s
             const std::uintptr_t begin = site.shared_begin + variable.offset;
             const std::uintptr_t end = begin + (variable.dynamic ? dynamic_shared_bytes_ : variable.size);
             if (address >= begin && address < begin + variable.size) {
-                if (address + size <= end) return true;
+                if (address + size <= end) {
+                    if (site.shared_shadow)
+                        check_races(site, site.shared_shadow + (address - site.shared_begin) / 4, site.shared_serial,
+                                    "__shared__", address, size, flags, pc);
+                    return true;
+                }
+                if (!memcheck) return true;
                 record(site, address, size, flags, pc, access_words("shared", size, flags),
                        variable.dynamic
                            ? concat("Address ", hex(address), " is ", address - begin,
@@ -61,7 +73,8 @@ bool LaunchChecker::check(const AccessSite& site, std::uintptr_t address, std::s
 
     // Global memory: a live allocation, naturally aligned.
     if (AllocationTable::instance().containing(address, size)) {
-        if (size > 1 && size <= 16 && address % size != 0) {
+        if (global_shadow_) check_global_races(site, address, size, flags, pc);
+        if (memcheck && size > 1 && size <= 16 && address % size != 0) {
             record(site, address, size, flags, pc,
                    concat("Misaligned __global__ ", (flags & gpukit_sim::access_write) ? "write" : "read", " of size ",
                           size, " bytes"),
@@ -71,7 +84,11 @@ bool LaunchChecker::check(const AccessSite& site, std::uintptr_t address, std::s
         return true;
     }
     // The module's own globals (__constant__, __device__).
-    if (module_.in_image(address, size)) return true;
+    if (module_.in_image(address, size)) {
+        if (global_shadow_) check_global_races(site, address, size, flags, pc);
+        return true;
+    }
+    if (!memcheck) return true;
 
     // Just past (or before) a live allocation is the common bug; the heap may since have put a
     // freed allocation there too, so nearness to a live one is judged first.
@@ -106,6 +123,61 @@ bool LaunchChecker::check(const AccessSite& site, std::uintptr_t address, std::s
     return false;
 }
 
+void LaunchChecker::check_races(const AccessSite& site, RaceWord* shadow, std::uint64_t serial, const char* space,
+                                std::uintptr_t address, std::size_t size, unsigned flags, const void* pc) {
+    const bool write = flags & gpukit_sim::access_write;
+    const AccessRecord now{site.agent, pc, (flags & gpukit_sim::access_atomic) != 0, true};
+    for (std::uintptr_t word = address / 4; word <= (address + size - 1) / 4; ++word, ++shadow) {
+        const auto race = observe(*shadow, serial, now, write);
+        if (!race) continue;
+        const auto key = std::make_tuple(pc, std::string("race ") + race->kind + " " + space);
+        std::lock_guard lock(mutex_);
+        auto it = hazards_.find(key);
+        if (it != hazards_.end()) {
+            ++it->second.occurrences;
+            continue;
+        }
+        Hazard hazard;
+        hazard.tool = CheckTool::racecheck;
+        hazard.what = concat("Race (", race->kind, ") on ", space, " memory");
+        hazard.kernel = kernel_;
+        hazard.block = dim(site.block);
+        hazard.thread = dim(site.thread);
+        hazard.address = word * 4;
+        hazard.size = 4;
+        hazard.is_write = write;
+        hazard.detail = concat("both touch the 4 bytes at ", hex(word * 4),
+                               race->earlier.agent.block != site.agent.block
+                                   ? " from different blocks, which nothing orders"
+                                   : " with no __syncthreads (or warp synchronisation) between them");
+        hazard.other_access = race->earlier_is_write ? "Write" : "Read";
+        hazard.other_block = dim(race->earlier.agent.block_idx);
+        hazard.other_thread = dim(race->earlier.agent.thread_idx);
+        hazards_.emplace(key, std::move(hazard));
+        pcs_.emplace(key, pc);
+        other_pcs_.emplace(key, race->earlier.pc);
+    }
+}
+
+void LaunchChecker::check_global_races(const AccessSite& site, std::uintptr_t address, std::size_t size,
+                                       unsigned flags, const void* pc) {
+    for (std::uintptr_t word = address / 4; word <= (address + size - 1) / 4; ++word) {
+        Shard& shard = global_shadow_[(word * 0x9E3779B97F4A7C15ull >> 58) % shards];
+        RaceWord copy;
+        {
+            std::lock_guard lock(shard.mutex);
+            RaceWord& slot = shard.words[word];
+            // Observe under the shard's lock, then report outside it.
+            const bool write = flags & gpukit_sim::access_write;
+            const AccessRecord now{site.agent, pc, (flags & gpukit_sim::access_atomic) != 0, true};
+            copy = slot;
+            if (!observe(slot, 1, now, write)) continue;
+        }
+        // Re-run on the copy (before the update) to report exactly the race just found.
+        check_races(site, &copy, 1, "__global__", word * 4, 4, flags, pc);
+    }
+}
+
 void LaunchChecker::record(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags,
                            const void* pc, std::string what, std::string detail) {
     std::lock_guard lock(mutex_);
@@ -137,6 +209,11 @@ std::vector<Hazard> LaunchChecker::hazards() const {
         const auto location = module_.source_of(pcs_.at(key));
         resolved.file = location.file;
         resolved.line = location.line;
+        if (auto other = other_pcs_.find(key); other != other_pcs_.end()) {
+            const auto earlier = module_.source_of(other->second);
+            resolved.other_file = earlier.file;
+            resolved.other_line = earlier.line;
+        }
         all.push_back(std::move(resolved));
     }
     return all;

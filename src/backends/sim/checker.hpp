@@ -8,12 +8,15 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <unordered_map>
 #include <mutex>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "backends/sim/prelude/gpukit_sim_abi.h"
+#include "backends/sim/race_detector.hpp"
 #include "backends/sim/sim_module.hpp"
 #include "gpukit/check.hpp"
 
@@ -27,6 +30,11 @@ struct AccessSite {
     std::uintptr_t stack_end;
     std::uintptr_t shared_begin;  // this worker's copy of the module's thread-local block
     const void* block_context;
+    // racecheck
+    AccessAgent agent;
+    RaceWord* shared_shadow;       // one word per 4 bytes from shared_begin; null without racecheck
+    std::size_t shared_shadow_words;
+    std::uint64_t shared_serial;   // the block run the shared shadow belongs to
 };
 
 class LaunchChecker {
@@ -42,6 +50,10 @@ public:
 private:
     void record(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags, const void* pc,
                 std::string what, std::string detail);
+    void check_races(const AccessSite& site, RaceWord* shadow, std::uint64_t serial, const char* space,
+                     std::uintptr_t address, std::size_t size, unsigned flags, const void* pc);
+    void check_global_races(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags,
+                            const void* pc);
 
     const SimModule& module_;
     std::string kernel_;
@@ -50,6 +62,15 @@ private:
     mutable std::mutex mutex_;
     std::map<std::tuple<const void*, std::string>, Hazard> hazards_;  // by (pc, what)
     std::map<std::tuple<const void*, std::string>, const void*> pcs_;
+    std::map<std::tuple<const void*, std::string>, const void*> other_pcs_;  // racecheck's earlier access
+
+    // Global memory's race shadow, sharded by address so that workers rarely wait on each other.
+    static constexpr std::size_t shards = 64;
+    struct Shard {
+        std::mutex mutex;
+        std::unordered_map<std::uintptr_t, RaceWord> words;
+    };
+    std::unique_ptr<Shard[]> global_shadow_;
 };
 
 }  // namespace gpukit::detail::sim

@@ -1,6 +1,7 @@
 // src/backends/sim/sim_module.hpp: a compiled kernel module loaded into the process.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -59,6 +60,12 @@ public:
 
     // For check mode.
     const std::vector<SharedVariable>& shared_variables() const noexcept { return shared_; }
+    // Bytes of the module's thread-local block that its variables span.
+    std::size_t thread_local_bytes() const noexcept {
+        std::size_t end = 0;
+        for (const auto& v : shared_) end = std::max<std::size_t>(end, v.offset + v.size);
+        return end;
+    }
     // The calling OS thread's copy of the module's thread-locals, allocating it if need be.
     // (dlinfo's RTLD_DI_TLS_DATA answers null once other modules were loaded after this thread
     // last updated its thread-local vector; the prelude's anchor variable tells the truth.)
