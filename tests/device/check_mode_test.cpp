@@ -1,4 +1,4 @@
-// tests/device/check_mode_test.cpp: check mode's memcheck on the course's own mistakes, each next
+// tests/device/check_mode_test.cpp: check mode's tools on the course's own mistakes, each next
 // to its fixed twin, which must report nothing.
 #include <gtest/gtest.h>
 
@@ -274,6 +274,130 @@ extern "C" __global__ void last_writer(int* out) {
     EXPECT_NE(found[0].block, found[0].other_block);
     checked(fixed, "last_writer", CheckTool::racecheck)({.grid = 4, .block = 32}, out);
     EXPECT_TRUE(take_check_report().clean());
+}
+
+std::vector<Hazard> sync_errors(const CheckReport& report) {
+    std::vector<Hazard> found;
+    for (const auto& hazard : report.hazards)
+        if (hazard.tool == CheckTool::synccheck) found.push_back(hazard);
+    return found;
+}
+
+// A reversal through shared memory in 64-thread blocks, with its barrier in various places.
+std::string reverse_kernel(const char* before_barrier, const char* barrier) {
+    return std::string(R"(
+extern "C" __global__ void reverse(const float* in, float* out) {
+  __shared__ float s[64];
+  int t = threadIdx.x;
+  s[t] = in[blockIdx.x * 64 + t];
+)") + before_barrier + "\n" + barrier + R"(
+  out[blockIdx.x * 64 + t] = s[63 - t];
+})";
+}
+
+TEST_F(CheckMode, SyncthreadsInsideABranch) {
+    const auto in = random_floats(128, 6);
+    auto din = DeviceBuffer::from_host(std::span<const float>(in));
+    DeviceBuffer dout(128 * sizeof(float));
+    const LaunchConfig config{.grid = 2, .block = 64};
+
+    // Threads 48-63 skip the barrier and go on: line 7 is reached by only part of the block.
+    auto source = reverse_kernel("", "  if (t < 48) __syncthreads();");
+    checked(source.c_str(), "reverse", CheckTool::synccheck)(config, din, dout);
+    auto report = take_check_report();
+    auto found = sync_errors(report);
+    ASSERT_EQ(found.size(), 1u) << report.text();
+    EXPECT_EQ(found[0].what, "Barrier error detected. Divergent thread(s) in block");
+    EXPECT_EQ(found[0].line, 7);
+    EXPECT_EQ(found[0].occurrences, 32u);  // 16 threads in each of 2 blocks
+    expect_contains(found[0].detail, "returned without reaching this __syncthreads, which 48 threads wait at");
+    expect_contains(found[0].detail, "its last access, at kernel.cu:8");
+    expect_contains(report.text(), "========= Barrier error detected. Divergent thread(s) in block");
+
+    // Two different barriers: the halves of the block wait at lines 7 and 8.
+    source = reverse_kernel("", "  if (t < 32) __syncthreads();\n  else __syncthreads();");
+    checked(source.c_str(), "reverse", CheckTool::synccheck)(config, din, dout);
+    report = take_check_report();
+    found = sync_errors(report);
+    ASSERT_EQ(found.size(), 1u) << report.text();
+    EXPECT_EQ(found[0].line, 8);
+    EXPECT_EQ(found[0].other_line, 7);
+    EXPECT_EQ(found[0].occurrences, 64u);
+    expect_contains(found[0].detail, "while thread (0,0,0) waits at the one at kernel.cu:7");
+
+    // Fixed twins: the barrier outside the branch, and an early return before it (exited threads
+    // count as arrived, on the GPU too).
+    source = reverse_kernel("", "  __syncthreads();");
+    checked(source.c_str(), "reverse", CheckTool::synccheck)(config, din, dout);
+    report = take_check_report();
+    EXPECT_TRUE(report.clean()) << report.text();
+    std::vector<float> got(128);
+    copy(std::span<float>(got), dout.view());
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(got[i], in[(i / 64) * 64 + 63 - i % 64]) << i;
+    const char* early_return = R"(
+extern "C" __global__ void halves(const float* in, float* out) {
+  __shared__ float s[64];
+  int t = threadIdx.x;
+  if (t >= 40) return;
+  s[t] = in[blockIdx.x * 64 + t];
+  __syncthreads();
+  out[blockIdx.x * 64 + t] = s[39 - t];
+})";
+    checked(early_return, "halves", CheckTool::synccheck)(config, din, dout);
+    report = take_check_report();
+    EXPECT_TRUE(report.clean()) << report.text();
+}
+
+TEST_F(CheckMode, AShuffleAfterHalfTheWarpReturned) {
+    const auto in = random_floats(32, 7);
+    auto din = DeviceBuffer::from_host(std::span<const float>(in));
+    DeviceBuffer dout(32 * sizeof(float));
+    // Lanes 0-15 read lanes 16-31, which have returned.
+    const char* planted = R"(
+extern "C" __global__ void fold(const float* in, float* out) {
+  int lane = threadIdx.x;
+  float v = in[lane];
+  if (lane >= 16) return;
+  v += __shfl_down_sync(0xffffffff, v, 16);
+  out[lane] = v;
+})";
+    checked(planted, "fold", CheckTool::synccheck)({.grid = 1, .block = 32}, din, dout);
+    auto report = take_check_report();
+    auto found = sync_errors(report);
+    ASSERT_EQ(found.size(), 1u) << report.text();
+    EXPECT_EQ(found[0].line, 6);
+    EXPECT_EQ(found[0].occurrences, 16u);
+    expect_contains(found[0].detail, "lane 0 reads lane 16 through __shfl_down_sync");
+
+    // A mask that leaves the calling lane out.
+    const char* bad_mask = R"(
+extern "C" __global__ void fold(const float* in, float* out) {
+  int lane = threadIdx.x;
+  out[lane] = __shfl_sync(0x0000ffff, in[lane], 0);
+})";
+    checked(bad_mask, "fold", CheckTool::synccheck)({.grid = 1, .block = 32}, din, dout);
+    report = take_check_report();
+    found = sync_errors(report);
+    ASSERT_EQ(found.size(), 1u) << report.text();
+    EXPECT_EQ(found[0].what, "Invalid arguments to a warp intrinsic");
+    EXPECT_EQ(found[0].occurrences, 16u);
+    expect_contains(found[0].detail, "the mask 0x0000ffff of __shfl_sync leaves out the calling lane 16");
+
+    // Fixed twin: shuffle while the whole warp is there, then return.
+    const char* fixed = R"(
+extern "C" __global__ void fold(const float* in, float* out) {
+  int lane = threadIdx.x;
+  float v = in[lane];
+  v += __shfl_down_sync(0xffffffff, v, 16);
+  if (lane >= 16) return;
+  out[lane] = v;
+})";
+    checked(fixed, "fold", CheckTool::synccheck)({.grid = 1, .block = 32}, din, dout);
+    report = take_check_report();
+    EXPECT_TRUE(report.clean()) << report.text();
+    std::vector<float> got(32);
+    copy(std::span<float>(got), dout.view());
+    for (int i = 0; i < 16; ++i) EXPECT_FLOAT_EQ(got[i], in[i] + in[i + 16]) << i;
 }
 
 TEST_F(CheckMode, EnvironmentNamesTheTools) {

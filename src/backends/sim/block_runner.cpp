@@ -3,6 +3,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <exception>
 #include <new>
@@ -24,6 +26,40 @@ namespace {
 using gpukit_sim::Index3;
 
 enum class State : std::uint8_t { ready, at_block_barrier, at_warp, exited };
+
+// For synccheck's reports.
+std::string to_string(Index3 i) { return concat("(", i.x, ",", i.y, ",", i.z, ")"); }
+
+std::string hex_mask(unsigned mask) {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08x", mask);
+    return text;
+}
+
+const char* barrier_name(int kind) {
+    switch (kind) {
+        case gpukit_sim::barrier_count: return "__syncthreads_count";
+        case gpukit_sim::barrier_and: return "__syncthreads_and";
+        case gpukit_sim::barrier_or: return "__syncthreads_or";
+        default: return "__syncthreads";
+    }
+}
+
+const char* warp_intrinsic_name(int kind) {
+    switch (kind) {
+        case gpukit_sim::warp_sync: return "__syncwarp";
+        case gpukit_sim::warp_shfl: return "__shfl_sync";
+        case gpukit_sim::warp_shfl_up: return "__shfl_up_sync";
+        case gpukit_sim::warp_shfl_down: return "__shfl_down_sync";
+        case gpukit_sim::warp_shfl_xor: return "__shfl_xor_sync";
+        case gpukit_sim::warp_ballot: return "__ballot_sync";
+        case gpukit_sim::warp_any: return "__any_sync";
+        case gpukit_sim::warp_all: return "__all_sync";
+        case gpukit_sim::warp_match_any: return "__match_any_sync";
+        case gpukit_sim::warp_match_all: return "__match_all_sync";
+        default: return "__reduce_*_sync";
+    }
+}
 
 class Block;
 
@@ -48,12 +84,15 @@ struct SimThread {
     int operand = 0;
     int width = 32;
     std::uint64_t result = 0;
+    const void* last_access = nullptr;  // check mode: where it last touched memory
+    bool mask_without_self = false;     // synccheck reported its mask already
 };
 
 struct WarpState {
     unsigned live = 0;        // lanes that exist and have not returned
     unsigned waiting = 0;     // lanes waiting in a collective
     unsigned generation = 0;  // collectives completed (racecheck: lanes are ordered across one)
+    unsigned returned = 0;    // lanes that have returned (synccheck)
 };
 
 constexpr unsigned bit(unsigned lane) { return 1u << lane; }
@@ -132,6 +171,7 @@ public:
     void check_access(SimThread& self, const void* address, std::size_t size, unsigned flags, const void* pc) {
         LaunchChecker* checker = launch_->checker;
         if (!checker) return;
+        self.last_access = pc;
         const auto region = reinterpret_cast<std::uintptr_t>(&self) & ~(simulated_stack_bytes() - 1);
         const Index3 grid = launch_->grid;
         const AccessAgent agent{block_idx_.x + std::uint64_t{grid.x} * (block_idx_.y + std::uint64_t{grid.y} * block_idx_.z),
@@ -168,7 +208,8 @@ public:
             and_[slot] &= predicate;
             or_[slot] |= predicate;
         }
-        if (++arrived_ == live_) {
+        if (arrived_++ == 0) first_arrival_ = &self;
+        if (arrived_ == live_) {
             complete_block_barrier();
         } else {
             wait(self);
@@ -184,6 +225,12 @@ public:
 
     std::uint64_t warp_collective(SimThread& self, int kind, unsigned mask, std::uint64_t value, int operand, int width,
                                   const char* file, int line) {
+        self.mask_without_self = !(mask & bit(self.lane)) && kind != gpukit_sim::warp_activemask && synccheck();
+        if (self.mask_without_self) [[unlikely]]
+            launch_->checker->record_sync(block_idx_, self.idx, "Invalid arguments to a warp intrinsic", file, line,
+                                          concat("the mask ", hex_mask(mask), " of ", warp_intrinsic_name(kind),
+                                                 " leaves out the calling lane ", unsigned{self.lane},
+                                                 "; every lane must name itself"));
         self.state = State::at_warp;
         self.kind = kind;
         self.mask = mask | bit(self.lane);  // a lane always takes part in its own collective
@@ -199,10 +246,25 @@ public:
         return self.result;
     }
 
+    // The kernel returned. synccheck: a thread that returns while others wait at a barrier it went
+    // past (its last access lies after the barrier) skipped that barrier. One that returned before
+    // reaching it is fine, as on the GPU, where exited threads count as arrived.
+    void returned(SimThread& self) {
+        if (arrived_ == 0 || !self.last_access || !synccheck()) return;
+        const SimThread& waiting = *first_arrival_;
+        launch_->checker->record_sync(
+            block_idx_, self.idx, "Barrier error detected. Divergent thread(s) in block", waiting.file, waiting.line,
+            concat("thread ", to_string(self.idx), " returned without reaching this ", barrier_name(waiting.kind),
+                   ", which ", arrived_, arrived_ == 1 ? " thread waits at" : " threads wait at",
+                   "; a barrier must be reached by every thread of the block that has not returned"),
+            waiting.file, waiting.line, waiting.idx, self.last_access);
+    }
+
     [[noreturn]] void thread_exited(SimThread& self) {
         self.state = State::exited;
         --live_;
         warps_[self.warp].live &= ~bit(self.lane);
+        warps_[self.warp].returned |= bit(self.lane);
         if (live_ == 0) leave_to_scheduler(self);
         if (arrived_ > 0 && arrived_ == live_) complete_block_barrier();
         retry_warp(self.warp);
@@ -245,6 +307,8 @@ private:
     // Every live thread waits at the barrier now. They become runnable by the generation moving
     // on (see runnable()), not one by one.
     void complete_block_barrier() {
+        if (synccheck()) [[unlikely]]
+            check_same_barrier();
         arrived_ = 0;
         ++generation_;
         const unsigned next = generation_ & 1;
@@ -254,6 +318,22 @@ private:
     }
 
     SimThread& lane_thread(unsigned warp, unsigned lane) { return *threads_[warp * 32 + lane]; }
+
+    bool synccheck() const { return launch_->checker && includes(launch_->checker->tools(), CheckTool::synccheck); }
+
+    // synccheck: every thread the barrier releases must wait at the same one.
+    void check_same_barrier() {
+        const SimThread& first = *first_arrival_;
+        for (const SimThread* t : threads_) {
+            if (t->state != State::at_block_barrier || (t->line == first.line && (t->file == first.file || std::strcmp(t->file, first.file) == 0))) continue;
+            launch_->checker->record_sync(
+                block_idx_, t->idx, "Barrier error detected. Divergent thread(s) in block", t->file, t->line,
+                concat("thread ", to_string(t->idx), " waits at this ", barrier_name(t->kind), " while thread ",
+                       to_string(first.idx), " waits at the one at ", first.file, ":", first.line,
+                       "; the threads of a block must all reach the same barrier"),
+                first.file, first.line, first.idx);
+        }
+    }
 
     // Completes the collective of the lanes waiting with `mask` once every live lane of the mask
     // has arrived (lanes that returned count as arrived).
@@ -295,8 +375,17 @@ private:
             const unsigned width = static_cast<unsigned>(t.width);
             const unsigned segment = lane & ~(width - 1);
             auto from_lane = [&](long source, bool inside) -> std::uint64_t {
-                if (!inside || source < 0 || source > 31 || !(participants & bit(static_cast<unsigned>(source))))
+                if (!inside || source < 0 || source > 31) return t.value;
+                if (!(participants & bit(static_cast<unsigned>(source)))) {
+                    if ((warps_[warp_index].returned & bit(static_cast<unsigned>(source))) &&
+                        (t.mask & bit(static_cast<unsigned>(source))) && !t.mask_without_self && synccheck()) [[unlikely]]
+                        launch_->checker->record_sync(
+                            block_idx_, t.idx, "Warp collective error: a lane of the mask has returned", t.file, t.line,
+                            concat("lane ", lane, " reads lane ", source, " through ", warp_intrinsic_name(t.kind),
+                                   " (mask ", hex_mask(t.mask),
+                                   "), but lane ", source, " returned before reaching it; the value is undefined"));
                     return t.value;
+                }
                 return value_of(static_cast<unsigned>(source));
             };
             switch (t.kind) {
@@ -480,6 +569,7 @@ private:
     int or_[2] = {0, 0};
     StackPointer scheduler_ = nullptr;
     SimThread* current_ = nullptr;
+    SimThread* first_arrival_ = nullptr;  // the first thread waiting at the current block barrier
     std::string deadlock_;
 };
 
@@ -490,6 +580,7 @@ void fiber_main(void* thread) {
     Block& block = *self.block;
     try {
         block.launch().kernel->record->run_thread(block.launch().args);
+        block.returned(self);
     } catch (...) {
         block.record_failure(std::current_exception());  // an exception must not leave a fiber
     }

@@ -201,9 +201,48 @@ void LaunchChecker::record(const AccessSite& site, std::uintptr_t address, std::
     pcs_.emplace(key, pc);
 }
 
+void LaunchChecker::record_sync(gpukit_sim::Index3 block, gpukit_sim::Index3 thread, std::string what,
+                                const char* file, int line, std::string detail, const char* other_file,
+                                int other_line, gpukit_sim::Index3 other_thread, const void* later_pc) {
+    std::lock_guard lock(mutex_);
+    auto key = std::make_tuple(std::string(file ? file : ""), line, what, later_pc);
+    auto it = sync_hazards_.find(key);
+    if (it != sync_hazards_.end()) {
+        ++it->second.occurrences;
+        return;
+    }
+    Hazard hazard;
+    hazard.tool = CheckTool::synccheck;
+    hazard.what = std::move(what);
+    hazard.kernel = kernel_;
+    hazard.block = dim(block);
+    hazard.thread = dim(thread);
+    hazard.file = std::get<0>(key);
+    hazard.line = line;
+    hazard.detail = std::move(detail);
+    hazard.other_file = other_file ? other_file : "";
+    hazard.other_line = other_line;
+    hazard.other_thread = dim(other_thread);
+    hazard.other_block = hazard.block;
+    sync_hazards_.emplace(std::move(key), std::move(hazard));
+}
+
 std::vector<Hazard> LaunchChecker::hazards() const {
     std::lock_guard lock(mutex_);
     std::vector<Hazard> all;
+    // synccheck's: those that wait for a line are judged now, then merged by site.
+    std::map<std::tuple<std::string, int, std::string>, Hazard> sync;
+    for (const auto& [key, hazard] : sync_hazards_) {
+        Hazard resolved = hazard;
+        if (const void* later_pc = std::get<3>(key)) {
+            const auto later = module_.source_of(later_pc);
+            if (later.file != hazard.file || later.line <= hazard.line) continue;  // it returned before the barrier
+            resolved.detail += concat(" (its last access, at ", later.file, ":", later.line, ", comes after it)");
+        }
+        auto [it, inserted] = sync.try_emplace(std::make_tuple(resolved.file, resolved.line, resolved.what), resolved);
+        if (!inserted) it->second.occurrences += resolved.occurrences;
+    }
+    for (auto& entry : sync) all.push_back(std::move(entry.second));
     for (const auto& [key, hazard] : hazards_) {
         Hazard resolved = hazard;
         const auto location = module_.source_of(pcs_.at(key));

@@ -44,6 +44,12 @@ public:
     CheckTool tools() const noexcept { return tools_; }
     // True when the access may happen; otherwise records the hazard.
     bool check(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags, const void* pc);
+    // synccheck: a barrier or warp collective misused at `file:line` by `thread` of `block`.
+    // `other_*` names the site it conflicts with. With `later_pc`, the hazard stands only if that
+    // access's line comes after `line` in the same file (the thread went past the barrier).
+    void record_sync(gpukit_sim::Index3 block, gpukit_sim::Index3 thread, std::string what, const char* file, int line,
+                     std::string detail, const char* other_file = nullptr, int other_line = 0,
+                     gpukit_sim::Index3 other_thread = {}, const void* later_pc = nullptr);
     // The distinct hazards found, with source lines resolved.
     std::vector<Hazard> hazards() const;
 
@@ -63,6 +69,8 @@ private:
     std::map<std::tuple<const void*, std::string>, Hazard> hazards_;  // by (pc, what)
     std::map<std::tuple<const void*, std::string>, const void*> pcs_;
     std::map<std::tuple<const void*, std::string>, const void*> other_pcs_;  // racecheck's earlier access
+    // synccheck's, by (file, line, what, the access that decides whether it stands)
+    std::map<std::tuple<std::string, int, std::string, const void*>, Hazard> sync_hazards_;
 
     // Global memory's race shadow, sharded by address so that workers rarely wait on each other.
     static constexpr std::size_t shards = 64;
