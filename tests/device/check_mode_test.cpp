@@ -400,6 +400,98 @@ extern "C" __global__ void fold(const float* in, float* out) {
     for (int i = 0; i < 16; ++i) EXPECT_FLOAT_EQ(got[i], in[i] + in[i + 16]) << i;
 }
 
+std::vector<Hazard> uninitialised_reads(const CheckReport& report) {
+    std::vector<Hazard> found;
+    for (const auto& hazard : report.hazards)
+        if (hazard.tool == CheckTool::initcheck) found.push_back(hazard);
+    return found;
+}
+
+// The course's shared-memory histogram, with and without zeroing its bins first.
+std::string shared_histogram(bool zero_bins) {
+    return std::string(R"(
+extern "C" __global__ void histogram(const int* in, int* counts, int n) {
+  __shared__ int bins[64];
+  int t = threadIdx.x;
+)") + (zero_bins ? "  bins[t] = 0;\n  __syncthreads();\n" : "\n\n") + R"(  int i = blockIdx.x * blockDim.x + t;
+  if (i < n) atomicAdd(&bins[in[i] % 64], 1);
+  __syncthreads();
+  atomicAdd(&counts[t], bins[t]);
+})";
+}
+
+TEST_F(CheckMode, AnUninitialisedSharedRead) {
+    const int n = 1000;
+    std::vector<int> in(n);
+    for (int i = 0; i < n; ++i) in[i] = (i * 7919 + 13) % 1000;
+    auto din = DeviceBuffer::from_host(std::span<const int>(in));
+    DeviceBuffer dcounts(64 * sizeof(int));
+    memset(dcounts, 0);
+    const LaunchConfig config{.grid = grid_for(n, 64), .block = 64};
+    const auto planted = shared_histogram(false);
+    checked(planted.c_str(), "histogram", CheckTool::initcheck)(config, din, dcounts, n);
+    auto report = take_check_report();
+    auto found = uninitialised_reads(report);
+    ASSERT_EQ(found.size(), 2u) << report.text();  // the atomic increment (line 8) and the final read (line 10)
+    EXPECT_EQ(found[0].what, "Uninitialized __shared__ memory read of size 4 bytes");
+    EXPECT_EQ(found[0].line, 8);
+    EXPECT_EQ(found[1].line, 10);
+    expect_contains(found[0].detail, "bytes into __shared__ histogram::bins, which no thread of block");
+    expect_contains(report.text(), "========= Uninitialized __shared__ memory read of size 4 bytes");
+
+    memset(dcounts, 0);
+    const auto fixed = shared_histogram(true);
+    checked(fixed.c_str(), "histogram", CheckTool::initcheck)(config, din, dcounts, n);
+    report = take_check_report();
+    EXPECT_TRUE(report.clean()) << report.text();
+    std::vector<int> counts(64), expected(64, 0);
+    for (int v : in) ++expected[v % 64];
+    copy(std::span<int>(counts), dcounts.view());
+    EXPECT_EQ(counts, expected);
+}
+
+TEST_F(CheckMode, DeviceMemoryReadBeforeAnythingWroteIt) {
+    const int n = 300;
+    const auto x = random_floats(n, 8);
+    auto dx = DeviceBuffer::from_host(std::span<const float>(x));
+    const char* accumulate = R"(
+extern "C" __global__ void accumulate(const float* x, float* total, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) total[i] += x[i];
+})";
+    const LaunchConfig config{.grid = grid_for(n, 128), .block = 128};
+    DeviceBuffer never_written(n * sizeof(float));
+    checked(accumulate, "accumulate", CheckTool::initcheck)(config, dx, never_written, n);
+    auto report = take_check_report();
+    const auto& hazard = only_hazard(report);
+    EXPECT_EQ(hazard.tool, CheckTool::initcheck);
+    EXPECT_EQ(hazard.what, "Uninitialized __global__ memory read of size 4 bytes");
+    EXPECT_EQ(hazard.line, 4);
+    EXPECT_EQ(hazard.occurrences, static_cast<std::uint64_t>(n));
+    expect_contains(hazard.detail, "which no copy, memset or kernel wrote before this read");
+
+    // Fixed twins: zeroed first; written by a checked kernel; written by a kernel without initcheck.
+    DeviceBuffer zeroed(n * sizeof(float));
+    memset(zeroed, 0);
+    checked(accumulate, "accumulate", CheckTool::initcheck)(config, dx, zeroed, n);
+    const char* fill = R"(
+extern "C" __global__ void fill(float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 1.0f;
+})";
+    DeviceBuffer filled(n * sizeof(float));
+    checked(fill, "fill", CheckTool::initcheck)(config, filled, n);
+    checked(accumulate, "accumulate", CheckTool::initcheck)(config, dx, filled, n);
+    DeviceBuffer filled_unchecked(n * sizeof(float));
+    Module::compile(fill).kernel("fill")(config, filled_unchecked, n);
+    checked(accumulate, "accumulate", CheckTool::initcheck)(config, dx, filled_unchecked, n);
+    report = take_check_report();
+    EXPECT_TRUE(report.clean()) << report.text();
+    std::vector<float> got(n);
+    copy(std::span<float>(got), filled.view());
+    for (int i = 0; i < n; ++i) EXPECT_FLOAT_EQ(got[i], 1.0f + x[i]) << i;
+}
+
 TEST_F(CheckMode, EnvironmentNamesTheTools) {
     EXPECT_EQ(parse_check_tools("memcheck,racecheck"), CheckTool::memcheck | CheckTool::racecheck);
     EXPECT_EQ(parse_check_tools("all"), CheckTool::all);

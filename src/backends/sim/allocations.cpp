@@ -1,17 +1,24 @@
 // src/backends/sim/allocations.cpp: the simulator's device allocations, for check mode.
 #include "backends/sim/allocations.hpp"
 
+#include <atomic>
 #include <deque>
+#include <memory>
 #include <map>
 #include <iterator>
 #include <mutex>
 #include <shared_mutex>
+#include <algorithm>
 
 namespace gpukit::detail::sim {
 
 struct AllocationTable::State {
     mutable std::shared_mutex mutex;
-    std::map<std::uint64_t, std::size_t> live;  // address -> size
+    struct Live {
+        std::size_t size;
+        std::unique_ptr<std::uint64_t[]> written;
+    };
+    std::map<std::uint64_t, Live> live;  // by address
     std::deque<Allocation> freed;               // the most recent last
 };
 
@@ -28,14 +35,14 @@ AllocationTable& AllocationTable::instance() {
 
 void AllocationTable::add(std::uint64_t address, std::size_t size) {
     std::unique_lock lock(state_->mutex);
-    state_->live[address] = size;
+    state_->live[address] = State::Live{size, std::make_unique<std::uint64_t[]>((size + 63) / 64)};
 }
 
 void AllocationTable::remove(std::uint64_t address) {
     std::unique_lock lock(state_->mutex);
     auto it = state_->live.find(address);
     if (it == state_->live.end()) return;
-    state_->freed.push_back({it->first, it->second});
+    state_->freed.push_back({it->first, it->second.size});
     if (state_->freed.size() > remembered_frees) state_->freed.pop_front();
     state_->live.erase(it);
 }
@@ -45,7 +52,8 @@ std::optional<Allocation> AllocationTable::containing(std::uint64_t address, std
     auto it = state_->live.upper_bound(address);
     if (it == state_->live.begin()) return std::nullopt;
     --it;
-    if (address + size <= it->first + it->second) return Allocation{it->first, it->second};
+    if (address + size <= it->first + it->second.size)
+        return Allocation{it->first, it->second.size, it->second.written.get()};
     return std::nullopt;
 }
 
@@ -56,16 +64,51 @@ std::optional<Allocation> AllocationTable::nearest(std::uint64_t address) const 
     std::optional<Allocation> best;
     std::uint64_t best_distance = ~std::uint64_t{0};
     if (after != state_->live.end()) {
-        best = Allocation{after->first, after->second};
+        best = Allocation{after->first, after->second.size, after->second.written.get()};
         best_distance = after->first - address;
     }
     if (after != state_->live.begin()) {
         auto before = std::prev(after);
-        const std::uint64_t end = before->first + before->second;
+        const std::uint64_t end = before->first + before->second.size;
         const std::uint64_t distance = address >= end ? address - end : 0;
-        if (distance <= best_distance) best = Allocation{before->first, before->second};
+        if (distance <= best_distance) best = Allocation{before->first, before->second.size, before->second.written.get()};
     }
     return best;
+}
+
+void AllocationTable::mark_written(std::uint64_t address, std::size_t size) {
+    std::shared_lock lock(state_->mutex);
+    const std::uint64_t end = address + size;
+    auto it = state_->live.upper_bound(address);
+    if (it != state_->live.begin()) --it;
+    for (; it != state_->live.end() && it->first < end; ++it) {
+        const std::uint64_t begin = std::max(address, it->first);
+        const std::uint64_t stop = std::min(end, it->first + it->second.size);
+        if (begin < stop) Allocation{it->first, it->second.size, it->second.written.get()}.mark_written(begin, stop - begin);
+    }
+}
+
+bool Allocation::all_written(std::uint64_t begin, std::size_t bytes) const {
+    if (!written) return true;
+    for (std::uint64_t offset = begin - address; offset < begin - address + bytes; ++offset) {
+        const std::uint64_t word = std::atomic_ref(written[offset / 64]).load(std::memory_order_relaxed);
+        if (!(word & (std::uint64_t{1} << (offset % 64)))) return false;
+    }
+    return true;
+}
+
+void Allocation::mark_written(std::uint64_t begin, std::size_t bytes) const {
+    if (!written) return;
+    std::uint64_t offset = begin - address;
+    const std::uint64_t stop = offset + bytes;
+    while (offset < stop) {
+        const std::uint64_t bit = offset % 64;
+        const std::uint64_t count = std::min<std::uint64_t>(64 - bit, stop - offset);
+        const std::uint64_t bits = (count == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << count) - 1)) << bit;
+        std::atomic_ref word(written[offset / 64]);
+        if ((word.load(std::memory_order_relaxed) & bits) != bits) word.fetch_or(bits, std::memory_order_relaxed);
+        offset += count;
+    }
 }
 
 std::optional<Allocation> AllocationTable::freed_containing(std::uint64_t address) const {

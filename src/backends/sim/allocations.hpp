@@ -2,7 +2,7 @@
 //
 // Every DeviceBuffer on the simulator is registered here, so that check mode can tell an access
 // inside an allocation from one just past it ("4 bytes after the nearest allocation") or into
-// memory that was freed.
+// memory that was freed. For initcheck each allocation also has one bit per byte: written yet?
 #pragma once
 
 #include <cstddef>
@@ -14,6 +14,11 @@ namespace gpukit::detail::sim {
 struct Allocation {
     std::uint64_t address = 0;
     std::size_t size = 0;  // as asked for, not rounded
+    std::uint64_t* written = nullptr;  // initcheck's bits, owned by the table while the allocation lives
+
+    // Whether every byte of [begin, begin + bytes) has been written; safe from any thread.
+    bool all_written(std::uint64_t begin, std::size_t bytes) const;
+    void mark_written(std::uint64_t begin, std::size_t bytes) const;
 };
 
 class AllocationTable {
@@ -23,6 +28,10 @@ public:
     void add(std::uint64_t address, std::size_t size);
     // Forgets the allocation but remembers it among the recently freed ones.
     void remove(std::uint64_t address);
+
+    // Copies, memsets and kernels launched without initcheck write memory initcheck cannot see:
+    // the bytes of [address, address + size) that lie in a live allocation count as written.
+    void mark_written(std::uint64_t address, std::size_t size);
 
     // The live allocation holding all of [address, address + size).
     std::optional<Allocation> containing(std::uint64_t address, std::size_t size) const;

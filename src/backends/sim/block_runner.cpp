@@ -1,6 +1,7 @@
 // src/backends/sim/block_runner.cpp: runs the threads of one block on the calling OS thread.
 #include "backends/sim/block_runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -121,6 +122,13 @@ public:
             shared_shadow_.resize((launch.module->thread_local_bytes() + 3) / 4);
             ++shared_serial_;  // the shadow's old records belong to the previous block
         }
+        if (launch.checker && includes(launch.checker->tools(), CheckTool::initcheck)) {
+            shared_written_.resize(launch.module->thread_local_bytes());
+            if (++shared_written_serial_ == 0) {  // wrapped: old stamps could match again
+                std::fill(shared_written_.begin(), shared_written_.end(), 0u);
+                shared_written_serial_ = 1;
+            }
+        }
         // In check mode a bad access ends only the thread that makes it, so threads are fibers.
         const bool loop = !launch.kernel->record->synchronises && !always_fibers() && !launch.checker;
         if (loop) {
@@ -191,7 +199,9 @@ public:
                               agent,
                               racecheck ? shared_shadow_.data() : nullptr,
                               shared_shadow_.size(),
-                              shared_serial_};
+                              shared_serial_,
+                              shared_written_.empty() ? nullptr : shared_written_.data(),
+                              shared_written_serial_};
         if (!checker->check(site, reinterpret_cast<std::uintptr_t>(address), size, flags, pc)) thread_exited(self);
     }
 
@@ -555,6 +565,8 @@ private:
     std::uintptr_t shared_begin_ = 0;  // check mode: this worker's copy of the module's __shared__
     std::vector<RaceWord> shared_shadow_;  // racecheck: one record per 4 bytes of it
     std::uint64_t shared_serial_ = 0;
+    std::vector<std::uint32_t> shared_written_;  // initcheck: per byte, the block run that wrote it
+    std::uint32_t shared_written_serial_ = 0;
     std::exception_ptr failure_;
     std::uint64_t solo_yields_ = 0;
     std::chrono::steady_clock::time_point spin_started_{};

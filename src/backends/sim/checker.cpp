@@ -53,6 +53,7 @@ bool LaunchChecker::check(const AccessSite& site, std::uintptr_t address, std::s
             const std::uintptr_t end = begin + (variable.dynamic ? dynamic_shared_bytes_ : variable.size);
             if (address >= begin && address < begin + variable.size) {
                 if (address + size <= end) {
+                    if (site.shared_written) check_shared_initialised(site, variable, begin, address, size, flags, pc);
                     if (site.shared_shadow)
                         check_races(site, site.shared_shadow + (address - site.shared_begin) / 4, site.shared_serial,
                                     "__shared__", address, size, flags, pc);
@@ -72,8 +73,19 @@ bool LaunchChecker::check(const AccessSite& site, std::uintptr_t address, std::s
     }
 
     // Global memory: a live allocation, naturally aligned.
-    if (AllocationTable::instance().containing(address, size)) {
+    if (const auto allocation = AllocationTable::instance().containing(address, size)) {
         if (global_shadow_) check_global_races(site, address, size, flags, pc);
+        if (includes(tools_, CheckTool::initcheck)) {
+            const bool reads = !(flags & gpukit_sim::access_write) || (flags & gpukit_sim::access_atomic);
+            if (reads && !allocation->all_written(address, size))
+                record(site, address, size, flags, pc, concat("Uninitialized __global__ memory read of size ", size,
+                                                              size == 1 ? " byte" : " bytes"),
+                       concat("Address ", hex(address), " is ", address - allocation->address,
+                              " bytes into the allocation at ", hex(allocation->address), " of size ", allocation->size,
+                              " bytes, which no copy, memset or kernel wrote before this read"),
+                       CheckTool::initcheck);
+            if (flags & gpukit_sim::access_write) allocation->mark_written(address, size);
+        }
         if (memcheck && size > 1 && size <= 16 && address % size != 0) {
             record(site, address, size, flags, pc,
                    concat("Misaligned __global__ ", (flags & gpukit_sim::access_write) ? "write" : "read", " of size ",
@@ -178,8 +190,30 @@ void LaunchChecker::check_global_races(const AccessSite& site, std::uintptr_t ad
     }
 }
 
+// initcheck on shared memory: each byte carries the serial of the block run that last wrote it.
+void LaunchChecker::check_shared_initialised(const AccessSite& site, const SharedVariable& variable,
+                                             std::uintptr_t variable_begin, std::uintptr_t address, std::size_t size,
+                                             unsigned flags, const void* pc) {
+    std::uint32_t* written = site.shared_written + (address - site.shared_begin);
+    const bool reads = !(flags & gpukit_sim::access_write) || (flags & gpukit_sim::access_atomic);
+    if (reads) {
+        for (std::size_t i = 0; i < size; ++i) {
+            if (written[i] == site.shared_written_serial) continue;
+            record(site, address, size, flags, pc,
+                   concat("Uninitialized __shared__ memory read of size ", size, size == 1 ? " byte" : " bytes"),
+                   concat("Address ", hex(address), " is ", address - variable_begin, " bytes into __shared__ ",
+                          variable.name, ", which no thread of block ", to_string(dim(site.block)),
+                          " wrote before this read"),
+                   CheckTool::initcheck);
+            break;
+        }
+    }
+    if (flags & gpukit_sim::access_write)
+        for (std::size_t i = 0; i < size; ++i) written[i] = site.shared_written_serial;
+}
+
 void LaunchChecker::record(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags,
-                           const void* pc, std::string what, std::string detail) {
+                           const void* pc, std::string what, std::string detail, CheckTool tool) {
     std::lock_guard lock(mutex_);
     auto key = std::make_tuple(pc, what);
     auto it = hazards_.find(key);
@@ -188,7 +222,7 @@ void LaunchChecker::record(const AccessSite& site, std::uintptr_t address, std::
         return;
     }
     Hazard hazard;
-    hazard.tool = CheckTool::memcheck;
+    hazard.tool = tool;
     hazard.what = std::move(what);
     hazard.kernel = kernel_;
     hazard.block = dim(site.block);

@@ -35,6 +35,9 @@ struct AccessSite {
     RaceWord* shared_shadow;       // one word per 4 bytes from shared_begin; null without racecheck
     std::size_t shared_shadow_words;
     std::uint64_t shared_serial;   // the block run the shared shadow belongs to
+    // initcheck: per byte from shared_begin, the serial of the block run that last wrote it
+    std::uint32_t* shared_written;  // null without initcheck
+    std::uint32_t shared_written_serial;
 };
 
 class LaunchChecker {
@@ -55,7 +58,9 @@ public:
 
 private:
     void record(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags, const void* pc,
-                std::string what, std::string detail);
+                std::string what, std::string detail, CheckTool tool = CheckTool::memcheck);
+    void check_shared_initialised(const AccessSite& site, const SharedVariable& variable, std::uintptr_t variable_begin,
+                                  std::uintptr_t address, std::size_t size, unsigned flags, const void* pc);
     void check_races(const AccessSite& site, RaceWord* shadow, std::uint64_t serial, const char* space,
                      std::uintptr_t address, std::size_t size, unsigned flags, const void* pc);
     void check_global_races(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags,

@@ -126,7 +126,10 @@ public:
     void copy_to_device(int device, std::uint64_t dst, const void* src, std::size_t bytes,
                         std::optional<NativeStream> stream) override {
         check_device(device);
-        submit(stream, [=] { std::memcpy(reinterpret_cast<void*>(dst), src, bytes); });
+        submit(stream, [=] {
+            std::memcpy(reinterpret_cast<void*>(dst), src, bytes);
+            AllocationTable::instance().mark_written(dst, bytes);
+        });
     }
     void copy_to_host(int device, void* dst, std::uint64_t src, std::size_t bytes,
                       std::optional<NativeStream> stream) override {
@@ -136,12 +139,18 @@ public:
     void copy_on_device(int device, std::uint64_t dst, std::uint64_t src, std::size_t bytes,
                         std::optional<NativeStream> stream) override {
         check_device(device);
-        submit(stream, [=] { std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes); });
+        submit(stream, [=] {
+            std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
+            AllocationTable::instance().mark_written(dst, bytes);
+        });
     }
     void fill(int device, std::uint64_t dst, std::uint8_t value, std::size_t bytes,
               std::optional<NativeStream> stream) override {
         check_device(device);
-        submit(stream, [=] { std::memset(reinterpret_cast<void*>(dst), value, bytes); });
+        submit(stream, [=] {
+            std::memset(reinterpret_cast<void*>(dst), value, bytes);
+            AllocationTable::instance().mark_written(dst, bytes);
+        });
     }
 
     // ---- streams and events
@@ -251,8 +260,11 @@ public:
         const SimModule* module = kernel.module;
         streams_.enqueue(as_stream(stream), [storage, &kernel, module, grid, block, shared_bytes] {
             std::unique_ptr<LaunchChecker> checker;
-            if (const unsigned tools = module->record().check_tools)
-                checker = std::make_unique<LaunchChecker>(*module, kernel.name, static_cast<CheckTool>(tools), shared_bytes);
+            const unsigned tools = module->record().check_tools;
+            if (tools) checker = std::make_unique<LaunchChecker>(*module, kernel.name, static_cast<CheckTool>(tools), shared_bytes);
+            // initcheck cannot see what a kernel without it writes: every allocation it is handed
+            // counts as written (it may have written any of it), so later checked reads stay quiet.
+            if (!includes(static_cast<CheckTool>(tools), CheckTool::initcheck)) mark_arguments_written(storage->values);
             const BlockLaunch launch{module, &kernel, storage->pointers.data(), {grid.x, grid.y, grid.z},
                                      {block.x, block.y, block.z}, shared_bytes, checker.get()};
             // Whatever the launch ends with, its hazards are kept for take_check_report().
@@ -280,6 +292,16 @@ private:
         std::vector<std::vector<unsigned char>> values;
         std::vector<void*> pointers;
     };
+
+    static void mark_arguments_written(const std::vector<std::vector<unsigned char>>& values) {
+        for (const auto& value : values) {
+            if (value.size() != sizeof(std::uint64_t)) continue;
+            std::uint64_t address;
+            std::memcpy(&address, value.data(), sizeof address);
+            if (auto allocation = AllocationTable::instance().containing(address, 1))
+                allocation->mark_written(allocation->address, allocation->size);
+        }
+    }
 
     static void check_device(int device) {
         if (device != 0)

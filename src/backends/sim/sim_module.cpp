@@ -1,6 +1,8 @@
 // src/backends/sim/sim_module.cpp: a compiled kernel module loaded into the process.
 #include "backends/sim/sim_module.hpp"
 
+#include "backends/sim/prelude_files.hpp"
+
 #include <dlfcn.h>
 #include <link.h>
 #include <unistd.h>
@@ -164,20 +166,37 @@ SourceLocation SimModule::source_of(const void* return_address) const {
     const auto offset = reinterpret_cast<std::uintptr_t>(return_address) - 1 - base_;
     char hex[32];
     std::snprintf(hex, sizeof hex, "0x%lx", static_cast<unsigned long>(offset));
-    const auto result = run_process({"addr2line", "-C", "-f", "--basenames", "-e", path_, hex});
+    // With -i, addr2line lists the inlining chain, innermost first: the access is the user's at
+    // the first frame outside the prelude's headers (an atomicAdd reports its caller's line).
+    const auto result = run_process({"addr2line", "-C", "-f", "-i", "--basenames", "-e", path_, hex});
     if (result.exit_code != 0) return {};
-    SourceLocation location;
-    const auto newline = result.output.find('\n');
-    location.function = result.output.substr(0, newline);
-    std::string where = newline == std::string::npos ? "" : result.output.substr(newline + 1);
-    where = where.substr(0, where.find_first_of(" \n"));
-    const auto colon = where.rfind(':');
-    if (colon != std::string::npos) {
-        location.file = where.substr(0, colon);
-        location.line = std::atoi(where.c_str() + colon + 1);
-        if (location.file == "??") location.file.clear();
+    const auto is_prelude = [](std::string_view file) {
+        for (const auto& header : prelude_files())
+            if (file == header.name) return true;
+        return false;
+    };
+    std::vector<SourceLocation> frames;
+    for (std::size_t at = 0; at < result.output.size();) {
+        const auto function_end = result.output.find('\n', at);
+        if (function_end == std::string::npos) break;
+        const auto where_end = result.output.find('\n', function_end + 1);
+        std::string where = result.output.substr(function_end + 1, where_end - function_end - 1);
+        where = where.substr(0, where.find(' '));
+        SourceLocation frame;
+        frame.function = result.output.substr(at, function_end - at);
+        if (const auto colon = where.rfind(':'); colon != std::string::npos) {
+            frame.file = where.substr(0, colon);
+            frame.line = std::atoi(where.c_str() + colon + 1);
+            if (frame.file == "??") frame.file.clear();
+        }
+        frames.push_back(std::move(frame));
+        if (where_end == std::string::npos) break;
+        at = where_end + 1;
     }
-    return location;
+    if (frames.empty()) return {};
+    for (const auto& frame : frames)
+        if (!is_prelude(frame.file)) return frame;
+    return frames.front();
 }
 
 const SimKernel* SimModule::kernel(std::string_view name) const {

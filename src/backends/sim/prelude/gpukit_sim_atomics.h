@@ -21,11 +21,15 @@
 #define GPUKIT_SIM_ON_FAILED_CAS() static_cast<void>(0)
 #endif
 
+// Always inlined, so that check mode's reports of an atomic access name the user's line (through
+// the inlining chain) rather than a line of this header.
+#define GPUKIT_SIM_ATOMIC __attribute__((always_inline)) inline
+
 namespace gpukit_sim::detail {
 
 // old -> op(old), atomically, by compare-and-swap on the bytes; returns old.
 template <class T, class Op>
-inline T atomic_update(T* address, Op op) {
+GPUKIT_SIM_ATOMIC T atomic_update(T* address, Op op) {
   T old;
   __atomic_load(address, &old, __ATOMIC_RELAXED);
   T desired = op(old);
@@ -38,7 +42,7 @@ inline T atomic_update(T* address, Op op) {
 
 // Stores val only while it is smaller (larger), so a losing thread does not write at all.
 template <class T>
-inline T atomic_min(T* address, T val) {
+GPUKIT_SIM_ATOMIC T atomic_min(T* address, T val) {
   T old = __atomic_load_n(address, __ATOMIC_RELAXED);
   while (val < old && !__atomic_compare_exchange_n(address, &old, val, true, __ATOMIC_RELAXED,
                                                    __ATOMIC_RELAXED)) {
@@ -47,7 +51,7 @@ inline T atomic_min(T* address, T val) {
 }
 
 template <class T>
-inline T atomic_max(T* address, T val) {
+GPUKIT_SIM_ATOMIC T atomic_max(T* address, T val) {
   T old = __atomic_load_n(address, __ATOMIC_RELAXED);
   while (val > old && !__atomic_compare_exchange_n(address, &old, val, true, __ATOMIC_RELAXED,
                                                    __ATOMIC_RELAXED)) {
@@ -56,7 +60,7 @@ inline T atomic_max(T* address, T val) {
 }
 
 template <class T>
-inline T atomic_cas(T* address, T compare, T val) {
+GPUKIT_SIM_ATOMIC T atomic_cas(T* address, T compare, T val) {
   T expected = compare;
   if (!__atomic_compare_exchange_n(address, &expected, val, false, __ATOMIC_RELAXED,
                                    __ATOMIC_RELAXED)) {
@@ -70,97 +74,97 @@ inline T atomic_cas(T* address, T compare, T val) {
 // ---------------------------------------------------------------------------------------------
 // Arithmetic.
 
-inline int atomicAdd(int* address, int val) {
+GPUKIT_SIM_ATOMIC int atomicAdd(int* address, int val) {
   return __atomic_fetch_add(address, val, __ATOMIC_RELAXED);
 }
-inline unsigned int atomicAdd(unsigned int* address, unsigned int val) {
+GPUKIT_SIM_ATOMIC unsigned int atomicAdd(unsigned int* address, unsigned int val) {
   return __atomic_fetch_add(address, val, __ATOMIC_RELAXED);
 }
-inline unsigned long long atomicAdd(unsigned long long* address, unsigned long long val) {
+GPUKIT_SIM_ATOMIC unsigned long long atomicAdd(unsigned long long* address, unsigned long long val) {
   return __atomic_fetch_add(address, val, __ATOMIC_RELAXED);
 }
-inline float atomicAdd(float* address, float val) {
+GPUKIT_SIM_ATOMIC float atomicAdd(float* address, float val) {
   return gpukit_sim::detail::atomic_update(address, [val](float old) { return old + val; });
 }
-inline double atomicAdd(double* address, double val) {
+GPUKIT_SIM_ATOMIC double atomicAdd(double* address, double val) {
   return gpukit_sim::detail::atomic_update(address, [val](double old) { return old + val; });
 }
-inline __half atomicAdd(__half* address, __half val) {
+GPUKIT_SIM_ATOMIC __half atomicAdd(__half* address, __half val) {
   return gpukit_sim::detail::atomic_update(address, [val](__half old) { return __hadd(old, val); });
 }
 // CUDA makes each element of a pair atomic on its own; this updates the pair as one word, which
 // is at least as strong.
-inline __half2 atomicAdd(__half2* address, __half2 val) {
+GPUKIT_SIM_ATOMIC __half2 atomicAdd(__half2* address, __half2 val) {
   return gpukit_sim::detail::atomic_update(address,
                                            [val](__half2 old) { return __hadd2(old, val); });
 }
-inline __nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_bfloat16 val) {
+GPUKIT_SIM_ATOMIC __nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_bfloat16 val) {
   return gpukit_sim::detail::atomic_update(address,
                                            [val](__nv_bfloat16 old) { return __hadd(old, val); });
 }
-inline __nv_bfloat162 atomicAdd(__nv_bfloat162* address, __nv_bfloat162 val) {
+GPUKIT_SIM_ATOMIC __nv_bfloat162 atomicAdd(__nv_bfloat162* address, __nv_bfloat162 val) {
   return gpukit_sim::detail::atomic_update(address,
                                            [val](__nv_bfloat162 old) { return __hadd2(old, val); });
 }
 // The vector forms (compute capability 9.x) are atomic per element, as in CUDA.
-inline float2 atomicAdd(float2* address, float2 val) {
+GPUKIT_SIM_ATOMIC float2 atomicAdd(float2* address, float2 val) {
   return float2{atomicAdd(&address->x, val.x), atomicAdd(&address->y, val.y)};
 }
-inline float4 atomicAdd(float4* address, float4 val) {
+GPUKIT_SIM_ATOMIC float4 atomicAdd(float4* address, float4 val) {
   return float4{atomicAdd(&address->x, val.x), atomicAdd(&address->y, val.y),
                 atomicAdd(&address->z, val.z), atomicAdd(&address->w, val.w)};
 }
 
-inline int atomicSub(int* address, int val) {
+GPUKIT_SIM_ATOMIC int atomicSub(int* address, int val) {
   return __atomic_fetch_sub(address, val, __ATOMIC_RELAXED);
 }
-inline unsigned int atomicSub(unsigned int* address, unsigned int val) {
+GPUKIT_SIM_ATOMIC unsigned int atomicSub(unsigned int* address, unsigned int val) {
   return __atomic_fetch_sub(address, val, __ATOMIC_RELAXED);
 }
 
-inline int atomicExch(int* address, int val) {
+GPUKIT_SIM_ATOMIC int atomicExch(int* address, int val) {
   return __atomic_exchange_n(address, val, __ATOMIC_RELAXED);
 }
-inline unsigned int atomicExch(unsigned int* address, unsigned int val) {
+GPUKIT_SIM_ATOMIC unsigned int atomicExch(unsigned int* address, unsigned int val) {
   return __atomic_exchange_n(address, val, __ATOMIC_RELAXED);
 }
-inline unsigned long long atomicExch(unsigned long long* address, unsigned long long val) {
+GPUKIT_SIM_ATOMIC unsigned long long atomicExch(unsigned long long* address, unsigned long long val) {
   return __atomic_exchange_n(address, val, __ATOMIC_RELAXED);
 }
-inline float atomicExch(float* address, float val) {
+GPUKIT_SIM_ATOMIC float atomicExch(float* address, float val) {
   float old;
   __atomic_exchange(address, &val, &old, __ATOMIC_RELAXED);
   return old;
 }
 
-inline int atomicMin(int* address, int val) { return gpukit_sim::detail::atomic_min(address, val); }
-inline unsigned int atomicMin(unsigned int* address, unsigned int val) {
+GPUKIT_SIM_ATOMIC int atomicMin(int* address, int val) { return gpukit_sim::detail::atomic_min(address, val); }
+GPUKIT_SIM_ATOMIC unsigned int atomicMin(unsigned int* address, unsigned int val) {
   return gpukit_sim::detail::atomic_min(address, val);
 }
-inline unsigned long long atomicMin(unsigned long long* address, unsigned long long val) {
+GPUKIT_SIM_ATOMIC unsigned long long atomicMin(unsigned long long* address, unsigned long long val) {
   return gpukit_sim::detail::atomic_min(address, val);
 }
-inline long long atomicMin(long long* address, long long val) {
+GPUKIT_SIM_ATOMIC long long atomicMin(long long* address, long long val) {
   return gpukit_sim::detail::atomic_min(address, val);
 }
-inline int atomicMax(int* address, int val) { return gpukit_sim::detail::atomic_max(address, val); }
-inline unsigned int atomicMax(unsigned int* address, unsigned int val) {
+GPUKIT_SIM_ATOMIC int atomicMax(int* address, int val) { return gpukit_sim::detail::atomic_max(address, val); }
+GPUKIT_SIM_ATOMIC unsigned int atomicMax(unsigned int* address, unsigned int val) {
   return gpukit_sim::detail::atomic_max(address, val);
 }
-inline unsigned long long atomicMax(unsigned long long* address, unsigned long long val) {
+GPUKIT_SIM_ATOMIC unsigned long long atomicMax(unsigned long long* address, unsigned long long val) {
   return gpukit_sim::detail::atomic_max(address, val);
 }
-inline long long atomicMax(long long* address, long long val) {
+GPUKIT_SIM_ATOMIC long long atomicMax(long long* address, long long val) {
   return gpukit_sim::detail::atomic_max(address, val);
 }
 
 // Wrapping counters: atomicInc stores (old >= val) ? 0 : old + 1, atomicDec stores
 // (old == 0 || old > val) ? val : old - 1.
-inline unsigned int atomicInc(unsigned int* address, unsigned int val) {
+GPUKIT_SIM_ATOMIC unsigned int atomicInc(unsigned int* address, unsigned int val) {
   return gpukit_sim::detail::atomic_update(
       address, [val](unsigned int old) { return old >= val ? 0u : old + 1u; });
 }
-inline unsigned int atomicDec(unsigned int* address, unsigned int val) {
+GPUKIT_SIM_ATOMIC unsigned int atomicDec(unsigned int* address, unsigned int val) {
   return gpukit_sim::detail::atomic_update(
       address, [val](unsigned int old) { return (old == 0u || old > val) ? val : old - 1u; });
 }
@@ -168,48 +172,48 @@ inline unsigned int atomicDec(unsigned int* address, unsigned int val) {
 // ---------------------------------------------------------------------------------------------
 // Bitwise.
 
-inline int atomicAnd(int* address, int val) {
+GPUKIT_SIM_ATOMIC int atomicAnd(int* address, int val) {
   return __atomic_fetch_and(address, val, __ATOMIC_RELAXED);
 }
-inline unsigned int atomicAnd(unsigned int* address, unsigned int val) {
+GPUKIT_SIM_ATOMIC unsigned int atomicAnd(unsigned int* address, unsigned int val) {
   return __atomic_fetch_and(address, val, __ATOMIC_RELAXED);
 }
-inline unsigned long long atomicAnd(unsigned long long* address, unsigned long long val) {
+GPUKIT_SIM_ATOMIC unsigned long long atomicAnd(unsigned long long* address, unsigned long long val) {
   return __atomic_fetch_and(address, val, __ATOMIC_RELAXED);
 }
-inline int atomicOr(int* address, int val) {
+GPUKIT_SIM_ATOMIC int atomicOr(int* address, int val) {
   return __atomic_fetch_or(address, val, __ATOMIC_RELAXED);
 }
-inline unsigned int atomicOr(unsigned int* address, unsigned int val) {
+GPUKIT_SIM_ATOMIC unsigned int atomicOr(unsigned int* address, unsigned int val) {
   return __atomic_fetch_or(address, val, __ATOMIC_RELAXED);
 }
-inline unsigned long long atomicOr(unsigned long long* address, unsigned long long val) {
+GPUKIT_SIM_ATOMIC unsigned long long atomicOr(unsigned long long* address, unsigned long long val) {
   return __atomic_fetch_or(address, val, __ATOMIC_RELAXED);
 }
-inline int atomicXor(int* address, int val) {
+GPUKIT_SIM_ATOMIC int atomicXor(int* address, int val) {
   return __atomic_fetch_xor(address, val, __ATOMIC_RELAXED);
 }
-inline unsigned int atomicXor(unsigned int* address, unsigned int val) {
+GPUKIT_SIM_ATOMIC unsigned int atomicXor(unsigned int* address, unsigned int val) {
   return __atomic_fetch_xor(address, val, __ATOMIC_RELAXED);
 }
-inline unsigned long long atomicXor(unsigned long long* address, unsigned long long val) {
+GPUKIT_SIM_ATOMIC unsigned long long atomicXor(unsigned long long* address, unsigned long long val) {
   return __atomic_fetch_xor(address, val, __ATOMIC_RELAXED);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Compare-and-swap: stores val if *address == compare; returns the old value either way.
 
-inline int atomicCAS(int* address, int compare, int val) {
+GPUKIT_SIM_ATOMIC int atomicCAS(int* address, int compare, int val) {
   return gpukit_sim::detail::atomic_cas(address, compare, val);
 }
-inline unsigned int atomicCAS(unsigned int* address, unsigned int compare, unsigned int val) {
+GPUKIT_SIM_ATOMIC unsigned int atomicCAS(unsigned int* address, unsigned int compare, unsigned int val) {
   return gpukit_sim::detail::atomic_cas(address, compare, val);
 }
-inline unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare,
+GPUKIT_SIM_ATOMIC unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare,
                                     unsigned long long val) {
   return gpukit_sim::detail::atomic_cas(address, compare, val);
 }
-inline unsigned short atomicCAS(unsigned short* address, unsigned short compare,
+GPUKIT_SIM_ATOMIC unsigned short atomicCAS(unsigned short* address, unsigned short compare,
                                 unsigned short val) {
   return gpukit_sim::detail::atomic_cas(address, compare, val);
 }
@@ -243,6 +247,6 @@ GPUKIT_SIM_SCOPED_ATOMIC(atomicCAS)
 // Fences. CUDA's order the calling thread's memory accesses as seen by the block, the device or
 // the system; on a CPU all three are a full fence.
 
-inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+GPUKIT_SIM_ATOMIC void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+GPUKIT_SIM_ATOMIC void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+GPUKIT_SIM_ATOMIC void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
