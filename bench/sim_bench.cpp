@@ -8,11 +8,15 @@
 // - shared-memory tree reduction, 256 threads per block, 2^22 threads: ns per thread per barrier
 //   (9 barriers per thread; goal <= 15);
 // - 16x16 tiled matmul at 1024x1024: seconds (goal <= 10).
-// The same kernels under Numba's simulator are measured by bench/numba_sim_bench.py.
+// Then check mode (every tool: memcheck, racecheck, synccheck, initcheck) against the fast mode on
+// the same three kernels at smaller sizes (2^20 threads, 2^18 threads, 256x256): the slowdown
+// (goal <= 20x). The same kernels under Numba's simulator are measured by bench/numba_sim_bench.py.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <random>
 #include <vector>
 
@@ -133,5 +137,41 @@ int main(int argc, char** argv) {
                 matmul_time.median * 1e9 / tiled_barriers);
     std::printf("simulated threads per second (median): vector_add %.3g, reduction %.3g, matmul %.3g\n",
                 n / add_time.median, rn / reduce_time.median, tiled_threads / matmul_time.median);
+
+    // Check mode against fast mode, each kernel compiled both ways and run on the same inputs.
+    gpukit::CompileOptions checking;
+    const char* tools = std::getenv("GPUKIT_SIM_BENCH_TOOLS");  // to time one tool alone
+    checking.check = tools ? gpukit::parse_check_tools(tools) : gpukit::CheckTool::all;
+    const int check_repeats = quick ? 1 : 3;
+    const int cn = 1 << 20, crn = 1 << 18, csize = 256;
+    auto slowdown = [&](const char* source, const char* name, auto launch) {
+        auto fast = gpukit::Module::compile(source).kernel(name);
+        auto checked = gpukit::Module::compile(source, checking).kernel(name);
+        const Timing fast_time = time_runs(check_repeats, [&] { launch(fast); });
+        const Timing check_time = time_runs(check_repeats, [&] { launch(checked); });
+        if (auto report = gpukit::take_check_report(); !report.clean()) {
+            std::fprintf(stderr, "%s: check mode reported hazards:\n%s", name, report.text().c_str());
+            std::exit(1);
+        }
+        return std::pair{fast_time.median, check_time.median};
+    };
+    const auto add_check = slowdown(vector_add_source, "vector_add", [&](gpukit::Kernel& kernel) {
+        kernel({.grid = gpukit::grid_for(cn, 256), .block = 256}, da, db, dc, cn);
+    });
+    const auto reduce_check = slowdown(reduction_source, "sum_reduce", [&](gpukit::Kernel& kernel) {
+        kernel({.grid = gpukit::grid_for(crn, 256), .block = 256, .shared_bytes = 256 * sizeof(float)}, dx, partial, crn);
+    });
+    const auto matmul_check = slowdown(matmul_source, "matmul_tiled", [&](gpukit::Kernel& kernel) {
+        kernel({.grid = gpukit::grid_for(csize, csize, block), .block = block}, dm, dk, dout, csize, csize, csize);
+    });
+    std::printf("\n%-46s %14s %14s %10s %8s\n", ("check mode (" + gpukit::to_string(checking.check) + ") vs fast, median").c_str(), "fast", "check", "slowdown",
+                "goal");
+    auto row = [](const char* what, std::pair<double, double> t) {
+        std::printf("%-46s %12.2f ms %12.2f ms %9.1fx %8s\n", what, t.first * 1e3, t.second * 1e3, t.second / t.first,
+                    "<= 20x");
+    };
+    row("vector_add, 2^20 threads", add_check);
+    row("tree reduction, 2^18 threads", reduce_check);
+    row("256x256 tiled matmul (16x16)", matmul_check);
     return 0;
 }

@@ -66,8 +66,14 @@ struct CheckReport {
 // The hazards check-mode launches found since the last call, after waiting for them to finish.
 CheckReport take_check_report();
 
-// Raised at the next synchronisation when the launch was made with stop-at-first-hazard (the
-// GPUKIT_CHECK_RAISE=1 environment setting).
+// Whether a check-mode launch that found a hazard fails with HazardError (at the next
+// synchronisation, like any launch error) instead of only recording it. Off by default;
+// GPUKIT_CHECK_RAISE=1 turns it on for the process.
+void set_raise_on_hazard(bool raise);
+bool raise_on_hazard();
+
+// A check-mode launch's first hazard, when raise_on_hazard() is on. The hazards stay in the
+// report for take_check_report().
 class HazardError : public Error {
 public:
     explicit HazardError(Hazard hazard);

@@ -1,7 +1,9 @@
 // src/core/check.cpp: check-mode tools, reports and the hazards found so far.
 #include "gpukit/check.hpp"
 
+#include <atomic>
 #include <cstdlib>
+#include <string_view>
 #include <mutex>
 
 #include "backend.hpp"
@@ -116,6 +118,19 @@ void record_check_hazards(std::vector<Hazard> hazards) {
     for (auto& hazard : hazards) s.hazards.push_back(std::move(hazard));
 }
 }  // namespace detail
+
+namespace {
+std::atomic<bool>& raise_setting() {
+    static std::atomic<bool> raise = [] {
+        const char* value = std::getenv("GPUKIT_CHECK_RAISE");
+        return value && *value && std::string_view(value) != "0";
+    }();
+    return raise;
+}
+}  // namespace
+
+void set_raise_on_hazard(bool raise) { raise_setting() = raise; }
+bool raise_on_hazard() { return raise_setting(); }
 
 CheckReport take_check_report() {
     if (auto* simulator = detail::existing_backend(BackendKind::sim)) simulator->synchronize_device(0);

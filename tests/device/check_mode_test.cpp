@@ -492,6 +492,35 @@ extern "C" __global__ void fill(float* out, int n) {
     for (int i = 0; i < n; ++i) EXPECT_FLOAT_EQ(got[i], 1.0f + x[i]) << i;
 }
 
+TEST_F(CheckMode, RaisingOnAHazard) {
+    const int n = 1000;
+    const auto a = random_floats(n, 9), b = random_floats(n, 10);
+    auto da = DeviceBuffer::from_host(std::span<const float>(a));
+    auto db = DeviceBuffer::from_host(std::span<const float>(b));
+    DeviceBuffer dc(n * sizeof(float));
+    const LaunchConfig config{.grid = grid_for(n, 256), .block = 256};
+    set_raise_on_hazard(true);
+    struct Restore {
+        ~Restore() { set_raise_on_hazard(false); }
+    } restore;
+    checked(unchecked_vector_add, "vector_add")(config, da, db, dc, n);
+    try {
+        Device::current().synchronize();
+        ADD_FAILURE() << "no HazardError";
+    } catch (const HazardError& e) {
+        EXPECT_EQ(e.hazard().line, 4);
+        expect_contains(e.what(), "Invalid __global__ read of size 4 bytes in vector_add at kernel.cu:4");
+    }
+    EXPECT_EQ(take_check_report().hazards.size(), 1u);  // still in the report
+    // The process goes on: the fixed kernel runs, checked, and raises nothing.
+    checked(checked_vector_add, "vector_add")(config, da, db, dc, n);
+    Device::current().synchronize();
+    std::vector<float> c(n);
+    copy(std::span<float>(c), dc.view());
+    for (int i = 0; i < n; ++i) EXPECT_EQ(c[i], a[i] + b[i]) << i;
+    EXPECT_TRUE(take_check_report().clean());
+}
+
 TEST_F(CheckMode, EnvironmentNamesTheTools) {
     EXPECT_EQ(parse_check_tools("memcheck,racecheck"), CheckTool::memcheck | CheckTool::racecheck);
     EXPECT_EQ(parse_check_tools("all"), CheckTool::all);

@@ -268,8 +268,11 @@ public:
             const BlockLaunch launch{module, &kernel, storage->pointers.data(), {grid.x, grid.y, grid.z},
                                      {block.x, block.y, block.z}, shared_bytes, checker.get()};
             // Whatever the launch ends with, its hazards are kept for take_check_report().
+            std::vector<Hazard> found;
             auto keep_hazards = [&] {
-                if (checker) record_check_hazards(checker->hazards());
+                if (!checker) return;
+                found = checker->hazards();
+                record_check_hazards(found);
             };
             const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
             try {
@@ -284,6 +287,7 @@ public:
                 throw;
             }
             keep_hazards();
+            if (!found.empty() && raise_on_hazard()) throw HazardError(found.front());
         });
     }
 
