@@ -2,6 +2,7 @@
 // to its fixed twin, which must report nothing.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <tuple>
 
 #include "device/device_test_fixture.hpp"
@@ -252,6 +253,63 @@ TEST_F(CheckMode, TiledMatmulMissingEachOfItsBarriers) {
     checked(fixed.c_str(), "matmul_tiled", CheckTool::racecheck)(config, dm, dn, dout, size);
     const auto clean = take_check_report();
     EXPECT_TRUE(clean.clean()) << clean.text();
+}
+
+// The course's tiled matmul for any size, with its tile loads guarded or not.
+std::string tiled_matmul_any_size(bool guarded) {
+    return std::string(R"(
+#define TILE 16
+extern "C" __global__ void matmul_tiled(const float* m, const float* n, float* out, int size) {
+  __shared__ float ms[TILE][TILE];
+  __shared__ float ns[TILE][TILE];
+  int tr = threadIdx.y, tc = threadIdx.x;
+  int r = blockIdx.y * TILE + tr, c = blockIdx.x * TILE + tc;
+  float p = 0.0f;
+  for (int phase = 0; phase < (size + TILE - 1) / TILE; ++phase) {
+    int idx = phase * TILE;
+)") + (guarded ? R"(    ms[tr][tc] = (r < size && idx + tc < size) ? m[r * size + idx + tc] : 0.0f;
+    ns[tr][tc] = (c < size && idx + tr < size) ? n[(idx + tr) * size + c] : 0.0f;
+)"
+                   : R"(    ms[tr][tc] = m[r * size + idx + tc];
+    ns[tr][tc] = n[(idx + tr) * size + c];
+)") + R"(    __syncthreads();
+    for (int i = 0; i < TILE; ++i) p += ms[tr][i] * ns[i][tc];
+    __syncthreads();
+  }
+  if (r < size && c < size) out[r * size + c] = p;
+})";
+}
+
+TEST_F(CheckMode, TileLoadsWithoutBoundsChecksOn1000By1000) {
+    const int size = 1000;  // not a multiple of the 16-wide tile: the last tiles hang over the edge
+    const auto m = random_floats(size * size, 11), n = random_floats(size * size, 12);
+    auto dm = DeviceBuffer::from_host(std::span<const float>(m));
+    auto dn = DeviceBuffer::from_host(std::span<const float>(n));
+    DeviceBuffer dout(size * size * sizeof(float));
+    const LaunchConfig config{.grid = grid_for(size, size, Dim3(16, 16)), .block = Dim3(16, 16)};
+    const auto planted = tiled_matmul_any_size(false);
+    checked(planted.c_str(), "matmul_tiled")(config, dm, dn, dout, size);
+    auto report = take_check_report();
+    bool m_load = false, n_load = false;
+    for (const auto& hazard : report.hazards) {
+        EXPECT_EQ(hazard.what, "Invalid __global__ read of size 4 bytes") << report.text();
+        m_load |= hazard.line == 11;
+        n_load |= hazard.line == 12;
+    }
+    EXPECT_TRUE(m_load && n_load) << "expected reads past the end of both inputs\n" << report.text();
+
+    const auto fixed = tiled_matmul_any_size(true);
+    checked(fixed.c_str(), "matmul_tiled")(config, dm, dn, dout, size);
+    report = take_check_report();
+    EXPECT_TRUE(report.clean()) << report.text();
+    std::vector<float> out(size * size);
+    copy(std::span<float>(out), dout.view());
+    for (int probe = 0; probe < 50; ++probe) {
+        const int r = (probe * 97 + 999) % size, c = (probe * 61 + 998) % size;
+        double ref = 0;
+        for (int i = 0; i < size; ++i) ref += double(m[r * size + i]) * n[i * size + c];
+        EXPECT_NEAR(out[r * size + c], ref, 1e-3 * (1 + std::abs(ref))) << r << "," << c;
+    }
 }
 
 TEST_F(CheckMode, AWriteWriteRaceBetweenBlocks) {
