@@ -292,6 +292,8 @@ TEST_F(CheckMode, TileLoadsWithoutBoundsChecksOn1000By1000) {
     auto report = take_check_report();
     bool m_load = false, n_load = false;
     for (const auto& hazard : report.hazards) {
+        // With initcheck on as well, the tile elements a stopped thread never loaded are reported too.
+        if (hazard.tool != CheckTool::memcheck) continue;
         EXPECT_EQ(hazard.what, "Invalid __global__ read of size 4 bytes") << report.text();
         m_load |= hazard.line == 11;
         n_load |= hazard.line == 12;
