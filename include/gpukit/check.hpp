@@ -4,7 +4,10 @@
 // simulator module) reports each memory access its kernels make to the runtime before it
 // happens. memcheck: an access outside every allocation, shared array and global is reported
 // with the kernel, block, thread, source line and the nearest allocation, and the offending
-// simulated thread stops there, so the process goes on.
+// simulated thread stops there, so the process goes on. racecheck: two threads touch one word,
+// one writes, nothing orders them (shared and global memory). synccheck: barriers and warp
+// intrinsics reached by part of the threads they wait for. initcheck: shared or device memory
+// read before anything wrote it.
 #pragma once
 
 #include <cstddef>
