@@ -16,7 +16,7 @@ struct AllocationTable::State {
     mutable std::shared_mutex mutex;
     struct Live {
         std::size_t size;
-        std::unique_ptr<std::uint64_t[]> written;
+        std::unique_ptr<WrittenBytes> written;
     };
     std::map<std::uint64_t, Live> live;  // by address
     std::deque<Allocation> freed;               // the most recent last
@@ -35,7 +35,7 @@ AllocationTable& AllocationTable::instance() {
 
 void AllocationTable::add(std::uint64_t address, std::size_t size) {
     std::unique_lock lock(state_->mutex);
-    state_->live[address] = State::Live{size, std::make_unique<std::uint64_t[]>((size + 63) / 64)};
+    state_->live[address] = State::Live{size, std::make_unique<WrittenBytes>()};
 }
 
 void AllocationTable::remove(std::uint64_t address) {
@@ -89,24 +89,39 @@ void AllocationTable::mark_written(std::uint64_t address, std::size_t size) {
 }
 
 bool Allocation::all_written(std::uint64_t begin, std::size_t bytes) const {
-    if (!written) return true;
+    if (!written || written->whole.load(std::memory_order_relaxed)) return true;
+    const std::uint64_t* bits = written->bits.load(std::memory_order_acquire);
+    if (!bits) return false;  // nothing written yet
     for (std::uint64_t offset = begin - address; offset < begin - address + bytes; ++offset) {
-        const std::uint64_t word = std::atomic_ref(written[offset / 64]).load(std::memory_order_relaxed);
+        const std::uint64_t word = std::atomic_ref(bits[offset / 64]).load(std::memory_order_relaxed);
         if (!(word & (std::uint64_t{1} << (offset % 64)))) return false;
     }
     return true;
 }
 
 void Allocation::mark_written(std::uint64_t begin, std::size_t bytes) const {
-    if (!written) return;
+    if (!written || written->whole.load(std::memory_order_relaxed)) return;
+    if (begin == address && bytes >= size) {
+        written->whole.store(true, std::memory_order_relaxed);
+        return;
+    }
+    std::uint64_t* bits = written->bits.load(std::memory_order_acquire);
+    if (!bits) {  // the first partial write: make the bits, or take the ones another thread made
+        auto* made = new std::uint64_t[(size + 63) / 64]();
+        if (written->bits.compare_exchange_strong(bits, made, std::memory_order_acq_rel)) {
+            bits = made;
+        } else {
+            delete[] made;
+        }
+    }
     std::uint64_t offset = begin - address;
     const std::uint64_t stop = offset + bytes;
     while (offset < stop) {
         const std::uint64_t bit = offset % 64;
         const std::uint64_t count = std::min<std::uint64_t>(64 - bit, stop - offset);
-        const std::uint64_t bits = (count == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << count) - 1)) << bit;
-        std::atomic_ref word(written[offset / 64]);
-        if ((word.load(std::memory_order_relaxed) & bits) != bits) word.fetch_or(bits, std::memory_order_relaxed);
+        const std::uint64_t mask = (count == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << count) - 1)) << bit;
+        std::atomic_ref word(bits[offset / 64]);
+        if ((word.load(std::memory_order_relaxed) & mask) != mask) word.fetch_or(mask, std::memory_order_relaxed);
         offset += count;
     }
 }

@@ -7,14 +7,24 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <atomic>
 #include <optional>
 
 namespace gpukit::detail::sim {
 
+// initcheck's record of one allocation. Most memory is written whole (a copy of the buffer, a
+// kernel launched without initcheck), which only sets `whole`; the bits, one per byte, are made
+// the first time part of it is written.
+struct WrittenBytes {
+    std::atomic<bool> whole{false};
+    std::atomic<std::uint64_t*> bits{nullptr};
+    ~WrittenBytes() { delete[] bits.load(); }
+};
+
 struct Allocation {
     std::uint64_t address = 0;
     std::size_t size = 0;  // as asked for, not rounded
-    std::uint64_t* written = nullptr;  // initcheck's bits, owned by the table while the allocation lives
+    WrittenBytes* written = nullptr;  // owned by the table while the allocation lives
 
     // Whether every byte of [begin, begin + bytes) has been written; safe from any thread.
     bool all_written(std::uint64_t begin, std::size_t bytes) const;

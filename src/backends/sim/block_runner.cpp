@@ -118,6 +118,7 @@ public:
         solo_yields_ = 0;
         launch.module->record().prepare_thread();
         shared_begin_ = launch.checker ? launch.module->thread_local_block() : 0;
+        synccheck_ = launch.checker && includes(launch.checker->tools(), CheckTool::synccheck);
         if (launch.checker && includes(launch.checker->tools(), CheckTool::racecheck)) {
             shared_shadow_.resize((launch.module->thread_local_bytes() + 3) / 4);
             ++shared_serial_;  // the shadow's old records belong to the previous block
@@ -329,7 +330,7 @@ private:
 
     SimThread& lane_thread(unsigned warp, unsigned lane) { return *threads_[warp * 32 + lane]; }
 
-    bool synccheck() const { return launch_->checker && includes(launch_->checker->tools(), CheckTool::synccheck); }
+    bool synccheck() const { return synccheck_; }
 
     // synccheck: every thread the barrier releases must wait at the same one.
     void check_same_barrier() {
@@ -563,6 +564,7 @@ private:
     Index3 block_idx_{};
     gpukit_sim::BlockContext block_context_{};
     std::uintptr_t shared_begin_ = 0;  // check mode: this worker's copy of the module's __shared__
+    bool synccheck_ = false;
     std::vector<RaceWord> shared_shadow_;  // racecheck: one record per 4 bytes of it
     std::uint64_t shared_serial_ = 0;
     std::vector<std::uint32_t> shared_written_;  // initcheck: per byte, the block run that wrote it
