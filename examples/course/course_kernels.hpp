@@ -16,6 +16,18 @@ __global__ void vector_add(const float * A, const float * B, float * C, const in
 }
 )";
 
+// The same kernel exactly as the course's first notebook lays it out, for the tests of the source
+// analyses, which must read it as written.
+inline constexpr const char* vector_add_verbatim_source = R"cuda(
+extern "C"
+__global__ void vector_add(const float * A, const float * B, float * C, const int size)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < size)
+        C[i] = A[i] + B[i];
+}
+)cuda";
+
 // PyCUDA's saxpy from the course.
 inline constexpr const char* saxpy_source = R"(
 extern "C"

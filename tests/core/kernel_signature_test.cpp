@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "course/course_kernels.hpp"
+
 namespace gpukit::detail {
 // Lets GoogleTest print parameters in failure messages.
 void PrintTo(const DeclaredParam& param, std::ostream* out) {
@@ -27,15 +29,7 @@ using Params = std::vector<DeclaredParam>;
 using Names = std::vector<std::string>;
 
 // The course's first kernel, verbatim.
-constexpr std::string_view kVectorAdd = R"cuda(
-extern "C"
-__global__ void vector_add(const float * A, const float * B, float * C, const int size)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < size)
-        C[i] = A[i] + B[i];
-}
-)cuda";
+constexpr std::string_view kVectorAdd = gpukit::course::vector_add_verbatim_source;
 
 // A module as a course exercise would write it: several kernels, helpers, a namespace.
 constexpr std::string_view kModule = R"cuda(

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "course/course_kernels.hpp"
+
 namespace {
 
 using gpukit::detail::sim::analyse_synchronisation;
@@ -18,15 +20,7 @@ using gpukit::detail::sim::SyncAnalysis;
 SyncAnalysis analyse(std::string_view source) { return analyse_synchronisation({source}); }
 
 // The course's first kernel, verbatim.
-constexpr std::string_view kVectorAdd = R"cuda(
-extern "C"
-__global__ void vector_add(const float * A, const float * B, float * C, const int size)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < size)
-        C[i] = A[i] + B[i];
-}
-)cuda";
+constexpr std::string_view kVectorAdd = gpukit::course::vector_add_verbatim_source;
 
 constexpr std::string_view kTiledMatmul = R"cuda(
 #define TILE 16
