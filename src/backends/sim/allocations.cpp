@@ -16,7 +16,7 @@ struct AllocationTable::State {
     mutable std::shared_mutex mutex;
     struct Live {
         std::size_t size;
-        std::unique_ptr<WrittenBytes> written;
+        std::shared_ptr<WrittenBytes> written;
     };
     std::map<std::uint64_t, Live> live;  // by address
     std::deque<Allocation> freed;               // the most recent last
@@ -35,7 +35,7 @@ AllocationTable& AllocationTable::instance() {
 
 void AllocationTable::add(std::uint64_t address, std::size_t size) {
     std::unique_lock lock(state_->mutex);
-    state_->live[address] = State::Live{size, std::make_unique<WrittenBytes>()};
+    state_->live[address] = State::Live{size, std::make_shared<WrittenBytes>()};
 }
 
 void AllocationTable::remove(std::uint64_t address) {
@@ -45,6 +45,18 @@ void AllocationTable::remove(std::uint64_t address) {
     state_->freed.push_back({it->first, it->second.size});
     if (state_->freed.size() > remembered_frees) state_->freed.pop_front();
     state_->live.erase(it);
+}
+
+AllocationTable::Snapshot AllocationTable::snapshot() const {
+    std::shared_lock lock(state_->mutex);
+    Snapshot snapshot;
+    snapshot.allocations.reserve(state_->live.size());
+    snapshot.keep_alive.reserve(state_->live.size());
+    for (const auto& [address, live] : state_->live) {
+        snapshot.allocations.push_back({address, live.size, live.written.get()});
+        snapshot.keep_alive.push_back(live.written);
+    }
+    return snapshot;
 }
 
 std::optional<Allocation> AllocationTable::containing(std::uint64_t address, std::size_t size) const {

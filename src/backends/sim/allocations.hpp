@@ -8,7 +8,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <atomic>
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace gpukit::detail::sim {
 
@@ -42,6 +44,14 @@ public:
     // Copies, memsets and kernels launched without initcheck write memory initcheck cannot see:
     // the bytes of [address, address + size) that lie in a live allocation count as written.
     void mark_written(std::uint64_t address, std::size_t size);
+
+    // Every live allocation, by address, each holding its initcheck record alive: what a launch
+    // checks its accesses against without taking the table's lock each time.
+    struct Snapshot {
+        std::vector<Allocation> allocations;
+        std::vector<std::shared_ptr<WrittenBytes>> keep_alive;
+    };
+    Snapshot snapshot() const;
 
     // The live allocation holding all of [address, address + size).
     std::optional<Allocation> containing(std::uint64_t address, std::size_t size) const;

@@ -85,7 +85,7 @@ struct SimThread {
     int operand = 0;
     int width = 32;
     std::uint64_t result = 0;
-    const void* last_access = nullptr;  // check mode: where it last touched memory
+    std::uint32_t last_atomic = 0;      // racecheck: the sync clock at its latest atomic
     bool mask_without_self = false;     // synccheck reported its mask already
 };
 
@@ -107,7 +107,8 @@ public:
     void run(const BlockLaunch& launch, Index3 block_idx) {
         launch_ = &launch;
         block_idx_ = block_idx;
-        block_context_ = {block_idx, launch.block, launch.grid};
+        block_context_ = {block_idx, launch.block, launch.grid, nullptr};
+        block_linear_ = block_idx.x + std::uint64_t{launch.grid.x} * (block_idx.y + std::uint64_t{launch.grid.y} * block_idx.z);
         running = {launch.kernel->name.c_str(), block_idx};
         running_valid = true;
         struct Done {
@@ -119,10 +120,9 @@ public:
         launch.module->record().prepare_thread();
         shared_begin_ = launch.checker ? launch.module->thread_local_block() : 0;
         synccheck_ = launch.checker && includes(launch.checker->tools(), CheckTool::synccheck);
-        if (launch.checker && includes(launch.checker->tools(), CheckTool::racecheck)) {
-            shared_shadow_.resize((launch.module->thread_local_bytes() + 3) / 4);
-            ++shared_serial_;  // the shadow's old records belong to the previous block
-        }
+        racecheck_ = launch.checker && includes(launch.checker->tools(), CheckTool::racecheck);
+        if (racecheck_) clear_shared_shadow();
+        if (launch.checker) block_context_.filter = &make_filter(*launch.checker);
         if (launch.checker && includes(launch.checker->tools(), CheckTool::initcheck)) {
             shared_written_.resize(launch.module->thread_local_bytes());
             if (++shared_written_serial_ == 0) {  // wrapped: old stamps could match again
@@ -130,8 +130,7 @@ public:
                 shared_written_serial_ = 1;
             }
         }
-        // In check mode a bad access ends only the thread that makes it, so threads are fibers.
-        const bool loop = !launch.kernel->record->synchronises && !always_fibers() && !launch.checker;
+        const bool loop = !launch.kernel->record->synchronises && !always_fibers();
         if (loop) {
             run_loop();
         } else {
@@ -178,34 +177,56 @@ public:
 
     // Check mode: judges an access of `self`; a bad one ends the thread before it happens.
     void check_access(SimThread& self, const void* address, std::size_t size, unsigned flags, const void* pc) {
-        LaunchChecker* checker = launch_->checker;
-        if (!checker) return;
-        self.last_access = pc;
-        const auto region = reinterpret_cast<std::uintptr_t>(&self) & ~(simulated_stack_bytes() - 1);
-        const Index3 grid = launch_->grid;
-        const AccessAgent agent{block_idx_.x + std::uint64_t{grid.x} * (block_idx_.y + std::uint64_t{grid.y} * block_idx_.z),
-                                self.linear,
-                                self.warp,
-                                generation_,
-                                warps_.empty() ? 0u : warps_[self.warp].generation,
-                                block_idx_,
-                                self.idx};
-        const bool racecheck = !shared_shadow_.empty() && includes(checker->tools(), CheckTool::racecheck);
-        const AccessSite site{block_idx_,
-                              self.idx,
-                              region,
-                              region + simulated_stack_bytes(),
-                              shared_begin_,
-                              &block_context_,
-                              agent,
-                              racecheck ? shared_shadow_.data() : nullptr,
-                              shared_shadow_.size(),
-                              shared_serial_,
-                              shared_written_.empty() ? nullptr : shared_written_.data(),
-                              shared_written_serial_};
-        if (!checker->check(site, reinterpret_cast<std::uintptr_t>(address), size, flags, pc)) thread_exited(self);
+        const auto region = reinterpret_cast<std::uintptr_t>(&self) & ~(stack_bytes_ - 1);
+        const unsigned warp_generation = warps_.empty() ? 0u : warps_[self.warp].generation;
+        if (!judge(self.idx, self.linear, region, generation_, warp_generation, self.last_atomic, address, size, flags,
+                   pc))
+            thread_exited(self);
     }
 
+    // Check mode, a kernel that never synchronises: its threads run one after another on the
+    // loop's stack. A bad access ends the loop there, and run_loop starts it again after the thread.
+    void check_loop_access(const void* address, std::size_t size, unsigned flags, const void* pc) {
+        const gpukit_sim::ThreadContext& context = *stacks_.context(0);
+        const Index3 dim = launch_->block;
+        const unsigned linear = context.thread_idx.x + dim.x * (context.thread_idx.y + dim.y * context.thread_idx.z);
+        if (linear != loop_thread_) {
+            loop_thread_ = linear;
+            loop_last_atomic_ = 0;
+        }
+        const auto region = reinterpret_cast<std::uintptr_t>(&context) & ~(stack_bytes_ - 1);
+        if (judge(context.thread_idx, linear, region, 0, 0, loop_last_atomic_, address, size, flags, pc)) return;
+        loop_resume_at_ = linear + 1;
+        leave_loop();
+    }
+
+    // The access as the checker sees it; false when it must not happen.
+    bool judge(Index3 thread_idx, unsigned linear, std::uintptr_t stack_region, unsigned block_generation,
+               unsigned warp_generation, std::uint32_t& last_atomic, const void* address, std::size_t size,
+               unsigned flags, const void* pc) {
+        LaunchChecker& checker = *launch_->checker;
+        std::uint32_t time = 0;
+        if (racecheck_) {
+            if (flags & gpukit_sim::access_atomic) {
+                time = last_atomic = checker.clock().tick();
+            } else {
+                time = checker.clock().now();
+            }
+        }
+        const AccessSite site{block_idx_,
+                              thread_idx,
+                              stack_region,
+                              stack_region + stack_bytes_,
+                              shared_begin_,
+                              &block_context_,
+                              AccessAgent{block_linear_, linear, linear / 32, block_generation, warp_generation,
+                                          last_atomic},
+                              time,
+                              racecheck_ ? shared_shadow_.data() : nullptr,
+                              shared_written_.empty() ? nullptr : shared_written_.data(),
+                              shared_written_serial_};
+        return checker.check(site, reinterpret_cast<std::uintptr_t>(address), size, flags, pc);
+    }
 
     [[gnu::always_inline]] int block_barrier(SimThread& self, int kind, int predicate, const char* file, int line) {
         self.state = State::at_block_barrier;
@@ -261,14 +282,15 @@ public:
     // past (its last access lies after the barrier) skipped that barrier. One that returned before
     // reaching it is fine, as on the GPU, where exited threads count as arrived.
     void returned(SimThread& self) {
-        if (arrived_ == 0 || !self.last_access || !synccheck()) return;
+        const void* last_access = stacks_.context(self.linear)->last_access;
+        if (arrived_ == 0 || !last_access || !synccheck()) return;
         const SimThread& waiting = *first_arrival_;
         launch_->checker->record_sync(
             block_idx_, self.idx, "Barrier error detected. Divergent thread(s) in block", waiting.file, waiting.line,
             concat("thread ", to_string(self.idx), " returned without reaching this ", barrier_name(waiting.kind),
                    ", which ", arrived_, arrived_ == 1 ? " thread waits at" : " threads wait at",
                    "; a barrier must be reached by every thread of the block that has not returned"),
-            waiting.file, waiting.line, waiting.idx, self.last_access);
+            waiting.file, waiting.line, waiting.idx, last_access);
     }
 
     [[noreturn]] void thread_exited(SimThread& self) {
@@ -286,6 +308,7 @@ public:
     }
 
     SimThread* current() const { return current_; }
+    unsigned loop_first() const { return loop_first_; }
 
     [[noreturn]] void leave_loop() {
         StackPointer finished = nullptr;
@@ -314,6 +337,43 @@ private:
 
     void run_fibers();
     void run_loop();
+
+    // Check mode: the launch's filter, with this worker's __shared__ variables added as ranges, so
+    // that the kernel judges shared accesses by itself too where the tools allow.
+    const gpukit_sim::AccessFilter& make_filter(const LaunchChecker& checker) {
+        const gpukit_sim::AccessFilter& launch_filter = checker.filter();
+        filter_ranges_.assign(launch_filter.ranges, launch_filter.ranges + launch_filter.range_count);
+        // initcheck and racecheck judge every shared access: a range whose `written` is false.
+        static const bool never_written = false;
+        const bool judge_all = includes(checker.tools(), CheckTool::initcheck);
+        for (const auto& variable : launch_->module->shared_variables()) {
+            const std::uintptr_t begin = shared_begin_ + variable.offset;
+            const std::size_t size = variable.dynamic ? checker.dynamic_shared_bytes() : variable.size;
+            if (size) filter_ranges_.push_back({begin, begin + size, judge_all ? &never_written : nullptr});
+        }
+        std::sort(filter_ranges_.begin(), filter_ranges_.end(),
+                  [](const gpukit_sim::AccessRange& a, const gpukit_sim::AccessRange& b) { return a.begin < b.begin; });
+        filter_ = launch_filter;
+        filter_.range_count = static_cast<unsigned>(filter_ranges_.size());
+        filter_.ranges = filter_ranges_.data();
+        return filter_;
+    }
+
+    // racecheck: the shadow of the block's shared memory starts empty; only the bytes this launch
+    // can use are cleared (the dynamic buffer's capacity is far larger than a launch asks for).
+    // Words are 4-byte aligned in memory, whatever the alignment of the thread-local block.
+    void clear_shared_shadow() {
+        const SimModule& module = *launch_->module;
+        const std::uintptr_t first_word = shared_begin_ / 4;
+        shared_shadow_.resize((shared_begin_ + module.thread_local_bytes() + 3) / 4 - first_word);
+        for (const auto& variable : module.shared_variables()) {
+            const std::uintptr_t begin = shared_begin_ + variable.offset;
+            const std::size_t used = variable.dynamic ? launch_->dynamic_shared_bytes : variable.size;
+            const std::size_t first = begin / 4 - first_word;
+            const std::size_t end = std::min(shared_shadow_.size(), (begin + used + 3) / 4 - first_word);
+            if (first < end) std::fill(shared_shadow_.begin() + first, shared_shadow_.begin() + end, ShadowWord{});
+        }
+    }
 
     // Every live thread waits at the barrier now. They become runnable by the generation moving
     // on (see runnable()), not one by one.
@@ -565,8 +625,16 @@ private:
     gpukit_sim::BlockContext block_context_{};
     std::uintptr_t shared_begin_ = 0;  // check mode: this worker's copy of the module's __shared__
     bool synccheck_ = false;
-    std::vector<RaceWord> shared_shadow_;  // racecheck: one record per 4 bytes of it
-    std::uint64_t shared_serial_ = 0;
+    bool racecheck_ = false;
+    std::vector<gpukit_sim::AccessRange> filter_ranges_;  // check mode: see make_filter
+    gpukit_sim::AccessFilter filter_{};
+    std::vector<ShadowWord> shared_shadow_;  // racecheck: one record per 4 bytes of it
+    std::uint64_t block_linear_ = 0;
+    std::uintptr_t stack_bytes_ = simulated_stack_bytes();
+    unsigned loop_first_ = 0;        // loop mode: the thread the loop starts at
+    unsigned loop_resume_at_ = 0;    // check mode: where the loop starts again after a stopped thread
+    unsigned loop_thread_ = ~0u;     // check mode: the thread whose access was judged last
+    std::uint32_t loop_last_atomic_ = 0;
     std::vector<std::uint32_t> shared_written_;  // initcheck: per byte, the block run that wrote it
     std::uint32_t shared_written_serial_ = 0;
     std::exception_ptr failure_;
@@ -605,7 +673,7 @@ void fiber_main(void* thread) {
 void loop_main(void* block_pointer) {
     Block& block = *static_cast<Block*>(block_pointer);
     try {
-        block.launch().kernel->record->run_block_loop(block.launch().args);
+        block.launch().kernel->record->run_block_loop(block.launch().args, block.loop_first());
     } catch (...) {
         block.record_failure(std::current_exception());
     }
@@ -613,12 +681,21 @@ void loop_main(void* block_pointer) {
 }
 
 void Block::run_loop() {
-    gpukit_sim::ThreadContext* context = stacks_.context(0);
-    context->thread_idx = {0, 0, 0};
-    context->thread = nullptr;
-    context->block = &block_context_;
-    current_ = nullptr;
-    gpukit_sim_switch(&scheduler_, make_context(stacks_.top(0), loop_main, this));
+    const Index3 dim = launch_->block;
+    const unsigned n = dim.x * dim.y * dim.z;
+    loop_first_ = 0;
+    loop_thread_ = ~0u;
+    while (loop_first_ < n) {
+        gpukit_sim::ThreadContext* context = stacks_.context(0);
+        context->thread_idx = {0, 0, 0};
+        context->thread = nullptr;
+        context->block = &block_context_;
+        context->last_access = nullptr;
+        current_ = nullptr;
+        loop_resume_at_ = n;  // unless check mode stops a thread
+        gpukit_sim_switch(&scheduler_, make_context(stacks_.top(0), loop_main, this));
+        loop_first_ = loop_resume_at_;
+    }
 }
 
 void Block::run_fibers() {
@@ -638,6 +715,7 @@ void Block::run_fibers() {
         context->thread_idx = t.idx;
         context->thread = &t;
         context->block = &block_context_;
+        context->last_access = nullptr;
         t.context = make_context(stacks_.top(i), fiber_main, &t);
         warps_[t.warp].live |= bit(t.lane);
     }
@@ -717,7 +795,7 @@ void hook_yield(void* thread) {
 }
 
 void hook_access(void* thread, const void* address, unsigned long size, unsigned flags, const void* pc) {
-    if (!thread) return;  // check mode runs every thread as a fiber; nothing to judge without one
+    if (!thread) return this_block.check_loop_access(address, size, flags, pc);
     auto& self = *static_cast<SimThread*>(thread);
     self.block->check_access(self, address, size, flags, pc);
 }

@@ -1,7 +1,10 @@
 // src/backends/sim/checker.cpp: check mode's judgement of each memory access of a launch.
 #include "backends/sim/checker.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <new>
 
 #include "backends/sim/allocations.hpp"
 #include "util/text.hpp"
@@ -27,81 +30,138 @@ std::string access_words(const char* space, std::size_t size, unsigned flags) {
 
 Dim3 dim(const gpukit_sim::Index3& i) { return Dim3(i.x, i.y, i.z); }
 
+// The index, x fastest, of the `linear`-th element of a grid or block of extent `extent`.
+gpukit_sim::Index3 index_of(std::uint64_t linear, gpukit_sim::Index3 extent) {
+    return {static_cast<unsigned>(linear % extent.x), static_cast<unsigned>(linear / extent.x % extent.y),
+            static_cast<unsigned>(linear / (std::uint64_t{extent.x} * extent.y))};
+}
+
 }  // namespace
 
-LaunchChecker::LaunchChecker(const SimModule& module, std::string kernel, CheckTool tools,
-                             std::size_t dynamic_shared_bytes)
+GlobalShadow::GlobalShadow(std::uintptr_t begin, std::uintptr_t end)
+    : first_word_(begin / 4),
+      page_count_(((end + 3) / 4 - begin / 4 + words_per_page - 1) / words_per_page),
+      pages_(std::make_unique<std::atomic<Page*>[]>(page_count_)) {}
+
+GlobalShadow::~GlobalShadow() {
+    for (std::size_t i = 0; i < page_count_; ++i) std::free(pages_[i].load(std::memory_order_relaxed));
+}
+
+GlobalShadow::Page& GlobalShadow::page_of(std::uintptr_t address) {
+    std::atomic<Page*>& slot = pages_[(address / 4 - first_word_) / words_per_page];
+    Page* page = slot.load(std::memory_order_acquire);
+    if (page) [[likely]]
+        return *page;
+    // calloc: a page this large comes zeroed from the kernel, and untouched parts cost nothing.
+    auto* made = static_cast<Page*>(std::calloc(1, sizeof(Page)));
+    if (!made) throw std::bad_alloc();
+    if (slot.compare_exchange_strong(page, made, std::memory_order_acq_rel)) return *made;
+    std::free(made);
+    return *page;
+}
+
+LaunchChecker::LaunchChecker(const SimModule& module, std::string kernel, CheckTool tools, gpukit_sim::Index3 grid,
+                             gpukit_sim::Index3 block, std::size_t dynamic_shared_bytes)
     : module_(module),
       kernel_(std::move(kernel)),
       tools_(tools),
+      memcheck_(includes(tools, CheckTool::memcheck)),
+      racecheck_(includes(tools, CheckTool::racecheck)),
+      initcheck_(includes(tools, CheckTool::initcheck)),
+      grid_(grid),
+      block_dim_(block),
       dynamic_shared_bytes_(dynamic_shared_bytes),
-      global_shadow_(includes(tools, CheckTool::racecheck) ? std::make_unique<Shard[]>(shards) : nullptr) {}
+      shared_extent_(module.thread_local_bytes()),
+      allocations_(AllocationTable::instance().snapshot()) {
+    for (const auto& allocation : allocations_.allocations)
+        ranges_.push_back({allocation.address, allocation.address + allocation.size, &allocation, nullptr});
+    for (const auto& [begin, end] : module.segments()) ranges_.push_back({begin, end, nullptr, nullptr});
+    std::sort(ranges_.begin(), ranges_.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
+    if (racecheck_)
+        for (auto& range : ranges_) range.shadow = std::make_unique<GlobalShadow>(range.begin, range.end);
+    static_assert(sizeof(std::atomic<bool>) == sizeof(bool) && std::atomic<bool>::is_always_lock_free);
+    for (const auto& range : ranges_) {
+        const bool* written = initcheck_ && range.allocation && range.allocation->written
+                                  ? reinterpret_cast<const bool*>(&range.allocation->written->whole)
+                                  : nullptr;
+        filter_ranges_.push_back({range.begin, range.end, written});
+    }
+    filter_.judge_nothing = !memcheck_ && !racecheck_ && !initcheck_;
+    filter_.call_always = racecheck_;
+    filter_.range_count = static_cast<unsigned>(filter_ranges_.size());
+    filter_.ranges = filter_ranges_.data();
+}
+
+const LaunchChecker::Range* LaunchChecker::range_of(std::uintptr_t address, std::size_t size) const {
+    auto it = std::upper_bound(ranges_.begin(), ranges_.end(), address,
+                               [](std::uintptr_t a, const Range& range) { return a < range.begin; });
+    if (it == ranges_.begin()) return nullptr;
+    --it;
+    return address + size <= it->end ? &*it : nullptr;
+}
 
 bool LaunchChecker::check(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags,
                           const void* pc) {
+    if (flags & gpukit_sim::access_fence) {
+        clock_.fence(site.agent.block);
+        return true;
+    }
     // Local memory: the simulated thread's own stack.
     if (address >= site.stack_begin && address + size <= site.stack_end) return true;
     // The block's built-in variables.
     const auto context = reinterpret_cast<std::uintptr_t>(site.block_context);
     if (address >= context && address + size <= context + sizeof(gpukit_sim::BlockContext)) return true;
-    const bool memcheck = includes(tools_, CheckTool::memcheck);
 
-    // Shared memory: one of the block's __shared__ variables.
-    if (site.shared_begin && address >= site.shared_begin) {
-        for (const auto& variable : module_.shared_variables()) {
-            const std::uintptr_t begin = site.shared_begin + variable.offset;
-            const std::uintptr_t end = begin + (variable.dynamic ? dynamic_shared_bytes_ : variable.size);
-            if (address >= begin && address < begin + variable.size) {
-                if (address + size <= end) {
-                    if (site.shared_written) check_shared_initialised(site, variable, begin, address, size, flags, pc);
-                    if (site.shared_shadow)
-                        check_races(site, site.shared_shadow + (address - site.shared_begin) / 4, site.shared_serial,
-                                    "__shared__", address, size, flags, pc);
-                    return true;
-                }
-                if (!memcheck) return true;
-                record(site, address, size, flags, pc, access_words("shared", size, flags),
-                       variable.dynamic
-                           ? concat("Address ", hex(address), " is ", address - begin,
-                                    " bytes into the dynamic shared memory, past the ", dynamic_shared_bytes_,
-                                    " bytes the launch asked for (LaunchConfig::shared_bytes)")
-                           : concat("Address ", hex(address), " is ", address + size - end,
-                                    " bytes past the end of __shared__ ", variable.name, " (", variable.size, " bytes)"));
+    if (address - site.shared_begin < shared_extent_) {
+        if (const auto verdict = check_shared(site, address, size, flags, pc); verdict >= 0) return verdict;
+    }
+    // Global memory: a live allocation (naturally aligned), or the module's own globals.
+    if (const Range* range = range_of(address, size)) {
+        if (range->allocation) {
+            if (memcheck_ && size > 1 && size <= 16 && address % size != 0) [[unlikely]] {
+                record(site, address, size, flags, pc,
+                       concat("Misaligned __global__ ", (flags & gpukit_sim::access_write) ? "write" : "read",
+                              " of size ", size, " bytes"),
+                       concat("Address ", hex(address), " is not aligned to ", size, " bytes"));
                 return false;
             }
+            if (initcheck_) check_global_initialised(site, *range->allocation, address, size, flags, pc);
         }
-    }
-
-    // Global memory: a live allocation, naturally aligned.
-    if (const auto allocation = AllocationTable::instance().containing(address, size)) {
-        if (global_shadow_) check_global_races(site, address, size, flags, pc);
-        if (includes(tools_, CheckTool::initcheck)) {
-            const bool reads = !(flags & gpukit_sim::access_write) || (flags & gpukit_sim::access_atomic);
-            if (reads && !allocation->all_written(address, size))
-                record(site, address, size, flags, pc, concat("Uninitialized __global__ memory read of size ", size,
-                                                              size == 1 ? " byte" : " bytes"),
-                       concat("Address ", hex(address), " is ", address - allocation->address,
-                              " bytes into the allocation at ", hex(allocation->address), " of size ", allocation->size,
-                              " bytes, which no copy, memset or kernel wrote before this read"),
-                       CheckTool::initcheck);
-            if (flags & gpukit_sim::access_write) allocation->mark_written(address, size);
-        }
-        if (memcheck && size > 1 && size <= 16 && address % size != 0) {
-            record(site, address, size, flags, pc,
-                   concat("Misaligned __global__ ", (flags & gpukit_sim::access_write) ? "write" : "read", " of size ",
-                          size, " bytes"),
-                   concat("Address ", hex(address), " is not aligned to ", size, " bytes"));
-            return false;
-        }
+        if (racecheck_) check_races(site, range, address, size, flags, pc);
         return true;
     }
-    // The module's own globals (__constant__, __device__).
-    if (module_.in_image(address, size)) {
-        if (global_shadow_) check_global_races(site, address, size, flags, pc);
-        return true;
-    }
-    if (!memcheck) return true;
+    return report_outside(site, address, size, flags, pc);
+}
 
+// Shared memory: one of the block's __shared__ variables. 1: fine, 0: reported, -1: not shared.
+int LaunchChecker::check_shared(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags,
+                                const void* pc) {
+    for (const auto& variable : module_.shared_variables()) {
+        const std::uintptr_t begin = site.shared_begin + variable.offset;
+        const std::uintptr_t end = begin + (variable.dynamic ? dynamic_shared_bytes_ : variable.size);
+        if (address < begin || address >= begin + variable.size) continue;
+        if (address + size <= end) {
+            if (site.shared_written) check_shared_initialised(site, variable, begin, address, size, flags, pc);
+            if (site.shared_shadow) check_races(site, nullptr, address, size, flags, pc);
+            return 1;
+        }
+        if (!memcheck_) return 1;
+        record(site, address, size, flags, pc, access_words("shared", size, flags),
+               variable.dynamic ? concat("Address ", hex(address), " is ", address - begin,
+                                         " bytes into the dynamic shared memory, past the ", dynamic_shared_bytes_,
+                                         " bytes the launch asked for (LaunchConfig::shared_bytes)")
+                                : concat("Address ", hex(address), " is ", address + size - end,
+                                         " bytes past the end of __shared__ ", variable.name, " (", variable.size,
+                                         " bytes)"));
+        return 0;
+    }
+    return -1;
+}
+
+// Neither local, shared nor global memory: memcheck names what the address is nearest to.
+bool LaunchChecker::report_outside(const AccessSite& site, std::uintptr_t address, std::size_t size,
+                                   unsigned flags, const void* pc) {
+    if (!memcheck_) return true;
     // Just past (or before) a live allocation is the common bug; the heap may since have put a
     // freed allocation there too, so nearness to a live one is judged first.
     std::string detail;
@@ -135,59 +195,72 @@ bool LaunchChecker::check(const AccessSite& site, std::uintptr_t address, std::s
     return false;
 }
 
-void LaunchChecker::check_races(const AccessSite& site, RaceWord* shadow, std::uint64_t serial, const char* space,
-                                std::uintptr_t address, std::size_t size, unsigned flags, const void* pc) {
+void LaunchChecker::check_global_initialised(const AccessSite& site, const Allocation& allocation,
+                                             std::uintptr_t address, std::size_t size, unsigned flags,
+                                             const void* pc) {
+    const bool reads = !(flags & gpukit_sim::access_write) || (flags & gpukit_sim::access_atomic);
+    if (reads && !allocation.all_written(address, size))
+        record(site, address, size, flags, pc,
+               concat("Uninitialized __global__ memory read of size ", size, size == 1 ? " byte" : " bytes"),
+               concat("Address ", hex(address), " is ", address - allocation.address, " bytes into the allocation at ",
+                      hex(allocation.address), " of size ", allocation.size,
+                      " bytes, which no copy, memset or kernel wrote before this read"),
+               CheckTool::initcheck);
+    if (flags & gpukit_sim::access_write) allocation.mark_written(address, size);
+}
+
+// racecheck: each 4-byte word the access touches, in the block's shared shadow (range null) or
+// the global range's.
+void LaunchChecker::check_races(const AccessSite& site, const Range* range, std::uintptr_t address, std::size_t size,
+                                unsigned flags, const void* pc) {
     const bool write = flags & gpukit_sim::access_write;
-    const AccessRecord now{site.agent, pc, (flags & gpukit_sim::access_atomic) != 0, true};
-    for (std::uintptr_t word = address / 4; word <= (address + size - 1) / 4; ++word, ++shadow) {
-        const auto race = observe(*shadow, serial, now, write);
-        if (!race) continue;
-        const auto key = std::make_tuple(pc, std::string("race ") + race->kind + " " + space);
-        std::lock_guard lock(mutex_);
-        auto it = hazards_.find(key);
-        if (it != hazards_.end()) {
-            ++it->second.occurrences;
-            continue;
+    const ShadowAccess now = shadow_access(site.agent, (flags & gpukit_sim::access_atomic) != 0,
+                                           static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - module_.base()),
+                                           site.time);
+    for (std::uintptr_t word = address & ~std::uintptr_t{3}; word < address + size; word += 4) {
+        std::optional<Race> race;
+        if (!range) {
+            race = observe(site.shared_shadow[word / 4 - site.shared_begin / 4], now, site.agent, write, clock_);
+        } else {
+            GlobalShadow::Page& page = range->shadow->page_of(word);
+            const std::size_t index = range->shadow->index_in_page(word);
+            while (page.locks[index].exchange(1, std::memory_order_acquire)) __builtin_ia32_pause();
+            race = observe(page.words[index], now, site.agent, write, clock_);
+            page.locks[index].store(0, std::memory_order_release);
         }
-        Hazard hazard;
-        hazard.tool = CheckTool::racecheck;
-        hazard.what = concat("Race (", race->kind, ") on ", space, " memory");
-        hazard.kernel = kernel_;
-        hazard.block = dim(site.block);
-        hazard.thread = dim(site.thread);
-        hazard.address = word * 4;
-        hazard.size = 4;
-        hazard.is_write = write;
-        hazard.detail = concat("both touch the 4 bytes at ", hex(word * 4),
-                               race->earlier.agent.block != site.agent.block
-                                   ? " from different blocks, which nothing orders"
-                                   : " with no __syncthreads (or warp synchronisation) between them");
-        hazard.other_access = race->earlier_is_write ? "Write" : "Read";
-        hazard.other_block = dim(race->earlier.agent.block_idx);
-        hazard.other_thread = dim(race->earlier.agent.thread_idx);
-        hazards_.emplace(key, std::move(hazard));
-        pcs_.emplace(key, pc);
-        other_pcs_.emplace(key, race->earlier.pc);
+        if (race) [[unlikely]]
+            report_race(site, *race, word, write, range ? "__global__" : "__shared__", pc);
     }
 }
 
-void LaunchChecker::check_global_races(const AccessSite& site, std::uintptr_t address, std::size_t size,
-                                       unsigned flags, const void* pc) {
-    for (std::uintptr_t word = address / 4; word <= (address + size - 1) / 4; ++word) {
-        Shard& shard = global_shadow_[(word * 0x9E3779B97F4A7C15ull >> 58) % shards];
-        RaceWord copy;
-        {
-            std::lock_guard lock(shard.mutex);
-            RaceWord& slot = shard.words[word];
-            // Observe under the shard's lock, then report outside it.
-            const bool write = flags & gpukit_sim::access_write;
-            const AccessRecord now{site.agent, pc, (flags & gpukit_sim::access_atomic) != 0, true};
-            copy = slot;
-            if (!observe(slot, 1, now, write)) continue;
-        }
-        // Re-run on the copy (before the update) to report exactly the race just found.
-        check_races(site, &copy, 1, "__global__", word * 4, 4, flags, pc);
+void LaunchChecker::report_race(const AccessSite& site, const Race& race, std::uintptr_t word_address, bool is_write,
+                                const char* space, const void* pc) {
+    const auto key = std::make_tuple(pc, concat("race ", race.kind, " ", space));
+    std::lock_guard lock(mutex_);
+    if (auto it = hazards_.find(key); it != hazards_.end()) {
+        ++it->second.occurrences;
+        return;
     }
+    const UnpackedAgent earlier = unpack(race.earlier);
+    Hazard hazard;
+    hazard.tool = CheckTool::racecheck;
+    hazard.what = concat("Race (", race.kind, ") on ", space, " memory");
+    hazard.kernel = kernel_;
+    hazard.block = dim(site.block);
+    hazard.thread = dim(site.thread);
+    hazard.address = word_address;
+    hazard.size = 4;
+    hazard.is_write = is_write;
+    const bool other_block = earlier.block != site.agent.block % (std::uint64_t{1} << 24);
+    hazard.detail = concat("both touch the 4 bytes at ", hex(word_address),
+                           other_block ? " from different blocks, which nothing orders"
+                                       : " with no __syncthreads (or warp synchronisation) between them");
+    hazard.other_access = race.earlier_is_write ? "Write" : "Read";
+    hazard.other_block = other_block ? dim(index_of(earlier.block, grid_)) : hazard.block;
+    hazard.other_thread = dim(index_of(earlier.thread, block_dim_));
+    hazards_.emplace(key, std::move(hazard));
+    pcs_.emplace(key, pc);
+    other_pcs_.emplace(key, reinterpret_cast<const void*>(module_.base() + race.earlier.pc));
 }
 
 // initcheck on shared memory: each byte carries the serial of the block run that last wrote it.

@@ -4,17 +4,21 @@
 // of the block's __shared__ variables (the dynamic buffer only up to the bytes the launch asked
 // for), inside a live device allocation, inside the module's globals, or in the block's context.
 // Anything else is reported with the nearest allocation, and the thread stops before the access.
+//
+// The allocations are read once, when the launch starts: an access then costs a search of a
+// small sorted array, not a lock shared by every worker.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <unordered_map>
 #include <mutex>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "backends/sim/allocations.hpp"
 #include "backends/sim/prelude/gpukit_sim_abi.h"
 #include "backends/sim/race_detector.hpp"
 #include "backends/sim/sim_module.hpp"
@@ -32,19 +36,47 @@ struct AccessSite {
     const void* block_context;
     // racecheck
     AccessAgent agent;
-    RaceWord* shared_shadow;       // one word per 4 bytes from shared_begin; null without racecheck
-    std::size_t shared_shadow_words;
-    std::uint64_t shared_serial;   // the block run the shared shadow belongs to
+    std::uint32_t time;         // the sync clock at this access
+    ShadowWord* shared_shadow;  // one word per 4 bytes from shared_begin; null without racecheck
     // initcheck: per byte from shared_begin, the serial of the block run that last wrote it
     std::uint32_t* shared_written;  // null without initcheck
     std::uint32_t shared_written_serial;
 };
 
+// racecheck's shadow of one range of global memory, made a page at a time as it is touched.
+class GlobalShadow {
+public:
+    static constexpr std::size_t words_per_page = 4096;  // 16 KiB of memory
+
+    explicit GlobalShadow(std::uintptr_t begin, std::uintptr_t end);
+    ~GlobalShadow();
+    GlobalShadow(const GlobalShadow&) = delete;
+    GlobalShadow& operator=(const GlobalShadow&) = delete;
+
+    struct Page {
+        std::atomic<std::uint8_t> locks[words_per_page];  // a spin lock per word
+        ShadowWord words[words_per_page];
+    };
+    // The page holding the word at `address`, made on first use.
+    Page& page_of(std::uintptr_t address);
+    std::size_t index_in_page(std::uintptr_t address) const { return (address / 4 - first_word_) % words_per_page; }
+
+private:
+    std::uintptr_t first_word_;
+    std::size_t page_count_;
+    std::unique_ptr<std::atomic<Page*>[]> pages_;
+};
+
 class LaunchChecker {
 public:
-    LaunchChecker(const SimModule& module, std::string kernel, CheckTool tools, std::size_t dynamic_shared_bytes);
+    LaunchChecker(const SimModule& module, std::string kernel, CheckTool tools, gpukit_sim::Index3 grid,
+                  gpukit_sim::Index3 block, std::size_t dynamic_shared_bytes);
 
     CheckTool tools() const noexcept { return tools_; }
+    SyncClock& clock() noexcept { return clock_; }
+    // What a kernel may judge by itself (see gpukit_sim::AccessFilter); lives as long as this.
+    const gpukit_sim::AccessFilter& filter() const noexcept { return filter_; }
+    std::size_t dynamic_shared_bytes() const noexcept { return dynamic_shared_bytes_; }
     // True when the access may happen; otherwise records the hazard.
     bool check(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags, const void* pc);
     // synccheck: a barrier or warp collective misused at `file:line` by `thread` of `block`.
@@ -57,33 +89,49 @@ public:
     std::vector<Hazard> hazards() const;
 
 private:
+    // Global memory a kernel may touch: a live allocation, or a segment of the module's image.
+    struct Range {
+        std::uintptr_t begin;
+        std::uintptr_t end;
+        const Allocation* allocation;  // null for the module's image
+        std::unique_ptr<GlobalShadow> shadow;  // racecheck
+    };
+    const Range* range_of(std::uintptr_t address, std::size_t size) const;
+
     void record(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags, const void* pc,
                 std::string what, std::string detail, CheckTool tool = CheckTool::memcheck);
+    int check_shared(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags,
+                      const void* pc);
+    bool report_outside(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags,
+                        const void* pc);
     void check_shared_initialised(const AccessSite& site, const SharedVariable& variable, std::uintptr_t variable_begin,
                                   std::uintptr_t address, std::size_t size, unsigned flags, const void* pc);
-    void check_races(const AccessSite& site, RaceWord* shadow, std::uint64_t serial, const char* space,
-                     std::uintptr_t address, std::size_t size, unsigned flags, const void* pc);
-    void check_global_races(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags,
-                            const void* pc);
+    void check_global_initialised(const AccessSite& site, const Allocation& allocation, std::uintptr_t address,
+                                  std::size_t size, unsigned flags, const void* pc);
+    void check_races(const AccessSite& site, const Range* range, std::uintptr_t address, std::size_t size,
+                     unsigned flags, const void* pc);
+    void report_race(const AccessSite& site, const Race& race, std::uintptr_t word_address, bool is_write,
+                     const char* space, const void* pc);
 
     const SimModule& module_;
     std::string kernel_;
     CheckTool tools_;
+    bool memcheck_, racecheck_, initcheck_;
+    gpukit_sim::Index3 grid_, block_dim_;
     std::size_t dynamic_shared_bytes_;
+    std::size_t shared_extent_;  // bytes of the thread-local block the shared variables span
+    AllocationTable::Snapshot allocations_;
+    std::vector<Range> ranges_;  // by address
+    SyncClock clock_;
+    std::vector<gpukit_sim::AccessRange> filter_ranges_;
+    gpukit_sim::AccessFilter filter_{};
+
     mutable std::mutex mutex_;
     std::map<std::tuple<const void*, std::string>, Hazard> hazards_;  // by (pc, what)
     std::map<std::tuple<const void*, std::string>, const void*> pcs_;
     std::map<std::tuple<const void*, std::string>, const void*> other_pcs_;  // racecheck's earlier access
     // synccheck's, by (file, line, what, the access that decides whether it stands)
     std::map<std::tuple<std::string, int, std::string, const void*>, Hazard> sync_hazards_;
-
-    // Global memory's race shadow, sharded by address so that workers rarely wait on each other.
-    static constexpr std::size_t shards = 64;
-    struct Shard {
-        std::mutex mutex;
-        std::unordered_map<std::uintptr_t, RaceWord> words;
-    };
-    std::unique_ptr<Shard[]> global_shadow_;
 };
 
 }  // namespace gpukit::detail::sim

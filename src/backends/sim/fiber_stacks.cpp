@@ -9,7 +9,7 @@
 
 #include "gpukit/error.hpp"
 
-static_assert(sizeof(gpukit_sim::ThreadContext) <= 32);
+static_assert(sizeof(gpukit_sim::ThreadContext) <= 48);
 #include "util/text.hpp"
 
 namespace gpukit::detail::sim {
@@ -60,7 +60,7 @@ gpukit_sim::ThreadContext* FiberStacks::context(std::size_t index) {
 }
 
 // Right after the 32-byte context, in the same cache line.
-void* FiberStacks::record(std::size_t index) { return reinterpret_cast<char*>(context(index)) + 32; }
+void* FiberStacks::record(std::size_t index) { return reinterpret_cast<char*>(context(index)) + 48; }
 
 const gpukit_sim::ThreadContext* FiberStacks::context_of(const void* stack_address) const noexcept {
     const auto base = reinterpret_cast<std::uintptr_t>(stack_address) & ~(size_ - 1);

@@ -30,7 +30,7 @@ public:
     gpukit_sim::ThreadContext* context(std::size_t index);
     void* record(std::size_t index);
     void* top(std::size_t index) { return context(index); }
-    static constexpr std::size_t record_bytes = gpukit_sim::kContextReserve - 32;
+    static constexpr std::size_t record_bytes = gpukit_sim::kContextReserve - 48;
 
     // The context whose stack holds `stack_address`, or null if none of these stacks does.
     const gpukit_sim::ThreadContext* context_of(const void* stack_address) const noexcept;

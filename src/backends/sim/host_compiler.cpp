@@ -281,7 +281,7 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
         // Check mode: every load and store calls a hook (ThreadSanitizer's instrumentation, our
         // runtime); debug lines name the source of each access.
         flags.erase(std::remove(flags.begin(), flags.end(), "-O2"), flags.end());
-        flags.insert(flags.end(), {"-O1", "-g", "-fsanitize=thread", "-fno-optimize-sibling-calls", "-Wno-tsan",
+        flags.insert(flags.end(), {"-O2", "-g", "-fsanitize=thread", "-fno-optimize-sibling-calls", "-Wno-tsan",
                                    concat("-DGPUKIT_SIM_CHECK=", check)});
     }
     command.insert(command.end(), flags.begin(), flags.end());

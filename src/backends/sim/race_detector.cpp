@@ -5,34 +5,86 @@ namespace gpukit::detail::sim {
 
 namespace {
 
-bool concurrent(const AccessAgent& a, const AccessAgent& b) {
-    if (a.block != b.block) return true;  // blocks are never ordered with each other
-    if (a.thread == b.thread) return false;
-    if (a.block_generation != b.block_generation) return false;
-    if (a.warp == b.warp && a.warp_generation != b.warp_generation) return false;
-    return true;
+// Layout of ShadowAccess::who, low bits first.
+constexpr unsigned valid_bit = 0, atomic_bit = 1;
+constexpr unsigned thread_shift = 2, thread_bits = 10;  // up to 1024 threads a block
+constexpr unsigned block_shift = 12, block_bits = 24;
+constexpr unsigned block_generation_shift = 36, block_generation_bits = 16;
+constexpr unsigned warp_generation_shift = 52, warp_generation_bits = 12;
+
+constexpr std::uint64_t field(std::uint64_t who, unsigned shift, unsigned bits) {
+    return (who >> shift) & ((std::uint64_t{1} << bits) - 1);
 }
 
-bool conflict(const AccessRecord& earlier, const AccessRecord& now) {
-    return earlier.valid && !(earlier.atomic && now.atomic) && concurrent(earlier.agent, now.agent);
+bool is_atomic(std::uint64_t who) { return field(who, atomic_bit, 1) != 0; }
+
+// Whether nothing orders `earlier` before the access `agent` makes now.
+bool concurrent(const ShadowAccess& earlier, const AccessAgent& agent, const SyncClock& clock) {
+    const std::uint64_t who = earlier.who;
+    const bool same_block = field(who, block_shift, block_bits) == field(agent.block, 0, block_bits);
+    const unsigned thread = static_cast<unsigned>(field(who, thread_shift, thread_bits));
+    if (same_block) {
+        if (thread == agent.thread) return false;
+        if (field(who, block_generation_shift, block_generation_bits) !=
+            field(agent.block_generation, 0, block_generation_bits))
+            return false;
+        if (thread / 32 == agent.warp && field(who, warp_generation_shift, warp_generation_bits) !=
+                                             field(agent.warp_generation, 0, warp_generation_bits))
+            return false;
+    }
+    // Published: an atomic (the word's own modification order), or a plain access its block
+    // fenced afterwards; either way seen by a thread that has performed an atomic since.
+    const bool published = is_atomic(who) || clock.last_fence(field(who, block_shift, block_bits)) > earlier.time;
+    return !(published && agent.last_atomic > earlier.time);
+}
+
+bool conflict(const ShadowAccess& earlier, bool earlier_is_write, const ShadowAccess& now, bool now_is_write,
+              const AccessAgent& agent, const SyncClock& clock) {
+    if (!earlier.who) return false;
+    const bool earlier_atomic = is_atomic(earlier.who), now_atomic = is_atomic(now.who);
+    if (earlier_atomic && now_atomic) return false;
+    if (earlier_atomic != now_atomic && !(earlier_atomic ? now_is_write : earlier_is_write))
+        return false;  // a plain read beside atomics: a CAS loop's first look
+    return concurrent(earlier, agent, clock);
+}
+
+bool same_thread(std::uint64_t a, std::uint64_t b) {
+    constexpr std::uint64_t identity = ((std::uint64_t{1} << thread_bits) - 1) << thread_shift |
+                                       ((std::uint64_t{1} << block_bits) - 1) << block_shift;
+    return (a & identity) == (b & identity);
 }
 
 }  // namespace
 
-std::optional<Race> observe(RaceWord& word, std::uint64_t serial, const AccessRecord& now, bool is_write) {
-    if (word.serial != serial) word = RaceWord{serial, {}, {}};
+ShadowAccess shadow_access(const AccessAgent& agent, bool atomic, std::uint32_t pc, std::uint32_t time) {
+    const std::uint64_t who = std::uint64_t{1} << valid_bit | std::uint64_t{atomic} << atomic_bit |
+                              field(agent.thread, 0, thread_bits) << thread_shift |
+                              field(agent.block, 0, block_bits) << block_shift |
+                              field(agent.block_generation, 0, block_generation_bits) << block_generation_shift |
+                              field(agent.warp_generation, 0, warp_generation_bits) << warp_generation_shift;
+    return ShadowAccess{who, pc, time};
+}
+
+UnpackedAgent unpack(const ShadowAccess& access) {
+    return UnpackedAgent{field(access.who, block_shift, block_bits),
+                         static_cast<unsigned>(field(access.who, thread_shift, thread_bits)), is_atomic(access.who)};
+}
+
+std::optional<Race> observe(ShadowWord& word, const ShadowAccess& now, const AccessAgent& agent, bool is_write,
+                            const SyncClock& clock) {
     std::optional<Race> race;
-    if (conflict(word.writer, now)) race = Race{is_write ? "write-after-write" : "read-after-write", word.writer, true};
+    if (conflict(word.writer, true, now, is_write, agent, clock))
+        race = Race{is_write ? "write-after-write" : "read-after-write", word.writer, true};
     if (!race && is_write) {
         for (const auto& reader : word.readers)
-            if (conflict(reader, now)) {
+            if (conflict(reader, false, now, is_write, agent, clock)) {
                 race = Race{"write-after-read", reader, false};
                 break;
             }
     }
     if (is_write) {
         word.writer = now;
-    } else if (!word.readers[0].valid || word.readers[0].agent.thread == now.agent.thread) {
+    } else if (!word.readers[0].who || same_thread(word.readers[0].who, now.who)) {
         word.readers[0] = now;
     } else {
         word.readers[1] = now;  // a second, different reader: enough to find a later writer's race

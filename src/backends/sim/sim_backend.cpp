@@ -261,7 +261,9 @@ public:
         streams_.enqueue(as_stream(stream), [storage, &kernel, module, grid, block, shared_bytes] {
             std::unique_ptr<LaunchChecker> checker;
             const unsigned tools = module->record().check_tools;
-            if (tools) checker = std::make_unique<LaunchChecker>(*module, kernel.name, static_cast<CheckTool>(tools), shared_bytes);
+            if (tools) checker = std::make_unique<LaunchChecker>(*module, kernel.name, static_cast<CheckTool>(tools),
+                                                         gpukit_sim::Index3{grid.x, grid.y, grid.z},
+                                                         gpukit_sim::Index3{block.x, block.y, block.z}, shared_bytes);
             // initcheck cannot see what a kernel without it writes: every allocation it is handed
             // counts as written (it may have written any of it), so later checked reads stay quiet.
             if (!includes(static_cast<CheckTool>(tools), CheckTool::initcheck)) mark_arguments_written(storage->values);

@@ -72,6 +72,9 @@ public:
     std::uintptr_t thread_local_block() const;
     // Whether [address, address + size) lies in the module's loaded image (its globals).
     bool in_image(std::uintptr_t address, std::size_t size) const;
+    // [begin, end) of each loaded segment of the image, and the address the image is loaded at.
+    const std::vector<std::pair<std::uintptr_t, std::uintptr_t>>& segments() const noexcept { return segments_; }
+    std::uintptr_t base() const noexcept { return base_; }
     // The source line of the instruction before `return_address` (check-mode modules carry
     // debug information); empty when unknown.
     SourceLocation source_of(const void* return_address) const;

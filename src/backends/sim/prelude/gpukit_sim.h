@@ -303,16 +303,17 @@ struct KernelTraits<Kernel> {
     return values;
   }
 
-  // All threads of a block in order, x fastest. The kernel is inlined into the loop, so the
-  // thread-local addresses are computed once per block rather than once per thread.
-  GPUKIT_SIM_RUNNER static void run_block_loop(void* const* args) {
+  // The threads of a block in order, x fastest, from linear index `first`. The kernel is inlined
+  // into the loop, so the thread-local addresses are computed once per block, not once per thread.
+  GPUKIT_SIM_RUNNER static void run_block_loop(void* const* args, unsigned first) {
     const Values values = unpack(args, std::index_sequence_for<Params...>{});
     ThreadContext& context = current();
     const Index3 dim = context.block->block_dim;
     context.thread = nullptr;
-    for (unsigned z = 0; z < dim.z; ++z)
-      for (unsigned y = 0; y < dim.y; ++y)
-        for (unsigned x = 0; x < dim.x; ++x) {
+    unsigned x = first % dim.x, y = first / dim.x % dim.y;
+    for (unsigned z = first / (dim.x * dim.y); z < dim.z; ++z, y = 0)
+      for (; y < dim.y; ++y, x = 0)
+        for (; x < dim.x; ++x) {
           context.thread_idx = Index3{x, y, z};
           std::apply(Kernel, values);
         }

@@ -5,7 +5,7 @@
 
 namespace gpukit_sim {
 
-constexpr unsigned kAbiVersion = 6;
+constexpr unsigned kAbiVersion = 7;
 
 // Every simulated thread runs on a stack of this many bytes aligned to its own size, whose lowest
 // bytes hold its ThreadContext: the thread finds its identity from its stack pointer, with no
@@ -44,10 +44,27 @@ enum WarpKind : int {
   warp_match_all = 16,
 };
 
+// Check mode: what a kernel may judge by itself, before it calls the runtime. An access inside
+// the thread's stack, the block's context or one of `ranges` (live allocations and the module's
+// image, by address), naturally aligned, needs nothing more, unless `call_always` (racecheck
+// sees every access) or the range's `written` flag is present and still false (initcheck must
+// see reads of memory nothing has written, and partial writes of it).
+struct AccessRange {
+  unsigned long begin, end;
+  const bool* written;  // initcheck: the allocation is written whole; null when not judged
+};
+struct AccessFilter {
+  bool judge_nothing;  // only synccheck: remember where the thread is, judge no access
+  bool call_always;
+  unsigned range_count;
+  const AccessRange* ranges;
+};
+
 struct BlockContext {
   Index3 block_idx;
   Index3 block_dim;
   Index3 grid_dim;
+  const AccessFilter* filter;  // check mode only
 };
 
 // Who a simulated thread is: at the top of its stack region (see kStackBytes), where the runtime
@@ -63,6 +80,7 @@ struct ThreadContext {
   Index3 thread_idx;
   void* thread;  // the runtime's handle of the simulated thread; null in loop mode
   const BlockContext* block;
+  const void* last_access;  // check mode: the instruction after its latest memory access
 };
 
 // Services of the runtime, given to the module when it is loaded.
@@ -83,13 +101,15 @@ struct RuntimeHooks {
   void (*access)(void* thread, const void* address, unsigned long size, unsigned flags, const void* pc);
 };
 
-enum AccessFlags : unsigned { access_read = 0, access_write = 1, access_atomic = 2 };
+// access_fence: a __threadfence (no address): what the thread wrote before it is published.
+enum AccessFlags : unsigned { access_read = 0, access_write = 1, access_atomic = 2, access_fence = 4 };
 
 // One kernel of the module.
 struct KernelRecord {
   const char* name;  // as looked up: extern "C" name, qualified name, or name expression
-  // Runs every thread of one block, one after another (kernels that never synchronise).
-  void (*run_block_loop)(void* const* args);
+  // Runs the threads of one block one after another, from linear index `first` on (kernels that
+  // never synchronise; check mode starts again after a thread it stopped).
+  void (*run_block_loop)(void* const* args, unsigned first);
   // Runs one thread (a fiber of a block that synchronises); its ThreadContext is set.
   void (*run_thread)(void* const* args);
   unsigned param_count;

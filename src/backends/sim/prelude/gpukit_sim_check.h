@@ -9,10 +9,42 @@
 #define GPUKIT_SIM_HOOK extern "C" __attribute__((visibility("default"), no_sanitize_thread, noinline))
 
 namespace gpukit_sim {
-__attribute__((no_sanitize_thread, always_inline)) inline void report_access(const volatile void* address,
-                                                                             unsigned long size, unsigned flags,
-                                                                             const void* pc) {
-  hooks->access(current().thread, const_cast<const void*>(address), size, flags, pc);
+#define GPUKIT_SIM_CHECK_INLINE __attribute__((no_sanitize_thread, always_inline)) inline
+
+// Whether the access is fine by the block's filter alone (see AccessFilter): most are, and
+// judging them here costs a few instructions instead of a call into the runtime.
+GPUKIT_SIM_CHECK_INLINE bool fine_by_filter(const ThreadContext& context, unsigned long address, unsigned long size,
+                                            unsigned flags) {
+  const AccessFilter& filter = *context.block->filter;
+  if (filter.judge_nothing) return true;
+  if (filter.call_always || (flags & access_fence) != 0) return false;
+  const unsigned long stack = reinterpret_cast<unsigned long>(&context) & ~(kStackBytes - 1);
+  if (address - stack < kStackBytes && address + size <= stack + kStackBytes) return true;
+  const unsigned long block = reinterpret_cast<unsigned long>(context.block);
+  if (address - block < sizeof(BlockContext) && address + size <= block + sizeof(BlockContext)) return true;
+  if (size > 16 || (address & (size - 1)) != 0) return false;
+  const AccessRange* first = filter.ranges;
+  unsigned count = filter.range_count;
+  while (count > 0) {  // the last range that begins at or before the address
+    const unsigned half = count / 2;
+    if (first[half].begin <= address) {
+      first += half + 1;
+      count -= half + 1;
+    } else {
+      count = half;
+    }
+  }
+  if (first == filter.ranges) return false;
+  const AccessRange& range = first[-1];
+  return address + size <= range.end && (!range.written || __atomic_load_n(range.written, __ATOMIC_RELAXED));
+}
+
+GPUKIT_SIM_CHECK_INLINE void report_access(const volatile void* address, unsigned long size, unsigned flags,
+                                           const void* pc) {
+  ThreadContext& context = current();
+  context.last_access = pc;
+  if (fine_by_filter(context, reinterpret_cast<unsigned long>(address), size, flags)) return;
+  hooks->access(context.thread, const_cast<const void*>(address), size, flags, pc);
 }
 }  // namespace gpukit_sim
 
@@ -98,5 +130,8 @@ GPUKIT_SIM_ATOMIC_FAMILY(64, unsigned long long)
 #undef GPUKIT_SIM_ATOMIC_FAMILY
 #undef GPUKIT_SIM_ATOMIC_RMW
 
-GPUKIT_SIM_HOOK void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+GPUKIT_SIM_HOOK void __tsan_atomic_thread_fence(int) {
+  gpukit_sim::report_access(nullptr, 0, gpukit_sim::access_fence, __builtin_return_address(0));
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 GPUKIT_SIM_HOOK void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
