@@ -340,6 +340,56 @@ extern "C" __global__ void last_writer(int* out) {
     EXPECT_TRUE(take_check_report().clean());
 }
 
+// The last-block reduction publishes each block's partial sum with __threadfence before the
+// atomic that counts finished blocks; without the fence the last block may read a stale sum.
+std::string last_block_sum(bool fence) {
+    return std::string(R"(
+__device__ unsigned int finished = 0;
+extern "C" __global__ void last_block_sum(const int* in, int* partial, int* total, int n) {
+  __shared__ bool is_last;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int s = __syncthreads_count(i < n && in[i] > 0);
+  if (threadIdx.x == 0) {
+    partial[blockIdx.x] = s;
+)") + (fence ? "    __threadfence();\n" : "") + R"(    unsigned ticket = atomicInc(&finished, gridDim.x);
+    is_last = (ticket == gridDim.x - 1);
+  }
+  __syncthreads();
+  if (is_last && threadIdx.x == 0) {
+    int sum = 0;
+    for (int b = 0; b < gridDim.x; ++b) sum += ((volatile int*)partial)[b];
+    *total = sum;
+    finished = 0;
+  }
+})";
+}
+
+TEST_F(CheckMode, ALastBlockReductionWithoutItsThreadfence) {
+    const int n = 5000;
+    std::vector<int> in(n);
+    for (int i = 0; i < n; ++i) in[i] = (i * 7919 + 13) % 3 - 1;
+    auto din = DeviceBuffer::from_host(std::span<const int>(in));
+    const Dim3 grid = grid_for(n, 128);
+    DeviceBuffer partial(grid.x * sizeof(int));
+    DeviceBuffer total(sizeof(int));
+    const LaunchConfig config{.grid = grid, .block = 128};
+    checked(last_block_sum(false).c_str(), "last_block_sum", CheckTool::racecheck)(config, din, partial, total, n);
+    auto report = take_check_report();
+    const auto found = races(report);
+    ASSERT_EQ(found.size(), 1u) << report.text();
+    expect_contains(found[0].what, "read-after-write");
+    expect_contains(found[0].detail, "from different blocks");
+    EXPECT_EQ(found[0].line, 15) << report.text();  // the last block's read of partial[b]
+    EXPECT_EQ(found[0].other_line, 8) << report.text();  // another block's unfenced write
+
+    checked(last_block_sum(true).c_str(), "last_block_sum", CheckTool::racecheck)(config, din, partial, total, n);
+    report = take_check_report();
+    EXPECT_TRUE(report.clean()) << report.text();
+    int sum = 0;
+    copy(std::span<int>(&sum, 1), total.view());
+    EXPECT_EQ(sum, std::count_if(in.begin(), in.end(), [](int v) { return v > 0; }));
+}
+
 std::vector<Hazard> sync_errors(const CheckReport& report) {
     std::vector<Hazard> found;
     for (const auto& hazard : report.hazards)
