@@ -6,7 +6,7 @@ import numpy
 
 from . import _core, _dtypes
 from ._backend import get_device
-from ._ndarray import _to_shape, ndarray
+from ._ndarray import _host_c_order, _to_shape, ndarray
 
 
 def empty(shape, dtype=float):
@@ -68,7 +68,7 @@ def arange(start, stop=None, step=1, dtype=None):
 
 
 def _from_host(host):
-    host = numpy.ascontiguousarray(host)
+    host = _host_c_order(host)
     array = ndarray._allocate(host.shape, _dtypes.to_dtype(host.dtype), get_device())
     array.set(host.astype(array.dtype, copy=False))
     return array

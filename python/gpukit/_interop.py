@@ -11,7 +11,7 @@ import numpy
 
 from . import _core, _dtypes, _indexing
 from ._backend import get_device
-from ._ndarray import _DLPACK_CPU, _DLPACK_CUDA, ndarray
+from ._ndarray import _host_c_order, _DLPACK_CPU, _DLPACK_CUDA, ndarray
 from ._stream import get_current_stream
 
 
@@ -31,7 +31,7 @@ def asarray(a, dtype=None):
                         "cannot read; copy it to the host first (or run on the CUDA backend)")
     host = numpy.asarray(a, dtype=dtype)
     array = ndarray._allocate(host.shape, _dtypes.to_dtype(host.dtype), device)
-    array.set(numpy.ascontiguousarray(host).astype(array.dtype, copy=False))
+    array.set(_host_c_order(host).astype(array.dtype, copy=False))
     return array
 
 

@@ -40,6 +40,11 @@ def _to_shape(shape):
     return shape
 
 
+def _host_c_order(host):
+    """``host`` in C order, 0-d arrays staying 0-d (numpy.ascontiguousarray makes them 1-d)."""
+    return host if host.flags.c_contiguous else host.copy(order="C")
+
+
 class ndarray:
     """An array in device memory (a GPU's, or the simulator's).
 
@@ -187,7 +192,7 @@ class ndarray:
         if host.dtype != self._dtype:
             raise ValueError(f"cannot set a {self._dtype} array from {host.dtype} data; convert it first "
                              f"(numpy.asarray(data, dtype='{self._dtype}'))")
-        self._write_host(numpy.ascontiguousarray(host), _native_stream(stream))
+        self._write_host(_host_c_order(host), _native_stream(stream))
 
     def _write_host(self, host, native):
         if self.size == 0:
@@ -253,7 +258,7 @@ class ndarray:
         if self.size and self.flags.c_contiguous and pattern == pattern[:1] * len(pattern):
             _core.memset(self._device, self._ptr, self.nbytes, pattern[0], _native_stream(None))
             return
-        self._write_host(numpy.ascontiguousarray(numpy.broadcast_to(element, self._shape)), _native_stream(None))
+        self._write_host(_host_c_order(numpy.broadcast_to(element, self._shape)), _native_stream(None))
 
     # ---- views
 
@@ -271,7 +276,7 @@ class ndarray:
                 return
             value = value.get()
         host = numpy.broadcast_to(numpy.asarray(value).astype(target._dtype, copy=False), target._shape)
-        target._write_host(numpy.ascontiguousarray(host), _native_stream(None))
+        target._write_host(_host_c_order(host), _native_stream(None))
 
     def reshape(self, *shape):
         """The same elements in a new shape (one extent may be -1); a view, so the array must be C-contiguous."""

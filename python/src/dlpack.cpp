@@ -171,7 +171,7 @@ void bind_dlpack(nb::module_& m) {
         nb::arg("device_type"), nb::arg("device_id"), nb::arg("versioned"),
         "A DLPack capsule over memory `owner` keeps alive (strides in elements).");
 
-    nb::class_<ImportedMemory, MemoryOwner>(m, "ImportedMemory", "Another library's memory that gpukit arrays view.")
+    nb::class_<ImportedMemory, MemoryOwner>(m, "ImportedMemory", nb::is_weak_referenceable(), "Another library's memory that gpukit arrays view.")
         .def(nb::init<Device, nb::object>(), nb::arg("device"), nb::arg("keeper"),
              "Keeps `keeper` (an object exposing __cuda_array_interface__) alive.")
         .def_static("from_dlpack", &ImportedMemory::from_capsule, nb::arg("capsule"), nb::arg("device"),

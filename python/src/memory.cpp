@@ -37,10 +37,10 @@ BufferView device_range(const Device& device, std::uint64_t address, std::size_t
 }  // namespace
 
 void bind_memory(nb::module_& m) {
-    nb::class_<MemoryOwner>(m, "MemoryOwner", "Base of the owners of memory behind gpukit arrays.")
+    nb::class_<MemoryOwner>(m, "MemoryOwner", nb::is_weak_referenceable(), "Base of the owners of memory behind gpukit arrays.")
         .def_prop_ro("device", &MemoryOwner::device);
 
-    nb::class_<DeviceMemory, MemoryOwner>(m, "DeviceMemory", "An allocation on a device, freed with this object.")
+    nb::class_<DeviceMemory, MemoryOwner>(m, "DeviceMemory", nb::is_weak_referenceable(), "An allocation on a device, freed with this object.")
         .def(nb::init<Device, std::size_t>(), nb::arg("device"), nb::arg("size_bytes"))
         .def_prop_ro("address", &DeviceMemory::address)
         .def_prop_ro("size_bytes", &DeviceMemory::size_bytes);
