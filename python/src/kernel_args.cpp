@@ -64,6 +64,12 @@ bool is_integer_kind(ParamKind kind) {
 
 std::string python_type_name(nb::handle value) { return Py_TYPE(value.ptr())->tp_name; }
 
+std::string text_of(nb::handle value) {
+    nb::object text = nb::steal(PyObject_Str(value.ptr()));
+    if (!text.is_valid()) nb::raise_python_error();
+    return nb::cast<std::string>(text);
+}
+
 std::string short_repr(nb::handle value) {
     std::string text = nb::cast<std::string>(nb::repr(value));
     if (text.size() > 40) text = text.substr(0, 37) + "...";
@@ -112,7 +118,7 @@ private:
         (out << ... << parts);
         return out.str();
     }
-    std::string parameter() const { return param_ ? param_->describe(index_) + ", " + std::to_string(param_->size) + " bytes" : ""; }
+    std::string parameter() const { return param_ ? param_->describe(index_) : "its parameter"; }
 
     [[noreturn]] void refuse(const std::string& message) const { throw nb::type_error(message.c_str()); }
 
@@ -208,7 +214,7 @@ private:
             std::ostringstream range;
             range << static_cast<long long>(low) << ".." << static_cast<unsigned long long>(top);
             throw KernelArgumentError(
-                concat_message(short_repr(value), " is out of range for ", param_ ? parameter() : "any C integer",
+                concat_message("(", short_repr(value), ") is out of range for ", param_ ? parameter() : "any C integer",
                                ": a ", size, "-byte ", range_kind, "integer holds ", range.str()),
                 static_cast<int>(index_));
         }
@@ -225,7 +231,7 @@ private:
         if (size == 4) {
             const auto single = static_cast<float>(value);
             if (std::isfinite(value) && !std::isfinite(single))
-                throw KernelArgumentError(concat_message(short_repr(original), " is out of range for ", parameter(),
+                throw KernelArgumentError(concat_message("(", short_repr(original), ") is out of range for ", parameter(),
                                                          ": float32 holds at most 3.4028235e+38"),
                                           static_cast<int>(index_));
             return append(&single, sizeof single);
@@ -256,7 +262,7 @@ private:
         const bool is_integer = kind == 'i' || kind == 'u' || kind == 'b';
         if ((is_float && (is_integer_kind(kind_) || kind_ == ParamKind::pointer)) ||
             (is_integer && kind_ == ParamKind::floating))
-            refuse(concat_message("is a NumPy ", nb::cast<std::string>(nb::str(value.attr("dtype"))), " scalar but ",
+            refuse(concat_message("is a NumPy ", text_of(value.attr("dtype")), " scalar but ",
                                   parameter(), " is ",
                                   kind_ == ParamKind::floating ? "a floating-point type"
                                   : kind_ == ParamKind::pointer ? "a pointer"
