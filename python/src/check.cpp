@@ -50,8 +50,13 @@ void bind_check(nb::module_& m) {
                    (r.hazards.size() == 1 ? "" : "s") + ">";
         });
 
-    m.def("take_check_report", &take_check_report, nb::call_guard<nb::gil_scoped_release>(),
-          "Waits for check-mode launches to finish and returns the hazards found since the last call.");
+    m.def(
+        "take_check_report",
+        [] {
+            nb::gil_scoped_release unlocked;
+            return take_check_report();
+        },
+        "Waits for check-mode launches to finish and returns the hazards found since the last call.");
     m.def("set_raise_on_hazard", &set_raise_on_hazard, nb::arg("raise_on_hazard"),
           "Whether a check-mode launch that finds a hazard raises HazardError at the next synchronisation.");
     m.def("raise_on_hazard", &raise_on_hazard);

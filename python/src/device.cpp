@@ -11,6 +11,7 @@
 
 #include "bindings.hpp"
 #include "gpukit/device.hpp"
+#include "memory_owner.hpp"
 
 namespace nb = nanobind;
 
@@ -88,8 +89,14 @@ void bind_device(nb::module_& m) {
                      },
                      "(free bytes, total bytes) now.")
         .def("use", &Device::use, "Makes this the current device of the calling thread.")
-        .def("synchronize", &Device::synchronize, nb::call_guard<nb::gil_scoped_release>(),
-             "Waits for all work on the device to finish.")
+        .def(
+            "synchronize",
+            [](const Device& d) {
+                raise_deferred_launch_error();
+                nb::gil_scoped_release unlocked;
+                d.synchronize();
+            },
+            "Waits for all work on the device to finish.")
         .def("describe", &Device::describe)
         .def("__enter__",
              [](const Device& d) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 #include "bindings.hpp"
 #include "host_buffer.hpp"
@@ -17,14 +18,26 @@ namespace nb = nanobind;
 
 namespace gpukit::python {
 
+namespace {
+std::exception_ptr deferred_launch_error;  // guarded by the GIL
+}  // namespace
+
+void defer_launch_error(std::exception_ptr error) noexcept {
+    if (!deferred_launch_error) deferred_launch_error = std::move(error);
+}
+
+void raise_deferred_launch_error() {
+    if (deferred_launch_error) std::rethrow_exception(std::exchange(deferred_launch_error, nullptr));
+}
+
 void MemoryOwner::wait_for_launches() noexcept {
     if (!used_by_launch_) return;
     try {
         nb::gil_scoped_release unlocked;
         device_.synchronize();
     } catch (...) {
-        // A failed launch (a sticky error, a hazard) must not stop the memory from being freed;
-        // the error reaches the user at their next synchronisation.
+        // The memory is freed all the same; the error reaches the user at the next synchronisation.
+        defer_launch_error(std::current_exception());
     }
 }
 
@@ -53,6 +66,7 @@ void bind_memory(nb::module_& m) {
     m.def(
         "copy_to_device",
         [](const Device& device, std::uint64_t dst, nb::handle host, const Stream* stream) {
+            raise_deferred_launch_error();
             HostBuffer source(host, false);
             nb::gil_scoped_release unlocked;
             const auto dst_range = device_range(device, dst, source.bytes().size());
@@ -67,6 +81,7 @@ void bind_memory(nb::module_& m) {
     m.def(
         "copy_to_host",
         [](const Device& device, nb::handle host, std::uint64_t src, const Stream* stream) {
+            raise_deferred_launch_error();
             HostBuffer destination(host, true);
             nb::gil_scoped_release unlocked;
             const auto src_range = device_range(device, src, destination.bytes().size());
@@ -80,6 +95,7 @@ void bind_memory(nb::module_& m) {
     m.def(
         "copy_on_device",
         [](const Device& device, std::uint64_t dst, std::uint64_t src, std::size_t size, const Stream* stream) {
+            raise_deferred_launch_error();
             nb::gil_scoped_release unlocked;
             if (stream)
                 copy_async(device_range(device, dst, size), device_range(device, src, size), stream->ref());
@@ -91,6 +107,7 @@ void bind_memory(nb::module_& m) {
     m.def(
         "memset",
         [](const Device& device, std::uint64_t dst, std::size_t size, std::uint8_t value, const Stream* stream) {
+            raise_deferred_launch_error();
             nb::gil_scoped_release unlocked;
             const auto range = device_range(device, dst, size);
             if (stream)

@@ -9,6 +9,7 @@
 #include <nanobind/nanobind.h>
 
 #include <cstdint>
+#include <exception>
 
 #include "gpukit/memory.hpp"
 
@@ -36,6 +37,13 @@ private:
     Device device_;
     bool used_by_launch_ = false;
 };
+
+// A launch's error (a sticky CUDA error, a check-mode HazardError) that surfaced while an owner
+// waited in its destructor, which cannot raise. The next synchronising call raises it instead, as
+// it would have had the memory not been freed first. Both run with the GIL held.
+void defer_launch_error(std::exception_ptr error) noexcept;
+// Raises the deferred error, if any, once. Every binding that synchronises calls it first.
+void raise_deferred_launch_error();
 
 class DeviceMemory : public MemoryOwner {
 public:

@@ -7,6 +7,7 @@
 #include "bindings.hpp"
 #include "gpukit/event.hpp"
 #include "gpukit/stream.hpp"
+#include "memory_owner.hpp"
 #include "stream_arg.hpp"
 
 namespace nb = nanobind;
@@ -23,7 +24,12 @@ void bind_stream_event(nb::module_& m) {
             },
             nb::arg("device") = nb::none(), nb::arg("non_blocking") = false)
         .def_prop_ro("device", &Stream::device)
-        .def("synchronize", &Stream::synchronize, nb::call_guard<nb::gil_scoped_release>())
+        .def("synchronize",
+             [](const Stream& s) {
+                 raise_deferred_launch_error();
+                 nb::gil_scoped_release unlocked;
+                 s.synchronize();
+             })
         .def("query", &Stream::query)
         .def("wait", &Stream::wait, nb::arg("event"))
         .def_prop_ro("native_handle",
@@ -31,8 +37,12 @@ void bind_stream_event(nb::module_& m) {
 
     m.def(
         "synchronize_default_stream",
-        [](const Device& device) { StreamRef::default_stream(device).synchronize(); }, nb::arg("device"),
-        nb::call_guard<nb::gil_scoped_release>(), "Waits for the device's legacy default stream.");
+        [](const Device& device) {
+            raise_deferred_launch_error();
+            nb::gil_scoped_release unlocked;
+            StreamRef::default_stream(device).synchronize();
+        },
+        nb::arg("device"), "Waits for the device's legacy default stream.");
     m.def(
         "default_stream_wait", [](const Device& device, const Event& event) { StreamRef::default_stream(device).wait(event); },
         nb::arg("device"), nb::arg("event"));
@@ -48,7 +58,12 @@ void bind_stream_event(nb::module_& m) {
         .def(
             "record", [](Event& e, const Stream* stream) { e.record(stream_or_default(stream, e.device())); },
             nb::arg("stream").none())
-        .def("synchronize", &Event::synchronize, nb::call_guard<nb::gil_scoped_release>())
+        .def("synchronize",
+             [](const Event& e) {
+                 raise_deferred_launch_error();
+                 nb::gil_scoped_release unlocked;
+                 e.synchronize();
+             })
         .def("query", &Event::query)
         .def_prop_ro("is_recorded", &Event::is_recorded)
         .def_static("elapsed_ms", &Event::elapsed_ms, nb::arg("start"), nb::arg("end"),
