@@ -66,9 +66,7 @@ class Stream:
     def done(self):
         """True when all work enqueued so far has finished."""
         if self._native is None:
-            event = Event(timing=False)
-            event.record(self)
-            return event.done()
+            return _core.query_default_stream(self.device)
         return self._native.query()
 
     def wait_event(self, event):

@@ -44,6 +44,9 @@ void bind_stream_event(nb::module_& m) {
         },
         nb::arg("device"), "Waits for the device's legacy default stream.");
     m.def(
+        "query_default_stream", [](const Device& device) { return StreamRef::default_stream(device).query(); },
+        nb::arg("device"), "True when all work enqueued on the device's default stream has finished.");
+    m.def(
         "default_stream_wait", [](const Device& device, const Event& event) { StreamRef::default_stream(device).wait(event); },
         nb::arg("device"), nb::arg("event"));
 
