@@ -41,18 +41,21 @@ def empty_like(a, dtype=None):
 
 
 def zeros_like(a, dtype=None):
+    """A new array of zeros with ``a``'s shape (and dtype, unless given) on ``a``'s device."""
     array = empty_like(a, dtype)
     array.fill(0)
     return array
 
 
 def ones_like(a, dtype=None):
+    """A new array of ones with ``a``'s shape (and dtype, unless given) on ``a``'s device."""
     array = empty_like(a, dtype)
     array.fill(1)
     return array
 
 
 def full_like(a, fill_value, dtype=None):
+    """A new array of ``fill_value`` with ``a``'s shape (and dtype, unless given) on ``a``'s device."""
     array = empty_like(a, dtype)
     array.fill(fill_value)
     return array

@@ -101,6 +101,7 @@ class RawModule:
 
     @property
     def device(self):
+        """The device the module was compiled for and loaded on."""
         return self._module.device
 
     @property
@@ -164,14 +165,17 @@ class RawKernel:
 
     @property
     def name(self):
+        """The kernel's name as it was asked for."""
         return self._kernel.name
 
     @property
     def code(self):
+        """The source the kernel was compiled from."""
         return self.module.code
 
     @property
     def device(self):
+        """The device the kernel runs on."""
         return self._kernel.device
 
     @property

@@ -108,6 +108,7 @@ class ndarray:
 
     @property
     def shape(self):
+        """The extent of each dimension."""
         return self._shape
 
     @property
@@ -117,6 +118,7 @@ class ndarray:
 
     @property
     def ndim(self):
+        """The number of dimensions."""
         return len(self._shape)
 
     @property
@@ -126,6 +128,7 @@ class ndarray:
 
     @property
     def itemsize(self):
+        """Bytes per element."""
         return self._dtype.itemsize
 
     @property

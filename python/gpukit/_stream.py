@@ -143,6 +143,7 @@ class Event:
 
     @property
     def device(self):
+        """The device the event belongs to."""
         return self._native.device
 
     def record(self, stream=None):
@@ -159,6 +160,7 @@ class Event:
 
     @property
     def is_recorded(self):
+        """True once :meth:`record` has been called."""
         return self._native.is_recorded
 
     def elapsed_time(self, end):
