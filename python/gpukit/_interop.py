@@ -38,15 +38,9 @@ def asarray(a, dtype=None):
 def array(obj, dtype=None, copy=True):
     """Like :func:`asarray`, but a copy unless ``copy=False``."""
     result = asarray(obj, dtype)
-    if copy and (result is obj or isinstance(obj, ndarray) or _shares_memory_with(obj, result)):
-        return result.copy()
-    return result
-
-
-def _shares_memory_with(obj, result):
-    return not isinstance(obj, numpy.ndarray) and (
-        hasattr(obj, "__cuda_array_interface__") or hasattr(obj, "__dlpack__")) and \
-        isinstance(result._owner, _core.ImportedMemory)
+    # asarray made a fresh array from host data; anything else may share another array's memory.
+    fresh = not isinstance(obj, ndarray) and not isinstance(result._owner, _core.ImportedMemory)
+    return result.copy() if copy and not fresh else result
 
 
 def _cast(array, dtype):

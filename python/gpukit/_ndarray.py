@@ -32,7 +32,7 @@ Flags = namedtuple("Flags", ["c_contiguous", "owndata"])
 
 
 def _to_shape(shape):
-    if isinstance(shape, (int, numpy.integer)) or hasattr(shape, "__index__") and not isinstance(shape, (tuple, list)):
+    if hasattr(shape, "__index__"):  # one int (Python or NumPy) for a 1-D shape
         shape = (operator.index(shape),)
     shape = tuple(operator.index(extent) for extent in shape)
     if any(extent < 0 for extent in shape):

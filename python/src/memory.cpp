@@ -20,6 +20,14 @@ namespace gpukit::python {
 
 namespace {
 std::exception_ptr deferred_launch_error;  // guarded by the GIL
+
+bool interpreter_finalizing() noexcept {
+#if PY_VERSION_HEX >= 0x030D0000
+    return Py_IsFinalizing();
+#else
+    return _Py_IsFinalizing();
+#endif
+}
 }  // namespace
 
 void defer_launch_error(std::exception_ptr error) noexcept {
@@ -33,6 +41,10 @@ void raise_deferred_launch_error() {
 void MemoryOwner::wait_for_launches() noexcept {
     if (!used_by_launch_) return;
     try {
+        if (interpreter_finalizing()) {  // no other thread may take the GIL now: wait holding it
+            device_.synchronize();
+            return;
+        }
         nb::gil_scoped_release unlocked;
         device_.synchronize();
     } catch (...) {
