@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """scripts/gpu_check_summary.py: the short table scripts/gpu-check prints last.
 
-Reads CTest's JUnit XML and Google Benchmark's JSON; prints test counts per binary and the
-benchmark figures next to their goals. Exits non-zero when a test failed or was skipped."""
+Reads CTest's and pytest's JUnit XML and Google Benchmark's JSON; prints test counts per binary
+and per Python test file, and the benchmark figures next to their goals. Exits non-zero when a
+test failed or was skipped."""
 import argparse
 import json
 import sys
@@ -24,6 +25,25 @@ def test_rows(path):
             skipped.append(case.get("name"))
         else:
             counts[suite]["passed"] += 1
+    return counts, failed, skipped
+
+
+def pytest_rows(path):
+    """Counts per Python test file ("python: test_kernel"), from pytest's JUnit XML."""
+    counts = defaultdict(lambda: {"passed": 0, "failed": 0, "skipped": 0})
+    failed, skipped = [], []
+    for case in ElementTree.parse(path).getroot().iter("testcase"):
+        module = case.get("classname", "").split(".")[-1]
+        name = f"{module}::{case.get('name')}"
+        row = counts[f"python: {module}"]
+        if case.find("failure") is not None or case.find("error") is not None:
+            row["failed"] += 1
+            failed.append(name)
+        elif case.find("skipped") is not None:
+            row["skipped"] += 1
+            skipped.append(name)
+        else:
+            row["passed"] += 1
     return counts, failed, skipped
 
 
@@ -49,6 +69,8 @@ def main():
     parser.add_argument("--bench", required=True)
     parser.add_argument("--sanitizer", default="skipped")
     parser.add_argument("--bench-rc", default="0")
+    parser.add_argument("--pytest", help="pytest's JUnit XML")
+    parser.add_argument("--pytest-rc", default="0")
     args = parser.parse_args()
 
     ok = True
@@ -60,6 +82,18 @@ def main():
     except (OSError, ElementTree.ParseError) as error:
         print(f"tests: no results ({error})")
         counts, failed, skipped, ok = {}, [], [], False
+    if args.pytest:
+        try:
+            python_counts, python_failed, python_skipped = pytest_rows(args.pytest)
+            counts.update(python_counts)
+            failed += python_failed
+            skipped += python_skipped
+        except (OSError, ElementTree.ParseError) as error:
+            print(f"python tests: no results ({error}; pytest exit {args.pytest_rc})")
+            ok = False
+        if args.pytest_rc != "0":
+            print(f"python tests: pytest exited with {args.pytest_rc}")
+            ok = False
     print(f"{'test suite':<34}{'passed':>10}{'failed':>10}{'skipped':>10}")
     totals = {"passed": 0, "failed": 0, "skipped": 0}
     for suite in sorted(counts):

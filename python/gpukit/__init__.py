@@ -1,0 +1,94 @@
+"""gpukit: CUDA C kernels from Python, on an NVIDIA GPU or on a CPU simulator that checks them.
+
+Names follow CuPy and PyCUDA, so course code ports with few changes::
+
+    import gpukit, numpy
+    add = gpukit.RawKernel(source, "vector_add")
+    a = gpukit.asarray(numpy.random.rand(n).astype(numpy.float32))
+    b = gpukit.asarray(numpy.random.rand(n).astype(numpy.float32))
+    c = gpukit.empty(n, numpy.float32)
+    add(((n + 255) // 256,), (256,), (a, b, c, n))
+    result = c.get()
+
+The backend is the GPU when one is usable, else the simulator; ``GPUKIT_BACKEND=sim`` or
+:func:`use_backend` chooses. The simulator's check mode (``RawModule(..., check='memcheck')`` or
+``GPUKIT_CHECK``) reports out-of-bounds accesses, races and barrier misuse with block, thread and
+source line: see :func:`take_check_report`.
+"""
+
+from . import _errors
+from ._errors import (
+    BackendUnavailableError,
+    CompileError,
+    ContextUnusableError,
+    CudaError,
+    GpukitError,
+    HazardError,
+    InvalidArgumentError,
+    KernelArgumentError,
+    KernelNotFoundError,
+    LaunchConfigError,
+    LaunchError,
+    OutOfMemoryError,
+    UsageError,
+)
+from . import _core
+from ._backend import (
+    Device,
+    all_devices,
+    backend,
+    cuda_available,
+    cuda_unavailable_reason,
+    devices,
+    get_device,
+    synchronize,
+    use_backend,
+)
+from ._benchmark import BenchmarkResult, benchmark
+from ._check import (
+    CheckReport,
+    Hazard,
+    check_tools_from_environment,
+    raise_on_hazard,
+    set_raise_on_hazard,
+    take_check_report,
+)
+from ._creation import (
+    arange,
+    empty,
+    empty_like,
+    full,
+    full_like,
+    ones,
+    ones_like,
+    pinned_empty,
+    zeros,
+    zeros_like,
+)
+from ._interop import array, asarray, asnumpy, from_dlpack
+from ._kernel import RawKernel, RawModule
+from ._ndarray import ndarray
+from ._stream import Event, Stream, get_current_stream, get_elapsed_time
+
+_core._set_array_type(ndarray)
+
+# Tracebacks and reprs name the public path (gpukit.LaunchConfigError), not the private module.
+for _name in ("BackendUnavailableError", "BenchmarkResult", "CompileError", "ContextUnusableError", "CudaError",
+              "Event", "GpukitError", "HazardError", "InvalidArgumentError", "KernelArgumentError",
+              "KernelNotFoundError", "LaunchConfigError", "LaunchError", "OutOfMemoryError", "RawKernel", "RawModule",
+              "Stream", "UsageError", "ndarray"):
+    globals()[_name].__module__ = __name__
+del _name
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError", "ContextUnusableError", "CudaError",
+    "Device", "Event", "GpukitError", "Hazard", "HazardError", "InvalidArgumentError", "KernelArgumentError",
+    "KernelNotFoundError", "LaunchConfigError", "LaunchError", "OutOfMemoryError", "RawKernel", "RawModule", "Stream",
+    "UsageError", "all_devices", "arange", "array", "asarray", "asnumpy", "backend", "benchmark",
+    "check_tools_from_environment", "cuda_available", "cuda_unavailable_reason", "devices", "empty", "empty_like",
+    "from_dlpack", "full", "full_like", "get_current_stream", "get_device", "get_elapsed_time", "ndarray", "ones",
+    "ones_like", "pinned_empty", "raise_on_hazard", "set_raise_on_hazard", "synchronize", "take_check_report",
+    "use_backend", "zeros", "zeros_like",
+]

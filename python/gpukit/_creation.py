@@ -1,0 +1,103 @@
+"""Making arrays: empty, zeros, ones, full, arange, the *_like forms, and pinned host arrays."""
+
+import math
+
+import numpy
+
+from . import _core, _dtypes
+from ._backend import get_device
+from ._ndarray import _host_c_order, _to_shape, ndarray
+
+
+def empty(shape, dtype=float):
+    """A new array on the current device; its contents are whatever the memory held."""
+    return ndarray._allocate(_to_shape(shape), _dtypes.to_dtype(dtype), get_device())
+
+
+def zeros(shape, dtype=float):
+    """A new array of zeros on the current device."""
+    array = empty(shape, dtype)
+    array.fill(0)
+    return array
+
+
+def ones(shape, dtype=float):
+    """A new array of ones on the current device."""
+    array = empty(shape, dtype)
+    array.fill(1)
+    return array
+
+
+def full(shape, fill_value, dtype=None):
+    """A new array with every element ``fill_value``; dtype as NumPy would choose for it when None."""
+    array = empty(shape, numpy.asarray(fill_value).dtype if dtype is None else dtype)
+    array.fill(fill_value)
+    return array
+
+
+def empty_like(a, dtype=None):
+    """A new array of ``a``'s shape (and dtype, unless given) on ``a``'s device."""
+    return ndarray._allocate(a.shape, _dtypes.to_dtype(a.dtype if dtype is None else dtype), _device_of(a))
+
+
+def zeros_like(a, dtype=None):
+    """A new array of zeros with ``a``'s shape (and dtype, unless given) on ``a``'s device."""
+    array = empty_like(a, dtype)
+    array.fill(0)
+    return array
+
+
+def ones_like(a, dtype=None):
+    """A new array of ones with ``a``'s shape (and dtype, unless given) on ``a``'s device."""
+    array = empty_like(a, dtype)
+    array.fill(1)
+    return array
+
+
+def full_like(a, fill_value, dtype=None):
+    """A new array of ``fill_value`` with ``a``'s shape (and dtype, unless given) on ``a``'s device."""
+    array = empty_like(a, dtype)
+    array.fill(fill_value)
+    return array
+
+
+def _device_of(a):
+    return a.device if isinstance(a, ndarray) else get_device()
+
+
+def arange(start, stop=None, step=1, dtype=None):
+    """Evenly spaced values in [start, stop), as ``numpy.arange`` makes them, on the current device."""
+    return _from_host(numpy.arange(start, stop, step, dtype=dtype))
+
+
+def _from_host(host):
+    host = _host_c_order(host)
+    array = ndarray._allocate(host.shape, _dtypes.to_dtype(host.dtype), get_device())
+    array.set(host.astype(array.dtype, copy=False))
+    return array
+
+
+class _PinnedHostMemory:
+    """Presents a PinnedMemory block to NumPy, which keeps this object (and so the block) as the array's base."""
+
+    __slots__ = ("memory", "__array_interface__")
+
+    def __init__(self, size_bytes, device):
+        self.memory = _core.PinnedMemory(device, size_bytes)
+        self.__array_interface__ = {
+            "shape": (size_bytes,),
+            "typestr": "|u1",
+            "data": (self.memory.address, False),
+            "version": 3,
+        }
+
+
+def pinned_empty(shape, dtype=float):
+    """A NumPy array in page-locked host memory, which asynchronous copies need to overlap with work.
+
+    The memory is freed when the last NumPy array using it goes (it is the arrays' base)."""
+    shape = _to_shape(shape)
+    dtype = numpy.dtype(dtype)
+    size_bytes = math.prod(shape) * dtype.itemsize
+    raw = numpy.asarray(_PinnedHostMemory(size_bytes, get_device()))
+    return raw.view(dtype).reshape(shape)

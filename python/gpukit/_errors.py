@@ -1,0 +1,118 @@
+"""The exceptions gpukit raises.
+
+Every one derives from :class:`GpukitError` and, where one fits, from the builtin a Python user
+already catches: a bad value is a ``ValueError``, running out of device memory a ``MemoryError``.
+The C++ core's messages come through unchanged; the fields it attaches become attributes.
+
+::
+
+    GpukitError
+    ├── BackendUnavailableError (RuntimeError)   a backend's libraries or devices are missing
+    ├── CudaError (RuntimeError)                 a driver or NVRTC call failed: .name, .code
+    │   ├── OutOfMemoryError (MemoryError)       .requested_bytes, .free_bytes, .total_bytes
+    │   └── ContextUnusableError                 an earlier sticky error poisoned the context
+    ├── CompileError (RuntimeError)              .log, .options, .source
+    ├── LaunchError (RuntimeError)               a launch that cannot run as asked
+    │   ├── LaunchConfigError (ValueError)       grid, block or shared memory beyond the limits
+    │   └── KernelArgumentError (ValueError)     argument count, sizes or range: .parameter_index
+    ├── KernelNotFoundError (LookupError)        .name, .available
+    ├── HazardError (RuntimeError)               check mode found a hazard: .hazard
+    ├── InvalidArgumentError (ValueError)        a bad value given to a call
+    └── UsageError (RuntimeError)                an object used in a state that forbids it
+"""
+
+
+class GpukitError(Exception):
+    """Base of every error gpukit raises. ``str(error)`` is the core's full message."""
+
+    def __init__(self, message, **fields):
+        super().__init__(message)
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+
+class BackendUnavailableError(GpukitError, RuntimeError):
+    """The backend asked for cannot run here (no driver, no device, not built); says what is missing."""
+
+
+class CudaError(GpukitError, RuntimeError):
+    """A CUDA driver or NVRTC call failed.
+
+    Attributes: ``action`` (what gpukit was doing), ``name`` (``'CUDA_ERROR_INVALID_VALUE'``),
+    ``code`` (the numeric code) and ``description`` (the driver's words)."""
+
+    action = ""
+    name = ""
+    code = 0
+    description = ""
+
+
+class OutOfMemoryError(CudaError, MemoryError):
+    """The device cannot hold an allocation. Attributes: ``requested_bytes``, ``free_bytes``, ``total_bytes``."""
+
+    requested_bytes = 0
+    free_bytes = 0
+    total_bytes = 0
+
+
+class ContextUnusableError(CudaError):
+    """An earlier sticky error (an illegal address, a trap) made the device unusable in this process.
+
+    ``first_failure`` is the message of that error. Only a new process can use the device again."""
+
+    first_failure = ""
+
+
+class CompileError(GpukitError, RuntimeError):
+    """The kernel source did not compile. ``log`` is the compiler's output; ``options``, ``source``,
+    ``program_name`` and ``target`` say what was compiled, and ``numbered_source()`` helps read the log."""
+
+    log = ""
+    program_name = ""
+    target = ""
+    options = ()
+    source = ""
+
+    def numbered_source(self):
+        """The source with line numbers, to read the log against."""
+        lines = self.source.split("\n")
+        width = len(str(len(lines)))
+        return "\n".join(f"{number:>{width}} | {line}" for number, line in enumerate(lines, start=1))
+
+
+class LaunchError(GpukitError, RuntimeError):
+    """A launch that cannot run as asked."""
+
+
+class LaunchConfigError(LaunchError, ValueError):
+    """The grid, block or shared memory exceeds the device's or the kernel's limits; says which and by how much."""
+
+
+class KernelArgumentError(LaunchError, ValueError):
+    """The arguments do not fit the kernel's parameters: their count, a size, or an integer's range.
+
+    ``parameter_index`` is the parameter concerned, or None when the count is wrong."""
+
+    parameter_index = None
+
+
+class KernelNotFoundError(GpukitError, LookupError):
+    """The module has no kernel of that name. ``name`` is what was asked for, ``available`` what the module has."""
+
+    name = ""
+    available = ()
+
+
+class HazardError(GpukitError, RuntimeError):
+    """A check-mode launch found a hazard (with raise-on-hazard on). ``hazard`` is the first one found;
+    all of them stay in :func:`gpukit.take_check_report`."""
+
+    hazard = None
+
+
+class InvalidArgumentError(GpukitError, ValueError):
+    """A bad value given to a gpukit call (sizes that do not match, an unknown name, ...)."""
+
+
+class UsageError(GpukitError, RuntimeError):
+    """An object used in a state that forbids it (a destroyed stream, a backend switched too late)."""

@@ -1,0 +1,19 @@
+// python/src/bindings.hpp: the pieces of gpukit._core, one binding function per concept.
+//
+// Each function adds its concept's classes and functions to the extension module; module_entry.cpp
+// calls them in dependency order (errors first: every other binding raises through them).
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+namespace gpukit::python {
+
+void bind_errors(nanobind::module_& m);
+void bind_device(nanobind::module_& m);
+void bind_stream_event(nanobind::module_& m);
+void bind_memory(nanobind::module_& m);
+void bind_module_kernel(nanobind::module_& m);
+void bind_check(nanobind::module_& m);
+void bind_dlpack(nanobind::module_& m);
+
+}  // namespace gpukit::python

@@ -1,0 +1,71 @@
+// python/src/check.cpp: the simulator's check mode — hazards, reports, raise-on-hazard.
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.hpp"
+#include "gpukit/check.hpp"
+
+namespace nb = nanobind;
+
+namespace gpukit::python {
+namespace {
+nb::tuple dim3_tuple(const Dim3& d) { return nb::make_tuple(d.x, d.y, d.z); }
+}  // namespace
+
+void bind_check(nb::module_& m) {
+    nb::class_<Hazard>(m, "Hazard", "One distinct hazard check mode found: its first occurrence and how often it happened.")
+        .def_prop_ro("tool", [](const Hazard& h) { return to_string(h.tool); }, "'memcheck', 'racecheck', 'synccheck' or 'initcheck'.")
+        .def_ro("what", &Hazard::what, "What happened, e.g. 'Invalid __global__ write of size 4 bytes'.")
+        .def_ro("kernel", &Hazard::kernel)
+        .def_prop_ro("block", [](const Hazard& h) { return dim3_tuple(h.block); })
+        .def_prop_ro("thread", [](const Hazard& h) { return dim3_tuple(h.thread); })
+        .def_ro("file", &Hazard::file)
+        .def_ro("line", &Hazard::line)
+        .def_ro("address", &Hazard::address)
+        .def_ro("size", &Hazard::size)
+        .def_ro("is_write", &Hazard::is_write)
+        .def_ro("detail", &Hazard::detail)
+        .def_ro("occurrences", &Hazard::occurrences)
+        .def_ro("other_access", &Hazard::other_access, "racecheck: the earlier access ('Write' or 'Read').")
+        .def_ro("other_file", &Hazard::other_file)
+        .def_ro("other_line", &Hazard::other_line)
+        .def_prop_ro("other_block", [](const Hazard& h) { return dim3_tuple(h.other_block); })
+        .def_prop_ro("other_thread", [](const Hazard& h) { return dim3_tuple(h.other_thread); })
+        .def("__repr__", [](const Hazard& h) {
+            return "<gpukit.Hazard " + to_string(h.tool) + ": " + h.what + " in " + h.kernel + " at " + h.file + ":" +
+                   std::to_string(h.line) + ", " + std::to_string(h.occurrences) + "x>";
+        });
+
+    nb::class_<CheckReport>(m, "CheckReport", "The hazards check-mode launches found.")
+        .def_ro("hazards", &CheckReport::hazards)
+        .def_prop_ro("clean", &CheckReport::clean, "True when nothing was found.")
+        .def("text", &CheckReport::text, "compute-sanitizer's layout: a block of '=========' lines per hazard.")
+        .def("__str__", &CheckReport::text)
+        .def("__len__", [](const CheckReport& r) { return r.hazards.size(); })
+        .def("__bool__", [](const CheckReport& r) { return !r.clean(); }, "True when hazards were found.")
+        .def("__iter__", [](const CheckReport& r) { return nb::iter(nb::cast(r.hazards)); })
+        .def("__repr__", [](const CheckReport& r) {
+            return "<gpukit.CheckReport " + std::to_string(r.hazards.size()) + " hazard" +
+                   (r.hazards.size() == 1 ? "" : "s") + ">";
+        });
+
+    m.def(
+        "take_check_report",
+        [] {
+            nb::gil_scoped_release unlocked;
+            return take_check_report();
+        },
+        "Waits for check-mode launches to finish and returns the hazards found since the last call.");
+    m.def("set_raise_on_hazard", &set_raise_on_hazard, nb::arg("raise_on_hazard"),
+          "Whether a check-mode launch that finds a hazard raises HazardError at the next synchronisation.");
+    m.def("raise_on_hazard", &raise_on_hazard);
+    m.def(
+        "check_tools_from_environment", [] { return to_string(check_tools_from_environment()); },
+        "The tools GPUKIT_CHECK asks for ('none' when unset).");
+    m.def(
+        "normalize_check_tools", [](std::string_view text) { return to_string(parse_check_tools(text)); },
+        nb::arg("tools"), "'racecheck,memcheck' -> 'memcheck,racecheck'; raises for an unknown tool.");
+}
+
+}  // namespace gpukit::python

@@ -1,0 +1,139 @@
+// python/src/device.cpp: backends, devices, their properties and the current device.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <optional>
+#include <vector>
+
+#include "bindings.hpp"
+#include "gpukit/device.hpp"
+#include "memory_owner.hpp"
+
+namespace nb = nanobind;
+
+namespace gpukit::python {
+namespace {
+
+nb::tuple dim3_tuple(const Dim3& d) { return nb::make_tuple(d.x, d.y, d.z); }
+
+// The devices that `with device:` blocks replaced, innermost last, per thread.
+std::vector<Device>& entered_devices() {
+    thread_local std::vector<Device> previous;
+    return previous;
+}
+
+}  // namespace
+
+void bind_device(nb::module_& m) {
+    nb::class_<LaunchLimits>(m, "LaunchLimits", "The limits every launch on a device is checked against.")
+        .def_ro("max_threads_per_block", &LaunchLimits::max_threads_per_block)
+        .def_prop_ro("max_block_dim", [](const LaunchLimits& l) { return dim3_tuple(l.max_block_dim); })
+        .def_prop_ro("max_grid_dim", [](const LaunchLimits& l) { return dim3_tuple(l.max_grid_dim); })
+        .def_ro("shared_memory_per_block", &LaunchLimits::shared_memory_per_block,
+                "Bytes of shared memory (static and dynamic) a block gets without opting in.")
+        .def_ro("shared_memory_per_block_optin", &LaunchLimits::shared_memory_per_block_optin,
+                "The most shared memory a kernel may opt in to.")
+        .def_ro("warp_size", &LaunchLimits::warp_size);
+
+    nb::class_<DeviceProperties>(m, "DeviceProperties", "What a device is and what it can do.")
+        .def_prop_ro("backend", [](const DeviceProperties& p) { return std::string(to_string(p.backend)); })
+        .def_ro("ordinal", &DeviceProperties::ordinal)
+        .def_ro("name", &DeviceProperties::name)
+        .def_prop_ro("compute_capability",
+                     [](const DeviceProperties& p) {
+                         return std::make_pair(p.compute_capability.major, p.compute_capability.minor);
+                     })
+        .def_ro("pci_bus_id", &DeviceProperties::pci_bus_id)
+        .def_ro("total_memory", &DeviceProperties::total_memory)
+        .def_ro("multiprocessor_count", &DeviceProperties::multiprocessor_count)
+        .def_ro("limits", &DeviceProperties::limits)
+        .def_ro("shared_memory_per_multiprocessor", &DeviceProperties::shared_memory_per_multiprocessor)
+        .def_ro("total_constant_memory", &DeviceProperties::total_constant_memory)
+        .def_ro("registers_per_block", &DeviceProperties::registers_per_block)
+        .def_ro("registers_per_multiprocessor", &DeviceProperties::registers_per_multiprocessor)
+        .def_ro("max_threads_per_multiprocessor", &DeviceProperties::max_threads_per_multiprocessor)
+        .def_ro("clock_rate_khz", &DeviceProperties::clock_rate_khz)
+        .def_ro("memory_clock_rate_khz", &DeviceProperties::memory_clock_rate_khz)
+        .def_ro("memory_bus_width_bits", &DeviceProperties::memory_bus_width_bits)
+        .def_ro("l2_cache_bytes", &DeviceProperties::l2_cache_bytes)
+        .def_ro("target", &DeviceProperties::target, "What kernels are compiled for: 'sm_90', or the host's architecture on the simulator.")
+        .def("architecture", &DeviceProperties::architecture);
+
+    nb::class_<Device>(m, "Device",
+                       "A GPU, or the simulator. Device() is the current device; Device(n) is device n of the "
+                       "selected backend. `with device:` makes it current inside the block.")
+        .def(
+            "__init__",
+            [](Device* self, std::optional<int> ordinal) {
+                new (self) Device(ordinal ? gpukit::device(*ordinal) : Device::current());
+            },
+            nb::arg("id") = nb::none())
+        .def_prop_ro("id", &Device::ordinal, "The device's ordinal within its backend.")
+        .def_prop_ro("backend", [](const Device& d) { return std::string(to_string(d.backend_kind())); },
+                     "'cuda' or 'sim'.")
+        .def_prop_ro("name", [](const Device& d) { return std::string(d.name()); })
+        .def_prop_ro("properties", &Device::properties, nb::rv_policy::reference_internal)
+        .def_prop_ro("compute_capability",
+                     [](const Device& d) {
+                         const auto cc = d.properties().compute_capability;
+                         return std::make_pair(cc.major, cc.minor);
+                     })
+        .def_prop_ro("mem_info",
+                     [](const Device& d) {
+                         const auto info = d.memory_info();
+                         return std::make_pair(info.free_bytes, info.total_bytes);
+                     },
+                     "(free bytes, total bytes) now.")
+        .def("use", &Device::use, "Makes this the current device of the calling thread.")
+        .def(
+            "synchronize",
+            [](const Device& d) {
+                raise_deferred_launch_error();
+                nb::gil_scoped_release unlocked;
+                d.synchronize();
+            },
+            "Waits for all work on the device to finish.")
+        .def("describe", &Device::describe)
+        .def("__enter__",
+             [](const Device& d) {
+                 entered_devices().push_back(Device::current());
+                 d.use();
+                 return d;
+             })
+        .def("__exit__",
+             [](const Device&, nb::args) {
+                 auto& previous = entered_devices();
+                 if (previous.empty()) return;
+                 const Device restore = previous.back();
+                 previous.pop_back();
+                 restore.use();
+             })
+        .def("__eq__", [](const Device& a, const Device& b) { return a == b; })
+        .def("__eq__", [](const Device&, nb::handle) { return false; })
+        .def("__hash__",
+             [](const Device& d) { return nb::hash(nb::make_tuple(static_cast<int>(d.backend_kind()), d.ordinal())); })
+        .def("__repr__", [](const Device& d) {
+            return "<gpukit.Device " + std::to_string(d.ordinal()) + " (" + std::string(d.name()) + ") on " +
+                   std::string(to_string(d.backend_kind())) + ">";
+        });
+
+    m.def(
+        "select_backend", [](const std::string& name) { select_backend(parse_backend_kind(name)); }, nb::arg("name"),
+        "Chooses the process's backend: 'cuda', 'sim' or 'auto'. A later call asking for another raises UsageError.");
+    m.def(
+        "selected_backend", [] { return std::string(to_string(selected_backend())); },
+        "The backend in use ('cuda' or 'sim'), choosing it from GPUKIT_BACKEND on first use.");
+    m.def(
+        "backend_unavailable_reason",
+        [](const std::string& name) { return backend_unavailable_reason(parse_backend_kind(name)); },
+        nb::arg("name"), "Why a backend cannot be used here, or '' when it can.");
+    m.def("devices", &devices, "Every device of the selected backend.");
+    m.def("all_devices", &all_devices, "Every device of every backend that can run here.");
+    m.def("current_device", &Device::current, "The calling thread's current device.");
+}
+
+}  // namespace gpukit::python

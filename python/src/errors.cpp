@@ -1,0 +1,97 @@
+// python/src/errors.cpp: every C++ gpukit exception becomes the matching gpukit Python exception.
+//
+// The Python classes live in gpukit/_errors.py, where they can inherit from both gpukit's base and
+// the builtin a Python user catches (ValueError, MemoryError, ...). The translator builds them with
+// the core's message and the fields the C++ exception carries.
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.hpp"
+#include "gpukit/check.hpp"
+#include "gpukit/error.hpp"
+
+namespace nb = nanobind;
+
+namespace gpukit::python {
+namespace {
+
+// Raises gpukit._errors.<class_name>(message, **fields). Never throws: a failure to build the
+// exception leaves that failure as the Python error instead.
+void raise_python(const char* class_name, const char* message, nb::dict fields = {}) {
+    try {
+        nb::object type = nb::module_::import_("gpukit._errors").attr(class_name);
+        nb::object error = type(message, **fields);
+        PyErr_SetObject(type.ptr(), error.ptr());
+    } catch (nb::python_error& failure) {
+        failure.restore();
+    } catch (const std::exception& failure) {
+        PyErr_SetString(PyExc_RuntimeError, failure.what());
+    }
+}
+
+nb::dict cuda_fields(const CudaError& e) {
+    nb::dict fields;
+    fields["action"] = e.action();
+    fields["name"] = e.name();
+    fields["code"] = e.code();
+    fields["description"] = e.description();
+    return fields;
+}
+
+void translate(const std::exception_ptr& thrown, void*) {
+    try {
+        std::rethrow_exception(thrown);
+    } catch (const OutOfMemoryError& e) {
+        nb::dict fields = cuda_fields(e);
+        fields["requested_bytes"] = e.requested_bytes();
+        fields["free_bytes"] = e.free_bytes();
+        fields["total_bytes"] = e.total_bytes();
+        raise_python("OutOfMemoryError", e.what(), fields);
+    } catch (const ContextUnusableError& e) {
+        nb::dict fields = cuda_fields(e);
+        fields["first_failure"] = e.first_failure();
+        raise_python("ContextUnusableError", e.what(), fields);
+    } catch (const CudaError& e) {
+        raise_python("CudaError", e.what(), cuda_fields(e));
+    } catch (const CompileError& e) {
+        nb::dict fields;
+        fields["log"] = e.log();
+        fields["program_name"] = e.program_name();
+        fields["target"] = e.target();
+        fields["options"] = e.options();
+        fields["source"] = e.source();
+        raise_python("CompileError", e.what(), fields);
+    } catch (const LaunchConfigError& e) {
+        raise_python("LaunchConfigError", e.what());
+    } catch (const KernelArgumentError& e) {
+        nb::dict fields;
+        fields["parameter_index"] = e.parameter_index() < 0 ? nb::object(nb::none()) : nb::object(nb::int_(e.parameter_index()));
+        raise_python("KernelArgumentError", e.what(), fields);
+    } catch (const LaunchError& e) {
+        raise_python("LaunchError", e.what());
+    } catch (const KernelNotFoundError& e) {
+        nb::dict fields;
+        fields["name"] = e.name();
+        fields["available"] = e.available();
+        raise_python("KernelNotFoundError", e.what(), fields);
+    } catch (const HazardError& e) {
+        nb::dict fields;
+        fields["hazard"] = nb::cast(e.hazard());
+        raise_python("HazardError", e.what(), fields);
+    } catch (const BackendUnavailableError& e) {
+        raise_python("BackendUnavailableError", e.what());
+    } catch (const InvalidArgumentError& e) {
+        raise_python("InvalidArgumentError", e.what());
+    } catch (const UsageError& e) {
+        raise_python("UsageError", e.what());
+    } catch (const Error& e) {
+        raise_python("GpukitError", e.what());
+    }
+    // Anything else falls through to nanobind's own translators.
+}
+
+}  // namespace
+
+void bind_errors(nb::module_&) { nb::register_exception_translator(translate); }
+
+}  // namespace gpukit::python

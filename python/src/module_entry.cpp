@@ -1,0 +1,15 @@
+// python/src/module_entry.cpp: gpukit._core, the extension the gpukit package is built on.
+#include "bindings.hpp"
+
+NB_MODULE(_core, m) {
+    m.doc() = "gpukit's C++ core: devices, memory, streams, events, modules, kernels and check mode. "
+              "Use it through the gpukit package.";
+    using namespace gpukit::python;
+    bind_errors(m);
+    bind_device(m);
+    bind_stream_event(m);
+    bind_memory(m);
+    bind_module_kernel(m);
+    bind_check(m);
+    bind_dlpack(m);
+}

@@ -1,0 +1,151 @@
+// python/src/module_kernel.cpp: compiling modules, their kernels and globals, and launches.
+#include <nanobind/stl/filesystem.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "bindings.hpp"
+#include "gpukit/kernel.hpp"
+#include "gpukit/module.hpp"
+#include "kernel_args.hpp"
+#include "stream_arg.hpp"
+
+namespace nb = nanobind;
+
+namespace gpukit::python {
+namespace {
+
+std::uint32_t dimension(nb::handle value, const char* what) {
+    if (!PyLong_Check(value.ptr()) || PyBool_Check(value.ptr()))
+        throw nb::type_error((std::string(what) + " dimensions must be integers, not " +
+                              Py_TYPE(value.ptr())->tp_name).c_str());
+    const long long n = nb::cast<long long>(value);
+    if (n < 0 || n > std::numeric_limits<std::uint32_t>::max())
+        throw nb::value_error((std::string(what) + " dimension " + std::to_string(n) + " is outside 0..4294967295").c_str());
+    return static_cast<std::uint32_t>(n);
+}
+
+// An int, or a tuple or list of one to three ints, as CuPy and PyCUDA take grid and block.
+Dim3 to_dim3(nb::handle value, const char* what) {
+    if (PyLong_Check(value.ptr())) return Dim3(dimension(value, what));
+    if (!PyTuple_Check(value.ptr()) && !PyList_Check(value.ptr()))
+        throw nb::type_error((std::string(what) + " must be an int or a tuple of 1 to 3 ints, not " +
+                              Py_TYPE(value.ptr())->tp_name).c_str());
+    nb::sequence items = nb::borrow<nb::sequence>(value);
+    const std::size_t n = nb::len(items);
+    if (n < 1 || n > 3)
+        throw nb::value_error((std::string(what) + " must have 1 to 3 dimensions, not " + std::to_string(n)).c_str());
+    Dim3 d;
+    d.x = dimension(items[0], what);
+    if (n > 1) d.y = dimension(items[1], what);
+    if (n > 2) d.z = dimension(items[2], what);
+    return d;
+}
+
+}  // namespace
+
+void bind_module_kernel(nb::module_& m) {
+    nb::class_<CompileOptions>(m, "CompileOptions", "How a module is compiled.")
+        .def(nb::init<>())
+        .def_rw("defines", &CompileOptions::defines)
+        .def_rw("include_dirs", &CompileOptions::include_dirs)
+        .def_rw("std", &CompileOptions::std)
+        .def_rw("fast_math", &CompileOptions::fast_math)
+        .def_rw("line_info", &CompileOptions::line_info)
+        .def_rw("name_expressions", &CompileOptions::name_expressions)
+        .def_rw("extra_options", &CompileOptions::extra_options)
+        .def_rw("program_name", &CompileOptions::program_name)
+        .def_rw("target", &CompileOptions::target)
+        .def_prop_rw(
+            "check", [](const CompileOptions& o) { return to_string(o.check); },
+            [](CompileOptions& o, std::string_view tools) { o.check = parse_check_tools(tools); },
+            "Check-mode tools for the simulator: 'memcheck,racecheck', 'all', or 'none'.")
+        .def(
+            "header", [](CompileOptions& o, std::string name, std::string source) { o.header(std::move(name), std::move(source)); },
+            nb::arg("name"), nb::arg("source"), "Adds a header that `#include \"name\"` finds.")
+        .def("to_arguments", &CompileOptions::to_arguments);
+
+    nb::class_<KernelParam>(m, "KernelParam", "One kernel parameter: its place in the argument buffer, size and declaration.")
+        .def_ro("offset", &KernelParam::offset)
+        .def_ro("size", &KernelParam::size)
+        .def_ro("type", &KernelParam::type)
+        .def_ro("name", &KernelParam::name)
+        .def("describe", &KernelParam::describe, nb::arg("index"))
+        .def("__repr__", [](const KernelParam& p) {
+            return "<gpukit.KernelParam '" + p.type + (p.name.empty() ? "" : " " + p.name) + "', " +
+                   std::to_string(p.size) + " bytes at offset " + std::to_string(p.offset) + ">";
+        });
+
+    nb::class_<KernelAttributes>(m, "KernelAttributes")
+        .def_ro("num_registers", &KernelAttributes::num_registers)
+        .def_ro("static_shared_bytes", &KernelAttributes::static_shared_bytes)
+        .def_ro("local_bytes_per_thread", &KernelAttributes::local_bytes_per_thread)
+        .def_ro("constant_bytes", &KernelAttributes::constant_bytes)
+        .def_ro("max_threads_per_block", &KernelAttributes::max_threads_per_block)
+        .def_ro("max_dynamic_shared_bytes", &KernelAttributes::max_dynamic_shared_bytes)
+        .def_ro("ptx_version", &KernelAttributes::ptx_version)
+        .def_ro("binary_version", &KernelAttributes::binary_version);
+
+    nb::class_<Module>(m, "Module", "Compiled, loaded code.")
+        .def_static(
+            "compile",
+            [](std::string source, const CompileOptions& options, std::optional<Device> device) {
+                nb::gil_scoped_release unlocked;
+                return Module::compile(source, options, device.value_or(Device::current()));
+            },
+            nb::arg("source"), nb::arg("options"), nb::arg("device").none())
+        .def_prop_ro("device", &Module::device)
+        .def_prop_ro("compile_log", &Module::compile_log)
+        .def("kernel", &Module::kernel, nb::arg("name"))
+        .def("kernel_names", &Module::kernel_names)
+        .def(
+            "global_symbol",
+            [](const Module& module, std::string_view name) {
+                const auto symbol = module.global(name);
+                return std::make_pair(symbol.memory.address(), symbol.memory.size_bytes());
+            },
+            nb::arg("name"), "(device address, size in bytes) of a __constant__ or __device__ variable.");
+
+    nb::class_<Kernel>(m, "Kernel", "A kernel of a loaded module; keeps its module loaded.")
+        .def_prop_ro("name", &Kernel::name)
+        .def_prop_ro("lowered_name", &Kernel::lowered_name)
+        .def_prop_ro("device", &Kernel::device)
+        .def_prop_ro("params", &Kernel::params)
+        .def_prop_ro("attributes", &Kernel::attributes)
+        .def("set_max_dynamic_shared_bytes", &Kernel::set_max_dynamic_shared_bytes, nb::arg("bytes"))
+        .def(
+            "suggest_block_size",
+            [](const Kernel& k, std::size_t dynamic_shared_bytes, std::uint32_t block_size_limit) {
+                const auto s = k.suggest_block_size(dynamic_shared_bytes, block_size_limit);
+                return std::make_pair(s.min_grid_size, s.block_size);
+            },
+            nb::arg("dynamic_shared_bytes") = 0, nb::arg("block_size_limit") = 0)
+        .def("max_active_blocks_per_multiprocessor", &Kernel::max_active_blocks_per_multiprocessor,
+             nb::arg("block_threads"), nb::arg("dynamic_shared_bytes") = 0)
+        .def_prop_ro("native_handle", [](const Kernel& k) { return reinterpret_cast<std::uintptr_t>(k.native_handle()); })
+        .def(
+            "launch",
+            [](const Kernel& kernel, nb::handle grid, nb::handle block, nb::handle args, std::size_t shared_mem,
+               const Stream* stream) {
+                const LaunchConfig config{to_dim3(grid, "grid"), to_dim3(block, "block"), shared_mem,
+                                          stream_or_default(stream, kernel.device())};
+                const PackedArguments packed = pack_arguments(kernel, args);
+                nb::gil_scoped_release unlocked;
+                if (packed.needs_device_sync()) kernel.device().synchronize();
+                kernel.launch(config, packed.args());
+            },
+            nb::arg("grid"), nb::arg("block"), nb::arg("args"), nb::arg("shared_mem"), nb::arg("stream").none(),
+            "Checks and enqueues one launch (see gpukit.RawKernel.__call__).");
+
+    m.def("_set_array_type", &set_array_type, nb::arg("type"),
+          "Tells the extension which Python class is gpukit.ndarray (done once by the package).");
+}
+
+}  // namespace gpukit::python

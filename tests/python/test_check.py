@@ -1,0 +1,127 @@
+"""gpukit._check: check mode from Python finds planted bugs and reports nothing on the fixed twins."""
+
+import os
+import subprocess
+import sys
+
+import numpy
+import pytest
+
+import gpukit
+
+pytestmark = pytest.mark.needs_simulator
+
+OVERSHOOTING_WRITE = r"""
+extern "C" __global__ void scale(const float* in, float* out, const int size) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = 2.0f * in[i];
+}"""
+GUARDED_WRITE = OVERSHOOTING_WRITE.replace("  out[i]", "  if (i < size) out[i]")
+
+SHARED_RACE = r"""
+extern "C" __global__ void reverse_blocks(float* data) {
+  __shared__ float tile[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  tile[threadIdx.x] = data[i];
+  data[i] = tile[blockDim.x - 1 - threadIdx.x];
+}"""
+SHARED_SYNCED = SHARED_RACE.replace("  data[i] =", "  __syncthreads();\n  data[i] =")
+
+
+@pytest.fixture(autouse=True)
+def clean_report():
+    gpukit.take_check_report()
+    yield
+    gpukit.set_raise_on_hazard(False)
+    gpukit.take_check_report()
+
+
+def run_scale(source, n=1000):
+    kernel = gpukit.RawKernel(source, "scale", check="memcheck")
+    values = numpy.random.default_rng(3).uniform(-1, 1, n).astype(numpy.float32)
+    out = gpukit.zeros(n, numpy.float32)
+    kernel((n + 255) // 256, 256, (gpukit.asarray(values), out, n))
+    return values, out
+
+
+def test_memcheck_finds_an_out_of_bounds_write_and_names_block_thread_and_line():
+    values, out = run_scale(OVERSHOOTING_WRITE)
+    report = gpukit.take_check_report()
+    assert not report.clean and bool(report) and len(report) >= 1
+    hazards = [hazard for hazard in report if hazard.tool == "memcheck"]
+    assert hazards, report.text()
+    read = next(h for h in hazards if "read" in h.what)
+    assert read.what == "Invalid __global__ read of size 4 bytes"
+    assert (read.kernel, read.file, read.line) == ("scale", "kernel.cu", 4)
+    assert read.occurrences == 24 and read.block == (3, 0, 0) and read.thread[0] >= 232
+    assert "0 bytes after the nearest allocation" in read.detail
+    text = str(report)
+    assert "========= Invalid __global__" in text and "at scale in kernel.cu:4" in text
+    assert "ERROR SUMMARY" in report.text()
+    # The stopped threads were the ones past the end: every element is still right.
+    numpy.testing.assert_array_equal(out.get(), 2 * values)
+
+
+def test_memcheck_reports_nothing_on_the_guarded_twin():
+    values, out = run_scale(GUARDED_WRITE)
+    report = gpukit.take_check_report()
+    assert report.clean, report.text()
+    numpy.testing.assert_array_equal(out.get(), 2 * values)
+
+
+def run_reverse(source):
+    kernel = gpukit.RawKernel(source, "reverse_blocks", check=["racecheck"])
+    values = numpy.random.default_rng(4).uniform(-1, 1, 512).astype(numpy.float32)
+    data = gpukit.asarray(values)
+    kernel(2, 256, (data,))
+    return values, data
+
+
+def test_racecheck_finds_the_shared_memory_race_of_a_missing_barrier():
+    run_reverse(SHARED_RACE)
+    report = gpukit.take_check_report()
+    races = [hazard for hazard in report.hazards if hazard.tool == "racecheck"]
+    assert races, report.text()
+    assert races[0].kernel == "reverse_blocks"
+    assert {races[0].line, races[0].other_line} == {5, 6}
+    assert "__shared__" in races[0].what or "shared" in races[0].detail
+    assert "Race reported between" in report.text()
+
+
+def test_racecheck_reports_nothing_once_the_barrier_is_there():
+    values, data = run_reverse(SHARED_SYNCED)
+    report = gpukit.take_check_report()
+    assert report.clean, report.text()
+    numpy.testing.assert_array_equal(data.get(), values.reshape(2, 256)[:, ::-1].reshape(-1))
+
+
+def test_raise_on_hazard_raises_hazard_error_at_the_next_synchronisation():
+    gpukit.set_raise_on_hazard(True)
+    assert gpukit.raise_on_hazard()
+    with pytest.raises(gpukit.HazardError) as caught:
+        run_scale(OVERSHOOTING_WRITE)
+        gpukit.synchronize()
+    hazard = caught.value.hazard
+    assert isinstance(hazard, gpukit.Hazard)
+    assert hazard.kernel == "scale" and hazard.line == 4
+    assert "Invalid __global__" in str(caught.value) and "kernel.cu:4" in str(caught.value)
+    gpukit.set_raise_on_hazard(False)
+    assert not gpukit.take_check_report().clean  # the hazards stay in the report
+
+
+def test_gpukit_check_turns_check_mode_on_for_every_module():
+    script = f"""
+import numpy, gpukit
+print(gpukit.check_tools_from_environment())
+kernel = gpukit.RawKernel('''{OVERSHOOTING_WRITE}''', "scale")  # no check= here
+out = gpukit.zeros(100, numpy.float32)
+kernel(1, 128, (gpukit.asarray(numpy.ones(100, numpy.float32)), out, 100))
+report = gpukit.take_check_report()
+print(len(report.hazards), report.hazards[0].what)
+"""
+    environment = {**os.environ, "GPUKIT_BACKEND": "sim", "GPUKIT_CHECK": "memcheck"}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert lines[0] == "memcheck"
+    assert lines[1] == "1 Invalid __global__ read of size 4 bytes"  # the reading thread stops before writing

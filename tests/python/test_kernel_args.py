@@ -1,0 +1,147 @@
+"""How Python values become kernel arguments (python/src/kernel_args.cpp), through gpukit.RawKernel."""
+
+import numpy
+import pytest
+
+import gpukit
+
+# One kernel per parameter type: it stores what it received, so the test sees the bytes that arrived.
+SOURCE = r"""
+#include <cuda_fp16.h>
+struct Pair { int first; float second; };
+extern "C" __global__ void take_int(int* out, int value) { *out = value; }
+extern "C" __global__ void take_uint(unsigned int* out, unsigned int value) { *out = value; }
+extern "C" __global__ void take_char(signed char* out, signed char value) { *out = value; }
+extern "C" __global__ void take_long(long long* out, long long value) { *out = value; }
+extern "C" __global__ void take_size(size_t* out, size_t value) { *out = value; }
+extern "C" __global__ void take_float(float* out, float value) { *out = value; }
+extern "C" __global__ void take_double(double* out, double value) { *out = value; }
+extern "C" __global__ void take_half(__half* out, __half value) { *out = value; }
+extern "C" __global__ void take_bool(int* out, bool value) { *out = value ? 7 : 3; }
+extern "C" __global__ void take_pair(Pair* out, Pair value) { *out = value; }
+extern "C" __global__ void take_pointer(int* out, const int* in) { *out = in ? *in : -1; }
+"""
+
+
+@pytest.fixture(scope="module")
+def module():
+    return gpukit.RawModule(SOURCE)
+
+
+def received(module, name, dtype, value):
+    out = gpukit.zeros(1, dtype)
+    module.get_function(name)(1, 1, (out, value))
+    return out.get()[0]
+
+
+@pytest.mark.parametrize("name,dtype,value", [
+    ("take_int", numpy.int32, -2147483648), ("take_int", numpy.int32, 2147483647),
+    ("take_uint", numpy.uint32, 4294967295), ("take_char", numpy.int8, -128),
+    ("take_long", numpy.int64, -(2**63)), ("take_size", numpy.uint64, 2**64 - 1),
+    ("take_int", numpy.int32, True),
+])
+def test_python_ints_arrive_at_the_parameter_s_size(module, name, dtype, value):
+    assert received(module, name, dtype, value) == value
+
+
+@pytest.mark.parametrize("name,value,bounds", [
+    ("take_int", 2**31, "-2147483648..2147483647"), ("take_int", -(2**31) - 1, "-2147483648..2147483647"),
+    ("take_uint", -1, "0..4294967295"), ("take_uint", 2**32, "0..4294967295"),
+    ("take_char", 128, "-128..127"), ("take_size", 2**64, "0..18446744073709551615"),
+    ("take_long", 2**100, "9223372036854775807"),
+])
+def test_an_int_out_of_the_parameter_s_range_is_refused(module, name, value, bounds):
+    with pytest.raises(gpukit.KernelArgumentError, match="out of range") as caught:
+        received(module, name, numpy.int64, value)
+    assert bounds in str(caught.value)
+    assert "parameter 1 ('" in str(caught.value)
+    assert caught.value.parameter_index == 1
+    assert isinstance(caught.value, ValueError)
+
+
+def test_python_floats_become_float32_or_float64_by_size(module):
+    assert received(module, "take_float", numpy.float32, 0.1) == numpy.float32(0.1)
+    assert received(module, "take_double", numpy.float64, 0.1) == 0.1
+    assert received(module, "take_float", numpy.float32, 3) == 3.0  # an int for a float parameter
+    with pytest.raises(gpukit.KernelArgumentError, match="out of range.*float32"):
+        received(module, "take_float", numpy.float32, 1e300)
+
+
+def test_a_float_for_an_int_is_a_type_error_naming_the_parameter(module):
+    with pytest.raises(TypeError, match=r"argument 1 is a float \(1.5\) but parameter 1 \('int value'\)"):
+        received(module, "take_int", numpy.int32, 1.5)
+    with pytest.raises(TypeError, match="float32 scalar but parameter 1"):
+        received(module, "take_int", numpy.int32, numpy.float32(1))
+
+
+def test_numpy_scalars_keep_their_type_and_are_checked_by_size(module):
+    assert received(module, "take_int", numpy.int32, numpy.int32(-5)) == -5
+    assert received(module, "take_half", numpy.float16, numpy.float16(1.5)) == 1.5
+    assert received(module, "take_double", numpy.float64, numpy.float64(2.25)) == 2.25
+    with pytest.raises(gpukit.KernelArgumentError, match="argument 1 is 8 bytes but parameter 1 \\('int value'\\) takes 4"):
+        received(module, "take_int", numpy.int32, numpy.int64(5))
+    with pytest.raises(TypeError, match="numpy.float16"):
+        received(module, "take_half", numpy.float16, 1.5)
+
+
+def test_bool_parameters_take_bools(module):
+    assert received(module, "take_bool", numpy.int32, True) == 7
+    assert received(module, "take_bool", numpy.int32, numpy.bool_(False)) == 3
+    with pytest.raises(gpukit.KernelArgumentError, match="out of range"):
+        received(module, "take_bool", numpy.int32, 2)
+
+
+def test_structs_as_structured_scalars_or_bytes(module):
+    pair = numpy.dtype([("first", numpy.int32), ("second", numpy.float32)])
+    value = numpy.array((42, 0.5), dtype=pair)[()]
+    out = gpukit.zeros(1, numpy.int64)  # 8 bytes, viewed as the Pair afterwards
+    kernel = module.get_function("take_pair")
+    kernel(1, 1, (out, value))
+    assert out.get().view(pair)[0].tolist() == (42, 0.5)
+    kernel(1, 1, (out, numpy.array((7, 1.25), dtype=pair).tobytes()))
+    assert out.get().view(pair)[0].tolist() == (7, 1.25)
+    with pytest.raises(gpukit.KernelArgumentError, match="argument 1 is 4 bytes but parameter 1"):
+        kernel(1, 1, (out, b"\0\0\0\0"))
+
+
+def test_pointers_take_arrays_none_and_raw_addresses(module):
+    kernel = module.get_function("take_pointer")
+    out, source = gpukit.zeros(1, numpy.int32), gpukit.full(1, 99, numpy.int32)
+    kernel(1, 1, (out, source))
+    assert out.get()[0] == 99
+    kernel(1, 1, (out, None))
+    assert out.get()[0] == -1
+    source.fill(5)
+    kernel(1, 1, (out, source.data_ptr))
+    assert out.get()[0] == 5
+
+
+def test_a_host_numpy_array_for_a_pointer_says_to_use_asarray(module):
+    with pytest.raises(TypeError, match=r"NumPy array in host memory.*gpukit\.asarray"):
+        module.get_function("take_pointer")(1, 1, (gpukit.zeros(1, numpy.int32), numpy.zeros(1, numpy.int32)))
+
+
+def test_an_array_for_a_number_and_unknown_objects_are_type_errors(module):
+    out = gpukit.zeros(1, numpy.int32)
+    with pytest.raises(TypeError, match="is a gpukit array .* is not a pointer"):
+        module.get_function("take_int")(1, 1, (out, out))
+    with pytest.raises(TypeError, match="is a str, which cannot be a kernel argument"):
+        module.get_function("take_int")(1, 1, (out, "5"))
+    with pytest.raises(TypeError, match="args must be a tuple"):
+        module.get_function("take_int")(1, 1, out)
+
+
+@pytest.mark.parametrize("grid,block", [(1, 32), ((1,), (32,)), ((1, 1), (32, 1)), ([1, 1, 1], [32, 1, 1])])
+def test_grid_and_block_are_ints_or_tuples_of_one_to_three(module, grid, block):
+    out = gpukit.zeros(1, numpy.int32)
+    module.get_function("take_int")(grid, block, (out, 11))
+    assert out.get()[0] == 11
+
+
+@pytest.mark.parametrize("grid,block,error", [
+    ((1, 1, 1, 1), 32, ValueError), (1.0, 32, TypeError), (-1, 32, ValueError), (1, "32", TypeError),
+    ((), 32, ValueError),
+])
+def test_malformed_grids_and_blocks_are_refused(module, grid, block, error):
+    with pytest.raises(error):
+        module.get_function("take_int")(grid, block, (gpukit.zeros(1, numpy.int32), 1))
