@@ -1,6 +1,8 @@
 // src/backends/sim/checker.cpp: check mode's judgement of each memory access of a launch.
 #include "backends/sim/checker.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +32,15 @@ std::string access_words(const char* space, std::size_t size, unsigned flags) {
 
 Dim3 dim(const gpukit_sim::Index3& i) { return Dim3(i.x, i.y, i.z); }
 
+// Tells the core a spin-wait loop is running (kinder to the hyperthread that holds the lock).
+inline void spin_pause() {
+#if defined(__x86_64__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
 // The index, x fastest, of the `linear`-th element of a grid or block of extent `extent`.
 gpukit_sim::Index3 index_of(std::uint64_t linear, gpukit_sim::Index3 extent) {
     return {static_cast<unsigned>(linear % extent.x), static_cast<unsigned>(linear / extent.x % extent.y),
@@ -38,27 +49,17 @@ gpukit_sim::Index3 index_of(std::uint64_t linear, gpukit_sim::Index3 extent) {
 
 }  // namespace
 
-GlobalShadow::GlobalShadow(std::uintptr_t begin, std::uintptr_t end)
-    : first_word_(begin / 4),
-      page_count_(((end + 3) / 4 - begin / 4 + words_per_page - 1) / words_per_page),
-      pages_(std::make_unique<std::atomic<Page*>[]>(page_count_)) {}
-
-GlobalShadow::~GlobalShadow() {
-    for (std::size_t i = 0; i < page_count_; ++i) std::free(pages_[i].load(std::memory_order_relaxed));
+GlobalShadow::GlobalShadow(std::uintptr_t begin, std::uintptr_t end) : first_word_(begin / 4) {
+    const std::size_t words = std::max<std::uintptr_t>((end + 3) / 4 - first_word_, 1);
+    bytes_ = words * (sizeof(ShadowWord) + 1);
+    mapping_ = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapping_ == MAP_FAILED) throw std::bad_alloc();
+    madvise(mapping_, bytes_, MADV_HUGEPAGE);  // fewer faults; a hint the kernel may ignore
+    words_ = static_cast<ShadowWord*>(mapping_);
+    locks_ = reinterpret_cast<std::atomic<std::uint8_t>*>(words_ + words);
 }
 
-GlobalShadow::Page& GlobalShadow::page_of(std::uintptr_t address) {
-    std::atomic<Page*>& slot = pages_[(address / 4 - first_word_) / words_per_page];
-    Page* page = slot.load(std::memory_order_acquire);
-    if (page) [[likely]]
-        return *page;
-    // calloc: a page this large comes zeroed from the kernel, and untouched parts cost nothing.
-    auto* made = static_cast<Page*>(std::calloc(1, sizeof(Page)));
-    if (!made) throw std::bad_alloc();
-    if (slot.compare_exchange_strong(page, made, std::memory_order_acq_rel)) return *made;
-    std::free(made);
-    return *page;
-}
+GlobalShadow::~GlobalShadow() { munmap(mapping_, bytes_); }
 
 LaunchChecker::LaunchChecker(const SimModule& module, std::string kernel, CheckTool tools, gpukit_sim::Index3 grid,
                              gpukit_sim::Index3 block, std::size_t dynamic_shared_bytes)
@@ -222,11 +223,10 @@ void LaunchChecker::check_races(const AccessSite& site, const Range* range, std:
         if (!range) {
             race = observe(site.shared_shadow[word / 4 - site.shared_begin / 4], now, site.agent, write, clock_);
         } else {
-            GlobalShadow::Page& page = range->shadow->page_of(word);
-            const std::size_t index = range->shadow->index_in_page(word);
-            while (page.locks[index].exchange(1, std::memory_order_acquire)) __builtin_ia32_pause();
-            race = observe(page.words[index], now, site.agent, write, clock_);
-            page.locks[index].store(0, std::memory_order_release);
+            std::atomic<std::uint8_t>& lock = range->shadow->lock(word);
+            while (lock.exchange(1, std::memory_order_acquire)) spin_pause();
+            race = observe(range->shadow->word(word), now, site.agent, write, clock_);
+            lock.store(0, std::memory_order_release);
         }
         if (race) [[unlikely]]
             report_race(site, *race, word, write, range ? "__global__" : "__shared__", pc);

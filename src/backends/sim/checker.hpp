@@ -43,28 +43,25 @@ struct AccessSite {
     std::uint32_t shared_written_serial;
 };
 
-// racecheck's shadow of one range of global memory, made a page at a time as it is touched.
+// racecheck's shadow of one range of global memory: a record and a spin lock per 4-byte word, in
+// address space reserved for the whole range at once, which the kernel fills with zero pages
+// (huge ones where it can) only where the launch touches it.
 class GlobalShadow {
 public:
-    static constexpr std::size_t words_per_page = 4096;  // 16 KiB of memory
-
-    explicit GlobalShadow(std::uintptr_t begin, std::uintptr_t end);
+    GlobalShadow(std::uintptr_t begin, std::uintptr_t end);
     ~GlobalShadow();
     GlobalShadow(const GlobalShadow&) = delete;
     GlobalShadow& operator=(const GlobalShadow&) = delete;
 
-    struct Page {
-        std::atomic<std::uint8_t> locks[words_per_page];  // a spin lock per word
-        ShadowWord words[words_per_page];
-    };
-    // The page holding the word at `address`, made on first use.
-    Page& page_of(std::uintptr_t address);
-    std::size_t index_in_page(std::uintptr_t address) const { return (address / 4 - first_word_) % words_per_page; }
+    ShadowWord& word(std::uintptr_t address) const { return words_[address / 4 - first_word_]; }
+    std::atomic<std::uint8_t>& lock(std::uintptr_t address) const { return locks_[address / 4 - first_word_]; }
 
 private:
     std::uintptr_t first_word_;
-    std::size_t page_count_;
-    std::unique_ptr<std::atomic<Page*>[]> pages_;
+    std::size_t bytes_;
+    void* mapping_;
+    ShadowWord* words_;
+    std::atomic<std::uint8_t>* locks_;
 };
 
 class LaunchChecker {
