@@ -91,6 +91,9 @@ public:
     // The symbols of every kernel in the module (mangled where C++).
     virtual std::vector<std::string> function_symbols(int device, NativeModule module) = 0;
     virtual std::optional<GlobalSymbol> find_global(int device, NativeModule module, const std::string& name) = 0;
+    // The names of the module's __device__ and __constant__ variables, where the backend can list
+    // them (the simulator; the driver has no such query).
+    virtual std::vector<std::string> global_names(int device, NativeModule module) = 0;
     // Each parameter's offset and size; nullopt where the backend cannot tell.
     virtual std::optional<std::vector<KernelParam>> function_params(int device, NativeFunction function) = 0;
     virtual KernelAttributes function_attributes(int device, NativeFunction function) = 0;

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gpukit/check.hpp"
 #include "gpukit/geometry.hpp"
 #include "gpukit/memory.hpp"
 #include "gpukit/stream.hpp"
@@ -32,6 +33,10 @@ struct LaunchConfig {
     Dim3 block;
     std::size_t shared_bytes = 0;  // dynamic shared memory (extern __shared__)
     StreamRef stream;              // the default stream unless given
+    // Simulator only: run this launch under check mode's tools (gpukit/check.hpp), on top of those
+    // the module was compiled with. The first such launch compiles a checked twin of the module;
+    // the module's __device__ and __constant__ variables are carried over to it and back.
+    CheckTool check = CheckTool::none;
 };
 
 // A raw device address, for memory gpukit did not allocate.
@@ -148,6 +153,8 @@ public:
         : module_(std::move(module)), state_(state) {}
 
 private:
+    void launch_checked(const LaunchConfig& config, const void* const* args, const std::size_t* sizes,
+                        std::size_t count) const;
     void launch_raw(const LaunchConfig& config, const void* const* args, const std::size_t* sizes,
                     std::size_t count) const;
 

@@ -428,7 +428,7 @@ class Kernel:
     @property
     def native_handle(self) -> int: ...
 
-    def launch(self, grid: object, block: object, args: object, shared_mem: int, stream: Stream | None) -> None:
+    def launch(self, grid: object, block: object, args: object, shared_mem: int, stream: Stream | None, check: str = '') -> None:
         """Checks and enqueues one launch (see gpukit.RawKernel.__call__)."""
 
 class Hazard:

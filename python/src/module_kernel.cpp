@@ -133,16 +133,16 @@ void bind_module_kernel(nb::module_& m) {
         .def(
             "launch",
             [](const Kernel& kernel, nb::handle grid, nb::handle block, nb::handle args, std::size_t shared_mem,
-               const Stream* stream) {
+               const Stream* stream, std::string_view check) {
                 const LaunchConfig config{to_dim3(grid, "grid"), to_dim3(block, "block"), shared_mem,
-                                          stream_or_default(stream, kernel.device())};
+                                          stream_or_default(stream, kernel.device()), parse_check_tools(check)};
                 const PackedArguments packed = pack_arguments(kernel, args);
                 nb::gil_scoped_release unlocked;
                 if (packed.needs_device_sync()) kernel.device().synchronize();
                 kernel.launch(config, packed.args());
             },
             nb::arg("grid"), nb::arg("block"), nb::arg("args"), nb::arg("shared_mem"), nb::arg("stream").none(),
-            "Checks and enqueues one launch (see gpukit.RawKernel.__call__).");
+            nb::arg("check") = "", "Checks and enqueues one launch (see gpukit.RawKernel.__call__).");
 
     m.def("_set_array_type", &set_array_type, nb::arg("type"),
           "Tells the extension which Python class is gpukit.ndarray (done once by the package).");

@@ -5,6 +5,7 @@
 #include "core/module_state.hpp"
 #include "core/stream_access.hpp"
 #include "gpukit/error.hpp"
+#include "util/text.hpp"
 
 namespace gpukit {
 
@@ -49,10 +50,60 @@ void Kernel::launch_raw(const LaunchConfig& config, const void* const* args, con
     KernelAttributes limits_now = kernel.attributes;
     limits_now.max_dynamic_shared_bytes = kernel.max_dynamic_shared_bytes.load(std::memory_order_relaxed);
     detail::check_launch_config(subject, *kernel.limits, limits_now, config.grid, config.block, config.shared_bytes);
+    if (config.check != CheckTool::none && !includes(module_->check, config.check))
+        return launch_checked(config, args, sizes, count);
     const Device device(*module_->backend, module_->device);
     const auto stream = detail::StreamAccess::resolve(config.stream, device, "launch a kernel");
     module_->backend->launch(module_->device, kernel.function, config.grid, config.block, config.shared_bytes, stream,
                              const_cast<void**>(args));
+}
+
+// LaunchConfig::check: the launch runs in the module's checked twin, which starts from the
+// module's variables and hands them back, in stream order, so the launch sees and leaves what a
+// plain launch would.
+void Kernel::launch_checked(const LaunchConfig& config, const void* const* args, const std::size_t* sizes,
+                            std::size_t count) const {
+    detail::ModuleState& module = *module_;
+    if (module.backend->kind() != BackendKind::sim)
+        throw InvalidArgumentError(detail::concat("Cannot launch ", state_->name, " with LaunchConfig::check: check mode is the "
+                                          "simulator's (GPUKIT_BACKEND=sim); on a GPU, run under compute-sanitizer"));
+    if (module.source.empty())
+        throw InvalidArgumentError(detail::concat("Cannot launch ", state_->name, " with LaunchConfig::check: the module was "
+                                          "loaded from an image, so there is no source to compile for check mode"));
+    const CheckTool tools = module.check | config.check;
+    Kernel checked = [&] {
+        std::lock_guard lock(module.twins_mutex);
+        auto twin = module.checked_twins.find(static_cast<unsigned>(tools));
+        if (twin == module.checked_twins.end()) {
+            CompileOptions options = module.options;
+            options.check = tools;
+            twin = module.checked_twins
+                       .emplace(static_cast<unsigned>(tools),
+                                Module::compile(module.source, options, Device(*module.backend, module.device)))
+                       .first;
+        }
+        return twin->second.kernel(state_->name);
+    }();
+    const detail::ModuleState& twin = *checked.module_;
+
+    detail::Backend& backend = *module.backend;
+    const auto stream = detail::StreamAccess::resolve(config.stream, Device(backend, module.device), "launch a kernel");
+    struct Variable {
+        std::uint64_t ours, theirs;
+        std::size_t bytes;
+    };
+    std::vector<Variable> variables;
+    for (const auto& name : backend.global_names(module.device, module.handle)) {
+        const auto ours = backend.find_global(module.device, module.handle, name);
+        const auto theirs = backend.find_global(twin.device, twin.handle, name);
+        if (ours && theirs && ours->memory.size_bytes() == theirs->memory.size_bytes())
+            variables.push_back({ours->memory.address(), theirs->memory.address(), ours->memory.size_bytes()});
+    }
+    for (const auto& v : variables) backend.copy_on_device(module.device, v.theirs, v.ours, v.bytes, stream);
+    LaunchConfig plain = config;
+    plain.check = CheckTool::none;
+    checked.launch_raw(plain, args, sizes, count);
+    for (const auto& v : variables) backend.copy_on_device(module.device, v.ours, v.theirs, v.bytes, stream);
 }
 
 }  // namespace gpukit

@@ -99,9 +99,10 @@ void clear_loaded_modules() {
 Module Module::compile(std::string_view source, const CompileOptions& options, Device device) {
     auto& backend = device.backend();
     std::string target = options.target.empty() ? device.properties().target : options.target;
+    CheckTool check = CheckTool::none;
     if (backend.kind() == BackendKind::sim) {
         // Check mode is a variant of the simulator's target, so it is cached apart from fast mode.
-        const CheckTool check = options.check | check_tools_from_environment();
+        check = options.check | check_tools_from_environment();
         if (check != CheckTool::none) target += concat("+check=", static_cast<unsigned>(check));
     }
     const detail::CompileInput input{source, options, target};
@@ -114,6 +115,8 @@ Module Module::compile(std::string_view source, const CompileOptions& options, D
         if (auto it = memo.modules.find(memo_key); it != memo.modules.end()) return Module(it->second);
     }
     auto state = detail::load(device, *compiled.image, std::string(source));
+    state->options = options;
+    state->check = check;
     std::lock_guard lock(memo.mutex);
     auto [it, inserted] = memo.modules.emplace(memo_key, state);
     return Module(it->second);  // another thread may have loaded it first: use theirs

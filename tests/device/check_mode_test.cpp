@@ -645,5 +645,54 @@ TEST_F(CheckMode, EnvironmentNamesTheTools) {
     EXPECT_EQ(to_string(CheckTool::memcheck | CheckTool::initcheck), "memcheck,initcheck");
 }
 
+// LaunchConfig::check: a module compiled for fast mode, one launch of it checked. The launch sees
+// the module's variables as they are and leaves them as a plain launch would.
+const char* scale_with_a_bound_off_by_one = R"(
+__constant__ float scale;
+__device__ int launches;
+extern "C" __global__ void scaled(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 0) launches += 1;
+  if (i <= n) y[i] = scale * x[i];
+})";
+
+TEST_F(CheckMode, OneLaunchAsksForCheckMode) {
+    const int n = 1000;
+    const auto x = random_floats(n + 1, 14);  // x[n] exists: only the write past y is wrong
+    auto dx = DeviceBuffer::from_host(std::span<const float>(x));
+    DeviceBuffer dy(n * sizeof(float));
+    auto module = Module::compile(scale_with_a_bound_off_by_one);
+    module.write_global("scale", std::span<const float>(std::vector<float>{2.5f}));
+    module.write_global("launches", std::span<const int>(std::vector<int>{40}));
+    auto scaled = module.kernel("scaled");
+    for (int launch = 0; launch < 2; ++launch) {
+        scaled({.grid = grid_for(n, 256), .block = 256, .check = CheckTool::memcheck}, dx, dy, n);
+        const auto report = take_check_report();
+        const Hazard& hazard = only_hazard(report);
+        EXPECT_EQ(hazard.what, "Invalid __global__ write of size 4 bytes");
+        EXPECT_EQ(hazard.line, 7);
+        expect_contains(hazard.detail, "0 bytes after the nearest allocation");
+    }
+    std::vector<float> y(n);
+    copy(std::span<float>(y), dy.view());
+    for (int i = 0; i < n; ++i) EXPECT_EQ(y[i], 2.5f * x[i]) << i;
+    EXPECT_EQ(module.read_global<int>("launches")[0], 42);  // both launches counted, on the module's variable
+}
+
+class LaunchCheckOnAGpu : public DeviceTest {};
+
+TEST_F(LaunchCheckOnAGpu, SaysCheckModeIsTheSimulators) {
+    if (on_simulator()) GTEST_SKIP() << "on the simulator the launch is checked (CheckMode.OneLaunchAsksForCheckMode)";
+    auto kernel = Module::compile(scale_with_a_bound_off_by_one).kernel("scaled");
+    DeviceBuffer x(8), y(8);
+    try {
+        kernel({.grid = 1, .block = 1, .check = CheckTool::memcheck}, x, y, 1);
+        FAIL() << "a checked launch on a GPU must be refused";
+    } catch (const InvalidArgumentError& error) {
+        expect_contains(error.what(), "check mode is the simulator's");
+        expect_contains(error.what(), "compute-sanitizer");
+    }
+}
+
 }  // namespace
 }  // namespace gpukit::testing

@@ -31,8 +31,10 @@ TEST_F(StreamsAndEvents, EventsTimeWorkOnAStream) {
     EXPECT_TRUE(end.query());
     EXPECT_TRUE(stream.query());
     const float ms = Event::elapsed_ms(start, end);
+    // The events bracket the spin (the simulator runs its 32 threads one after another); the upper
+    // bound only rules out nonsense, with room for a loaded CI machine.
     EXPECT_GT(ms, 1.0f);
-    EXPECT_LT(ms, 1000.0f);
+    EXPECT_LT(ms, 30000.0f);
     int flag = 0;
     copy(std::span<int>(&flag, 1), done.view());
     EXPECT_EQ(flag, 1);

@@ -69,6 +69,18 @@ def test_memcheck_reports_nothing_on_the_guarded_twin():
     numpy.testing.assert_array_equal(out.get(), 2 * values)
 
 
+def test_one_launch_of_a_fast_mode_kernel_can_ask_for_check_mode():
+    kernel = gpukit.RawKernel(SHARED_RACE, "reverse_blocks")
+    values = numpy.random.default_rng(5).uniform(-1, 1, 512).astype(numpy.float32)
+    kernel(2, 256, (gpukit.asarray(values),))
+    assert gpukit.take_check_report().clean  # not checked: nothing to report
+    kernel(2, 256, (gpukit.asarray(values),), check="racecheck")
+    report = gpukit.take_check_report()
+    assert report and {hazard.tool for hazard in report} == {"racecheck"}, report.text()
+    with pytest.raises(ValueError, match="Unknown check tool 'racechek'"):
+        kernel(2, 256, (gpukit.asarray(values),), check="racechek")
+
+
 def run_reverse(source):
     kernel = gpukit.RawKernel(source, "reverse_blocks", check=["racecheck"])
     values = numpy.random.default_rng(4).uniform(-1, 1, 512).astype(numpy.float32)

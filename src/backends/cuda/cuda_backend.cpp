@@ -332,6 +332,8 @@ public:
         return names;
     }
 
+    std::vector<std::string> global_names(int, NativeModule) override { return {}; }
+
     std::optional<GlobalSymbol> find_global(int device, NativeModule module, const std::string& name) override {
         auto& s = activate(device, "look up a global on");
         CUdeviceptr address = 0;

@@ -210,6 +210,9 @@ public:
     std::vector<std::string> function_symbols(int, NativeModule module) override {
         return static_cast<SimModule*>(module)->kernel_names();
     }
+    std::vector<std::string> global_names(int, NativeModule module) override {
+        return static_cast<SimModule*>(module)->global_names();
+    }
     std::optional<GlobalSymbol> find_global(int device, NativeModule module, const std::string& name) override {
         auto global = static_cast<SimModule*>(module)->global(name);
         if (!global) return std::nullopt;

@@ -211,6 +211,17 @@ std::vector<std::string> SimModule::kernel_names() const {
     return names;
 }
 
+std::vector<std::string> SimModule::global_names() const {
+    std::vector<std::string> names;
+    for (const auto& [name, global] : globals_) {
+        // Each variable is listed under its symbol and its demangled name: keep the first seen.
+        const bool seen = std::any_of(names.begin(), names.end(),
+                                      [&](const std::string& n) { return globals_.at(n).address == global.address; });
+        if (!seen) names.push_back(name);
+    }
+    return names;
+}
+
 std::optional<SimGlobal> SimModule::global(std::string_view name) const {
     if (auto it = globals_.find(name); it != globals_.end()) return it->second;
     return std::nullopt;

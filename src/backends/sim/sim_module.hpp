@@ -57,6 +57,8 @@ public:
     const SimKernel* kernel(std::string_view name) const;
     std::vector<std::string> kernel_names() const;
     std::optional<SimGlobal> global(std::string_view name) const;
+    // Each variable once, by its symbol (mangled where C++).
+    std::vector<std::string> global_names() const;
 
     // For check mode.
     const std::vector<SharedVariable>& shared_variables() const noexcept { return shared_; }
