@@ -162,9 +162,9 @@ overrun_found = any(hazard.tool == "memcheck" and "__shared__" in hazard.what fo
 # The notebook's benchmark: plain global memory against dynamic shared memory.
 c_gpu = gpukit.zeros(size, numpy.float32)
 plain, shared = variants[0][1], variants[3][1]
-plain_times = gpukit.benchmark(plain, (grid_size, block_size, (a_gpu, b_gpu, c_gpu, size)), n_repeat=10)
+plain_times = gpukit.benchmark(plain, (grid_size, block_size, (a_gpu, b_gpu, c_gpu, size)), n_repeat=args.repeats)
 shared_times = gpukit.benchmark(shared, (grid_size, block_size, (a_gpu, b_gpu, c_gpu, size)),
-                                {"shared_mem": shared_bytes}, n_repeat=10)
+                                {"shared_mem": shared_bytes}, n_repeat=args.repeats)
 print(f"vector_add took {plain_times.gpu_times.mean() * 1e3:.3f} ms on average, "
       f"the dynamic shared version {shared_times.gpu_times.mean() * 1e3:.3f} ms")
 
