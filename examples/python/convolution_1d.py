@@ -21,6 +21,15 @@ import gpukit
 args = _common.parse_args(__doc__, sizes={"quick": 10_007, "sim": 2**20, "cuda": 2**22},
                           size_help="the number of samples")
 
+size = args.size
+filter_size = 63
+signal = args.rng.normal(size=size).astype(numpy.float32)
+taps = args.rng.uniform(-1, 1, filter_size).astype(numpy.float32)  # not symmetric: a flipped filter shows
+expected = numpy.convolve(signal.astype(numpy.float64), taps.astype(numpy.float64), mode="same")
+# float32 sums of filter_size products: each off by at most about filter_size * eps * sum(|products|).
+tolerance = (filter_size * numpy.finfo(numpy.float32).eps
+             * numpy.convolve(numpy.abs(signal), numpy.abs(taps), mode="same"))
+
 convolution_source = r'''
 // One thread per output sample; signal and filter read from global memory.
 extern "C" __global__ void convolve_global(const float* signal, const float* filter, float* out,
@@ -60,15 +69,6 @@ extern "C" __global__ void convolve_tiled(const float* signal, float* out, int s
   out[i] = sum;
 }
 '''
-
-size = args.size
-filter_size = 63
-signal = args.rng.normal(size=size).astype(numpy.float32)
-taps = args.rng.uniform(-1, 1, filter_size).astype(numpy.float32)  # not symmetric: a flipped filter shows
-expected = numpy.convolve(signal.astype(numpy.float64), taps.astype(numpy.float64), mode="same")
-# float32 sums of filter_size products: each off by at most about filter_size * eps * sum(|products|).
-tolerance = (filter_size * numpy.finfo(numpy.float32).eps
-             * numpy.convolve(numpy.abs(signal), numpy.abs(taps), mode="same"))
 
 module = gpukit.RawModule(convolution_source)
 module.get_global("filter_taps", numpy.float32)[:filter_size] = taps

@@ -20,29 +20,6 @@ import gpukit
 args = _common.parse_args(__doc__, sizes={"quick": (45, 67), "sim": (600, 800), "cuda": (4096, 4096)},
                           size_help="height width of the image")
 
-convolution_2d_source = r'''
-#define MAX_FILTER_SIDE 15
-__constant__ float filter_c[MAX_FILTER_SIDE * MAX_FILTER_SIDE];
-
-extern "C" __global__ void convolve_2d(const float* image, float* out, int height, int width, int filter_side)
-{
-  int col = blockIdx.x * blockDim.x + threadIdx.x;
-  int row = blockIdx.y * blockDim.y + threadIdx.y;
-  if (row >= height || col >= width) return;
-  int radius = filter_side / 2;
-  float sum = 0.0f;
-  for (int a = 0; a < filter_side; ++a) {
-    int y = row + radius - a;
-    if (y < 0 || y >= height) continue;
-    for (int b = 0; b < filter_side; ++b) {
-      int x = col + radius - b;
-      if (x >= 0 && x < width) sum += image[y * width + x] * filter_c[a * filter_side + b];
-    }
-  }
-  out[row * width + col] = sum;
-}
-'''
-
 
 def convolve_2d_reference(image, kernel):
     """The 'same' 2-D convolution with zeros outside the image, in float64 with NumPy: a sum of
@@ -70,6 +47,31 @@ filters = {"5x5 Gaussian blur": gaussian_blur(5, 1.0), "3x3 Sobel edges": sobel_
 
 height, width = args.size
 image = args.rng.random((height, width), dtype=numpy.float32)
+
+convolution_2d_source = r'''
+#define MAX_FILTER_SIDE 15
+__constant__ float filter_c[MAX_FILTER_SIDE * MAX_FILTER_SIDE];
+
+extern "C" __global__ void convolve_2d(const float* image, float* out, int height, int width, int filter_side)
+{
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row >= height || col >= width) return;
+  int radius = filter_side / 2;
+  float sum = 0.0f;
+  for (int a = 0; a < filter_side; ++a) {
+    int y = row + radius - a;
+    if (y < 0 || y >= height) continue;
+    for (int b = 0; b < filter_side; ++b) {
+      int x = col + radius - b;
+      if (x >= 0 && x < width) sum += image[y * width + x] * filter_c[a * filter_side + b];
+    }
+  }
+  out[row * width + col] = sum;
+}
+'''
+
+
 image_gpu = gpukit.asarray(image)
 out_gpu = gpukit.zeros((height, width), numpy.float32)
 

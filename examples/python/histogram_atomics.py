@@ -21,6 +21,16 @@ import gpukit
 args = _common.parse_args(__doc__, sizes={"quick": 2**16, "sim": 2**20, "cuda": 2**25},
                           size_help="the number of values (a multiple of 256)")
 
+bins = 256
+threads_per_block = 256  # one thread per bin, as the shared version needs
+size = args.size
+if size % threads_per_block:
+    raise SystemExit(f"the course's histogram kernels have no bounds check: the size must be a multiple of "
+                     f"{threads_per_block}, not {size}")
+
+values = args.rng.integers(bins, size=size, dtype=numpy.int32)
+expected = numpy.bincount(values, minlength=bins)
+
 histogram_source = r'''
 extern "C"
 __global__ void histogram(const int * input, int * output)
@@ -50,16 +60,6 @@ __global__ void histogram(const int * input, int * output)
   atomicAdd(&(output[threadIdx.x]), temp_histogram[threadIdx.x]);
 }
 '''
-
-bins = 256
-threads_per_block = 256  # one thread per bin, as the shared version needs
-size = args.size
-if size % threads_per_block:
-    raise SystemExit(f"the course's histogram kernels have no bounds check: the size must be a multiple of "
-                     f"{threads_per_block}, not {size}")
-
-values = args.rng.integers(bins, size=size, dtype=numpy.int32)
-expected = numpy.bincount(values, minlength=bins)
 
 grid_size = (math.ceil(size / threads_per_block), 1, 1)
 block_size = (threads_per_block, 1, 1)

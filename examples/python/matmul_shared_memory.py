@@ -26,6 +26,13 @@ import gpukit
 args = _common.parse_args(__doc__, sizes={"quick": (70, 45, 33), "sim": (300, 200, 250), "cuda": (5120, 256, 5120)},
                           size_help="h k w: out (h x w) = m (h x k) @ n (k x w)")
 
+h, k, w = args.size
+m = args.rng.random((h, k), dtype=numpy.float32)
+n = args.rng.random((k, w), dtype=numpy.float32)
+expected = m.astype(numpy.float64) @ n.astype(numpy.float64)
+# float32 dot products of k terms: each off by at most about k * eps * sum(|m_ri * n_ic|).
+tolerance = k * numpy.finfo(numpy.float32).eps * (numpy.abs(m) @ numpy.abs(n))
+
 matmul_source = r'''
 extern "C" __global__ void matmul_k(float* m, float* n, float* out, int h, int w, int k) {
   // Calculate global thread indices
@@ -81,13 +88,6 @@ extern "C" __global__ void matmul_dynamic_tiles(float* m, float* n, float* out, 
 }
 '''
 
-h, k, w = args.size
-m = args.rng.random((h, k), dtype=numpy.float32)
-n = args.rng.random((k, w), dtype=numpy.float32)
-expected = m.astype(numpy.float64) @ n.astype(numpy.float64)
-# float32 dot products of k terms: each off by at most about k * eps * sum(|m_ri * n_ic|).
-tolerance = k * numpy.finfo(numpy.float32).eps * (numpy.abs(m) @ numpy.abs(n))
-
 module = gpukit.RawModule(matmul_source)
 tile = 16
 tpb = (tile, tile)  # threads per block: one per element of a tile
@@ -98,9 +98,11 @@ m_gpu, n_gpu = gpukit.asarray(m), gpukit.asarray(n)
 numpy_time = gpukit.benchmark(numpy.matmul, (m, n), n_repeat=args.repeats, n_warmup=1).cpu_times.mean()
 print(f"{h}x{k} @ {k}x{w}: NumPy {numpy_time * 1e3:.3f} ms")
 all_correct = True
-for name, extra_args, shared_mem in (("matmul_k", (), 0),
-                                      ("matmul_static_tiles", (), 0),
-                                      ("matmul_dynamic_tiles", (tile,), dynamic_shared_bytes)):
+# Each kernel, the arguments it takes beyond the matrices and sizes, and its dynamic shared memory.
+kernels = [("matmul_k", (), 0),
+           ("matmul_static_tiles", (), 0),
+           ("matmul_dynamic_tiles", (tile,), dynamic_shared_bytes)]
+for name, extra_args, shared_mem in kernels:
     kernel = module.get_function(name)
     out_gpu = gpukit.zeros((h, w), numpy.float32)
     launch_args = (blocks, tpb, (m_gpu, n_gpu, out_gpu, h, w, k, *extra_args))

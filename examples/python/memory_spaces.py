@@ -24,6 +24,11 @@ import gpukit
 args = _common.parse_args(__doc__, sizes={"quick": 2048, "sim": 2**20, "cuda": 2**24},
                           size_help="the vector size")
 
+size = args.size
+a = args.rng.random(size, dtype=numpy.float32)
+b = args.rng.random(size, dtype=numpy.float32)
+expected = a + b
+
 registers_source = r'''
 extern "C"
 __global__ void vector_add(const float * A, const float * B, float * C, const int size)
@@ -113,11 +118,6 @@ __global__ void vector_add(const float * A, const float * B, float * C, const in
   }
 }
 '''
-
-size = args.size
-a = args.rng.random(size, dtype=numpy.float32)
-b = args.rng.random(size, dtype=numpy.float32)
-expected = a + b
 
 threads_per_block = 32  # the notebook's choice for the shared-memory versions
 grid_size = (math.ceil(size / threads_per_block), 1, 1)

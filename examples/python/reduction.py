@@ -21,6 +21,19 @@ import gpukit
 args = _common.parse_args(__doc__, sizes={"quick": 100_003, "sim": 2**21, "cuda": 2**26},
                           size_help="the number of float32 values")
 
+size = args.size
+values = args.rng.normal(loc=0, scale=10, size=size).astype(numpy.float32)
+exact_sum = values.astype(numpy.float64).sum()
+exact_abs_sum = numpy.abs(values.astype(numpy.float64)).sum()
+# A float32 tree of partial sums is off by at most about eps * depth * sum(|x|) from the exact sum.
+tolerance = numpy.finfo(numpy.float32).eps * (math.log2(size) + 2) * exact_abs_sum
+
+
+def numpy_reduce(vec):
+    """The notebook's CPU abs-sum."""
+    return (vec * numpy.where(vec < 0, -1, 1)).sum()
+
+
 reduction_source = r'''
 #define BLOCK 256
 
@@ -55,7 +68,7 @@ extern "C" __global__ void abs_sum_reduce(const float * input, float * partial, 
   reduce_block<true>(input, partial, size);
 }
 '''
-BLOCK = 256
+BLOCK = 256  # the kernels' BLOCK: threads per block, each adding two elements
 module = gpukit.RawModule(reduction_source)
 sum_reduce = module.get_function("sum_reduce")
 abs_sum_reduce = module.get_function("abs_sum_reduce")
@@ -74,21 +87,12 @@ def device_reduce(first_pass, values_gpu):
         values_gpu, kernel = partial_gpu, sum_reduce
 
 
-def numpy_reduce(vec):
-    """The notebook's CPU abs-sum."""
-    return (vec * numpy.where(vec < 0, -1, 1)).sum()
-
-
-size = args.size
-values = args.rng.normal(loc=0, scale=10, size=size).astype(numpy.float32)
 values_gpu = gpukit.asarray(values)
-# A float32 tree of partial sums is off by at most about eps * depth * sum(|x|) from the exact sum.
-exact_abs_sum = numpy.abs(values.astype(numpy.float64)).sum()
-tolerance = numpy.finfo(numpy.float32).eps * (math.log2(size) + 2) * exact_abs_sum
-
 all_correct = True
-for name, numpy_version, kernel, exact in (("sum", numpy.sum, sum_reduce, values.astype(numpy.float64).sum()),
-                                           ("abs-sum", numpy_reduce, abs_sum_reduce, exact_abs_sum)):
+# Each reduction: its NumPy version, its first pass on the device, its exact result.
+reductions = [("sum", numpy.sum, sum_reduce, exact_sum),
+              ("abs-sum", numpy_reduce, abs_sum_reduce, exact_abs_sum)]
+for name, numpy_version, kernel, exact in reductions:
     result = device_reduce(kernel, values_gpu)
     correct = _common.agrees(name, result, exact, atol=tolerance)
     all_correct &= correct

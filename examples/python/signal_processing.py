@@ -35,21 +35,6 @@ def convolve_cpu(signal, kernel):
     return out
 
 
-convolve_source = r'''
-extern "C" __global__ void convolve(const float* signal, const float* kernel, float* out, int size, int taps)
-{
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= size) return;
-  int radius = taps / 2;
-  float sum = 0.0f;
-  for (int j = 0; j < taps; ++j) {
-    int source = i + radius - j;
-    if (source >= 0 && source < size) sum += signal[source] * kernel[j];
-  }
-  out[i] = sum;
-}
-'''
-
 # The signal: two tones and white noise of about the same power.
 size = args.size
 sample_rate = 8000.0
@@ -69,6 +54,21 @@ lowpass = (lowpass / lowpass.sum()).astype(numpy.float32)
 expected = numpy.convolve(noisy.astype(numpy.float64), lowpass.astype(numpy.float64), mode="same")
 # float32 sums of `taps` products: each off by at most about taps * eps * sum(|products|).
 tolerance = taps * numpy.finfo(numpy.float32).eps * numpy.convolve(numpy.abs(noisy), numpy.abs(lowpass), mode="same")
+
+convolve_source = r'''
+extern "C" __global__ void convolve(const float* signal, const float* kernel, float* out, int size, int taps)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= size) return;
+  int radius = taps / 2;
+  float sum = 0.0f;
+  for (int j = 0; j < taps; ++j) {
+    int source = i + radius - j;
+    if (source >= 0 && source < size) sum += signal[source] * kernel[j];
+  }
+  out[i] = sum;
+}
+'''
 
 convolve = gpukit.RawKernel(convolve_source, "convolve")
 threads_per_block = 256

@@ -20,6 +20,14 @@ import gpukit
 args = _common.parse_args(__doc__, sizes={"quick": 2**16, "sim": 2**20, "cuda": 2**25},
                           size_help="the number of values (a multiple of 256)")
 
+size = args.size
+threads_per_block = 256  # one thread per bin; the kernels have no bounds check
+if size % threads_per_block:
+    raise SystemExit(f"the histogram kernels have no bounds check: the size must be a multiple of "
+                     f"{threads_per_block}, not {size}")
+values = args.rng.integers(256, size=size, dtype=numpy.int32)
+expected = numpy.bincount(values, minlength=256)
+
 histogram_cuda = r'''
 extern "C"
 __global__ void histogram(const int * input, int * output)
@@ -49,14 +57,6 @@ __global__ void histogram(const int * input, int * output)
   atomicAdd(&(output[threadIdx.x]), temp_histogram[threadIdx.x]);
 }
 '''
-
-size = args.size
-threads_per_block = 256  # one thread per bin; the kernels have no bounds check
-if size % threads_per_block:
-    raise SystemExit(f"the histogram kernels have no bounds check: the size must be a multiple of "
-                     f"{threads_per_block}, not {size}")
-values = args.rng.integers(256, size=size, dtype=numpy.int32)
-expected = numpy.bincount(values, minlength=256)
 
 histogram_gpu = gpukit.RawKernel(histogram_cuda, "histogram")
 histogram_gpu_shared = gpukit.RawKernel(histogram_cuda_shared, "histogram")
