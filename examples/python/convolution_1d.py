@@ -94,5 +94,4 @@ for name, kernel_args, shared_mem in (
                                n_warmup=1).gpu_times.mean()
     print(f"{name:>16}: {'correct' if correct else 'WRONG'}, {seconds * 1e3:.3f} ms")
 
-_common.finish(all_correct,
-               f"1-D convolution of {size} samples with {filter_size} taps, from global memory and from shared tiles")
+_common.finish(all_correct, f"1-D convolution of {size} samples by {filter_size} taps, global and tiled")

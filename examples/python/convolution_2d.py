@@ -95,4 +95,4 @@ for name, kernel in filters.items():
     seconds = gpukit.benchmark(convolve_2d, launch_args, n_repeat=args.repeats, n_warmup=1).gpu_times.mean()
     print(f"{name}: {'correct' if correct else 'WRONG'}, {seconds * 1e3:.3f} ms")
 
-_common.finish(all_correct, f"2-D convolution of a {height}x{width} image by a blur and an edge filter")
+_common.finish(all_correct, f"2-D convolution of a {height}x{width} image, blur and Sobel")

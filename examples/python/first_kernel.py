@@ -98,5 +98,4 @@ print(f"two blocks of 1024 indexed by blockIdx.x * blockDim.x + threadIdx.x: "
       f"{'correct' if two_blocks_correct else 'WRONG'}")
 
 _common.finish(one_block_correct and big_block_refused and half_left_zero and race_found and two_blocks_correct,
-               "first kernel: 1 and 2 blocks of 1024 add right, the 2048-thread block is refused, "
-               "the threadIdx-only grid is caught by racecheck")
+               "first kernel: 2048-thread block refused, threadIdx-only grid caught, grid index adds 2048")

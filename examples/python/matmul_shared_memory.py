@@ -114,4 +114,4 @@ for name, extra_args, shared_mem in kernels:
     print(f"{name:>21}: {'correct' if correct else 'WRONG'}, {seconds * 1e3:.3f} ms "
           f"({2 * h * k * w / seconds / 1e9:.1f} GFLOP/s)")
 
-_common.finish(all_correct, f"matmul {h}x{k} @ {k}x{w}: naive, static-tiled and dynamic-tiled against NumPy")
+_common.finish(all_correct, f"matmul {h}x{k} @ {k}x{w}: naive, static tiles, dynamic tiles")

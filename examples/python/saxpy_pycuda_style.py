@@ -65,4 +65,4 @@ print(f"saxpy of {x.size} elements: {seconds * 1e3:.3f} ms, {12 * x.size / secon
 # Free GPU memory
 del d_x, d_y                                                       # d_x.free(); d_y.free()
 
-_common.finish(correct, f"saxpy in PyCUDA style on {x.size} elements against NumPy")
+_common.finish(correct, f"saxpy in PyCUDA style on {x.size} elements")

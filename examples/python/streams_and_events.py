@@ -93,4 +93,4 @@ ordered_correct = _common.agrees("two streams and an event", output_gpu.get(), 3
 print(f"three histograms, stream two waiting for stream one's event: {'correct' if ordered_correct else 'WRONG'}")
 
 _common.finish(independent_correct and ordered_correct and sync_point.done(),
-               f"streams and events: histograms of {size} values on two streams, ordered by an event")
+               f"streams and events: histograms of {size} values on two streams and an event")
