@@ -204,11 +204,12 @@ class RawKernel:
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
         """Launches on ``stream`` (default: the current stream) and returns at once.
 
-        ``grid``, ``block``: an int or a tuple of 1 to 3 ints. ``args``: a tuple with one value per
-        parameter: gpukit arrays (and, on a GPU, objects with ``__cuda_array_interface__``) for
-        pointers; Python ints, range-checked and sent at the parameter's size; Python floats, sent
-        as float32 or float64 by the parameter's size; NumPy scalars, sent as they are; ``bytes`` or
-        NumPy structured scalars for structs. ``shared_mem``: bytes of dynamic shared memory."""
+        ``grid``, ``block``: an int (a NumPy integer too) or a tuple of 1 to 3 of them. ``args``: a
+        tuple with one value per parameter: gpukit arrays (and, on a GPU, objects with
+        ``__cuda_array_interface__``) for pointers; Python ints, range-checked and sent at the
+        parameter's size; Python floats, sent as float32 or float64 by the parameter's size; NumPy
+        scalars, sent as they are; ``bytes`` or NumPy structured scalars for structs.
+        ``shared_mem``: bytes of dynamic shared memory."""
         self._kernel.launch(grid, block, args, shared_mem, _native_stream(stream))
 
     def __repr__(self):
