@@ -6,6 +6,8 @@ limits, the arguments against the kernel's parameters (count, sizes, integer ran
 each parameter can take), with a message that names the parameter.
 """
 
+import operator
+
 import numpy
 
 from . import _core
@@ -210,7 +212,9 @@ class RawKernel:
         parameter's size; Python floats, sent as float32 or float64 by the parameter's size; NumPy
         scalars, sent as they are; ``bytes`` or NumPy structured scalars for structs.
         ``shared_mem``: bytes of dynamic shared memory."""
-        self._kernel.launch(grid, block, args, shared_mem, _native_stream(stream))
+        if not hasattr(type(shared_mem), "__index__") or isinstance(shared_mem, bool):
+            raise TypeError(f"shared_mem must be an int number of bytes, not {type(shared_mem).__name__}")
+        self._kernel.launch(grid, block, args, operator.index(shared_mem), _native_stream(stream))
 
     def __repr__(self):
         return f"<gpukit.RawKernel {self.name} on {self.device!r}>"

@@ -156,3 +156,15 @@ def test_grid_and_block_take_numpy_integers_as_grids_computed_with_numpy_are(mod
 def test_malformed_grids_and_blocks_are_refused(module, grid, block, error):
     with pytest.raises(error):
         module.get_function("take_int")(grid, block, (gpukit.zeros(1, numpy.int32), 1))
+
+
+@pytest.mark.parametrize("shared_mem", [128.0, "128", None, True])
+def test_shared_mem_must_be_an_int_number_of_bytes(module, shared_mem):
+    with pytest.raises(TypeError, match=f"shared_mem must be an int number of bytes, not {type(shared_mem).__name__}"):
+        module.get_function("take_int")(1, 1, (gpukit.zeros(1, numpy.int32), 1), shared_mem=shared_mem)
+
+
+def test_shared_mem_takes_numpy_integers(module):
+    out = gpukit.zeros(1, numpy.int32)
+    module.get_function("take_int")(1, 1, (out, 14), shared_mem=numpy.int64(64))
+    assert out.get()[0] == 14
