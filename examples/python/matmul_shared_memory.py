@@ -34,6 +34,7 @@ expected = m.astype(numpy.float64) @ n.astype(numpy.float64)
 tolerance = k * numpy.finfo(numpy.float32).eps * (numpy.abs(m) @ numpy.abs(n))
 
 matmul_source = r'''
+// The lecture's CUDA C; extern "C" added so that it keeps its name.
 extern "C" __global__ void matmul_k(float* m, float* n, float* out, int h, int w, int k) {
   // Calculate global thread indices
   int r = blockIdx.y*blockDim.y + threadIdx.y;
@@ -46,7 +47,8 @@ extern "C" __global__ void matmul_k(float* m, float* n, float* out, int h, int w
   out[r*w+c] = o;
 }
 
-// Tiles of TPB x TPB in static shared memory (Numba: cuda.shared.array(shape=(TPB, TPB), ...)).
+// The Numba notebook's @cuda.jit cuda_fast_matmul in CUDA C: tiles of TPB x TPB in static shared
+// memory (cuda.shared.array(shape=(TPB, TPB), ...)), its tile loads guarded.
 #define TPB 16
 
 extern "C" __global__ void matmul_static_tiles(float* m, float* n, float* out, int h, int w, int k) {
@@ -68,7 +70,8 @@ extern "C" __global__ void matmul_static_tiles(float* m, float* n, float* out, i
   if (r < h && c < w) out[r*w + c] = p;
 }
 
-// Tiles of tw x tw in dynamic shared memory (Numba: cuda.shared.array(0, ...)), both in one buffer.
+// The lecture's @cuda.jit matmul_k_numba in CUDA C: tiles of tw x tw in dynamic shared memory
+// (cuda.shared.array(0, ...)), both in the one buffer the launch sizes.
 extern "C" __global__ void matmul_dynamic_tiles(float* m, float* n, float* out, int h, int w, int k, int tw) {
   extern __shared__ float shar[];
   float* ms = shar;

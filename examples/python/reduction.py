@@ -35,6 +35,8 @@ def numpy_reduce(vec):
 
 
 reduction_source = r'''
+// The equivalent of Numba's @cuda.reduce of `a + b`, in CUDA C: one partial result per block of
+// BLOCK threads, each thread adding two elements, then a tree in shared memory.
 #define BLOCK 256
 
 template <bool Absolute>
