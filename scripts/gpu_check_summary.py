@@ -29,13 +29,14 @@ def test_rows(path):
 
 
 def pytest_rows(path):
-    """Counts per Python test file ("python: test_kernel"), from pytest's JUnit XML."""
+    """Counts per Python test file ("python: test_kernel"), from pytest's JUnit XML; test_examples,
+    which runs every program of examples/python, gets a row of its own name."""
     counts = defaultdict(lambda: {"passed": 0, "failed": 0, "skipped": 0})
     failed, skipped = [], []
     for case in ElementTree.parse(path).getroot().iter("testcase"):
         module = case.get("classname", "").split(".")[-1]
         name = f"{module}::{case.get('name')}"
-        row = counts[f"python: {module}"]
+        row = counts["examples/python (programs)" if module == "test_examples" else f"python: {module}"]
         if case.find("failure") is not None or case.find("error") is not None:
             row["failed"] += 1
             failed.append(name)

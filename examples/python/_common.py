@@ -18,7 +18,7 @@ def parse_args(description, sizes=None, size_help="the problem size"):
 
     ``sizes`` maps 'quick', 'sim' and 'cuda' to the example's default size: an int, or a tuple of
     ints (then --size takes several). ``args.size`` is the size to run, ``args.rng`` the random
-    generator of the inputs."""
+    generator of the inputs, ``args.repeats`` the timed runs of a benchmark (few on the simulator)."""
     parser = argparse.ArgumentParser(description=description,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--backend", choices=("auto", "cuda", "sim"),
@@ -38,6 +38,7 @@ def parse_args(description, sizes=None, size_help="the problem size"):
         elif several:
             args.size = tuple(args.size)
     args.rng = numpy.random.default_rng(args.seed)
+    args.repeats = 3 if gpukit.backend() == "sim" else 10
     return args
 
 

@@ -17,6 +17,13 @@ import gpukit
 
 args = _common.parse_args(__doc__)
 
+
+def random_vectors(size):
+    a = args.rng.random(size, dtype=numpy.float32)
+    b = args.rng.random(size, dtype=numpy.float32)
+    return a, b, a + b  # the inputs and NumPy's sum, the reference
+
+
 # The notebook's first kernel: each thread handles the element of its index within the block.
 vector_add_by_thread_source = r'''
 extern "C"
@@ -36,12 +43,6 @@ __global__ void vector_add(const float * A, const float * B, float * C, const in
   C[item] = A[item] + B[item];
 }
 '''
-
-
-def random_vectors(size):
-    a = args.rng.random(size, dtype=numpy.float32)
-    b = args.rng.random(size, dtype=numpy.float32)
-    return a, b, a + b  # the inputs and NumPy's sum, the reference
 
 
 vector_add_by_thread = gpukit.RawKernel(vector_add_by_thread_source, "vector_add")
@@ -97,5 +98,4 @@ print(f"two blocks of 1024 indexed by blockIdx.x * blockDim.x + threadIdx.x: "
       f"{'correct' if two_blocks_correct else 'WRONG'}")
 
 _common.finish(one_block_correct and big_block_refused and half_left_zero and race_found and two_blocks_correct,
-               "first kernel: 1 and 2 blocks of 1024 add right, the 2048-thread block is refused, "
-               "the threadIdx-only grid is caught by racecheck")
+               "first kernel: 2048-thread block refused, threadIdx-only grid caught, grid index adds 2048")

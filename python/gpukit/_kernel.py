@@ -6,6 +6,8 @@ limits, the arguments against the kernel's parameters (count, sizes, integer ran
 each parameter can take), with a message that names the parameter.
 """
 
+import operator
+
 import numpy
 
 from . import _core
@@ -204,15 +206,18 @@ class RawKernel:
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None, check=None):
         """Launches on ``stream`` (default: the current stream) and returns at once.
 
-        ``grid``, ``block``: an int or a tuple of 1 to 3 ints. ``args``: a tuple with one value per
-        parameter: gpukit arrays (and, on a GPU, objects with ``__cuda_array_interface__``) for
-        pointers; Python ints, range-checked and sent at the parameter's size; Python floats, sent
-        as float32 or float64 by the parameter's size; NumPy scalars, sent as they are; ``bytes`` or
-        NumPy structured scalars for structs. ``shared_mem``: bytes of dynamic shared memory.
-        ``check``: on the simulator, run this launch under check mode's tools (``'memcheck'``,
-        ``'racecheck,initcheck'``, ``'all'``), on top of those the module was compiled with; the
-        report is read with :func:`gpukit.take_check_report`. On a GPU it raises ValueError."""
-        self._kernel.launch(grid, block, args, shared_mem, _native_stream(stream), check or "")
+        ``grid``, ``block``: an int (a NumPy integer too) or a tuple of 1 to 3 of them. ``args``: a
+        tuple with one value per parameter: gpukit arrays (and, on a GPU, objects with
+        ``__cuda_array_interface__``) for pointers; Python ints, range-checked and sent at the
+        parameter's size; Python floats, sent as float32 or float64 by the parameter's size; NumPy
+        scalars, sent as they are; ``bytes`` or NumPy structured scalars for structs.
+        ``shared_mem``: bytes of dynamic shared memory. ``check``: on the simulator, run this
+        launch under check mode's tools (``'memcheck'``, ``'racecheck,initcheck'``, ``'all'``), on
+        top of those the module was compiled with; the report is read with
+        :func:`gpukit.take_check_report`. On a GPU it raises ValueError."""
+        if not hasattr(type(shared_mem), "__index__") or isinstance(shared_mem, bool):
+            raise TypeError(f"shared_mem must be an int number of bytes, not {type(shared_mem).__name__}")
+        self._kernel.launch(grid, block, args, operator.index(shared_mem), _native_stream(stream), check or "")
 
     def __repr__(self):
         return f"<gpukit.RawKernel {self.name} on {self.device!r}>"

@@ -22,19 +22,34 @@ namespace nb = nanobind;
 namespace gpukit::python {
 namespace {
 
+// A Python int or anything that converts to one losslessly (__index__: NumPy's integer scalars, as
+// grids computed with NumPy are); not a bool, nor a float.
+bool is_integer(nb::handle value) {
+    return PyIndex_Check(value.ptr()) && !PyBool_Check(value.ptr());
+}
+
 std::uint32_t dimension(nb::handle value, const char* what) {
-    if (!PyLong_Check(value.ptr()) || PyBool_Check(value.ptr()))
-        throw nb::type_error((std::string(what) + " dimensions must be integers, not " +
-                              Py_TYPE(value.ptr())->tp_name).c_str());
-    const long long n = nb::cast<long long>(value);
-    if (n < 0 || n > std::numeric_limits<std::uint32_t>::max())
-        throw nb::value_error((std::string(what) + " dimension " + std::to_string(n) + " is outside 0..4294967295").c_str());
+    const auto refuse = [&] {
+        return nb::type_error((std::string(what) + " dimensions must be integers, not " +
+                               Py_TYPE(value.ptr())->tp_name).c_str());
+    };
+    if (!is_integer(value)) throw refuse();
+    nb::object index = nb::steal(PyNumber_Index(value.ptr()));
+    if (!index.is_valid()) {  // an __index__ that refuses, as numpy.bool_'s does
+        PyErr_Clear();
+        throw refuse();
+    }
+    int overflow = 0;
+    const long long n = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+    if (overflow != 0 || n < 0 || n > std::numeric_limits<std::uint32_t>::max())
+        throw nb::value_error((std::string(what) + " dimension " + nb::str(index).c_str() +
+                               " is outside 0..4294967295").c_str());
     return static_cast<std::uint32_t>(n);
 }
 
 // An int, or a tuple or list of one to three ints, as CuPy and PyCUDA take grid and block.
 Dim3 to_dim3(nb::handle value, const char* what) {
-    if (PyLong_Check(value.ptr())) return Dim3(dimension(value, what));
+    if (is_integer(value)) return Dim3(dimension(value, what));
     if (!PyTuple_Check(value.ptr()) && !PyList_Check(value.ptr()))
         throw nb::type_error((std::string(what) + " must be an int or a tuple of 1 to 3 ints, not " +
                               Py_TYPE(value.ptr())->tp_name).c_str());

@@ -138,10 +138,33 @@ def test_grid_and_block_are_ints_or_tuples_of_one_to_three(module, grid, block):
     assert out.get()[0] == 11
 
 
+def test_grid_and_block_take_numpy_integers_as_grids_computed_with_numpy_are(module):
+    out = gpukit.zeros(1, numpy.int32)
+    take_int = module.get_function("take_int")
+    take_int(numpy.int64(1), numpy.uint32(32), (out, 12))
+    assert out.get()[0] == 12
+    take_int((numpy.int64(1), numpy.int32(1), 1), (numpy.int16(32), 1, numpy.uint8(1)), (out, 13))
+    assert out.get()[0] == 13
+
+
 @pytest.mark.parametrize("grid,block,error", [
     ((1, 1, 1, 1), 32, ValueError), (1.0, 32, TypeError), (-1, 32, ValueError), (1, "32", TypeError),
-    ((), 32, ValueError),
+    ((), 32, ValueError), (True, 32, TypeError), (numpy.bool_(True), 32, TypeError),
+    (numpy.float32(1), 32, TypeError), (numpy.int64(-1), 32, ValueError), (2**64, 32, ValueError),
+    (1, numpy.array([32]), TypeError),
 ])
 def test_malformed_grids_and_blocks_are_refused(module, grid, block, error):
     with pytest.raises(error):
         module.get_function("take_int")(grid, block, (gpukit.zeros(1, numpy.int32), 1))
+
+
+@pytest.mark.parametrize("shared_mem", [128.0, "128", None, True])
+def test_shared_mem_must_be_an_int_number_of_bytes(module, shared_mem):
+    with pytest.raises(TypeError, match=f"shared_mem must be an int number of bytes, not {type(shared_mem).__name__}"):
+        module.get_function("take_int")(1, 1, (gpukit.zeros(1, numpy.int32), 1), shared_mem=shared_mem)
+
+
+def test_shared_mem_takes_numpy_integers(module):
+    out = gpukit.zeros(1, numpy.int32)
+    module.get_function("take_int")(1, 1, (out, 14), shared_mem=numpy.int64(64))
+    assert out.get()[0] == 14

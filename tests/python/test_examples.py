@@ -1,0 +1,51 @@
+"""examples/python: every example runs as its own program, checks its result and says so.
+
+On the simulator the examples run at their --quick sizes (CI); on a GPU (scripts/gpu-check) at
+their full sizes. Each must exit 0 and end with its summary line, ending in ': correct'.
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPOSITORY, on_simulator
+
+import gpukit
+
+EXAMPLES_DIR = REPOSITORY / "examples" / "python"
+
+# Each example and the start of the summary line it prints last.
+EXAMPLES = {
+    "first_kernel.py": "first kernel: ",
+    "vector_add_any_size.py": "vector add of ",
+    "memory_spaces.py": "memory spaces: ",
+    "histogram_atomics.py": "histogram of ",
+    "constant_memory.py": "constant memory: ",
+    "streams_and_events.py": "streams and events: ",
+    "reduction.py": "reduction: ",
+    "matmul_shared_memory.py": "matmul ",
+    "convolution_1d.py": "1-D convolution of ",
+    "convolution_2d.py": "2-D convolution of ",
+    "signal_processing.py": "signal processing: ",
+    "saxpy_pycuda_style.py": "saxpy in PyCUDA style ",
+}
+
+
+def test_every_example_is_run_here():
+    on_disk = {path.name for path in EXAMPLES_DIR.glob("*.py") if not path.name.startswith("_")}
+    assert on_disk == set(EXAMPLES)
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_example_checks_its_result_and_says_it_is_correct(name):
+    command = [sys.executable, str(EXAMPLES_DIR / name), "--backend", gpukit.backend()]
+    if on_simulator():
+        command.append("--quick")
+    # The compile cache conftest chose is inherited through the environment.
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=600, env=os.environ.copy())
+    output = completed.stdout + completed.stderr
+    assert completed.returncode == 0, output
+    summary = completed.stdout.strip().splitlines()[-1]
+    assert summary.startswith(EXAMPLES[name]) and summary.endswith(": correct"), output
