@@ -3,6 +3,7 @@
 
 #include <elf.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "gpukit/error.hpp"
@@ -72,6 +73,28 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> read_elf_load_segments(std:
         if (program.p_type == PT_LOAD) segments.emplace_back(program.p_vaddr, program.p_vaddr + program.p_memsz);
     }
     return segments;
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> read_elf_writable_ranges(std::string_view image) {
+    const auto header = read_at<Elf64_Ehdr>(image, 0);
+    if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64)
+        throw InvalidArgumentError("read_elf_writable_ranges: not an ELF64 file");
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> writable, relro;
+    for (unsigned i = 0; i < header.e_phnum; ++i) {
+        const auto program = read_at<Elf64_Phdr>(image, header.e_phoff + std::uint64_t{i} * header.e_phentsize);
+        if (program.p_type == PT_LOAD && (program.p_flags & PF_W))
+            writable.emplace_back(program.p_vaddr, program.p_vaddr + program.p_memsz);
+        if (program.p_type == PT_GNU_RELRO) relro.emplace_back(program.p_vaddr, program.p_vaddr + program.p_memsz);
+    }
+    for (const auto& [protected_begin, protected_end] : relro) {
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> remaining;
+        for (const auto& [begin, end] : writable) {
+            if (begin < std::min(end, protected_begin)) remaining.emplace_back(begin, std::min(end, protected_begin));
+            if (std::max(begin, protected_end) < end) remaining.emplace_back(std::max(begin, protected_end), end);
+        }
+        writable = std::move(remaining);
+    }
+    return writable;
 }
 
 }  // namespace gpukit::detail

@@ -33,4 +33,8 @@ std::vector<ElfSymbol> read_elf_symbols(std::string_view image);
 // base of a shared object).
 std::vector<std::pair<std::uint64_t, std::uint64_t>> read_elf_load_segments(std::string_view image);
 
+// The parts of those that stay writable once loaded: writable segments less the range the dynamic
+// linker makes read-only after relocating it (PT_GNU_RELRO: vtables, typeinfo, const pointers).
+std::vector<std::pair<std::uint64_t, std::uint64_t>> read_elf_writable_ranges(std::string_view image);
+
 }  // namespace gpukit::detail

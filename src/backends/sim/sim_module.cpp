@@ -95,6 +95,7 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
     const auto symbols = read_elf_symbols(image);
     for (const auto& segment : read_elf_load_segments(image))
         segments_.emplace_back(base + segment.first, base + segment.second);
+    for (const auto& range : read_elf_writable_ranges(image)) writable_.emplace_back(base + range.first, base + range.second);
 
     std::size_t shared_for_all = 0;  // namespace-scope __shared__ and helpers' local ones
     struct LocalShared {
@@ -214,6 +215,11 @@ std::vector<std::string> SimModule::kernel_names() const {
 std::vector<std::string> SimModule::global_names() const {
     std::vector<std::string> names;
     for (const auto& [name, global] : globals_) {
+        const auto begin = reinterpret_cast<std::uintptr_t>(global.address);
+        const bool writable = std::any_of(writable_.begin(), writable_.end(), [&](const auto& range) {
+            return begin >= range.first && begin + global.size <= range.second;
+        });
+        if (!writable) continue;
         // Each variable is listed under its symbol and its demangled name: keep the first seen.
         const bool seen = std::any_of(names.begin(), names.end(),
                                       [&](const std::string& n) { return globals_.at(n).address == global.address; });

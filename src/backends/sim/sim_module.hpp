@@ -57,7 +57,8 @@ public:
     const SimKernel* kernel(std::string_view name) const;
     std::vector<std::string> kernel_names() const;
     std::optional<SimGlobal> global(std::string_view name) const;
-    // Each variable once, by its symbol (mangled where C++).
+    // Each variable a kernel can change, once, by its symbol (mangled where C++); not the
+    // constants the compiler and the dynamic linker keep read-only.
     std::vector<std::string> global_names() const;
 
     // For check mode.
@@ -86,6 +87,7 @@ private:
     std::string path_;  // kept on disk for check-mode modules, whose lines addr2line reads
     std::uintptr_t base_ = 0;
     std::vector<std::pair<std::uintptr_t, std::uintptr_t>> segments_;  // [begin, end) of the image
+    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> writable_;  // the parts writable once loaded
     std::vector<SharedVariable> shared_;
     std::uint64_t anchor_offset_ = 0;  // of the prelude's thread_local_anchor in the module's block
     const gpukit_sim::ModuleRecord* record_ = nullptr;
