@@ -152,5 +152,6 @@ def _number(text, dtype, whole):
 
 def _check_fits(value, text, dtype, whole):
     limits = numpy.iinfo(dtype) if dtype.kind in "iu" else numpy.finfo(dtype)
-    if abs(value) != float("inf") and not limits.min <= value <= limits.max:
+    low, high = (limit if dtype.kind in "iu" else float(limit) for limit in (limits.min, limits.max))
+    if abs(value) != float("inf") and not low <= value <= high:  # infinity is a float32 as much as a float64
         raise ValueError(f"'{whole}': {text} does not fit in {dtype} ({limits.min} to {limits.max})")

@@ -99,4 +99,5 @@ def mismatch_beyond(result, expected, tolerance):
     worst = numpy.unravel_index(numpy.argmax(excess), excess.shape)
     bound = numpy.broadcast_to(tolerance, expected.shape)[worst]
     where = ", ".join(str(index) for index in worst)
-    return f"element [{where}] is {result[worst]!r}, NumPy says {expected[worst]!r} (allowed error {bound:.3g})"
+    return (f"element [{where}] is {result[worst].item()!r}, NumPy says {expected[worst].item()!r} "
+            f"(allowed error {bound:.3g})")
