@@ -8,6 +8,7 @@ grid the device cannot launch, arguments that do not match the kernel's paramete
 import argparse
 import json
 import pathlib
+import sys
 
 import numpy
 
@@ -85,8 +86,8 @@ def run(args):
               (f", {args.shared} bytes of dynamic shared memory" if args.shared else ""))
     try:
         report = _check.take_check_report()
-    except LaunchError as failure:  # the kernel itself failed: a deadlock, a crash, a runaway atomicCAS loop
-        print(f"{args.kernel} failed while running:\n{failure}")
+    except LaunchError as failure:  # the kernel itself failed (a deadlock, a runaway atomicCAS loop): exit 1
+        print(f"gpukit check: {args.kernel} failed while running: {failure}", file=sys.stderr)
         return 1
 
     if args.json:

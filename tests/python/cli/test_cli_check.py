@@ -110,6 +110,19 @@ def test_empty_arrays_are_never_written(tmp_path):
     assert check(source, *common, "--arg", "float32[64]:const:1").returncode == 0
 
 
+def test_a_kernel_that_cannot_finish_exits_1_saying_why(tmp_path):
+    source = tmp_path / "lock.cu"
+    source.write_text('extern "C" __global__ void lock_forever(int* lock) {\n'
+                      "  while (atomicCAS(lock, 0, 1) != 0) {}  // taken by thread 0, never released\n"
+                      "}\n")
+    result = check(source, "--kernel", "lock_forever", "--grid", "1", "--block", "2", "--arg", "int32[1]",
+                   "--tools", "memcheck", env={"GPUKIT_SIM_WATCHDOG_SECONDS": "1"})
+    assert result.returncode == 1
+    assert result.stderr.startswith("gpukit check: lock_forever failed while running: Kernel lock_forever cannot "
+                                    "finish block (0, 0, 0)")
+    assert "has retried a failed atomicCAS" in result.stderr
+
+
 def test_a_kernel_that_does_not_compile_shows_the_compilers_log(tmp_path):
     source = tmp_path / "broken.cu"
     source.write_text('extern "C" __global__ void broken(int* out) {\n  out[0] = ;\n}\n')
