@@ -7,6 +7,7 @@ minute on two cores, and says so. Exit status 1 when any result differs from Num
 import argparse
 import json
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy
 
@@ -59,15 +60,19 @@ def add_to(subcommands):
     parser.set_defaults(run=run)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Result:
-    """One workload's row: its times in seconds, and what is wrong with its result (None: right)."""
+    """One workload's row: what it is, its times in seconds, and what is wrong with its result
+    (None: it matches NumPy's). Keeps no inputs: a GPU-sized run would hold gigabytes."""
 
-    workload: workloads.Workload
+    name: str
+    size: str
+    work: float       # bytes or floating-point operations per run, in rate_unit
+    rate_unit: str
     numpy_seconds: float
     with_copies_seconds: float
     kernel_seconds: float
-    mismatch: object
+    mismatch: Optional[str]
 
     @property
     def speedup(self):
@@ -75,7 +80,7 @@ class Result:
 
     @property
     def rate(self):
-        return self.workload.work() / self.kernel_seconds if self.kernel_seconds > 0 else float("inf")
+        return self.work / self.kernel_seconds if self.kernel_seconds > 0 else float("inf")
 
 
 def run(args):
@@ -99,7 +104,7 @@ def run(args):
         if wrong:
             print(f"{len(wrong)} of {len(results)} results differ from NumPy's:")
             for result in wrong:
-                print(f"  {result.workload.name}: {result.mismatch}")
+                print(f"  {result.name}: {result.mismatch}")
         else:
             print(f"All {len(results)} results match NumPy's.")
     return 1 if wrong else 0
@@ -123,7 +128,8 @@ def measure(workload, plan, say):
     say("timing the kernels")
     state = workload.upload()
     kernel_seconds = median_device_seconds(lambda: workload.launch(state), plan.kernel_repeats)
-    return Result(workload, numpy_seconds, with_copies_seconds, kernel_seconds, mismatch)
+    return Result(workload.name, workload.size_text(), workload.work(), workload.rate_unit, numpy_seconds,
+                  with_copies_seconds, kernel_seconds, mismatch)
 
 
 def header(device, plan):
@@ -149,10 +155,9 @@ COLUMNS = ("workload", "size", "NumPy", "device+copies", "kernels", "speed-up", 
 def table(results):
     """The results as aligned text: names and sizes left, numbers right."""
     rows = [COLUMNS] + [
-        (result.workload.name, result.workload.size_text(), format_seconds(result.numpy_seconds),
-         format_seconds(result.with_copies_seconds), format_seconds(result.kernel_seconds),
-         format_speedup(result.speedup),
-         format_rate(result.rate, result.workload.rate_unit), "ok" if result.mismatch is None else "WRONG")
+        (result.name, result.size, format_seconds(result.numpy_seconds), format_seconds(result.with_copies_seconds),
+         format_seconds(result.kernel_seconds), format_speedup(result.speedup), format_rate(result.rate, result.rate_unit),
+         "ok" if result.mismatch is None else "WRONG")
         for result in results
     ]
     widths = [max(len(row[column]) for row in rows) for column in range(len(COLUMNS))]
@@ -167,14 +172,14 @@ def as_json(device, plan, results):
         "sizes": plan.sizes.name,
         "workloads": [
             {
-                "name": result.workload.name,
-                "size": result.workload.size_text(),
+                "name": result.name,
+                "size": result.size,
                 "numpy_seconds": result.numpy_seconds,
                 "device_with_copies_seconds": result.with_copies_seconds,
                 "kernel_seconds": result.kernel_seconds,
                 "speedup": result.speedup,
                 "rate": result.rate,
-                "rate_unit": result.workload.rate_unit,
+                "rate_unit": result.rate_unit,
                 "correct": result.mismatch is None,
                 "mismatch": result.mismatch,
             }
