@@ -5,6 +5,7 @@ What a bug report needs, in one command: ``gpukit info --json`` for a script to 
 import argparse
 import json
 import os
+import pathlib
 import platform
 import sys
 
@@ -41,7 +42,7 @@ def describe():
     cuda = _core.cuda_toolchain()
     return {
         "gpukit": {"version": __version__, "core_version": _core.version(),
-                   "package": os.path.dirname(os.path.dirname(os.path.abspath(__file__)))},
+                   "package": str(pathlib.Path(__file__).resolve().parent.parent)},
         "python": {"version": platform.python_version(), "executable": sys.executable},
         "numpy": {"version": numpy.__version__},
         "platform": platform.platform(),
