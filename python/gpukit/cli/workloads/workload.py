@@ -1,6 +1,7 @@
 """What every workload of ``gpukit demo`` is made of: the sizes it runs at, the steps the demo
 times, and the helpers the workloads share (kernel files, grid sizes, result checks)."""
 
+import abc
 import pathlib
 from dataclasses import dataclass
 
@@ -45,40 +46,40 @@ def blocks_for(count, per_block=BLOCK):
     return (count + per_block - 1) // per_block
 
 
-class Workload:
+class Workload(abc.ABC):
     """One workload. Subclasses set ``name`` and ``rate_unit`` and implement the steps; the
     constructor makes the host inputs (from ``rng``) and compiles the kernels."""
 
     name = ""
     rate_unit = "B/s"  # what work() counts per run: bytes moved, or "FLOP/s" for floating-point operations
 
+    @abc.abstractmethod
     def size_text(self):
         """The problem size as the table shows it, e.g. '2^26 float32' or '4096x4096'."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def work(self):
         """Bytes the kernels must move, or floating-point operations they must do, per run."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def reference(self):
         """The result computed by NumPy on the CPU."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def upload(self):
         """Copies the inputs to the device; returns what launch() and download() use."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def launch(self, state):
         """Enqueues the kernels (and any memset they need) on the current stream."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def download(self, state):
         """Copies the result back to the host (waiting for the kernels)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def mismatch(self, result, expected):
         """None when ``result`` is right, else what is wrong with it."""
-        raise NotImplementedError
 
 
 def power_of_two_text(count):
