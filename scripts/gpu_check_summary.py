@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """scripts/gpu_check_summary.py: the short table scripts/gpu-check prints last.
 
-Reads CTest's and pytest's JUnit XML and Google Benchmark's JSON; prints test counts per binary
-and per Python test file, and the benchmark figures next to their goals. Exits non-zero when a
-test failed or was skipped."""
+Reads CTest's and pytest's JUnit XML, Google Benchmark's JSON and `gpukit demo --json`'s; prints
+test counts per binary and per Python test file, the benchmark figures next to their goals, and how
+the gpukit command did (devices, info, and the demo's workloads). Exits non-zero when a test failed
+or was skipped, or a command failed or computed a wrong result."""
 import argparse
 import json
 import sys
@@ -64,6 +65,39 @@ def seconds(bench):
     return bench["real_time"] * scale
 
 
+def command_status(rc):
+    return {"0": "ok", "no-build": "not run (no Python package)"}.get(rc, f"FAILED (exit {rc})")
+
+
+def si(value, unit):
+    """``2.1e12, 'B/s'`` -> ``'2.10 TB/s'``."""
+    for prefix, scale in (("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3), ("", 1.0)):
+        if value >= scale or not prefix:
+            return f"{value / scale:.3g} {prefix}{unit}"
+
+
+def demo_rows(path, rc):
+    """(text lines, ok) for `gpukit demo --json`'s results: a line per workload, kernels' time and rate."""
+    if rc == "no-build":
+        return [f"{'gpukit demo':<46}{command_status(rc)}"], False
+    try:
+        with open(path) as f:
+            demo = json.load(f)
+    except (OSError, ValueError) as error:
+        return [f"{'gpukit demo':<46}no results ({error}; exit {rc})"], False
+    workloads = demo["workloads"]
+    correct = sum(workload["correct"] for workload in workloads)
+    device = demo["device"]
+    lines = [f"{'gpukit demo (' + demo['sizes'] + ' sizes, ' + device['backend'] + ')':<46}"
+             f"{correct} of {len(workloads)} results match NumPy" + ("" if rc == "0" else f", exit {rc}")]
+    lines.append(f"  {'workload':<28}{'size':<22}{'kernels':>11}{'achieved':>15}{'vs NumPy':>10}")
+    for workload in workloads:
+        lines.append(f"  {workload['name']:<28}{workload['size']:<22}{workload['kernel_seconds'] * 1e3:>8.3f} ms"
+                     f"{si(workload['rate'], workload['rate_unit']):>15}{workload['speedup']:>9.1f}x"
+                     + ("" if workload["correct"] else f"  WRONG: {workload['mismatch']}"))
+    return lines, rc == "0" and correct == len(workloads)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ctest", required=True)
@@ -72,6 +106,10 @@ def main():
     parser.add_argument("--bench-rc", default="0")
     parser.add_argument("--pytest", help="pytest's JUnit XML")
     parser.add_argument("--pytest-rc", default="0")
+    parser.add_argument("--devices-rc", default="no-build", help="exit status of gpukit devices --long")
+    parser.add_argument("--info-rc", default="no-build", help="exit status of gpukit info")
+    parser.add_argument("--demo", help="gpukit demo --json's output")
+    parser.add_argument("--demo-rc", default="no-build")
     args = parser.parse_args()
 
     ok = True
@@ -148,6 +186,15 @@ def main():
     if args.bench_rc != "0":
         print(f"benchmark binary exited with {args.bench_rc}")
         ok = False
+
+    print("-" * 72)
+    print(f"{'gpukit devices --long':<46}{command_status(args.devices_rc)}")
+    print(f"{'gpukit info':<46}{command_status(args.info_rc)}")
+    ok = ok and args.devices_rc == "0" and args.info_rc == "0"
+    if args.demo:
+        lines, demo_ok = demo_rows(args.demo, args.demo_rc)
+        print("\n".join(lines))
+        ok = ok and demo_ok
     print("=" * 72)
     print("GPU CHECK PASSED" if ok else "GPU CHECK FAILED")
     return 0 if ok else 1

@@ -24,8 +24,22 @@ struct CacheStats {
     double compile_seconds = 0.0;       // total time spent compiling on misses
 };
 
+// This process's lookups since it started (or since reset_cache_stats).
 CacheStats cache_stats();
 void reset_cache_stats();
+
+// The disk cache's own counts: every process that looked up a compile in the cache directory
+// since the directory was created or last cleared (kept in <directory>/stats, like ccache's).
+// Memory hits are not counted here: they never reach the disk.
+struct DiskCacheStats {
+    std::uint64_t hits = 0;             // lookups the disk answered
+    std::uint64_t misses = 0;           // lookups that compiled: no entry, or a damaged one
+    std::uint64_t corrupt_entries = 0;  // damaged entries found (each also counted as a miss)
+    std::uint64_t evictions = 0;        // entries deleted to stay under the size bound
+};
+
+// The counts of the configured directory; zeros when there is none or nothing was counted yet.
+DiskCacheStats cache_disk_stats();
 
 struct CacheConfig {
     std::filesystem::path directory;
@@ -45,7 +59,7 @@ DiskUsage cache_disk_usage();
 
 // Forgets the in-process cache (loaded modules stay alive while Module objects hold them).
 void clear_memory_cache();
-// Deletes every entry of the disk cache.
+// Deletes every entry of the disk cache and its counts (cache_disk_stats starts from zero).
 void clear_disk_cache();
 
 }  // namespace gpukit

@@ -10,3 +10,5 @@
 #include "gpukit/memory.hpp"
 #include "gpukit/module.hpp"
 #include "gpukit/stream.hpp"
+#include "gpukit/toolchain.hpp"
+#include "gpukit/version.hpp"

@@ -80,7 +80,7 @@ for _name in ("BackendUnavailableError", "BenchmarkResult", "CompileError", "Con
     globals()[_name].__module__ = __name__
 del _name
 
-__version__ = "0.1.0"
+__version__ = _core.version()  # the version CMake states, which pyproject.toml repeats
 
 __all__ = [
     "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError", "ContextUnusableError", "CudaError",

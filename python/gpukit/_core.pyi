@@ -1,5 +1,5 @@
 """
-gpukit's C++ core: devices, memory, streams, events, modules, kernels and check mode. Use it through the gpukit package.
+gpukit's C++ core: devices, memory, streams, events, modules, kernels, check mode, the compile cache and the toolchain. Use it through the gpukit package.
 """
 
 from collections.abc import Iterator, Sequence
@@ -572,3 +572,117 @@ class ImportedMemory(MemoryOwner):
 
     @property
     def read_only(self) -> bool: ...
+
+class CacheConfig:
+    """Where the disk cache is and how much it may keep."""
+
+    @property
+    def directory(self) -> str | None:
+        """
+        The disk cache's directory; None when no GPUKIT_CACHE_DIR, XDG_CACHE_HOME or HOME names one.
+        """
+
+    @property
+    def max_bytes(self) -> int: ...
+
+    @property
+    def disk_enabled(self) -> bool:
+        """False under GPUKIT_CACHE_DISABLE=1 or without a directory."""
+
+class CacheStats:
+    """This process's cache lookups."""
+
+    @property
+    def memory_hits(self) -> int: ...
+
+    @property
+    def disk_hits(self) -> int: ...
+
+    @property
+    def misses(self) -> int:
+        """Lookups that compiled."""
+
+    @property
+    def corrupt_entries(self) -> int: ...
+
+    @property
+    def evictions(self) -> int: ...
+
+    @property
+    def compile_seconds(self) -> float: ...
+
+class DiskCacheStats:
+    """
+    The disk cache's counts over every process since it was created or cleared.
+    """
+
+    @property
+    def hits(self) -> int: ...
+
+    @property
+    def misses(self) -> int:
+        """Lookups that compiled: no entry, or a damaged one."""
+
+    @property
+    def corrupt_entries(self) -> int: ...
+
+    @property
+    def evictions(self) -> int: ...
+
+def cache_config() -> CacheConfig:
+    """The cache's configuration (from GPUKIT_CACHE_* on first use)."""
+
+def cache_stats() -> CacheStats: ...
+
+def cache_disk_stats() -> DiskCacheStats: ...
+
+def cache_disk_usage() -> tuple:
+    """(bytes, entries) of the disk cache now."""
+
+def clear_disk_cache() -> None:
+    """Deletes every entry of the disk cache and its counts."""
+
+def clear_memory_cache() -> None:
+    """Forgets the compiled images this process holds."""
+
+def version() -> str:
+    """gpukit's version, e.g. '0.1.0'."""
+
+class ToolchainPart:
+    """A library or compiler a backend needs."""
+
+    @property
+    def path(self) -> str:
+        """The file in use or found; '' when none was found."""
+
+    @property
+    def version(self) -> str: ...
+
+    @property
+    def problem(self) -> str:
+        """Why it cannot be used; '' when it can."""
+
+class CudaToolchain:
+    """What the CUDA backend found: the driver and NVRTC."""
+
+    @property
+    def built_in(self) -> bool:
+        """Whether this gpukit was built with the CUDA backend."""
+
+    @property
+    def headers_version(self) -> str:
+        """The CUDA headers it was built against."""
+
+    @property
+    def driver(self) -> ToolchainPart: ...
+
+    @property
+    def nvrtc(self) -> ToolchainPart: ...
+
+def cuda_toolchain() -> CudaToolchain:
+    """
+    Where the CUDA driver and NVRTC were found, their versions, or why they cannot be used.
+    """
+
+def simulator_compiler() -> ToolchainPart:
+    """The host C++ compiler the simulator uses and its version."""

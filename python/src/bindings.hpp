@@ -15,5 +15,7 @@ void bind_memory(nanobind::module_& m);
 void bind_module_kernel(nanobind::module_& m);
 void bind_check(nanobind::module_& m);
 void bind_dlpack(nanobind::module_& m);
+void bind_cache(nanobind::module_& m);
+void bind_toolchain(nanobind::module_& m);
 
 }  // namespace gpukit::python

@@ -2,8 +2,8 @@
 #include "bindings.hpp"
 
 NB_MODULE(_core, m) {
-    m.doc() = "gpukit's C++ core: devices, memory, streams, events, modules, kernels and check mode. "
-              "Use it through the gpukit package.";
+    m.doc() = "gpukit's C++ core: devices, memory, streams, events, modules, kernels, check mode, the compile "
+              "cache and the toolchain. Use it through the gpukit package.";
     using namespace gpukit::python;
     bind_errors(m);
     bind_device(m);
@@ -12,4 +12,6 @@ NB_MODULE(_core, m) {
     bind_module_kernel(m);
     bind_check(m);
     bind_dlpack(m);
+    bind_cache(m);
+    bind_toolchain(m);
 }

@@ -13,6 +13,7 @@
 
 #include "cache/cache_key.hpp"
 #include "cache/disk_cache.hpp"
+#include "cache/disk_cache_stats.hpp"
 #include "core/module_state.hpp"
 #include "gpukit/error.hpp"
 
@@ -131,6 +132,7 @@ CachedCompile get_or_compile(const Compiler& compiler, const CompileInput& input
     if (disk) {
         DiskCache::LoadResult loaded = disk->load(key);
         if (loaded.status == DiskCache::LoadResult::hit) {
+            DiskCacheStatsFile(disk->directory()).add({.hits = 1});
             auto image = std::make_shared<const CompiledImage>(std::move(loaded.image));
             std::lock_guard lock(state.mutex);
             ++state.stats.disk_hits;
@@ -147,6 +149,7 @@ CachedCompile get_or_compile(const Compiler& compiler, const CompileInput& input
     } catch (...) {
         // A failed compile is still a compile: it counts, its time counts, and nothing is cached.
         const double seconds = seconds_since(compile_start);
+        if (disk) DiskCacheStatsFile(disk->directory()).add({.misses = 1, .corrupt_entries = found_corrupt ? 1u : 0u});
         std::lock_guard lock(state.mutex);
         ++state.stats.misses;
         state.stats.compile_seconds += seconds;
@@ -156,7 +159,11 @@ CachedCompile get_or_compile(const Compiler& compiler, const CompileInput& input
     const double seconds = seconds_since(compile_start);
 
     std::uint64_t evicted = 0;
-    if (disk) disk->store(key, *image, evicted);  // false (read-only, full disk) only costs a compile later
+    if (disk) {
+        disk->store(key, *image, evicted);  // false (read-only, full disk) only costs a compile later
+        DiskCacheStatsFile(disk->directory())
+            .add({.misses = 1, .corrupt_entries = found_corrupt ? 1u : 0u, .evictions = evicted});
+    }
 
     std::lock_guard lock(state.mutex);
     ++state.stats.misses;
@@ -212,9 +219,16 @@ void clear_memory_cache() {
     detail::clear_loaded_modules();
 }
 
+DiskCacheStats cache_disk_stats() {
+    const std::optional<detail::DiskCache> disk = detail::configured_directory();
+    return disk ? detail::DiskCacheStatsFile(disk->directory()).read() : DiskCacheStats{};
+}
+
 void clear_disk_cache() {
     const std::optional<detail::DiskCache> disk = detail::configured_directory();
-    if (disk) disk->clear();
+    if (!disk) return;
+    disk->clear();
+    detail::DiskCacheStatsFile(disk->directory()).remove();
 }
 
 }  // namespace gpukit

@@ -207,6 +207,63 @@ TEST_F(CompileCacheTest, EvictionsAreCounted) {
     EXPECT_EQ(cache_disk_usage().entries, 1u);
 }
 
+// A new process starts with empty in-process counters and memory; the disk's counts go on.
+void as_if_in_a_new_process() {
+    clear_memory_cache();
+    reset_cache_stats();
+}
+
+TEST_F(CompileCacheTest, DiskStatisticsAddUpOverProcesses) {
+    get();                 // miss: compiled and stored
+    get();                 // memory hit: never reaches the disk, not counted there
+    as_if_in_a_new_process();
+    get();                 // disk hit
+    as_if_in_a_new_process();
+    get();                 // disk hit
+    get(source, "sm_90");  // miss
+    const DiskCacheStats stats = cache_disk_stats();
+    EXPECT_EQ(stats.hits, 2u);
+    EXPECT_EQ(stats.misses, 2u);
+    EXPECT_EQ(stats.corrupt_entries, 0u);
+    EXPECT_EQ(cache_stats().disk_hits, 1u);  // this "process" saw one of them
+}
+
+TEST_F(CompileCacheTest, DiskStatisticsCountDamagedEntriesAndEvictions) {
+    const CachedCompile first = get();
+    as_if_in_a_new_process();
+    const fs::path path = entry_path(first.key);
+    std::string bytes = read_file(path);
+    bytes.replace(bytes.size() - 20, 10, "XXXXXXXXXX");
+    write_file(path, bytes);
+    get();
+    EXPECT_EQ(cache_disk_stats().corrupt_entries, 1u);
+    EXPECT_EQ(cache_disk_stats().misses, 2u);
+
+    configure_cache({directory_.path() / "cache", 3000, true});  // room for one entry of ~2 KB
+    const std::string big(2000, 'x');
+    get(big + "1");
+    get(big + "2");
+    EXPECT_GE(cache_disk_stats().evictions, 1u);
+}
+
+TEST_F(CompileCacheTest, ClearingTheDiskCacheStartsItsStatisticsAgain) {
+    get();
+    as_if_in_a_new_process();
+    get();
+    ASSERT_EQ(cache_disk_stats().hits, 1u);
+    clear_disk_cache();
+    const DiskCacheStats cleared = cache_disk_stats();
+    EXPECT_EQ(cleared.hits, 0u);
+    EXPECT_EQ(cleared.misses, 0u);
+}
+
+TEST_F(CompileCacheTest, NoDiskStatisticsWhileTheDiskIsOff) {
+    configure_cache({directory_.path() / "cache", std::uint64_t{1} << 30, false});
+    get();
+    EXPECT_EQ(cache_disk_stats().misses, 0u);
+    EXPECT_FALSE(fs::exists(directory_.path() / "cache"));
+}
+
 TEST_F(CompileCacheTest, ConfigurationIsReportedBack) {
     const CacheConfig config{directory_.path() / "elsewhere", 12345, true};
     configure_cache(config);

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "util/dynamic_library.hpp"
+#include "util/library_search.hpp"
 #include "util/once.hpp"
 #include "util/text.hpp"
 
@@ -69,6 +70,12 @@ DriverApi load_driver() {
 }  // namespace
 
 const DriverApi& driver() { return once([] { return load_driver(); }); }
+
+std::string driver_library_file() {
+    for (const auto& candidate : driver_candidates())
+        if (auto found = find_library_file(candidate)) return *found;
+    return {};
+}
 
 std::string error_name(CUresult status) {
     const char* name = nullptr;

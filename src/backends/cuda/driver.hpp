@@ -54,6 +54,9 @@ struct DriverApi {
 // cuInit once. Throws BackendUnavailableError saying what is missing; the failure is remembered.
 const DriverApi& driver();
 
+// The file the driver would be loaded from, found without loading it; empty when none is on disk.
+std::string driver_library_file();
+
 std::string error_name(CUresult status);
 std::string error_description(CUresult status);
 

@@ -225,4 +225,11 @@ const NvrtcCompiler& nvrtc_compiler() {
     return compiler;
 }
 
+NvrtcLibrary nvrtc_library() {
+    const auto& api = nvrtc();
+    return {api.library_path, api.major, api.minor};
+}
+
+std::string nvrtc_library_file() { return nvrtc_file(); }
+
 }  // namespace gpukit::detail::cuda

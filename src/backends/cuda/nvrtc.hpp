@@ -20,4 +20,15 @@ public:
 // The process's NVRTC compiler.
 const NvrtcCompiler& nvrtc_compiler();
 
+// The NVRTC library in use: loads it on first call. Throws BackendUnavailableError without it.
+struct NvrtcLibrary {
+    std::string path;
+    int major = 0;
+    int minor = 0;
+};
+NvrtcLibrary nvrtc_library();
+
+// The file NVRTC would be loaded from, found without loading it; empty when none is on disk.
+std::string nvrtc_library_file();
+
 }  // namespace gpukit::detail::cuda

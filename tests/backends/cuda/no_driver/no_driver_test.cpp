@@ -45,6 +45,17 @@ TEST(NoDriver, CompilingWithoutNvrtcNamesTheLibrary) {
     }
 }
 
+TEST(NoDriver, TheToolchainReportSaysWhatIsMissing) {
+    const CudaToolchain toolchain = cuda_toolchain();
+    EXPECT_TRUE(toolchain.built_in);
+    EXPECT_FALSE(toolchain.headers_version.empty());
+    EXPECT_TRUE(toolchain.driver.path.empty());
+    EXPECT_TRUE(toolchain.driver.version.empty());
+    expect_contains(toolchain.driver.problem, "/nonexistent/libcuda.so.1");
+    EXPECT_TRUE(toolchain.nvrtc.path.empty());
+    expect_contains(toolchain.nvrtc.problem, "/nonexistent/libnvrtc.so.13");
+}
+
 TEST(NoDriver, BadBackendNameInTheEnvironment) {
     ::setenv("GPUKIT_BACKEND", "gpu", 1);
     try {

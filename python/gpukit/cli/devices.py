@@ -1,0 +1,125 @@
+"""gpukit devices: every device gpukit can run kernels on, one line each, or their limits in full."""
+
+import argparse
+import json
+
+from .. import _core
+from ._format import first_sentence, format_bytes
+
+HELP = "list the GPUs and the simulator, with their limits (--long) or as JSON (--json)"
+
+EXAMPLES = """\
+examples:
+  gpukit devices            GPU 0: NVIDIA H200 (backend cuda, sm_90, 139.8 GiB)
+                            SIM 0: gpukit CPU simulator (16 worker threads) (backend sim, 125.5 GiB)
+  gpukit devices --long     every limit a launch is checked against, per device
+  gpukit devices --json     the same facts for scripts, sizes in bytes
+"""
+
+
+def add_to(subcommands):
+    parser = subcommands.add_parser("devices", help=HELP, description=HELP + ".", epilog=EXAMPLES,
+                                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--long", "-l", action="store_true", help="every property and limit of each device")
+    output.add_argument("--json", action="store_true", help="a JSON list of the devices, every property included")
+    parser.set_defaults(run=run)
+
+
+def run(args):
+    selected = _core.selected_backend()
+    described = [describe(device, selected) for device in _core.all_devices()]
+    if args.json:
+        print(json.dumps(described, indent=2))
+        return 0
+    for device in described:
+        print(f"{device['label']}: {device['name']} ({summary(device)}){'  [default]' if device['default'] else ''}")
+        if args.long:
+            for label, value in long_rows(device):
+                print(f"    {label:<34}{value}")
+            print()
+    if not any(device["backend"] == "cuda" for device in described):
+        reason = _core.backend_unavailable_reason("cuda")
+        print(f"No GPU: {first_sentence(reason)} (gpukit info says where it looked.)")
+    return 0
+
+
+def label(device):
+    """``'GPU 0'`` or ``'SIM 0'``: how this listing names a device, after ``nvidia-smi -L``."""
+    return f"{'GPU' if device.backend == 'cuda' else 'SIM'} {device.id}"
+
+
+def describe(device, selected_backend):
+    """Everything gpukit knows about ``device`` as plain data (sizes in bytes, clocks in kHz; 0 or
+    None where the backend has no such thing, as the simulator has no clock)."""
+    properties = device.properties
+    limits = properties.limits
+    free_bytes, total_bytes = device.mem_info
+    major, minor = properties.compute_capability
+    return {
+        "label": label(device),
+        "backend": device.backend,
+        "id": device.id,
+        "name": properties.name,
+        "default": device.backend == selected_backend and device.id == 0,
+        "compute_capability": f"{major}.{minor}",
+        "target": properties.target,
+        "pci_bus_id": properties.pci_bus_id or None,
+        "total_memory_bytes": total_bytes,
+        "free_memory_bytes": free_bytes,
+        "multiprocessor_count": properties.multiprocessor_count,
+        "clock_rate_khz": properties.clock_rate_khz,
+        "memory_clock_rate_khz": properties.memory_clock_rate_khz,
+        "memory_bus_width_bits": properties.memory_bus_width_bits,
+        "l2_cache_bytes": properties.l2_cache_bytes,
+        "max_threads_per_block": limits.max_threads_per_block,
+        "max_block_dim": list(limits.max_block_dim),
+        "max_grid_dim": list(limits.max_grid_dim),
+        "shared_memory_per_block_bytes": limits.shared_memory_per_block,
+        "shared_memory_per_block_optin_bytes": limits.shared_memory_per_block_optin,
+        "shared_memory_per_multiprocessor_bytes": properties.shared_memory_per_multiprocessor,
+        "registers_per_block": properties.registers_per_block,
+        "registers_per_multiprocessor": properties.registers_per_multiprocessor,
+        "max_threads_per_multiprocessor": properties.max_threads_per_multiprocessor,
+        "total_constant_memory_bytes": properties.total_constant_memory,
+        "warp_size": limits.warp_size,
+    }
+
+
+def summary(device):
+    """The one-line listing's parenthesis: backend, what kernels compile for, memory."""
+    parts = [f"backend {device['backend']}"]
+    if device["backend"] == "cuda":
+        parts.append(device["target"])
+    parts.append(format_bytes(device["total_memory_bytes"]))
+    return ", ".join(parts)
+
+
+def long_rows(device):
+    """(label, text) for --long, leaving out what the device does not have (the simulator's clock)."""
+    def dims(values):
+        return " x ".join(str(value) for value in values)
+
+    rows = [
+        ("backend", device["backend"]),
+        ("compute capability", f"{device['compute_capability']} (kernels compile for {device['target']})"),
+        ("PCI bus id", device["pci_bus_id"]),
+        ("memory", f"{format_bytes(device['total_memory_bytes'])} ({format_bytes(device['free_memory_bytes'])} free)"),
+        ("multiprocessors (SMs)", device["multiprocessor_count"]),
+        ("clock", device["clock_rate_khz"] and f"{device['clock_rate_khz'] / 1000:.0f} MHz"),
+        ("memory clock", device["memory_clock_rate_khz"] and f"{device['memory_clock_rate_khz'] / 1000:.0f} MHz"),
+        ("memory bus", device["memory_bus_width_bits"] and f"{device['memory_bus_width_bits']} bits"),
+        ("L2 cache", device["l2_cache_bytes"] and format_bytes(device["l2_cache_bytes"])),
+        ("max threads per block", device["max_threads_per_block"]),
+        ("max block dims", dims(device["max_block_dim"])),
+        ("max grid dims", dims(device["max_grid_dim"])),
+        ("shared memory per block", format_bytes(device["shared_memory_per_block_bytes"])),
+        ("shared memory per block (opt-in)", format_bytes(device["shared_memory_per_block_optin_bytes"])),
+        ("shared memory per SM", format_bytes(device["shared_memory_per_multiprocessor_bytes"])),
+        ("registers per block", device["registers_per_block"]),
+        ("registers per SM", device["registers_per_multiprocessor"]),
+        ("max threads per SM", device["max_threads_per_multiprocessor"]),
+        ("constant memory", format_bytes(device["total_constant_memory_bytes"])),
+        ("warp size", device["warp_size"]),
+    ]
+    return [(name, value) for name, value in rows if value]
