@@ -118,9 +118,8 @@ def test_a_kernel_that_cannot_finish_exits_1_saying_why(tmp_path):
     result = check(source, "--kernel", "lock_forever", "--grid", "1", "--block", "2", "--arg", "int32[1]",
                    "--tools", "memcheck", env={"GPUKIT_SIM_WATCHDOG_SECONDS": "1"})
     assert result.returncode == 1
-    assert result.stderr.startswith("gpukit check: lock_forever failed while running: Kernel lock_forever cannot "
-                                    "finish block (0, 0, 0)")
-    assert "has retried a failed atomicCAS" in result.stderr
+    assert result.stderr.startswith("gpukit check: lock_forever failed while running: Kernel lock_forever")
+    assert "block (0, 0, 0)" in result.stderr and "has retried a failed atomicCAS" in result.stderr
 
 
 def test_a_kernel_that_does_not_compile_shows_the_compilers_log(tmp_path):
