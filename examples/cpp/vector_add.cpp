@@ -13,7 +13,7 @@
 
 namespace {
 
-using gpukit::course::vector_add_source;  // the course's kernel, as in examples/course/
+using gpukit::course::vector_add_source;  // the course's kernel (python/gpukit/kernels/course/vector_add.cu)
 
 int run_on_device(int size) {
     for (const auto& device : gpukit::devices()) {

@@ -1,6 +1,6 @@
 """The course's workloads, as ``gpukit demo`` runs them: each is the course's CUDA C kernel (the
-files in ``kernels/``, the very sources of ``examples/course/course_kernels.hpp``) beside the NumPy
-code that computes the same result, which the kernel's result is checked against."""
+files in ``gpukit/kernels/course/``, which the C++ tests embed too) beside the NumPy code that
+computes the same result, which the kernel's result is checked against."""
 
 from .convolution import Convolve1D, Convolve2D
 from .elementwise import Saxpy, VectorAdd
