@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "cache/compile_cache.hpp"
@@ -43,6 +44,25 @@ std::shared_ptr<ModuleState> load(const Device& device, const CompiledImage& ima
     return state;
 }
 
+// A C++ kernel (declared without extern "C") by its name or qualified name, as the simulator finds
+// it: NVRTC mangles the symbol, and one unambiguous match among the module's kernels is enough.
+// Templates and overloads still need a name expression (CompileOptions::name_expression).
+std::optional<std::string> mangled_kernel_named(const std::vector<std::string>& symbols, std::string_view name) {
+    std::optional<std::string> match;
+    for (const auto& symbol : symbols) {
+        const std::string shown = demangle(symbol);
+        const auto parameters = shown.find('(');
+        if (shown == symbol || parameters == std::string::npos || shown.find('<') < parameters) continue;
+        const std::string qualified = shown.substr(0, parameters);
+        const auto scope = qualified.rfind("::");
+        const std::string plain = scope == std::string::npos ? qualified : qualified.substr(scope + 2);
+        if (name != qualified && name != plain && name != "::" + qualified) continue;
+        if (match) return std::nullopt;  // ambiguous
+        match = symbol;
+    }
+    return match;
+}
+
 std::unique_ptr<KernelState> open_kernel(ModuleState& module, std::string_view name) {
     auto& backend = *module.backend;
     std::string symbol(name);
@@ -50,6 +70,12 @@ std::unique_ptr<KernelState> open_kernel(ModuleState& module, std::string_view n
         if (expression == name) symbol = lowered;
 
     auto function = backend.find_function(module.device, module.handle, symbol);
+    if (!function && symbol == name) {
+        if (auto mangled = mangled_kernel_named(backend.function_symbols(module.device, module.handle), name)) {
+            symbol = *mangled;
+            function = backend.find_function(module.device, module.handle, symbol);
+        }
+    }
     if (!function) {
         std::vector<std::string> available;
         for (const auto& found : backend.function_symbols(module.device, module.handle)) {

@@ -64,6 +64,35 @@ TEST_F(Modules, TemplateKernelsByNameExpression) {
     EXPECT_THROW(module.write_global("counter", std::span<const int>(two)), InvalidArgumentError);
 }
 
+// Kernels declared without extern "C": found by name on both backends (NVRTC mangles them).
+TEST_F(Modules, CppKernelsByTheirNames) {
+    auto module = Module::compile(R"(
+namespace course {
+__global__ void scale(float* x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= a;
+}
+}
+__global__ void shift(float* x, float b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] += b;
+}
+__global__ void twice(float* x) {}
+__global__ void twice(double* x) {}
+)");
+    const int n = 1000;
+    const auto x = random_floats(n, 21);
+    auto dx = DeviceBuffer::from_host(std::span<const float>(x));
+    module.kernel("course::scale")({.grid = grid_for(n, 256), .block = 256}, dx, 3.0f, n);
+    module.kernel("scale")({.grid = grid_for(n, 256), .block = 256}, dx, 0.5f, n);
+    module.kernel("shift")({.grid = grid_for(n, 256), .block = 256}, dx, 1.0f, n);
+    std::vector<float> out(n);
+    copy(std::span<float>(out), dx.view());
+    for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], x[i] * 3.0f * 0.5f + 1.0f) << i;
+    EXPECT_EQ(module.kernel("shift").params()[1].name, "b");
+    EXPECT_THROW(module.kernel("twice"), KernelNotFoundError);  // overloaded: a name expression says which
+}
+
 TEST_F(Modules, SameSourceAgainIsAnInProcessCacheHit) {
     const std::string source = std::string(vector_add_source) + "// module cache probe\n";
     auto first = Module::compile(source);
