@@ -390,6 +390,43 @@ TEST_F(CheckMode, ALastBlockReductionWithoutItsThreadfence) {
     EXPECT_EQ(sum, std::count_if(in.begin(), in.end(), [](int v) { return v > 0; }));
 }
 
+// The course's "shared memory" vector add keeps one scratch array for the whole block: every
+// thread writes the same three floats. Check-mode modules keep every access the source makes
+// (-Og), so the race is seen even though an optimiser could forward each thread's own stores.
+TEST_F(CheckMode, AScratchArrayTheWholeBlockShares) {
+    const char* planted = R"(
+extern "C" __global__ void vector_add(const float* A, const float* B, float* C, const int size) {
+  int item = blockIdx.x * blockDim.x + threadIdx.x;
+  __shared__ float temp[3];
+  if (item < size) {
+    temp[0] = A[item];
+    temp[1] = B[item];
+    temp[2] = temp[0] + temp[1];
+    C[item] = temp[2];
+  }
+})";
+    const std::string fixed = std::string(planted).replace(std::string(planted).find("__shared__ "), 11, "");
+    const int n = 1000;
+    const auto a = random_floats(n, 15), b = random_floats(n, 16);
+    auto da = DeviceBuffer::from_host(std::span<const float>(a));
+    auto db = DeviceBuffer::from_host(std::span<const float>(b));
+    DeviceBuffer dc(n * sizeof(float));
+    const LaunchConfig config{.grid = grid_for(n, 256), .block = 256};
+    checked(planted, "vector_add", CheckTool::racecheck)(config, da, db, dc, n);
+    auto report = take_check_report();
+    const auto found = races(report);
+    ASSERT_FALSE(found.empty()) << report.text();
+    for (const auto& race : found) EXPECT_EQ(race.what, "Race (write-after-write) on __shared__ memory") << report.text();
+    EXPECT_TRUE(std::any_of(found.begin(), found.end(), [](const Hazard& h) { return h.line == 6; })) << report.text();
+
+    checked(fixed.c_str(), "vector_add", CheckTool::racecheck)(config, da, db, dc, n);
+    report = take_check_report();
+    EXPECT_TRUE(report.clean()) << report.text();
+    std::vector<float> c(n);
+    copy(std::span<float>(c), dc.view());
+    for (int i = 0; i < n; ++i) EXPECT_EQ(c[i], a[i] + b[i]) << i;
+}
+
 std::vector<Hazard> sync_errors(const CheckReport& report) {
     std::vector<Hazard> found;
     for (const auto& hazard : report.hazards)
