@@ -391,7 +391,7 @@ TEST_F(CheckMode, ALastBlockReductionWithoutItsThreadfence) {
 }
 
 // The course's "shared memory" vector add keeps one scratch array for the whole block: every
-// thread writes the same three floats. Check-mode modules keep every access the source makes
+// thread writes the same three floats. Modules checked by racecheck keep every store the source makes
 // (-Og), so the race is seen even though an optimiser could forward each thread's own stores.
 TEST_F(CheckMode, AScratchArrayTheWholeBlockShares) {
     const char* planted = R"(
