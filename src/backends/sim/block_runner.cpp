@@ -122,7 +122,7 @@ public:
         synccheck_ = launch.checker && includes(launch.checker->tools(), CheckTool::synccheck);
         racecheck_ = launch.checker && includes(launch.checker->tools(), CheckTool::racecheck);
         if (racecheck_) clear_shared_shadow();
-        if (launch.checker) block_context_.filter = &make_filter(*launch.checker);
+        if (launch.checker) block_context_.filter = &filter_for(*launch.checker);
         if (launch.checker && includes(launch.checker->tools(), CheckTool::initcheck)) {
             shared_written_.resize(launch.module->thread_local_bytes());
             if (++shared_written_serial_ == 0) {  // wrapped: old stamps could match again
@@ -219,8 +219,7 @@ public:
                               stack_region + stack_bytes_,
                               shared_begin_,
                               &block_context_,
-                              AccessAgent{block_linear_, linear, linear / 32, block_generation, warp_generation,
-                                          last_atomic},
+                              AccessAgent{block_linear_, linear, block_generation, warp_generation, last_atomic},
                               time,
                               racecheck_ ? shared_shadow_.data() : nullptr,
                               shared_written_.empty() ? nullptr : shared_written_.data(),
@@ -339,8 +338,11 @@ private:
     void run_loop();
 
     // Check mode: the launch's filter, with this worker's __shared__ variables added as ranges, so
-    // that the kernel judges shared accesses by itself too where the tools allow.
-    const gpukit_sim::AccessFilter& make_filter(const LaunchChecker& checker) {
+    // that the kernel judges shared accesses by itself too where the tools allow. Made once per
+    // launch on each worker: neither the launch's ranges nor this worker's copy of them move.
+    const gpukit_sim::AccessFilter& filter_for(const LaunchChecker& checker) {
+        if (filter_serial_ == checker.serial()) return filter_;
+        filter_serial_ = checker.serial();
         const gpukit_sim::AccessFilter& launch_filter = checker.filter();
         filter_ranges_.assign(launch_filter.ranges, launch_filter.ranges + launch_filter.range_count);
         // initcheck and racecheck judge every shared access: a range whose `written` is false.
@@ -348,7 +350,7 @@ private:
         const bool judge_all = includes(checker.tools(), CheckTool::initcheck);
         for (const auto& variable : launch_->module->shared_variables()) {
             const std::uintptr_t begin = shared_begin_ + variable.offset;
-            const std::size_t size = variable.dynamic ? checker.dynamic_shared_bytes() : variable.size;
+            const std::size_t size = variable.dynamic ? launch_->dynamic_shared_bytes : variable.size;
             if (size) filter_ranges_.push_back({begin, begin + size, judge_all ? &never_written : nullptr});
         }
         std::sort(filter_ranges_.begin(), filter_ranges_.end(),
@@ -626,8 +628,9 @@ private:
     std::uintptr_t shared_begin_ = 0;  // check mode: this worker's copy of the module's __shared__
     bool synccheck_ = false;
     bool racecheck_ = false;
-    std::vector<gpukit_sim::AccessRange> filter_ranges_;  // check mode: see make_filter
+    std::vector<gpukit_sim::AccessRange> filter_ranges_;  // check mode: see filter_for
     gpukit_sim::AccessFilter filter_{};
+    std::uint64_t filter_serial_ = 0;  // the launch filter_ was made for
     std::vector<ShadowWord> shared_shadow_;  // racecheck: one record per 4 bytes of it
     std::uint64_t block_linear_ = 0;
     std::uintptr_t stack_bytes_ = simulated_stack_bytes();

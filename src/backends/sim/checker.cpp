@@ -32,6 +32,11 @@ std::string access_words(const char* space, std::size_t size, unsigned flags) {
 
 Dim3 dim(const gpukit_sim::Index3& i) { return Dim3(i.x, i.y, i.z); }
 
+std::uint64_t next_serial() {
+    static std::atomic<std::uint64_t> launches{0};
+    return ++launches;
+}
+
 // Tells the core a spin-wait loop is running (kinder to the hyperthread that holds the lock).
 inline void spin_pause() {
 #if defined(__x86_64__)
@@ -73,7 +78,8 @@ LaunchChecker::LaunchChecker(const SimModule& module, std::string kernel, CheckT
       block_dim_(block),
       dynamic_shared_bytes_(dynamic_shared_bytes),
       shared_extent_(module.thread_local_bytes()),
-      allocations_(AllocationTable::instance().snapshot()) {
+      allocations_(AllocationTable::instance().snapshot()),
+      serial_(next_serial()) {
     for (const auto& allocation : allocations_.allocations)
         ranges_.push_back({allocation.address, allocation.address + allocation.size, &allocation, nullptr});
     for (const auto& [begin, end] : module.segments()) ranges_.push_back({begin, end, nullptr, nullptr});

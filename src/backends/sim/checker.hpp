@@ -73,7 +73,8 @@ public:
     SyncClock& clock() noexcept { return clock_; }
     // What a kernel may judge by itself (see gpukit_sim::AccessFilter); lives as long as this.
     const gpukit_sim::AccessFilter& filter() const noexcept { return filter_; }
-    std::size_t dynamic_shared_bytes() const noexcept { return dynamic_shared_bytes_; }
+    // Tells launches apart, even one whose checker lands at the address of an earlier one's.
+    std::uint64_t serial() const noexcept { return serial_; }
     // True when the access may happen; otherwise records the hazard.
     bool check(const AccessSite& site, std::uintptr_t address, std::size_t size, unsigned flags, const void* pc);
     // synccheck: a barrier or warp collective misused at `file:line` by `thread` of `block`.
@@ -122,6 +123,7 @@ private:
     SyncClock clock_;
     std::vector<gpukit_sim::AccessRange> filter_ranges_;
     gpukit_sim::AccessFilter filter_{};
+    std::uint64_t serial_;
 
     mutable std::mutex mutex_;
     std::map<std::tuple<const void*, std::string>, Hazard> hazards_;  // by (pc, what)

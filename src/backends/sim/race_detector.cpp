@@ -28,7 +28,7 @@ bool concurrent(const ShadowAccess& earlier, const AccessAgent& agent, const Syn
         if (field(who, block_generation_shift, block_generation_bits) !=
             field(agent.block_generation, 0, block_generation_bits))
             return false;
-        if (thread / 32 == agent.warp && field(who, warp_generation_shift, warp_generation_bits) !=
+        if (thread / 32 == agent.thread / 32 && field(who, warp_generation_shift, warp_generation_bits) !=
                                              field(agent.warp_generation, 0, warp_generation_bits))
             return false;
     }

@@ -155,12 +155,6 @@ std::uintptr_t SimModule::thread_local_block() const {
     return reinterpret_cast<std::uintptr_t>(record_->prepare_thread()) - anchor_offset_;
 }
 
-bool SimModule::in_image(std::uintptr_t address, std::size_t size) const {
-    for (const auto& [begin, end] : segments_)
-        if (address >= begin && address + size <= end) return true;
-    return false;
-}
-
 SourceLocation SimModule::source_of(const void* return_address) const {
     if (path_.empty() || !return_address) return {};
     // The call that reported the access ends just before its return address.

@@ -73,8 +73,6 @@ public:
     // (dlinfo's RTLD_DI_TLS_DATA answers null once other modules were loaded after this thread
     // last updated its thread-local vector; the prelude's anchor variable tells the truth.)
     std::uintptr_t thread_local_block() const;
-    // Whether [address, address + size) lies in the module's loaded image (its globals).
-    bool in_image(std::uintptr_t address, std::size_t size) const;
     // [begin, end) of each loaded segment of the image, and the address the image is loaded at.
     const std::vector<std::pair<std::uintptr_t, std::uintptr_t>>& segments() const noexcept { return segments_; }
     std::uintptr_t base() const noexcept { return base_; }
