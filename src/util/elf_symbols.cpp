@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "gpukit/error.hpp"
 
@@ -19,6 +20,17 @@ T read_at(std::string_view image, std::uint64_t offset) {
     T value;
     std::memcpy(&value, image.data() + offset, sizeof(T));
     return value;
+}
+
+// The program headers of an ELF64 file; `reader` names the caller in the error for anything else.
+std::vector<Elf64_Phdr> program_headers(std::string_view image, const char* reader) {
+    const auto header = read_at<Elf64_Ehdr>(image, 0);
+    if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64)
+        throw InvalidArgumentError(std::string(reader) + ": not an ELF64 file");
+    std::vector<Elf64_Phdr> programs;
+    for (unsigned i = 0; i < header.e_phnum; ++i)
+        programs.push_back(read_at<Elf64_Phdr>(image, header.e_phoff + std::uint64_t{i} * header.e_phentsize));
+    return programs;
 }
 
 }  // namespace
@@ -64,24 +76,15 @@ std::vector<ElfSymbol> read_elf_symbols(std::string_view image) {
 }
 
 std::vector<std::pair<std::uint64_t, std::uint64_t>> read_elf_load_segments(std::string_view image) {
-    const auto header = read_at<Elf64_Ehdr>(image, 0);
-    if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64)
-        throw InvalidArgumentError("read_elf_load_segments: not an ELF64 file");
     std::vector<std::pair<std::uint64_t, std::uint64_t>> segments;
-    for (unsigned i = 0; i < header.e_phnum; ++i) {
-        const auto program = read_at<Elf64_Phdr>(image, header.e_phoff + std::uint64_t{i} * header.e_phentsize);
+    for (const auto& program : program_headers(image, "read_elf_load_segments"))
         if (program.p_type == PT_LOAD) segments.emplace_back(program.p_vaddr, program.p_vaddr + program.p_memsz);
-    }
     return segments;
 }
 
 std::vector<std::pair<std::uint64_t, std::uint64_t>> read_elf_writable_ranges(std::string_view image) {
-    const auto header = read_at<Elf64_Ehdr>(image, 0);
-    if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64)
-        throw InvalidArgumentError("read_elf_writable_ranges: not an ELF64 file");
     std::vector<std::pair<std::uint64_t, std::uint64_t>> writable, relro;
-    for (unsigned i = 0; i < header.e_phnum; ++i) {
-        const auto program = read_at<Elf64_Phdr>(image, header.e_phoff + std::uint64_t{i} * header.e_phentsize);
+    for (const auto& program : program_headers(image, "read_elf_writable_ranges")) {
         if (program.p_type == PT_LOAD && (program.p_flags & PF_W))
             writable.emplace_back(program.p_vaddr, program.p_vaddr + program.p_memsz);
         if (program.p_type == PT_GNU_RELRO) relro.emplace_back(program.p_vaddr, program.p_vaddr + program.p_memsz);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <numeric>
 
+#include "device/device_kernels.hpp"
 #include "device/device_test_fixture.hpp"
 
 namespace gpukit::testing {
@@ -296,26 +297,7 @@ extern "C" __global__ void fp_atomics(float* f, double* d, int n) {
 
 TEST_F(Builtins, ThreadfenceLastBlockReduction) {
     // Each block writes its partial sum; the block that finishes last adds them up.
-    auto kernel = Module::compile(R"(
-__device__ unsigned int finished = 0;
-extern "C" __global__ void last_block_sum(const int* in, int* partial, int* total, int n) {
-  __shared__ bool is_last;
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  int s = __syncthreads_count(i < n && in[i] > 0);
-  if (threadIdx.x == 0) {
-    partial[blockIdx.x] = s;
-    __threadfence();
-    unsigned ticket = atomicInc(&finished, gridDim.x);
-    is_last = (ticket == gridDim.x - 1);
-  }
-  __syncthreads();
-  if (is_last && threadIdx.x == 0) {
-    int sum = 0;
-    for (int b = 0; b < gridDim.x; ++b) sum += ((volatile int*)partial)[b];
-    *total = sum;
-    finished = 0;
-  }
-})").kernel("last_block_sum");
+    auto kernel = Module::compile(last_block_sum_source(true)).kernel("last_block_sum");
     const int n = 50000;
     const auto in = random_ints(n, -1, 1, 6);
     auto din = upload(in);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <tuple>
 
+#include "device/device_kernels.hpp"
 #include "device/device_test_fixture.hpp"
 
 namespace gpukit::testing {
@@ -340,30 +341,6 @@ extern "C" __global__ void last_writer(int* out) {
     EXPECT_TRUE(take_check_report().clean());
 }
 
-// The last-block reduction publishes each block's partial sum with __threadfence before the
-// atomic that counts finished blocks; without the fence the last block may read a stale sum.
-std::string last_block_sum(bool fence) {
-    return std::string(R"(
-__device__ unsigned int finished = 0;
-extern "C" __global__ void last_block_sum(const int* in, int* partial, int* total, int n) {
-  __shared__ bool is_last;
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  int s = __syncthreads_count(i < n && in[i] > 0);
-  if (threadIdx.x == 0) {
-    partial[blockIdx.x] = s;
-)") + (fence ? "    __threadfence();\n" : "") + R"(    unsigned ticket = atomicInc(&finished, gridDim.x);
-    is_last = (ticket == gridDim.x - 1);
-  }
-  __syncthreads();
-  if (is_last && threadIdx.x == 0) {
-    int sum = 0;
-    for (int b = 0; b < gridDim.x; ++b) sum += ((volatile int*)partial)[b];
-    *total = sum;
-    finished = 0;
-  }
-})";
-}
-
 TEST_F(CheckMode, ALastBlockReductionWithoutItsThreadfence) {
     const int n = 5000;
     std::vector<int> in(n);
@@ -373,7 +350,7 @@ TEST_F(CheckMode, ALastBlockReductionWithoutItsThreadfence) {
     DeviceBuffer partial(grid.x * sizeof(int));
     DeviceBuffer total(sizeof(int));
     const LaunchConfig config{.grid = grid, .block = 128};
-    checked(last_block_sum(false).c_str(), "last_block_sum", CheckTool::racecheck)(config, din, partial, total, n);
+    checked(last_block_sum_source(false).c_str(), "last_block_sum", CheckTool::racecheck)(config, din, partial, total, n);
     auto report = take_check_report();
     const auto found = races(report);
     ASSERT_EQ(found.size(), 1u) << report.text();
@@ -382,7 +359,7 @@ TEST_F(CheckMode, ALastBlockReductionWithoutItsThreadfence) {
     EXPECT_EQ(found[0].line, 15) << report.text();  // the last block's read of partial[b]
     EXPECT_EQ(found[0].other_line, 8) << report.text();  // another block's unfenced write
 
-    checked(last_block_sum(true).c_str(), "last_block_sum", CheckTool::racecheck)(config, din, partial, total, n);
+    checked(last_block_sum_source(true).c_str(), "last_block_sum", CheckTool::racecheck)(config, din, partial, total, n);
     report = take_check_report();
     EXPECT_TRUE(report.clean()) << report.text();
     int sum = 0;
