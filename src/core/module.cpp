@@ -70,22 +70,24 @@ std::unique_ptr<KernelState> open_kernel(ModuleState& module, std::string_view n
         if (expression == name) symbol = lowered;
 
     auto function = backend.find_function(module.device, module.handle, symbol);
-    if (!function && symbol == name) {
-        if (auto mangled = mangled_kernel_named(backend.function_symbols(module.device, module.handle), name)) {
-            symbol = *mangled;
-            function = backend.find_function(module.device, module.handle, symbol);
-        }
-    }
     if (!function) {
-        std::vector<std::string> available;
-        for (const auto& found : backend.function_symbols(module.device, module.handle)) {
-            std::string shown = demangle(found);
-            for (const auto& [expression, lowered] : module.lowered_names)
-                if (lowered == found) shown = expression;
-            available.push_back(shown);
+        const auto symbols = backend.function_symbols(module.device, module.handle);
+        if (symbol == name)
+            if (auto mangled = mangled_kernel_named(symbols, name)) {
+                symbol = *mangled;
+                function = backend.find_function(module.device, module.handle, symbol);
+            }
+        if (!function) {
+            std::vector<std::string> available;
+            for (const auto& found : symbols) {
+                std::string shown = demangle(found);
+                for (const auto& [expression, lowered] : module.lowered_names)
+                    if (lowered == found) shown = expression;
+                available.push_back(shown);
+            }
+            if (available.empty() && !module.source.empty()) available = declared_kernel_names(module.source);
+            throw KernelNotFoundError(std::string(name), std::move(available));
         }
-        if (available.empty() && !module.source.empty()) available = declared_kernel_names(module.source);
-        throw KernelNotFoundError(std::string(name), std::move(available));
     }
 
     auto kernel = std::make_unique<KernelState>();
