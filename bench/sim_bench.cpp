@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
     // Check mode against fast mode, each kernel compiled both ways and run on the same inputs.
     gpukit::CompileOptions checking;
     const char* tools = std::getenv("GPUKIT_SIM_BENCH_TOOLS");  // to time one tool alone
-    checking.check = tools ? gpukit::parse_check_tools(tools) : gpukit::CheckTool::all;
+    checking.check = tools ? gpukit::CheckTools::parse(tools) : gpukit::CheckTools::all();
     const int check_repeats = quick ? 1 : 3;
     const int cn = 1 << 20, crn = 1 << 18, csize = 256;
     auto slowdown = [&](const char* source, const char* name, auto launch) {
@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
     const auto matmul_check = slowdown(matmul_source, "matmul_tiled", [&](gpukit::Kernel& kernel) {
         kernel({.grid = gpukit::grid_for(csize, csize, block), .block = block}, dm, dk, dout, csize, csize, csize);
     });
-    std::printf("\n%-46s %14s %14s %10s %8s\n", ("check mode (" + gpukit::to_string(checking.check) + ") vs fast, median").c_str(), "fast", "check", "slowdown",
+    std::printf("\n%-46s %14s %14s %10s %8s\n", ("check mode (" + checking.check.to_string() + ") vs fast, median").c_str(), "fast", "check", "slowdown",
                 "goal");
     auto row = [](const char* what, std::pair<double, double> t) {
         std::printf("%-46s %12.2f ms %12.2f ms %9.1fx %8s\n", what, t.first * 1e3, t.second * 1e3, t.second / t.first,

@@ -32,6 +32,7 @@ struct CompileInput {
     std::string_view source;
     const CompileOptions& options;
     std::string target;  // "sm_90"
+    CheckTools check;    // the check tools to compile for: options.check and GPUKIT_CHECK, where the backend runs them
 };
 
 class Compiler {

@@ -16,28 +16,83 @@
 #include <string_view>
 #include <vector>
 
+
 #include "gpukit/error.hpp"
 #include "gpukit/geometry.hpp"
 
 namespace gpukit {
 
-enum class CheckTool : unsigned { none = 0, memcheck = 1, racecheck = 2, synccheck = 4, initcheck = 8, all = 15 };
+// One check-mode tool (the rows of gpukit/check_tools.def, in order).
+enum class CheckTool : std::uint8_t {
+#define GPUKIT_CHECK_TOOL(name, summary) name,
+#include "gpukit/check_tools.def"
+#undef GPUKIT_CHECK_TOOL
+};
 
-constexpr CheckTool operator|(CheckTool a, CheckTool b) {
-    return static_cast<CheckTool>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
-}
-constexpr bool includes(CheckTool set, CheckTool tool) {
-    return (static_cast<unsigned>(set) & static_cast<unsigned>(tool)) != 0;
-}
-// "memcheck,racecheck", "all", "" (none). Throws InvalidArgumentError naming the tools known.
-CheckTool parse_check_tools(std::string_view text);
-std::string to_string(CheckTool tools);
-// The tools GPUKIT_CHECK asks for (none when unset).
-CheckTool check_tools_from_environment();
+struct CheckToolInfo {
+    CheckTool tool;
+    std::string_view name;     // "memcheck": what GPUKIT_CHECK, `gpukit check --tools` and reports say
+    std::string_view summary;  // what it finds, one line
+};
+
+// Every tool, in CheckTool's order.
+inline constexpr CheckToolInfo check_tool_table[] = {
+#define GPUKIT_CHECK_TOOL(name, summary) {CheckTool::name, #name, summary},
+#include "gpukit/check_tools.def"
+#undef GPUKIT_CHECK_TOOL
+};
+
+constexpr std::string_view to_string(CheckTool tool) { return check_tool_table[static_cast<std::size_t>(tool)].name; }
+
+// A set of check tools: what a module is compiled for, what a launch asks for, part of the
+// compile cache's key. Empty is fast mode.
+class CheckTools {
+public:
+    constexpr CheckTools() = default;
+    constexpr CheckTools(CheckTool tool) : bits_(bit(tool)) {}  // NOLINT(google-explicit-constructor): a tool is a set of one
+
+    static constexpr CheckTools all() {
+        CheckTools tools;
+        for (const auto& row : check_tool_table) tools.bits_ |= bit(row.tool);
+        return tools;
+    }
+    // "memcheck,racecheck", "all", "none" or "" (none). Throws InvalidArgumentError naming the
+    // tools there are.
+    static CheckTools parse(std::string_view text);
+    // The tools GPUKIT_CHECK asks for (none when unset); InvalidArgumentError naming the variable.
+    static CheckTools from_environment();
+
+    constexpr bool empty() const noexcept { return bits_ == 0; }
+    constexpr bool contains(CheckTool tool) const noexcept { return (bits_ & bit(tool)) != 0; }
+    constexpr bool contains(CheckTools tools) const noexcept { return (bits_ & tools.bits_) == tools.bits_; }
+    // One bit per tool, in CheckTool's order: a compact key for maps, the cache and the simulator's ABI.
+    constexpr std::uint32_t bits() const noexcept { return bits_; }
+    static constexpr CheckTools from_bits(std::uint32_t bits) noexcept {
+        CheckTools tools;
+        tools.bits_ = bits & all().bits_;
+        return tools;
+    }
+    // "memcheck,initcheck"; "none" when empty.
+    std::string to_string() const;
+
+    constexpr CheckTools operator|(CheckTools other) const noexcept {
+        CheckTools tools;
+        tools.bits_ = bits_ | other.bits_;
+        return tools;
+    }
+    constexpr CheckTools& operator|=(CheckTools other) noexcept { return *this = *this | other; }
+    friend constexpr bool operator==(CheckTools, CheckTools) = default;
+
+private:
+    static constexpr std::uint32_t bit(CheckTool tool) { return std::uint32_t{1} << static_cast<unsigned>(tool); }
+    std::uint32_t bits_ = 0;
+};
+
+constexpr CheckTools operator|(CheckTool a, CheckTool b) { return CheckTools(a) | CheckTools(b); }
 
 // One distinct hazard: the first occurrence's details and how often it happened.
 struct Hazard {
-    CheckTool tool = CheckTool::memcheck;
+    CheckTool tool = CheckTool::memcheck;  // the tool that found it
     std::string what;    // "Invalid __global__ write of size 4 bytes"
     std::string kernel;
     Dim3 block;

@@ -36,7 +36,7 @@ struct LaunchConfig {
     // Simulator only: run this launch under check mode's tools (gpukit/check.hpp), on top of those
     // the module was compiled with. The first such launch compiles a checked twin of the module;
     // the module's __device__ and __constant__ variables are carried over to it and back.
-    CheckTool check = CheckTool::none;
+    CheckTools check;
 };
 
 // A raw device address, for memory gpukit did not allocate.

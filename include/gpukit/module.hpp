@@ -49,8 +49,8 @@ struct CompileOptions {
     std::vector<std::string> extra_options;  // passed through unchanged
     std::string program_name = "kernel.cu";  // the file name compile errors mention
     std::string target;  // e.g. "sm_80"; empty compiles for the device's own architecture
-    // Simulator only: compile for check mode (gpukit/check.hpp). GPUKIT_CHECK adds to it.
-    CheckTool check = CheckTool::none;
+    // Check mode's tools (gpukit/check.hpp), on backends that run them; GPUKIT_CHECK adds to them.
+    CheckTools check;
 
     CompileOptions& define(std::string name, std::string value = {});
     CompileOptions& include_dir(std::filesystem::path dir);

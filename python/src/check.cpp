@@ -15,7 +15,7 @@ nb::tuple dim3_tuple(const Dim3& d) { return nb::make_tuple(d.x, d.y, d.z); }
 
 void bind_check(nb::module_& m) {
     nb::class_<Hazard>(m, "Hazard", "One distinct hazard check mode found: its first occurrence and how often it happened.")
-        .def_prop_ro("tool", [](const Hazard& h) { return to_string(h.tool); }, "'memcheck', 'racecheck', 'synccheck' or 'initcheck'.")
+        .def_prop_ro("tool", [](const Hazard& h) { return std::string(to_string(h.tool)); }, "'memcheck', 'racecheck', 'synccheck' or 'initcheck'.")
         .def_ro("what", &Hazard::what, "What happened, e.g. 'Invalid __global__ write of size 4 bytes'.")
         .def_ro("kernel", &Hazard::kernel)
         .def_prop_ro("block", [](const Hazard& h) { return dim3_tuple(h.block); })
@@ -61,10 +61,10 @@ void bind_check(nb::module_& m) {
           "Whether a check-mode launch that finds a hazard raises HazardError at the next synchronisation.");
     m.def("raise_on_hazard", &raise_on_hazard);
     m.def(
-        "check_tools_from_environment", [] { return to_string(check_tools_from_environment()); },
+        "check_tools_from_environment", [] { return CheckTools::from_environment().to_string(); },
         "The tools GPUKIT_CHECK asks for ('none' when unset).");
     m.def(
-        "normalize_check_tools", [](std::string_view text) { return to_string(parse_check_tools(text)); },
+        "normalize_check_tools", [](std::string_view text) { return CheckTools::parse(text).to_string(); },
         nb::arg("tools"), "'racecheck,memcheck' -> 'memcheck,racecheck'; raises for an unknown tool.");
 }
 

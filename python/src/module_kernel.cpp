@@ -79,8 +79,8 @@ void bind_module_kernel(nb::module_& m) {
         .def_rw("program_name", &CompileOptions::program_name)
         .def_rw("target", &CompileOptions::target)
         .def_prop_rw(
-            "check", [](const CompileOptions& o) { return to_string(o.check); },
-            [](CompileOptions& o, std::string_view tools) { o.check = parse_check_tools(tools); },
+            "check", [](const CompileOptions& o) { return o.check.to_string(); },
+            [](CompileOptions& o, std::string_view tools) { o.check = CheckTools::parse(tools); },
             "Check-mode tools for the simulator: 'memcheck,racecheck', 'all', or 'none'.")
         .def(
             "header", [](CompileOptions& o, std::string name, std::string source) { o.header(std::move(name), std::move(source)); },
@@ -150,7 +150,7 @@ void bind_module_kernel(nb::module_& m) {
             [](const Kernel& kernel, nb::handle grid, nb::handle block, nb::handle args, std::size_t shared_mem,
                const Stream* stream, std::string_view check) {
                 const LaunchConfig config{to_dim3(grid, "grid"), to_dim3(block, "block"), shared_mem,
-                                          stream_or_default(stream, kernel.device()), parse_check_tools(check)};
+                                          stream_or_default(stream, kernel.device()), CheckTools::parse(check)};
                 const PackedArguments packed = pack_arguments(kernel, args);
                 nb::gil_scoped_release unlocked;
                 if (packed.needs_device_sync()) kernel.device().synchronize();

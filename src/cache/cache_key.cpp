@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 // Bump when anything below changes the encoding or what enters the key: old entries then simply
 // stop matching.
-constexpr std::string_view key_format_version = "gpukit-cache-key/1";
+constexpr std::string_view key_format_version = "gpukit-cache-key/2";
 
 enum class Resolution { string_header, file, unreadable_file, not_found, computed };
 
@@ -171,6 +171,7 @@ std::string compute_cache_key(std::string_view compiler_identity, const CompileI
     key.field(key_format_version);
     key.field(compiler_identity);
     key.field(input.target);
+    key.number(input.check.bits());
     key.list(options.to_arguments());
     key.list(options.name_expressions);
     key.field(options.program_name);

@@ -1,7 +1,9 @@
 // src/core/check.cpp: check-mode tools, reports and the hazards found so far.
 #include "gpukit/check.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <cstdlib>
 #include <string_view>
 #include <mutex>
@@ -14,50 +16,41 @@ namespace gpukit {
 
 using detail::concat;
 
-namespace {
-struct NamedTool {
-    const char* name;
-    CheckTool tool;
-};
-constexpr NamedTool named_tools[] = {{"memcheck", CheckTool::memcheck},
-                                     {"racecheck", CheckTool::racecheck},
-                                     {"synccheck", CheckTool::synccheck},
-                                     {"initcheck", CheckTool::initcheck}};
-}  // namespace
-
-CheckTool parse_check_tools(std::string_view text) {
-    CheckTool tools = CheckTool::none;
+CheckTools CheckTools::parse(std::string_view text) {
+    CheckTools tools;
     while (!text.empty()) {
         const auto comma = text.find(',');
         const std::string_view word = text.substr(0, comma);
         text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
         if (word.empty() || word == "none") continue;
         if (word == "all") {
-            tools = tools | CheckTool::all;
+            tools |= all();
             continue;
         }
-        bool known = false;
-        for (const auto& named : named_tools)
-            if (word == named.name) tools = tools | named.tool, known = true;
-        if (!known)
-            throw InvalidArgumentError(concat("Unknown check tool '", word,
-                                              "': use memcheck, racecheck, synccheck, initcheck or all"));
+        const auto* row = std::find_if(std::begin(check_tool_table), std::end(check_tool_table),
+                                       [&](const CheckToolInfo& info) { return info.name == word; });
+        if (row == std::end(check_tool_table)) {
+            std::vector<std::string> names;
+            for (const auto& info : check_tool_table) names.emplace_back(info.name);
+            throw InvalidArgumentError(concat("Unknown check tool '", word, "': use ", detail::join(names, ", "), " or all"));
+        }
+        tools |= row->tool;
     }
     return tools;
 }
 
-std::string to_string(CheckTool tools) {
+std::string CheckTools::to_string() const {
     std::vector<std::string> names;
-    for (const auto& named : named_tools)
-        if (includes(tools, named.tool)) names.emplace_back(named.name);
+    for (const auto& info : check_tool_table)
+        if (contains(info.tool)) names.emplace_back(info.name);
     return names.empty() ? "none" : detail::join(names, ",");
 }
 
-CheckTool check_tools_from_environment() {
+CheckTools CheckTools::from_environment() {
     const char* value = std::getenv("GPUKIT_CHECK");
-    if (!value || !*value) return CheckTool::none;
+    if (!value || !*value) return {};
     try {
-        return parse_check_tools(value);
+        return parse(value);
     } catch (const InvalidArgumentError& e) {
         throw InvalidArgumentError(concat("GPUKIT_CHECK=", value, ": ", e.what()));
     }

@@ -50,7 +50,7 @@ void Kernel::launch_raw(const LaunchConfig& config, const void* const* args, con
     KernelAttributes limits_now = kernel.attributes;
     limits_now.max_dynamic_shared_bytes = kernel.max_dynamic_shared_bytes.load(std::memory_order_relaxed);
     detail::check_launch_config(subject, *kernel.limits, limits_now, config.grid, config.block, config.shared_bytes);
-    if (config.check != CheckTool::none && !includes(module_->check, config.check))
+    if (!module_->check.contains(config.check))
         return launch_checked(config, args, sizes, count);
     const Device device(*module_->backend, module_->device);
     const auto stream = detail::StreamAccess::resolve(config.stream, device, "launch a kernel");
@@ -70,15 +70,15 @@ void Kernel::launch_checked(const LaunchConfig& config, const void* const* args,
     if (module.source.empty())
         throw InvalidArgumentError(detail::concat("Cannot launch ", state_->name, " with LaunchConfig::check: the module was "
                                           "loaded from an image, so there is no source to compile for check mode"));
-    const CheckTool tools = module.check | config.check;
+    const CheckTools tools = module.check | config.check;
     Kernel checked = [&] {
         std::lock_guard lock(module.twins_mutex);
-        auto twin = module.checked_twins.find(static_cast<unsigned>(tools));
+        auto twin = module.checked_twins.find(tools.bits());
         if (twin == module.checked_twins.end()) {
             CompileOptions options = module.options;
             options.check = tools;
             twin = module.checked_twins
-                       .emplace(static_cast<unsigned>(tools),
+                       .emplace(tools.bits(),
                                 Module::compile(module.source, options, Device(*module.backend, module.device)))
                        .first;
         }
@@ -101,7 +101,7 @@ void Kernel::launch_checked(const LaunchConfig& config, const void* const* args,
     }
     for (const auto& v : variables) backend.copy_on_device(module.device, v.theirs, v.ours, v.bytes, stream);
     LaunchConfig plain = config;
-    plain.check = CheckTool::none;
+    plain.check = {};
     checked.launch_raw(plain, args, sizes, count);
     for (const auto& v : variables) backend.copy_on_device(module.device, v.ours, v.theirs, v.bytes, stream);
 }

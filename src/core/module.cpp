@@ -127,13 +127,9 @@ void clear_loaded_modules() {
 Module Module::compile(std::string_view source, const CompileOptions& options, Device device) {
     auto& backend = device.backend();
     std::string target = options.target.empty() ? device.properties().target : options.target;
-    CheckTool check = CheckTool::none;
-    if (backend.kind() == BackendKind::sim) {
-        // Check mode is a variant of the simulator's target, so it is cached apart from fast mode.
-        check = options.check | check_tools_from_environment();
-        if (check != CheckTool::none) target += concat("+check=", static_cast<unsigned>(check));
-    }
-    const detail::CompileInput input{source, options, target};
+    CheckTools check;
+    if (backend.kind() == BackendKind::sim) check = options.check | CheckTools::from_environment();
+    const detail::CompileInput input{source, options, target, check};
     auto compiled = detail::get_or_compile(backend.compiler(), input);
 
     auto& memo = detail::loaded_modules();
@@ -152,7 +148,7 @@ Module Module::compile(std::string_view source, const CompileOptions& options, D
 
 CompiledImage Module::compile_image(std::string_view source, const CompileOptions& options, std::string_view target,
                                     BackendKind backend) {
-    const detail::CompileInput input{source, options, std::string(target)};
+    const detail::CompileInput input{source, options, std::string(target), options.check};
     return *detail::get_or_compile(detail::compiler(backend), input).image;
 }
 

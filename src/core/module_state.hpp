@@ -37,11 +37,11 @@ struct ModuleState {
     std::string source;  // empty for modules loaded from PTX or cubin
     std::vector<std::pair<std::string, std::string>> lowered_names;
     CompileOptions options;                // as compiled from source
-    CheckTool check = CheckTool::none;     // the simulator's check-mode tools it was compiled for
+    CheckTools check;                      // the check tools it was compiled for
 
     std::mutex twins_mutex;  // guards checked_twins
     // Per-launch check mode: the same source compiled for more tools, by their bits.
-    std::map<unsigned, Module> checked_twins;
+    std::map<std::uint32_t, Module> checked_twins;
 
     std::mutex mutex;  // guards kernels
     std::map<std::string, std::unique_ptr<KernelState>, std::less<>> kernels;

@@ -24,7 +24,7 @@ protected:
         take_check_report();  // start clean
     }
 
-    static Kernel checked(const char* source, const char* name, CheckTool tools = CheckTool::memcheck) {
+    static Kernel checked(const char* source, const char* name, CheckTools tools = CheckTool::memcheck) {
         CompileOptions options;
         options.check = tools;
         return Module::compile(source, options).kernel(name);
@@ -652,11 +652,16 @@ TEST_F(CheckMode, RaisingOnAHazard) {
 }
 
 TEST_F(CheckMode, EnvironmentNamesTheTools) {
-    EXPECT_EQ(parse_check_tools("memcheck,racecheck"), CheckTool::memcheck | CheckTool::racecheck);
-    EXPECT_EQ(parse_check_tools("all"), CheckTool::all);
-    EXPECT_EQ(parse_check_tools(""), CheckTool::none);
-    EXPECT_THROW(parse_check_tools("memchek"), InvalidArgumentError);
-    EXPECT_EQ(to_string(CheckTool::memcheck | CheckTool::initcheck), "memcheck,initcheck");
+    EXPECT_EQ(CheckTools::parse("memcheck,racecheck"), CheckTool::memcheck | CheckTool::racecheck);
+    EXPECT_EQ(CheckTools::parse("all"), CheckTools::all());
+    EXPECT_EQ(CheckTools::parse(""), CheckTools{});
+    EXPECT_EQ(CheckTools::parse("none"), CheckTools{});
+    EXPECT_THROW(CheckTools::parse("memchek"), InvalidArgumentError);
+    EXPECT_EQ((CheckTool::memcheck | CheckTool::initcheck).to_string(), "memcheck,initcheck");
+    EXPECT_EQ(CheckTools{}.to_string(), "none");
+    EXPECT_TRUE(CheckTools::all().contains(CheckTool::memcheck | CheckTool::synccheck));
+    EXPECT_FALSE(CheckTools(CheckTool::racecheck).contains(CheckTool::memcheck));
+    EXPECT_EQ(CheckTools::from_bits(CheckTools::all().bits()), CheckTools::all());
 }
 
 // LaunchConfig::check: a module compiled for fast mode, one launch of it checked. The launch sees

@@ -119,11 +119,11 @@ public:
         solo_yields_ = 0;
         launch.module->record().prepare_thread();
         shared_begin_ = launch.checker ? launch.module->thread_local_block() : 0;
-        synccheck_ = launch.checker && includes(launch.checker->tools(), CheckTool::synccheck);
-        racecheck_ = launch.checker && includes(launch.checker->tools(), CheckTool::racecheck);
+        synccheck_ = launch.checker && launch.checker->tools().contains(CheckTool::synccheck);
+        racecheck_ = launch.checker && launch.checker->tools().contains(CheckTool::racecheck);
         if (racecheck_) clear_shared_shadow();
         if (launch.checker) block_context_.filter = &filter_for(*launch.checker);
-        if (launch.checker && includes(launch.checker->tools(), CheckTool::initcheck)) {
+        if (launch.checker && launch.checker->tools().contains(CheckTool::initcheck)) {
             shared_written_.resize(launch.module->thread_local_bytes());
             if (++shared_written_serial_ == 0) {  // wrapped: old stamps could match again
                 std::fill(shared_written_.begin(), shared_written_.end(), 0u);
@@ -347,7 +347,7 @@ private:
         filter_ranges_.assign(launch_filter.ranges, launch_filter.ranges + launch_filter.range_count);
         // initcheck and racecheck judge every shared access: a range whose `written` is false.
         static const bool never_written = false;
-        const bool judge_all = includes(checker.tools(), CheckTool::initcheck);
+        const bool judge_all = checker.tools().contains(CheckTool::initcheck);
         for (const auto& variable : launch_->module->shared_variables()) {
             const std::uintptr_t begin = shared_begin_ + variable.offset;
             const std::size_t size = variable.dynamic ? launch_->dynamic_shared_bytes : variable.size;

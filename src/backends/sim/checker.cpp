@@ -66,14 +66,14 @@ GlobalShadow::GlobalShadow(std::uintptr_t begin, std::uintptr_t end) : first_wor
 
 GlobalShadow::~GlobalShadow() { munmap(mapping_, bytes_); }
 
-LaunchChecker::LaunchChecker(const SimModule& module, std::string kernel, CheckTool tools, gpukit_sim::Index3 grid,
+LaunchChecker::LaunchChecker(const SimModule& module, std::string kernel, CheckTools tools, gpukit_sim::Index3 grid,
                              gpukit_sim::Index3 block, std::size_t dynamic_shared_bytes)
     : module_(module),
       kernel_(std::move(kernel)),
       tools_(tools),
-      memcheck_(includes(tools, CheckTool::memcheck)),
-      racecheck_(includes(tools, CheckTool::racecheck)),
-      initcheck_(includes(tools, CheckTool::initcheck)),
+      memcheck_(tools.contains(CheckTool::memcheck)),
+      racecheck_(tools.contains(CheckTool::racecheck)),
+      initcheck_(tools.contains(CheckTool::initcheck)),
       grid_(grid),
       block_dim_(block),
       dynamic_shared_bytes_(dynamic_shared_bytes),

@@ -66,10 +66,10 @@ private:
 
 class LaunchChecker {
 public:
-    LaunchChecker(const SimModule& module, std::string kernel, CheckTool tools, gpukit_sim::Index3 grid,
+    LaunchChecker(const SimModule& module, std::string kernel, CheckTools tools, gpukit_sim::Index3 grid,
                   gpukit_sim::Index3 block, std::size_t dynamic_shared_bytes);
 
-    CheckTool tools() const noexcept { return tools_; }
+    CheckTools tools() const noexcept { return tools_; }
     SyncClock& clock() noexcept { return clock_; }
     // What a kernel may judge by itself (see gpukit_sim::AccessFilter); lives as long as this.
     const gpukit_sim::AccessFilter& filter() const noexcept { return filter_; }
@@ -113,7 +113,7 @@ private:
 
     const SimModule& module_;
     std::string kernel_;
-    CheckTool tools_;
+    CheckTools tools_;
     bool memcheck_, racecheck_, initcheck_;
     gpukit_sim::Index3 grid_, block_dim_;
     std::size_t dynamic_shared_bytes_;

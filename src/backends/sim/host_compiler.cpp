@@ -270,23 +270,23 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
 
     const std::string unit = concat("#include \"gpukit_sim.h\"\n#line 1 \"", options.program_name, "\"\n", input.source,
                                     "\n#line 1 \"", registry_file_name, "\"\n",
-                                    registry_source(registrations, analysis, check_tools_of(input.target)));
+                                    registry_source(registrations, analysis, input.check.bits()));
     write_file(work.path() / "module.cpp", unit);
 
     std::string notes;
     std::vector<std::string> user_flags = translate_options(options, notes);
     std::vector<std::string> command = {compiler};
     auto flags = flags_for(compiler);
-    if (const unsigned check = check_tools_of(input.target)) {
+    if (!input.check.empty()) {
         // Check mode: every load and store calls a hook (ThreadSanitizer's instrumentation, our
         // runtime); debug lines name the source of each access. racecheck needs every store the
         // source makes, so -Og: from -O1 on, a store the next thread of the block loop overwrites
         // is dropped, and the race on it with it (the course's block-wide __shared__ scratch
         // array). The other tools judge addresses, which the optimiser keeps: -O2, faster.
-        const bool every_store = check & static_cast<unsigned>(CheckTool::racecheck);
+        const bool every_store = input.check.contains(CheckTool::racecheck);
         flags.erase(std::remove(flags.begin(), flags.end(), "-O2"), flags.end());
         flags.insert(flags.end(), {every_store ? "-Og" : "-O2", "-g", "-fsanitize=thread", "-fno-optimize-sibling-calls",
-                                   "-Wno-tsan", concat("-DGPUKIT_SIM_CHECK=", check)});
+                                   "-Wno-tsan", concat("-DGPUKIT_SIM_CHECK=", input.check.bits())});
     }
     command.insert(command.end(), flags.begin(), flags.end());
     command.push_back("-I" + prelude_dir.string());
@@ -337,11 +337,6 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
     image.log = trim_trailing(log);
     for (const auto& expression : options.name_expressions) image.lowered_names.emplace_back(expression, expression);
     return image;
-}
-
-unsigned check_tools_of(std::string_view target) {
-    const auto at = target.find("+check=");
-    return at == std::string_view::npos ? 0u : static_cast<unsigned>(std::atoi(std::string(target.substr(at + 7)).c_str()));
 }
 
 const HostCompiler& host_compiler() {

@@ -24,9 +24,6 @@ public:
 
 const HostCompiler& host_compiler();
 
-// The check-mode tools a simulator target asks for ("host-x86_64+check=1" → 1); 0 for fast mode.
-unsigned check_tools_of(std::string_view target);
-
 // The compiler gpukit uses: GPUKIT_SIM_CXX, then CXX, then c++, g++, clang++ on PATH; empty if none.
 std::string host_compiler_path();
 

@@ -263,13 +263,13 @@ public:
         const SimModule* module = kernel.module;
         streams_.enqueue(as_stream(stream), [storage, &kernel, module, grid, block, shared_bytes] {
             std::unique_ptr<LaunchChecker> checker;
-            const unsigned tools = module->record().check_tools;
-            if (tools) checker = std::make_unique<LaunchChecker>(*module, kernel.name, static_cast<CheckTool>(tools),
+            const CheckTools tools = CheckTools::from_bits(module->record().check_tools);
+            if (!tools.empty()) checker = std::make_unique<LaunchChecker>(*module, kernel.name, tools,
                                                          gpukit_sim::Index3{grid.x, grid.y, grid.z},
                                                          gpukit_sim::Index3{block.x, block.y, block.z}, shared_bytes);
             // initcheck cannot see what a kernel without it writes: every allocation it is handed
             // counts as written (it may have written any of it), so later checked reads stay quiet.
-            if (!includes(static_cast<CheckTool>(tools), CheckTool::initcheck)) mark_arguments_written(storage->values);
+            if (!tools.contains(CheckTool::initcheck)) mark_arguments_written(storage->values);
             const BlockLaunch launch{module, &kernel, storage->pointers.data(), {grid.x, grid.y, grid.z},
                                      {block.x, block.y, block.z}, shared_bytes, checker.get()};
             // Whatever the launch ends with, its hazards are kept for take_check_report().
