@@ -118,10 +118,10 @@ BENCHMARK(BM_CacheHit_DiskInNewProcess)->UseManualTime()->Iterations(20);
 
 // The same, with the module loaded too (Module::compile, not just the cached image).
 int disk_hit_child() {
-    gpukit::select_backend(gpukit::BackendKind::cuda);
+    gpukit::select_backend("cuda");
     const auto target = gpukit::Device::current().properties().target;
     const auto start = Clock::now();
-    auto image = gpukit::Module::compile_image(vector_add_source, {}, target);
+    auto image = gpukit::Module::compile_image(vector_add_source, {}, target, "cuda");
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     const auto stats = gpukit::cache_stats();
     if (stats.disk_hits != 1 || image.data.empty()) return 1;
@@ -138,7 +138,7 @@ void BM_ColdCompile_VectorAdd(benchmark::State& state) {
         const std::string source = std::string(vector_add_source) + "// variant " + std::to_string(++salt) + " " +
                                    std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
         const double before = gpukit::cache_stats().compile_seconds;
-        gpukit::Module::compile_image(source, {}, target);
+        gpukit::Module::compile_image(source, {}, target, "cuda");
         state.SetIterationTime(gpukit::cache_stats().compile_seconds - before);
     }
 }
@@ -168,12 +168,12 @@ BENCHMARK(BM_HostToDevice_Pinned)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "--disk-hit-child") == 0) return disk_hit_child();
-    const std::string reason = gpukit::backend_unavailable_reason(gpukit::BackendKind::cuda);
+    const std::string reason = gpukit::backend_unavailable_reason("cuda");
     if (!reason.empty()) {
         std::fprintf(stderr, "gpukit_core_bench needs a CUDA GPU: %s\n", reason.c_str());
         return 0;
     }
-    gpukit::select_backend(gpukit::BackendKind::cuda);
+    gpukit::select_backend("cuda");
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();

@@ -63,7 +63,7 @@ Timing time_runs(int repeats, Run run) {
 
 int main(int argc, char** argv) {
     const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
-    gpukit::select_backend(gpukit::BackendKind::sim);
+    gpukit::select_backend("sim");
     const auto& device = gpukit::Device::current().properties();
     std::printf("gpukit simulator benchmark on %s\n", device.name.c_str());
     const int repeats = quick ? 3 : 9;

@@ -58,10 +58,10 @@ int run_on_device(int size) {
 int main(int argc, char** argv) {
     const int size = argc > 1 ? std::atoi(argv[1]) : 1000003;
     try {
-        const std::string reason = gpukit::backend_unavailable_reason(gpukit::BackendKind::automatic);
+        const std::string reason = gpukit::backend_unavailable_reason("auto");
         if (reason.empty()) return run_on_device(size);
         std::printf("No device can run kernels here:\n%s\n\n", reason.c_str());
-        const auto image = gpukit::Module::compile_image(vector_add_source, {}, "sm_90");
+        const auto image = gpukit::Module::compile_image(vector_add_source, {}, "sm_90", "cuda");
         std::printf("vector_add still compiles with NVRTC: %zu-byte %s for sm_90\n", image.data.size(),
                     std::string(gpukit::to_string(image.format)).c_str());
         return 0;

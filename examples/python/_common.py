@@ -16,12 +16,12 @@ import gpukit
 def parse_args(description, sizes=None, size_help="the problem size"):
     """Parses --backend, --quick, --seed and, when ``sizes`` is given, --size; selects the backend.
 
-    ``sizes`` maps 'quick', 'sim' and 'cuda' to the example's default size: an int, or a tuple of
-    ints (then --size takes several). ``args.size`` is the size to run, ``args.rng`` the random
+    ``sizes`` maps 'quick', 'sim' (a simulated device) and 'cuda' (a GPU) to the example's default
+    size: an int, or a tuple of ints (then --size takes several). ``args.size`` is the size to run, ``args.rng`` the random
     generator of the inputs, ``args.repeats`` the timed runs of a benchmark (few on the simulator)."""
     parser = argparse.ArgumentParser(description=description,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--backend", choices=("auto", "cuda", "sim"),
+    parser.add_argument("--backend", choices=("auto", *(backend.name for backend in gpukit.backends())),
                         default=os.environ.get("GPUKIT_BACKEND", "auto"),
                         help="where kernels run (default: GPUKIT_BACKEND, else a GPU when there is one)")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, to run in CI on the simulator")
@@ -32,13 +32,14 @@ def parse_args(description, sizes=None, size_help="the problem size"):
     args = parser.parse_args()
 
     gpukit.use_backend(args.backend)  # before anything touches a device
+    simulated = gpukit.get_device().backend_info.capabilities.simulated
     if sizes is not None:
         if args.size is None:
-            args.size = sizes["quick"] if args.quick else sizes[gpukit.backend()]
+            args.size = sizes["quick"] if args.quick else sizes["sim" if simulated else "cuda"]
         elif several:
             args.size = tuple(args.size)
     args.rng = numpy.random.default_rng(args.seed)
-    args.repeats = 3 if gpukit.backend() == "sim" else 10
+    args.repeats = 3 if simulated else 10
     return args
 
 
@@ -62,7 +63,7 @@ def agrees(what, result, expected, rtol=0.0, atol=0.0):
 
 def simulator():
     """The simulator device, present beside any GPU: the examples show check mode on it."""
-    return next(device for device in gpukit.all_devices() if device.backend == "sim")
+    return next(device for device in gpukit.all_devices() if device.backend_info.capabilities.check_mode)
 
 
 def finish(correct, summary):

@@ -143,7 +143,7 @@ for name, (kernel, shared_mem) in variants.items():
     else:
         all_correct &= correct
         line = f"{name:>15}: {'correct' if correct else 'WRONG'}"
-    if gpukit.backend() == "cuda":  # what the compiler made of it (the simulator has no registers to count)
+    if not gpukit.get_device().backend_info.capabilities.simulated:  # the simulator has no registers to count
         attributes = kernel.attributes
         line += (f" ({attributes.num_registers} registers, {attributes.local_bytes_per_thread} bytes of local "
                  f"memory per thread, {attributes.static_shared_bytes + shared_mem} bytes of shared memory per block)")

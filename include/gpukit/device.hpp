@@ -1,8 +1,7 @@
-// gpukit/device.hpp: backends, devices and their properties, and the current device.
+// gpukit/device.hpp: devices and their properties, and the current device.
 //
 // A Device is a cheap handle (backend + ordinal). Every resource gpukit creates belongs to one.
-// The backend is chosen once per process: GPUKIT_BACKEND=cuda|sim|auto, or select_backend()
-// before the first device is used; auto picks CUDA when a driver and a device exist.
+// Which backend the process uses is chosen once (gpukit/backend.hpp).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpukit/backend.hpp"
 #include "gpukit/geometry.hpp"
 
 namespace gpukit {
@@ -17,12 +17,6 @@ namespace gpukit {
 namespace detail {
 class Backend;
 }
-
-enum class BackendKind { cuda, sim, automatic };
-
-std::string_view to_string(BackendKind kind);
-// Parses "cuda", "sim" or "auto"; throws InvalidArgumentError naming the accepted values.
-BackendKind parse_backend_kind(std::string_view text);
 
 // The limits a launch is checked against. Filled from the device (CUDA) or the simulated profile.
 struct LaunchLimits {
@@ -41,7 +35,7 @@ struct ComputeCapability {
 };
 
 struct DeviceProperties {
-    BackendKind backend = BackendKind::cuda;
+    std::string backend;  // the backend's name (gpukit/backend.hpp)
     int ordinal = 0;
     std::string name;
     ComputeCapability compute_capability;
@@ -59,11 +53,11 @@ struct DeviceProperties {
     int memory_bus_width_bits = 0;
     std::size_t l2_cache_bytes = 0;
 
-    // What kernels are compiled for: "sm_90" on a CUDA device of compute capability 9.0, the
-    // host's architecture ("host-x86_64") on the simulator.
+    // What kernels are compiled for: "sm_90" on a GPU of compute capability 9.0, the host's
+    // architecture ("host-x86_64") on a simulated device.
     std::string target;
 
-    // "sm_90" for compute capability 9.0 (the simulator reports the capability it models).
+    // "sm_90" for compute capability 9.0 (a simulated device reports the capability it models).
     std::string architecture() const;
 };
 
@@ -78,7 +72,8 @@ public:
     static Device current();
 
     int ordinal() const noexcept { return ordinal_; }
-    BackendKind backend_kind() const;
+    // The backend the device belongs to, and what it can do.
+    const BackendInfo& backend_info() const;
     const DeviceProperties& properties() const;
     std::string_view name() const { return properties().name; }
     MemoryInfo memory_info() const;
@@ -115,21 +110,12 @@ private:
     Device previous_;
 };
 
-// Chooses the process's backend. Call before the first device is used; a later call that asks
-// for a different backend throws UsageError. Asking for CUDA where no driver or device exists
-// throws BackendUnavailableError naming what was not found.
-void select_backend(BackendKind kind);
-// The backend in use, selecting it from GPUKIT_BACKEND (default auto) on first call.
-BackendKind selected_backend();
-// Why a backend cannot be used, or an empty string when it can. Never throws.
-std::string backend_unavailable_reason(BackendKind kind);
-
 // Every device of the selected backend.
 std::vector<Device> devices();
 Device device(int ordinal);
-// Every device of every backend that can run here: the CUDA devices, then the simulator, which
-// is a device of its own. Any of them can be passed explicitly to Module::compile, DeviceBuffer
-// and Stream, whichever backend is selected.
+// Every device of every backend that can run here, in the order of backends(): the GPUs, then the
+// simulator, which is a device of its own. Any of them can be passed explicitly to
+// Module::compile, DeviceBuffer and Stream, whichever backend is selected.
 std::vector<Device> all_devices();
 
 }  // namespace gpukit

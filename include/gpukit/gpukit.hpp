@@ -1,7 +1,9 @@
 // gpukit/gpukit.hpp: the whole C++ API.
 #pragma once
 
+#include "gpukit/backend.hpp"
 #include "gpukit/cache.hpp"
+#include "gpukit/check.hpp"
 #include "gpukit/device.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/event.hpp"
@@ -10,5 +12,4 @@
 #include "gpukit/memory.hpp"
 #include "gpukit/module.hpp"
 #include "gpukit/stream.hpp"
-#include "gpukit/toolchain.hpp"
 #include "gpukit/version.hpp"

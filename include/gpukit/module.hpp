@@ -82,12 +82,13 @@ struct GlobalSymbol {
 
 class Module {
 public:
-    // Compiles with NVRTC for the device's architecture (or options.target), through the cache.
+    // Compiles for the device's target (or options.target) with its backend's compiler, through the cache.
     static Module compile(std::string_view source, const CompileOptions& options = {},
                           Device device = Device::current());
-    // Compiles without loading: needs no device, only the compiler. `target` e.g. "sm_90".
+    // Compiles with the compiler of the named backend without loading: needs no device, only the
+    // compiler. `target` as DeviceProperties::target names it, e.g. "sm_90".
     static CompiledImage compile_image(std::string_view source, const CompileOptions& options,
-                                       std::string_view target, BackendKind backend = BackendKind::cuda);
+                                       std::string_view target, std::string_view backend);
     // Loads PTX, a cubin or a fatbin produced elsewhere.
     static Module load(ImageFormat format, std::string_view image, Device device = Device::current());
     // Loads a .ptx, .cubin or .fatbin file, the format chosen by the extension.

@@ -33,7 +33,7 @@ class BenchmarkResult:
             return f"{self.name}: no runs"
         parts = [f"{self.name:<20}", self._summary("    CPU", self.cpu_times)]
         for device, times in zip(self.devices, self.gpu_times):
-            parts.append(self._summary(f"    {'GPU' if device.backend == 'cuda' else 'SIM'}-{device.id}", times))
+            parts.append(self._summary(f"    {device.backend_info.device_label}-{device.id}", times))
         return "".join(parts)
 
     def __repr__(self):

@@ -1,5 +1,5 @@
 """
-gpukit's C++ core: devices, memory, streams, events, modules, kernels, check mode, the compile cache and the toolchain. Use it through the gpukit package.
+gpukit's C++ core: devices, memory, streams, events, modules, kernels, check mode, the compile cache and the backends. Use it through the gpukit package.
 """
 
 from collections.abc import Iterator, Sequence
@@ -7,6 +7,114 @@ import os
 import pathlib
 from typing import overload
 
+
+def version() -> str:
+    """gpukit's version, e.g. '0.1.0'."""
+
+class BackendCapabilities:
+    """
+    What a backend can do: code that must differ by device asks these, never a name.
+    """
+
+    @property
+    def simulated(self) -> bool:
+        """
+        Kernels run on this machine's CPU, not on an accelerator (timings are CPU timings).
+        """
+
+    @property
+    def check_mode(self) -> bool:
+        """Runs kernels under check mode's tools (memcheck, racecheck, ...)."""
+
+    @property
+    def loads_binary_images(self) -> bool:
+        """Loads code compiled elsewhere (PTX, cubin, fatbin)."""
+
+    @property
+    def tensor_cores(self) -> bool:
+        """Its devices may have tensor cores."""
+
+    @property
+    def dlpack_device_type(self) -> int:
+        """
+        Where DLPack places its memory: 1 (kDLCPU, host memory) or 2 (kDLCUDA, CUDA device memory).
+        """
+
+    def __repr__(self) -> str: ...
+
+class ToolchainPart:
+    """A library or compiler a backend needs, as found here."""
+
+    @property
+    def role(self) -> str:
+        """What it is for the backend: 'driver', 'NVRTC', 'host compiler'."""
+
+    @property
+    def path(self) -> str:
+        """The file in use or found; '' when none was found."""
+
+    @property
+    def version(self) -> str: ...
+
+    @property
+    def problem(self) -> str:
+        """Why it cannot be used; '' when it can."""
+
+class BackendInfo:
+    """A backend: its name, what it runs kernels on, what it can do."""
+
+    @property
+    def name(self) -> str:
+        """What GPUKIT_BACKEND and use_backend() take."""
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def device_label(self) -> str:
+        """How device lists label its devices ('GPU 0')."""
+
+    @property
+    def built(self) -> bool:
+        """Built into this gpukit (when not, unavailable_reason says why)."""
+
+    @property
+    def capabilities(self) -> BackendCapabilities: ...
+
+    @property
+    def unavailable_reason(self) -> str:
+        """Why the backend cannot run here, or '' when it can."""
+
+    @property
+    def toolchain(self) -> list[ToolchainPart]:
+        """
+        The libraries and compilers it uses: where they were found, their versions, or why they cannot be used.
+        """
+
+    def __repr__(self) -> str: ...
+
+def backends() -> list[BackendInfo]:
+    """
+    Every backend gpukit knows, the built ones first, in the order automatic selection tries them.
+    """
+
+def backend_info(name: str) -> BackendInfo:
+    """
+    The backend of that name; InvalidArgumentError naming the backends there are.
+    """
+
+def select_backend(name: str) -> None:
+    """
+    Chooses the process's backend by name, or 'auto'. A later call asking for another raises UsageError.
+    """
+
+def selected_backend() -> BackendInfo:
+    """The backend in use, choosing it from GPUKIT_BACKEND on first use."""
+
+def backend_unavailable_reason(name: str) -> str:
+    """
+    Why a backend ('auto': any backend) cannot be used here, or '' when it can.
+    """
 
 class LaunchLimits:
     """The limits every launch on a device is checked against."""
@@ -37,7 +145,8 @@ class DeviceProperties:
     """What a device is and what it can do."""
 
     @property
-    def backend(self) -> str: ...
+    def backend(self) -> str:
+        """The backend's name."""
 
     @property
     def ordinal(self) -> int: ...
@@ -90,14 +199,14 @@ class DeviceProperties:
     @property
     def target(self) -> str:
         """
-        What kernels are compiled for: 'sm_90', or the host's architecture on the simulator.
+        What kernels are compiled for: 'sm_90', or the host's architecture on a simulated device.
         """
 
     def architecture(self) -> str: ...
 
 class Device:
     """
-    A GPU, or the simulator. Device() is the current device; Device(n) is device n of the selected backend. `with device:` makes it current inside the block.
+    A GPU, or a simulated device. Device() is the current device; Device(n) is device n of the selected backend. `with device:` makes it current inside the block.
     """
 
     def __init__(self, id: int | None = None) -> None: ...
@@ -108,7 +217,11 @@ class Device:
 
     @property
     def backend(self) -> str:
-        """'cuda' or 'sim'."""
+        """The backend's name."""
+
+    @property
+    def backend_info(self) -> BackendInfo:
+        """The backend: its name, label and capabilities."""
 
     @property
     def name(self) -> str: ...
@@ -144,19 +257,6 @@ class Device:
     def __hash__(self) -> int: ...
 
     def __repr__(self) -> str: ...
-
-def select_backend(name: str) -> None:
-    """
-    Chooses the process's backend: 'cuda', 'sim' or 'auto'. A later call asking for another raises UsageError.
-    """
-
-def selected_backend() -> str:
-    """
-    The backend in use ('cuda' or 'sim'), choosing it from GPUKIT_BACKEND on first use.
-    """
-
-def backend_unavailable_reason(name: str) -> str:
-    """Why a backend cannot be used here, or '' when it can."""
 
 def devices() -> list[Device]:
     """Every device of the selected backend."""
@@ -644,45 +744,3 @@ def clear_disk_cache() -> None:
 
 def clear_memory_cache() -> None:
     """Forgets the compiled images this process holds."""
-
-def version() -> str:
-    """gpukit's version, e.g. '0.1.0'."""
-
-class ToolchainPart:
-    """A library or compiler a backend needs."""
-
-    @property
-    def path(self) -> str:
-        """The file in use or found; '' when none was found."""
-
-    @property
-    def version(self) -> str: ...
-
-    @property
-    def problem(self) -> str:
-        """Why it cannot be used; '' when it can."""
-
-class CudaToolchain:
-    """What the CUDA backend found: the driver and NVRTC."""
-
-    @property
-    def built_in(self) -> bool:
-        """Whether this gpukit was built with the CUDA backend."""
-
-    @property
-    def headers_version(self) -> str:
-        """The CUDA headers it was built against."""
-
-    @property
-    def driver(self) -> ToolchainPart: ...
-
-    @property
-    def nvrtc(self) -> ToolchainPart: ...
-
-def cuda_toolchain() -> CudaToolchain:
-    """
-    Where the CUDA driver and NVRTC were found, their versions, or why they cannot be used.
-    """
-
-def simulator_compiler() -> ToolchainPart:
-    """The host C++ compiler the simulator uses and its version."""

@@ -21,14 +21,14 @@ def asarray(a, dtype=None):
     if isinstance(a, ndarray):
         return a if dtype is None else a.astype(dtype, copy=False)
     device = get_device()
-    if device.backend == "cuda":
+    if _dlpack_type(device) == _DLPACK_CUDA:
         if hasattr(a, "__cuda_array_interface__"):
             return _cast(_from_cuda_array_interface(a, device), dtype)
         if hasattr(a, "__dlpack_device__") and a.__dlpack_device__()[0] == _DLPACK_CUDA:
             return _cast(from_dlpack(a), dtype)
     elif hasattr(a, "__cuda_array_interface__"):
-        raise TypeError(f"a {type(a).__module__}.{type(a).__name__} is in CUDA device memory, which the simulator "
-                        "cannot read; copy it to the host first (or run on the CUDA backend)")
+        raise TypeError(f"a {type(a).__module__}.{type(a).__name__} is in CUDA device memory, which the "
+                        f"{device.backend} backend cannot read; copy it to the host first (or run on a CUDA device)")
     host = numpy.asarray(a, dtype=dtype)
     array = ndarray._allocate(host.shape, _dtypes.to_dtype(host.dtype), device)
     array.set(_host_c_order(host).astype(array.dtype, copy=False))
@@ -41,6 +41,11 @@ def array(obj, dtype=None, copy=True):
     # asarray made a fresh array from host data; anything else may share another array's memory.
     fresh = not isinstance(obj, ndarray) and not isinstance(result._owner, _core.ImportedMemory)
     return result.copy() if copy and not fresh else result
+
+
+def _dlpack_type(device):
+    """Where DLPack places ``device``'s memory: kDLCPU (host memory) or kDLCUDA."""
+    return device.backend_info.capabilities.dlpack_device_type
 
 
 def _cast(array, dtype):
@@ -61,9 +66,9 @@ def _device_for_dlpack(dl_device):
     """The gpukit device that can address memory on DLPack device ``dl_device``, or BufferError."""
     kind, ordinal = dl_device
     device = get_device()
-    if kind == _DLPACK_CUDA and device.backend == "cuda":
+    if kind == _DLPACK_CUDA and _dlpack_type(device) == _DLPACK_CUDA:
         return _core.Device(ordinal)
-    if kind == _DLPACK_CPU and device.backend == "sim":
+    if kind == _DLPACK_CPU and _dlpack_type(device) == _DLPACK_CPU:
         return device
     backend = device.backend
     where = {_DLPACK_CPU: "host (kDLCPU)", _DLPACK_CUDA: "CUDA (kDLCUDA)"}.get(kind, f"DLPack device type {kind}")
@@ -81,7 +86,7 @@ def from_dlpack(x):
         return x
     device = _device_for_dlpack(tuple(x.__dlpack_device__()))
     stream = None
-    if device.backend == "cuda":
+    if _dlpack_type(device) == _DLPACK_CUDA:
         current = get_current_stream()
         stream = 1 if current.is_default else current.ptr
     try:

@@ -11,7 +11,7 @@ import operator
 import numpy
 
 from . import _core
-from ._backend import all_devices, get_device
+from ._backend import all_devices, backends, get_device
 from ._ndarray import ndarray
 from ._stream import _native_stream
 
@@ -23,11 +23,12 @@ def _device_for(device, backend):
         return device
     if backend in (None, "nvrtc"):  # 'nvrtc' is CuPy's default: compile at run time for the current device
         return get_device()
+    names = [info.name for info in backends()]
     if backend == "nvcc":
         raise ValueError("gpukit compiles with NVRTC (GPU) or the host compiler (simulator), not nvcc; "
-                         "leave backend= out, or name the device kind: backend='cuda' or 'sim'")
-    if backend not in ("cuda", "sim"):
-        raise ValueError(f"backend must be 'cuda', 'sim' (or CuPy's 'nvrtc'), not {backend!r}")
+                         f"leave backend= out, or name the backend to run on: {' or '.join(map(repr, names))}")
+    if backend not in names:
+        raise ValueError(f"backend must be {', '.join(map(repr, names))} (or CuPy's 'nvrtc'), not {backend!r}")
     if get_device().backend == backend:
         return get_device()
     for candidate in all_devices():

@@ -325,9 +325,9 @@ class ndarray:
     @property
     def __cuda_array_interface__(self):
         """CUDA Array Interface v3 (CUDA devices only; on the simulator use DLPack, whose device is the CPU)."""
-        if self._device.backend != "cuda":
+        if self._device.backend_info.capabilities.dlpack_device_type != _DLPACK_CUDA:
             raise AttributeError("__cuda_array_interface__ exists on CUDA devices only: this array is in the "
-                                 "simulator's (host) memory; use numpy.from_dlpack(array) or .get()")
+                                 f"{self._device.backend} backend's (host) memory; use numpy.from_dlpack(array) or .get()")
         stream = get_current_stream()
         contiguous = self.flags.c_contiguous
         return {
@@ -343,9 +343,8 @@ class ndarray:
 
     def __dlpack_device__(self):
         """(kDLCUDA, ordinal) on a GPU; (kDLCPU, 0) on the simulator, whose device memory is host memory."""
-        if self._device.backend == "cuda":
-            return (_DLPACK_CUDA, self._device.id)
-        return (_DLPACK_CPU, 0)
+        kind = self._device.backend_info.capabilities.dlpack_device_type
+        return (kind, self._device.id if kind == _DLPACK_CUDA else 0)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         """A DLPack capsule over the array's memory (versioned when ``max_version`` asks for 1.x).

@@ -16,6 +16,6 @@ void bind_module_kernel(nanobind::module_& m);
 void bind_check(nanobind::module_& m);
 void bind_dlpack(nanobind::module_& m);
 void bind_cache(nanobind::module_& m);
-void bind_toolchain(nanobind::module_& m);
+void bind_backend(nanobind::module_& m);
 
 }  // namespace gpukit::python

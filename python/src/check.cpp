@@ -33,7 +33,7 @@ void bind_check(nb::module_& m) {
         .def_prop_ro("other_block", [](const Hazard& h) { return dim3_tuple(h.other_block); })
         .def_prop_ro("other_thread", [](const Hazard& h) { return dim3_tuple(h.other_thread); })
         .def("__repr__", [](const Hazard& h) {
-            return "<gpukit.Hazard " + to_string(h.tool) + ": " + h.what + " in " + h.kernel + " at " + h.file + ":" +
+            return "<gpukit.Hazard " + std::string(to_string(h.tool)) + ": " + h.what + " in " + h.kernel + " at " + h.file + ":" +
                    std::to_string(h.line) + ", " + std::to_string(h.occurrences) + "x>";
         });
 

@@ -40,7 +40,7 @@ void bind_device(nb::module_& m) {
         .def_ro("warp_size", &LaunchLimits::warp_size);
 
     nb::class_<DeviceProperties>(m, "DeviceProperties", "What a device is and what it can do.")
-        .def_prop_ro("backend", [](const DeviceProperties& p) { return std::string(to_string(p.backend)); })
+        .def_ro("backend", &DeviceProperties::backend, "The backend's name.")
         .def_ro("ordinal", &DeviceProperties::ordinal)
         .def_ro("name", &DeviceProperties::name)
         .def_prop_ro("compute_capability",
@@ -60,11 +60,12 @@ void bind_device(nb::module_& m) {
         .def_ro("memory_clock_rate_khz", &DeviceProperties::memory_clock_rate_khz)
         .def_ro("memory_bus_width_bits", &DeviceProperties::memory_bus_width_bits)
         .def_ro("l2_cache_bytes", &DeviceProperties::l2_cache_bytes)
-        .def_ro("target", &DeviceProperties::target, "What kernels are compiled for: 'sm_90', or the host's architecture on the simulator.")
+        .def_ro("target", &DeviceProperties::target,
+                "What kernels are compiled for: 'sm_90', or the host's architecture on a simulated device.")
         .def("architecture", &DeviceProperties::architecture);
 
     nb::class_<Device>(m, "Device",
-                       "A GPU, or the simulator. Device() is the current device; Device(n) is device n of the "
+                       "A GPU, or a simulated device. Device() is the current device; Device(n) is device n of the "
                        "selected backend. `with device:` makes it current inside the block.")
         .def(
             "__init__",
@@ -73,8 +74,9 @@ void bind_device(nb::module_& m) {
             },
             nb::arg("id") = nb::none())
         .def_prop_ro("id", &Device::ordinal, "The device's ordinal within its backend.")
-        .def_prop_ro("backend", [](const Device& d) { return std::string(to_string(d.backend_kind())); },
-                     "'cuda' or 'sim'.")
+        .def_prop_ro("backend", [](const Device& d) { return d.backend_info().name; }, "The backend's name.")
+        .def_prop_ro("backend_info", &Device::backend_info, nb::rv_policy::reference,
+                     "The backend: its name, label and capabilities.")
         .def_prop_ro("name", [](const Device& d) { return std::string(d.name()); })
         .def_prop_ro("properties", &Device::properties, nb::rv_policy::reference_internal)
         .def_prop_ro("compute_capability",
@@ -115,22 +117,12 @@ void bind_device(nb::module_& m) {
         .def("__eq__", [](const Device& a, const Device& b) { return a == b; })
         .def("__eq__", [](const Device&, nb::handle) { return false; })
         .def("__hash__",
-             [](const Device& d) { return nb::hash(nb::make_tuple(static_cast<int>(d.backend_kind()), d.ordinal())); })
+             [](const Device& d) { return nb::hash(nb::make_tuple(d.backend_info().name, d.ordinal())); })
         .def("__repr__", [](const Device& d) {
             return "<gpukit.Device " + std::to_string(d.ordinal()) + " (" + std::string(d.name()) + ") on " +
-                   std::string(to_string(d.backend_kind())) + ">";
+                   d.backend_info().name + ">";
         });
 
-    m.def(
-        "select_backend", [](const std::string& name) { select_backend(parse_backend_kind(name)); }, nb::arg("name"),
-        "Chooses the process's backend: 'cuda', 'sim' or 'auto'. A later call asking for another raises UsageError.");
-    m.def(
-        "selected_backend", [] { return std::string(to_string(selected_backend())); },
-        "The backend in use ('cuda' or 'sim'), choosing it from GPUKIT_BACKEND on first use.");
-    m.def(
-        "backend_unavailable_reason",
-        [](const std::string& name) { return backend_unavailable_reason(parse_backend_kind(name)); },
-        nb::arg("name"), "Why a backend cannot be used here, or '' when it can.");
     m.def("devices", &devices, "Every device of the selected backend.");
     m.def("all_devices", &all_devices, "Every device of every backend that can run here.");
     m.def("current_device", &Device::current, "The calling thread's current device.");

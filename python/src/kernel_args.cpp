@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "dlpack_abi.hpp"
 #include "gpukit/error.hpp"
 #include "host_buffer.hpp"
 #include "memory_owner.hpp"
@@ -146,10 +147,11 @@ private:
     }
 
     void pack_cuda_array(nb::handle value) {
-        if (kernel_.device().backend_kind() == BackendKind::sim)
-            refuse(concat_message("is a ", python_type_name(value),
-                                  " in CUDA device memory, which the simulator cannot read; run on the CUDA backend, "
-                                  "or copy it to the host and pass gpukit.asarray(host_copy)"));
+        const BackendInfo& runs_on = kernel_.device().backend_info();
+        if (runs_on.capabilities.dlpack_device_type != dlpack::cuda)
+            refuse(concat_message("is a ", python_type_name(value), " in CUDA device memory, which the ", runs_on.name,
+                                  " backend cannot read; run on a CUDA device, or copy it to the host and pass "
+                                  "gpukit.asarray(host_copy)"));
         refuse_unless_pointer("a CUDA array");
         nb::dict interface = nb::cast<nb::dict>(value.attr("__cuda_array_interface__"));
         // CAI v3: the producer's work on `stream` must finish before we read; without a way to

@@ -3,9 +3,10 @@
 
 NB_MODULE(_core, m) {
     m.doc() = "gpukit's C++ core: devices, memory, streams, events, modules, kernels, check mode, the compile "
-              "cache and the toolchain. Use it through the gpukit package.";
+              "cache and the backends. Use it through the gpukit package.";
     using namespace gpukit::python;
     bind_errors(m);
+    bind_backend(m);
     bind_device(m);
     bind_stream_event(m);
     bind_memory(m);
@@ -13,5 +14,4 @@ NB_MODULE(_core, m) {
     bind_check(m);
     bind_dlpack(m);
     bind_cache(m);
-    bind_toolchain(m);
 }

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "backend.hpp"
+#include "backends/backend.hpp"
 #include "cache/include_scanner.hpp"
 
 namespace gpukit::detail {

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "backend.hpp"
+#include "backends/backend.hpp"
 #include "gpukit/cache.hpp"
 
 namespace gpukit::detail {

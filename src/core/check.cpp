@@ -8,8 +8,7 @@
 #include <string_view>
 #include <mutex>
 
-#include "backend.hpp"
-#include "core/check_store.hpp"
+#include "backends/backend.hpp"
 #include "util/text.hpp"
 
 namespace gpukit {
@@ -93,25 +92,6 @@ HazardError::HazardError(Hazard hazard)
                    hazard.detail)),
       hazard_(std::move(hazard)) {}
 
-namespace detail {
-namespace {
-struct Store {
-    std::mutex mutex;
-    std::vector<Hazard> hazards;
-};
-Store& store() {
-    static Store* instance = new Store;  // never destroyed: launches may finish during exit
-    return *instance;
-}
-}  // namespace
-
-void record_check_hazards(std::vector<Hazard> hazards) {
-    auto& s = store();
-    std::lock_guard lock(s.mutex);
-    for (auto& hazard : hazards) s.hazards.push_back(std::move(hazard));
-}
-}  // namespace detail
-
 namespace {
 std::atomic<bool>& raise_setting() {
     static std::atomic<bool> raise = [] {
@@ -126,11 +106,13 @@ void set_raise_on_hazard(bool raise) { raise_setting() = raise; }
 bool raise_on_hazard() { return raise_setting(); }
 
 CheckReport take_check_report() {
-    if (auto* simulator = detail::existing_backend(BackendKind::sim)) simulator->synchronize_device(0);
-    auto& s = detail::store();
-    std::lock_guard lock(s.mutex);
     CheckReport report;
-    report.hazards.swap(s.hazards);
+    for (detail::Backend* backend : detail::existing_backends()) {
+        if (!backend->info().capabilities.check_mode) continue;
+        auto hazards = backend->take_check_hazards();
+        report.hazards.insert(report.hazards.end(), std::make_move_iterator(hazards.begin()),
+                              std::make_move_iterator(hazards.end()));
+    }
     return report;
 }
 

@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "backend.hpp"
+#include "backends/backend.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
 
@@ -23,7 +23,7 @@ Device Device::current() {
     return Device(detail::selected(), 0);
 }
 
-BackendKind Device::backend_kind() const { return backend_->kind(); }
+const BackendInfo& Device::backend_info() const { return backend_->info(); }
 
 const DeviceProperties& Device::properties() const { return backend_->properties(ordinal_); }
 
@@ -48,9 +48,9 @@ std::vector<Device> devices() {
 
 std::vector<Device> all_devices() {
     std::vector<Device> all;
-    for (BackendKind kind : {BackendKind::cuda, BackendKind::sim}) {
-        if (!backend_unavailable_reason(kind).empty()) continue;
-        auto& backend = detail::backend(kind);
+    for (const BackendInfo& info : backends()) {
+        if (!backend_unavailable_reason(info.name).empty()) continue;
+        auto& backend = detail::backend(info.name);
         for (int i = 0; i < backend.device_count(); ++i) all.emplace_back(backend, i);
     }
     return all;
@@ -59,7 +59,7 @@ std::vector<Device> all_devices() {
 Device device(int ordinal) {
     auto& backend = detail::selected();
     if (ordinal < 0 || ordinal >= backend.device_count())
-        throw InvalidArgumentError(detail::concat("There is no ", to_string(backend.kind()), " device ", ordinal,
+        throw InvalidArgumentError(detail::concat("There is no ", backend.info().name, " device ", ordinal,
                                                   "; there are ", backend.device_count()));
     return Device(backend, ordinal);
 }

@@ -1,7 +1,7 @@
 // src/core/event.cpp: events for ordering and timing streams.
 #include "gpukit/event.hpp"
 
-#include "backend.hpp"
+#include "backends/backend.hpp"
 #include "core/stream_access.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"

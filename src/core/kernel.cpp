@@ -64,9 +64,15 @@ void Kernel::launch_raw(const LaunchConfig& config, const void* const* args, con
 void Kernel::launch_checked(const LaunchConfig& config, const void* const* args, const std::size_t* sizes,
                             std::size_t count) const {
     detail::ModuleState& module = *module_;
-    if (module.backend->kind() != BackendKind::sim)
-        throw InvalidArgumentError(detail::concat("Cannot launch ", state_->name, " with LaunchConfig::check: check mode is the "
-                                          "simulator's (GPUKIT_BACKEND=sim); on a GPU, run under compute-sanitizer"));
+    if (!module.backend->info().capabilities.check_mode) {
+        std::vector<std::string> checking;
+        for (const auto& info : backends())
+            if (info.capabilities.check_mode) checking.push_back(info.name);
+        throw InvalidArgumentError(detail::concat("Cannot launch ", state_->name, " with LaunchConfig::check: the ",
+                                                  module.backend->info().name, " backend does not run check mode (",
+                                                  detail::join(checking, ", "),
+                                                  " does: GPUKIT_BACKEND); on a GPU, run under compute-sanitizer"));
+    }
     if (module.source.empty())
         throw InvalidArgumentError(detail::concat("Cannot launch ", state_->name, " with LaunchConfig::check: the module was "
                                           "loaded from an image, so there is no source to compile for check mode"));

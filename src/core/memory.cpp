@@ -3,7 +3,7 @@
 
 #include <utility>
 
-#include "backend.hpp"
+#include "backends/backend.hpp"
 #include "core/stream_access.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"

@@ -128,7 +128,7 @@ Module Module::compile(std::string_view source, const CompileOptions& options, D
     auto& backend = device.backend();
     std::string target = options.target.empty() ? device.properties().target : options.target;
     CheckTools check;
-    if (backend.kind() == BackendKind::sim) check = options.check | CheckTools::from_environment();
+    if (backend.info().capabilities.check_mode) check = options.check | CheckTools::from_environment();
     const detail::CompileInput input{source, options, target, check};
     auto compiled = detail::get_or_compile(backend.compiler(), input);
 
@@ -147,8 +147,10 @@ Module Module::compile(std::string_view source, const CompileOptions& options, D
 }
 
 CompiledImage Module::compile_image(std::string_view source, const CompileOptions& options, std::string_view target,
-                                    BackendKind backend) {
-    const detail::CompileInput input{source, options, std::string(target), options.check};
+                                    std::string_view backend) {
+    CheckTools check;
+    if (backend_info(backend).capabilities.check_mode) check = options.check | CheckTools::from_environment();
+    const detail::CompileInput input{source, options, std::string(target), check};
     return *detail::get_or_compile(detail::compiler(backend), input).image;
 }
 

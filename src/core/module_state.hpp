@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
+#include "backends/backend.hpp"
 
 namespace gpukit::detail {
 

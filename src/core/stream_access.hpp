@@ -1,7 +1,7 @@
 // src/core/stream_access.hpp: what a StreamRef refers to, resolved for a backend call.
 #pragma once
 
-#include "backend.hpp"
+#include "backends/backend.hpp"
 #include "gpukit/stream.hpp"
 
 namespace gpukit::detail {

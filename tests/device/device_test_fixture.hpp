@@ -14,8 +14,8 @@
 
 namespace gpukit::testing {
 
-// The backend this process tests, from --backend=cuda|sim (default: cuda).
-BackendKind tested_backend();
+// The backend this process tests, from --backend=<name> (default: cuda).
+const std::string& tested_backend();
 // True when --check= compiles every module for check mode.
 bool checking_everything();
 
@@ -25,14 +25,15 @@ protected:
         const std::string reason = backend_unavailable_reason(tested_backend());
         if (!reason.empty()) {
             // scripts/gpu-check sets GPUKIT_REQUIRE_GPU: there a skip would hide a broken setup.
-            if (tested_backend() == BackendKind::cuda && !std::getenv("GPUKIT_REQUIRE_GPU"))
-                GTEST_SKIP() << "No CUDA GPU here (these tests run on one through scripts/gpu-check): " << reason;
-            GTEST_FAIL() << "The " << to_string(tested_backend()) << " backend is unavailable: " << reason;
+            if (!backend_info(tested_backend()).capabilities.simulated && !std::getenv("GPUKIT_REQUIRE_GPU"))
+                GTEST_SKIP() << "No " << tested_backend() << " device here (these tests run on one through "
+                             << "scripts/gpu-check): " << reason;
+            GTEST_FAIL() << "The " << tested_backend() << " backend is unavailable: " << reason;
         }
         select_backend(tested_backend());
     }
 
-    static bool on_simulator() { return tested_backend() == BackendKind::sim; }
+    static bool on_simulator() { return backend_info(tested_backend()).capabilities.simulated; }
 };
 
 inline std::vector<float> random_floats(std::size_t n, unsigned seed = 1) {

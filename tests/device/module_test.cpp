@@ -110,7 +110,7 @@ TEST_F(Modules, SameSourceAgainIsAnInProcessCacheHit) {
 
 TEST_F(Modules, LoadsPtxProducedElsewhere) {
     if (on_simulator()) GTEST_SKIP() << "PTX is CUDA's: the simulator runs modules it compiles itself";
-    const auto ptx = Module::compile_image(vector_add_source, {}, "compute_80");
+    const auto ptx = Module::compile_image(vector_add_source, {}, "compute_80", tested_backend());
     ASSERT_EQ(ptx.format, ImageFormat::ptx);
     auto module = Module::load(ImageFormat::ptx, ptx.data);
     auto kernel = module.kernel("vector_add");
@@ -131,7 +131,7 @@ TEST_F(Modules, LoadsPtxProducedElsewhere) {
 TEST_F(Modules, LoadsACubinFromAFile) {
     if (on_simulator()) GTEST_SKIP() << "cubins are CUDA's: the simulator runs modules it compiles itself";
     const auto arch = Device::current().properties().target;
-    const auto cubin = Module::compile_image(saxpy_source, {}, arch);
+    const auto cubin = Module::compile_image(saxpy_source, {}, arch, tested_backend());
     ASSERT_EQ(cubin.format, ImageFormat::cubin);
     const auto path = std::filesystem::temp_directory_path() / ("gpukit_saxpy_" + std::to_string(::getpid()) + ".cubin");
     std::ofstream(path, std::ios::binary).write(cubin.data.data(), static_cast<std::streamsize>(cubin.data.size()));

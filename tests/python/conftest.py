@@ -30,16 +30,16 @@ def pytest_runtest_setup(item):
         if os.environ.get("GPUKIT_REQUIRE_GPU"):
             pytest.fail(reason)
         pytest.skip(reason)
-    if item.get_closest_marker("needs_simulator") and gpukit.backend() != "sim":
+    if item.get_closest_marker("needs_simulator") and not on_simulator():
         pytest.skip("check mode is the simulator's (on a GPU, use compute-sanitizer)")
 
 
 def on_gpu():
-    return gpukit.backend() == "cuda"
+    return gpukit.get_device().backend_info.capabilities.dlpack_device_type == 2  # CUDA device memory
 
 
 def on_simulator():
-    return gpukit.backend() == "sim"
+    return gpukit.get_device().backend_info.capabilities.simulated
 
 
 @pytest.fixture

@@ -167,9 +167,9 @@ def test_cuda_arrays_are_refused_on_the_simulator_with_a_reason(vector_add):
     class FakeCudaArray:
         __cuda_array_interface__ = {"shape": (4,), "typestr": "<f4", "data": (0x1000, False), "version": 3}
 
-    with pytest.raises(TypeError, match="simulator cannot read"):
+    with pytest.raises(TypeError, match="sim backend cannot read"):
         gpukit.asarray(FakeCudaArray())
-    with pytest.raises(TypeError, match="simulator cannot read"):
+    with pytest.raises(TypeError, match="sim backend cannot read"):
         vector_add(1, 32, (FakeCudaArray(), FakeCudaArray(), gpukit.zeros(4, numpy.float32), 4))
 
 

@@ -67,7 +67,7 @@ def add_to(subcommands):
 
 def run(args):
     source = read_source(args.file)
-    use_backend("sim")  # check mode is the simulator's, whatever GPUKIT_BACKEND says
+    use_backend(checking_backend())  # check mode runs on the simulator, whatever GPUKIT_BACKEND says
     _check.set_raise_on_hazard(False)  # a hazard is reported, not raised
     options = [f"-D{define}" for define in args.defines]
     options += [f"-I{directory}" for directory in [*args.include_dirs, args.file.resolve().parent]]
@@ -97,6 +97,11 @@ def run(args):
         for line in summary_lines(args.tools, report):
             print(line)
     return 0 if report.clean else 1
+
+
+def checking_backend():
+    """The first backend that runs check mode (the simulator)."""
+    return next(info.name for info in _core.backends() if info.capabilities.check_mode)
 
 
 def read_source(path):

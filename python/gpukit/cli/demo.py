@@ -85,7 +85,8 @@ class Result:
 
 def run(args):
     device = get_device()
-    plan = QUICK_PLAN if args.quick else GPU_PLAN if device.backend == "cuda" else SIMULATOR_PLAN
+    simulated = device.backend_info.capabilities.simulated
+    plan = QUICK_PLAN if args.quick else SIMULATOR_PLAN if simulated else GPU_PLAN
     if not args.json:
         print(header(device, plan))
     rng = numpy.random.default_rng(args.seed)
@@ -134,13 +135,16 @@ def measure(workload, plan, say):
 
 def header(device, plan):
     """What runs where, and at which sizes; on the simulator, why and what a GPU would run."""
-    where = f"{'GPU' if device.backend == 'cuda' else 'SIM'} {device.id}: {device.name}"
+    where = f"{device.backend_info.device_label} {device.id}: {device.name}"
     lines = [f"gpukit demo: the course's workloads on {where}"]
     if plan is QUICK_PLAN:
         lines.append("Quick run: tiny sizes, one run each; the times say little.")
-    elif device.backend == "sim":
-        reason = _core.backend_unavailable_reason("cuda")
-        lines.append(f"No GPU here: {first_sentence(reason)}" if reason else "GPUKIT_BACKEND=sim chose the simulator.")
+    elif device.backend_info.capabilities.simulated:
+        reasons = [backend.unavailable_reason for backend in _core.backends() if not backend.capabilities.simulated]
+        if all(reasons):
+            lines.append(f"No GPU here: {first_sentence(reasons[0]) if reasons else 'this gpukit has no GPU backend'}")
+        else:
+            lines.append(f"GPUKIT_BACKEND={device.backend} chose the simulator.")
         gpu = workloads.GPU
         lines.append("The CPU simulator runs the workloads, at sizes that take about a minute on two cores;")
         lines.append(f"a GPU runs 2^{gpu.vector.bit_length() - 1}-element vectors and {gpu.matrix}x{gpu.matrix} "

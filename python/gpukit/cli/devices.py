@@ -27,7 +27,7 @@ def add_to(subcommands):
 
 
 def run(args):
-    selected = _core.selected_backend()
+    selected = _core.selected_backend().name
     described = [describe(device, selected) for device in _core.all_devices()]
     if args.json:
         print(json.dumps(described, indent=2))
@@ -38,15 +38,16 @@ def run(args):
             for label, value in long_rows(device):
                 print(f"    {label:<34}{value}")
             print()
-    if not any(device["backend"] == "cuda" for device in described):
-        reason = _core.backend_unavailable_reason("cuda")
-        print(f"No GPU: {first_sentence(reason)} (gpukit info says where it looked.)")
+    for backend in _core.backends():  # an accelerator that cannot run here says why
+        if not backend.capabilities.simulated and not any(device["backend"] == backend.name for device in described):
+            reason = first_sentence(backend.unavailable_reason)
+            print(f"No {backend.device_label} ({backend.name}): {reason} (gpukit info says where it looked.)")
     return 0
 
 
 def label(device):
     """``'GPU 0'`` or ``'SIM 0'``: how this listing names a device, after ``nvidia-smi -L``."""
-    return f"{'GPU' if device.backend == 'cuda' else 'SIM'} {device.id}"
+    return f"{device.backend_info.device_label} {device.id}"
 
 
 def describe(device, selected_backend):
@@ -59,6 +60,7 @@ def describe(device, selected_backend):
     return {
         "label": label(device),
         "backend": device.backend,
+        "simulated": device.backend_info.capabilities.simulated,
         "id": device.id,
         "name": properties.name,
         "default": device.backend == selected_backend and device.id == 0,
@@ -89,7 +91,7 @@ def describe(device, selected_backend):
 def summary(device):
     """The one-line listing's parenthesis: backend, what kernels compile for, memory."""
     parts = [f"backend {device['backend']}"]
-    if device["backend"] == "cuda":
+    if not device["simulated"]:  # a simulated device compiles for the host, which says little
         parts.append(device["target"])
     parts.append(format_bytes(device["total_memory_bytes"]))
     return ", ".join(parts)

@@ -39,7 +39,6 @@ def run(args):
 
 def describe():
     """Everything ``gpukit info`` reports, as plain data."""
-    cuda = _core.cuda_toolchain()
     return {
         "gpukit": {"version": __version__, "core_version": _core.version(),
                    "package": str(pathlib.Path(__file__).resolve().parent.parent)},
@@ -49,26 +48,31 @@ def describe():
         "backends": {
             "requested": os.environ.get("GPUKIT_BACKEND") or "auto",
             "selected": selected_backend(),
-            "cuda": {
-                "unavailable_reason": _core.backend_unavailable_reason("cuda") or None,
-                "built_in": cuda.built_in,
-                "headers_version": cuda.headers_version or None,
-                "driver": part(cuda.driver),
-                "nvrtc": part(cuda.nvrtc),
-            },
-            "sim": {
-                "unavailable_reason": _core.backend_unavailable_reason("sim") or None,
-                "host_compiler": part(_core.simulator_compiler()),
-            },
+            **{backend.name: describe_backend(backend) for backend in _core.backends()},
         },
         "cache": cache.describe(),
     }
 
 
+def describe_backend(backend):
+    """One backend: what it is, whether it runs here, what it can do, and what it found."""
+    capabilities = backend.capabilities
+    return {
+        "description": backend.description or None,
+        "built": backend.built,
+        "unavailable_reason": backend.unavailable_reason or None,
+        "capabilities": {name: getattr(capabilities, name) for name in CAPABILITIES},
+        "toolchain": {found.role: part(found) for found in backend.toolchain},
+    }
+
+
+CAPABILITIES = ("simulated", "check_mode", "loads_binary_images", "tensor_cores", "dlpack_device_type")
+
+
 def selected_backend():
     """The backend kernels run on by default, or None when none can (the reasons say why)."""
     try:
-        return _core.selected_backend()
+        return _core.selected_backend().name
     except GpukitError:  # no backend at all: each backend's reason is reported instead
         return None
 
@@ -80,7 +84,6 @@ def part(found):
 def text_lines(info):
     """``gpukit info`` as text: one fact per line, problems quoted in full."""
     gpukit, backends = info["gpukit"], info["backends"]
-    cuda, sim = backends["cuda"], backends["sim"]
     lines = [
         f"gpukit            {gpukit['version']} ({gpukit['package']})",
         f"Python            {info['python']['version']} ({info['python']['executable']})",
@@ -88,36 +91,35 @@ def text_lines(info):
         f"platform          {info['platform']}",
         "",
         f"backend in use    {backends['selected'] or 'none'} (GPUKIT_BACKEND={backends['requested']})",
-        f"cuda              {cuda_availability(cuda)}",
     ]
-    if cuda["built_in"]:
-        lines.append(f"    built with      CUDA {cuda['headers_version']} headers")
-        lines.append(f"    driver          {describe_part(cuda['driver'])}")
-        lines.append(f"    NVRTC           {describe_part(cuda['nvrtc'])}")
-    lines.append(f"sim               {availability(sim['unavailable_reason'])}")
-    lines.append(f"    host compiler   {describe_part(sim['host_compiler'])}")
+    for name, backend in backends.items():
+        if name in ("requested", "selected"):
+            continue
+        lines.append(f"{name:<18}{availability(backend)}")
+        for role, found in backend["toolchain"].items():
+            lines.append(f"    {role:<16}{describe_part(found)}")
     lines.append("")
     lines.extend(cache.text_lines(info["cache"]))
     return lines
 
 
-def availability(reason):
-    return "available" if reason is None else "unavailable: " + indent_continuation(reason)
-
-
-def cuda_availability(cuda):
-    """Whether CUDA can run; when the reason is a missing driver or NVRTC, their own lines say it once."""
-    reason = cuda["unavailable_reason"]
-    for name, found in (("driver", cuda["driver"]), ("NVRTC", cuda["nvrtc"])):
-        if reason is not None and reason == found["problem"]:
-            return f"unavailable: the {name} is not usable (below)"
-    return availability(reason)
+def availability(backend):
+    """Whether the backend runs here; when the reason is a part that is not usable, the part's own line says it once."""
+    reason = backend["unavailable_reason"]
+    if reason is None:
+        return "available"
+    if not backend["built"]:
+        return "not built in: " + indent_continuation(reason)
+    for role, found in backend["toolchain"].items():
+        if reason == found["problem"]:
+            return f"unavailable: the {role} is not usable (below)"
+    return "unavailable: " + indent_continuation(reason)
 
 
 def describe_part(found):
     """``'13.0 at /usr/lib/libnvrtc.so.13'``, or why it cannot be used (and where it is, if it was found)."""
     if found["problem"] is None:
-        return f"{found['version']} at {found['path']}"
+        return found["version"] + (f" at {found['path']}" if found["path"] else "")
     where = f" (found at {found['path']})" if found["path"] else ""
     return f"not usable{where}: {indent_continuation(found['problem'])}"
 

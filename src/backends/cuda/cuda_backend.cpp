@@ -34,7 +34,7 @@ int attribute(const DriverApi& api, CUdevice device, CUdevice_attribute which) {
 
 DeviceProperties read_properties(const DriverApi& api, int ordinal, CUdevice device) {
     DeviceProperties p;
-    p.backend = BackendKind::cuda;
+    p.backend = "cuda";
     p.ordinal = ordinal;
     char name[256] = {};
     check(api.cuDeviceGetName(name, sizeof name, device), nullptr,
@@ -103,7 +103,7 @@ public:
         }
     }
 
-    BackendKind kind() const override { return BackendKind::cuda; }
+    const BackendInfo& info() const override { return cuda_backend_descriptor().info; }
 
     int device_count() override { return static_cast<int>(devices_.size()); }
 

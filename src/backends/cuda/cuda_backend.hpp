@@ -3,7 +3,12 @@
 
 #include <memory>
 
-#include "backend.hpp"
+#include "backends/backend.hpp"
+
+namespace gpukit::detail {
+// The backend's registration (cuda_descriptor.cpp).
+const BackendDescriptor& cuda_backend_descriptor();
+}  // namespace gpukit::detail
 
 namespace gpukit::detail::cuda {
 

@@ -4,7 +4,7 @@
 // expressions and the compile cache be tested on a machine without a GPU.
 #pragma once
 
-#include "backend.hpp"
+#include "backends/backend.hpp"
 
 namespace gpukit::detail::cuda {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "backend.hpp"
+#include "backends/backend.hpp"
 
 namespace gpukit::detail::sim {
 

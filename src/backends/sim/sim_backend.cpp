@@ -21,7 +21,6 @@
 #include "backends/sim/sim_module.hpp"
 #include "backends/sim/sim_streams.hpp"
 #include "backends/sim/worker_pool.hpp"
-#include "core/check_store.hpp"
 #include "util/text.hpp"
 
 namespace gpukit::detail::sim {
@@ -37,7 +36,7 @@ std::string host_machine() {
 
 DeviceProperties simulated_properties(unsigned workers) {
     DeviceProperties p;
-    p.backend = BackendKind::sim;
+    p.backend = "sim";
     p.ordinal = 0;
     p.name = concat("gpukit CPU simulator (", workers, workers == 1 ? " worker thread)" : " worker threads)");
     p.compute_capability = {9, 0};  // the capability the prelude's __CUDA_ARCH__ models
@@ -64,7 +63,7 @@ class SimBackend final : public Backend {
 public:
     SimBackend() : properties_(simulated_properties(WorkerPool::instance().size())) { install_crash_report(); }
 
-    BackendKind kind() const override { return BackendKind::sim; }
+    const BackendInfo& info() const override { return sim_backend_descriptor().info; }
     int device_count() override { return 1; }
     const DeviceProperties& properties(int device) override {
         check_device(device);
@@ -261,7 +260,7 @@ public:
         }
         for (auto& value : storage->values) storage->pointers.push_back(value.data());
         const SimModule* module = kernel.module;
-        streams_.enqueue(as_stream(stream), [storage, &kernel, module, grid, block, shared_bytes] {
+        streams_.enqueue(as_stream(stream), [this, storage, &kernel, module, grid, block, shared_bytes] {
             std::unique_ptr<LaunchChecker> checker;
             const CheckTools tools = CheckTools::from_bits(module->record().check_tools);
             if (!tools.empty()) checker = std::make_unique<LaunchChecker>(*module, kernel.name, tools,
@@ -277,7 +276,8 @@ public:
             auto keep_hazards = [&] {
                 if (!checker) return;
                 found = checker->hazards();
-                record_check_hazards(found);
+                std::lock_guard lock(hazards_mutex_);
+                hazards_.insert(hazards_.end(), found.begin(), found.end());
             };
             const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
             try {
@@ -294,6 +294,12 @@ public:
             keep_hazards();
             if (!found.empty() && raise_on_hazard()) throw HazardError(found.front());
         });
+    }
+
+    std::vector<Hazard> take_check_hazards() override {
+        streams_.synchronize_all();
+        std::lock_guard lock(hazards_mutex_);
+        return std::exchange(hazards_, {});
     }
 
 private:
@@ -328,6 +334,8 @@ private:
 
     DeviceProperties properties_;
     std::atomic<std::size_t> allocated_{0};  // rounded bytes of live allocations
+    std::mutex hazards_mutex_;               // guards hazards_
+    std::vector<Hazard> hazards_;            // found by check-mode launches, not yet taken
     StreamScheduler streams_;
 };
 

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "backend.hpp"
+#include "backends/backend.hpp"
 #include "gpukit/cache.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/module.hpp"
@@ -26,7 +26,7 @@ class Nvrtc : public ::testing::Test {
 protected:
     void SetUp() override {
         try {
-            detail::compiler(BackendKind::cuda).identity();
+            detail::compiler("cuda").identity();
         } catch (const BackendUnavailableError& e) {
             GTEST_SKIP() << "NVRTC is not installed here: " << e.what();
         }
@@ -34,20 +34,20 @@ protected:
 };
 
 TEST_F(Nvrtc, IdentityNamesVersionAndLibrary) {
-    const auto identity = detail::compiler(BackendKind::cuda).identity();
+    const auto identity = detail::compiler("cuda").identity();
     EXPECT_EQ(identity.rfind("NVRTC ", 0), 0u) << identity;
     EXPECT_NE(identity.find("libnvrtc"), std::string::npos) << identity;
 }
 
 TEST_F(Nvrtc, CompilesTheCourseVectorAddToACubin) {
-    const auto image = Module::compile_image(vector_add_source, {}, "sm_90");
+    const auto image = Module::compile_image(vector_add_source, {}, "sm_90", "cuda");
     EXPECT_EQ(image.format, ImageFormat::cubin);
     ASSERT_GT(image.data.size(), 4u);
     EXPECT_EQ(image.data.substr(0, 4), "\x7f" "ELF");
 }
 
 TEST_F(Nvrtc, VirtualArchitectureGivesPtx) {
-    const auto image = Module::compile_image(vector_add_source, {}, "compute_80");
+    const auto image = Module::compile_image(vector_add_source, {}, "compute_80", "cuda");
     EXPECT_EQ(image.format, ImageFormat::ptx);
     EXPECT_NE(image.data.find(".entry vector_add"), std::string::npos);
     EXPECT_NE(image.data.back(), '\0');
@@ -58,7 +58,7 @@ TEST_F(Nvrtc, CompileErrorCarriesLogOptionsAndSource) {
     CompileOptions options;
     options.program_name = "broken.cu";
     try {
-        Module::compile_image(broken, options, "sm_90");
+        Module::compile_image(broken, options, "sm_90", "cuda");
         FAIL() << "broken source compiled";
     } catch (const CompileError& e) {
         EXPECT_NE(e.log().find("broken.cu(2)"), std::string::npos) << e.log();
@@ -73,7 +73,7 @@ TEST_F(Nvrtc, CompileErrorCarriesLogOptionsAndSource) {
         EXPECT_TRUE(has_arch);
     }
     // The process goes on: a good compile still works.
-    EXPECT_NO_THROW(Module::compile_image(vector_add_source, {}, "sm_90"));
+    EXPECT_NO_THROW(Module::compile_image(vector_add_source, {}, "sm_90", "cuda"));
 }
 
 TEST_F(Nvrtc, NameExpressionsInstantiateTemplates) {
@@ -85,7 +85,7 @@ __global__ void axpy(T a, const T* x, T* y, int n) {
 })";
     CompileOptions options;
     options.name_expression("axpy<float>").name_expression("axpy<double>");
-    const auto image = Module::compile_image(source, options, "sm_90");
+    const auto image = Module::compile_image(source, options, "sm_90", "cuda");
     ASSERT_EQ(image.lowered_names.size(), 2u);
     EXPECT_EQ(image.lowered_names[0].first, "axpy<float>");
     EXPECT_EQ(image.lowered_names[0].second, "_Z4axpyIfEvT_PKS0_PS0_i");
@@ -107,10 +107,10 @@ extern "C" __global__ void k(float* x) { x[threadIdx.x] = TILE; }
     CompileOptions options;
     options.define("TILE", "16").header("tile.h", "#define HEADER_VALUE 3\n").include_dir(dir);
     options.fast_math = true;
-    EXPECT_NO_THROW(Module::compile_image(source, options, "sm_90"));
+    EXPECT_NO_THROW(Module::compile_image(source, options, "sm_90", "cuda"));
     CompileOptions without_define = options;
     without_define.defines.clear();
-    EXPECT_THROW(Module::compile_image(source, without_define, "sm_90"), CompileError);
+    EXPECT_THROW(Module::compile_image(source, without_define, "sm_90", "cuda"), CompileError);
     std::filesystem::remove_all(dir);
 }
 
@@ -119,15 +119,15 @@ TEST_F(Nvrtc, ToolkitHeadersAreFound) {
 #include <cuda_fp16.h>
 extern "C" __global__ void half_add(__half* x) { x[threadIdx.x] = __hadd(x[threadIdx.x], x[threadIdx.x]); }
 )";
-    EXPECT_NO_THROW(Module::compile_image(source, {}, "sm_90"));
+    EXPECT_NO_THROW(Module::compile_image(source, {}, "sm_90", "cuda"));
 }
 
 TEST_F(Nvrtc, SecondCompileIsACacheHit) {
     const std::string source = std::string(vector_add_source) + "// cache probe\n";
     reset_cache_stats();
-    Module::compile_image(source, {}, "sm_90");
+    Module::compile_image(source, {}, "sm_90", "cuda");
     const auto after_first = cache_stats();
-    Module::compile_image(source, {}, "sm_90");
+    Module::compile_image(source, {}, "sm_90", "cuda");
     const auto after_second = cache_stats();
     EXPECT_EQ(after_second.misses + after_second.disk_hits, after_first.misses + after_first.disk_hits);
     EXPECT_EQ(after_second.memory_hits, after_first.memory_hits + 1);

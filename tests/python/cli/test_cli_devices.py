@@ -32,7 +32,7 @@ def test_without_a_gpu_it_says_why(capsys):
     if on_gpu():
         assert "No GPU" not in out
     elif gpukit.cuda_unavailable_reason():
-        assert re.search(r"^No GPU: .+\. \(gpukit info says where it looked\.\)$", out, re.M)
+        assert re.search(r"^No GPU \(cuda\): .+\. \(gpukit info says where it looked\.\)$", out, re.M)
 
 
 def test_long_lists_every_limit_launches_are_checked_against(capsys):
@@ -62,7 +62,7 @@ def test_json_has_every_property_of_every_device(capsys):
     assert status == 0
     described = json.loads(out)
     assert [entry["label"] for entry in described] == [
-        f"{'GPU' if device.backend == 'cuda' else 'SIM'} {device.id}" for device in gpukit.all_devices()]
+        f"{device.backend_info.device_label} {device.id}" for device in gpukit.all_devices()]
     for entry, device in zip(described, gpukit.all_devices()):
         properties = device.properties
         assert entry["backend"] == device.backend and entry["name"] == device.name

@@ -28,21 +28,30 @@ def test_versions_of_gpukit_python_and_numpy(capsys):
 def test_each_backend_is_available_or_says_why_not(capsys):
     backends = info_json(capsys)["backends"]
     assert backends["selected"] == gpukit.backend()
+    for known in gpukit.backends():
+        backend = backends[known.name]
+        assert backend["unavailable_reason"] == (known.unavailable_reason or None)
+        assert backend["built"] == known.built
+        assert backend["capabilities"]["simulated"] == known.capabilities.simulated
+        for part in backend["toolchain"].values():
+            if part["problem"] is None:  # usable: which version, and where when it is a file
+                assert part["path"] is None or pathlib.Path(part["path"]).exists()
+                assert any(character.isdigit() for character in part["version"])
+            else:
+                assert part["version"] is None
     cuda = backends["cuda"]
     assert cuda["unavailable_reason"] == (gpukit.cuda_unavailable_reason() or None)
-    for part in (cuda["driver"], cuda["nvrtc"]):
-        if part["problem"] is None:  # usable: where and which version
-            assert pathlib.Path(part["path"]).exists()
-            assert part["version"].count(".") == 1
-        else:
-            assert part["version"] is None
-    if cuda["driver"]["problem"] is not None:
-        assert cuda["unavailable_reason"] is not None  # no driver, no CUDA backend
+    if cuda["built"]:
+        assert set(cuda["toolchain"]) == {"headers", "driver", "NVRTC"}
+        assert cuda["toolchain"]["headers"]["version"].count(".") == 1
+        if cuda["toolchain"]["driver"]["problem"] is not None:
+            assert cuda["unavailable_reason"] is not None  # no driver, no CUDA backend
     assert backends["sim"]["unavailable_reason"] is None
+    assert backends["sim"]["capabilities"]["check_mode"] is True
 
 
 def test_the_simulators_host_compiler_and_its_version(capsys):
-    compiler = info_json(capsys)["backends"]["sim"]["host_compiler"]
+    compiler = info_json(capsys)["backends"]["sim"]["toolchain"]["host compiler"]
     assert compiler["problem"] is None
     assert pathlib.Path(compiler["path"]).is_absolute() and os.access(compiler["path"], os.X_OK)
     assert any(character.isdigit() for character in compiler["version"])

@@ -23,7 +23,7 @@ void expect_contains(const std::string& text, const std::string& part) {
 
 TEST(NoDriver, AskingForCudaNamesWhatWasNotFound) {
     try {
-        select_backend(BackendKind::cuda);
+        select_backend("cuda");
         FAIL() << "the CUDA backend was selected without a driver";
     } catch (const BackendUnavailableError& e) {
         expect_contains(e.what(), "The CUDA driver (libcuda.so.1) was not found");
@@ -31,12 +31,12 @@ TEST(NoDriver, AskingForCudaNamesWhatWasNotFound) {
         expect_contains(e.what(), "GPUKIT_BACKEND=sim");
     }
     // Asked again, the same answer: the failure is remembered, and nothing crashed.
-    expect_contains(backend_unavailable_reason(BackendKind::cuda), "/nonexistent/libcuda.so.1");
+    expect_contains(backend_unavailable_reason("cuda"), "/nonexistent/libcuda.so.1");
 }
 
 TEST(NoDriver, CompilingWithoutNvrtcNamesTheLibrary) {
     try {
-        Module::compile_image("__global__ void k() {}", {}, "sm_90");
+        Module::compile_image("__global__ void k() {}", {}, "sm_90", "cuda");
         FAIL() << "compiled without NVRTC";
     } catch (const BackendUnavailableError& e) {
         expect_contains(e.what(), "NVRTC (libnvrtc.so), the CUDA run-time compiler, was not found");
@@ -45,15 +45,23 @@ TEST(NoDriver, CompilingWithoutNvrtcNamesTheLibrary) {
     }
 }
 
+ToolchainPart part(const std::vector<ToolchainPart>& parts, const std::string& role) {
+    for (const auto& part : parts)
+        if (part.role == role) return part;
+    ADD_FAILURE() << "no toolchain part '" << role << "'";
+    return {};
+}
+
 TEST(NoDriver, TheToolchainReportSaysWhatIsMissing) {
-    const CudaToolchain toolchain = cuda_toolchain();
-    EXPECT_TRUE(toolchain.built_in);
-    EXPECT_FALSE(toolchain.headers_version.empty());
-    EXPECT_TRUE(toolchain.driver.path.empty());
-    EXPECT_TRUE(toolchain.driver.version.empty());
-    expect_contains(toolchain.driver.problem, "/nonexistent/libcuda.so.1");
-    EXPECT_TRUE(toolchain.nvrtc.path.empty());
-    expect_contains(toolchain.nvrtc.problem, "/nonexistent/libnvrtc.so.13");
+    const auto toolchain = backend_toolchain("cuda");
+    EXPECT_FALSE(part(toolchain, "headers").version.empty());
+    const ToolchainPart driver = part(toolchain, "driver");
+    EXPECT_TRUE(driver.path.empty());
+    EXPECT_TRUE(driver.version.empty());
+    expect_contains(driver.problem, "/nonexistent/libcuda.so.1");
+    const ToolchainPart nvrtc = part(toolchain, "NVRTC");
+    EXPECT_TRUE(nvrtc.path.empty());
+    expect_contains(nvrtc.problem, "/nonexistent/libnvrtc.so.13");
 }
 
 TEST(NoDriver, BadBackendNameInTheEnvironment) {
@@ -69,21 +77,22 @@ TEST(NoDriver, BadBackendNameInTheEnvironment) {
     ::unsetenv("GPUKIT_BACKEND");
 }
 
-TEST(NoDriver, ParseBackendKind) {
-    EXPECT_EQ(parse_backend_kind("cuda"), BackendKind::cuda);
-    EXPECT_EQ(parse_backend_kind("sim"), BackendKind::sim);
-    EXPECT_EQ(parse_backend_kind("auto"), BackendKind::automatic);
-    EXPECT_THROW(parse_backend_kind("CUDA "), InvalidArgumentError);
+TEST(NoDriver, TheBackendIsStillDescribed) {
+    const BackendInfo& cuda = backend_info("cuda");
+    EXPECT_TRUE(cuda.built);
+    EXPECT_FALSE(cuda.capabilities.simulated);
+    EXPECT_THROW(backend_info("CUDA "), InvalidArgumentError);
+    EXPECT_THROW(select_backend("CUDA "), InvalidArgumentError);
 }
 
 // Last: it selects a backend for the rest of the process.
 TEST(NoDriver, AutoSelectionFallsBackToTheSimulator) {
     const auto all = devices();
     ASSERT_EQ(all.size(), 1u);
-    EXPECT_EQ(selected_backend(), BackendKind::sim);
-    EXPECT_EQ(all[0].properties().backend, BackendKind::sim);
-    expect_contains(backend_unavailable_reason(BackendKind::cuda), "/nonexistent/libcuda.so.1");
-    EXPECT_EQ(backend_unavailable_reason(BackendKind::automatic), "");
+    EXPECT_TRUE(selected_backend().capabilities.simulated);
+    EXPECT_EQ(all[0].properties().backend, selected_backend().name);
+    expect_contains(backend_unavailable_reason("cuda"), "/nonexistent/libcuda.so.1");
+    EXPECT_EQ(backend_unavailable_reason("auto"), "");
 }
 
 }  // namespace

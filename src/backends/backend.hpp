@@ -1,18 +1,26 @@
-// src/backend.hpp: the interface every backend implements (CUDA now, the simulator next).
+// src/backends/backend.hpp: the interface every backend implements, and the descriptor by which
+// each registers itself.
 //
 // Everything above this line (devices, buffers, streams, modules, launches, the compile cache)
-// is written once against it. Handles are opaque pointers owned by the public RAII types; a
-// backend never frees what it did not hand out. Every method reports failure by throwing a
-// gpukit exception, except the release_* methods, which destructors call and which never throw.
+// is written once against it, and asks a backend's capabilities (gpukit/backend.hpp), never its
+// name. A backend is a folder of src/backends/ that defines <name>_backend_descriptor() and a line
+// in src/backends/CMakeLists.txt (see CONTRIBUTING.md). Handles are opaque pointers owned by the
+// public RAII types; a backend never frees what it did not hand out. Every method reports failure
+// by throwing a gpukit exception, except the release_* methods, which destructors call and which
+// never throw.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "gpukit/backend.hpp"
+#include "gpukit/check.hpp"
 #include "gpukit/device.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/event.hpp"
@@ -26,8 +34,8 @@ using NativeEvent = void*;
 using NativeModule = void*;
 using NativeFunction = void*;
 
-// The code generator behind a backend: NVRTC for CUDA, the host compiler for the simulator.
-// Separate from the backend so that compiling (and caching) needs no device.
+// The code generator behind a backend (NVRTC, the host C++ compiler). Separate from the backend
+// so that compiling (and caching) needs no device.
 struct CompileInput {
     std::string_view source;
     const CompileOptions& options;
@@ -48,7 +56,8 @@ class Backend {
 public:
     virtual ~Backend() = default;
 
-    virtual BackendKind kind() const = 0;
+    // The descriptor's information (name, capabilities).
+    virtual const BackendInfo& info() const = 0;
 
     // ---- devices
     virtual int device_count() = 0;
@@ -106,16 +115,45 @@ public:
     // Launches a launch already checked by the caller. `args` points at one value per parameter.
     virtual void launch(int device, NativeFunction function, const Dim3& grid, const Dim3& block,
                         std::size_t shared_bytes, NativeStream stream, void** args) = 0;
+
+    // ---- check mode (backends with capabilities.check_mode)
+    // The hazards that check-mode launches found since the last call, after they finished.
+    virtual std::vector<Hazard> take_check_hazards() { return {}; }
 };
 
-// The backend of the given kind, created on first use and alive until the process ends.
-// Throws BackendUnavailableError when it cannot be had (no driver, no device, not built).
-Backend& backend(BackendKind kind);
+// How a backend registers itself: what it is, and how to make it. Each backend folder defines
+// `const BackendDescriptor& <name>_backend_descriptor()`; the build lists the backends it compiled
+// in, in the order automatic selection tries them (src/backends/CMakeLists.txt).
+struct BackendDescriptor {
+    BackendInfo info;
+    // The backend, probing the machine. Throws BackendUnavailableError saying what is missing (no
+    // driver, no device). Called at most once per process.
+    std::unique_ptr<Backend> (*create)();
+    // The backend's compiler, usable without a device (compiling needs no GPU). Throws
+    // BackendUnavailableError when the compiler cannot be had.
+    const Compiler& (*compiler)();
+    // What the backend uses on this machine, for `gpukit info`. Never throws.
+    std::vector<ToolchainPart> (*toolchain)();
+};
+
+// A backend of this name exists but was not built into this gpukit, and why not.
+struct UnbuiltBackend {
+    std::string_view name;
+    std::string_view reason;
+};
+
+// The backends the build compiled in and those it left out (generated from src/backends/CMakeLists.txt).
+std::span<const BackendDescriptor* const> built_backends();
+std::span<const UnbuiltBackend> unbuilt_backends();
+
+// The backend of that name, created on first use and alive until the process ends. Throws
+// InvalidArgumentError for an unknown name, BackendUnavailableError when it cannot be had.
+Backend& backend(std::string_view name);
 // The process's selected backend (see gpukit::select_backend).
 Backend& selected();
-// The backend of that kind if it has been created, else null. Never throws.
-Backend* existing_backend(BackendKind kind) noexcept;
-// The compiler of a backend kind, usable without a device (NVRTC needs no driver).
-const Compiler& compiler(BackendKind kind);
+// The backends created so far. Never throws.
+std::vector<Backend*> existing_backends();
+// The compiler of the backend of that name, usable without a device.
+const Compiler& compiler(std::string_view name);
 
 }  // namespace gpukit::detail
