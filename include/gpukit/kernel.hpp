@@ -102,13 +102,13 @@ struct ArgSlot {
 template <class T>
 ArgSlot make_arg_slot(const T& value) {
     using U = std::remove_cvref_t<T>;
-    if constexpr (std::is_same_v<U, BufferView> || std::is_same_v<U, DeviceBuffer>) {
+    if constexpr (std::is_same_v<U, BufferView> || std::is_same_v<U, DeviceBuffer> || std::is_same_v<U, ManagedBuffer>) {
         return {nullptr, sizeof(std::uint64_t), value.address()};
     } else if constexpr (std::is_same_v<U, DevicePtr>) {
         return {nullptr, sizeof(std::uint64_t), value.address};
     } else {
         static_assert(!std::is_pointer_v<U>,
-                      "gpukit: a raw pointer is not a kernel argument; pass a DeviceBuffer or "
+                      "gpukit: a raw pointer is not a kernel argument; pass a DeviceBuffer, ManagedBuffer or "
                       "BufferView, or wrap a device address in gpukit::DevicePtr");
         static_assert(std::is_trivially_copyable_v<U>, "gpukit: kernel arguments must be trivially copyable");
         return {&value, sizeof(U), 0};

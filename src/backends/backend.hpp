@@ -25,6 +25,7 @@
 #include "gpukit/error.hpp"
 #include "gpukit/event.hpp"
 #include "gpukit/kernel.hpp"
+#include "gpukit/memory.hpp"
 #include "gpukit/module.hpp"
 
 namespace gpukit::detail {
@@ -67,10 +68,10 @@ public:
     virtual const Compiler& compiler() = 0;
 
     // ---- memory
-    virtual std::uint64_t allocate(int device, std::size_t bytes) = 0;
-    virtual void release_memory(int device, std::uint64_t address) noexcept = 0;
-    virtual void* allocate_pinned(int device, std::size_t bytes) = 0;
-    virtual void release_pinned(int device, void* host) noexcept = 0;
+    // The address of `bytes` new bytes of that kind (a host address for pinned memory). Throws
+    // OutOfMemoryError with the requested and free bytes when they are not there.
+    virtual std::uint64_t allocate(int device, MemoryKind kind, std::size_t bytes) = 0;
+    virtual void release(int device, MemoryKind kind, std::uint64_t address) noexcept = 0;
     // A nullopt stream makes the call synchronous.
     virtual void copy_to_device(int device, std::uint64_t dst, const void* src, std::size_t bytes,
                                 std::optional<NativeStream> stream) = 0;

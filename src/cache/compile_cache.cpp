@@ -7,8 +7,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
+#include <map>
 #include <optional>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "cache/cache_key.hpp"
@@ -30,6 +32,8 @@ struct CacheState {
     std::optional<CacheConfig> config;  // read from the environment on first use
     std::shared_ptr<const DiskCache> disk;  // null while the disk cache is off
     std::unordered_map<std::string, std::shared_ptr<const CompiledImage>> memory;
+    // Loaded modules by (cache key, backend, device).
+    std::map<std::tuple<std::string, const Backend*, int>, std::shared_ptr<ModuleState>, std::less<>> loaded;
     CacheStats stats;
 };
 
@@ -174,6 +178,28 @@ CachedCompile get_or_compile(const Compiler& compiler, const CompileInput& input
     return {std::move(key), entry->second};
 }
 
+std::shared_ptr<ModuleState> get_or_load(const Device& device, const CompileInput& input) {
+    Backend& backend = device.backend();
+    CachedCompile compiled = get_or_compile(backend.compiler(), input);
+    CacheState& state = cache_state();
+    auto key = std::make_tuple(std::move(compiled.key), static_cast<const Backend*>(&backend), device.ordinal());
+    {
+        std::lock_guard lock(state.mutex);
+        if (auto found = state.loaded.find(key); found != state.loaded.end()) return found->second;
+    }
+    // Loading runs without the lock (a shared object's constructors, a driver call).
+    const CompiledImage& image = *compiled.image;
+    auto module = std::make_shared<ModuleState>(backend, device.ordinal(),
+                                                backend.load_module(device.ordinal(), image.format, image.data));
+    module->compile_log = image.log;
+    module->source = std::string(input.source);
+    module->lowered_names = image.lowered_names;
+    module->options = input.options;
+    module->check = input.check;
+    std::lock_guard lock(state.mutex);
+    return state.loaded.try_emplace(std::move(key), std::move(module)).first->second;  // another thread's, if first
+}
+
 }  // namespace detail
 
 CacheStats cache_stats() {
@@ -211,12 +237,13 @@ DiskUsage cache_disk_usage() {
 
 void clear_memory_cache() {
     detail::CacheState& state = detail::cache_state();
-    decltype(state.memory) forgotten;
+    decltype(state.memory) forgotten_images;
+    decltype(state.loaded) forgotten_modules;
     {
         std::lock_guard lock(state.mutex);
-        forgotten.swap(state.memory);
-    }  // images are freed here, outside the lock
-    detail::clear_loaded_modules();
+        forgotten_images.swap(state.memory);
+        forgotten_modules.swap(state.loaded);
+    }  // freed here, outside the lock: unloading a module may take a while
 }
 
 DiskCacheStats cache_disk_stats() {

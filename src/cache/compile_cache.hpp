@@ -1,10 +1,12 @@
-// src/cache/compile_cache.hpp: the process-wide compile cache (memory, then disk, then compile).
+// src/cache/compile_cache.hpp: the process-wide compile cache (memory, then disk, then compile),
+// and the modules it loaded from what it compiled.
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "backends/backend.hpp"
+#include "core/module_state.hpp"
 #include "gpukit/cache.hpp"
 
 namespace gpukit::detail {
@@ -17,6 +19,12 @@ struct CachedCompile {
 // Returns the image for `input`, compiling it with `compiler` only when neither the in-process
 // map nor the disk cache has it. Thread-safe. Compile errors propagate and are not cached.
 CachedCompile get_or_compile(const Compiler& compiler, const CompileInput& input);
+
+// The module `input` compiles to, loaded on `device`: compiled through get_or_compile with the
+// device's backend's compiler, and loaded once per (image, device), so that compiling the same
+// thing again in this process costs a hash and a lookup. Thread-safe; clear_memory_cache() forgets
+// it (Module objects keep what they hold alive).
+std::shared_ptr<ModuleState> get_or_load(const Device& device, const CompileInput& input);
 
 // The configuration the environment asks for: GPUKIT_CACHE_DIR (default $XDG_CACHE_HOME/gpukit,
 // else ~/.cache/gpukit; the disk cache is off when none is set), GPUKIT_CACHE_MAX_BYTES (a plain

@@ -27,91 +27,93 @@ BufferView BufferView::subview(std::size_t offset, std::size_t size_bytes) const
     return view;
 }
 
-// ---- DeviceBuffer
+// ---- Buffer
 
-DeviceBuffer::DeviceBuffer(std::size_t size_bytes) : DeviceBuffer(Device::current(), size_bytes) {}
-
-DeviceBuffer::DeviceBuffer(Device device, std::size_t size_bytes)
-    : backend_(&device.backend()),
-      ordinal_(device.ordinal()),
-      address_(size_bytes ? device.backend().allocate(device.ordinal(), size_bytes) : 0),
-      size_(size_bytes) {}
-
-DeviceBuffer::~DeviceBuffer() {
-    if (backend_ && address_) backend_->release_memory(ordinal_, address_);
+std::string_view to_string(MemoryKind kind) {
+    switch (kind) {
+        case MemoryKind::device: return "device";
+        case MemoryKind::pinned: return "pinned";
+        case MemoryKind::managed: return "managed";
+    }
+    return "unknown";
 }
 
-DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
+namespace {
+// How error messages name a buffer of this kind: the type the user holds.
+std::string_view type_name(MemoryKind kind) {
+    switch (kind) {
+        case MemoryKind::device: return "gpukit::DeviceBuffer";
+        case MemoryKind::pinned: return "gpukit::PinnedBuffer";
+        case MemoryKind::managed: return "gpukit::ManagedBuffer";
+    }
+    return "gpukit::Buffer";
+}
+}  // namespace
+
+Buffer::Buffer(Device device, std::size_t size_bytes, MemoryKind kind)
+    : backend_(&device.backend()),
+      ordinal_(device.ordinal()),
+      kind_(kind),
+      address_(size_bytes ? device.backend().allocate(device.ordinal(), kind, size_bytes) : 0),
+      size_(size_bytes) {}
+
+Buffer::~Buffer() {
+    if (backend_ && address_) backend_->release(ordinal_, kind_, address_);
+}
+
+Buffer::Buffer(Buffer&& other) noexcept
     : backend_(std::exchange(other.backend_, nullptr)),
       ordinal_(other.ordinal_),
+      kind_(other.kind_),
       address_(std::exchange(other.address_, 0)),
       size_(std::exchange(other.size_, 0)) {}
 
-DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
-    DeviceBuffer taken(std::move(other));
+Buffer& Buffer::operator=(Buffer&& other) noexcept {
+    Buffer taken(std::move(other));
     std::swap(backend_, taken.backend_);
     std::swap(ordinal_, taken.ordinal_);
+    std::swap(kind_, taken.kind_);
     std::swap(address_, taken.address_);
     std::swap(size_, taken.size_);
-    return *this;
+    return *this;  // `taken` frees what this held
 }
 
-void DeviceBuffer::require_live(const char* action) const {
-    if (!backend_) throw UsageError(concat("Cannot ", action, " a moved-from gpukit::DeviceBuffer"));
+void Buffer::require_live(const char* action) const {
+    if (!backend_) throw UsageError(concat("Cannot ", action, " a moved-from ", type_name(kind_)));
 }
 
-BufferView DeviceBuffer::view() const {
-    require_live("view");
-    return BufferView(Device(*backend_, ordinal_), address_, size_);
+MemoryKind Buffer::kind() const {
+    require_live("ask the kind of");
+    return kind_;
 }
 
-Device DeviceBuffer::device() const {
+Device Buffer::device() const {
     require_live("ask the device of");
     return Device(*backend_, ordinal_);
 }
 
-std::uint64_t DeviceBuffer::address() const {
+std::uint64_t Buffer::address() const {
     require_live("take the address of");
     return address_;
 }
 
-std::size_t DeviceBuffer::size_bytes() const {
+std::size_t Buffer::size_bytes() const {
     require_live("take the size of");
     return size_;
 }
 
-// ---- PinnedBuffer
-
-PinnedBuffer::PinnedBuffer(std::size_t size_bytes) : PinnedBuffer(Device::current(), size_bytes) {}
-
-PinnedBuffer::PinnedBuffer(Device device, std::size_t size_bytes)
-    : backend_(&device.backend()),
-      ordinal_(device.ordinal()),
-      data_(size_bytes ? static_cast<std::byte*>(device.backend().allocate_pinned(device.ordinal(), size_bytes)) : nullptr),
-      size_(size_bytes) {}
-
-PinnedBuffer::~PinnedBuffer() {
-    if (backend_ && data_) backend_->release_pinned(ordinal_, data_);
+BufferView Buffer::device_view() const {
+    require_live("view");
+    if (kind_ == MemoryKind::pinned)
+        throw UsageError("Pinned memory is host memory: kernels and device copies take device or managed memory");
+    return BufferView(Device(*backend_, ordinal_), address_, size_);
 }
 
-PinnedBuffer::PinnedBuffer(PinnedBuffer&& other) noexcept
-    : backend_(std::exchange(other.backend_, nullptr)),
-      ordinal_(other.ordinal_),
-      data_(std::exchange(other.data_, nullptr)),
-      size_(std::exchange(other.size_, 0)) {}
-
-PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& other) noexcept {
-    PinnedBuffer taken(std::move(other));
-    std::swap(backend_, taken.backend_);
-    std::swap(ordinal_, taken.ordinal_);
-    std::swap(data_, taken.data_);
-    std::swap(size_, taken.size_);
-    return *this;
-}
-
-std::byte* PinnedBuffer::data() const {
-    if (!backend_) throw UsageError("Cannot use a moved-from gpukit::PinnedBuffer");
-    return data_;
+std::byte* Buffer::host_data() const {
+    require_live("use");
+    if (kind_ == MemoryKind::device)
+        throw UsageError("Device memory has no host address: copy it to the host, or allocate pinned or managed memory");
+    return reinterpret_cast<std::byte*>(address_);
 }
 
 // ---- copies

@@ -3,9 +3,7 @@
 
 #include <fstream>
 #include <iterator>
-#include <map>
 #include <optional>
-#include <tuple>
 
 #include "cache/compile_cache.hpp"
 #include "core/kernel_signature.hpp"
@@ -22,26 +20,10 @@ namespace detail {
 
 namespace {
 
-// Loaded modules by (cache key, backend, device): compiling the same thing again in this process
-// costs a hash and a lookup, not a module load.
-struct LoadedModules {
-    std::mutex mutex;
-    std::map<std::tuple<std::string, Backend*, int>, std::shared_ptr<ModuleState>> modules;
-};
-
-LoadedModules& loaded_modules() {
-    static LoadedModules* instance = new LoadedModules;  // never destroyed: backends outlive statics
-    return *instance;
-}
-
-std::shared_ptr<ModuleState> load(const Device& device, const CompiledImage& image, std::string source) {
+// A module compiled elsewhere (PTX, a cubin): loaded as it is, not cached, without source.
+std::shared_ptr<ModuleState> load_image(const Device& device, ImageFormat format, std::string_view image) {
     auto& backend = device.backend();
-    auto state = std::make_shared<ModuleState>(backend, device.ordinal(),
-                                               backend.load_module(device.ordinal(), image.format, image.data));
-    state->compile_log = image.log;
-    state->source = std::move(source);
-    state->lowered_names = image.lowered_names;
-    return state;
+    return std::make_shared<ModuleState>(backend, device.ordinal(), backend.load_module(device.ordinal(), format, image));
 }
 
 // A C++ kernel (declared without extern "C") by its name or qualified name, as the simulator finds
@@ -116,12 +98,6 @@ std::unique_ptr<KernelState> open_kernel(ModuleState& module, std::string_view n
 
 }  // namespace
 
-void clear_loaded_modules() {
-    auto& memo = loaded_modules();
-    std::lock_guard lock(memo.mutex);
-    memo.modules.clear();
-}
-
 }  // namespace detail
 
 Module Module::compile(std::string_view source, const CompileOptions& options, Device device) {
@@ -129,21 +105,7 @@ Module Module::compile(std::string_view source, const CompileOptions& options, D
     std::string target = options.target.empty() ? device.properties().target : options.target;
     CheckTools check;
     if (backend.info().capabilities.check_mode) check = options.check | CheckTools::from_environment();
-    const detail::CompileInput input{source, options, target, check};
-    auto compiled = detail::get_or_compile(backend.compiler(), input);
-
-    auto& memo = detail::loaded_modules();
-    const auto memo_key = std::make_tuple(compiled.key, &backend, device.ordinal());
-    {
-        std::lock_guard lock(memo.mutex);
-        if (auto it = memo.modules.find(memo_key); it != memo.modules.end()) return Module(it->second);
-    }
-    auto state = detail::load(device, *compiled.image, std::string(source));
-    state->options = options;
-    state->check = check;
-    std::lock_guard lock(memo.mutex);
-    auto [it, inserted] = memo.modules.emplace(memo_key, state);
-    return Module(it->second);  // another thread may have loaded it first: use theirs
+    return Module(detail::get_or_load(device, {source, options, std::move(target), check}));
 }
 
 CompiledImage Module::compile_image(std::string_view source, const CompileOptions& options, std::string_view target,
@@ -155,10 +117,7 @@ CompiledImage Module::compile_image(std::string_view source, const CompileOption
 }
 
 Module Module::load(ImageFormat format, std::string_view image, Device device) {
-    CompiledImage compiled;
-    compiled.format = format;
-    compiled.data = std::string(image);
-    return Module(detail::load(device, compiled, {}));
+    return Module(detail::load_image(device, format, image));
 }
 
 Module Module::load_file(const std::filesystem::path& path, Device device) {

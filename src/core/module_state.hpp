@@ -47,7 +47,4 @@ struct ModuleState {
     std::map<std::string, std::unique_ptr<KernelState>, std::less<>> kernels;
 };
 
-// Drops the in-process memo of loaded modules (called by clear_memory_cache).
-void clear_loaded_modules();
-
 }  // namespace gpukit::detail

@@ -43,6 +43,39 @@ TEST_F(Memory, AsyncCopiesThroughPinnedMemoryOnAStream) {
     EXPECT_EQ(result.as<float>()[4], host[4]);
 }
 
+TEST_F(Memory, ManagedMemoryIsOneAddressForTheHostAndKernels) {
+    auto twice = Module::compile(R"(extern "C" __global__ void twice(float* x, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) x[i] *= 2.0f;
+    })").kernel("twice");
+    for (int n : {1, 7, 1000, 4097}) {
+        const auto values = random_floats(n, 23);
+        ManagedBuffer managed(n * sizeof(float));
+        EXPECT_EQ(managed.kind(), MemoryKind::managed);
+        std::memcpy(managed.data(), values.data(), n * sizeof(float));  // the host writes it directly
+        twice({.grid = grid_for(n, 256), .block = 256}, managed, n);
+        Device::current().synchronize();
+        const auto doubled = managed.as<const float>();
+        for (int i = 0; i < n; ++i) ASSERT_EQ(doubled[i], 2.0f * values[i]) << n << " " << i;
+    }
+}
+
+TEST_F(Memory, EachKindRefusesWhatItCannotBe) {
+    PinnedBuffer pinned(64);
+    DeviceBuffer device_memory(64);
+    EXPECT_EQ(pinned.kind(), MemoryKind::pinned);
+    EXPECT_EQ(device_memory.kind(), MemoryKind::device);
+    EXPECT_EQ(to_string(MemoryKind::managed), "managed");
+    // Moved from, each says which type it was.
+    PinnedBuffer taken = std::move(pinned);
+    expect_contains(GPUKIT_MESSAGE_OF(UsageError, (void)pinned.data()), "moved-from gpukit::PinnedBuffer");
+    ManagedBuffer managed(64);
+    ManagedBuffer other = std::move(managed);
+    expect_contains(GPUKIT_MESSAGE_OF(UsageError, (void)managed.view()), "moved-from gpukit::ManagedBuffer");
+    EXPECT_NE(taken.data(), nullptr);
+    EXPECT_NE(other.data(), nullptr);
+}
+
 TEST_F(Memory, MemsetAndSubviews) {
     DeviceBuffer buffer(1000);
     memset(buffer, 0xab);

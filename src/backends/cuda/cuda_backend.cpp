@@ -126,40 +126,43 @@ public:
 
     // ---- memory
 
-    std::uint64_t allocate(int device, std::size_t bytes) override {
+    std::uint64_t allocate(int device, MemoryKind kind, std::size_t bytes) override {
         auto& s = activate(device, "allocate memory on");
-        CUdeviceptr address = 0;
-        const CUresult status = api_.cuMemAlloc(&address, bytes);
+        const auto what = [&] {
+            const char* memory = kind == MemoryKind::pinned    ? " of page-locked host memory for "
+                                 : kind == MemoryKind::managed ? " of managed memory on "
+                                                               : " on ";
+            return concat("Failed to allocate ", format_bytes(bytes), memory, describe(s.properties));
+        };
+        CUresult status = CUDA_SUCCESS;
+        std::uint64_t address = 0;
+        if (kind == MemoryKind::pinned) {
+            void* host = nullptr;
+            status = api_.cuMemHostAlloc(&host, bytes, CU_MEMHOSTALLOC_PORTABLE);
+            address = reinterpret_cast<std::uint64_t>(host);
+        } else {
+            CUdeviceptr pointer = 0;
+            status = kind == MemoryKind::managed ? api_.cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL)
+                                                 : api_.cuMemAlloc(&pointer, bytes);
+            address = pointer;
+        }
         if (status == CUDA_ERROR_OUT_OF_MEMORY) {
             MemoryInfo info;
             api_.cuMemGetInfo(&info.free_bytes, &info.total_bytes);
-            throw OutOfMemoryError(concat("Failed to allocate ", format_bytes(bytes), " on ", describe(s.properties)),
-                                   error_name(status), static_cast<int>(status), error_description(status), bytes,
-                                   info.free_bytes, info.total_bytes);
+            throw OutOfMemoryError(what(), error_name(status), static_cast<int>(status), error_description(status),
+                                   bytes, info.free_bytes, info.total_bytes);
         }
-        check(status, &s.health,
-              [&] { return concat("Failed to allocate ", format_bytes(bytes), " on ", describe(s.properties)); });
+        check(status, &s.health, what);
         return address;
     }
 
-    void release_memory(int device, std::uint64_t address) noexcept override {
+    void release(int device, MemoryKind kind, std::uint64_t address) noexcept override {
         // A failure here (a poisoned context) leaves nothing to do: the memory goes with the context.
-        if (make_current_quietly(device)) api_.cuMemFree(static_cast<CUdeviceptr>(address));
-    }
-
-    void* allocate_pinned(int device, std::size_t bytes) override {
-        auto& s = activate(device, "allocate page-locked host memory for");
-        void* host = nullptr;
-        check(api_.cuMemHostAlloc(&host, bytes, CU_MEMHOSTALLOC_PORTABLE), &s.health, [&] {
-            return concat("Failed to allocate ", format_bytes(bytes), " of page-locked host memory for ",
-                          describe(s.properties));
-        });
-        return host;
-    }
-
-    void release_pinned(int device, void* host) noexcept override {
-        // As for release_memory: nothing useful can be done about a failure in a destructor.
-        if (make_current_quietly(device)) api_.cuMemFreeHost(host);
+        if (!make_current_quietly(device)) return;
+        if (kind == MemoryKind::pinned)
+            api_.cuMemFreeHost(reinterpret_cast<void*>(address));
+        else
+            api_.cuMemFree(static_cast<CUdeviceptr>(address));
     }
 
     void copy_to_device(int device, std::uint64_t dst, const void* src, std::size_t bytes,

@@ -25,7 +25,8 @@ namespace gpukit::detail::cuda {
     REQUIRED(cuDeviceGetCount) REQUIRED(cuDeviceGet) REQUIRED(cuDeviceGetName) REQUIRED(cuDeviceGetAttribute)  \
     REQUIRED(cuDeviceTotalMem) REQUIRED(cuDeviceGetPCIBusId) REQUIRED(cuDevicePrimaryCtxRetain)                \
     REQUIRED(cuCtxSetCurrent) REQUIRED(cuCtxGetCurrent) VERSIONED(cuCtxSynchronize, 12000) REQUIRED(cuMemGetInfo) \
-    REQUIRED(cuMemAlloc) REQUIRED(cuMemFree) REQUIRED(cuMemHostAlloc) REQUIRED(cuMemFreeHost)                  \
+    REQUIRED(cuMemAlloc) REQUIRED(cuMemAllocManaged) REQUIRED(cuMemFree) REQUIRED(cuMemHostAlloc)             \
+    REQUIRED(cuMemFreeHost)                                                                                    \
     REQUIRED(cuMemcpyHtoD) REQUIRED(cuMemcpyDtoH) REQUIRED(cuMemcpyDtoD) REQUIRED(cuMemcpyHtoDAsync)           \
     REQUIRED(cuMemcpyDtoHAsync) REQUIRED(cuMemcpyDtoDAsync) REQUIRED(cuMemsetD8) REQUIRED(cuMemsetD8Async)     \
     REQUIRED(cuStreamCreate) REQUIRED(cuStreamDestroy) REQUIRED(cuStreamSynchronize) REQUIRED(cuStreamQuery)   \

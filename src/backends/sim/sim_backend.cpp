@@ -85,9 +85,12 @@ public:
     // ---- memory: host memory, aligned like device allocations
 
     // The simulated device has as much memory as the machine: allocations beyond what is left of
-    // it fail as on a GPU, even where the operating system would overcommit.
-    std::uint64_t allocate(int device, std::size_t bytes) override {
+    // it fail as on a GPU, even where the operating system would overcommit. Managed memory is
+    // device memory here (the host addresses both); pinned memory is host memory, aligned like the
+    // real thing, which kernels may not use.
+    std::uint64_t allocate(int device, MemoryKind kind, std::size_t bytes) override {
         check_device(device);
+        if (kind == MemoryKind::pinned) return reinterpret_cast<std::uint64_t>(allocate_pinned(bytes));
         const std::size_t rounded = (bytes + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
         std::size_t in_use = allocated_.load();
         void* memory = nullptr;
@@ -101,26 +104,18 @@ public:
         }
         allocated_ += rounded;
         AllocationTable::instance().add(reinterpret_cast<std::uint64_t>(memory), bytes);
+        // The host writes managed memory without telling anyone: initcheck counts it as written.
+        if (kind == MemoryKind::managed) AllocationTable::instance().mark_written(reinterpret_cast<std::uint64_t>(memory), bytes);
         return reinterpret_cast<std::uint64_t>(memory);
     }
-    void release_memory(int, std::uint64_t address) noexcept override {
+    void release(int, MemoryKind kind, std::uint64_t address) noexcept override {
+        if (kind == MemoryKind::pinned) return std::free(reinterpret_cast<void*>(address));
         if (auto allocation = AllocationTable::instance().containing(address, 1)) {
             allocated_ -= (allocation->size + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
             AllocationTable::instance().remove(address);
         }
         std::free(reinterpret_cast<void*>(address));
     }
-    // Page-locked host memory is host memory here, aligned like the real thing.
-    void* allocate_pinned(int device, std::size_t bytes) override {
-        check_device(device);
-        const std::size_t rounded = (bytes + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
-        void* host = rounded >= bytes ? std::aligned_alloc(allocation_alignment, rounded) : nullptr;
-        if (!host)
-            throw OutOfMemoryError(concat("Failed to allocate ", format_bytes(bytes), " of host memory"),
-                                   "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", bytes, 0, properties_.total_memory);
-        return host;
-    }
-    void release_pinned(int, void* host) noexcept override { std::free(host); }
 
     void copy_to_device(int device, std::uint64_t dst, const void* src, std::size_t bytes,
                         std::optional<NativeStream> stream) override {
@@ -303,6 +298,15 @@ public:
     }
 
 private:
+    void* allocate_pinned(std::size_t bytes) {
+        const std::size_t rounded = (bytes + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
+        void* host = rounded >= bytes ? std::aligned_alloc(allocation_alignment, rounded) : nullptr;
+        if (!host)
+            throw OutOfMemoryError(concat("Failed to allocate ", format_bytes(bytes), " of host memory"),
+                                   "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", bytes, 0, properties_.total_memory);
+        return host;
+    }
+
     struct LaunchStorage {
         std::vector<std::vector<unsigned char>> values;
         std::vector<void*> pointers;
