@@ -8,7 +8,7 @@
 
 namespace gpukit::python::dlpack {
 
-enum DeviceType : std::int32_t { cpu = 1, cuda = 2, cuda_host = 3 };
+enum DeviceType : std::int32_t { kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3 };  // DLPack's own names
 enum TypeCode : std::uint8_t { int_ = 0, uint = 1, float_ = 2, bfloat = 4, complex = 5, boolean = 6 };
 
 struct Device {

@@ -148,7 +148,7 @@ private:
 
     void pack_cuda_array(nb::handle value) {
         const BackendInfo& runs_on = kernel_.device().backend_info();
-        if (runs_on.capabilities.dlpack_device_type != dlpack::cuda)
+        if (runs_on.capabilities.dlpack_device_type != dlpack::kDLCUDA)
             refuse(concat_message("is a ", python_type_name(value), " in CUDA device memory, which the ", runs_on.name,
                                   " backend cannot read; run on a CUDA device, or copy it to the host and pass "
                                   "gpukit.asarray(host_copy)"));
