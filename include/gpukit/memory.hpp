@@ -138,14 +138,16 @@ void copy_async(BufferView dst, BufferView src, StreamRef stream);
 void memset(BufferView dst, std::uint8_t value);
 void memset_async(BufferView dst, std::uint8_t value, StreamRef stream);
 
-// Typed host spans.
+// Typed host spans. A span of const elements is a source only: copying into one does not compile.
+template <class T>
+concept WritableElement = !std::is_const_v<T>;
+
 template <class T>
 void copy(BufferView dst, std::span<const T> src) {
     static_assert(std::is_trivially_copyable_v<T>);
     copy(dst, std::as_bytes(src));
 }
-template <class T>
-    requires(!std::is_const_v<T>)
+template <WritableElement T>
 void copy(std::span<T> dst, BufferView src) {
     static_assert(std::is_trivially_copyable_v<T>);
     copy(std::as_writable_bytes(dst), src);
@@ -155,8 +157,7 @@ void copy_async(BufferView dst, std::span<const T> src, StreamRef stream) {
     static_assert(std::is_trivially_copyable_v<T>);
     copy_async(dst, std::as_bytes(src), stream);
 }
-template <class T>
-    requires(!std::is_const_v<T>)
+template <WritableElement T>
 void copy_async(std::span<T> dst, BufferView src, StreamRef stream) {
     static_assert(std::is_trivially_copyable_v<T>);
     copy_async(std::as_writable_bytes(dst), src, stream);
