@@ -1,7 +1,5 @@
-// src/core/source_lexer.cpp: tokens of CUDA C source and their bracket partners, for the tolerant source readers.
-#include "core/source_lexer.hpp"
-
-#include <utility>
+// src/source/lexer.cpp: tokens of CUDA C source, for the tolerant source readers.
+#include "source/lexer.hpp"
 
 namespace gpukit::detail {
 namespace {
@@ -9,49 +7,104 @@ namespace {
 // Prefixes that turn a following quote into an encoded or raw literal (u8"..", L'x', R"(..)").
 constexpr std::string_view kLiteralPrefixes[] = {"u8", "u", "U", "L", "R", "u8R", "uR", "UR", "LR"};
 
+// The characters where code can stop being plain: a comment, a literal, a line splice, the line's end.
+constexpr std::string_view kCodeStops = "\n\"'/\\";
+
+struct CharacterSet {
+    bool members[256] = {};
+    constexpr explicit CharacterSet(std::string_view characters) {
+        for (const char c : characters) members[static_cast<unsigned char>(c)] = true;
+    }
+    bool has(char c) const { return members[static_cast<unsigned char>(c)]; }
+};
+constexpr CharacterSet kCodeStopSet(kCodeStops);
+
+// The length of the line splice starting at `i` (a backslash, blanks, a newline), 0 if none starts there.
+std::size_t splice_length(std::string_view text, std::size_t i) {
+    if (text[i] != '\\') return 0;
+    std::size_t j = i + 1;
+    while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
+    if (j < text.size() && text[j] == '\r') ++j;
+    return j < text.size() && text[j] == '\n' ? j + 1 - i : 0;
+}
+
 }  // namespace
 
-std::string splice_lines(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '\\') {
-            std::size_t j = i + 1;
-            while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
-            if (j < text.size() && text[j] == '\r') ++j;
-            if (j < text.size() && text[j] == '\n') {
-                i = j;
-                continue;
-            }
-        }
-        out += text[i];
+SplicedText splice_lines_tracked(std::string_view text) {
+    SplicedText out;
+    out.text.reserve(text.size());
+    std::size_t copied = 0;  // text before this is in out.text
+    for (std::size_t i = text.find('\\'); i != std::string_view::npos; i = text.find('\\', i + 1)) {
+        const std::size_t length = splice_length(text, i);
+        if (length == 0) continue;
+        out.text.append(text.substr(copied, i - copied));
+        out.joins.push_back(out.text.size());
+        copied = i + length;
+        i = copied - 1;
     }
+    out.text.append(text.substr(copied));
     return out;
+}
+
+std::string splice_lines(std::string_view text) { return splice_lines_tracked(text).text; }
+
+bool has_line_splice(std::string_view text) {
+    for (std::size_t i = text.find('\\'); i != std::string_view::npos; i = text.find('\\', i + 1)) {
+        if (splice_length(text, i) > 0) return true;
+    }
+    return false;
 }
 
 // --- SourceLexer ---------------------------------------------------------------------------------
 
-SourceLexer::Item SourceLexer::next() {
-    if (skip_blank()) at_line_start_ = true;
-    if (at_end()) return Item::end;
-    if (at_line_start_ && peek() == '#') {
-        token_ = Token{TokenKind::punct, src_.substr(pos_, 1), pos_};
-        ++pos_;
-        directive_.clear();
-        while (!skip_blank() && !at_end()) directive_.push_back(next_token());
-        return Item::directive;  // it ended at a newline, so the next token starts a line
+SourceLexer::SourceLexer(std::string_view source, LexOptions options) : src_(source), options_(options) {
+    for (const std::string_view punct : options_.multi_char_puncts) {
+        if (punct.find_first_of(kCodeStops, 1) != std::string_view::npos) may_pass_over_ = false;
     }
-    token_ = next_token();
-    at_line_start_ = false;
-    return Item::token;
+}
+
+SourceLexer::Item SourceLexer::next(Code code) {
+    while (true) {
+        if (skip_blank()) at_line_start_ = true;
+        if (at_end()) return Item::end;
+        if (at_line_start_ && peek() == '#') {
+            token_ = Token{TokenKind::punct, src_.substr(pos_, 1), pos_};
+            ++pos_;
+            directive_.clear();
+            bool ended_by_newline = false;
+            while (!(ended_by_newline = skip_blank()) && !at_end()) directive_.push_back(next_token());
+            directive_end_ = ended_by_newline ? first_newline_ : src_.size();
+            return Item::directive;  // it ended at a newline, so the next token starts a line
+        }
+        if (code == Code::pass_over && at_line_start_ && may_pass_over_ && pass_over_plain_code()) continue;
+        token_ = next_token();
+        at_line_start_ = false;
+        return Item::token;
+    }
 }
 
 std::vector<Token> SourceLexer::read_all(DirectiveHandler& handler) {
     std::vector<Token> tokens;
-    for (Item item; (item = next()) != Item::end;) {
-        if (item == Item::directive ? handler.directive(*this) : handler.live()) tokens.push_back(token_);
+    while (true) {
+        const bool live = handler.live();
+        const Item item = next(live ? Code::tokenize : Code::pass_over);
+        if (item == Item::end) break;
+        if (item == Item::directive ? handler.directive(*this) : live) tokens.push_back(token_);
     }
     return tokens;
+}
+
+// At the start of a line of code: moves past the part of it that cannot hold a comment or a literal,
+// to the line's end or to a '/' (which always starts a token: a comment, or an operator), and tells
+// whether it moved. A quote or a backslash ends that: the line is tokenized from its start, since a
+// prefix or a digit separator before a quote changes what the quote opens.
+bool SourceLexer::pass_over_plain_code() {
+    std::size_t at = pos_;
+    while (at < src_.size() && !kCodeStopSet.has(src_[at])) ++at;
+    if (at < src_.size() && src_[at] != '\n' && src_[at] != '/') return false;
+    pos_ = at;
+    if (at < src_.size() && src_[at] == '/') at_line_start_ = false;
+    return true;
 }
 
 // Skips whitespace, comments and (with line_splices) line splices; true when it passed a newline, which
@@ -61,6 +114,7 @@ bool SourceLexer::skip_blank() {
     while (!at_end()) {
         const char c = peek();
         if (c == '\n') {
+            if (!crossed_newline) first_newline_ = pos_;
             crossed_newline = true;
             ++pos_;
         } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
@@ -71,6 +125,11 @@ bool SourceLexer::skip_blank() {
             pos_ += 3;
         } else if (c == '/' && peek(1) == '/') {
             // Stop before the newline so the caller sees it; a line splice continues the comment.
+            if (!options_.line_splices) {
+                const std::size_t newline = src_.find('\n', pos_ + 2);
+                pos_ = newline == std::string_view::npos ? src_.size() : newline;
+                continue;
+            }
             pos_ += 2;
             while (!at_end() && peek() != '\n') {
                 pos_ += (options_.line_splices && peek() == '\\' && peek(1) == '\n') ? 2 : 1;
@@ -174,90 +233,6 @@ void SourceLexer::skip_raw_string() {
     closing += '"';
     const std::size_t close = src_.find(closing, open + 1);
     pos_ = close == std::string_view::npos ? src_.size() : close + closing.size();
-}
-
-// --- TokenStream ---------------------------------------------------------------------------------
-
-TokenStream::TokenStream(std::vector<Token> tokens_in)
-    : tokens(std::move(tokens_in)), partner(tokens.size(), kNone), angle_partner(tokens.size(), kNone) {
-    match_brackets();
-    match_angles();
-}
-
-void TokenStream::match_brackets() {
-    std::vector<std::size_t> open;
-    std::size_t open_count[3] = {0, 0, 0};
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-        if (const int kind = bracket_kind(tokens[i], true); kind >= 0) {
-            open.push_back(i);
-            ++open_count[kind];
-            continue;
-        }
-        const int kind = bracket_kind(tokens[i], false);
-        if (kind < 0 || open_count[kind] == 0) continue;  // not a closer, or a stray one
-        // Openers of other kinds above the partner were never closed: they stay unmatched.
-        while (true) {
-            const std::size_t j = open.back();
-            open.pop_back();
-            const int open_kind = bracket_kind(tokens[j], true);
-            --open_count[open_kind];
-            if (open_kind == kind) {
-                partner[i] = j;
-                partner[j] = i;
-                break;
-            }
-        }
-    }
-}
-
-// Each bracket level keeps its open template candidates; a '>' closes the innermost one.
-void TokenStream::match_angles() {
-    std::vector<std::vector<std::size_t>> levels(1);
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-        const Token& token = tokens[i];
-        if (partner[i] != kNone) {
-            if (partner[i] > i) {
-                levels.emplace_back();
-            } else if (levels.size() > 1) {
-                levels.pop_back();
-            }
-        } else if (is_punct(token, "<") && i > 0 && is_identifier(tokens[i - 1])) {
-            levels.back().push_back(i);
-        } else if (is_punct(token, ">")) {
-            if (!levels.back().empty()) {
-                angle_partner[levels.back().back()] = i;
-                angle_partner[i] = levels.back().back();
-                levels.back().pop_back();
-            }
-        } else if (bracket_kind(token, true) >= 0 || bracket_kind(token, false) >= 0 || is_punct(token, ";") ||
-                   is_punct(token, "&&") || is_punct(token, "||")) {
-            levels.back().clear();  // unmatched brackets end the candidates too
-        }
-    }
-}
-
-// --- name expressions ----------------------------------------------------------------------------
-
-std::optional<NameExpression> read_name_expression(std::span<const Token> tokens) {
-    NameExpression expression;
-    std::size_t i = 0;
-    while (i < tokens.size() && (is_punct(tokens[i], "&") || is_punct(tokens[i], "("))) ++i;
-    if (i < tokens.size() && is_punct(tokens[i], "::")) {
-        expression.global_only = true;
-        ++i;
-    }
-    if (i >= tokens.size() || !is_identifier(tokens[i])) return std::nullopt;
-    std::vector<std::string> names{std::string(tokens[i].text)};
-    ++i;
-    while (i + 1 < tokens.size() && is_punct(tokens[i], "::") && is_identifier(tokens[i + 1])) {
-        names.emplace_back(tokens[i + 1].text);
-        i += 2;
-    }
-    expression.name = std::move(names.back());
-    names.pop_back();
-    expression.scope = std::move(names);
-    expression.end = i;
-    return expression;
 }
 
 }  // namespace gpukit::detail
