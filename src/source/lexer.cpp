@@ -19,6 +19,10 @@ struct CharacterSet {
 };
 constexpr CharacterSet kCodeStopSet(kCodeStops);
 
+bool is_include(const Token& token) {
+    return is_word(token, "include") || is_word(token, "include_next") || is_word(token, "import");
+}
+
 // The length of the line splice starting at `i` (a backslash, blanks, a newline), 0 if none starts there.
 std::size_t splice_length(std::string_view text, std::size_t i) {
     if (text[i] != '\\') return 0;
@@ -72,7 +76,10 @@ SourceLexer::Item SourceLexer::next(Code code) {
             ++pos_;
             directive_.clear();
             bool ended_by_newline = false;
-            while (!(ended_by_newline = skip_blank()) && !at_end()) directive_.push_back(next_token());
+            while (!(ended_by_newline = skip_blank()) && !at_end()) {
+                const bool names_header = directive_.size() == 1 && peek() == '<' && is_include(directive_[0]);
+                directive_.push_back(names_header ? next_header_name() : next_token());
+            }
             directive_end_ = ended_by_newline ? first_newline_ : src_.size();
             return Item::directive;  // it ended at a newline, so the next token starts a line
         }
@@ -142,6 +149,15 @@ bool SourceLexer::skip_blank() {
         }
     }
     return crossed_newline;
+}
+
+// pos_ is at the '<' after an include: `<sys/*.h>` is one header name, not a comment, as in the
+// preprocessor. It ends at '>' or, unterminated, at the end of its line.
+Token SourceLexer::next_header_name() {
+    const std::size_t start = pos_;
+    const std::size_t end = src_.find_first_of(">\n", pos_ + 1);
+    pos_ = end == std::string_view::npos ? src_.size() : (src_[end] == '>' ? end + 1 : end);
+    return Token{TokenKind::literal, src_.substr(start, pos_ - start), start};
 }
 
 // Precondition: not at the end and not at a blank. Always advances.

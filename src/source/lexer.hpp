@@ -85,7 +85,7 @@ public:
 
 // Reads tokens one at a time. A '#' that starts a line (after blanks and comments) takes the whole
 // preprocessor line with it, which the caller interprets; a newline inside a block comment does not end
-// that line, as in the preprocessor. An unterminated literal ends at the end of its line and an
+// that line, as in the preprocessor, and `<...>` after an include is one header name (a literal). An unterminated literal ends at the end of its line and an
 // unterminated comment at the end of the text, so one stray character cannot swallow everything.
 class SourceLexer {
 public:
@@ -121,6 +121,7 @@ private:
     bool skip_blank();
     bool pass_over_plain_code();
     Token next_token();
+    Token next_header_name();
     void skip_quoted(char quote);
     void skip_raw_string();
 

@@ -208,6 +208,16 @@ TEST(SourceLexer, ALineSpliceContinuesADirective) {
     EXPECT_EQ(lexer.token().text, "int");
 }
 
+TEST(SourceLexer, AnAngledHeaderNameIsOneLiteral) {
+    SourceLexer lexer("#include <sys/*.h> x\n#define A <b/*c>\n", kSpliced);
+    ASSERT_EQ(lexer.next(), SourceLexer::Item::directive);
+    EXPECT_EQ(texts(lexer.directive()), (Texts{"include", "<sys/*.h>", "x"}));
+    EXPECT_EQ(lexer.directive()[1].kind, TokenKind::literal);
+    // Only after an include: elsewhere '<' is a punctuator and "/*" opens a comment.
+    ASSERT_EQ(lexer.next(), SourceLexer::Item::directive);
+    EXPECT_EQ(texts(lexer.directive()), (Texts{"define", "A", "<", "b"}));
+}
+
 TEST(SourceLexer, ADirectiveMayFollowACommentAtALineStart) {
     SourceLexer lexer("/* c */ #if 0\n", kSpliced);
     ASSERT_EQ(lexer.next(), SourceLexer::Item::directive);

@@ -109,6 +109,12 @@ TEST(PreprocessorIncludes, DeadIncludesAreListedButNotLive) {
     EXPECT_TRUE(preprocessor.includes()[1].live);
 }
 
+TEST(PreprocessorIncludes, AnAngledNameIsOneTokenSoSlashStarInItOpensNoComment) {
+    EXPECT_EQ(names("#include <odd/*.h>\n#include \"b.h\"\n/* */\n#include <c//d.h>\n#include \"e.h\"\n"),
+              (Names{"odd/*.h", "b.h", "c//d.h", "e.h"}));
+    EXPECT_EQ(names("#include <never/*closed\n#include \"f.h\"\n"), (Names{"<never/*closed", "f.h"}));
+}
+
 TEST(PreprocessorIncludes, IncludeNextCounts) { EXPECT_EQ(names("#include_next <a.h>\n"), (Names{"a.h"})); }
 
 TEST(PreprocessorIncludes, HashNotAtLineStartIsNoDirective) {
