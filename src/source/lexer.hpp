@@ -85,8 +85,9 @@ public:
 
 // Reads tokens one at a time. A '#' that starts a line (after blanks and comments) takes the whole
 // preprocessor line with it, which the caller interprets; a newline inside a block comment does not end
-// that line, as in the preprocessor, and `<...>` after an include is one header name (a literal). An unterminated literal ends at the end of its line and an
-// unterminated comment at the end of the text, so one stray character cannot swallow everything.
+// that line, as in the preprocessor, and `<...>` after an include is one header name (a literal). An
+// unterminated literal ends at the end of its line and an unterminated comment at the end of the text,
+// so one stray character cannot swallow everything.
 class SourceLexer {
 public:
     enum class Item { end, token, directive };

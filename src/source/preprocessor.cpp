@@ -109,8 +109,7 @@ Condition Preprocessor::condition_of(const SourceLexer& lexer) const {
 void Preprocessor::enter_branch(Conditional& conditional, Condition condition) {
     conditional.live =
         conditional.enclosing_live && !conditional.taken_surely && condition != Condition::certainly_false;
-    conditional.sure =
-        conditional.enclosing_sure && !conditional.maybe_taken && condition == Condition::certainly_true;
+    conditional.sure = conditional.enclosing_sure && !conditional.maybe_taken && condition == Condition::certainly_true;
     conditional.taken_surely = conditional.taken_surely || condition == Condition::certainly_true;
     conditional.maybe_taken = conditional.maybe_taken || condition != Condition::certainly_false;
 }

@@ -139,8 +139,9 @@ TEST(IncludeResolver, IncludesUnderACertainlyFalseConditionAreNotFollowed) {
 }
 
 TEST(IncludeResolver, IncludesUnderAnUnknownConditionAreFollowed) {
-    const std::string source = "#ifdef USE_HALF\n#include <cuda_fp16.h>\n#else\n#include <float_only.h>\n#endif\n"
-                               "#if __CUDA_ARCH__ >= 800\n#include <cuda_bf16.h>\n#endif\n";
+    const std::string source =
+        "#ifdef USE_HALF\n#include <cuda_fp16.h>\n#else\n#include <float_only.h>\n#endif\n"
+        "#if __CUDA_ARCH__ >= 800\n#include <cuda_bf16.h>\n#endif\n";
     EXPECT_EQ(names(reach(source)), (Names{"cuda_fp16.h", "float_only.h", "cuda_bf16.h"}));
 }
 

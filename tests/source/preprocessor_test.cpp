@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,8 +79,9 @@ TEST(PreprocessorIncludes, DirectivesInsideStringsDoNotCount) {
 }
 
 TEST(PreprocessorIncludes, RawStringsAreSkippedWhole) {
-    const char* source = "const char* text = R\"delim(\n#include \"inside.h\"\n/* not a comment\n)delim\";\n"
-                         "#include \"after.h\"\n";
+    const char* source =
+        "const char* text = R\"delim(\n#include \"inside.h\"\n/* not a comment\n)delim\";\n"
+        "#include \"after.h\"\n";
     EXPECT_EQ(names(source), (Names{"after.h"}));
 }
 
@@ -135,7 +137,6 @@ TEST(PreprocessorIncludes, UnterminatedNamesDamageOnlyTheirLine) {
 TEST(PreprocessorIncludes, OrderOfAppearanceAndDuplicatesKept) {
     EXPECT_EQ(names("#include <b.h>\n#include <a.h>\n#include <b.h>\n"), (Names{"b.h", "a.h", "b.h"}));
 }
-
 
 TEST(PreprocessorIncludes, IncludesUnderConditionsAreLiveUnlessCertainlyNotCompiled) {
     constexpr std::string_view source = R"(
@@ -203,8 +204,8 @@ TEST(PreprocessorCondition, IntegerLiteralsInEveryBaseWithSuffixesAndSeparators)
          {"0", "00", "0x0", "0X00", "0b0", "0L", "0u", "0UL", "0ull", "0LLU", "0z", "0'0", "false"}) {
         EXPECT_EQ(evaluate(zero), kFalse) << zero;
     }
-    for (const std::string_view one : {"1", "2", "010", "0x10", "0b1", "1L", "1'000", "true", "18446744073709551615u",
-                                       "0xFFFFFFFFFFFFFFFF"}) {
+    for (const std::string_view one :
+         {"1", "2", "010", "0x10", "0b1", "1L", "1'000", "true", "18446744073709551615u", "0xFFFFFFFFFFFFFFFF"}) {
         EXPECT_EQ(evaluate(one), kTrue) << one;
     }
 }
@@ -290,13 +291,14 @@ TEST(PreprocessorCondition, DistrustedKnowledgeKnowsNothingForGood) {
 }
 
 TEST(PreprocessorCondition, MalformedOverflowingAndDividingByZeroAreUnknown) {
-    for (const std::string_view condition :
-         {"", "1 +", "(1", "1)", "1 2", "()", "defined", "defined(", "defined(1)", "1 ? 2", "1 / 0", "1 % 0",
-          "9223372036854775807 + 1", "-9223372036854775807 - 2", "18446744073709551616", "9223372036854775808",
-          "1.5", "1e3", "08", "0x", "1uu", "1lll", "'a'", "\"s\"", "1 << 64", "1 << -1", "-1 >> 1", "-1 << 1",
-          "1 = 1", "# 1"}) {
-        EXPECT_EQ(evaluate(condition), kUnknown) << condition;
-    }
+    const auto expect_unknown = [](std::initializer_list<std::string_view> conditions) {
+        for (const std::string_view condition : conditions) EXPECT_EQ(evaluate(condition), kUnknown) << condition;
+    };
+    expect_unknown({"", "1 +", "(1", "1)", "1 2", "()", "defined", "defined(", "defined(1)", "1 ? 2", "1 = 1", "# 1"});
+    expect_unknown({"1 / 0", "1 % 0", "9223372036854775807 + 1", "-9223372036854775807 - 2"});
+    expect_unknown({"1 << 64", "1 << -1", "-1 >> 1", "-1 << 1"});
+    expect_unknown({"18446744073709551616", "9223372036854775808", "1.5", "1e3", "08", "0x", "1uu", "1lll"});
+    expect_unknown({"'a'", "\"s\""});
     // An operand that is never evaluated may divide by zero, as in the compiler.
     EXPECT_EQ(evaluate("0 && 1 / 0"), kFalse);
     EXPECT_EQ(evaluate("1 || 1 / 0"), kTrue);
@@ -472,8 +474,8 @@ TEST(PreprocessorLines, ALineDirectiveRenumbersTheLinesAfterIt) {
                                     PreprocessorOptions{});
     std::vector<SourceLocation> found;
     for (const Token& token : preprocessor.tokens()) found.push_back(preprocessor.location(token));
-    EXPECT_EQ(found, (std::vector<SourceLocation>{{1, ""}, {100, "kernel.cu"}, {101, "kernel.cu"}, {7, "kernel.cu"},
-                                                 {20, "other.cu"}}));
+    EXPECT_EQ(found, (std::vector<SourceLocation>{
+                         {1, ""}, {100, "kernel.cu"}, {101, "kernel.cu"}, {7, "kernel.cu"}, {20, "other.cu"}}));
 }
 
 TEST(PreprocessorLines, GnuLineMarkersRenumberAndDeadOrMalformedOnesDoNot) {
