@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
-#include "cache/include_scanner.hpp"
+#include "source/include_resolver.hpp"
 
 namespace gpukit::detail {
 
@@ -15,16 +15,15 @@ inline constexpr std::string_view string_header_marker = "<string header>";
 
 // One header the source can reach, directly or through other headers.
 struct ResolvedInclude {
-    IncludeDirective::Form form = IncludeDirective::Form::quoted;
+    IncludeForm form = IncludeForm::quoted;
     std::string name;          // as written in the directive (a computed include: the macro text)
     std::string resolved;      // the file's path, string_header_marker, or empty when not found
     std::string content_hash;  // hex SHA-256 of the content; empty when not found or unreadable
 };
 
 // Every header reachable from input.source, each resolved once, in depth-first order of first
-// appearance. Lookup order, the compiler's: headers given as strings (exact name), then for
-// "quoted" names the directory of the including file when that is a real file (the source itself
-// never is), then the -I directories in order. Names found nowhere are the toolkit's own headers
+// appearance (source/include_resolver.hpp: the compiler's lookup order, and includes under a
+// certainly-false condition left out). Names found nowhere are the toolkit's own headers
 // (<cuda_fp16.h>, ...), which the compiler identity covers; they are listed with `resolved` empty.
 std::vector<ResolvedInclude> find_includes(const CompileInput& input);
 

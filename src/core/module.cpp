@@ -6,10 +6,10 @@
 #include <optional>
 
 #include "cache/compile_cache.hpp"
-#include "core/kernel_signature.hpp"
 #include "core/module_state.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/kernel.hpp"
+#include "source/kernel_declarations.hpp"
 #include "util/text.hpp"
 
 namespace gpukit {

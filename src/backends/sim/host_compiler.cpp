@@ -22,7 +22,7 @@
 #include "backends/sim/sync_analysis.hpp"
 #include "cache/cache_key.hpp"
 #include "cache/sha256.hpp"
-#include "core/kernel_signature.hpp"
+#include "source/kernel_declarations.hpp"
 #include "util/elf_symbols.hpp"
 #include "util/process.hpp"
 #include "util/text.hpp"

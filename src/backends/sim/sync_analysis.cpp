@@ -1,16 +1,19 @@
 // src/backends/sim/sync_analysis.cpp: finds, from the source text alone, which kernels may reach a barrier.
 //
-// Three stages. Each text is spliced and read by the shared lexer (core/source_lexer.hpp), without
-// comments or literal contents; `#if 0` regions are skipped and every #define recorded. A declaration
-// reader splits each text into namespace- and class-scope declarations, each with the names it gives
-// meaning to, the identifiers it mentions and whether it holds a call the analysis cannot resolve. A
-// fixpoint then spreads "may synchronise" from the synchronising built-ins through mentions
-// (sync_analysis.hpp lists the rules). The reader is tolerant, not exact: where it cannot tell, it errs
-// towards more names, more mentions and "may synchronise". Bracket partners are matched once up front and
-// every backward look is bounded, so malformed or truncated input stays roughly linear.
+// Three stages. Each text is read by the preprocessor (source/preprocessor.hpp), without comments or
+// literal contents; branches that are certainly not compiled are skipped, every #define is recorded
+// and each #include leaves a '#' behind. A declaration reader splits each text into namespace- and
+// class-scope declarations, each with the names it gives meaning to, the identifiers it mentions and
+// whether it holds a call the analysis cannot resolve. A fixpoint then spreads "may synchronise" from
+// the synchronising built-ins through mentions (sync_analysis.hpp lists the rules). The reader is
+// tolerant, not exact: where it cannot tell, it errs towards more names, more mentions and "may
+// synchronise". Bracket partners are matched once up front and every backward look is bounded, so
+// malformed or truncated input stays roughly linear.
 #include "backends/sim/sync_analysis.hpp"
 
-#include "core/source_lexer.hpp"
+#include "source/name_expression.hpp"
+#include "source/preprocessor.hpp"
+#include "source/token_stream.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -160,102 +163,12 @@ constexpr std::string_view kMultiCharPuncts[] = {"<<=", "...", "->*", "::", "->"
                                                  "||",  "++",  "--",  "+=", "-=", "*=", "/=", "%=", "&=", "|=",
                                                  "^=",  ".*"};
 
-constexpr LexOptions kLexOptions{kMultiCharPuncts, /*line_splices=*/false};  // the text is spliced first
+// An #include leaves a '#' behind: inside a declaration it hides what the declaration holds.
+constexpr PreprocessorOptions kPreprocessorOptions{.multi_char_puncts = kMultiCharPuncts, .include_markers = true};
 
 bool is_name(const Token& token) { return is_identifier(token) && !is_keyword(token.text); }
 
-struct Macro {
-    std::string_view name;
-    bool function_like = false;
-    std::vector<std::string_view> parameters;
-    std::vector<Token> replacement;
-};
-
-struct LexedText {
-    std::vector<Token> tokens;
-    std::vector<Macro> macros;
-};
-
-// Keeps the tokens of spliced text outside preprocessor lines, after #define bodies are recorded; an
-// #include becomes a lone '#' token. Code under `#if 0` or `#elif 0` is skipped (it is never compiled);
-// every other branch of every conditional is kept, since any of them may be the one compiled.
-class Preprocessor final : public DirectiveHandler {
-public:
-    LexedText run(std::string_view spliced) {
-        out_.tokens = SourceLexer(spliced, kLexOptions).read_all(*this);
-        return std::move(out_);
-    }
-
-private:
-    bool live() const override {
-        return std::all_of(branch_live_.begin(), branch_live_.end(), [](bool b) { return b; });
-    }
-
-    bool directive(const SourceLexer& lexer) override {
-        const std::vector<Token>& directive = lexer.directive();
-        handle_directive(directive, lexer);
-        // An #include leaves a '#' behind: inside a declaration it hides what the declaration holds.
-        return live() && !directive.empty() && is_identifier(directive[0]) &&
-               (directive[0].text == "include" || directive[0].text == "include_next" ||
-                directive[0].text == "import");
-    }
-
-    // `0`, `0L`, `0x0`, `(0)` or `false`: a condition that is certainly false.
-    static bool is_false_condition(const std::vector<Token>& directive) {
-        std::size_t first = 1;
-        std::size_t last = directive.size();
-        if (last == 4 && is_punct(directive[1], "(") && is_punct(directive[3], ")")) {
-            first = 2;
-            last = 3;
-        }
-        if (last != first + 1) return false;
-        const Token& value = directive[first];
-        if (is_word(value, "false")) return true;
-        if (value.kind != TokenKind::number || value.text.front() != '0') return false;
-        return value.text.find_first_not_of("0xXuUlL") == std::string_view::npos;
-    }
-
-    void handle_directive(const std::vector<Token>& directive, const SourceLexer& lexer) {
-        if (directive.empty() || !is_identifier(directive[0])) return;
-        const std::string_view name = directive[0].text;
-        if (name == "if") {
-            branch_live_.push_back(!is_false_condition(directive));
-        } else if (name == "ifdef" || name == "ifndef") {
-            branch_live_.push_back(true);
-        } else if (name == "elif") {
-            if (!branch_live_.empty()) branch_live_.back() = !is_false_condition(directive);
-        } else if (name == "else" || name == "elifdef" || name == "elifndef") {
-            if (!branch_live_.empty()) branch_live_.back() = true;
-        } else if (name == "endif") {
-            if (!branch_live_.empty()) branch_live_.pop_back();
-        } else if (name == "define" && live()) {
-            record_macro(directive, lexer);
-        }
-    }
-
-    void record_macro(const std::vector<Token>& directive, const SourceLexer& lexer) {
-        if (directive.size() < 2 || !is_identifier(directive[1])) return;
-        Macro macro;
-        macro.name = directive[1].text;
-        std::size_t body = 2;
-        // Function-like only when '(' touches the name: `#define F(x)` versus `#define F (x)`.
-        if (lexer.char_after(directive[1]) == '(' && directive.size() > 2) {
-            macro.function_like = true;
-            body = 3;
-            while (body < directive.size() && !is_punct(directive[body], ")")) {
-                if (is_identifier(directive[body])) macro.parameters.push_back(directive[body].text);
-                ++body;
-            }
-            ++body;  // past ')'
-        }
-        if (body < directive.size()) macro.replacement.assign(directive.begin() + static_cast<std::ptrdiff_t>(body),
-                                                              directive.end());
-        out_.macros.push_back(std::move(macro));
-    }
-
-    std::vector<bool> branch_live_;  // per open conditional: is the current branch kept
-    LexedText out_;
-};
+using Macro = MacroDefinition;
 
 // --- declarations --------------------------------------------------------------------------------
 
@@ -988,10 +901,9 @@ public:
     explicit Analysis(const std::vector<std::string_view>& texts) {
         std::vector<const TokenStream*> text_streams;
         for (const std::string_view text : texts) {
-            const std::string& spliced = spliced_.emplace_back(splice_lines(text));
-            LexedText lexed = Preprocessor().run(spliced);
-            for (Macro& macro : lexed.macros) macros_.push_back(std::move(macro));
-            text_streams.push_back(&streams_.emplace_back(std::move(lexed.tokens)));
+            const Preprocessor& preprocessed = preprocessed_.emplace_back(text, kPreprocessorOptions);
+            macros_.insert(macros_.end(), preprocessed.macros().begin(), preprocessed.macros().end());
+            text_streams.push_back(&streams_.emplace_back(preprocessed.tokens()));
         }
         for (const Macro& macro : macros_) macros_by_name_[macro.name].push_back(&macro);
         find_global_aliases();
@@ -1176,7 +1088,7 @@ private:
         }
     }
 
-    std::deque<std::string> spliced_;  // deques: tokens and definitions hold views and pointers into these
+    std::deque<Preprocessor> preprocessed_;  // deques: tokens and definitions hold views and pointers into these
     std::deque<TokenStream> streams_;
     std::deque<Macro> macros_;
     std::unordered_map<std::string_view, std::vector<const Macro*>> macros_by_name_;
@@ -1202,8 +1114,8 @@ struct KernelQuery : NameExpression {
 
 // Reads "k", "ns::k", "::k", "reduce<float, 256>" or "&ns::axpy<float>".
 std::optional<KernelQuery> parse_query(std::string_view text) {
-    const std::string spliced = splice_lines(text);
-    const std::vector<Token> tokens = Preprocessor().run(spliced).tokens;
+    const Preprocessor preprocessed(text, kPreprocessorOptions);
+    const std::vector<Token>& tokens = preprocessed.tokens();
     std::optional<NameExpression> name = read_name_expression(tokens);
     if (!name) return std::nullopt;
     KernelQuery query{std::move(*name), {}};

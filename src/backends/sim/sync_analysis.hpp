@@ -13,9 +13,10 @@
 //   this_grid, coalesced_threads, this_multi_grid, this_cluster, labeled_partition, binary_partition)
 //   or of its group types; libcu++ arrive_and_wait/arrive_and_drop; and inline `asm`, whose PTX may hold
 //   bar.sync or shfl.sync.
-// - The text is read after line splicing, without comments or literal contents. `#if 0` / `#elif 0`
-//   regions are skipped; every other conditional keeps all its branches. Macros are not expanded: code
-//   mentions a macro's name and its arguments, and a macro mentions its replacement.
+// - The text is read after line splicing, without comments or literal contents. Branches that are
+//   certainly not compiled (`#if 0`, the `#else` of `#if 1`; source/condition.hpp) are skipped; every
+//   branch of any other conditional is kept. Macros are not expanded: code mentions a macro's name and
+//   its arguments, and a macro mentions its replacement.
 // - Every declaration at namespace or class scope (function, kernel, class, variable, alias, prototype,
 //   macro, macro invocation that defines things) gives meaning to some names and mentions the
 //   identifiers in it: a function its signature and body (lambdas and local classes included), a macro

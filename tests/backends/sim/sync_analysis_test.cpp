@@ -367,8 +367,68 @@ __global__ void elif_branch(float* d) { __syncwarp(); }
     EXPECT_FALSE(analysis.may_synchronise("dead"));
     EXPECT_TRUE(analysis.may_synchronise("only_dead"));  // unknown: it is never compiled
     EXPECT_TRUE(analysis.may_synchronise("configured"));
-    EXPECT_TRUE(analysis.may_synchronise("chosen"));
+    // The #else of `#if 1` is never compiled (source/condition.hpp): only the barrier-free definition counts.
+    EXPECT_FALSE(analysis.may_synchronise("chosen"));
     EXPECT_TRUE(analysis.may_synchronise("elif_branch"));
+}
+
+TEST(SyncAnalysis, ZeroSpelledAnyWayHidesTheBarriersOfItsBranch) {
+    const SyncAnalysis analysis = analyse(R"cuda(
+#if (0)
+__global__ void k(float* d) { __syncthreads(); }
+#elif 0L
+__global__ void k(float* d) { __syncwarp(); }
+#elif 0x0 || !1
+__global__ void k(float* d) { __syncthreads(); }
+#endif
+__global__ void k(float* d) { d[0] = 1; }
+)cuda");
+    EXPECT_FALSE(analysis.may_synchronise("k"));
+}
+
+TEST(SyncAnalysis, TheElseOfIfOneIsNeverCompiledEvenWithAnIncludeInIt) {
+    // The old reader kept every #else: the include's marker made `filled` synchronising.
+    const SyncAnalysis analysis = analyse(
+        "__global__ void filled(float* d) {\n#if 1\n d[0] = 1;\n#else\n#include \"body.inc\"\n#endif\n}\n"
+        "__global__ void dead_include(float* d) {\n#if 0\n#include \"body.inc\"\n#endif\n d[0] = 1;\n}\n"
+        "__global__ void maybe_include(float* d) {\n#ifdef GENERATED\n#include \"body.inc\"\n#endif\n d[0] = 1;\n}\n");
+    EXPECT_FALSE(analysis.may_synchronise("filled"));
+    EXPECT_FALSE(analysis.may_synchronise("dead_include"));
+    EXPECT_TRUE(analysis.may_synchronise("maybe_include"));
+}
+
+TEST(SyncAnalysis, DefinedAfterADefineDecidesWhichDefinitionIsCompiled) {
+    const SyncAnalysis analysis = analyse(R"cuda(
+#define NO_BARRIER
+#if defined(NO_BARRIER)
+__global__ void decided(float* d) { d[0] = 1; }
+#else
+__global__ void decided(float* d) { __syncthreads(); }
+#endif
+#ifdef SET_BY_A_COMPILE_OPTION
+__global__ void undecided(float* d) { d[0] = 1; }
+#else
+__global__ void undecided(float* d) { __syncthreads(); }
+#endif
+)cuda");
+    EXPECT_FALSE(analysis.may_synchronise("decided"));
+    EXPECT_TRUE(analysis.may_synchronise("undecided"));
+}
+
+TEST(SyncAnalysis, ASplicedOrCommentedDirectiveIsStillRead) {
+    const SyncAnalysis analysis = analyse(
+        "#if \\\n 0\n__global__ void spliced(float* d) { __syncthreads(); }\n#endif\n"
+        "__global__ void spliced(float* d) { d[0] = 1; }\n"
+        "# /* why */ if /* not */ 0\n__global__ void commented(float* d) { __syncthreads(); }\n#endif\n"
+        "__global__ void commented(float* d) { d[0] = 1; }\n");
+    EXPECT_FALSE(analysis.may_synchronise("spliced"));
+    EXPECT_FALSE(analysis.may_synchronise("commented"));
+}
+
+TEST(SyncAnalysis, AnUnterminatedConditionalKeepsWhatMayBeCompiled) {
+    EXPECT_TRUE(analyse("#ifdef X\n__global__ void k(float* d) { __syncthreads(); }\n").may_synchronise("k"));
+    // Only definition is dead: the kernel is unknown, hence synchronising.
+    EXPECT_TRUE(analyse("#if 0\n__global__ void k(float* d) { d[0] = 1; }\n").may_synchronise("k"));
 }
 
 TEST(SyncAnalysis, KernelMacroAlias) {

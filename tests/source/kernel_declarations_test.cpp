@@ -1,5 +1,5 @@
-// tests/core/kernel_signature_test.cpp: reading kernel parameter names and types from CUDA C source.
-#include "core/kernel_signature.hpp"
+// tests/source/kernel_declarations_test.cpp: reading kernels, their parameter names and types from CUDA C source.
+#include "source/kernel_declarations.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,6 +22,7 @@ void PrintTo(const DeclaredParam& param, std::ostream* out) {
 
 namespace {
 
+using gpukit::detail::declared_kernels;
 using gpukit::detail::declared_kernel_names;
 using gpukit::detail::DeclaredParam;
 using gpukit::detail::parse_kernel_params;
@@ -66,13 +67,13 @@ std::optional<Params> params_of(std::string_view source, std::string_view name) 
     return parse_kernel_params(source, name);
 }
 
-TEST(KernelSignature, CourseVectorAdd) {
+TEST(KernelDeclarations, CourseVectorAdd) {
     EXPECT_EQ(params_of(kVectorAdd, "vector_add"),
               (Params{{"const float *", "A"}, {"const float *", "B"}, {"float *", "C"}, {"const int", "size"}}));
     EXPECT_EQ(declared_kernel_names(kVectorAdd), Names{"vector_add"});
 }
 
-TEST(KernelSignature, ModuleWithSeveralKernels) {
+TEST(KernelDeclarations, ModuleWithSeveralKernels) {
     EXPECT_EQ(declared_kernel_names(kModule), (Names{"scale", "reduce_sum", "blur", "scale2"}));
     EXPECT_EQ(params_of(kModule, "scale"), (Params{{"float *", "data"}, {"float", "s"}, {"int", "n"}}));
     EXPECT_EQ(params_of(kModule, "scale2"), (Params{{"double *", "data"}, {"int", "n"}}));
@@ -90,7 +91,7 @@ TEST(KernelSignature, ModuleWithSeveralKernels) {
     EXPECT_EQ(params_of(kModule, "missing"), std::nullopt);
 }
 
-TEST(KernelSignature, NameThatIsOnlyAPrefixDoesNotMatch) {
+TEST(KernelDeclarations, NameThatIsOnlyAPrefixDoesNotMatch) {
     constexpr std::string_view source = R"(
 __global__ void add2(int a, int b) {}
 __device__ int add_one(int x) { return x + 1; }
@@ -103,7 +104,7 @@ __global__ void add(float x) {}
     EXPECT_EQ(params_of("__global__ void add2(int a) {}", "add"), std::nullopt);
 }
 
-TEST(KernelSignature, CommentsAnywhere) {
+TEST(KernelDeclarations, CommentsAnywhere) {
     constexpr std::string_view source = R"(
 // __global__ void commented_out(int x) {}
 /* __global__ void also_commented_out(int y) {} */
@@ -118,7 +119,7 @@ __global__ /* why */ void /* not */ k( // first
     EXPECT_EQ(declared_kernel_names(source), Names{"k"});
 }
 
-TEST(KernelSignature, StringAndCharLiterals) {
+TEST(KernelDeclarations, StringAndCharLiterals) {
     constexpr std::string_view source = R"src(
 __device__ const char* text = "__global__ void fake(int x) { ) ( } ";
 __device__ const char* raw = R"x( )" __global__ void fake2(int y) )x";
@@ -130,7 +131,7 @@ __global__ void after(int n) {}
     EXPECT_EQ(declared_kernel_names(source), (Names{"k", "after"}));
 }
 
-TEST(KernelSignature, ExternCPrefixAndBlock) {
+TEST(KernelDeclarations, ExternCPrefixAndBlock) {
     constexpr std::string_view source = R"(
 extern "C" __global__ void prefixed(int a) {}
 extern "C" {
@@ -147,7 +148,7 @@ extern "C"
     EXPECT_EQ(params_of(source, "in_block2"), (Params{{"double", "d"}}));
 }
 
-TEST(KernelSignature, TemplateKernels) {
+TEST(KernelDeclarations, TemplateKernels) {
     constexpr std::string_view source = R"(
 template <typename T, int N>
 __global__ void axpy(T a, const T* x, T* y, int n) {}
@@ -159,7 +160,7 @@ __global__ void axpy(T a, const T* x, T* y, int n) {}
     EXPECT_EQ(params_of(source, " axpy < double , 8 > "), expected);
 }
 
-TEST(KernelSignature, ExplicitSpecialisationMatchesItsArguments) {
+TEST(KernelDeclarations, ExplicitSpecialisationMatchesItsArguments) {
     constexpr std::string_view source = R"(
 template <typename T> __global__ void fill(T* out, T value, int n) {}
 template <> __global__ void fill<bool>(unsigned char* out, bool value, int n) {}
@@ -170,7 +171,7 @@ template <> __global__ void fill<bool>(unsigned char* out, bool value, int n) {}
     EXPECT_EQ(declared_kernel_names(source), Names{"fill"});
 }
 
-TEST(KernelSignature, ExplicitInstantiationTakesTheTemplatesNames) {
+TEST(KernelDeclarations, ExplicitInstantiationTakesTheTemplatesNames) {
     constexpr std::string_view source = R"(
 template <typename T> __global__ void copy(const T* in, T* out, int n) {}
 template __global__ void copy<float>(const float*, float*, int);
@@ -179,7 +180,7 @@ template __global__ void copy<float>(const float*, float*, int);
     EXPECT_EQ(params_of(source, "copy<int>"), (Params{{"const T *", "in"}, {"T *", "out"}, {"int", "n"}}));
 }
 
-TEST(KernelSignature, StaticAndInlineSpecifiers) {
+TEST(KernelDeclarations, StaticAndInlineSpecifiers) {
     constexpr std::string_view source = R"(
 static __global__ void s(int a) {}
 __global__ static void s2(int b) {}
@@ -192,7 +193,7 @@ static inline __global__ void si(double d) {}
     EXPECT_EQ(params_of(source, "si"), (Params{{"double", "d"}}));
 }
 
-TEST(KernelSignature, LaunchBounds) {
+TEST(KernelDeclarations, LaunchBounds) {
     constexpr std::string_view source = R"(
 #define MAX_THREADS 512
 __global__ void __launch_bounds__(256, 2) a(float* x) {}
@@ -207,14 +208,14 @@ __global__ void __launch_bounds__((MAX_THREADS) / 2, (1 + 1)) d(short w) {}
     EXPECT_EQ(declared_kernel_names(source), (Names{"a", "b", "c", "d"}));
 }
 
-TEST(KernelSignature, MacroCallBeforeTheName) {
+TEST(KernelDeclarations, MacroCallBeforeTheName) {
     // An unknown function-like macro between the return type and the name is skipped like __launch_bounds__.
     constexpr std::string_view source = "__global__ void MY_BOUNDS(128, 4) k(int n) {}";
     EXPECT_EQ(params_of(source, "k"), (Params{{"int", "n"}}));
     EXPECT_EQ(declared_kernel_names(source), Names{"k"});
 }
 
-TEST(KernelSignature, GlobalBeforeOrAfterReturnType) {
+TEST(KernelDeclarations, GlobalBeforeOrAfterReturnType) {
     constexpr std::string_view source = R"(
 void __global__ after(int n) {}
 __global__ void before(int n) {}
@@ -225,7 +226,7 @@ extern "C" void __global__ extern_after(float f) {}
     EXPECT_EQ(params_of(source, "extern_after"), (Params{{"float", "f"}}));
 }
 
-TEST(KernelSignature, ReturnTypeAndEverythingOnTheirOwnLines) {
+TEST(KernelDeclarations, ReturnTypeAndEverythingOnTheirOwnLines) {
     constexpr std::string_view source =
         "__global__\nvoid\nk\n(\n\tconst\nfloat\n*\nA\t,int\n\n   n\r\n)\n{\n}\n";
     EXPECT_EQ(params_of(source, "k"), (Params{{"const float *", "A"}, {"int", "n"}}));
@@ -233,7 +234,7 @@ TEST(KernelSignature, ReturnTypeAndEverythingOnTheirOwnLines) {
               (Params{{"const float *", "A"}, {"float *", "B"}, {"int", "n"}}));
 }
 
-TEST(KernelSignature, QualifiersPointersReferencesAndMultiWordTypes) {
+TEST(KernelDeclarations, QualifiersPointersReferencesAndMultiWordTypes) {
     constexpr std::string_view source = R"(
 __global__ void k(const unsigned int * __restrict__ in, unsigned long long count, float*__restrict__ out,
                   const float* const p, float** pp, int& r, const double &cr, signed char c, long double ld,
@@ -252,7 +253,7 @@ __global__ void k(const unsigned int * __restrict__ in, unsigned long long count
                                               {"volatile int *", "flag"}}));
 }
 
-TEST(KernelSignature, ArrayParameters) {
+TEST(KernelDeclarations, ArrayParameters) {
     constexpr std::string_view source = R"(
 #define N 8
 __global__ void k(float a[16], int m[4][4], float (&ref)[N], const float lut[N * 2], int open[])
@@ -265,12 +266,12 @@ __global__ void k(float a[16], int m[4][4], float (&ref)[N], const float lut[N *
                                               {"int []", "open"}}));
 }
 
-TEST(KernelSignature, FunctionPointerParameter) {
+TEST(KernelDeclarations, FunctionPointerParameter) {
     EXPECT_EQ(params_of("__global__ void k(void (*callback)(int, float), int n) {}", "k"),
               (Params{{"void (*)(int, float)", "callback"}, {"int", "n"}}));
 }
 
-TEST(KernelSignature, TemplateTypesWithCommas) {
+TEST(KernelDeclarations, TemplateTypesWithCommas) {
     constexpr std::string_view source = R"(
 template <typename A, typename B> struct Pair { A a; B b; };
 __global__ void k(Pair<int, float> p, Triple<int, Pair<char, short>, double> t, Vec<Vec<int>> v,
@@ -286,7 +287,7 @@ __global__ void k(Pair<int, float> p, Triple<int, Pair<char, short>, double> t, 
                                               {"int", "last"}}));
 }
 
-TEST(KernelSignature, DefaultValuesAreDropped) {
+TEST(KernelDeclarations, DefaultValuesAreDropped) {
     constexpr std::string_view source = R"(
 __global__ void k(int n = 10, float s = scale(1, 2), Pair<int, float> p = Pair<int, float>(1, 2.0f),
                   int m = a < b ? 1 : 2, int z = (1 << 4), const char* name = "x,y")
@@ -300,7 +301,7 @@ __global__ void k(int n = 10, float s = scale(1, 2), Pair<int, float> p = Pair<i
                                               {"const char *", "name"}}));
 }
 
-TEST(KernelSignature, EmptyAndVoidParameterLists) {
+TEST(KernelDeclarations, EmptyAndVoidParameterLists) {
     EXPECT_EQ(params_of("__global__ void k() {}", "k"), Params{});
     EXPECT_EQ(params_of("__global__ void k(void) {}", "k"), Params{});
     EXPECT_EQ(params_of("__global__ void k( void /* nothing */ ) {}", "k"), Params{});
@@ -309,7 +310,7 @@ TEST(KernelSignature, EmptyAndVoidParameterLists) {
     EXPECT_EQ(params_of("__global__ void k(void* p) {}", "k"), (Params{{"void *", "p"}}));
 }
 
-TEST(KernelSignature, UnnamedParameters) {
+TEST(KernelDeclarations, UnnamedParameters) {
     constexpr std::string_view source = R"(
 __global__ void k(const float *, int, unsigned long long, Pair<int, float>, ns::Type, struct S, const T, float[4]);
 )";
@@ -323,7 +324,7 @@ __global__ void k(const float *, int, unsigned long long, Pair<int, float>, ns::
                                               {"float [4]", ""}}));
 }
 
-TEST(KernelSignature, PrototypeAndDefinitionAreOneKernel) {
+TEST(KernelDeclarations, PrototypeAndDefinitionAreOneKernel) {
     constexpr std::string_view source = R"(
 __global__ void k(const float* __restrict__, int count);
 __global__ void k(const float* in, const int) { }
@@ -333,7 +334,7 @@ __global__ void k(const float* in, const int) { }
     EXPECT_EQ(declared_kernel_names(source), Names{"k"});
 }
 
-TEST(KernelSignature, OverloadsAreAmbiguous) {
+TEST(KernelDeclarations, OverloadsAreAmbiguous) {
     constexpr std::string_view source = R"(
 __global__ void k(float* x, int n) {}
 __global__ void k(double* x, int n) {}
@@ -344,7 +345,7 @@ __global__ void other(int n) {}
     EXPECT_EQ(declared_kernel_names(source), (Names{"k", "other"}));
 }
 
-TEST(KernelSignature, Namespaces) {
+TEST(KernelDeclarations, Namespaces) {
     constexpr std::string_view source = R"(
 namespace ns {
 __global__ void k(int a) {}
@@ -368,7 +369,7 @@ __global__ void k(float b) {}
     EXPECT_EQ(declared_kernel_names(source), (Names{"k", "deep", "nested", "anonymous"}));
 }
 
-TEST(KernelSignature, MacrosAreNotExpanded) {
+TEST(KernelDeclarations, MacrosAreNotExpanded) {
     constexpr std::string_view source = R"(
 #define N 16
 #define REAL float
@@ -383,7 +384,7 @@ __global__ void k(REAL* x, REAL y[N], int n = N)
     EXPECT_EQ(declared_kernel_names(source), Names{"k"});
 }
 
-TEST(KernelSignature, MacroSpellingOfGlobal) {
+TEST(KernelDeclarations, MacroSpellingOfGlobal) {
     constexpr std::string_view source = R"(
 #define KERNEL extern "C" __global__
 #define BIG_KERNEL KERNEL __launch_bounds__(1024)
@@ -394,7 +395,7 @@ BIG_KERNEL void b(float y) {}
     EXPECT_EQ(params_of(source, "b"), (Params{{"float", "y"}}));
 }
 
-TEST(KernelSignature, DeadPreprocessorBranches) {
+TEST(KernelDeclarations, DeadPreprocessorBranches) {
     constexpr std::string_view source = R"(
 #if 0
 __global__ void k(double* old, int n) {}
@@ -414,7 +415,7 @@ __global__ void m(char dropped) {}
     EXPECT_EQ(params_of(source, "m"), (Params{{"int", "kept"}}));
 }
 
-TEST(KernelSignature, AttributesAndGridConstant) {
+TEST(KernelDeclarations, AttributesAndGridConstant) {
     constexpr std::string_view source = R"(
 struct Params { int n; };
 __global__ void k(const __grid_constant__ Params p, int n __attribute__((unused)), [[maybe_unused]] float f) {}
@@ -422,7 +423,7 @@ __global__ void k(const __grid_constant__ Params p, int n __attribute__((unused)
     EXPECT_EQ(params_of(source, "k"), (Params{{"const __grid_constant__ Params", "p"}, {"int", "n"}, {"float", "f"}}));
 }
 
-TEST(KernelSignature, NotFoundOrBadQuery) {
+TEST(KernelDeclarations, NotFoundOrBadQuery) {
     EXPECT_EQ(params_of("", "k"), std::nullopt);
     EXPECT_EQ(params_of(kVectorAdd, ""), std::nullopt);
     EXPECT_EQ(params_of(kVectorAdd, "<float>"), std::nullopt);
@@ -431,7 +432,7 @@ TEST(KernelSignature, NotFoundOrBadQuery) {
     EXPECT_TRUE(declared_kernel_names("").empty());
 }
 
-TEST(KernelSignature, UnbalancedAndTruncatedDeclarations) {
+TEST(KernelDeclarations, UnbalancedAndTruncatedDeclarations) {
     EXPECT_EQ(params_of("__global__ void k(int a", "k"), std::nullopt);
     EXPECT_EQ(params_of("__global__ void k(", "k"), std::nullopt);
     EXPECT_EQ(params_of("__global__ void k", "k"), std::nullopt);
@@ -453,7 +454,7 @@ TEST(KernelSignature, UnbalancedAndTruncatedDeclarations) {
 }
 
 // Every prefix of a valid module, and random slices of it, must be read without crashing or hanging.
-TEST(KernelSignature, TruncatedSourcesNeverCrash) {
+TEST(KernelDeclarations, TruncatedSourcesNeverCrash) {
     const std::string source = std::string(kVectorAdd) + std::string(kModule);
     for (std::size_t length = 0; length <= source.size(); ++length) {
         const std::string_view prefix(source.data(), length);
@@ -482,7 +483,7 @@ TEST(KernelSignature, TruncatedSourcesNeverCrash) {
 }
 
 // Random token soup built from the pieces that drive the parser's decisions.
-TEST(KernelSignature, RandomTokenSoupNeverCrashes) {
+TEST(KernelDeclarations, RandomTokenSoupNeverCrashes) {
     const std::vector<std::string_view> pieces = {
         "__global__", "void", "k", "ns", "::", "(", ")", "[", "]", "{", "}", "<", ">", ",", ";", "=", "*", "&",
         "int", "const", "__launch_bounds__", "template", "namespace", "extern", "\"C\"", "\"", "'", "/*", "*/",
@@ -505,7 +506,7 @@ TEST(KernelSignature, RandomTokenSoupNeverCrashes) {
 }
 
 // Inputs that would make a naive scanner quadratic still finish promptly.
-TEST(KernelSignature, PathologicalInputsFinish) {
+TEST(KernelDeclarations, PathologicalInputsFinish) {
     const auto repeat = [](std::string_view piece, int count) {
         std::string out;
         for (int i = 0; i < count; ++i) out += piece;
@@ -521,6 +522,134 @@ TEST(KernelSignature, PathologicalInputsFinish) {
     (void)parse_kernel_params(repeat("[", 50000) + repeat(")", 50000), "k");
     const std::string many = repeat("__global__ void k(int a) {}\n", 10000);
     EXPECT_EQ(parse_kernel_params(many, "k"), (Params{{"int", "a"}}));
+}
+
+
+// --- conditionals the old readers disagreed on: the unified preprocessor's answers ----------------
+
+TEST(KernelDeclarations, ParenthesisedHexSuffixedAndFalseZeroConditionsHideTheirKernels) {
+    // The old reader here took only a lone decimal (and true/false); `(0)` and `0x0` kept the kernel.
+    constexpr std::string_view source = R"(
+#if (0)
+__global__ void parenthesised(int a) {}
+#endif
+#if 0x0
+__global__ void hex(int a) {}
+#endif
+#if 0L
+__global__ void suffixed(int a) {}
+#endif
+#if false
+__global__ void literal_false(int a) {}
+#endif
+#if 2 - 2 || (1 && !1)
+__global__ void arithmetic(int a) {}
+#endif
+__global__ void kept(int a) {}
+)";
+    EXPECT_EQ(declared_kernel_names(source), Names{"kept"});
+}
+
+TEST(KernelDeclarations, ElseAndElifAfterACertainlyTrueBranchAreDead) {
+    constexpr std::string_view source = R"(
+#if 1
+__global__ void k(int kept) {}
+#elif UNKNOWN
+__global__ void k(float elif_dropped) {}
+#else
+__global__ void k(char else_dropped) {}
+#endif
+#if 0
+__global__ void m(double dropped) {}
+#elif 0
+__global__ void m(double elif_zero_dropped) {}
+#elif 1
+__global__ void m(int chosen) {}
+#endif
+)";
+    EXPECT_EQ(params_of(source, "k"), (Params{{"int", "kept"}}));
+    EXPECT_EQ(params_of(source, "m"), (Params{{"int", "chosen"}}));
+}
+
+TEST(KernelDeclarations, DefinedAfterADefineInTheSameTextDecidesTheBranch) {
+    // Before, `defined(...)` was unknown: both kernels were read, and the query was ambiguous.
+    constexpr std::string_view source = R"(
+#define USE_FLOAT
+#if defined(USE_FLOAT)
+__global__ void k(float* x) {}
+#else
+__global__ void k(double* x) {}
+#endif
+#ifndef USE_FLOAT
+__global__ void never(int a) {}
+#endif
+)";
+    EXPECT_EQ(params_of(source, "k"), (Params{{"float *", "x"}}));
+    EXPECT_EQ(declared_kernel_names(source), Names{"k"});
+}
+
+TEST(KernelDeclarations, IfdefOfANameTheTextNeverDefinesKeepsEveryBranch) {
+    // -D options and predefined macros may define it: both kernels may be compiled.
+    constexpr std::string_view source = R"(
+#ifdef USE_FLOAT
+__global__ void k(float* x) {}
+#else
+__global__ void k(double* x) {}
+#endif
+)";
+    EXPECT_EQ(params_of(source, "k"), std::nullopt);  // two parameter lists: ambiguous
+    const auto kernels = declared_kernels(source);
+    ASSERT_EQ(kernels.size(), 1u);
+    EXPECT_TRUE(kernels[0].is_overloaded);
+}
+
+TEST(KernelDeclarations, AnIncludeBetweenDefineAndTestMakesTheNameUnknownAgain) {
+    constexpr std::string_view source = R"(
+#define USE_FLOAT
+#include "config.h"
+#ifdef USE_FLOAT
+__global__ void a(float* x) {}
+#else
+__global__ void b(double* x) {}
+#endif
+#undef GONE
+#ifdef GONE
+__global__ void c(int x) {}
+#endif
+)";
+    EXPECT_EQ(declared_kernel_names(source), (Names{"a", "b"}));
+}
+
+TEST(KernelDeclarations, ConditionalsNestedInADeadBranchStayDead) {
+    constexpr std::string_view source = R"(
+#if 0
+#if 1
+__global__ void inner_true(int a) {}
+#else
+__global__ void inner_else(int a) {}
+#endif
+#endif
+#ifdef MAYBE
+#if 0
+__global__ void dead_in_unknown(int a) {}
+#else
+__global__ void live_in_unknown(int a) {}
+#endif
+#endif
+)";
+    EXPECT_EQ(declared_kernel_names(source), Names{"live_in_unknown"});
+}
+
+TEST(KernelDeclarations, ALineSpliceInsideGlobalStillDeclaresAKernel) {
+    // Read as written before, `__glo\<newline>bal__` was two words and the kernel was missed.
+    EXPECT_EQ(declared_kernel_names("__glo\\\nbal__ void k(int a) {}"), Names{"k"});
+    EXPECT_EQ(params_of("#if \\\n 0\n__global__ void k(int a) {}\n#endif\n", "k"), std::nullopt);
+}
+
+TEST(KernelDeclarations, AnUnterminatedConditionalHidesOnlyWhatItCertainlyExcludes) {
+    EXPECT_EQ(declared_kernel_names("#if 0\n__global__ void dead(int a) {}\n"), Names{});
+    EXPECT_EQ(declared_kernel_names("#ifdef X\n__global__ void maybe(int a) {}\n"), Names{"maybe"});
+    EXPECT_EQ(declared_kernel_names("#endif\n#else\n__global__ void stray(int a) {}\n"), Names{"stray"});
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
-// src/core/kernel_signature.hpp: reads a kernel's parameter names and types from its CUDA C source.
+// src/source/kernel_declarations.hpp: the __global__ functions CUDA C source declares, and their parameters.
 //
 // The driver reports only parameter byte sizes; launch errors quote the declaration the user wrote
-// ("parameter 3 ('const int size', 4 bytes)"), so the names and types come from the source itself.
-// This is a tolerant reader, not a compiler: macros are not expanded, and on anything it cannot read
-// it returns nothing rather than guess. It never throws on malformed or truncated input.
+// ("parameter 3 ('const int size', 4 bytes)"), so the names and types come from the source itself;
+// the simulator registers the kernels it finds here. This is a tolerant reader, not a compiler:
+// macros are not expanded, every branch of a conditional it cannot decide is read (so every kernel
+// that may be compiled is seen), and on anything it cannot read it returns nothing rather than
+// guess. It never throws on malformed or truncated input.
 #pragma once
 
 #include <optional>

@@ -1,12 +1,16 @@
-// tests/core/source_lexer_test.cpp: the tokenizer and bracket matching shared by the CUDA C source readers.
-#include "core/source_lexer.hpp"
+// tests/source/lexer_test.cpp: the tokenizer, bracket matching and name expressions of the source readers.
+#include "source/lexer.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "source/name_expression.hpp"
+#include "source/token_stream.hpp"
 
 namespace {
 
@@ -15,7 +19,9 @@ using gpukit::detail::kNone;
 using gpukit::detail::LexOptions;
 using gpukit::detail::read_name_expression;
 using gpukit::detail::SourceLexer;
+using gpukit::detail::has_line_splice;
 using gpukit::detail::splice_lines;
+using gpukit::detail::splice_lines_tracked;
 using gpukit::detail::Token;
 using gpukit::detail::TokenKind;
 using gpukit::detail::TokenStream;
@@ -153,6 +159,32 @@ TEST(SourceLexer, SpliceLinesJoinsLinesEvenInsideWords) {
     EXPECT_EQ(lex_texts(splice_lines("__sync\\\nthreads")), (Texts{"__syncthreads"}));
 }
 
+TEST(SourceLexer, SpliceLinesTrackedSaysWhereEachJoinedLineGoesOn) {
+    const auto spliced = splice_lines_tracked("ab\\\ncd\\ \r\nef\\\n");
+    EXPECT_EQ(spliced.text, "abcdef");
+    EXPECT_EQ(spliced.joins, (std::vector<std::size_t>{2, 4, 6}));
+    EXPECT_TRUE(splice_lines_tracked("no splice \\ here\n").joins.empty());
+}
+
+TEST(SourceLexer, HasLineSpliceOnlyForABackslashBeforeANewline) {
+    EXPECT_TRUE(has_line_splice("a\\\nb"));
+    EXPECT_TRUE(has_line_splice("a\\ \t\r\nb"));
+    EXPECT_FALSE(has_line_splice("a\\b\n\\"));
+    EXPECT_FALSE(has_line_splice(""));
+}
+
+TEST(SourceLexer, DirectiveEndIsTheNewlineEndingTheLine) {
+    constexpr std::string_view source = "#define X /* a\n b */ 1 // c\nint y;\n#endif";
+    SourceLexer lexer(source, kSpliced);
+    ASSERT_EQ(lexer.next(), SourceLexer::Item::directive);
+    EXPECT_EQ(lexer.directive_end(), source.find("\nint"));  // not the newline inside the comment
+    ASSERT_EQ(lexer.next(), SourceLexer::Item::token);
+    lexer.next();
+    lexer.next();
+    ASSERT_EQ(lexer.next(), SourceLexer::Item::directive);
+    EXPECT_EQ(lexer.directive_end(), source.size());  // the text ends the last line
+}
+
 TEST(SourceLexer, APreprocessorLineComesOutWhole) {
     constexpr std::string_view source = "  # define X 1 /* spans\n lines */ 2\nint y; a # b\n#\nz";
     SourceLexer lexer(source, kSpliced);
@@ -174,6 +206,16 @@ TEST(SourceLexer, ALineSpliceContinuesADirective) {
     EXPECT_EQ(texts(lexer.directive()), (Texts{"define", "X", "1"}));
     ASSERT_EQ(lexer.next(), SourceLexer::Item::token);
     EXPECT_EQ(lexer.token().text, "int");
+}
+
+TEST(SourceLexer, AnAngledHeaderNameIsOneLiteral) {
+    SourceLexer lexer("#include <sys/*.h> x\n#define A <b/*c>\n", kSpliced);
+    ASSERT_EQ(lexer.next(), SourceLexer::Item::directive);
+    EXPECT_EQ(texts(lexer.directive()), (Texts{"include", "<sys/*.h>", "x"}));
+    EXPECT_EQ(lexer.directive()[1].kind, TokenKind::literal);
+    // Only after an include: elsewhere '<' is a punctuator and "/*" opens a comment.
+    ASSERT_EQ(lexer.next(), SourceLexer::Item::directive);
+    EXPECT_EQ(texts(lexer.directive()), (Texts{"define", "A", "<", "b"}));
 }
 
 TEST(SourceLexer, ADirectiveMayFollowACommentAtALineStart) {
@@ -214,6 +256,58 @@ TEST(SourceLexer, ReadAllLetsTheHandlerChooseTokens) {
     const std::vector<Token> tokens =
         SourceLexer("a\n#off\nb c\n#on\nd\n#keep this\ne", kSpliced).read_all(handler);
     EXPECT_EQ(texts(tokens), (Texts{"a", "d", "#", "e"}));
+}
+
+// What passing over code must not change: every directive, where it is and what it holds.
+Texts directives_of(std::string_view source, SourceLexer::Code code, LexOptions options = kSpliced) {
+    SourceLexer lexer(source, options);
+    Texts out;
+    for (SourceLexer::Item item; (item = lexer.next(code)) != SourceLexer::Item::end;) {
+        if (item != SourceLexer::Item::directive) continue;
+        std::string line = std::to_string(lexer.token().position) + ":";
+        for (const Token& token : lexer.directive()) line += " " + std::string(token.text);
+        out.push_back(line + " @" + std::to_string(lexer.directive_end()));
+    }
+    return out;
+}
+
+TEST(SourceLexer, PassingOverCodeFindsTheSameDirectives) {
+    constexpr std::string_view source = R"src(int a = b / c; /* spans
+#define HIDDEN_BY_COMMENT */ int d;
+#define SEEN 1
+x = 1'000'000; const char* s = "/*"; char q = '"';
+#include "seen.h"
+auto r = R"raw(
+#define HIDDEN_IN_RAW_STRING
+)raw"; y = u8R"(x)";
+int e; // comment "with quotes
+#if SEEN
+)src";
+    const Texts tokenized = directives_of(source, SourceLexer::Code::tokenize);
+    EXPECT_EQ(tokenized.size(), 3u);
+    EXPECT_EQ(directives_of(source, SourceLexer::Code::pass_over), tokenized);
+    // A punctuator holding '/' after its first character turns passing over off, where it would matter.
+    constexpr std::string_view odd[] = {"*/"};
+    EXPECT_EQ(directives_of("a */* c\n#define X */ b\n#define Y\n", SourceLexer::Code::pass_over, LexOptions{odd, false}),
+              directives_of("a */* c\n#define X */ b\n#define Y\n", SourceLexer::Code::tokenize, LexOptions{odd, false}));
+}
+
+TEST(SourceLexer, PassingOverCodeAgreesOnRandomSoup) {
+    const std::vector<std::string_view> pieces = {
+        "#", "define", "x", "1'0", "'", "\"", "/", "*", "/*", "*/", "//", "\n", "\\\n", "R\"d(", ")d\"", "u8", "L",
+        " ", "(", ")", "include", "<a.h>", "0x1p+4", "e", "+", ".", "\\"};
+    std::mt19937 random(4242);
+    std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
+    std::uniform_int_distribution<int> length(0, 80);
+    for (int trial = 0; trial < 3000; ++trial) {
+        std::string source;
+        for (int n = length(random); n > 0; --n) source += pieces[pick(random)];
+        for (const LexOptions options : {kSpliced, kAsWritten}) {
+            ASSERT_EQ(directives_of(source, SourceLexer::Code::pass_over, options),
+                      directives_of(source, SourceLexer::Code::tokenize, options))
+                << source;
+        }
+    }
 }
 
 TEST(SourceLexer, EmptyAndBlankTextsHaveNoTokens) {

@@ -1,12 +1,14 @@
-// src/core/kernel_signature.cpp: finds __global__ declarations in CUDA C source and reads their parameter lists.
+// src/source/kernel_declarations.cpp: finds __global__ declarations in CUDA C source and reads their parameter lists.
 //
-// Two stages: the shared tokenizer (core/source_lexer.hpp), here dropping preprocessor lines, then a
-// declarator reader that starts at each __global__ and finds the function name and its parenthesised
-// parameter list. Bracket pairs are matched once up front and every forward scan is bounded, so
-// malformed or hostile input stays roughly linear.
-#include "core/kernel_signature.hpp"
+// Two stages: the preprocessor (source/preprocessor.hpp) gives the tokens of code that may be
+// compiled and the macros; then a declarator reader starts at each __global__ and finds the function
+// name and its parenthesised parameter list. Bracket pairs are matched once up front and every
+// forward scan is bounded, so malformed or hostile input stays roughly linear.
+#include "source/kernel_declarations.hpp"
 
-#include "core/source_lexer.hpp"
+#include "source/name_expression.hpp"
+#include "source/preprocessor.hpp"
+#include "source/token_stream.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -71,83 +73,22 @@ constexpr std::string_view kPostDeclaratorWords[] = {"noexcept", "throw", "requi
 // Longest first, so "..." is not read as three dots. '>' stays single so `Vec<Vec<int>>` closes twice.
 constexpr std::string_view kMultiCharPuncts[] = {"...", "::", "->", "<<", "<=", "==", "!=", "&&", "||"};
 
-constexpr LexOptions kLexOptions{kMultiCharPuncts, /*line_splices=*/true};  // source as written
+constexpr PreprocessorOptions kPreprocessorOptions{.multi_char_puncts = kMultiCharPuncts};
 
-// Keeps the tokens outside preprocessor lines, except that `#if 0`/`#if 1` regions are honoured (dead
-// code often holds an older copy of a kernel) and __global__ aliases are recorded. Other conditionals
-// keep every branch.
-class Preprocessor final : public DirectiveHandler {
-public:
-    // Object-like macros whose body holds __global__ (`#define KERNEL extern "C" __global__`): the
-    // only macros we follow, because without them such kernels would be invisible.
-    const std::unordered_set<std::string_view>& global_aliases() const { return global_aliases_; }
-
-private:
-    enum class Condition { is_false, is_true, unknown };
-
-    struct ConditionalFrame {
-        bool branch_active;     // tokens of the current branch are kept
-        bool some_branch_true;  // an earlier branch was certainly taken, so later ones are dead
-    };
-
-    bool live() const override {
-        return std::all_of(conditionals_.begin(), conditionals_.end(),
-                           [](const ConditionalFrame& frame) { return frame.branch_active; });
+// Object-like macros whose body holds __global__, directly or through an alias defined before
+// (`#define KERNEL extern "C" __global__`): the only macros followed, because without them such
+// kernels would be invisible. Function-like ones (`#define K(T) __global__ ...`) need expansion.
+std::unordered_set<std::string_view> global_aliases(const std::vector<MacroDefinition>& macros) {
+    std::unordered_set<std::string_view> aliases;
+    for (const MacroDefinition& macro : macros) {
+        if (macro.function_like) continue;
+        const bool names_global = std::any_of(macro.replacement.begin(), macro.replacement.end(), [&](const Token& t) {
+            return is_word(t, "__global__") || (t.kind == TokenKind::identifier && aliases.count(t.text) > 0);
+        });
+        if (names_global) aliases.insert(macro.name);
     }
-
-    bool directive(const SourceLexer& lexer) override {
-        handle_directive(lexer.directive(), lexer);
-        return false;
-    }
-
-    static Condition evaluate(const std::vector<Token>& directive) {
-        // Only a lone literal is decided; anything with macros could go either way.
-        if (directive.size() != 2) return Condition::unknown;
-        const Token& value = directive[1];
-        if (is_word(value, "true")) return Condition::is_true;
-        if (is_word(value, "false")) return Condition::is_false;
-        if (value.kind != TokenKind::number) return Condition::unknown;
-        std::string_view digits = value.text;
-        while (!digits.empty() && (digits.back() == 'u' || digits.back() == 'U' || digits.back() == 'l' ||
-                                   digits.back() == 'L')) {
-            digits.remove_suffix(1);
-        }
-        if (digits.empty() || !std::all_of(digits.begin(), digits.end(), is_digit)) return Condition::unknown;
-        return digits.find_first_not_of('0') == std::string_view::npos ? Condition::is_false : Condition::is_true;
-    }
-
-    void handle_directive(const std::vector<Token>& directive, const SourceLexer& lexer) {
-        if (directive.empty() || directive[0].kind != TokenKind::identifier) return;
-        const std::string_view name = directive[0].text;
-        if (name == "if" || name == "ifdef" || name == "ifndef") {
-            const Condition condition = name == "if" ? evaluate(directive) : Condition::unknown;
-            conditionals_.push_back({condition != Condition::is_false, condition == Condition::is_true});
-        } else if (name == "elif" || name == "elifdef" || name == "elifndef") {
-            if (conditionals_.empty()) return;
-            ConditionalFrame& frame = conditionals_.back();
-            const Condition condition = name == "elif" ? evaluate(directive) : Condition::unknown;
-            frame.branch_active = !frame.some_branch_true && condition != Condition::is_false;
-            frame.some_branch_true = frame.some_branch_true || condition == Condition::is_true;
-        } else if (name == "else") {
-            if (conditionals_.empty()) return;
-            conditionals_.back().branch_active = !conditionals_.back().some_branch_true;
-        } else if (name == "endif") {
-            if (!conditionals_.empty()) conditionals_.pop_back();
-        } else if (name == "define" && live() && directive.size() >= 3 &&
-                   directive[1].kind == TokenKind::identifier) {
-            // Function-like macros (`#define K(T) __global__ ...`) need expansion, which we do not do.
-            if (lexer.char_after(directive[1]) == '(') return;
-            const bool names_global = std::any_of(directive.begin() + 2, directive.end(), [&](const Token& t) {
-                return is_word(t, "__global__") ||
-                       (t.kind == TokenKind::identifier && global_aliases_.count(t.text) > 0);
-            });
-            if (names_global) global_aliases_.insert(directive[1].text);
-        }
-    }
-
-    std::vector<ConditionalFrame> conditionals_;
-    std::unordered_set<std::string_view> global_aliases_;
-};
+    return aliases;
+}
 
 // --- bracket structure ---------------------------------------------------------------------------
 
@@ -436,9 +377,9 @@ std::optional<KernelDeclaration> read_kernel_declaration(const TokenStream& ts, 
 }
 
 std::vector<KernelDeclaration> find_kernel_declarations(std::string_view source) {
-    Preprocessor preprocessor;
-    const TokenStream ts(SourceLexer(source, kLexOptions).read_all(preprocessor));
-    const std::unordered_set<std::string_view>& aliases = preprocessor.global_aliases();
+    const Preprocessor preprocessor(source, kPreprocessorOptions);
+    const TokenStream ts(preprocessor.tokens());
+    const std::unordered_set<std::string_view> aliases = global_aliases(preprocessor.macros());
 
     std::vector<KernelDeclaration> found;
     std::vector<std::string> scope;            // namespaces open at the current token
@@ -490,8 +431,8 @@ struct KernelQuery : NameExpression {
 
 // Reads "k", "ns::k", "::k", "axpy<float, 4>" or "&ns::axpy<float>".
 std::optional<KernelQuery> parse_query(std::string_view text) {
-    Preprocessor preprocessor;
-    const TokenStream ts(SourceLexer(text, kLexOptions).read_all(preprocessor));
+    const Preprocessor preprocessor(text, kPreprocessorOptions);
+    const TokenStream ts(preprocessor.tokens());
     std::optional<NameExpression> name = read_name_expression(ts.tokens);
     if (!name) return std::nullopt;
     KernelQuery query{std::move(*name), std::nullopt};
