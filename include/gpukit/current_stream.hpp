@@ -28,6 +28,10 @@ void set_current_stream(StreamRef stream, std::shared_ptr<const void> owner = {}
 // The owner given with the current stream of `device`; null when none was given.
 std::shared_ptr<const void> current_stream_owner(const Device& device = Device::current());
 
+// Makes the default stream current again for every device on the calling thread, letting go of the
+// owners given (an embedding that must drop them before it shuts down calls it).
+void reset_current_streams() noexcept;
+
 // Makes a stream current for its device until the scope ends, then restores the one before.
 class StreamScope {
 public:

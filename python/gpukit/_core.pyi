@@ -358,7 +358,7 @@ class Event:
 
     def __repr__(self) -> str: ...
 
-def get_current_stream() -> object:
+def get_current_stream() -> Stream:
     """
     The calling thread's current stream of the current device: the innermost ``with stream:``, or the last ``stream.use()``, else :attr:`Stream.null`.
     """
@@ -486,7 +486,7 @@ class ndarray:
     def copy(self) -> ndarray:
         """A new C-contiguous array with the same elements."""
 
-    def astype(self, dtype: object, copy: bool = True) -> object:
+    def astype(self, dtype: object, copy: bool = True) -> ndarray:
         """
         The elements converted to ``dtype`` (through a host copy until elementwise kernels arrive); the array itself when it has that dtype and ``copy`` is False.
         """
@@ -496,9 +496,9 @@ class ndarray:
         Sets every element to ``value`` (converted to the array's dtype as NumPy converts it).
         """
 
-    def __getitem__(self, arg: object, /) -> ndarray: ...
+    def __getitem__(self, key: object) -> ndarray: ...
 
-    def __setitem__(self, arg0: object, arg1: object, /) -> None: ...
+    def __setitem__(self, key: object, value: object) -> None: ...
 
     def reshape(self, *args) -> ndarray:
         """

@@ -279,7 +279,7 @@ void bind_array(nb::module_& m) {
                 }
                 return nb::cast(std::move(*converted));
             },
-            "dtype"_a, "copy"_a = true,
+            "dtype"_a, "copy"_a = true, nb::sig("def astype(self, dtype: object, copy: bool = True) -> ndarray"),
             "The elements converted to ``dtype`` (through a host copy until elementwise kernels arrive); the array "
             "itself when it has that dtype and ``copy`` is False.")
         .def(
@@ -295,8 +295,10 @@ void bind_array(nb::module_& m) {
             },
             "value"_a, "Sets every element to ``value`` (converted to the array's dtype as NumPy converts it).")
         // ---- views
-        .def("__getitem__", [](const Array& a, nb::handle key) { return a.index(to_key(key)); })
-        .def("__setitem__", [](const Array& a, nb::handle key, nb::handle value) { assign(a.index(to_key(key)), value); })
+        .def("__getitem__", [](const Array& a, nb::handle key) { return a.index(to_key(key)); }, "key"_a)
+        .def(
+            "__setitem__", [](const Array& a, nb::handle key, nb::handle value) { assign(a.index(to_key(key)), value); },
+            "key"_a, "value"_a)
         .def(
             "reshape",
             [](const Array& a, nb::args shape) { return a.reshape(to_extents(shape)); },

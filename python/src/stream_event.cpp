@@ -180,7 +180,14 @@ void bind_stream_event(nb::module_& m) {
                    nb::cast<std::string>(nb::repr(nb::cast(e.device()))) + ">";
         });
 
-    m.def("get_current_stream", &current_stream_object,
+    // The streams current on the main thread hold their Python objects: let go of them while the
+    // interpreter can still free them.
+    nb::module_::import_("atexit").attr("register")(nb::cpp_function([] {
+        entered_streams().clear();
+        reset_current_streams();
+    }));
+
+    m.def("get_current_stream", &current_stream_object, nb::sig("def get_current_stream() -> Stream"),
           "The calling thread's current stream of the current device: the innermost ``with stream:``, or the last "
           "``stream.use()``, else :attr:`Stream.null`.");
     m.def(

@@ -52,6 +52,12 @@ void set_current_stream(StreamRef stream, std::shared_ptr<const void> owner) {
     set_for(device, stream.is_default() ? StreamRef::default_stream(device) : stream, std::move(owner));
 }
 
+void reset_current_streams() noexcept {
+    // Moved out first: an owner's release may run code (a Python finalizer) that looks here.
+    std::vector<CurrentStream> released = std::move(current_streams);
+    current_streams.clear();
+}
+
 StreamScope::StreamScope(StreamRef stream, std::shared_ptr<const void> owner)
     : device_(stream.device()), previous_(current_stream(device_)), previous_owner_(current_stream_owner(device_)) {
     set_current_stream(stream, std::move(owner));
