@@ -35,7 +35,8 @@ public:
     virtual const DeviceBuffer* allocation() const noexcept { return nullptr; }
 
     // A launch was given this memory: wait for the device before it goes. Kernel launches mark
-    // the memory of every array they are passed.
+    // the memory of every array they are passed, and so do an array's copies and fills that are
+    // still running on a stream when they return.
     void mark_used_by_launch() noexcept { used_by_launch_.store(true, std::memory_order_relaxed); }
     bool used_by_launch() const noexcept { return used_by_launch_.load(std::memory_order_relaxed); }
 

@@ -40,18 +40,25 @@ void write_bytes(const Device& device, std::uint64_t address, std::span<const st
     stream.synchronize();
 }
 
-void copy_bytes(const Device& device, std::uint64_t target, std::uint64_t source, std::size_t size) {
-    const StreamRef stream = current_stream(device);
-    const BufferView to(device, target, size), from(device, source, size);
+// Work on the device alone may still run when the call returns (on a stream; and CUDA's copies
+// between device addresses do not wait even on the default stream): like a launch, it needs the
+// memory it touches to outlive it (gpukit/array_memory.hpp), whatever becomes of the arrays.
+void copy_bytes(const Array& target, const Array& source) {
+    target.memory()->mark_used_by_launch();
+    source.memory()->mark_used_by_launch();
+    const StreamRef stream = current_stream(target.device());
+    const auto size = static_cast<std::size_t>(target.nbytes());
+    const BufferView to(target.device(), target.address(), size), from(source.device(), source.address(), size);
     if (stream.is_default()) return copy(to, from);
     copy_async(to, from, stream);
 }
 
-void set_bytes(const Device& device, std::uint64_t address, std::size_t size, std::uint8_t value) {
-    const StreamRef stream = current_stream(device);
-    const BufferView target(device, address, size);
-    if (stream.is_default()) return gpukit::memset(target, value);
-    memset_async(target, value, stream);
+void set_bytes(const Array& target, std::uint8_t value) {
+    target.memory()->mark_used_by_launch();
+    const StreamRef stream = current_stream(target.device());
+    const BufferView bytes(target.device(), target.address(), static_cast<std::size_t>(target.nbytes()));
+    if (stream.is_default()) return gpukit::memset(bytes, value);
+    memset_async(bytes, value, stream);
 }
 
 bool is_contiguous_host(const ConstHostView& host) {
@@ -132,7 +139,7 @@ void Array::assign(const Array& source) {
     if (source.shape_ == shape_ && source.dtype_ == dtype_ && source.device() == device() && !overlapping &&
         is_c_contiguous() && source.is_c_contiguous()) {
         raise_deferred_launch_error();
-        if (size() != 0) copy_bytes(device(), address_, source.address_, static_cast<std::size_t>(nbytes()));
+        if (size() != 0) copy_bytes(*this, source);
         return;
     }
     // Another layout, dtype or device, or memory that overlaps: through the host.
@@ -147,7 +154,7 @@ Array Array::copy() const {
     if (size() == 0) return result;
     if (is_c_contiguous()) {
         raise_deferred_launch_error();
-        copy_bytes(device(), result.address_, address_, static_cast<std::size_t>(nbytes()));
+        copy_bytes(result, *this);
         return result;
     }
     std::vector<std::byte> host(static_cast<std::size_t>(nbytes()));  // a strided gather needs a kernel
@@ -176,7 +183,7 @@ void Array::fill_bytes(std::span<const std::byte> element) {
     if (size() == 0) return;
     const bool one_byte_value = std::all_of(element.begin(), element.end(), [&](std::byte b) { return b == element[0]; });
     if (one_byte_value && is_c_contiguous())
-        return set_bytes(device(), address_, static_cast<std::size_t>(nbytes()), std::to_integer<std::uint8_t>(element[0]));
+        return set_bytes(*this, std::to_integer<std::uint8_t>(element[0]));
     // The element repeated (stride 0 in every dimension), written as host data.
     copy_from_host(ConstHostView(element.data(), dtype_, shape_, Strides(ndim(), 0)));
 }

@@ -335,6 +335,18 @@ TEST_F(Arrays, MemoryALaunchUsesOutlivesItsLastArray) {
     for (int i = 0; i < size; ++i) ASSERT_NEAR(result[i], 2 * values[i], 1e-5f * 2 * values[i]) << i;
 }
 
+TEST_F(Arrays, FillsAndCopiesStillRunningOnAStreamOutliveTheirArrays) {
+    const auto host = random_values(4096, DType::float32, 13);
+    const Array values = Array::from_host(ConstHostView(host.data(), DType::float32, {4096}));
+    Stream stream;
+    StreamScope scope(stream);
+    for (int i = 0; i < 1000; ++i) {
+        Array::empty({4096}, DType::float32).fill(0);  // a memset on the stream, its array gone at once
+        (void)values.copy();                          // a device copy likewise
+    }
+    EXPECT_EQ(bytes_of(values.copy()), host);
+}
+
 TEST_F(Arrays, ALaunchErrorMetWhileMemoryGoesIsRaisedAtTheNextWait) {
     if (!backend_info(tested_backend()).capabilities.check_mode) GTEST_SKIP() << "needs check mode to make a launch fail";
     const Kernel slow_copy = Module::compile(slow_copy_source, CompileOptions{.check = CheckTool::memcheck}).kernel("slow_copy");

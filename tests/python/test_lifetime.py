@@ -63,3 +63,17 @@ def test_no_leak_over_100000_create_and_free_cycles():
     assert len(gc.get_objects()) - objects_before < 100
     if gpukit.backend() == "cuda":
         assert gpukit.get_device().mem_info[0] >= free_before - 16 * 2**20
+
+
+def test_arrays_freed_while_their_fill_or_copy_still_runs_on_a_stream(rng):
+    # A memset or device copy enqueued on a stream may run after the call returns; the memory it
+    # touches must outlive it even when its arrays are dropped at once (the simulator frees at once).
+    values = gpukit.asarray(rng.uniform(-1, 1, 4096).astype(numpy.float32))
+    stream = gpukit.Stream()
+    with stream:
+        for _ in range(1500):
+            gpukit.zeros(4096, numpy.float32)
+            values.copy()
+        kept = values.copy()
+    stream.synchronize()
+    numpy.testing.assert_array_equal(kept.get(), values.get())
