@@ -11,6 +11,7 @@
 //   │   └── KernelArgumentError   argument count or sizes against the kernel's parameters
 //   ├── KernelNotFoundError       the name asked for and the kernels the module has
 //   ├── InvalidArgumentError      a bad value given to an API call (sizes that do not match, ...)
+//   ├── IndexError                an index outside an array's bounds, more indices than dimensions
 //   └── UsageError                an object used in a state that forbids it (moved-from, destroyed)
 #pragma once
 
@@ -135,6 +136,12 @@ private:
 };
 
 class InvalidArgumentError : public Error {
+public:
+    using Error::Error;
+};
+
+// NumPy raises IndexError for these, not ValueError, and so do gpukit arrays.
+class IndexError : public Error {
 public:
     using Error::Error;
 };

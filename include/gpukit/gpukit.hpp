@@ -1,14 +1,20 @@
 // gpukit/gpukit.hpp: the whole C++ API.
 #pragma once
 
+#include "gpukit/array.hpp"
+#include "gpukit/array_memory.hpp"
 #include "gpukit/backend.hpp"
 #include "gpukit/cache.hpp"
 #include "gpukit/check.hpp"
+#include "gpukit/current_stream.hpp"
 #include "gpukit/device.hpp"
+#include "gpukit/dtype.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/event.hpp"
 #include "gpukit/geometry.hpp"
+#include "gpukit/indexing.hpp"
 #include "gpukit/kernel.hpp"
+#include "gpukit/layout.hpp"
 #include "gpukit/memory.hpp"
 #include "gpukit/module.hpp"
 #include "gpukit/stream.hpp"

@@ -23,6 +23,8 @@
 
 namespace gpukit {
 
+class Array;
+
 namespace detail {
 struct ModuleState;
 struct KernelState;
@@ -90,9 +92,13 @@ private:
 };
 
 namespace detail {
-// How one C++ argument travels to the kernel: device memory as its address, everything
-// trivially copyable by value. Raw pointers are refused: in host code they are usually host
-// memory, which a kernel cannot read.
+// An array argument: the address of its first element. Marks its memory as used by a launch, so
+// that the memory outlives the launch (gpukit/array_memory.hpp).
+std::uint64_t launch_address(const Array& array) noexcept;
+
+// How one C++ argument travels to the kernel: device memory (buffers, arrays) as its address,
+// everything trivially copyable by value. Raw pointers are refused: in host code they are
+// usually host memory, which a kernel cannot read.
 struct ArgSlot {
     const void* pointer;
     std::size_t size;
@@ -104,12 +110,14 @@ ArgSlot make_arg_slot(const T& value) {
     using U = std::remove_cvref_t<T>;
     if constexpr (std::is_same_v<U, BufferView> || std::is_same_v<U, DeviceBuffer> || std::is_same_v<U, ManagedBuffer>) {
         return {nullptr, sizeof(std::uint64_t), value.address()};
+    } else if constexpr (std::is_same_v<U, Array>) {
+        return {nullptr, sizeof(std::uint64_t), launch_address(value)};
     } else if constexpr (std::is_same_v<U, DevicePtr>) {
         return {nullptr, sizeof(std::uint64_t), value.address};
     } else {
         static_assert(!std::is_pointer_v<U>,
-                      "gpukit: a raw pointer is not a kernel argument; pass a DeviceBuffer, ManagedBuffer or "
-                      "BufferView, or wrap a device address in gpukit::DevicePtr");
+                      "gpukit: a raw pointer is not a kernel argument; pass an Array, a DeviceBuffer, a "
+                      "ManagedBuffer or a BufferView, or wrap a device address in gpukit::DevicePtr");
         static_assert(std::is_trivially_copyable_v<U>, "gpukit: kernel arguments must be trivially copyable");
         return {&value, sizeof(U), 0};
     }

@@ -18,6 +18,7 @@ source line: see :func:`take_check_report`.
 
 from . import _errors
 from ._errors import (
+    ArrayIndexError,
     BackendUnavailableError,
     CompileError,
     ContextUnusableError,
@@ -32,7 +33,8 @@ from ._errors import (
     OutOfMemoryError,
     UsageError,
 )
-from . import _core
+from . import _core, _dtypes
+from ._core import Event, Stream, get_current_stream, get_elapsed_time, ndarray
 from ._backend import (
     Device,
     all_devices,
@@ -68,28 +70,27 @@ from ._creation import (
 )
 from ._interop import array, asarray, asnumpy, from_dlpack
 from ._kernel import RawKernel, RawModule
-from ._ndarray import ndarray
-from ._stream import Event, Stream, get_current_stream, get_elapsed_time
 
-_core._set_array_type(ndarray)
-
-# Tracebacks and reprs name the public path (gpukit.LaunchConfigError), not the private module.
-for _name in ("BackendUnavailableError", "BenchmarkResult", "CompileError", "ContextUnusableError", "CudaError",
-              "Event", "GpukitError", "HazardError", "InvalidArgumentError", "KernelArgumentError",
+# Tracebacks and reprs name the public path (gpukit.LaunchConfigError), not the private module. The
+# classes the extension defines (ndarray, Stream, Event, Device) keep gpukit._core as theirs, so that
+# its stub (_core.pyi) describes them rather than importing them back from here.
+for _name in ("ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CompileError", "ContextUnusableError",
+              "CudaError", "GpukitError", "HazardError", "InvalidArgumentError", "KernelArgumentError",
               "KernelNotFoundError", "LaunchConfigError", "LaunchError", "OutOfMemoryError", "RawKernel", "RawModule",
-              "Stream", "UsageError", "ndarray"):
+              "UsageError"):
     globals()[_name].__module__ = __name__
 del _name
 
 __version__ = _core.version()  # the version CMake states, which pyproject.toml repeats
 
 __all__ = [
-    "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError", "ContextUnusableError", "CudaError",
-    "Device", "Event", "GpukitError", "Hazard", "HazardError", "InvalidArgumentError", "KernelArgumentError",
-    "KernelNotFoundError", "LaunchConfigError", "LaunchError", "OutOfMemoryError", "RawKernel", "RawModule", "Stream",
-    "UsageError", "all_devices", "arange", "array", "asarray", "asnumpy", "backend", "backends", "benchmark",
-    "check_tools_from_environment", "cuda_available", "cuda_unavailable_reason", "devices", "empty", "empty_like",
-    "from_dlpack", "full", "full_like", "get_current_stream", "get_device", "get_elapsed_time", "ndarray", "ones",
-    "ones_like", "pinned_empty", "raise_on_hazard", "set_raise_on_hazard", "synchronize", "take_check_report",
-    "use_backend", "zeros", "zeros_like",
+    "ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError",
+    "ContextUnusableError", "CudaError", "Device", "Event", "GpukitError", "Hazard", "HazardError",
+    "InvalidArgumentError", "KernelArgumentError", "KernelNotFoundError", "LaunchConfigError", "LaunchError",
+    "OutOfMemoryError", "RawKernel", "RawModule", "Stream", "UsageError", "all_devices", "arange", "array", "asarray",
+    "asnumpy", "backend", "backends", "benchmark", "check_tools_from_environment", "cuda_available",
+    "cuda_unavailable_reason", "devices", "empty", "empty_like", "from_dlpack", "full", "full_like",
+    "get_current_stream", "get_device", "get_elapsed_time", "ndarray", "ones", "ones_like", "pinned_empty",
+    "raise_on_hazard", "set_raise_on_hazard", "synchronize", "take_check_report", "use_backend", "zeros",
+    "zeros_like",
 ]

@@ -6,7 +6,7 @@ import time
 import numpy
 
 from ._backend import get_device
-from ._stream import Event, get_current_stream
+from ._core import Event, get_current_stream
 
 
 class BenchmarkResult:

@@ -1,5 +1,5 @@
 """
-gpukit's C++ core: devices, memory, streams, events, modules, kernels, check mode, the compile cache and the backends. Use it through the gpukit package.
+gpukit's C++ core: devices, memory, arrays, streams, events, modules, kernels, check mode, the compile cache and the backends. Use it through the gpukit package.
 """
 
 from collections.abc import Iterator, Sequence
@@ -268,71 +268,105 @@ def current_device() -> Device:
     """The calling thread's current device."""
 
 class Stream:
-    """An owned stream of the device it was made on."""
-
-    def __init__(self, device: Device | None = None, non_blocking: bool = False) -> None: ...
-
-    @property
-    def device(self) -> Device: ...
-
-    def synchronize(self) -> None: ...
-
-    def query(self) -> bool: ...
-
-    def wait(self, event: Event) -> None: ...
-
-    @property
-    def native_handle(self) -> int: ...
-
-def synchronize_default_stream(device: Device) -> None:
-    """Waits for the device's legacy default stream."""
-
-def query_default_stream(device: Device) -> bool:
     """
-    True when all work enqueued on the device's default stream has finished.
+    A stream: work enqueued on it runs in order; work on different streams may overlap.
+
+    ``Stream()`` creates a blocking stream on the current device (``non_blocking=True`` for one that does not wait for the default stream). ``Stream.null`` is the default stream of whichever device the work runs on: work on it waits for earlier work on every blocking stream, and blocking streams wait for it. ``with stream:`` makes a stream current for its device on the calling thread until the block ends; launches, copies and :func:`gpukit.benchmark` without an explicit ``stream=`` use the current stream.
     """
 
-def default_stream_wait(device: Device, event: Event) -> None: ...
+    def __init__(self, non_blocking: bool = False, device: Device | None = None) -> None: ...
+
+    @property
+    def device(self) -> Device:
+        """
+        The device the stream belongs to (the current device for :attr:`Stream.null`).
+        """
+
+    @property
+    def is_default(self) -> bool:
+        """True for :attr:`Stream.null`."""
+
+    @property
+    def ptr(self) -> int:
+        """
+        The native handle as an int (a ``CUstream``); 0 for the default stream.
+        """
+
+    def synchronize(self) -> None:
+        """Waits until all work enqueued on the stream has finished."""
+
+    def done(self) -> bool:
+        """True when all work enqueued so far has finished."""
+
+    def wait_event(self, event: Event) -> None:
+        """
+        Work enqueued on this stream after this call waits until ``event`` has completed.
+        """
+
+    def record(self, event: object | None = None) -> object:
+        """Records ``event`` (a new one when None) on this stream and returns it."""
+
+    def use(self) -> object:
+        """
+        Makes this the current stream of its device on the calling thread outside any ``with`` block; returns self.
+        """
+
+    def __enter__(self) -> object: ...
+
+    def __exit__(self, *args) -> None: ...
+
+    def __eq__(self, arg: object, /) -> object: ...
+
+    def __hash__(self) -> int: ...
+
+    def __repr__(self) -> str: ...
+
+    null: Stream = ...
 
 class Event:
-    """An event of the device it was made on."""
+    """
+    A marker in a stream, for ordering streams and timing the work between two of them.
 
-    def __init__(self, device: Device | None = None, timing: bool = True) -> None: ...
+    ``Event()`` times (``timing=False`` makes a lighter one that cannot). ``record(stream)`` captures the work enqueued on the stream so far; ``synchronize()`` waits for it.
+    """
 
-    @property
-    def device(self) -> Device: ...
-
-    def record(self, stream: Stream | None) -> None: ...
-
-    def synchronize(self) -> None: ...
-
-    def query(self) -> bool: ...
+    def __init__(self, timing: bool = True, device: Device | None = None) -> None: ...
 
     @property
-    def is_recorded(self) -> bool: ...
+    def device(self) -> Device:
+        """The device the event belongs to."""
 
-    @staticmethod
-    def elapsed_ms(start: Event, end: Event) -> float:
+    def record(self, stream: object | None = None) -> None:
         """
-        Milliseconds between two recorded timing events; `end` must have completed.
+        Captures the work enqueued so far on ``stream`` (default: the current stream).
         """
 
-class MemoryOwner:
-    """Base of the owners of memory behind gpukit arrays."""
+    def synchronize(self) -> None:
+        """Waits until the captured work has finished."""
+
+    def done(self) -> bool:
+        """True when the captured work has finished (or nothing was recorded)."""
 
     @property
-    def device(self) -> Device: ...
+    def is_recorded(self) -> bool:
+        """True once :meth:`record` has been called."""
 
-class DeviceMemory(MemoryOwner):
-    """An allocation on a device, freed with this object."""
+    def elapsed_time(self, end: Event) -> float:
+        """
+        Milliseconds from this event to ``end``; both recorded, ``end`` completed (synchronise it first).
+        """
 
-    def __init__(self, device: Device, size_bytes: int) -> None: ...
+    def __repr__(self) -> str: ...
 
-    @property
-    def address(self) -> int: ...
+def get_current_stream() -> Stream:
+    """
+    The calling thread's current stream of the current device: the innermost ``with stream:``, or the last ``stream.use()``, else :attr:`Stream.null`.
+    """
 
-    @property
-    def size_bytes(self) -> int: ...
+def get_elapsed_time(start_event: Event, end_event: Event) -> float:
+    """
+    Milliseconds between two recorded events (as ``cupy.cuda.get_elapsed_time``).
+    """
 
 class PinnedMemory:
     """Page-locked host memory, freed with this object."""
@@ -345,21 +379,196 @@ class PinnedMemory:
     @property
     def size_bytes(self) -> int: ...
 
-def copy_to_device(device: Device, dst: int, host: object, stream: Stream | None) -> None:
+class Flags:
     """
-    Copies a contiguous host buffer to device address `dst`. Asynchronous on a stream: keep the host buffer alive and synchronise before reusing it.
-    """
-
-def copy_to_host(device: Device, host: object, src: int, stream: Stream | None) -> None:
-    """
-    Copies len(host) bytes from device address `src` into a writable contiguous host buffer.
+    How an array's elements lie: ``c_contiguous`` (row-major without gaps), ``f_contiguous`` (column-major without gaps), ``owndata`` (all of an allocation, not a view of another array's memory).
     """
 
-def copy_on_device(device: Device, dst: int, src: int, size_bytes: int, stream: Stream | None) -> None:
-    """Copies `size_bytes` between two device addresses of one device."""
+    @property
+    def c_contiguous(self) -> bool:
+        """Elements in row-major order without gaps."""
 
-def memset(device: Device, dst: int, size_bytes: int, value: int, stream: Stream | None) -> None:
-    """Sets `size_bytes` bytes at device address `dst` to `value`."""
+    @property
+    def f_contiguous(self) -> bool:
+        """Elements in column-major order without gaps."""
+
+    @property
+    def owndata(self) -> bool:
+        """Not a view of another array's memory."""
+
+    def __repr__(self) -> str: ...
+
+class ndarray:
+    """
+    An array in device memory (a GPU's, or the simulator's).
+
+    ``ndarray(shape, dtype=float, memptr=None, strides=None)`` allocates on the current device, or, given ``memptr`` (another gpukit array, e.g. from :meth:`RawModule.get_global`), views that array's memory with the new shape and dtype, as ``cupy.ndarray(shape, dtype, memptr)`` does. Create arrays with :func:`gpukit.empty`, :func:`gpukit.zeros`, :func:`gpukit.asarray`, ...
+
+    An array is a view: the memory it shares (a gpukit allocation, a module's global, or another library's memory), the address of its first element, a shape, byte strides and a dtype. Slicing makes new views of the same memory; nothing is copied until ``.get()`` or ``.copy()``. Work runs on the current stream.
+
+    On a CUDA device the array exposes ``__cuda_array_interface__`` (version 3, with the current stream) and ``__dlpack__`` with ``kDLCUDA``: CuPy, PyTorch and Numba take it without a copy. On the simulator, device memory is host memory, so ``__dlpack_device__`` is ``kDLCPU`` and ``numpy.from_dlpack(array)`` is a zero-copy NumPy view; ``__cuda_array_interface__`` is absent there (no CUDA library could read the pointer). NumPy's implicit conversion (``numpy.asarray(array)``) raises on both backends, so code that runs on the simulator runs unchanged on a GPU.
+    """
+
+    def __init__(self, shape: object, dtype: object = float, memptr: object | None = None, strides: object | None = None) -> None: ...
+
+    @property
+    def dtype(self) -> object:
+        """The element type (a numpy.dtype)."""
+
+    @property
+    def shape(self) -> tuple:
+        """The extent of each dimension."""
+
+    @property
+    def strides(self) -> tuple:
+        """
+        Bytes from one element to the next along each dimension (negative for reversed views).
+        """
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element."""
+
+    @property
+    def nbytes(self) -> int:
+        """
+        Bytes the elements take (``size * itemsize``), gaps between strided elements not counted.
+        """
+
+    @property
+    def device(self) -> Device:
+        """The gpukit.Device whose memory holds the array."""
+
+    @property
+    def data_ptr(self) -> int:
+        """The device address of the first element, as an int."""
+
+    @property
+    def flags(self) -> Flags:
+        """
+        ``c_contiguous``, ``f_contiguous`` and ``owndata`` (see :class:`Flags`).
+        """
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> object: ...
+
+    def get(self, stream: object | None = None, out: object | None = None) -> object:
+        """
+        A NumPy copy of the array, in row-major order whatever the view's strides.
+
+        ``out``: a NumPy array of the same shape and dtype to copy into. Returns once the data is on the host (the copy runs on ``stream``, default the current stream).
+        """
+
+    def set(self, arr: object, stream: object | None = None) -> None:
+        """
+        Copies host data (a NumPy array or anything NumPy can read) of the same shape and dtype into the array.
+
+        For a strided view the bytes between its elements are read and written back unchanged, so no other stream may write them meanwhile.
+        """
+
+    def tolist(self) -> object:
+        """The elements as (nested) Python lists, through a host copy."""
+
+    def item(self) -> object:
+        """The one element of a size-1 array, as a Python scalar."""
+
+    def __array__(self, dtype: object | None = None, copy: object | None = None) -> object: ...
+
+    def copy(self) -> ndarray:
+        """A new C-contiguous array with the same elements."""
+
+    def astype(self, dtype: object, copy: bool = True) -> ndarray:
+        """
+        The elements converted to ``dtype`` (through a host copy until elementwise kernels arrive); the array itself when it has that dtype and ``copy`` is False.
+        """
+
+    def fill(self, value: object) -> None:
+        """
+        Sets every element to ``value`` (converted to the array's dtype as NumPy converts it).
+        """
+
+    def __getitem__(self, key: object) -> ndarray: ...
+
+    def __setitem__(self, key: object, value: object) -> None: ...
+
+    def reshape(self, *args) -> ndarray:
+        """
+        The same elements in a new shape (one extent may be -1); a view, so the array must be C-contiguous.
+        """
+
+    def ravel(self) -> ndarray:
+        """A 1-D view of a C-contiguous array, else a 1-D copy."""
+
+    def transpose(self, *args) -> ndarray:
+        """A view with the dimensions permuted (reversed when no axes are given)."""
+
+    @property
+    def T(self) -> ndarray:
+        """The transposed view."""
+
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        """
+        CUDA Array Interface v3 (CUDA devices only; on the simulator use DLPack, whose device is the CPU).
+        """
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """
+        (kDLCUDA, ordinal) on a GPU; (kDLCPU, 0) on the simulator, whose device memory is host memory.
+        """
+
+    def __dlpack__(self, *, stream: object | None = None, max_version: object | None = None, dl_device: object | None = None, copy: object | None = None) -> object:
+        """
+        A DLPack capsule over the array's memory (versioned when ``max_version`` asks for 1.x).
+
+        The capsule keeps the memory alive until the consumer is done. Work enqueued so far is finished first unless ``stream`` is -1. ``copy=True`` exports a copy; ``dl_device=(kDLCPU, 0)`` on a GPU exports a host copy (refused when ``copy=False``).
+        """
+
+    def __repr__(self) -> str: ...
+
+    def __str__(self) -> str: ...
+
+    __array_priority__: int = 100
+
+class MemoryWatch:
+    """
+    Whether the memory an array views is still held, by any array, DLPack capsule or launch, without holding it: for tests and leak hunts.
+    """
+
+    def __init__(self, array: ndarray) -> None: ...
+
+    @property
+    def alive(self) -> bool:
+        """True until the memory has been let go of."""
+
+def empty(shape: object, dtype: object, device: Device) -> ndarray:
+    """
+    A new C-contiguous array on `device`; its contents are whatever the memory held.
+    """
+
+def from_host(values: object, device: Device) -> ndarray:
+    """
+    A new array on `device` holding a copy of host data (a NumPy array, in any layout).
+    """
+
+def module_global(module: Module, name: str, dtype: object, shape: object | None = None) -> ndarray:
+    """
+    An array viewing a module's __device__ or __constant__ variable (1-D over all of it unless `shape` says); it keeps the module loaded.
+    """
+
+def dtype_names() -> list[str]:
+    """
+    The names of the element types gpukit arrays hold, NumPy's numeric types and bfloat16.
+    """
 
 class CompileOptions:
     """How a module is compiled."""
@@ -496,11 +705,6 @@ class Module:
 
     def kernel_names(self) -> list[str]: ...
 
-    def global_symbol(self, name: str) -> tuple[int, int]:
-        """
-        (device address, size in bytes) of a __constant__ or __device__ variable.
-        """
-
 class Kernel:
     """A kernel of a loaded module; keeps its module loaded."""
 
@@ -528,8 +732,10 @@ class Kernel:
     @property
     def native_handle(self) -> int: ...
 
-    def launch(self, grid: object, block: object, args: object, shared_mem: int, stream: Stream | None, check: str = '') -> None:
-        """Checks and enqueues one launch (see gpukit.RawKernel.__call__)."""
+    def launch(self, grid: object, block: object, args: object, shared_mem: int, stream: object | None = None, check: str = '') -> None:
+        """
+        Checks and enqueues one launch on `stream` (a gpukit.Stream; None: the current stream) (see gpukit.RawKernel.__call__).
+        """
 
 class Hazard:
     """
@@ -636,42 +842,25 @@ def normalize_check_tools(tools: str) -> str:
     'racecheck,memcheck' -> 'memcheck,racecheck'; raises for an unknown tool.
     """
 
-def dlpack_capsule(owner: object, address: int, shape: Sequence[int], strides: Sequence[int], code: int, bits: int, device_type: int, device_id: int, versioned: bool) -> object:
+def from_dlpack_capsule(capsule: object, device: Device) -> ndarray:
     """
-    A DLPack capsule over memory `owner` keeps alive (strides in elements).
+    An array over the tensor of an unconsumed DLPack capsule, which it consumes; the tensor is released with the last array viewing it. BufferError for a read-only tensor or a type arrays cannot hold.
     """
 
-class ImportedMemory(MemoryOwner):
-    """Another library's memory that gpukit arrays view."""
+def from_cuda_array_interface(object: object, device: Device) -> ndarray:
+    """
+    An array over the memory of an object with __cuda_array_interface__, keeping the object alive.
+    """
 
-    def __init__(self, device: Device, keeper: object) -> None:
-        """Keeps `keeper` (an object exposing __cuda_array_interface__) alive."""
+def dlpack_import_device(device_type: int, device_id: int) -> Device:
+    """
+    The device that can address memory on this DLPack device without a copy; BufferError if none.
+    """
 
-    @staticmethod
-    def from_dlpack(capsule: object, device: Device) -> ImportedMemory:
-        """Consumes a DLPack capsule; the tensor is released with this object."""
-
-    @property
-    def address(self) -> int:
-        """Address of the first element (data + byte_offset)."""
-
-    @property
-    def shape(self) -> list[int]: ...
-
-    @property
-    def strides(self) -> list[int] | None:
-        """In elements; None for compact row-major."""
-
-    @property
-    def dtype(self) -> tuple[int, int, int]:
-        """(DLPack type code, bits, lanes)."""
-
-    @property
-    def dl_device(self) -> tuple[int, int]:
-        """(DLPack device type, device id)."""
-
-    @property
-    def read_only(self) -> bool: ...
+def exchange_stream(device: Device) -> int:
+    """
+    The current stream of `device` as the CUDA Array Interface and DLPack pass it: 1 for the legacy default stream, else the CUstream.
+    """
 
 class CacheConfig:
     """Where the disk cache is and how much it may keep."""

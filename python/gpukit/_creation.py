@@ -1,43 +1,45 @@
 """Making arrays: empty, zeros, ones, full, arange, the *_like forms, and pinned host arrays."""
 
 import math
+import operator
 
 import numpy
 
-from . import _core, _dtypes
+from . import _core
 from ._backend import get_device
-from ._ndarray import _host_c_order, _to_shape, ndarray
+from ._core import ndarray
 
 
 def empty(shape, dtype=float):
     """A new array on the current device; its contents are whatever the memory held."""
-    return ndarray._allocate(_to_shape(shape), _dtypes.to_dtype(dtype), get_device())
+    return ndarray(shape, dtype)
 
 
 def zeros(shape, dtype=float):
     """A new array of zeros on the current device."""
-    array = empty(shape, dtype)
+    array = ndarray(shape, dtype)
     array.fill(0)
     return array
 
 
 def ones(shape, dtype=float):
     """A new array of ones on the current device."""
-    array = empty(shape, dtype)
+    array = ndarray(shape, dtype)
     array.fill(1)
     return array
 
 
 def full(shape, fill_value, dtype=None):
     """A new array with every element ``fill_value``; dtype as NumPy would choose for it when None."""
-    array = empty(shape, numpy.asarray(fill_value).dtype if dtype is None else dtype)
+    array = ndarray(shape, numpy.asarray(fill_value).dtype if dtype is None else dtype)
     array.fill(fill_value)
     return array
 
 
 def empty_like(a, dtype=None):
     """A new array of ``a``'s shape (and dtype, unless given) on ``a``'s device."""
-    return ndarray._allocate(a.shape, _dtypes.to_dtype(a.dtype if dtype is None else dtype), _device_of(a))
+    device = a.device if isinstance(a, ndarray) else get_device()
+    return _core.empty(a.shape, a.dtype if dtype is None else dtype, device)
 
 
 def zeros_like(a, dtype=None):
@@ -61,20 +63,9 @@ def full_like(a, fill_value, dtype=None):
     return array
 
 
-def _device_of(a):
-    return a.device if isinstance(a, ndarray) else get_device()
-
-
 def arange(start, stop=None, step=1, dtype=None):
     """Evenly spaced values in [start, stop), as ``numpy.arange`` makes them, on the current device."""
-    return _from_host(numpy.arange(start, stop, step, dtype=dtype))
-
-
-def _from_host(host):
-    host = _host_c_order(host)
-    array = ndarray._allocate(host.shape, _dtypes.to_dtype(host.dtype), get_device())
-    array.set(host.astype(array.dtype, copy=False))
-    return array
+    return _core.from_host(numpy.arange(start, stop, step, dtype=dtype), get_device())
 
 
 class _PinnedHostMemory:
@@ -96,8 +87,7 @@ def pinned_empty(shape, dtype=float):
     """A NumPy array in page-locked host memory, which asynchronous copies need to overlap with work.
 
     The memory is freed when the last NumPy array using it goes (it is the arrays' base)."""
-    shape = _to_shape(shape)
+    shape = (operator.index(shape),) if hasattr(shape, "__index__") else tuple(operator.index(e) for e in shape)
     dtype = numpy.dtype(dtype)
-    size_bytes = math.prod(shape) * dtype.itemsize
-    raw = numpy.asarray(_PinnedHostMemory(size_bytes, get_device()))
+    raw = numpy.asarray(_PinnedHostMemory(math.prod(shape) * dtype.itemsize, get_device()))
     return raw.view(dtype).reshape(shape)

@@ -18,6 +18,7 @@ The C++ core's messages come through unchanged; the fields it attaches become at
     ├── KernelNotFoundError (LookupError)        .name, .available
     ├── HazardError (RuntimeError)               check mode found a hazard: .hazard
     ├── InvalidArgumentError (ValueError)        a bad value given to a call
+    ├── ArrayIndexError (IndexError)             an index out of an array's bounds, too many indices
     └── UsageError (RuntimeError)                an object used in a state that forbids it
 """
 
@@ -112,6 +113,11 @@ class HazardError(GpukitError, RuntimeError):
 
 class InvalidArgumentError(GpukitError, ValueError):
     """A bad value given to a gpukit call (sizes that do not match, an unknown name, ...)."""
+
+
+class ArrayIndexError(GpukitError, IndexError):
+    """An index outside an array's bounds, more indices than the array has dimensions, or two ellipses:
+    an ``IndexError``, as NumPy raises."""
 
 
 class UsageError(GpukitError, RuntimeError):

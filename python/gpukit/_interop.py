@@ -9,47 +9,47 @@ current backend can address, which on the simulator includes host memory (``kDLC
 
 import numpy
 
-from . import _core, _dtypes, _indexing
+from . import _core
 from ._backend import get_device
-from ._ndarray import _host_c_order, _DLPACK_CPU, _DLPACK_CUDA, ndarray
-from ._stream import get_current_stream
+from ._core import ndarray
+
+_DLPACK_CUDA = 2  # DLPack's kDLCUDA: CUDA device memory
+
+
+def _memory_is_cuda(device):
+    return device.backend_info.capabilities.dlpack_device_type == _DLPACK_CUDA
 
 
 def asarray(a, dtype=None):
     """``a`` as a gpukit array: itself if it is one, a zero-copy view of another library's device
     memory, or a device copy of host data (NumPy arrays, lists, scalars, CPU DLPack tensors)."""
-    if isinstance(a, ndarray):
-        return a if dtype is None else a.astype(dtype, copy=False)
-    device = get_device()
-    if _dlpack_type(device) == _DLPACK_CUDA:
-        if hasattr(a, "__cuda_array_interface__"):
-            return _cast(_from_cuda_array_interface(a, device), dtype)
-        if hasattr(a, "__dlpack_device__") and a.__dlpack_device__()[0] == _DLPACK_CUDA:
-            return _cast(from_dlpack(a), dtype)
-    elif hasattr(a, "__cuda_array_interface__"):
-        raise TypeError(f"a {type(a).__module__}.{type(a).__name__} is in CUDA device memory, which the "
-                        f"{device.backend} backend cannot read; copy it to the host first (or run on a CUDA device)")
-    host = numpy.asarray(a, dtype=dtype)
-    array = ndarray._allocate(host.shape, _dtypes.to_dtype(host.dtype), device)
-    array.set(_host_c_order(host).astype(array.dtype, copy=False))
-    return array
+    shared = a if isinstance(a, ndarray) else _device_memory_of(a)
+    if shared is None:
+        return _core.from_host(numpy.asarray(a, dtype=dtype), get_device())
+    return shared if dtype is None else shared.astype(dtype, copy=False)
 
 
 def array(obj, dtype=None, copy=True):
     """Like :func:`asarray`, but a copy unless ``copy=False``."""
-    result = asarray(obj, dtype)
-    # asarray made a fresh array from host data; anything else may share another array's memory.
-    fresh = not isinstance(obj, ndarray) and not isinstance(result._owner, _core.ImportedMemory)
-    return result.copy() if copy and not fresh else result
+    shared = obj if isinstance(obj, ndarray) else _device_memory_of(obj)
+    if shared is None:  # host data, which asarray copies anyway
+        return _core.from_host(numpy.asarray(obj, dtype=dtype), get_device())
+    result = shared if dtype is None else shared.astype(dtype, copy=False)
+    return result.copy() if copy and result is shared else result
 
 
-def _dlpack_type(device):
-    """Where DLPack places ``device``'s memory: kDLCPU (host memory) or kDLCUDA."""
-    return device.backend_info.capabilities.dlpack_device_type
-
-
-def _cast(array, dtype):
-    return array if dtype is None else array.astype(dtype, copy=False)
+def _device_memory_of(obj):
+    """A view of another library's device memory that the current device can address; None for host data."""
+    device = get_device()
+    if _memory_is_cuda(device):
+        if hasattr(obj, "__cuda_array_interface__"):
+            return _core.from_cuda_array_interface(obj, device)
+        if hasattr(obj, "__dlpack_device__") and obj.__dlpack_device__()[0] == _DLPACK_CUDA:
+            return from_dlpack(obj)
+    elif hasattr(obj, "__cuda_array_interface__"):
+        raise TypeError(f"a {type(obj).__module__}.{type(obj).__name__} is in CUDA device memory, which the "
+                        f"{device.backend} backend cannot read; copy it to the host first (or run on a CUDA device)")
+    return None
 
 
 def asnumpy(a, stream=None, out=None):
@@ -62,20 +62,6 @@ def asnumpy(a, stream=None, out=None):
     return numpy.asarray(a)
 
 
-def _device_for_dlpack(dl_device):
-    """The gpukit device that can address memory on DLPack device ``dl_device``, or BufferError."""
-    kind, ordinal = dl_device
-    device = get_device()
-    if kind == _DLPACK_CUDA and _dlpack_type(device) == _DLPACK_CUDA:
-        return _core.Device(ordinal)
-    if kind == _DLPACK_CPU and _dlpack_type(device) == _DLPACK_CPU:
-        return device
-    backend = device.backend
-    where = {_DLPACK_CPU: "host (kDLCPU)", _DLPACK_CUDA: "CUDA (kDLCUDA)"}.get(kind, f"DLPack device type {kind}")
-    raise BufferError(f"gpukit on the {backend} backend cannot use {where} memory without a copy; "
-                      "use gpukit.asarray, which copies host data to the device")
-
-
 def from_dlpack(x):
     """A gpukit array sharing the memory of a DLPack producer (a PyTorch tensor, a CuPy array, ...).
 
@@ -84,38 +70,11 @@ def from_dlpack(x):
     gpukit allocated). BufferError when the memory is somewhere gpukit cannot address."""
     if isinstance(x, ndarray):
         return x
-    device = _device_for_dlpack(tuple(x.__dlpack_device__()))
-    stream = None
-    if _dlpack_type(device) == _DLPACK_CUDA:
-        current = get_current_stream()
-        stream = 1 if current.is_default else current.ptr
+    device = _core.dlpack_import_device(*x.__dlpack_device__())
+    # The producer orders its work before our current stream (1: CUDA's legacy default stream).
+    stream = _core.exchange_stream(device) if _memory_is_cuda(device) else None
     try:
         capsule = x.__dlpack__(stream=stream, max_version=(1, 0))
     except TypeError:  # a producer from before DLPack 1.0 takes no max_version
         capsule = x.__dlpack__(stream=stream) if stream is not None else x.__dlpack__()
-    memory = _core.ImportedMemory.from_dlpack(capsule, device)
-    if memory.read_only:
-        raise BufferError("the DLPack tensor is read-only, and gpukit arrays are writable; pass a writable one or a copy")
-    dtype = _dtypes.from_dlpack(*memory.dtype)
-    shape = tuple(memory.shape)
-    if memory.strides is None:
-        strides = _indexing.c_strides(shape, dtype.itemsize)
-    else:
-        strides = tuple(stride * dtype.itemsize for stride in memory.strides)
-    return ndarray._view(memory, memory.address, shape, strides, dtype, device)
-
-
-def _from_cuda_array_interface(obj, device):
-    interface = obj.__cuda_array_interface__
-    if interface.get("mask") is not None:
-        raise TypeError("masked CUDA arrays are not supported")
-    dtype = _dtypes.to_dtype(interface["typestr"])
-    shape = tuple(interface["shape"])
-    strides = interface.get("strides")
-    strides = _indexing.c_strides(shape, dtype.itemsize) if strides is None else tuple(strides)
-    if interface.get("stream") is not None:
-        # The producer's work must be done before ours reads; its stream is foreign to us, and the
-        # device's primary context is shared, so finishing the device's work covers it.
-        device.synchronize()
-    memory = _core.ImportedMemory(device, obj)
-    return ndarray._view(memory, interface["data"][0], shape, strides, dtype, device)
+    return _core.from_dlpack_capsule(capsule, device)

@@ -12,8 +12,6 @@ import numpy
 
 from . import _core
 from ._backend import all_devices, backends, get_device
-from ._ndarray import ndarray
-from ._stream import _native_stream
 
 
 def _device_for(device, backend):
@@ -131,14 +129,7 @@ class RawModule:
 
         By default its bytes (uint8); with ``dtype`` (and ``shape``) the variable as those elements.
         Writing the array (``g[...] = values``, ``g.set(host)``) changes what kernels read."""
-        address, size_bytes = self._module.global_symbol(name)
-        dtype = numpy.dtype(dtype)
-        if shape is None:
-            if size_bytes % dtype.itemsize:
-                raise ValueError(f"{name} is {size_bytes} bytes, not a whole number of {dtype} elements")
-            shape = (size_bytes // dtype.itemsize,)
-        view = ndarray._view(self._module, address, (size_bytes,), (1,), numpy.dtype(numpy.uint8), self.device)
-        return ndarray(shape, dtype, memptr=view)
+        return _core.module_global(self._module, name, dtype, shape)
 
     def __repr__(self):
         return f"<gpukit.RawModule with {', '.join(self.kernel_names)} on {self.device!r}>"
@@ -218,7 +209,7 @@ class RawKernel:
         :func:`gpukit.take_check_report`. On a GPU it raises ValueError."""
         if not hasattr(type(shared_mem), "__index__") or isinstance(shared_mem, bool):
             raise TypeError(f"shared_mem must be an int number of bytes, not {type(shared_mem).__name__}")
-        self._kernel.launch(grid, block, args, operator.index(shared_mem), _native_stream(stream), check or "")
+        self._kernel.launch(grid, block, args, operator.index(shared_mem), stream, check or "")
 
     def __repr__(self):
         return f"<gpukit.RawKernel {self.name} on {self.device!r}>"

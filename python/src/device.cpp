@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "gpukit/array_memory.hpp"
 #include "gpukit/device.hpp"
-#include "memory_owner.hpp"
 
 namespace nb = nanobind;
 

@@ -1,28 +1,38 @@
 // python/src/dlpack.cpp: DLPack capsules out of gpukit arrays, and other libraries' memory in.
 //
-// Export: a capsule whose manager context holds a reference to the exporting array, so the memory
-// lives until the consumer calls the deleter. Import: ImportedMemory takes over a capsule's
-// tensor (or keeps a __cuda_array_interface__ object alive) and is the owner of the gpukit arrays
-// viewing it.
-#include <nanobind/stl/optional.h>
+// Export: a capsule whose manager context holds a copy of the C++ array, so the memory lives until
+// the consumer calls the deleter, from any thread, without needing the GIL. Import: ImportedMemory
+// takes over a capsule's tensor (or keeps a __cuda_array_interface__ object alive) and is the
+// owner of the array viewing it.
+#include "dlpack.hpp"
+
 #include <nanobind/stl/pair.h>
-#include <nanobind/stl/tuple.h>
-#include <nanobind/stl/vector.h>
+#include <nanobind/stl/string.h>
 
 #include <cstdint>
 #include <functional>
-#include <optional>
+#include <sstream>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "bindings.hpp"
 #include "dlpack_abi.hpp"
-#include "memory_owner.hpp"
+#include "gpukit/current_stream.hpp"
+#include "numpy_bridge.hpp"
+#include "python_refs.hpp"
 
 namespace nb = nanobind;
 
 namespace gpukit::python {
 namespace {
+
+template <class... Parts>
+std::string concat(const Parts&... parts) {
+    std::ostringstream out;
+    (out << ... << parts);
+    return out.str();
+}
 
 constexpr const char* legacy_name = "dltensor";
 constexpr const char* legacy_used_name = "used_dltensor";
@@ -33,22 +43,18 @@ constexpr const char* versioned_used_name = "used_dltensor_versioned";
 
 template <class Managed>
 struct ExportContext {
+    explicit ExportContext(Array exported) : array(std::move(exported)) {}
     Managed managed{};
+    Array array;  // keeps the memory alive
     std::vector<std::int64_t> shape;
-    std::vector<std::int64_t> strides;
-    PyObject* owner = nullptr;  // the exporting array, one strong reference
+    std::vector<std::int64_t> strides;  // in elements
 };
 
-// Consumers may call the deleter from any thread, with or without the GIL.
+// Consumers may call the deleter from any thread, with or without the GIL; letting go of the
+// array needs neither (an imported owner takes the GIL itself).
 template <class Managed>
 void delete_export(Managed* managed) {
-    auto* context = static_cast<ExportContext<Managed>*>(managed->manager_ctx);
-    if (Py_IsInitialized()) {
-        const PyGILState_STATE state = PyGILState_Ensure();
-        Py_XDECREF(context->owner);
-        PyGILState_Release(state);
-    }
-    delete context;
+    delete static_cast<ExportContext<Managed>*>(managed->manager_ctx);
 }
 
 // Runs when the capsule dies: an unconsumed capsule still owns its tensor.
@@ -63,16 +69,24 @@ void capsule_destructor(PyObject* capsule) {
 }
 
 template <class Managed>
-nb::object make_capsule(nb::handle owner, std::uint64_t address, const std::vector<std::int64_t>& shape,
-                        const std::vector<std::int64_t>& strides, dlpack::DataType dtype, dlpack::Device device) {
-    auto* context = new ExportContext<Managed>;
-    context->shape = shape;
-    context->strides = strides;
+nb::object make_capsule(const Array& array) {
+    const std::int64_t itemsize = array.itemsize();
+    for (std::int64_t stride : array.strides())
+        if (stride % itemsize != 0)
+            throw nb::buffer_error(concat("cannot export an array whose strides ", format_shape(array.strides()),
+                                                  " are not whole elements of ", itemsize, " bytes: DLPack counts "
+                                                  "strides in elements; export a .copy()")
+                                       .c_str());
+    auto* context = new ExportContext<Managed>(array);
+    context->shape = array.shape();
+    for (std::int64_t stride : array.strides()) context->strides.push_back(stride / itemsize);
+    const auto [device_type, device_id] = dlpack_device(array.device());
+    const DLPackDType dtype = to_dlpack(array.dtype());
     auto& tensor = context->managed.dl_tensor;
-    tensor.data = reinterpret_cast<void*>(address);
-    tensor.device = device;
-    tensor.ndim = static_cast<std::int32_t>(shape.size());
-    tensor.dtype = dtype;
+    tensor.data = reinterpret_cast<void*>(array.address());
+    tensor.device = {device_type, device_id};
+    tensor.ndim = static_cast<std::int32_t>(context->shape.size());
+    tensor.dtype = {dtype.code, dtype.bits, dtype.lanes};
     tensor.shape = context->shape.empty() ? nullptr : context->shape.data();
     tensor.strides = context->strides.empty() ? nullptr : context->strides.data();
     tensor.byte_offset = 0;
@@ -88,100 +102,135 @@ nb::object make_capsule(nb::handle owner, std::uint64_t address, const std::vect
         delete context;
         nb::raise_python_error();
     }
-    context->owner = owner.inc_ref().ptr();
     return nb::steal(capsule);
 }
 
 // ---- import
 
 // Another library's memory: a consumed DLPack tensor, or a __cuda_array_interface__ object.
-class ImportedMemory : public MemoryOwner {
+class ImportedMemory final : public ArrayMemory {
 public:
-    ImportedMemory(Device device, nb::object keeper) : MemoryOwner(device), keeper_(std::move(keeper)) {}
+    ImportedMemory(Device device, nb::handle keeper) : ArrayMemory(device), keeper_(keeper.inc_ref().ptr()) {}
+    ImportedMemory(Device device, std::function<void()> release) : ArrayMemory(device), release_(std::move(release)) {}
+    // May run with or without the GIL: the DLPack deleter and the reference want it.
     ~ImportedMemory() override {
         wait_for_launches();
+        if (!Py_IsInitialized()) return;  // the producer's memory went with the interpreter
+        const PyGILState_STATE state = PyGILState_Ensure();
         if (release_) release_();
+        Py_XDECREF(keeper_);
+        PyGILState_Release(state);
     }
-
-    static ImportedMemory* from_capsule(nb::handle capsule, Device device) {
-        auto* imported = new ImportedMemory(device, nb::object());
-        if (PyCapsule_IsValid(capsule.ptr(), versioned_name)) {
-            auto* managed = static_cast<dlpack::ManagedTensorVersioned*>(PyCapsule_GetPointer(capsule.ptr(), versioned_name));
-            if (managed->version.major != dlpack::exported_version.major) {
-                delete imported;
-                throw nb::buffer_error(("The DLPack tensor has version " + std::to_string(managed->version.major) + "." +
-                                        std::to_string(managed->version.minor) + "; gpukit reads version 1.x")
-                                           .c_str());
-            }
-            imported->adopt(managed->dl_tensor, (managed->flags & dlpack::flag_read_only) != 0,
-                            [managed] { if (managed->deleter) managed->deleter(managed); });
-            PyCapsule_SetName(capsule.ptr(), versioned_used_name);
-        } else if (PyCapsule_IsValid(capsule.ptr(), legacy_name)) {
-            auto* managed = static_cast<dlpack::ManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), legacy_name));
-            imported->adopt(managed->dl_tensor, false, [managed] { if (managed->deleter) managed->deleter(managed); });
-            PyCapsule_SetName(capsule.ptr(), legacy_used_name);
-        } else {
-            delete imported;
-            throw nb::type_error("Not an unconsumed DLPack capsule (a capsule named 'dltensor' or 'dltensor_versioned')");
-        }
-        return imported;
-    }
-
-    std::uint64_t address() const noexcept { return address_; }
-    const std::vector<std::int64_t>& shape() const noexcept { return shape_; }
-    const std::optional<std::vector<std::int64_t>>& strides() const noexcept { return strides_; }
-    std::tuple<int, int, int> dtype() const noexcept { return {dtype_.code, dtype_.bits, dtype_.lanes}; }
-    std::pair<int, int> dl_device() const noexcept { return {dl_device_.device_type, dl_device_.device_id}; }
-    bool read_only() const noexcept { return read_only_; }
 
 private:
-    void adopt(const dlpack::Tensor& tensor, bool read_only, std::function<void()> release) {
-        release_ = std::move(release);
-        address_ = reinterpret_cast<std::uint64_t>(tensor.data) + tensor.byte_offset;
-        shape_.assign(tensor.shape, tensor.shape + tensor.ndim);
-        if (tensor.strides) strides_.emplace(tensor.strides, tensor.strides + tensor.ndim);
-        dtype_ = tensor.dtype;
-        dl_device_ = tensor.device;
-        read_only_ = read_only;
-    }
-
-    nb::object keeper_;
+    PyObject* keeper_ = nullptr;
     std::function<void()> release_;
-    std::uint64_t address_ = 0;
-    std::vector<std::int64_t> shape_;
-    std::optional<std::vector<std::int64_t>> strides_;
-    dlpack::DataType dtype_{};
-    dlpack::Device dl_device_{};
-    bool read_only_ = false;
 };
+
+std::string where(int device_type) {
+    if (device_type == dlpack::kDLCPU) return "host (kDLCPU)";
+    if (device_type == dlpack::kDLCUDA) return "CUDA (kDLCUDA)";
+    return "DLPack device type " + std::to_string(device_type);
+}
+
+Array adopt(const dlpack::Tensor& tensor, std::shared_ptr<ImportedMemory> memory, bool read_only) {
+    if (read_only)
+        throw nb::buffer_error("the DLPack tensor is read-only, and gpukit arrays are writable; pass a writable one or a copy");
+    const DLPackDType type{tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes};
+    const auto dtype = dtype_from_dlpack(type);
+    if (!dtype || !numpy_holds(*dtype))
+        throw nb::buffer_error(concat("gpukit arrays cannot hold DLPack type (code ", int(type.code), ", ",
+                                              int(type.bits), " bits, ", type.lanes, " lanes)",
+                                              dtype ? " without ml_dtypes, which gives NumPy its bfloat16" : "")
+                                   .c_str());
+    Shape shape(tensor.shape, tensor.shape + tensor.ndim);
+    const auto itemsize = static_cast<std::int64_t>(gpukit::itemsize(*dtype));
+    Strides strides = c_strides(shape, itemsize);
+    if (tensor.strides)
+        for (int i = 0; i < tensor.ndim; ++i) strides[i] = tensor.strides[i] * itemsize;
+    const std::uint64_t address = reinterpret_cast<std::uint64_t>(tensor.data) + tensor.byte_offset;
+    return Array(std::move(memory), address, std::move(shape), std::move(strides), *dtype);
+}
+
+// Consumes a DLPack capsule: the tensor is released with the last array viewing it.
+Array from_dlpack(nb::handle capsule, const Device& device) {
+    if (PyCapsule_IsValid(capsule.ptr(), versioned_name)) {
+        auto* managed = static_cast<dlpack::ManagedTensorVersioned*>(PyCapsule_GetPointer(capsule.ptr(), versioned_name));
+        if (managed->version.major != dlpack::exported_version.major)
+            throw nb::buffer_error(concat("The DLPack tensor has version ", managed->version.major, ".",
+                                                  managed->version.minor, "; gpukit reads version 1.x")
+                                       .c_str());
+        auto memory = std::make_shared<ImportedMemory>(device, [managed] { if (managed->deleter) managed->deleter(managed); });
+        PyCapsule_SetName(capsule.ptr(), versioned_used_name);
+        return adopt(managed->dl_tensor, std::move(memory), (managed->flags & dlpack::flag_read_only) != 0);
+    }
+    if (PyCapsule_IsValid(capsule.ptr(), legacy_name)) {
+        auto* managed = static_cast<dlpack::ManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), legacy_name));
+        auto memory = std::make_shared<ImportedMemory>(device, [managed] { if (managed->deleter) managed->deleter(managed); });
+        PyCapsule_SetName(capsule.ptr(), legacy_used_name);
+        return adopt(managed->dl_tensor, std::move(memory), false);
+    }
+    throw nb::type_error("Not an unconsumed DLPack capsule (a capsule named 'dltensor' or 'dltensor_versioned')");
+}
+
+// Shares the memory of an object with __cuda_array_interface__ (version 3), keeping it alive.
+Array from_cuda_array_interface(nb::handle object, const Device& device) {
+    nb::dict interface = nb::cast<nb::dict>(object.attr("__cuda_array_interface__"));
+    if (interface.contains("mask") && !interface["mask"].is_none())
+        throw nb::type_error("masked CUDA arrays are not supported");
+    const DType dtype = to_dtype(interface["typestr"]);
+    Shape shape = to_shape(interface["shape"]);
+    const bool strided = interface.contains("strides") && !interface["strides"].is_none();
+    Strides strides = strided ? to_shape(interface["strides"]) : c_strides(shape, static_cast<std::int64_t>(itemsize(dtype)));
+    if (interface.contains("stream") && !interface["stream"].is_none()) {
+        // The producer's work must be done before ours reads; its stream is foreign to us, and the
+        // device's primary context is shared, so finishing the device's work covers it.
+        raise_deferred_launch_error();
+        nb::gil_scoped_release unlocked;
+        device.synchronize();
+    }
+    const auto address = nb::cast<std::uint64_t>(nb::cast<nb::tuple>(interface["data"])[0]);
+    return Array(std::make_shared<ImportedMemory>(device, object), address, std::move(shape), std::move(strides), dtype);
+}
+
+// The gpukit device that can address memory on DLPack device (type, id) without a copy.
+Device import_device(int device_type, int device_id) {
+    const Device device = Device::current();
+    const int ours = device.backend_info().capabilities.dlpack_device_type;
+    if (device_type == ours && device_type == dlpack::kDLCUDA) return gpukit::device(device_id);
+    if (device_type == ours && device_type == dlpack::kDLCPU) return device;
+    throw nb::buffer_error(("gpukit on the " + device.backend_info().name + " backend cannot use " + where(device_type) +
+                            " memory without a copy; use gpukit.asarray, which copies host data to the device")
+                               .c_str());
+}
 
 }  // namespace
 
-void bind_dlpack(nb::module_& m) {
-    m.def(
-        "dlpack_capsule",
-        [](nb::handle owner, std::uint64_t address, const std::vector<std::int64_t>& shape,
-           const std::vector<std::int64_t>& strides, int code, int bits, int device_type, int device_id, bool versioned) {
-            const dlpack::DataType dtype{static_cast<std::uint8_t>(code), static_cast<std::uint8_t>(bits), 1};
-            const dlpack::Device device{device_type, device_id};
-            return versioned ? make_capsule<dlpack::ManagedTensorVersioned>(owner, address, shape, strides, dtype, device)
-                             : make_capsule<dlpack::ManagedTensor>(owner, address, shape, strides, dtype, device);
-        },
-        nb::arg("owner"), nb::arg("address"), nb::arg("shape"), nb::arg("strides"), nb::arg("code"), nb::arg("bits"),
-        nb::arg("device_type"), nb::arg("device_id"), nb::arg("versioned"),
-        "A DLPack capsule over memory `owner` keeps alive (strides in elements).");
+std::pair<int, int> dlpack_device(const Device& device) {
+    const int type = device.backend_info().capabilities.dlpack_device_type;
+    return {type, type == dlpack::kDLCUDA ? device.ordinal() : 0};
+}
 
-    nb::class_<ImportedMemory, MemoryOwner>(m, "ImportedMemory", nb::is_weak_referenceable(), "Another library's memory that gpukit arrays view.")
-        .def(nb::init<Device, nb::object>(), nb::arg("device"), nb::arg("keeper"),
-             "Keeps `keeper` (an object exposing __cuda_array_interface__) alive.")
-        .def_static("from_dlpack", &ImportedMemory::from_capsule, nb::arg("capsule"), nb::arg("device"),
-                    nb::rv_policy::take_ownership, "Consumes a DLPack capsule; the tensor is released with this object.")
-        .def_prop_ro("address", &ImportedMemory::address, "Address of the first element (data + byte_offset).")
-        .def_prop_ro("shape", &ImportedMemory::shape)
-        .def_prop_ro("strides", &ImportedMemory::strides, "In elements; None for compact row-major.")
-        .def_prop_ro("dtype", &ImportedMemory::dtype, "(DLPack type code, bits, lanes).")
-        .def_prop_ro("dl_device", &ImportedMemory::dl_device, "(DLPack device type, device id).")
-        .def_prop_ro("read_only", &ImportedMemory::read_only);
+nb::object dlpack_capsule(const Array& array, bool versioned) {
+    return versioned ? make_capsule<dlpack::ManagedTensorVersioned>(array) : make_capsule<dlpack::ManagedTensor>(array);
+}
+
+std::uintptr_t exchange_stream(const Device& device) {
+    const StreamRef stream = current_stream(device);
+    return stream.is_default() ? 1 : reinterpret_cast<std::uintptr_t>(stream.native_handle());
+}
+
+void bind_dlpack(nb::module_& m) {
+    m.def("from_dlpack_capsule", &from_dlpack, nb::arg("capsule"), nb::arg("device"),
+          "An array over the tensor of an unconsumed DLPack capsule, which it consumes; the tensor is released with "
+          "the last array viewing it. BufferError for a read-only tensor or a type arrays cannot hold.");
+    m.def("from_cuda_array_interface", &from_cuda_array_interface, nb::arg("object"), nb::arg("device"),
+          "An array over the memory of an object with __cuda_array_interface__, keeping the object alive.");
+    m.def("dlpack_import_device", &import_device, nb::arg("device_type"), nb::arg("device_id"),
+          "The device that can address memory on this DLPack device without a copy; BufferError if none.");
+    m.def("exchange_stream", &exchange_stream, nb::arg("device"),
+          "The current stream of `device` as the CUDA Array Interface and DLPack pass it: 1 for the legacy default "
+          "stream, else the CUstream.");
 }
 
 }  // namespace gpukit::python

@@ -82,6 +82,8 @@ void translate(const std::exception_ptr& thrown, void*) {
         raise_python("BackendUnavailableError", e.what());
     } catch (const InvalidArgumentError& e) {
         raise_python("InvalidArgumentError", e.what());
+    } catch (const IndexError& e) {
+        raise_python("ArrayIndexError", e.what());
     } catch (const UsageError& e) {
         raise_python("UsageError", e.what());
     } catch (const Error& e) {

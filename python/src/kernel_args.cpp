@@ -14,19 +14,27 @@
 #include <string_view>
 
 #include "dlpack_abi.hpp"
+#include "gpukit/array.hpp"
 #include "gpukit/error.hpp"
 #include "host_buffer.hpp"
-#include "memory_owner.hpp"
+#include "numpy_bridge.hpp"
 
 namespace nb = nanobind;
 
 namespace gpukit::python {
 namespace {
 
-// Borrowed for the life of the process: the types arguments are recognised by.
-PyObject* gpukit_array_type = nullptr;
-PyObject* numpy_ndarray_type = nullptr;
-PyObject* numpy_generic_type = nullptr;
+// The types arguments are recognised by, looked up once; they live as long as the process.
+struct ArgumentTypes {
+    PyTypeObject* array = reinterpret_cast<PyTypeObject*>(nb::type<Array>().ptr());
+    PyObject* numpy_ndarray = numpy_module().attr("ndarray").ptr();
+    PyObject* numpy_generic = numpy_module().attr("generic").ptr();
+};
+
+const ArgumentTypes& argument_types() {
+    static const ArgumentTypes types;
+    return types;
+}
 
 // What a parameter's declared type says about the values it takes.
 enum class ParamKind { unknown, pointer, signed_integer, unsigned_integer, boolean, floating, other };
@@ -89,13 +97,14 @@ public:
         index_ = index;
         param_ = param;
         kind_ = param ? classify(*param) : ParamKind::unknown;
-        if (gpukit_array_type && PyObject_TypeCheck(value.ptr(), reinterpret_cast<PyTypeObject*>(gpukit_array_type)))
-            return pack_gpukit_array(value);
+        const ArgumentTypes& types = argument_types();
+        if (PyObject_TypeCheck(value.ptr(), types.array) && nb::inst_ready(value))
+            return pack_gpukit_array(*nb::inst_ptr<Array>(value));
         if (PyBool_Check(value.ptr()) || PyLong_Check(value.ptr())) return pack_int(value);
         if (PyFloat_Check(value.ptr())) return pack_float(PyFloat_AsDouble(value.ptr()), value);
         if (PyComplex_Check(value.ptr())) return pack_complex(value);
-        if (numpy_generic_type && PyObject_IsInstance(value.ptr(), numpy_generic_type) == 1) return pack_numpy_scalar(value);
-        if (numpy_ndarray_type && PyObject_IsInstance(value.ptr(), numpy_ndarray_type) == 1) {
+        if (PyObject_IsInstance(value.ptr(), types.numpy_generic) == 1) return pack_numpy_scalar(value);
+        if (PyObject_IsInstance(value.ptr(), types.numpy_ndarray) == 1) {
             if (nb::cast<int>(value.attr("ndim")) == 0) return pack_numpy_scalar(value);
             refuse(concat_message("is a NumPy array in host memory, which a kernel cannot read; copy it to the "
                                   "device with gpukit.asarray(x) and pass that (bring results back with .get())"));
@@ -136,14 +145,14 @@ private:
         refuse(concat_message("is ", what, " (a device address) but ", parameter(), " is not a pointer"));
     }
 
-    void pack_gpukit_array(nb::handle array) {
+    void pack_gpukit_array(const Array& array) {
         refuse_unless_pointer("a gpukit array");
-        const Device device = nb::cast<Device>(array.attr("_device"));
-        if (!(device == kernel_.device()))
-            throw InvalidArgumentError(concat_message("is an array on ", device.describe(), " but the kernel runs on ",
-                                                      kernel_.device().describe(), "; copy it there first"));
-        if (auto* owner = nb::cast<MemoryOwner*>(array.attr("_owner"), false)) owner->mark_used_by_launch();
-        pack_address(nb::cast<std::uint64_t>(array.attr("_ptr")));
+        if (!(array.device() == kernel_.device()))
+            throw InvalidArgumentError(concat_message("is an array on ", array.device().describe(),
+                                                      " but the kernel runs on ", kernel_.device().describe(),
+                                                      "; copy it there first"));
+        array.memory()->mark_used_by_launch();  // it outlives the launch (gpukit/array_memory.hpp)
+        pack_address(array.address());
     }
 
     void pack_cuda_array(nb::handle value) {
@@ -287,14 +296,6 @@ private:
 };
 
 }  // namespace
-
-void set_array_type(nb::handle type) {
-    Py_XDECREF(gpukit_array_type);
-    gpukit_array_type = type.inc_ref().ptr();
-    nb::module_ numpy = nb::module_::import_("numpy");
-    numpy_ndarray_type = numpy.attr("ndarray").inc_ref().ptr();
-    numpy_generic_type = numpy.attr("generic").inc_ref().ptr();
-}
 
 PackedArguments pack_arguments(const Kernel& kernel, nb::handle arguments) {
     if (!PyTuple_Check(arguments.ptr()) && !PyList_Check(arguments.ptr()))

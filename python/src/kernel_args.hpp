@@ -36,7 +36,4 @@ private:
 // mismatches to the core's launch check, whose messages name the parameter.
 PackedArguments pack_arguments(const Kernel& kernel, nanobind::handle arguments);
 
-// Called once by the package: the Python class of gpukit arrays, recognised in arguments.
-void set_array_type(nanobind::handle type);
-
 }  // namespace gpukit::python

@@ -1,15 +1,18 @@
 // python/src/module_entry.cpp: gpukit._core, the extension the gpukit package is built on.
 #include "bindings.hpp"
+#include "python_refs.hpp"
 
 NB_MODULE(_core, m) {
-    m.doc() = "gpukit's C++ core: devices, memory, streams, events, modules, kernels, check mode, the compile "
-              "cache and the backends. Use it through the gpukit package.";
+    m.doc() = "gpukit's C++ core: devices, memory, arrays, streams, events, modules, kernels, check mode, the "
+              "compile cache and the backends. Use it through the gpukit package.";
     using namespace gpukit::python;
+    install_device_wait();
     bind_errors(m);
     bind_backend(m);
     bind_device(m);
     bind_stream_event(m);
     bind_memory(m);
+    bind_array(m);
     bind_module_kernel(m);
     bind_check(m);
     bind_dlpack(m);

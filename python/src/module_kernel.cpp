@@ -1,4 +1,4 @@
-// python/src/module_kernel.cpp: compiling modules, their kernels and globals, and launches.
+// python/src/module_kernel.cpp: compiling modules, their kernels, and launches (module globals are arrays: array.cpp).
 #include <nanobind/stl/filesystem.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
@@ -15,7 +15,7 @@
 #include "gpukit/kernel.hpp"
 #include "gpukit/module.hpp"
 #include "kernel_args.hpp"
-#include "stream_arg.hpp"
+#include "python_stream.hpp"
 
 namespace nb = nanobind;
 
@@ -119,14 +119,7 @@ void bind_module_kernel(nb::module_& m) {
         .def_prop_ro("device", &Module::device)
         .def_prop_ro("compile_log", &Module::compile_log)
         .def("kernel", &Module::kernel, nb::arg("name"))
-        .def("kernel_names", &Module::kernel_names)
-        .def(
-            "global_symbol",
-            [](const Module& module, std::string_view name) {
-                const auto symbol = module.global(name);
-                return std::make_pair(symbol.memory.address(), symbol.memory.size_bytes());
-            },
-            nb::arg("name"), "(device address, size in bytes) of a __constant__ or __device__ variable.");
+        .def("kernel_names", &Module::kernel_names);
 
     nb::class_<Kernel>(m, "Kernel", "A kernel of a loaded module; keeps its module loaded.")
         .def_prop_ro("name", &Kernel::name)
@@ -148,19 +141,18 @@ void bind_module_kernel(nb::module_& m) {
         .def(
             "launch",
             [](const Kernel& kernel, nb::handle grid, nb::handle block, nb::handle args, std::size_t shared_mem,
-               const Stream* stream, std::string_view check) {
+               nb::handle stream, std::string_view check) {
                 const LaunchConfig config{to_dim3(grid, "grid"), to_dim3(block, "block"), shared_mem,
-                                          stream_or_default(stream, kernel.device()), CheckTools::parse(check)};
+                                          stream_argument(stream, kernel.device()), CheckTools::parse(check)};
                 const PackedArguments packed = pack_arguments(kernel, args);
                 nb::gil_scoped_release unlocked;
                 if (packed.needs_device_sync()) kernel.device().synchronize();
                 kernel.launch(config, packed.args());
             },
-            nb::arg("grid"), nb::arg("block"), nb::arg("args"), nb::arg("shared_mem"), nb::arg("stream").none(),
-            nb::arg("check") = "", "Checks and enqueues one launch (see gpukit.RawKernel.__call__).");
-
-    m.def("_set_array_type", &set_array_type, nb::arg("type"),
-          "Tells the extension which Python class is gpukit.ndarray (done once by the package).");
+            nb::arg("grid"), nb::arg("block"), nb::arg("args"), nb::arg("shared_mem"), nb::arg("stream") = nb::none(),
+            nb::arg("check") = "",
+            "Checks and enqueues one launch on `stream` (a gpukit.Stream; None: the current stream) (see "
+            "gpukit.RawKernel.__call__).");
 }
 
 }  // namespace gpukit::python

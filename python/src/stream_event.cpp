@@ -1,76 +1,199 @@
-// python/src/stream_event.cpp: streams and events (the Python layer adds the current-stream stack).
+// python/src/stream_event.cpp: gpukit.Stream, gpukit.Event and the current stream.
+//
+// The current stream is C++'s, per thread and per device (gpukit/current_stream.hpp): launches,
+// copies and event records without a stream go to it. `with stream:` and stream.use() make a
+// stream current for its device, holding the Python object while it is; get_current_stream()
+// gives that object back (Stream.null when the default stream is current).
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
 
-#include <cstdint>
+#include <cstdio>
+#include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "bindings.hpp"
+#include "gpukit/array_memory.hpp"
 #include "gpukit/event.hpp"
-#include "gpukit/stream.hpp"
-#include "memory_owner.hpp"
-#include "stream_arg.hpp"
+#include "python_refs.hpp"
+#include "python_stream.hpp"
 
 namespace nb = nanobind;
 
 namespace gpukit::python {
 
+namespace {
+
+// Stream.null, made once: the object get_current_stream() gives for a default stream. Borrowed:
+// the class holds it, and the class outlives every call.
+PyObject* null_stream = nullptr;
+
+// The scopes `with stream:` blocks entered on this thread, innermost last.
+std::vector<std::unique_ptr<StreamScope>>& entered_streams() {
+    thread_local std::vector<std::unique_ptr<StreamScope>> scopes;
+    return scopes;
+}
+
+nb::object current_stream_object() {
+    const Device device = Device::current();
+    const StreamRef stream = current_stream(device);
+    if (stream.is_default()) return nb::borrow(null_stream);
+    // Only these bindings make streams current with an owner in this process: the Python object.
+    if (const auto owner = current_stream_owner(device))
+        return nb::borrow(static_cast<PyObject*>(const_cast<void*>(owner.get())));
+    return nb::cast(PythonStream(stream));  // made current by C++ code alone
+}
+
+std::string hex(std::uintptr_t value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+    return text;
+}
+
+}  // namespace
+
+StreamRef stream_argument(nb::handle stream, const Device& device) {
+    if (stream.is_none()) return current_stream(device);
+    if (!nb::isinstance<PythonStream>(stream))
+        throw nb::type_error(
+            ("stream must be a gpukit.Stream or None, not " + std::string(Py_TYPE(stream.ptr())->tp_name)).c_str());
+    return nb::inst_ptr<PythonStream>(stream)->for_device(device);
+}
+
 void bind_stream_event(nb::module_& m) {
-    nb::class_<Stream>(m, "Stream", "An owned stream of the device it was made on.")
+    nb::class_<PythonStream> stream_class(
+        m, "Stream", nb::is_weak_referenceable(),
+        "A stream: work enqueued on it runs in order; work on different streams may overlap.\n\n"
+        "``Stream()`` creates a blocking stream on the current device (``non_blocking=True`` for one that does not "
+        "wait for the default stream). ``Stream.null`` is the default stream of whichever device the work runs on: "
+        "work on it waits for earlier work on every blocking stream, and blocking streams wait for it. ``with "
+        "stream:`` makes a stream current for its device on the calling thread until the block ends; launches, "
+        "copies and :func:`gpukit.benchmark` without an explicit ``stream=`` use the current stream.");
+    stream_class
         .def(
             "__init__",
-            [](Stream* self, std::optional<Device> device, bool non_blocking) {
-                const auto flags = non_blocking ? StreamFlags::non_blocking : StreamFlags::blocking;
-                new (self) Stream(device.value_or(Device::current()), flags);
+            [](PythonStream* self, bool non_blocking, std::optional<Device> device) {
+                new (self) PythonStream(device.value_or(Device::current()),
+                                        non_blocking ? StreamFlags::non_blocking : StreamFlags::blocking);
             },
-            nb::arg("device") = nb::none(), nb::arg("non_blocking") = false)
-        .def_prop_ro("device", &Stream::device)
-        .def("synchronize",
-             [](const Stream& s) {
-                 raise_deferred_launch_error();
-                 nb::gil_scoped_release unlocked;
-                 s.synchronize();
+            nb::arg("non_blocking") = false, nb::arg("device") = nb::none())
+        .def_prop_ro("device", &PythonStream::device,
+                     "The device the stream belongs to (the current device for :attr:`Stream.null`).")
+        .def_prop_ro("is_default", &PythonStream::is_default, "True for :attr:`Stream.null`.")
+        .def_prop_ro("ptr", &PythonStream::handle, "The native handle as an int (a ``CUstream``); 0 for the default stream.")
+        .def(
+            "synchronize",
+            [](const PythonStream& s) {
+                raise_deferred_launch_error();
+                const StreamRef stream = s.for_device(Device::current());
+                nb::gil_scoped_release unlocked;
+                stream.synchronize();
+            },
+            "Waits until all work enqueued on the stream has finished.")
+        .def(
+            "done", [](const PythonStream& s) { return s.for_device(Device::current()).query(); },
+            "True when all work enqueued so far has finished.")
+        .def(
+            "wait_event", [](const PythonStream& s, const Event& event) { s.for_device(event.device()).wait(event); },
+            nb::arg("event"), "Work enqueued on this stream after this call waits until ``event`` has completed.")
+        .def(
+            "record",
+            [](nb::handle self, nb::handle event) {
+                nb::object target = event.is_none() ? nb::cast(Event(Device::current())) : nb::borrow(event);
+                if (!nb::isinstance<Event>(target))
+                    throw nb::type_error(("event must be a gpukit.Event or None, not " +
+                                          std::string(Py_TYPE(event.ptr())->tp_name)).c_str());
+                Event& recorded = nb::cast<Event&>(target);
+                recorded.record(stream_argument(self, recorded.device()));
+                return target;
+            },
+            nb::arg("event") = nb::none(), "Records ``event`` (a new one when None) on this stream and returns it.")
+        .def(
+            "use",
+            [](nb::handle self) {
+                const PythonStream& s = *nb::inst_ptr<PythonStream>(self);
+                const Device device = s.device();
+                set_current_stream(s.for_device(device), s.is_default() ? nullptr : hold_reference(self));
+                return nb::borrow(self);
+            },
+            "Makes this the current stream of its device on the calling thread outside any ``with`` block; returns self.")
+        .def("__enter__",
+             [](nb::handle self) {
+                 const PythonStream& s = *nb::inst_ptr<PythonStream>(self);
+                 const Device device = s.device();
+                 entered_streams().push_back(std::make_unique<StreamScope>(
+                     s.for_device(device), s.is_default() ? nullptr : hold_reference(self)));
+                 return nb::borrow(self);
              })
-        .def("query", &Stream::query)
-        .def("wait", &Stream::wait, nb::arg("event"))
-        .def_prop_ro("native_handle",
-                     [](const Stream& s) { return reinterpret_cast<std::uintptr_t>(s.ref().native_handle()); });
+        .def("__exit__",
+             [](nb::handle, nb::args) {
+                 auto& scopes = entered_streams();
+                 if (!scopes.empty()) scopes.pop_back();
+             })
+        .def("__eq__",
+             [](const PythonStream& a, nb::handle other) -> nb::object {
+                 if (!nb::isinstance<PythonStream>(other)) return nb::borrow(Py_NotImplemented);
+                 const PythonStream& b = *nb::inst_ptr<PythonStream>(other);
+                 if (a.is_default() || b.is_default()) return nb::bool_(a.is_default() == b.is_default());
+                 return nb::bool_(a.handle() == b.handle() && a.device() == b.device());
+             })
+        .def("__hash__", [](const PythonStream& s) { return nb::hash(nb::int_(s.handle())); })
+        .def("__repr__", [](nb::handle self) {
+            const PythonStream& s = *nb::inst_ptr<PythonStream>(self);
+            if (s.is_default()) return std::string("<gpukit.Stream null (the default stream)>");
+            return "<gpukit.Stream " + hex(s.handle()) + " on " + nb::cast<std::string>(nb::repr(nb::cast(s.device()))) + ">";
+        });
+    nb::object null = nb::cast(PythonStream());
+    stream_class.attr("null") = null;
+    null_stream = null.ptr();
 
-    m.def(
-        "synchronize_default_stream",
-        [](const Device& device) {
-            raise_deferred_launch_error();
-            nb::gil_scoped_release unlocked;
-            StreamRef::default_stream(device).synchronize();
-        },
-        nb::arg("device"), "Waits for the device's legacy default stream.");
-    m.def(
-        "query_default_stream", [](const Device& device) { return StreamRef::default_stream(device).query(); },
-        nb::arg("device"), "True when all work enqueued on the device's default stream has finished.");
-    m.def(
-        "default_stream_wait", [](const Device& device, const Event& event) { StreamRef::default_stream(device).wait(event); },
-        nb::arg("device"), nb::arg("event"));
-
-    nb::class_<Event>(m, "Event", "An event of the device it was made on.")
+    nb::class_<Event>(m, "Event", nb::is_weak_referenceable(),
+                      "A marker in a stream, for ordering streams and timing the work between two of them.\n\n"
+                      "``Event()`` times (``timing=False`` makes a lighter one that cannot). ``record(stream)`` "
+                      "captures the work enqueued on the stream so far; ``synchronize()`` waits for it.")
         .def(
             "__init__",
-            [](Event* self, std::optional<Device> device, bool timing) {
+            [](Event* self, bool timing, std::optional<Device> device) {
                 new (self) Event(device.value_or(Device::current()), timing ? EventFlags::timing : EventFlags::no_timing);
             },
-            nb::arg("device") = nb::none(), nb::arg("timing") = true)
-        .def_prop_ro("device", &Event::device)
+            nb::arg("timing") = true, nb::arg("device") = nb::none())
+        .def_prop_ro("device", &Event::device, "The device the event belongs to.")
         .def(
-            "record", [](Event& e, const Stream* stream) { e.record(stream_or_default(stream, e.device())); },
-            nb::arg("stream").none())
-        .def("synchronize",
-             [](const Event& e) {
-                 raise_deferred_launch_error();
-                 nb::gil_scoped_release unlocked;
-                 e.synchronize();
-             })
-        .def("query", &Event::query)
-        .def_prop_ro("is_recorded", &Event::is_recorded)
-        .def_static("elapsed_ms", &Event::elapsed_ms, nb::arg("start"), nb::arg("end"),
-                    "Milliseconds between two recorded timing events; `end` must have completed.");
+            "record", [](Event& e, nb::handle stream) { e.record(stream_argument(stream, e.device())); },
+            nb::arg("stream") = nb::none(), "Captures the work enqueued so far on ``stream`` (default: the current stream).")
+        .def(
+            "synchronize",
+            [](const Event& e) {
+                raise_deferred_launch_error();
+                nb::gil_scoped_release unlocked;
+                e.synchronize();
+            },
+            "Waits until the captured work has finished.")
+        .def("done", &Event::query, "True when the captured work has finished (or nothing was recorded).")
+        .def_prop_ro("is_recorded", &Event::is_recorded, "True once :meth:`record` has been called.")
+        .def("elapsed_time", [](const Event& start, const Event& end) { return Event::elapsed_ms(start, end); },
+             nb::arg("end"),
+             "Milliseconds from this event to ``end``; both recorded, ``end`` completed (synchronise it first).")
+        .def("__repr__", [](const Event& e) {
+            return std::string("<gpukit.Event ") + (e.is_recorded() ? "recorded" : "not recorded") + " on " +
+                   nb::cast<std::string>(nb::repr(nb::cast(e.device()))) + ">";
+        });
+
+    // The streams current on the main thread hold their Python objects: let go of them while the
+    // interpreter can still free them.
+    nb::module_::import_("atexit").attr("register")(nb::cpp_function([] {
+        entered_streams().clear();
+        reset_current_streams();
+    }));
+
+    m.def("get_current_stream", &current_stream_object, nb::sig("def get_current_stream() -> Stream"),
+          "The calling thread's current stream of the current device: the innermost ``with stream:``, or the last "
+          "``stream.use()``, else :attr:`Stream.null`.");
+    m.def(
+        "get_elapsed_time", [](const Event& start, const Event& end) { return Event::elapsed_ms(start, end); },
+        nb::arg("start_event"), nb::arg("end_event"),
+        "Milliseconds between two recorded events (as ``cupy.cuda.get_elapsed_time``).");
 }
 
 }  // namespace gpukit::python

@@ -223,12 +223,35 @@ def test_len_repr_str_and_tolist(rng):
 def test_a_view_keeps_its_memory_alive_after_the_base_is_gone(rng):
     values = random_array(rng, 100, "float64")
     array = gpukit.asarray(values)
-    owner = weakref.ref(array._owner)
+    memory = gpukit._core.MemoryWatch(array)
     view = array[10:20]
     del array
     gc.collect()
-    assert owner() is not None
+    assert memory.alive
     numpy.testing.assert_array_equal(view.get(), values[10:20])
     del view
     gc.collect()
-    assert owner() is None
+    assert not memory.alive
+
+
+def test_the_class_is_the_extension_s_and_behaves_as_numpy_expects():
+    array = gpukit.zeros(3)
+    assert isinstance(array, gpukit.ndarray) and type(array) is gpukit._core.ndarray
+    assert weakref.ref(array)() is array
+    assert gpukit.ndarray.__array_priority__ == 100
+    with pytest.raises(TypeError):
+        numpy.float32(1) + array  # NumPy defers to the array, which has no arithmetic yet
+    with pytest.raises(gpukit.ArrayIndexError):
+        array[3]
+    assert list(gpukit.asarray([4, 5]).tolist()) == [4, 5] and [row.item() for row in gpukit.asarray([4, 5])] == [4, 5]
+
+
+def test_bfloat16_needs_ml_dtypes_and_says_so():
+    try:
+        import ml_dtypes  # noqa: F401
+    except ImportError:
+        with pytest.raises(TypeError, match="ml_dtypes"):
+            gpukit.empty(3, "bfloat16")
+        return
+    array = gpukit.asarray(numpy.array([1.5, -2.0], "bfloat16"))
+    assert array.dtype == numpy.dtype("bfloat16") and array.get().tolist() == [1.5, -2.0]

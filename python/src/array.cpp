@@ -1,0 +1,379 @@
+// python/src/array.cpp: gpukit.ndarray, the Python class of gpukit::Array.
+//
+// Everything an array does is gpukit::Array's; this file translates: Python shapes and keys into
+// C++ ones, numpy.dtype into DType, NumPy arrays into host views, and the interchange protocols
+// (__dlpack__, __cuda_array_interface__) into their Python objects. Work that waits for the
+// device runs with the GIL released.
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bindings.hpp"
+#include "dlpack.hpp"
+#include "dlpack_abi.hpp"
+#include "gpukit/array.hpp"
+#include "gpukit/current_stream.hpp"
+#include "numpy_bridge.hpp"
+#include "python_stream.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace gpukit::python {
+namespace {
+
+struct ArrayFlags {
+    bool c_contiguous;
+    bool f_contiguous;
+    bool owndata;
+};
+
+nb::tuple to_tuple(const std::vector<std::int64_t>& values) {
+    nb::list items;
+    for (std::int64_t value : values) items.append(value);
+    return nb::tuple(items);
+}
+
+std::string repr_of(nb::handle object) { return nb::cast<std::string>(nb::repr(object)); }
+
+const char* const array_doc =
+    "An array in device memory (a GPU's, or the simulator's).\n\n"
+    "``ndarray(shape, dtype=float, memptr=None, strides=None)`` allocates on the current device, or, given "
+    "``memptr`` (another gpukit array, e.g. from :meth:`RawModule.get_global`), views that array's memory with the "
+    "new shape and dtype, as ``cupy.ndarray(shape, dtype, memptr)`` does. Create arrays with :func:`gpukit.empty`, "
+    ":func:`gpukit.zeros`, :func:`gpukit.asarray`, ...\n\n"
+    "An array is a view: the memory it shares (a gpukit allocation, a module's global, or another library's "
+    "memory), the address of its first element, a shape, byte strides and a dtype. Slicing makes new views of the "
+    "same memory; nothing is copied until ``.get()`` or ``.copy()``. Work runs on the current stream.\n\n"
+    "On a CUDA device the array exposes ``__cuda_array_interface__`` (version 3, with the current stream) and "
+    "``__dlpack__`` with ``kDLCUDA``: CuPy, PyTorch and Numba take it without a copy. On the simulator, device "
+    "memory is host memory, so ``__dlpack_device__`` is ``kDLCPU`` and ``numpy.from_dlpack(array)`` is a zero-copy "
+    "NumPy view; ``__cuda_array_interface__`` is absent there (no CUDA library could read the pointer). NumPy's "
+    "implicit conversion (``numpy.asarray(array)``) raises on both backends, so code that runs on the simulator runs "
+    "unchanged on a GPU.";
+
+void construct(Array* self, nb::handle shape, nb::handle dtype_like, nb::handle memptr, nb::handle strides_like) {
+    Shape extents = to_shape(shape);
+    const DType dtype = to_dtype(dtype_like);
+    std::optional<Strides> strides;
+    if (!strides_like.is_none()) strides = to_shape(strides_like);
+    if (memptr.is_none()) {
+        check_shape(extents, static_cast<std::int64_t>(itemsize(dtype)));
+        if (strides) {
+            if (strides->size() != extents.size())
+                throw InvalidArgumentError("strides " + format_shape(*strides) + " do not match shape " + format_shape(extents));
+            if (!is_c_contiguous(extents, *strides, static_cast<std::int64_t>(itemsize(dtype))))
+                throw InvalidArgumentError("a new allocation is C-contiguous; give strides only with memptr");
+        }
+        new (self) Array(Array::empty(std::move(extents), dtype, Device::current()));
+        return;
+    }
+    if (!nb::isinstance<Array>(memptr))
+        throw nb::type_error(("memptr must be a gpukit.ndarray (e.g. from RawModule.get_global), not " +
+                              std::string(Py_TYPE(memptr.ptr())->tp_name))
+                                 .c_str());
+    new (self) Array(nb::inst_ptr<Array>(memptr)->reinterpret(dtype, std::move(extents), std::move(strides)));
+}
+
+nb::object get(const Array& array, nb::handle stream, nb::handle out) {
+    const StreamArgumentScope scope(stream, array.device());
+    if (out.is_none()) return to_numpy(array);
+    const auto refuse = [&] {
+        return nb::value_error(("out must be a NumPy array of shape " + format_shape(array.shape()) + " and dtype " +
+                                std::string(to_string(array.dtype())))
+                                   .c_str());
+    };
+    if (!nb::isinstance(out, numpy_module().attr("ndarray"))) throw refuse();
+    const NumpyHost host(out, true);
+    if (host.view().shape != array.shape() || host.view().dtype != array.dtype()) throw refuse();
+    {
+        nb::gil_scoped_release unlocked;
+        array.copy_to_host(host.view());
+    }
+    return nb::borrow(out);
+}
+
+void set(Array& array, nb::handle values, nb::handle stream) {
+    const StreamArgumentScope scope(stream, array.device());
+    const NumpyHost host(as_numpy(values), false);
+    nb::gil_scoped_release unlocked;
+    array.copy_from_host(host.view());
+}
+
+// target[...] = value: another gpukit array, or anything NumPy makes an array of (types gpukit
+// does not hold, NumPy converts to the target's dtype).
+void assign(Array target, nb::handle value) {
+    if (nb::isinstance<Array>(value)) {
+        const Array& source = *nb::inst_ptr<Array>(value);
+        nb::gil_scoped_release unlocked;
+        return target.assign(source);
+    }
+    nb::object host = as_numpy(value);
+    if (!held_dtype(host.attr("dtype"))) host = host.attr("astype")(numpy_dtype(target.dtype()));
+    const NumpyHost view(host, false);
+    nb::gil_scoped_release unlocked;
+    target.assign(view.view());
+}
+
+nb::dict cuda_array_interface(const Array& array) {
+    const Device& device = array.device();
+    if (device.backend_info().capabilities.dlpack_device_type != dlpack::kDLCUDA)
+        throw nb::attribute_error(("__cuda_array_interface__ exists on CUDA devices only: this array is in the " +
+                                   device.backend_info().name +
+                                   " backend's (host) memory; use numpy.from_dlpack(array) or .get()")
+                                      .c_str());
+    nb::object typestr = numpy_dtype(array.dtype()).attr("str");
+    nb::dict interface;
+    interface["shape"] = to_tuple(array.shape());
+    interface["typestr"] = typestr;
+    nb::list descr;
+    descr.append(nb::make_tuple("", typestr));
+    interface["descr"] = descr;
+    interface["data"] = nb::make_tuple(array.size() ? array.address() : 0, false);
+    interface["strides"] = array.is_c_contiguous() ? nb::object(nb::none()) : nb::object(to_tuple(array.strides()));
+    interface["version"] = 3;
+    // The consumer must order its work after this stream (1: CUDA's legacy default stream).
+    interface["stream"] = exchange_stream(device);
+    return interface;
+}
+
+nb::tuple as_tuple(nb::handle sequence) {
+    PyObject* items = PySequence_Tuple(sequence.ptr());
+    if (!items) nb::raise_python_error();
+    return nb::steal<nb::tuple>(items);
+}
+
+std::pair<int, int> to_int_pair(nb::handle pair) {
+    nb::tuple items = as_tuple(pair);
+    if (nb::len(items) != 2) throw nb::value_error("dl_device must be a pair (device type, device id)");
+    return {static_cast<int>(to_int64(items[0])), static_cast<int>(to_int64(items[1]))};
+}
+
+std::string pair_text(std::pair<int, int> pair) {
+    return "(" + std::to_string(pair.first) + ", " + std::to_string(pair.second) + ")";
+}
+
+nb::object export_dlpack(const Array& array, nb::handle stream, nb::handle max_version, nb::handle dl_device,
+                         nb::handle copy) {
+    const auto own = dlpack_device(array.device());
+    const bool copy_asked = !copy.is_none() && PyObject_IsTrue(copy.ptr()) == 1;
+    const bool copy_refused = copy.ptr() == Py_False;
+    if (!dl_device.is_none()) {
+        const auto requested = to_int_pair(dl_device);
+        if (requested != own) {
+            if (copy_refused || requested.first != dlpack::kDLCPU)
+                throw nb::buffer_error(("cannot export an array on DLPack device " + pair_text(own) + " to " +
+                                        pair_text(requested) + (copy_refused ? " without a copy" : ""))
+                                           .c_str());
+            nb::object host = to_numpy(array);  // a host copy, exported by NumPy
+            if (max_version.is_none()) return host.attr("__dlpack__")();
+            return host.attr("__dlpack__")("max_version"_a = max_version);
+        }
+    }
+    const bool versioned = !max_version.is_none() && to_int64(as_tuple(max_version)[0]) >= 1;
+    std::optional<Array> copied;
+    if (copy_asked) {
+        nb::gil_scoped_release unlocked;
+        copied = array.copy();
+    }
+    const bool no_wait = !stream.is_none() && PyIndex_Check(stream.ptr()) && to_int64(stream) == -1;
+    if (!no_wait) {
+        // We cannot make a foreign stream wait on ours, so the work on this device finishes first.
+        raise_deferred_launch_error();
+        nb::gil_scoped_release unlocked;
+        array.device().synchronize();
+    }
+    return dlpack_capsule(copied ? *copied : array, versioned);
+}
+
+nb::object iterate(const Array& array) {
+    if (array.ndim() == 0) throw nb::type_error("iteration over a 0-d array");
+    nb::list rows;
+    for (std::int64_t i = 0; i < array.shape()[0]; ++i) rows.append(nb::cast(array.index({i})));
+    return nb::iter(rows);
+}
+
+}  // namespace
+
+void bind_array(nb::module_& m) {
+    nb::class_<ArrayFlags>(m, "Flags", "How an array's elements lie: ``c_contiguous`` (row-major without gaps), "
+                                       "``f_contiguous`` (column-major without gaps), ``owndata`` (all of an allocation, "
+                                       "not a view of another array's memory).")
+        .def_ro("c_contiguous", &ArrayFlags::c_contiguous, "Elements in row-major order without gaps.")
+        .def_ro("f_contiguous", &ArrayFlags::f_contiguous, "Elements in column-major order without gaps.")
+        .def_ro("owndata", &ArrayFlags::owndata, "Not a view of another array's memory.")
+        .def("__repr__", [](const ArrayFlags& f) {
+            const auto word = [](bool b) { return b ? "True" : "False"; };
+            return std::string("Flags(c_contiguous=") + word(f.c_contiguous) + ", f_contiguous=" + word(f.f_contiguous) +
+                   ", owndata=" + word(f.owndata) + ")";
+        });
+
+    nb::class_<Array> cls(m, "ndarray", nb::is_weak_referenceable(), array_doc);
+    cls.def("__init__", &construct, "shape"_a, "dtype"_a = nb::handle(reinterpret_cast<PyObject*>(&PyFloat_Type)),
+            "memptr"_a = nb::none(), "strides"_a = nb::none())
+        // ---- what it is
+        .def_prop_ro("dtype", [](const Array& a) { return numpy_dtype(a.dtype()); }, "The element type (a numpy.dtype).")
+        .def_prop_ro("shape", [](const Array& a) { return to_tuple(a.shape()); }, "The extent of each dimension.")
+        .def_prop_ro("strides", [](const Array& a) { return to_tuple(a.strides()); },
+                     "Bytes from one element to the next along each dimension (negative for reversed views).")
+        .def_prop_ro("ndim", &Array::ndim, "The number of dimensions.")
+        .def_prop_ro("size", &Array::size, "The number of elements.")
+        .def_prop_ro("itemsize", &Array::itemsize, "Bytes per element.")
+        .def_prop_ro("nbytes", &Array::nbytes,
+                     "Bytes the elements take (``size * itemsize``), gaps between strided elements not counted.")
+        .def_prop_ro("device", [](const Array& a) { return a.device(); }, "The gpukit.Device whose memory holds the array.")
+        .def_prop_ro("data_ptr", &Array::address, "The device address of the first element, as an int.")
+        .def_prop_ro("flags",
+                     [](const Array& a) { return ArrayFlags{a.is_c_contiguous(), a.is_f_contiguous(), a.owns_data()}; },
+                     "``c_contiguous``, ``f_contiguous`` and ``owndata`` (see :class:`Flags`).")
+        .def("__len__",
+             [](const Array& a) {
+                 if (a.ndim() == 0) throw nb::type_error("len() of a 0-d array");
+                 return a.shape()[0];
+             })
+        .def("__iter__", &iterate)
+        // ---- to and from the host
+        .def("get", &get, "stream"_a = nb::none(), "out"_a = nb::none(),
+             "A NumPy copy of the array, in row-major order whatever the view's strides.\n\n``out``: a NumPy array of "
+             "the same shape and dtype to copy into. Returns once the data is on the host (the copy runs on "
+             "``stream``, default the current stream).")
+        .def("set", &set, "arr"_a, "stream"_a = nb::none(),
+             "Copies host data (a NumPy array or anything NumPy can read) of the same shape and dtype into the array.\n\n"
+             "For a strided view the bytes between its elements are read and written back unchanged, so no other "
+             "stream may write them meanwhile.")
+        .def("tolist", [](const Array& a) { return to_numpy(a).attr("tolist")(); },
+             "The elements as (nested) Python lists, through a host copy.")
+        .def(
+            "item",
+            [](const Array& a) {
+                if (a.size() != 1) throw nb::value_error("can only convert an array of size 1 to a Python scalar");
+                return to_numpy(a).attr("item")();
+            },
+            "The one element of a size-1 array, as a Python scalar.")
+        .def(
+            "__array__",
+            [](const Array&, nb::handle, nb::handle) -> nb::object {
+                throw nb::type_error("Implicit conversion of a gpukit array to a NumPy array is not allowed: use .get() "
+                                     "or gpukit.asnumpy(a) to copy it to the host (or numpy.from_dlpack(a) on the "
+                                     "simulator)");
+            },
+            "dtype"_a = nb::none(), "copy"_a = nb::none())
+        // ---- on the device
+        .def("copy", &Array::copy, nb::call_guard<nb::gil_scoped_release>(), "A new C-contiguous array with the same elements.")
+        .def(
+            "astype",
+            [](nb::handle self, nb::handle dtype_like, bool copy) -> nb::object {
+                const Array& a = *nb::inst_ptr<Array>(self);
+                const DType dtype = to_dtype(dtype_like);
+                if (dtype == a.dtype() && !copy) return nb::borrow(self);
+                std::optional<Array> converted;
+                {
+                    nb::gil_scoped_release unlocked;
+                    converted = a.astype(dtype);
+                }
+                return nb::cast(std::move(*converted));
+            },
+            "dtype"_a, "copy"_a = true, nb::sig("def astype(self, dtype: object, copy: bool = True) -> ndarray"),
+            "The elements converted to ``dtype`` (through a host copy until elementwise kernels arrive); the array "
+            "itself when it has that dtype and ``copy`` is False.")
+        .def(
+            "fill",
+            [](Array& a, nb::handle value) {
+                // NumPy converts the value (and refuses what does not fit, as numpy.array(value, dtype) does).
+                const auto element = nb::borrow<nb::bytes>(
+                    numpy_module().attr("array")(value, "dtype"_a = numpy_dtype(a.dtype())).attr("tobytes")());
+                const std::span<const std::byte> bytes(static_cast<const std::byte*>(static_cast<const void*>(element.c_str())),
+                                                       element.size());
+                nb::gil_scoped_release unlocked;
+                a.fill_bytes(bytes);
+            },
+            "value"_a, "Sets every element to ``value`` (converted to the array's dtype as NumPy converts it).")
+        // ---- views
+        .def("__getitem__", [](const Array& a, nb::handle key) { return a.index(to_key(key)); }, "key"_a)
+        .def(
+            "__setitem__", [](const Array& a, nb::handle key, nb::handle value) { assign(a.index(to_key(key)), value); },
+            "key"_a, "value"_a)
+        .def(
+            "reshape",
+            [](const Array& a, nb::args shape) { return a.reshape(to_extents(shape)); },
+            "The same elements in a new shape (one extent may be -1); a view, so the array must be C-contiguous.")
+        .def("ravel", &Array::ravel, nb::call_guard<nb::gil_scoped_release>(),
+             "A 1-D view of a C-contiguous array, else a 1-D copy.")
+        .def(
+            "transpose", [](const Array& a, nb::args axes) { return a.transpose(to_extents(axes)); },
+            "A view with the dimensions permuted (reversed when no axes are given).")
+        .def_prop_ro("T", [](const Array& a) { return a.transpose(); }, "The transposed view.")
+        // ---- interoperability
+        .def_prop_ro("__cuda_array_interface__", &cuda_array_interface,
+                     "CUDA Array Interface v3 (CUDA devices only; on the simulator use DLPack, whose device is the CPU).")
+        .def(
+            "__dlpack_device__", [](const Array& a) { return dlpack_device(a.device()); },
+            "(kDLCUDA, ordinal) on a GPU; (kDLCPU, 0) on the simulator, whose device memory is host memory.")
+        .def("__dlpack__", &export_dlpack, nb::kw_only(), "stream"_a = nb::none(), "max_version"_a = nb::none(),
+             "dl_device"_a = nb::none(), "copy"_a = nb::none(),
+             "A DLPack capsule over the array's memory (versioned when ``max_version`` asks for 1.x).\n\n"
+             "The capsule keeps the memory alive until the consumer is done. Work enqueued so far is finished first "
+             "unless ``stream`` is -1. ``copy=True`` exports a copy; ``dl_device=(kDLCPU, 0)`` on a GPU exports a host "
+             "copy (refused when ``copy=False``).")
+        // ---- text
+        .def("__repr__",
+             [](const Array& a) {
+                 const std::string text = repr_of(to_numpy(a));
+                 return text.substr(0, text.size() - 1) + ", device='" + a.device().backend_info().name + ":" +
+                        std::to_string(a.device().ordinal()) + "')";
+             })
+        .def("__str__", [](const Array& a) { return nb::str(to_numpy(a)); });
+    // NumPy defers binary operators to us rather than treating an ndarray as an object scalar.
+    cls.attr("__array_priority__") = 100;
+
+    nb::class_<std::weak_ptr<ArrayMemory>>(
+        m, "MemoryWatch",
+        "Whether the memory an array views is still held, by any array, DLPack capsule or launch, without holding "
+        "it: for tests and leak hunts.")
+        .def(
+            "__init__",
+            [](std::weak_ptr<ArrayMemory>* self, const Array& array) { new (self) std::weak_ptr<ArrayMemory>(array.memory()); },
+            "array"_a)
+        .def_prop_ro("alive", [](const std::weak_ptr<ArrayMemory>& memory) { return !memory.expired(); },
+                     "True until the memory has been let go of.");
+
+    m.def(
+        "empty",
+        [](nb::handle shape, nb::handle dtype, const Device& device) {
+            return Array::empty(to_shape(shape), to_dtype(dtype), device);
+        },
+        "shape"_a, "dtype"_a, "device"_a, "A new C-contiguous array on `device`; its contents are whatever the memory held.");
+    m.def(
+        "from_host",
+        [](nb::handle values, const Device& device) {
+            const NumpyHost host(as_numpy(values), false);
+            nb::gil_scoped_release unlocked;
+            return Array::from_host(host.view(), device);
+        },
+        "values"_a, "device"_a, "A new array on `device` holding a copy of host data (a NumPy array, in any layout).");
+    m.def(
+        "module_global",
+        [](const Module& module, std::string_view name, nb::handle dtype, nb::handle shape) {
+            return module_global(module, name, to_dtype(dtype),
+                                 shape.is_none() ? std::nullopt : std::optional<Shape>(to_shape(shape)));
+        },
+        "module"_a, "name"_a, "dtype"_a, "shape"_a = nb::none(),
+        "An array viewing a module's __device__ or __constant__ variable (1-D over all of it unless `shape` says); "
+        "it keeps the module loaded.");
+    m.def(
+        "dtype_names",
+        [] {
+            std::vector<std::string> names;
+            for (const DTypeInfo& row : dtype_table) names.emplace_back(row.name);
+            return names;
+        },
+        "The names of the element types gpukit arrays hold, NumPy's numeric types and bfloat16.");
+}
+
+}  // namespace gpukit::python

@@ -1,0 +1,26 @@
+// python/src/python_refs.hpp: Python references that C++ objects hold, released safely from any
+// thread, and how gpukit's owners wait for the device while the GIL is held.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include <memory>
+
+namespace gpukit::python {
+
+// True while the interpreter shuts down: no other thread may take the GIL then.
+bool interpreter_finalizing() noexcept;
+
+// Drops one reference from any thread, with or without the GIL; nothing once Python has shut down
+// (the object is then left to the process's end).
+void release_reference(PyObject* object) noexcept;
+
+// A C++ owner of one reference to `object`, released by release_reference.
+std::shared_ptr<const void> hold_reference(nanobind::handle object);
+
+// Makes gpukit's array memory owners wait for the device without the GIL (so that other Python
+// threads, which the device's work may be waiting on, run meanwhile), except while the
+// interpreter shuts down. Called once when the extension loads.
+void install_device_wait() noexcept;
+
+}  // namespace gpukit::python

@@ -1,0 +1,94 @@
+// src/array/array.cpp: making arrays, and the views that share their memory.
+#include "gpukit/array.hpp"
+
+#include <utility>
+
+#include "gpukit/kernel.hpp"
+#include "util/text.hpp"
+
+namespace gpukit {
+
+using detail::concat;
+
+Array::Array(std::shared_ptr<ArrayMemory> memory, std::uint64_t address, Shape shape, Strides strides, DType dtype)
+    : memory_(std::move(memory)), address_(address), shape_(std::move(shape)), strides_(std::move(strides)), dtype_(dtype) {
+    if (!memory_) throw InvalidArgumentError("An array needs the memory it views (a null ArrayMemory was given)");
+    if (shape_.size() != strides_.size())
+        throw InvalidArgumentError(concat("strides ", format_shape(strides_), " do not match shape ", format_shape(shape_)));
+}
+
+Array Array::empty(Shape shape, DType dtype, Device device) {
+    const auto item = static_cast<std::int64_t>(gpukit::itemsize(dtype));
+    check_shape(shape, item);
+    const auto bytes = static_cast<std::size_t>(element_count(shape) * item);
+    auto memory = std::make_shared<AllocatedMemory>(device, bytes);
+    const std::uint64_t address = memory->allocation()->address();
+    Strides strides = c_strides(shape, item);
+    return Array(std::move(memory), address, std::move(shape), std::move(strides), dtype);
+}
+
+bool Array::owns_data() const noexcept {
+    const DeviceBuffer* allocation = memory_->allocation();
+    return allocation && allocation->address() == address_ &&
+           allocation->size_bytes() == static_cast<std::size_t>(nbytes());
+}
+
+Array Array::view(const ViewLayout& layout) const {
+    return Array(memory_, address_ + static_cast<std::uint64_t>(layout.offset), layout.shape, layout.strides, dtype_);
+}
+
+Array Array::index(std::span<const Index> key) const { return view(select(shape_, strides_, key)); }
+
+Array Array::reshape(std::span<const std::int64_t> shape) const {
+    Shape resolved = resolve_reshape(size(), shape);
+    if (!is_c_contiguous())
+        throw InvalidArgumentError("reshape needs a C-contiguous array (this view is strided); reshape a .copy() of it");
+    Strides strides = c_strides(resolved, itemsize());
+    return Array(memory_, address_, std::move(resolved), std::move(strides), dtype_);
+}
+
+Array Array::transpose(std::span<const std::int64_t> axes) const {
+    return view(permute(shape_, strides_, resolve_axes(ndim(), axes)));
+}
+
+Array Array::ravel() const {
+    const std::int64_t flat[] = {-1};
+    return (is_c_contiguous() ? *this : copy()).reshape(flat);
+}
+
+Array Array::reinterpret(DType dtype, Shape shape, std::optional<Strides> strides) const {
+    const auto item = static_cast<std::int64_t>(gpukit::itemsize(dtype));
+    check_shape(shape, item);
+    Strides resolved = strides ? std::move(*strides) : c_strides(shape, item);
+    if (resolved.size() != shape.size())
+        throw InvalidArgumentError(concat("strides ", format_shape(resolved), " do not match shape ", format_shape(shape)));
+    const ByteExtent needs = byte_extent(shape, resolved, item);
+    const bool contiguous = is_c_contiguous();
+    if (!contiguous || needs.low < 0 || needs.high > nbytes())
+        throw InvalidArgumentError(concat("a ", format_shape(shape), " ", to_string(dtype), " view with strides ",
+                                          format_shape(resolved), " needs bytes [", needs.low, ", ", needs.high,
+                                          ") but the array it views ",
+                                          contiguous ? concat("holds ", nbytes(), " bytes") : std::string("is not contiguous")));
+    return Array(memory_, address_, std::move(shape), std::move(resolved), dtype);
+}
+
+std::uint64_t detail::launch_address(const Array& array) noexcept {
+    array.memory()->mark_used_by_launch();
+    return array.address();
+}
+
+Array module_global(const Module& module, std::string_view name, DType dtype, std::optional<Shape> shape) {
+    const GlobalSymbol symbol = module.global(name);
+    const auto size = static_cast<std::int64_t>(symbol.memory.size_bytes());
+    const Array bytes(std::make_shared<ModuleGlobalMemory>(module), symbol.memory.address(), {size}, {1}, DType::uint8);
+    if (!shape) {
+        const auto item = static_cast<std::int64_t>(itemsize(dtype));
+        if (size % item != 0)
+            throw InvalidArgumentError(concat(name, " is ", size, " bytes, not a whole number of ", to_string(dtype),
+                                              " elements"));
+        shape = Shape{size / item};
+    }
+    return bytes.reinterpret(dtype, std::move(*shape));
+}
+
+}  // namespace gpukit

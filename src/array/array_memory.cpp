@@ -1,0 +1,51 @@
+// src/array/array_memory.cpp: owners wait for launches before their memory goes; deferred errors.
+#include "gpukit/array_memory.hpp"
+
+#include <mutex>
+#include <utility>
+
+namespace gpukit {
+
+namespace {
+
+std::atomic<DeviceWait> installed_wait{nullptr};
+
+std::mutex deferred_mutex;
+std::exception_ptr deferred_error;  // guarded by deferred_mutex
+std::atomic<bool> has_deferred_error{false};  // lets the common case skip the lock
+
+}  // namespace
+
+void set_device_wait(DeviceWait wait) noexcept { installed_wait.store(wait); }
+
+void ArrayMemory::wait_for_launches() noexcept {
+    if (!used_by_launch()) return;
+    try {
+        if (const DeviceWait wait = installed_wait.load())
+            wait(device_);
+        else
+            device_.synchronize();
+    } catch (...) {
+        // The memory goes all the same; the error reaches the user at the next synchronisation.
+        defer_launch_error(std::current_exception());
+    }
+}
+
+void defer_launch_error(std::exception_ptr error) noexcept {
+    const std::lock_guard lock(deferred_mutex);
+    if (!deferred_error) deferred_error = std::move(error);
+    has_deferred_error.store(true);
+}
+
+void raise_deferred_launch_error() {
+    if (!has_deferred_error.load()) return;
+    std::exception_ptr error;
+    {
+        const std::lock_guard lock(deferred_mutex);
+        error = std::exchange(deferred_error, nullptr);
+        has_deferred_error.store(false);
+    }
+    if (error) std::rethrow_exception(error);
+}
+
+}  // namespace gpukit
