@@ -1,7 +1,13 @@
-// src/backends/sim/race_detector.cpp: racecheck's bookkeeping per 4-byte word.
-#include "backends/sim/race_detector.hpp"
+// src/backends/sim/check/race_shadow.cpp: racecheck's bookkeeping per 4-byte word, and its shadow
+// of a range of global memory.
+#include "backends/sim/check/race_shadow.hpp"
 
-namespace gpukit::detail::sim {
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <new>
+
+namespace gpukit::detail::sim::check {
 
 namespace {
 
@@ -92,4 +98,16 @@ std::optional<Race> observe(ShadowWord& word, const ShadowAccess& now, const Acc
     return race;
 }
 
-}  // namespace gpukit::detail::sim
+GlobalShadow::GlobalShadow(std::uintptr_t begin, std::uintptr_t end) : first_word_(begin / 4) {
+    const std::size_t words = std::max<std::uintptr_t>((end + 3) / 4 - first_word_, 1);
+    bytes_ = words * (sizeof(ShadowWord) + 1);
+    mapping_ = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapping_ == MAP_FAILED) throw std::bad_alloc();
+    madvise(mapping_, bytes_, MADV_HUGEPAGE);  // fewer faults; a hint the kernel may ignore
+    words_ = static_cast<ShadowWord*>(mapping_);
+    locks_ = reinterpret_cast<std::atomic<std::uint8_t>*>(words_ + words);
+}
+
+GlobalShadow::~GlobalShadow() { munmap(mapping_, bytes_); }
+
+}  // namespace gpukit::detail::sim::check
