@@ -28,7 +28,8 @@ std::vector<Hazard> HazardLog::hazards() const {
             if (later.file != hazard.file || later.line <= hazard.line) continue;  // it returned before the barrier
             resolved.detail += concat(" (its last access, at ", later.file, ":", later.line, ", comes after it)");
         }
-        auto [it, inserted] = by_line.try_emplace(std::make_tuple(resolved.file, resolved.line, resolved.what), resolved);
+        auto [it, inserted] =
+            by_line.try_emplace(std::make_tuple(resolved.file, resolved.line, resolved.what), resolved);
         if (!inserted) it->second.occurrences += resolved.occurrences;
     }
     for (auto& entry : by_line) all.push_back(std::move(entry.second));

@@ -41,7 +41,7 @@ public:
 
     // The first occurrence of a hazard made by the memory access before `pc`.
     struct AtAccess {
-        Hazard hazard;  // its file and line come from `pc`
+        Hazard hazard;                   // its file and line come from `pc`
         const void* other_pc = nullptr;  // racecheck: the earlier access's, for other_file and other_line
     };
     // A hazard at an access, told apart from others by the instruction and `key`: `make()` gives

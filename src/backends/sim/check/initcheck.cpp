@@ -59,8 +59,8 @@ public:
     Verdict shared_access(const AccessSite& site, const SharedArea& area, const Access& access) override {
         auto& shared = site.block.made_state<SharedWritten>(CheckTool::initcheck);
         std::uint32_t* written = shared.serials.data() + (access.address - site.block.shared_begin);
-        if (access.reads() && !std::all_of(written, written + access.size,
-                                           [&](std::uint32_t serial) { return serial == shared.serial; }))
+        if (access.reads() &&
+            !std::all_of(written, written + access.size, [&](std::uint32_t serial) { return serial == shared.serial; }))
             record(site, access, "shared", [&] {
                 return concat("Address ", hex(access.address), " is ", access.address - area.begin,
                               " bytes into __shared__ ", area.variable.name, ", which no thread of block ",
@@ -101,9 +101,9 @@ void mark_arguments_written(std::span<const std::vector<unsigned char>> argument
 
 }  // namespace
 
-constinit const ToolDefinition initcheck_tool = define_tool<Initcheck>(
-    CheckTool::initcheck, "initcheck",
-    {.accesses = Accesses::unproven, .every_shared_access = true, .unwritten_allocations = true},
-    mark_arguments_written);
+constinit const ToolDefinition initcheck_tool =
+    define_tool<Initcheck>(CheckTool::initcheck, "initcheck",
+                           {.accesses = Accesses::unproven, .every_shared_access = true, .unwritten_allocations = true},
+                           mark_arguments_written);
 
 }  // namespace gpukit::detail::sim::check

@@ -31,7 +31,8 @@ LaunchChecker::LaunchChecker(const SimModule& module, std::string kernel, CheckT
     for (const auto& allocation : allocations_.allocations)
         ranges_.push_back({allocation.address, allocation.address + allocation.size, &allocation, 0});
     for (const auto& [begin, end] : module.segments()) ranges_.push_back({begin, end, nullptr, 0});
-    std::sort(ranges_.begin(), ranges_.end(), [](const GlobalRange& a, const GlobalRange& b) { return a.begin < b.begin; });
+    std::sort(ranges_.begin(), ranges_.end(),
+              [](const GlobalRange& a, const GlobalRange& b) { return a.begin < b.begin; });
     for (std::size_t i = 0; i < ranges_.size(); ++i) ranges_[i].index = i;
     info_.ranges = ranges_;
 

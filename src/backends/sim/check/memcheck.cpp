@@ -83,21 +83,24 @@ private:
         if (nearest && distance(*nearest) <= near_bytes) {
             const std::uintptr_t end = nearest->address + nearest->size;
             if (address >= end)
-                return concat("Address ", hex(address), " is ", address - end, " bytes after the nearest allocation at ",
-                              hex(nearest->address), " of size ", nearest->size, " bytes");
+                return concat("Address ", hex(address), " is ", address - end,
+                              " bytes after the nearest allocation at ", hex(nearest->address), " of size ",
+                              nearest->size, " bytes");
             if (address < nearest->address)
                 return concat("Address ", hex(address), " is ", nearest->address - address,
                               " bytes before the nearest allocation at ", hex(nearest->address), " of size ",
                               nearest->size, " bytes");
-            return concat("Access at ", hex(address), " of ", access.size, " bytes runs past the end of the allocation at ",
-                          hex(nearest->address), " of size ", nearest->size, " bytes");
+            return concat("Access at ", hex(address), " of ", access.size,
+                          " bytes runs past the end of the allocation at ", hex(nearest->address), " of size ",
+                          nearest->size, " bytes");
         }
         if (auto freed = AllocationTable::instance().freed_containing(address))
             return concat("Address ", hex(address), " is ", address - freed->address, " bytes into an allocation at ",
                           hex(freed->address), " of size ", freed->size, " bytes that was freed");
         if (nearest)
-            return concat("Address ", hex(address), " is ", distance(*nearest), " bytes from the nearest allocation at ",
-                          hex(nearest->address), " of size ", nearest->size, " bytes");
+            return concat("Address ", hex(address), " is ", distance(*nearest),
+                          " bytes from the nearest allocation at ", hex(nearest->address), " of size ", nearest->size,
+                          " bytes");
         return concat("Address ", hex(address), " is not device memory (a host pointer, or a wild one)");
     }
 

@@ -35,7 +35,7 @@ bool concurrent(const ShadowAccess& earlier, const AccessAgent& agent, const Syn
             field(agent.block_generation, 0, block_generation_bits))
             return false;
         if (thread / 32 == agent.thread / 32 && field(who, warp_generation_shift, warp_generation_bits) !=
-                                             field(agent.warp_generation, 0, warp_generation_bits))
+                                                    field(agent.warp_generation, 0, warp_generation_bits))
             return false;
     }
     // Published: an atomic (the word's own modification order), or a plain access its block
@@ -55,8 +55,8 @@ bool conflict(const ShadowAccess& earlier, bool earlier_is_write, const ShadowAc
 }
 
 bool same_thread(std::uint64_t a, std::uint64_t b) {
-    constexpr std::uint64_t identity = ((std::uint64_t{1} << thread_bits) - 1) << thread_shift |
-                                       ((std::uint64_t{1} << block_bits) - 1) << block_shift;
+    constexpr std::uint64_t identity =
+        ((std::uint64_t{1} << thread_bits) - 1) << thread_shift | ((std::uint64_t{1} << block_bits) - 1) << block_shift;
     return (a & identity) == (b & identity);
 }
 

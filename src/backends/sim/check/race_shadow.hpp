@@ -25,8 +25,8 @@ namespace gpukit::detail::sim::check {
 
 // Who accesses, and at which point of the block's synchronisation.
 struct AccessAgent {
-    std::uint64_t block = 0;  // linear block index
-    unsigned thread = 0;      // linear thread index in the block; its warp is thread / 32
+    std::uint64_t block = 0;        // linear block index
+    unsigned thread = 0;            // linear thread index in the block; its warp is thread / 32
     unsigned block_generation = 0;  // block barriers completed so far
     unsigned warp_generation = 0;   // warp collectives completed so far by this warp
     std::uint32_t last_atomic = 0;  // the launch's sync clock at this thread's latest atomic; 0: none

@@ -45,7 +45,8 @@ class Racecheck final : public Tool {
 public:
     explicit Racecheck(const LaunchInfo& launch) : launch_(launch) {
         shadows_.reserve(launch.ranges.size());
-        for (const auto& range : launch.ranges) shadows_.push_back(std::make_unique<GlobalShadow>(range.begin, range.end));
+        for (const auto& range : launch.ranges)
+            shadows_.push_back(std::make_unique<GlobalShadow>(range.begin, range.end));
     }
 
     // The shadow of the block's shared memory starts empty; only the bytes this launch can use are
@@ -68,13 +69,14 @@ public:
 
     Verdict global_access(const AccessSite& site, const GlobalRange& range, const Access& access) override {
         const GlobalShadow& shadow = *shadows_[range.index];
-        observe_words(site, access, "__global__", [&](std::uintptr_t word, const ShadowAccess& now, const AccessAgent& agent) {
-            std::atomic<std::uint8_t>& lock = shadow.lock(word);
-            while (lock.exchange(1, std::memory_order_acquire)) spin_pause();
-            const auto race = observe(shadow.word(word), now, agent, access.writes(), clock_);
-            lock.store(0, std::memory_order_release);
-            return race;
-        });
+        observe_words(site, access, "__global__",
+                      [&](std::uintptr_t word, const ShadowAccess& now, const AccessAgent& agent) {
+                          std::atomic<std::uint8_t>& lock = shadow.lock(word);
+                          while (lock.exchange(1, std::memory_order_acquire)) spin_pause();
+                          const auto race = observe(shadow.word(word), now, agent, access.writes(), clock_);
+                          lock.store(0, std::memory_order_release);
+                          return race;
+                      });
         return Verdict::proceed;
     }
 
@@ -82,9 +84,10 @@ public:
     Verdict shared_access(const AccessSite& site, const SharedArea&, const Access& access) override {
         ShadowWord* words = site.block.made_state<SharedShadow>(CheckTool::racecheck).words.data();
         const std::uintptr_t first_word = site.block.shared_begin / 4;
-        observe_words(site, access, "__shared__", [&](std::uintptr_t word, const ShadowAccess& now, const AccessAgent& agent) {
-            return observe(words[word / 4 - first_word], now, agent, access.writes(), clock_);
-        });
+        observe_words(site, access, "__shared__",
+                      [&](std::uintptr_t word, const ShadowAccess& now, const AccessAgent& agent) {
+                          return observe(words[word / 4 - first_word], now, agent, access.writes(), clock_);
+                      });
         return Verdict::proceed;
     }
 
@@ -105,7 +108,8 @@ private:
         const ShadowAccess now = shadow_access(
             agent, access.atomic(),
             static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(access.pc) - launch_.module.base()), time);
-        for (std::uintptr_t word = access.address & ~std::uintptr_t{3}; word < access.address + access.size; word += 4) {
+        for (std::uintptr_t word = access.address & ~std::uintptr_t{3}; word < access.address + access.size;
+             word += 4) {
             if (const std::optional<Race> race = observe_word(word, now, agent)) [[unlikely]]
                 report(site, *race, word, access, space);
         }

@@ -96,8 +96,8 @@ public:
 
 private:
     // A hazard of `thread` at `file:line`; `other`: the site it conflicts with.
-    void record(const BlockSite& block, Index3 thread, const char* what, const char* file, int line,
-                std::string detail, const SyncSite* other = nullptr, const void* later_pc = nullptr) {
+    void record(const BlockSite& block, Index3 thread, const char* what, const char* file, int line, std::string detail,
+                const SyncSite* other = nullptr, const void* later_pc = nullptr) {
         Hazard hazard = launch_.log.hazard(CheckTool::synccheck, block.index, thread);
         hazard.what = what;
         hazard.file = file ? file : "";

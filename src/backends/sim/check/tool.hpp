@@ -118,8 +118,8 @@ struct AccessSite {
     BlockSite& block;
     gpukit_sim::Index3 thread;
     unsigned thread_linear;
-    unsigned block_generation;  // block barriers the block has completed
-    unsigned warp_generation;   // collectives the thread's warp has completed
+    unsigned block_generation;   // block barriers the block has completed
+    unsigned warp_generation;    // collectives the thread's warp has completed
     std::uintptr_t stack_begin;  // the simulated thread's stack region
     std::uintptr_t stack_end;
     ThreadState& thread_state;
@@ -264,7 +264,10 @@ struct ToolDefinition {
 template <class T>
 constexpr ToolDefinition define_tool(CheckTool tool, std::string_view name, ToolNeeds needs,
                                      void (*unwatched_launch)(std::span<const std::vector<unsigned char>>) = nullptr) {
-    return {tool, name, needs, hooks_of<T>(),
+    return {tool,
+            name,
+            needs,
+            hooks_of<T>(),
             [](const LaunchInfo& launch) -> std::unique_ptr<Tool> { return std::make_unique<T>(launch); },
             unwatched_launch};
 }

@@ -37,7 +37,8 @@ ToolNeeds needs_of(CheckTools tools) {
 
 void before_unwatched_launch(CheckTools watching, std::span<const std::vector<unsigned char>> arguments) {
     for (const ToolDefinition* definition : definitions)
-        if (definition->unwatched_launch && !watching.contains(definition->tool)) definition->unwatched_launch(arguments);
+        if (definition->unwatched_launch && !watching.contains(definition->tool))
+            definition->unwatched_launch(arguments);
 }
 
 }  // namespace gpukit::detail::sim::check
