@@ -18,7 +18,6 @@ void HazardLog::at_line(Hazard hazard, const void* later_pc) {
 
 std::vector<Hazard> HazardLog::hazards() const {
     std::lock_guard lock(mutex_);
-    std::vector<Hazard> all;
     // At a line: those that wait for a later access's line are judged now, then merged by site.
     std::map<std::tuple<std::string, int, std::string>, Hazard> by_line;
     for (const auto& [key, hazard] : at_line_) {
@@ -32,6 +31,8 @@ std::vector<Hazard> HazardLog::hazards() const {
             by_line.try_emplace(std::make_tuple(resolved.file, resolved.line, resolved.what), resolved);
         if (!inserted) it->second.occurrences += resolved.occurrences;
     }
+    std::vector<Hazard> all;
+    all.reserve(by_line.size() + at_access_.size());
     for (auto& entry : by_line) all.push_back(std::move(entry.second));
     for (const auto& [key, entry] : at_access_) {
         Hazard resolved = entry.hazard;
