@@ -834,6 +834,9 @@ def set_raise_on_hazard(raise_on_hazard: bool) -> None:
 
 def raise_on_hazard() -> bool: ...
 
+def check_tools() -> list[tuple[str, str]]:
+    """Every check-mode tool, as (name, summary) pairs in report order."""
+
 def check_tools_from_environment() -> str:
     """The tools GPUKIT_CHECK asks for ('none' when unset)."""
 

@@ -1,7 +1,12 @@
-// python/src/check.cpp: the simulator's check mode — hazards, reports, raise-on-hazard.
+// python/src/check.cpp: the simulator's check mode — its tools, hazards, reports, raise-on-hazard.
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
+
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "bindings.hpp"
 #include "gpukit/check.hpp"
@@ -60,6 +65,14 @@ void bind_check(nb::module_& m) {
     m.def("set_raise_on_hazard", &set_raise_on_hazard, nb::arg("raise_on_hazard"),
           "Whether a check-mode launch that finds a hazard raises HazardError at the next synchronisation.");
     m.def("raise_on_hazard", &raise_on_hazard);
+    m.def(
+        "check_tools",
+        [] {
+            std::vector<std::pair<std::string_view, std::string_view>> tools;
+            for (const auto& row : check_tool_table) tools.emplace_back(row.name, row.summary);
+            return tools;
+        },
+        "Every check-mode tool, as (name, summary) pairs in report order.");
     m.def(
         "check_tools_from_environment", [] { return CheckTools::from_environment().to_string(); },
         "The tools GPUKIT_CHECK asks for ('none' when unset).");

@@ -20,7 +20,7 @@ from ._kernel_args import SYNTAX, parse_argument
 
 HELP = "run one kernel under the simulator's check mode and report its hazards (exit 1 if any)"
 
-TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
+TOOLS = tuple(name for name, _ in _core.check_tools())  # the rows of gpukit/check_tools.def, in order
 
 EXAMPLES = """\
 examples:
@@ -30,11 +30,7 @@ examples:
       --arg 'float32[10000]:random' --arg 'float32[10000]:random' --arg 'float32[10000]' --arg int32:100
 
 tools (--tools, comma-separated, or all):
-  memcheck    accesses outside every allocation, shared array and global
-  racecheck   two threads touch one word, one writes, nothing orders them (shared and global memory)
-  synccheck   __syncthreads or a warp intrinsic reached by only part of the threads it waits for
-  initcheck   shared or device memory read before anything wrote it
-
+""" + "".join(f"  {name:<10}  {summary}\n" for name, summary in _core.check_tools()) + """
 exit status: 0 clean, 1 hazards found (or the kernel failed), 2 a mistake on the command line.
 examples/check/ holds the course's classic mistakes, each with its fix and the command that checks it.
 """
@@ -52,7 +48,7 @@ def add_to(subcommands):
     parser.add_argument("--shared", type=_argument_type(parse_byte_count), default=0, metavar="BYTES",
                         help="dynamic shared memory for extern __shared__ arrays (default 0)")
     parser.add_argument("--tools", "-t", type=_argument_type(parse_tools), default=TOOLS, metavar="TOOLS",
-                        help="memcheck,racecheck,synccheck,initcheck or all (default all)")
+                        help=f"{','.join(TOOLS)} or all (default all)")
     parser.add_argument("--arg", "-a", dest="kernel_args", action="append", default=[],
                         type=_argument_type(parse_argument), metavar="SPEC",
                         help="one kernel argument, in parameter order (see below)")
@@ -146,7 +142,7 @@ def parse_tools(text):
     """``'racecheck,memcheck'`` -> ``('memcheck', 'racecheck')``; ``'all'`` -> every tool."""
     normalized = _core.normalize_check_tools(text)  # ValueError naming the tools for an unknown one
     if normalized == "none":
-        raise ValueError("name at least one tool: memcheck, racecheck, synccheck, initcheck, or all")
+        raise ValueError(f"name at least one tool: {', '.join(TOOLS)}, or all")
     return tuple(normalized.split(","))
 
 

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "backends/sim/checker.hpp"
+#include "backends/sim/check/launch_checker.hpp"
 #include "backends/sim/context_switch.hpp"
 #include "backends/sim/fiber_stacks.hpp"
 #include "gpukit/error.hpp"
@@ -27,40 +27,6 @@ namespace {
 using gpukit_sim::Index3;
 
 enum class State : std::uint8_t { ready, at_block_barrier, at_warp, exited };
-
-// For synccheck's reports.
-std::string to_string(Index3 i) { return concat("(", i.x, ",", i.y, ",", i.z, ")"); }
-
-std::string hex_mask(unsigned mask) {
-    char text[16];
-    std::snprintf(text, sizeof text, "0x%08x", mask);
-    return text;
-}
-
-const char* barrier_name(int kind) {
-    switch (kind) {
-        case gpukit_sim::barrier_count: return "__syncthreads_count";
-        case gpukit_sim::barrier_and: return "__syncthreads_and";
-        case gpukit_sim::barrier_or: return "__syncthreads_or";
-        default: return "__syncthreads";
-    }
-}
-
-const char* warp_intrinsic_name(int kind) {
-    switch (kind) {
-        case gpukit_sim::warp_sync: return "__syncwarp";
-        case gpukit_sim::warp_shfl: return "__shfl_sync";
-        case gpukit_sim::warp_shfl_up: return "__shfl_up_sync";
-        case gpukit_sim::warp_shfl_down: return "__shfl_down_sync";
-        case gpukit_sim::warp_shfl_xor: return "__shfl_xor_sync";
-        case gpukit_sim::warp_ballot: return "__ballot_sync";
-        case gpukit_sim::warp_any: return "__any_sync";
-        case gpukit_sim::warp_all: return "__all_sync";
-        case gpukit_sim::warp_match_any: return "__match_any_sync";
-        case gpukit_sim::warp_match_all: return "__match_all_sync";
-        default: return "__reduce_*_sync";
-    }
-}
 
 class Block;
 
@@ -85,15 +51,15 @@ struct SimThread {
     int operand = 0;
     int width = 32;
     std::uint64_t result = 0;
-    std::uint32_t last_atomic = 0;      // racecheck: the sync clock at its latest atomic
-    bool mask_without_self = false;     // synccheck reported its mask already
+    check::ThreadState check;           // check mode: what the tools keep per thread
+    bool mask_without_self = false;     // its collective's mask left the lane out
 };
 
 struct WarpState {
     unsigned live = 0;        // lanes that exist and have not returned
     unsigned waiting = 0;     // lanes waiting in a collective
-    unsigned generation = 0;  // collectives completed (racecheck: lanes are ordered across one)
-    unsigned returned = 0;    // lanes that have returned (synccheck)
+    unsigned generation = 0;  // collectives completed (check mode: lanes are ordered across one)
+    unsigned returned = 0;    // lanes that have returned
 };
 
 constexpr unsigned bit(unsigned lane) { return 1u << lane; }
@@ -108,7 +74,6 @@ public:
         launch_ = &launch;
         block_idx_ = block_idx;
         block_context_ = {block_idx, launch.block, launch.grid, nullptr};
-        block_linear_ = block_idx.x + std::uint64_t{launch.grid.x} * (block_idx.y + std::uint64_t{launch.grid.y} * block_idx.z);
         running = {launch.kernel->name.c_str(), block_idx};
         running_valid = true;
         struct Done {
@@ -118,17 +83,14 @@ public:
         deadlock_.clear();
         solo_yields_ = 0;
         launch.module->record().prepare_thread();
-        shared_begin_ = launch.checker ? launch.module->thread_local_block() : 0;
-        synccheck_ = launch.checker && launch.checker->tools().contains(CheckTool::synccheck);
-        racecheck_ = launch.checker && launch.checker->tools().contains(CheckTool::racecheck);
-        if (racecheck_) clear_shared_shadow();
-        if (launch.checker) block_context_.filter = &filter_for(*launch.checker);
-        if (launch.checker && launch.checker->tools().contains(CheckTool::initcheck)) {
-            shared_written_.resize(launch.module->thread_local_bytes());
-            if (++shared_written_serial_ == 0) {  // wrapped: old stamps could match again
-                std::fill(shared_written_.begin(), shared_written_.end(), 0u);
-                shared_written_serial_ = 1;
-            }
+        check_hooks_ = launch.checker ? launch.checker->hooks() : check::Hooks{};
+        if (launch.checker) {
+            check_block_.index = block_idx;
+            check_block_.linear =
+                block_idx.x + std::uint64_t{launch.grid.x} * (block_idx.y + std::uint64_t{launch.grid.y} * block_idx.z);
+            check_block_.shared_begin = launch.module->thread_local_block();
+            check_block_.context = &block_context_;
+            block_context_.filter = &launch.checker->block_starts(check_block_);
         }
         const bool loop = !launch.kernel->record->synchronises && !always_fibers();
         if (loop) {
@@ -179,8 +141,8 @@ public:
     void check_access(SimThread& self, const void* address, std::size_t size, unsigned flags, const void* pc) {
         const auto region = reinterpret_cast<std::uintptr_t>(&self) & ~(stack_bytes_ - 1);
         const unsigned warp_generation = warps_.empty() ? 0u : warps_[self.warp].generation;
-        if (!judge(self.idx, self.linear, region, generation_, warp_generation, self.last_atomic, address, size, flags,
-                   pc))
+        if (judge(self.idx, self.linear, region, generation_, warp_generation, self.check, address, size, flags, pc) ==
+            check::Verdict::stop)
             thread_exited(self);
     }
 
@@ -192,39 +154,23 @@ public:
         const unsigned linear = context.thread_idx.x + dim.x * (context.thread_idx.y + dim.y * context.thread_idx.z);
         if (linear != loop_thread_) {
             loop_thread_ = linear;
-            loop_last_atomic_ = 0;
+            loop_thread_check_ = {};
         }
         const auto region = reinterpret_cast<std::uintptr_t>(&context) & ~(stack_bytes_ - 1);
-        if (judge(context.thread_idx, linear, region, 0, 0, loop_last_atomic_, address, size, flags, pc)) return;
+        if (judge(context.thread_idx, linear, region, 0, 0, loop_thread_check_, address, size, flags, pc) ==
+            check::Verdict::proceed)
+            return;
         loop_resume_at_ = linear + 1;
         leave_loop();
     }
 
-    // The access as the checker sees it; false when it must not happen.
-    bool judge(Index3 thread_idx, unsigned linear, std::uintptr_t stack_region, unsigned block_generation,
-               unsigned warp_generation, std::uint32_t& last_atomic, const void* address, std::size_t size,
-               unsigned flags, const void* pc) {
-        LaunchChecker& checker = *launch_->checker;
-        std::uint32_t time = 0;
-        if (racecheck_) {
-            if (flags & gpukit_sim::access_atomic) {
-                time = last_atomic = checker.clock().tick();
-            } else {
-                time = checker.clock().now();
-            }
-        }
-        const AccessSite site{block_idx_,
-                              thread_idx,
-                              stack_region,
-                              stack_region + stack_bytes_,
-                              shared_begin_,
-                              &block_context_,
-                              AccessAgent{block_linear_, linear, block_generation, warp_generation, last_atomic},
-                              time,
-                              racecheck_ ? shared_shadow_.data() : nullptr,
-                              shared_written_.empty() ? nullptr : shared_written_.data(),
-                              shared_written_serial_};
-        return checker.check(site, reinterpret_cast<std::uintptr_t>(address), size, flags, pc);
+    // The access as the launch's tools see it.
+    check::Verdict judge(Index3 thread_idx, unsigned linear, std::uintptr_t stack_region, unsigned block_generation,
+                         unsigned warp_generation, check::ThreadState& thread_state, const void* address,
+                         std::size_t size, unsigned flags, const void* pc) {
+        const check::AccessSite site{check_block_, thread_idx, linear, block_generation, warp_generation,
+                                     stack_region, stack_region + stack_bytes_, thread_state};
+        return launch_->checker->check(site, {reinterpret_cast<std::uintptr_t>(address), size, flags, pc});
     }
 
     [[gnu::always_inline]] int block_barrier(SimThread& self, int kind, int predicate, const char* file, int line) {
@@ -256,12 +202,10 @@ public:
 
     std::uint64_t warp_collective(SimThread& self, int kind, unsigned mask, std::uint64_t value, int operand, int width,
                                   const char* file, int line) {
-        self.mask_without_self = !(mask & bit(self.lane)) && kind != gpukit_sim::warp_activemask && synccheck();
-        if (self.mask_without_self) [[unlikely]]
-            launch_->checker->record_sync(block_idx_, self.idx, "Invalid arguments to a warp intrinsic", file, line,
-                                          concat("the mask ", hex_mask(mask), " of ", warp_intrinsic_name(kind),
-                                                 " leaves out the calling lane ", unsigned{self.lane},
-                                                 "; every lane must name itself"));
+        self.mask_without_self = !(mask & bit(self.lane)) && kind != gpukit_sim::warp_activemask;
+        if (self.mask_without_self && check_hooks_.contains(check::Hook::mask_without_lane)) [[unlikely]]
+            for (check::Tool* tool : launch_->checker->tools_for(check::Hook::mask_without_lane))
+                tool->mask_without_lane(check_block_, {self.idx, self.lane, file, line, kind, mask});
         self.state = State::at_warp;
         self.kind = kind;
         self.mask = mask | bit(self.lane);  // a lane always takes part in its own collective
@@ -277,19 +221,13 @@ public:
         return self.result;
     }
 
-    // The kernel returned. synccheck: a thread that returns while others wait at a barrier it went
-    // past (its last access lies after the barrier) skipped that barrier. One that returned before
-    // reaching it is fine, as on the GPU, where exited threads count as arrived.
+    // The kernel returned. While others wait at a barrier, check mode's tools hear of it: whether
+    // the thread went past that barrier or returned before reaching it is theirs to judge.
     void returned(SimThread& self) {
+        if (arrived_ == 0 || !check_hooks_.contains(check::Hook::return_during_barrier)) return;
         const void* last_access = stacks_.context(self.linear)->last_access;
-        if (arrived_ == 0 || !last_access || !synccheck()) return;
-        const SimThread& waiting = *first_arrival_;
-        launch_->checker->record_sync(
-            block_idx_, self.idx, "Barrier error detected. Divergent thread(s) in block", waiting.file, waiting.line,
-            concat("thread ", to_string(self.idx), " returned without reaching this ", barrier_name(waiting.kind),
-                   ", which ", arrived_, arrived_ == 1 ? " thread waits at" : " threads wait at",
-                   "; a barrier must be reached by every thread of the block that has not returned"),
-            waiting.file, waiting.line, waiting.idx, last_access);
+        for (check::Tool* tool : launch_->checker->tools_for(check::Hook::return_during_barrier))
+            tool->return_during_barrier(check_block_, self.idx, last_access, sync_site(*first_arrival_), arrived_);
     }
 
     [[noreturn]] void thread_exited(SimThread& self) {
@@ -337,51 +275,11 @@ private:
     void run_fibers();
     void run_loop();
 
-    // Check mode: the launch's filter, with this worker's __shared__ variables added as ranges, so
-    // that the kernel judges shared accesses by itself too where the tools allow. Made once per
-    // launch on each worker: neither the launch's ranges nor this worker's copy of them move.
-    const gpukit_sim::AccessFilter& filter_for(const LaunchChecker& checker) {
-        if (filter_serial_ == checker.serial()) return filter_;
-        filter_serial_ = checker.serial();
-        const gpukit_sim::AccessFilter& launch_filter = checker.filter();
-        filter_ranges_.assign(launch_filter.ranges, launch_filter.ranges + launch_filter.range_count);
-        // initcheck and racecheck judge every shared access: a range whose `written` is false.
-        static const bool never_written = false;
-        const bool judge_all = checker.tools().contains(CheckTool::initcheck);
-        for (const auto& variable : launch_->module->shared_variables()) {
-            const std::uintptr_t begin = shared_begin_ + variable.offset;
-            const std::size_t size = variable.dynamic ? launch_->dynamic_shared_bytes : variable.size;
-            if (size) filter_ranges_.push_back({begin, begin + size, judge_all ? &never_written : nullptr});
-        }
-        std::sort(filter_ranges_.begin(), filter_ranges_.end(),
-                  [](const gpukit_sim::AccessRange& a, const gpukit_sim::AccessRange& b) { return a.begin < b.begin; });
-        filter_ = launch_filter;
-        filter_.range_count = static_cast<unsigned>(filter_ranges_.size());
-        filter_.ranges = filter_ranges_.data();
-        return filter_;
-    }
-
-    // racecheck: the shadow of the block's shared memory starts empty; only the bytes this launch
-    // can use are cleared (the dynamic buffer's capacity is far larger than a launch asks for).
-    // Words are 4-byte aligned in memory, whatever the alignment of the thread-local block.
-    void clear_shared_shadow() {
-        const SimModule& module = *launch_->module;
-        const std::uintptr_t first_word = shared_begin_ / 4;
-        shared_shadow_.resize((shared_begin_ + module.thread_local_bytes() + 3) / 4 - first_word);
-        for (const auto& variable : module.shared_variables()) {
-            const std::uintptr_t begin = shared_begin_ + variable.offset;
-            const std::size_t used = variable.dynamic ? launch_->dynamic_shared_bytes : variable.size;
-            const std::size_t first = begin / 4 - first_word;
-            const std::size_t end = std::min(shared_shadow_.size(), (begin + used + 3) / 4 - first_word);
-            if (first < end) std::fill(shared_shadow_.begin() + first, shared_shadow_.begin() + end, ShadowWord{});
-        }
-    }
-
     // Every live thread waits at the barrier now. They become runnable by the generation moving
     // on (see runnable()), not one by one.
     void complete_block_barrier() {
-        if (synccheck()) [[unlikely]]
-            check_same_barrier();
+        if (check_hooks_.contains(check::Hook::barrier_divergence)) [[unlikely]]
+            report_divergence();
         arrived_ = 0;
         ++generation_;
         const unsigned next = generation_ & 1;
@@ -392,19 +290,18 @@ private:
 
     SimThread& lane_thread(unsigned warp, unsigned lane) { return *threads_[warp * 32 + lane]; }
 
-    bool synccheck() const { return synccheck_; }
+    // Where `t` waits, as check mode's tools see it; the mask as the kernel passed it.
+    static check::SyncSite sync_site(const SimThread& t) {
+        return {t.idx, t.lane, t.file, t.line, t.kind, t.mask_without_self ? t.mask & ~bit(t.lane) : t.mask};
+    }
 
-    // synccheck: every thread the barrier releases must wait at the same one.
-    void check_same_barrier() {
+    // Check mode: the threads the barrier releases that waited at another one than the first.
+    void report_divergence() {
         const SimThread& first = *first_arrival_;
         for (const SimThread* t : threads_) {
             if (t->state != State::at_block_barrier || (t->line == first.line && (t->file == first.file || std::strcmp(t->file, first.file) == 0))) continue;
-            launch_->checker->record_sync(
-                block_idx_, t->idx, "Barrier error detected. Divergent thread(s) in block", t->file, t->line,
-                concat("thread ", to_string(t->idx), " waits at this ", barrier_name(t->kind), " while thread ",
-                       to_string(first.idx), " waits at the one at ", first.file, ":", first.line,
-                       "; the threads of a block must all reach the same barrier"),
-                first.file, first.line, first.idx);
+            for (check::Tool* tool : launch_->checker->tools_for(check::Hook::barrier_divergence))
+                tool->barrier_divergence(check_block_, sync_site(*t), sync_site(first));
         }
     }
 
@@ -451,12 +348,10 @@ private:
                 if (!inside || source < 0 || source > 31) return t.value;
                 if (!(participants & bit(static_cast<unsigned>(source)))) {
                     if ((warps_[warp_index].returned & bit(static_cast<unsigned>(source))) &&
-                        (t.mask & bit(static_cast<unsigned>(source))) && !t.mask_without_self && synccheck()) [[unlikely]]
-                        launch_->checker->record_sync(
-                            block_idx_, t.idx, "Warp collective error: a lane of the mask has returned", t.file, t.line,
-                            concat("lane ", lane, " reads lane ", source, " through ", warp_intrinsic_name(t.kind),
-                                   " (mask ", hex_mask(t.mask),
-                                   "), but lane ", source, " returned before reaching it; the value is undefined"));
+                        (t.mask & bit(static_cast<unsigned>(source))) &&
+                        check_hooks_.contains(check::Hook::returned_lane_read)) [[unlikely]]
+                        for (check::Tool* tool : launch_->checker->tools_for(check::Hook::returned_lane_read))
+                            tool->returned_lane_read(check_block_, sync_site(t), static_cast<unsigned>(source));
                     return t.value;
                 }
                 return value_of(static_cast<unsigned>(source));
@@ -625,21 +520,13 @@ private:
     const BlockLaunch* launch_ = nullptr;
     Index3 block_idx_{};
     gpukit_sim::BlockContext block_context_{};
-    std::uintptr_t shared_begin_ = 0;  // check mode: this worker's copy of the module's __shared__
-    bool synccheck_ = false;
-    bool racecheck_ = false;
-    std::vector<gpukit_sim::AccessRange> filter_ranges_;  // check mode: see filter_for
-    gpukit_sim::AccessFilter filter_{};
-    std::uint64_t filter_serial_ = 0;  // the launch filter_ was made for
-    std::vector<ShadowWord> shared_shadow_;  // racecheck: one record per 4 bytes of it
-    std::uint64_t block_linear_ = 0;
+    check::BlockSite check_block_;  // check mode: the block as the tools see it, and what they keep on this worker
+    check::Hooks check_hooks_;      // check mode: the hooks the launch's tools take
     std::uintptr_t stack_bytes_ = simulated_stack_bytes();
     unsigned loop_first_ = 0;        // loop mode: the thread the loop starts at
     unsigned loop_resume_at_ = 0;    // check mode: where the loop starts again after a stopped thread
     unsigned loop_thread_ = ~0u;     // check mode: the thread whose access was judged last
-    std::uint32_t loop_last_atomic_ = 0;
-    std::vector<std::uint32_t> shared_written_;  // initcheck: per byte, the block run that wrote it
-    std::uint32_t shared_written_serial_ = 0;
+    check::ThreadState loop_thread_check_;  // and what the tools keep for it
     std::exception_ptr failure_;
     std::uint64_t solo_yields_ = 0;
     std::chrono::steady_clock::time_point spin_started_{};

@@ -14,7 +14,9 @@
 
 namespace gpukit::detail::sim {
 
+namespace check {
 class LaunchChecker;
+}
 
 struct BlockLaunch {
     const SimModule* module;
@@ -23,7 +25,7 @@ struct BlockLaunch {
     gpukit_sim::Index3 grid;
     gpukit_sim::Index3 block;
     std::size_t dynamic_shared_bytes;
-    LaunchChecker* checker = nullptr;  // check mode: every thread is a fiber, every access judged
+    check::LaunchChecker* checker = nullptr;  // check mode: every thread is a fiber, every access judged
 };
 
 // Runs block `block_idx` of the launch on this OS thread. Throws LaunchError on a deadlock.

@@ -16,6 +16,7 @@
 #include <map>
 #include <set>
 
+#include "backends/sim/check/tools.hpp"
 #include "backends/sim/fiber_stacks.hpp"
 #include "backends/sim/prelude/gpukit_sim_abi.h"
 #include "backends/sim/prelude_files.hpp"
@@ -279,11 +280,10 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
     auto flags = flags_for(compiler);
     if (!input.check.empty()) {
         // Check mode: every load and store calls a hook (ThreadSanitizer's instrumentation, our
-        // runtime); debug lines name the source of each access. racecheck needs every store the
-        // source makes, so -Og: from -O1 on, a store the next thread of the block loop overwrites
-        // is dropped, and the race on it with it (the course's block-wide __shared__ scratch
-        // array). The other tools judge addresses, which the optimiser keeps: -O2, faster.
-        const bool every_store = input.check.contains(CheckTool::racecheck);
+        // runtime); debug lines name the source of each access. A tool that needs every store the
+        // source makes gets -Og (check::ToolNeeds::every_store); the others judge addresses, which
+        // the optimiser keeps: -O2, faster.
+        const bool every_store = check::needs_of(input.check).every_store;
         flags.erase(std::remove(flags.begin(), flags.end(), "-O2"), flags.end());
         flags.insert(flags.end(), {every_store ? "-Og" : "-O2", "-g", "-fsanitize=thread", "-fno-optimize-sibling-calls",
                                    "-Wno-tsan", concat("-DGPUKIT_SIM_CHECK=", input.check.bits())});

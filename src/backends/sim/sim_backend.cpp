@@ -15,7 +15,8 @@
 
 #include "backends/sim/allocations.hpp"
 #include "backends/sim/block_runner.hpp"
-#include "backends/sim/checker.hpp"
+#include "backends/sim/check/launch_checker.hpp"
+#include "backends/sim/check/tools.hpp"
 #include "backends/sim/crash_report.hpp"
 #include "backends/sim/host_compiler.hpp"
 #include "backends/sim/sim_module.hpp"
@@ -256,14 +257,14 @@ public:
         for (auto& value : storage->values) storage->pointers.push_back(value.data());
         const SimModule* module = kernel.module;
         streams_.enqueue(as_stream(stream), [this, storage, &kernel, module, grid, block, shared_bytes] {
-            std::unique_ptr<LaunchChecker> checker;
+            std::unique_ptr<check::LaunchChecker> checker;
             const CheckTools tools = CheckTools::from_bits(module->record().check_tools);
-            if (!tools.empty()) checker = std::make_unique<LaunchChecker>(*module, kernel.name, tools,
-                                                         gpukit_sim::Index3{grid.x, grid.y, grid.z},
-                                                         gpukit_sim::Index3{block.x, block.y, block.z}, shared_bytes);
-            // initcheck cannot see what a kernel without it writes: every allocation it is handed
-            // counts as written (it may have written any of it), so later checked reads stay quiet.
-            if (!tools.contains(CheckTool::initcheck)) mark_arguments_written(storage->values);
+            if (!tools.empty())
+                checker = std::make_unique<check::LaunchChecker>(*module, kernel.name, tools,
+                                                                 gpukit_sim::Index3{grid.x, grid.y, grid.z},
+                                                                 gpukit_sim::Index3{block.x, block.y, block.z}, shared_bytes);
+            // The tools the module was not compiled for do not see this launch; some must know of it.
+            check::before_unwatched_launch(tools, storage->values);
             const BlockLaunch launch{module, &kernel, storage->pointers.data(), {grid.x, grid.y, grid.z},
                                      {block.x, block.y, block.z}, shared_bytes, checker.get()};
             // Whatever the launch ends with, its hazards are kept for take_check_report().
@@ -311,16 +312,6 @@ private:
         std::vector<std::vector<unsigned char>> values;
         std::vector<void*> pointers;
     };
-
-    static void mark_arguments_written(const std::vector<std::vector<unsigned char>>& values) {
-        for (const auto& value : values) {
-            if (value.size() != sizeof(std::uint64_t)) continue;
-            std::uint64_t address;
-            std::memcpy(&address, value.data(), sizeof address);
-            if (auto allocation = AllocationTable::instance().containing(address, 1))
-                allocation->mark_written(allocation->address, allocation->size);
-        }
-    }
 
     static void check_device(int device) {
         if (device != 0)

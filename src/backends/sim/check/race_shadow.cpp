@@ -1,7 +1,13 @@
-// src/backends/sim/race_detector.cpp: racecheck's bookkeeping per 4-byte word.
-#include "backends/sim/race_detector.hpp"
+// src/backends/sim/check/race_shadow.cpp: racecheck's bookkeeping per 4-byte word, and its shadow
+// of a range of global memory.
+#include "backends/sim/check/race_shadow.hpp"
 
-namespace gpukit::detail::sim {
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <new>
+
+namespace gpukit::detail::sim::check {
 
 namespace {
 
@@ -29,7 +35,7 @@ bool concurrent(const ShadowAccess& earlier, const AccessAgent& agent, const Syn
             field(agent.block_generation, 0, block_generation_bits))
             return false;
         if (thread / 32 == agent.thread / 32 && field(who, warp_generation_shift, warp_generation_bits) !=
-                                             field(agent.warp_generation, 0, warp_generation_bits))
+                                                    field(agent.warp_generation, 0, warp_generation_bits))
             return false;
     }
     // Published: an atomic (the word's own modification order), or a plain access its block
@@ -49,8 +55,8 @@ bool conflict(const ShadowAccess& earlier, bool earlier_is_write, const ShadowAc
 }
 
 bool same_thread(std::uint64_t a, std::uint64_t b) {
-    constexpr std::uint64_t identity = ((std::uint64_t{1} << thread_bits) - 1) << thread_shift |
-                                       ((std::uint64_t{1} << block_bits) - 1) << block_shift;
+    constexpr std::uint64_t identity =
+        ((std::uint64_t{1} << thread_bits) - 1) << thread_shift | ((std::uint64_t{1} << block_bits) - 1) << block_shift;
     return (a & identity) == (b & identity);
 }
 
@@ -92,4 +98,16 @@ std::optional<Race> observe(ShadowWord& word, const ShadowAccess& now, const Acc
     return race;
 }
 
-}  // namespace gpukit::detail::sim
+GlobalShadow::GlobalShadow(std::uintptr_t begin, std::uintptr_t end) : first_word_(begin / 4) {
+    const std::size_t words = std::max<std::uintptr_t>((end + 3) / 4 - first_word_, 1);
+    bytes_ = words * (sizeof(ShadowWord) + 1);
+    mapping_ = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapping_ == MAP_FAILED) throw std::bad_alloc();
+    madvise(mapping_, bytes_, MADV_HUGEPAGE);  // fewer faults; a hint the kernel may ignore
+    words_ = static_cast<ShadowWord*>(mapping_);
+    locks_ = reinterpret_cast<std::atomic<std::uint8_t>*>(words_ + words);
+}
+
+GlobalShadow::~GlobalShadow() { munmap(mapping_, bytes_); }
+
+}  // namespace gpukit::detail::sim::check

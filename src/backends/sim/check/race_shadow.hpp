@@ -1,4 +1,5 @@
-// src/backends/sim/race_detector.hpp: racecheck's bookkeeping per 4-byte word.
+// src/backends/sim/check/race_shadow.hpp: racecheck's bookkeeping per 4-byte word, and its shadow of
+// a range of global memory.
 //
 // Two accesses to one word race when they come from different threads, at least one writes,
 // not both are atomic, and nothing orders them. Threads of one block are ordered by a
@@ -13,18 +14,19 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
 
 #include "backends/sim/prelude/gpukit_sim_abi.h"
 
-namespace gpukit::detail::sim {
+namespace gpukit::detail::sim::check {
 
 // Who accesses, and at which point of the block's synchronisation.
 struct AccessAgent {
-    std::uint64_t block = 0;  // linear block index
-    unsigned thread = 0;      // linear thread index in the block; its warp is thread / 32
+    std::uint64_t block = 0;        // linear block index
+    unsigned thread = 0;            // linear thread index in the block; its warp is thread / 32
     unsigned block_generation = 0;  // block barriers completed so far
     unsigned warp_generation = 0;   // warp collectives completed so far by this warp
     std::uint32_t last_atomic = 0;  // the launch's sync clock at this thread's latest atomic; 0: none
@@ -82,4 +84,25 @@ struct Race {
 std::optional<Race> observe(ShadowWord& word, const ShadowAccess& now, const AccessAgent& agent, bool is_write,
                             const SyncClock& clock);
 
-}  // namespace gpukit::detail::sim
+// The shadow of one range of global memory: a record and a spin lock per 4-byte word, in address
+// space reserved for the whole range at once, which the kernel fills with zero pages (huge ones
+// where it can) only where the launch touches it.
+class GlobalShadow {
+public:
+    GlobalShadow(std::uintptr_t begin, std::uintptr_t end);
+    ~GlobalShadow();
+    GlobalShadow(const GlobalShadow&) = delete;
+    GlobalShadow& operator=(const GlobalShadow&) = delete;
+
+    ShadowWord& word(std::uintptr_t address) const { return words_[address / 4 - first_word_]; }
+    std::atomic<std::uint8_t>& lock(std::uintptr_t address) const { return locks_[address / 4 - first_word_]; }
+
+private:
+    std::uintptr_t first_word_;
+    std::size_t bytes_;
+    void* mapping_;
+    ShadowWord* words_;
+    std::atomic<std::uint8_t>* locks_;
+};
+
+}  // namespace gpukit::detail::sim::check

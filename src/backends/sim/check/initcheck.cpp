@@ -1,0 +1,109 @@
+// src/backends/sim/check/initcheck.cpp: initcheck: shared or device memory read before anything
+// wrote it.
+//
+// Device memory: each allocation's record of the bytes written (allocations.hpp), which copies,
+// memsets and kernels launched without initcheck mark too. The kernel's filter passes accesses to
+// an allocation once it is written whole. Shared memory: every access reaches initcheck, and each
+// byte carries the serial of the block run that last wrote it, so a block starts without clearing.
+#include <algorithm>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "backends/sim/allocations.hpp"
+#include "backends/sim/check/hazard_log.hpp"
+#include "backends/sim/check/tools.hpp"
+#include "util/text.hpp"
+
+namespace gpukit::detail::sim::check {
+
+namespace {
+
+// Per byte of a worker's __shared__ variables, the block run that last wrote it.
+struct SharedWritten final : WorkerState {
+    std::vector<std::uint32_t> serials;
+    std::uint32_t serial = 0;  // the block run now
+};
+
+std::string read_words(const char* space, std::size_t size) {
+    return concat("Uninitialized __", space, "__ memory read of size ", size, size == 1 ? " byte" : " bytes");
+}
+
+class Initcheck final : public Tool {
+public:
+    explicit Initcheck(const LaunchInfo& launch) : launch_(launch) {}
+
+    void block_starts(BlockSite& block) override {
+        auto& written = block.state<SharedWritten>(CheckTool::initcheck);
+        written.serials.resize(launch_.module.thread_local_bytes());
+        if (++written.serial == 0) {  // wrapped: old stamps could match again
+            std::fill(written.serials.begin(), written.serials.end(), 0u);
+            written.serial = 1;
+        }
+    }
+
+    Verdict global_access(const AccessSite& site, const GlobalRange& range, const Access& access) override {
+        if (!range.allocation) return Verdict::proceed;  // the module's globals start initialised
+        const Allocation& allocation = *range.allocation;
+        if (access.reads() && !allocation.all_written(access.address, access.size))
+            record(site, access, "global", [&] {
+                return concat("Address ", hex(access.address), " is ", access.address - allocation.address,
+                              " bytes into the allocation at ", hex(allocation.address), " of size ", allocation.size,
+                              " bytes, which no copy, memset or kernel wrote before this read");
+            });
+        if (access.writes()) allocation.mark_written(access.address, access.size);
+        return Verdict::proceed;
+    }
+
+    Verdict shared_access(const AccessSite& site, const SharedArea& area, const Access& access) override {
+        auto& shared = site.block.made_state<SharedWritten>(CheckTool::initcheck);
+        std::uint32_t* written = shared.serials.data() + (access.address - site.block.shared_begin);
+        if (access.reads() &&
+            !std::all_of(written, written + access.size, [&](std::uint32_t serial) { return serial == shared.serial; }))
+            record(site, access, "shared", [&] {
+                return concat("Address ", hex(access.address), " is ", access.address - area.begin,
+                              " bytes into __shared__ ", area.variable.name, ", which no thread of block ",
+                              to_string(dim(site.block.index)), " wrote before this read");
+            });
+        if (access.writes()) std::fill(written, written + access.size, shared.serial);
+        return Verdict::proceed;
+    }
+
+private:
+    template <class Detail>
+    void record(const AccessSite& site, const Access& access, const char* space, Detail&& detail) {
+        launch_.log.at_access(access.pc, read_words(space, access.size), [&] {
+            Hazard hazard = launch_.log.hazard(CheckTool::initcheck, site.block.index, site.thread);
+            hazard.what = read_words(space, access.size);
+            hazard.address = access.address;
+            hazard.size = access.size;
+            hazard.is_write = access.writes();
+            hazard.detail = detail();
+            return HazardLog::AtAccess{std::move(hazard)};
+        });
+    }
+
+    const LaunchInfo& launch_;
+};
+
+// initcheck cannot see what a kernel launched without it writes: every allocation the kernel is
+// handed counts as written (it may have written any of it), so later checked reads stay quiet.
+void mark_arguments_written(std::span<const std::vector<unsigned char>> arguments) {
+    for (const auto& value : arguments) {
+        if (value.size() != sizeof(std::uint64_t)) continue;
+        std::uint64_t address;
+        std::memcpy(&address, value.data(), sizeof address);
+        if (auto allocation = AllocationTable::instance().containing(address, 1))
+            allocation->mark_written(allocation->address, allocation->size);
+    }
+}
+
+}  // namespace
+
+constinit const ToolDefinition initcheck_tool =
+    define_tool<Initcheck>(CheckTool::initcheck, "initcheck",
+                           {.accesses = Accesses::unproven, .every_shared_access = true, .unwritten_allocations = true},
+                           mark_arguments_written);
+
+}  // namespace gpukit::detail::sim::check

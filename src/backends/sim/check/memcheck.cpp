@@ -1,0 +1,115 @@
+// src/backends/sim/check/memcheck.cpp: memcheck: accesses outside every allocation, __shared__
+// array and global, and misaligned ones. The thread stops before such an access, so the process
+// goes on.
+//
+// The kernel's filter passes an aligned access inside a known range by itself (the stack, the
+// block's context, a live allocation, the module's image, this worker's __shared__ variables):
+// what reaches memcheck is the rest, and what other tools send to the runtime.
+#include <string>
+
+#include "backends/sim/allocations.hpp"
+#include "backends/sim/check/hazard_log.hpp"
+#include "backends/sim/check/tools.hpp"
+#include "util/text.hpp"
+
+namespace gpukit::detail::sim::check {
+
+namespace {
+
+std::string access_words(const char* space, const Access& access) {
+    return concat("Invalid __", space, "__ ", access.atomic() ? "atomic" : (access.writes() ? "write" : "read"),
+                  " of size ", access.size, access.size == 1 ? " byte" : " bytes");
+}
+
+class Memcheck final : public Tool {
+public:
+    explicit Memcheck(const LaunchInfo& launch) : launch_(launch) {}
+
+    // A live allocation is accessed naturally aligned, as on the GPU.
+    Verdict global_access(const AccessSite& site, const GlobalRange& range, const Access& access) override {
+        const std::size_t size = access.size;
+        if (!range.allocation || size <= 1 || size > 16 || access.address % size == 0) [[likely]]
+            return Verdict::proceed;
+        record(site, access,
+               concat("Misaligned __global__ ", access.writes() ? "write" : "read", " of size ", size, " bytes"),
+               [&] { return concat("Address ", hex(access.address), " is not aligned to ", size, " bytes"); });
+        return Verdict::stop;
+    }
+
+    Verdict shared_overrun(const AccessSite& site, const SharedArea& area, const Access& access) override {
+        record(site, access, access_words("shared", access), [&] {
+            const std::uintptr_t address = access.address;
+            return area.variable.dynamic
+                       ? concat("Address ", hex(address), " is ", address - area.begin,
+                                " bytes into the dynamic shared memory, past the ", launch_.dynamic_shared_bytes,
+                                " bytes the launch asked for (LaunchConfig::shared_bytes)")
+                       : concat("Address ", hex(address), " is ", address + access.size - area.end,
+                                " bytes past the end of __shared__ ", area.variable.name, " (", area.variable.size,
+                                " bytes)");
+        });
+        return Verdict::stop;
+    }
+
+    // Neither local, shared nor global memory: name what the address is nearest to.
+    Verdict stray_access(const AccessSite& site, const Access& access) override {
+        record(site, access, access_words("global", access), [&] { return stray_detail(access); });
+        return Verdict::stop;
+    }
+
+private:
+    template <class Detail>
+    void record(const AccessSite& site, const Access& access, std::string what, Detail&& detail) {
+        launch_.log.at_access(access.pc, what, [&] {
+            Hazard hazard = launch_.log.hazard(CheckTool::memcheck, site.block.index, site.thread);
+            hazard.what = what;
+            hazard.address = access.address;
+            hazard.size = access.size;
+            hazard.is_write = access.writes();
+            hazard.detail = detail();
+            return HazardLog::AtAccess{std::move(hazard)};
+        });
+    }
+
+    // Just past (or before) a live allocation is the common bug; the heap may since have put a
+    // freed allocation there too, so nearness to a live one is judged first.
+    static std::string stray_detail(const Access& access) {
+        const std::uintptr_t address = access.address;
+        const auto nearest = AllocationTable::instance().nearest(address);
+        const auto distance = [&](const Allocation& a) -> std::uintptr_t {
+            const std::uintptr_t end = a.address + a.size;
+            return address >= end ? address - end : (address < a.address ? a.address - address : 0);
+        };
+        constexpr std::uintptr_t near_bytes = 1024;
+        if (nearest && distance(*nearest) <= near_bytes) {
+            const std::uintptr_t end = nearest->address + nearest->size;
+            if (address >= end)
+                return concat("Address ", hex(address), " is ", address - end,
+                              " bytes after the nearest allocation at ", hex(nearest->address), " of size ",
+                              nearest->size, " bytes");
+            if (address < nearest->address)
+                return concat("Address ", hex(address), " is ", nearest->address - address,
+                              " bytes before the nearest allocation at ", hex(nearest->address), " of size ",
+                              nearest->size, " bytes");
+            return concat("Access at ", hex(address), " of ", access.size,
+                          " bytes runs past the end of the allocation at ", hex(nearest->address), " of size ",
+                          nearest->size, " bytes");
+        }
+        if (auto freed = AllocationTable::instance().freed_containing(address))
+            return concat("Address ", hex(address), " is ", address - freed->address, " bytes into an allocation at ",
+                          hex(freed->address), " of size ", freed->size, " bytes that was freed");
+        if (nearest)
+            return concat("Address ", hex(address), " is ", distance(*nearest),
+                          " bytes from the nearest allocation at ", hex(nearest->address), " of size ", nearest->size,
+                          " bytes");
+        return concat("Address ", hex(address), " is not device memory (a host pointer, or a wild one)");
+    }
+
+    const LaunchInfo& launch_;
+};
+
+}  // namespace
+
+constinit const ToolDefinition memcheck_tool =
+    define_tool<Memcheck>(CheckTool::memcheck, "memcheck", {.accesses = Accesses::unproven});
+
+}  // namespace gpukit::detail::sim::check
