@@ -16,8 +16,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <utility>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "course/course_kernels.hpp"
@@ -75,7 +75,8 @@ int main(int argc, char** argv) {
     auto da = gpukit::DeviceBuffer::from_host(std::span<const float>(a));
     auto db = gpukit::DeviceBuffer::from_host(std::span<const float>(b));
     gpukit::DeviceBuffer dc(n * sizeof(float));
-    const Timing add_time = time_runs(repeats, [&] { add({.grid = gpukit::grid_for(n, 256), .block = 256}, da, db, dc, n); });
+    const Timing add_time =
+        time_runs(repeats, [&] { add({.grid = gpukit::grid_for(n, 256), .block = 256}, da, db, dc, n); });
     std::vector<float> c(n);
     gpukit::copy(std::span<float>(c), dc.view());
     for (int i = 0; i < n; ++i)
@@ -87,10 +88,9 @@ int main(int argc, char** argv) {
     const auto x = random_floats(rn);
     auto dx = gpukit::DeviceBuffer::from_host(std::span<const float>(x));
     gpukit::DeviceBuffer partial((rn / 256) * sizeof(float));
-    const Timing reduce_time =
-        time_runs(repeats, [&] {
-            reduce({.grid = gpukit::grid_for(rn, 256), .block = 256, .shared_bytes = 256 * sizeof(float)}, dx, partial, rn);
-        });
+    const Timing reduce_time = time_runs(repeats, [&] {
+        reduce({.grid = gpukit::grid_for(rn, 256), .block = 256, .shared_bytes = 256 * sizeof(float)}, dx, partial, rn);
+    });
     std::vector<float> partials(rn / 256);
     gpukit::copy(std::span<float>(partials), partial.view());
     double simulated = 0, expected = 0;
@@ -131,8 +131,8 @@ int main(int argc, char** argv) {
     std::printf("%-46s %11.2f ns %11.2f ns %12s\n", "tree reduction, 256/block: per thread-barrier",
                 reduce_time.median * 1e9 / reduce_barriers, reduce_time.best * 1e9 / reduce_barriers, "<= 15 ns");
     std::printf("%-46s %12.3f s %12.3f s %12s\n",
-                (std::to_string(size) + "x" + std::to_string(size) + " tiled matmul (16x16)").c_str(), matmul_time.median,
-                matmul_time.best, quick ? "(quick)" : "<= 10 s");
+                (std::to_string(size) + "x" + std::to_string(size) + " tiled matmul (16x16)").c_str(),
+                matmul_time.median, matmul_time.best, quick ? "(quick)" : "<= 10 s");
     std::printf("%-46s %11.2f ns\n", "  tiled matmul: per thread-barrier incl. work",
                 matmul_time.median * 1e9 / tiled_barriers);
     std::printf("simulated threads per second (median): vector_add %.3g, reduction %.3g, matmul %.3g\n",
@@ -159,13 +159,15 @@ int main(int argc, char** argv) {
         kernel({.grid = gpukit::grid_for(cn, 256), .block = 256}, da, db, dc, cn);
     });
     const auto reduce_check = slowdown(reduction_source, "sum_reduce", [&](gpukit::Kernel& kernel) {
-        kernel({.grid = gpukit::grid_for(crn, 256), .block = 256, .shared_bytes = 256 * sizeof(float)}, dx, partial, crn);
+        kernel({.grid = gpukit::grid_for(crn, 256), .block = 256, .shared_bytes = 256 * sizeof(float)}, dx, partial,
+               crn);
     });
     const auto matmul_check = slowdown(matmul_source, "matmul_tiled", [&](gpukit::Kernel& kernel) {
         kernel({.grid = gpukit::grid_for(csize, csize, block), .block = block}, dm, dk, dout, csize, csize, csize);
     });
-    std::printf("\n%-46s %14s %14s %10s %8s\n", ("check mode (" + checking.check.to_string() + ") vs fast, median").c_str(), "fast", "check", "slowdown",
-                "goal");
+    std::printf("\n%-46s %14s %14s %10s %8s\n",
+                ("check mode (" + checking.check.to_string() + ") vs fast, median").c_str(), "fast", "check",
+                "slowdown", "goal");
     auto row = [](const char* what, std::pair<double, double> t) {
         std::printf("%-46s %12.2f ms %12.2f ms %9.1fx %8s\n", what, t.first * 1e3, t.second * 1e3, t.second / t.first,
                     "<= 20x");

@@ -44,11 +44,13 @@ struct BasicHostView {
     BasicHostView() = default;
     // C-contiguous unless strides are given.
     BasicHostView(Byte* data_, DType dtype_, Shape shape_, std::optional<Strides> strides_ = std::nullopt)
-        : data(data_), dtype(dtype_), shape(std::move(shape_)),
+        : data(data_),
+          dtype(dtype_),
+          shape(std::move(shape_)),
           strides(strides_ ? std::move(*strides_) : c_strides(shape, static_cast<std::int64_t>(itemsize(dtype_)))) {}
     template <class Other>
-        requires std::is_const_v<Byte> && (!std::is_const_v<Other>)
-    BasicHostView(const BasicHostView<Other>& other)  // NOLINT(google-explicit-constructor): writable to read-only
+    requires std::is_const_v<Byte> &&(!std::is_const_v<Other>)
+        BasicHostView(const BasicHostView<Other>& other)  // NOLINT(google-explicit-constructor): writable to read-only
         : data(other.data), dtype(other.dtype), shape(other.shape), strides(other.strides) {}
 };
 using HostView = BasicHostView<std::byte>;
@@ -63,8 +65,8 @@ public:
     static Array from_host(ConstHostView host, Device device = Device::current());
     template <class T>
     static Array from_host(std::span<const T> values, Shape shape, Device device = Device::current()) {
-        return from_host(ConstHostView(reinterpret_cast<const std::byte*>(values.data()), dtype_of<T>(), std::move(shape)),
-                         device);
+        return from_host(
+            ConstHostView(reinterpret_cast<const std::byte*>(values.data()), dtype_of<T>(), std::move(shape)), device);
     }
 
     // A view of memory `memory` owns, its first element at `address`. Nothing is checked against
@@ -96,7 +98,9 @@ public:
     // ---- views (share the memory)
     // Basic indexing (gpukit/indexing.hpp). Throws IndexError with NumPy's messages.
     Array index(std::span<const Index> key) const;
-    Array index(std::initializer_list<Index> key) const { return index(std::span<const Index>(key.begin(), key.size())); }
+    Array index(std::initializer_list<Index> key) const {
+        return index(std::span<const Index>(key.begin(), key.size()));
+    }
     // The same elements in another shape (one extent may be -1). A view, so the array must be
     // C-contiguous: InvalidArgumentError otherwise, and for a shape of another size.
     Array reshape(std::span<const std::int64_t> shape) const;

@@ -21,7 +21,7 @@ struct CacheStats {
     std::uint64_t misses = 0;           // compiles
     std::uint64_t corrupt_entries = 0;  // disk entries found damaged and compiled again
     std::uint64_t evictions = 0;
-    double compile_seconds = 0.0;       // total time spent compiling on misses
+    double compile_seconds = 0.0;  // total time spent compiling on misses
 };
 
 // This process's lookups since it started (or since reset_cache_stats).

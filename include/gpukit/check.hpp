@@ -16,7 +16,6 @@
 #include <string_view>
 #include <vector>
 
-
 #include "gpukit/error.hpp"
 #include "gpukit/geometry.hpp"
 
@@ -49,7 +48,8 @@ constexpr std::string_view to_string(CheckTool tool) { return check_tool_table[s
 class CheckTools {
 public:
     constexpr CheckTools() = default;
-    constexpr CheckTools(CheckTool tool) : bits_(bit(tool)) {}  // NOLINT(google-explicit-constructor): a tool is a set of one
+    constexpr CheckTools(CheckTool tool)
+        : bits_(bit(tool)) {}  // NOLINT(google-explicit-constructor): a tool is a set of one
 
     static constexpr CheckTools all() {
         CheckTools tools;
@@ -93,11 +93,11 @@ constexpr CheckTools operator|(CheckTool a, CheckTool b) { return CheckTools(a) 
 // One distinct hazard: the first occurrence's details and how often it happened.
 struct Hazard {
     CheckTool tool = CheckTool::memcheck;  // the tool that found it
-    std::string what;    // "Invalid __global__ write of size 4 bytes"
+    std::string what;                      // "Invalid __global__ write of size 4 bytes"
     std::string kernel;
     Dim3 block;
     Dim3 thread;
-    std::string file;    // source of the access, "kernel.cu"
+    std::string file;  // source of the access, "kernel.cu"
     int line = 0;
     std::uint64_t address = 0;
     std::size_t size = 0;

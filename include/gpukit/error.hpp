@@ -82,8 +82,8 @@ private:
 
 class CompileError : public Error {
 public:
-    CompileError(std::string program_name, std::string target, std::string log,
-                 std::vector<std::string> options, std::string source);
+    CompileError(std::string program_name, std::string target, std::string log, std::vector<std::string> options,
+                 std::string source);
 
     const std::string& program_name() const noexcept { return program_name_; }
     const std::string& target() const noexcept { return target_; }

@@ -34,7 +34,7 @@ struct SliceRange {
 // Throws InvalidArgumentError for a zero step.
 SliceRange resolve(const Slice& slice, std::int64_t extent);
 
-struct NewAxis {};  // a new dimension of extent 1 (NumPy's None)
+struct NewAxis {};   // a new dimension of extent 1 (NumPy's None)
 struct Ellipsis {};  // as many full slices as the dimensions the rest of the key leaves (...)
 inline constexpr NewAxis newaxis{};
 inline constexpr Ellipsis ellipsis{};

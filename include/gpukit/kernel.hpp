@@ -28,7 +28,7 @@ class Array;
 namespace detail {
 struct ModuleState;
 struct KernelState;
-}
+}  // namespace detail
 
 struct LaunchConfig {
     Dim3 grid;
@@ -63,15 +63,15 @@ struct KernelAttributes {
     std::size_t static_shared_bytes = 0;
     std::size_t local_bytes_per_thread = 0;
     std::size_t constant_bytes = 0;
-    int max_threads_per_block = 0;          // for this kernel, given its register use
+    int max_threads_per_block = 0;             // for this kernel, given its register use
     std::size_t max_dynamic_shared_bytes = 0;  // raised by set_max_dynamic_shared_bytes
     int ptx_version = 0;
     int binary_version = 0;
 };
 
 struct BlockSizeSuggestion {
-    std::uint32_t block_size = 0;      // threads per block for the best occupancy
-    std::uint32_t min_grid_size = 0;   // blocks needed to fill the device at that size
+    std::uint32_t block_size = 0;     // threads per block for the best occupancy
+    std::uint32_t min_grid_size = 0;  // blocks needed to fill the device at that size
 };
 
 // Type-erased, size-aware kernel arguments.
@@ -108,7 +108,8 @@ struct ArgSlot {
 template <class T>
 ArgSlot make_arg_slot(const T& value) {
     using U = std::remove_cvref_t<T>;
-    if constexpr (std::is_same_v<U, BufferView> || std::is_same_v<U, DeviceBuffer> || std::is_same_v<U, ManagedBuffer>) {
+    if constexpr (std::is_same_v<U, BufferView> || std::is_same_v<U, DeviceBuffer> ||
+                  std::is_same_v<U, ManagedBuffer>) {
         return {nullptr, sizeof(std::uint64_t), value.address()};
     } else if constexpr (std::is_same_v<U, Array>) {
         return {nullptr, sizeof(std::uint64_t), launch_address(value)};
@@ -126,7 +127,7 @@ ArgSlot make_arg_slot(const T& value) {
 
 class Kernel {
 public:
-    const std::string& name() const;  // as the user asked for it
+    const std::string& name() const;          // as the user asked for it
     const std::string& lowered_name() const;  // the symbol in the module
     Device device() const;
     const std::vector<KernelParam>& params() const;
@@ -137,7 +138,8 @@ public:
     void set_max_dynamic_shared_bytes(std::size_t bytes) const;
 
     // Occupancy-based block size for this kernel.
-    BlockSizeSuggestion suggest_block_size(std::size_t dynamic_shared_bytes = 0, std::uint32_t block_size_limit = 0) const;
+    BlockSizeSuggestion suggest_block_size(std::size_t dynamic_shared_bytes = 0,
+                                           std::uint32_t block_size_limit = 0) const;
     int max_active_blocks_per_multiprocessor(std::uint32_t block_threads, std::size_t dynamic_shared_bytes = 0) const;
 
     void launch(const LaunchConfig& config, const KernelArgs& args) const;

@@ -48,7 +48,7 @@ struct CompileOptions {
     std::vector<std::string> name_expressions;
     std::vector<std::string> extra_options;  // passed through unchanged
     std::string program_name = "kernel.cu";  // the file name compile errors mention
-    std::string target;  // e.g. "sm_80"; empty compiles for the device's own architecture
+    std::string target;                      // e.g. "sm_80"; empty compiles for the device's own architecture
     // Check mode's tools (gpukit/check.hpp), on backends that run them; GPUKIT_CHECK adds to them.
     CheckTools check;
 
@@ -87,8 +87,8 @@ public:
                           Device device = Device::current());
     // Compiles with the compiler of the named backend without loading: needs no device, only the
     // compiler. `target` as DeviceProperties::target names it, e.g. "sm_90".
-    static CompiledImage compile_image(std::string_view source, const CompileOptions& options,
-                                       std::string_view target, std::string_view backend);
+    static CompiledImage compile_image(std::string_view source, const CompileOptions& options, std::string_view target,
+                                       std::string_view backend);
     // Loads PTX, a cubin or a fatbin produced elsewhere.
     static Module load(ImageFormat format, std::string_view image, Device device = Device::current());
     // Loads a .ptx, .cubin or .fatbin file, the format chosen by the extension.

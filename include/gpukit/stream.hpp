@@ -18,7 +18,7 @@ class Event;
 namespace detail {
 struct StreamState;
 struct StreamAccess;
-}
+}  // namespace detail
 
 enum class StreamFlags { blocking, non_blocking };
 
@@ -46,7 +46,7 @@ private:
     friend struct detail::StreamAccess;
     explicit StreamRef(std::weak_ptr<detail::StreamState> state) : state_(std::move(state)), is_owned_(true) {}
 
-    std::weak_ptr<detail::StreamState> state_;  // empty for a default stream
+    std::weak_ptr<detail::StreamState> state_;    // empty for a default stream
     detail::Backend* default_backend_ = nullptr;  // default stream of a named device; null: current
     int default_ordinal_ = 0;
     bool is_owned_ = false;

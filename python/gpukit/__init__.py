@@ -16,25 +16,7 @@ The backend is the GPU when one is usable, else the simulator; ``GPUKIT_BACKEND=
 source line: see :func:`take_check_report`.
 """
 
-from . import _errors
-from ._errors import (
-    ArrayIndexError,
-    BackendUnavailableError,
-    CompileError,
-    ContextUnusableError,
-    CudaError,
-    GpukitError,
-    HazardError,
-    InvalidArgumentError,
-    KernelArgumentError,
-    KernelNotFoundError,
-    LaunchConfigError,
-    LaunchError,
-    OutOfMemoryError,
-    UsageError,
-)
-from . import _core, _dtypes
-from ._core import Event, Stream, get_current_stream, get_elapsed_time, ndarray
+from . import _core, _dtypes, _errors
 from ._backend import (
     Device,
     all_devices,
@@ -56,6 +38,7 @@ from ._check import (
     set_raise_on_hazard,
     take_check_report,
 )
+from ._core import Event, Stream, get_current_stream, get_elapsed_time, ndarray
 from ._creation import (
     arange,
     empty,
@@ -67,6 +50,22 @@ from ._creation import (
     pinned_empty,
     zeros,
     zeros_like,
+)
+from ._errors import (
+    ArrayIndexError,
+    BackendUnavailableError,
+    CompileError,
+    ContextUnusableError,
+    CudaError,
+    GpukitError,
+    HazardError,
+    InvalidArgumentError,
+    KernelArgumentError,
+    KernelNotFoundError,
+    LaunchConfigError,
+    LaunchError,
+    OutOfMemoryError,
+    UsageError,
 )
 from ._interop import array, asarray, asnumpy, from_dlpack
 from ._kernel import RawKernel, RawModule

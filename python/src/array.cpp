@@ -67,7 +67,8 @@ void construct(Array* self, nb::handle shape, nb::handle dtype_like, nb::handle 
         check_shape(extents, static_cast<std::int64_t>(itemsize(dtype)));
         if (strides) {
             if (strides->size() != extents.size())
-                throw InvalidArgumentError("strides " + format_shape(*strides) + " do not match shape " + format_shape(extents));
+                throw InvalidArgumentError("strides " + format_shape(*strides) + " do not match shape " +
+                                           format_shape(extents));
             if (!is_c_contiguous(extents, *strides, static_cast<std::int64_t>(itemsize(dtype))))
                 throw InvalidArgumentError("a new allocation is C-contiguous; give strides only with memptr");
         }
@@ -202,36 +203,44 @@ nb::object iterate(const Array& array) {
 }  // namespace
 
 void bind_array(nb::module_& m) {
-    nb::class_<ArrayFlags>(m, "Flags", "How an array's elements lie: ``c_contiguous`` (row-major without gaps), "
-                                       "``f_contiguous`` (column-major without gaps), ``owndata`` (all of an allocation, "
-                                       "not a view of another array's memory).")
+    nb::class_<ArrayFlags>(m, "Flags",
+                           "How an array's elements lie: ``c_contiguous`` (row-major without gaps), "
+                           "``f_contiguous`` (column-major without gaps), ``owndata`` (all of an allocation, "
+                           "not a view of another array's memory).")
         .def_ro("c_contiguous", &ArrayFlags::c_contiguous, "Elements in row-major order without gaps.")
         .def_ro("f_contiguous", &ArrayFlags::f_contiguous, "Elements in column-major order without gaps.")
         .def_ro("owndata", &ArrayFlags::owndata, "Not a view of another array's memory.")
         .def("__repr__", [](const ArrayFlags& f) {
             const auto word = [](bool b) { return b ? "True" : "False"; };
-            return std::string("Flags(c_contiguous=") + word(f.c_contiguous) + ", f_contiguous=" + word(f.f_contiguous) +
-                   ", owndata=" + word(f.owndata) + ")";
+            return std::string("Flags(c_contiguous=") + word(f.c_contiguous) +
+                   ", f_contiguous=" + word(f.f_contiguous) + ", owndata=" + word(f.owndata) + ")";
         });
 
     nb::class_<Array> cls(m, "ndarray", nb::is_weak_referenceable(), array_doc);
     cls.def("__init__", &construct, "shape"_a, "dtype"_a = nb::handle(reinterpret_cast<PyObject*>(&PyFloat_Type)),
             "memptr"_a = nb::none(), "strides"_a = nb::none())
         // ---- what it is
-        .def_prop_ro("dtype", [](const Array& a) { return numpy_dtype(a.dtype()); }, "The element type (a numpy.dtype).")
-        .def_prop_ro("shape", [](const Array& a) { return to_tuple(a.shape()); }, "The extent of each dimension.")
-        .def_prop_ro("strides", [](const Array& a) { return to_tuple(a.strides()); },
-                     "Bytes from one element to the next along each dimension (negative for reversed views).")
+        .def_prop_ro(
+            "dtype", [](const Array& a) { return numpy_dtype(a.dtype()); }, "The element type (a numpy.dtype).")
+        .def_prop_ro(
+            "shape", [](const Array& a) { return to_tuple(a.shape()); }, "The extent of each dimension.")
+        .def_prop_ro(
+            "strides", [](const Array& a) { return to_tuple(a.strides()); },
+            "Bytes from one element to the next along each dimension (negative for reversed views).")
         .def_prop_ro("ndim", &Array::ndim, "The number of dimensions.")
         .def_prop_ro("size", &Array::size, "The number of elements.")
         .def_prop_ro("itemsize", &Array::itemsize, "Bytes per element.")
         .def_prop_ro("nbytes", &Array::nbytes,
                      "Bytes the elements take (``size * itemsize``), gaps between strided elements not counted.")
-        .def_prop_ro("device", [](const Array& a) { return a.device(); }, "The gpukit.Device whose memory holds the array.")
+        .def_prop_ro(
+            "device", [](const Array& a) { return a.device(); }, "The gpukit.Device whose memory holds the array.")
         .def_prop_ro("data_ptr", &Array::address, "The device address of the first element, as an int.")
-        .def_prop_ro("flags",
-                     [](const Array& a) { return ArrayFlags{a.is_c_contiguous(), a.is_f_contiguous(), a.owns_data()}; },
-                     "``c_contiguous``, ``f_contiguous`` and ``owndata`` (see :class:`Flags`).")
+        .def_prop_ro(
+            "flags",
+            [](const Array& a) {
+                return ArrayFlags{a.is_c_contiguous(), a.is_f_contiguous(), a.owns_data()};
+            },
+            "``c_contiguous``, ``f_contiguous`` and ``owndata`` (see :class:`Flags`).")
         .def("__len__",
              [](const Array& a) {
                  if (a.ndim() == 0) throw nb::type_error("len() of a 0-d array");
@@ -244,11 +253,13 @@ void bind_array(nb::module_& m) {
              "the same shape and dtype to copy into. Returns once the data is on the host (the copy runs on "
              "``stream``, default the current stream).")
         .def("set", &set, "arr"_a, "stream"_a = nb::none(),
-             "Copies host data (a NumPy array or anything NumPy can read) of the same shape and dtype into the array.\n\n"
+             "Copies host data (a NumPy array or anything NumPy can read) of the same shape and dtype into the "
+             "array.\n\n"
              "For a strided view the bytes between its elements are read and written back unchanged, so no other "
              "stream may write them meanwhile.")
-        .def("tolist", [](const Array& a) { return to_numpy(a).attr("tolist")(); },
-             "The elements as (nested) Python lists, through a host copy.")
+        .def(
+            "tolist", [](const Array& a) { return to_numpy(a).attr("tolist")(); },
+            "The elements as (nested) Python lists, through a host copy.")
         .def(
             "item",
             [](const Array& a) {
@@ -259,13 +270,15 @@ void bind_array(nb::module_& m) {
         .def(
             "__array__",
             [](const Array&, nb::handle, nb::handle) -> nb::object {
-                throw nb::type_error("Implicit conversion of a gpukit array to a NumPy array is not allowed: use .get() "
-                                     "or gpukit.asnumpy(a) to copy it to the host (or numpy.from_dlpack(a) on the "
-                                     "simulator)");
+                throw nb::type_error(
+                    "Implicit conversion of a gpukit array to a NumPy array is not allowed: use .get() "
+                    "or gpukit.asnumpy(a) to copy it to the host (or numpy.from_dlpack(a) on the "
+                    "simulator)");
             },
             "dtype"_a = nb::none(), "copy"_a = nb::none())
         // ---- on the device
-        .def("copy", &Array::copy, nb::call_guard<nb::gil_scoped_release>(), "A new C-contiguous array with the same elements.")
+        .def("copy", &Array::copy, nb::call_guard<nb::gil_scoped_release>(),
+             "A new C-contiguous array with the same elements.")
         .def(
             "astype",
             [](nb::handle self, nb::handle dtype_like, bool copy) -> nb::object {
@@ -288,30 +301,33 @@ void bind_array(nb::module_& m) {
                 // NumPy converts the value (and refuses what does not fit, as numpy.array(value, dtype) does).
                 const auto element = nb::borrow<nb::bytes>(
                     numpy_module().attr("array")(value, "dtype"_a = numpy_dtype(a.dtype())).attr("tobytes")());
-                const std::span<const std::byte> bytes(static_cast<const std::byte*>(static_cast<const void*>(element.c_str())),
-                                                       element.size());
+                const std::span<const std::byte> bytes(
+                    static_cast<const std::byte*>(static_cast<const void*>(element.c_str())), element.size());
                 nb::gil_scoped_release unlocked;
                 a.fill_bytes(bytes);
             },
             "value"_a, "Sets every element to ``value`` (converted to the array's dtype as NumPy converts it).")
         // ---- views
-        .def("__getitem__", [](const Array& a, nb::handle key) { return a.index(to_key(key)); }, "key"_a)
         .def(
-            "__setitem__", [](const Array& a, nb::handle key, nb::handle value) { assign(a.index(to_key(key)), value); },
-            "key"_a, "value"_a)
+            "__getitem__", [](const Array& a, nb::handle key) { return a.index(to_key(key)); }, "key"_a)
         .def(
-            "reshape",
-            [](const Array& a, nb::args shape) { return a.reshape(to_extents(shape)); },
+            "__setitem__",
+            [](const Array& a, nb::handle key, nb::handle value) { assign(a.index(to_key(key)), value); }, "key"_a,
+            "value"_a)
+        .def(
+            "reshape", [](const Array& a, nb::args shape) { return a.reshape(to_extents(shape)); },
             "The same elements in a new shape (one extent may be -1); a view, so the array must be C-contiguous.")
         .def("ravel", &Array::ravel, nb::call_guard<nb::gil_scoped_release>(),
              "A 1-D view of a C-contiguous array, else a 1-D copy.")
         .def(
             "transpose", [](const Array& a, nb::args axes) { return a.transpose(to_extents(axes)); },
             "A view with the dimensions permuted (reversed when no axes are given).")
-        .def_prop_ro("T", [](const Array& a) { return a.transpose(); }, "The transposed view.")
+        .def_prop_ro(
+            "T", [](const Array& a) { return a.transpose(); }, "The transposed view.")
         // ---- interoperability
-        .def_prop_ro("__cuda_array_interface__", &cuda_array_interface,
-                     "CUDA Array Interface v3 (CUDA devices only; on the simulator use DLPack, whose device is the CPU).")
+        .def_prop_ro(
+            "__cuda_array_interface__", &cuda_array_interface,
+            "CUDA Array Interface v3 (CUDA devices only; on the simulator use DLPack, whose device is the CPU).")
         .def(
             "__dlpack_device__", [](const Array& a) { return dlpack_device(a.device()); },
             "(kDLCUDA, ordinal) on a GPU; (kDLCPU, 0) on the simulator, whose device memory is host memory.")
@@ -338,17 +354,21 @@ void bind_array(nb::module_& m) {
         "it: for tests and leak hunts.")
         .def(
             "__init__",
-            [](std::weak_ptr<ArrayMemory>* self, const Array& array) { new (self) std::weak_ptr<ArrayMemory>(array.memory()); },
+            [](std::weak_ptr<ArrayMemory>* self, const Array& array) {
+                new (self) std::weak_ptr<ArrayMemory>(array.memory());
+            },
             "array"_a)
-        .def_prop_ro("alive", [](const std::weak_ptr<ArrayMemory>& memory) { return !memory.expired(); },
-                     "True until the memory has been let go of.");
+        .def_prop_ro(
+            "alive", [](const std::weak_ptr<ArrayMemory>& memory) { return !memory.expired(); },
+            "True until the memory has been let go of.");
 
     m.def(
         "empty",
         [](nb::handle shape, nb::handle dtype, const Device& device) {
             return Array::empty(to_shape(shape), to_dtype(dtype), device);
         },
-        "shape"_a, "dtype"_a, "device"_a, "A new C-contiguous array on `device`; its contents are whatever the memory held.");
+        "shape"_a, "dtype"_a, "device"_a,
+        "A new C-contiguous array on `device`; its contents are whatever the memory held.");
     m.def(
         "from_host",
         [](nb::handle values, const Device& device) {

@@ -22,7 +22,8 @@ void bind_cache(nb::module_& m) {
             },
             "The disk cache's directory; None when no GPUKIT_CACHE_DIR, XDG_CACHE_HOME or HOME names one.")
         .def_ro("max_bytes", &CacheConfig::max_bytes)
-        .def_ro("disk_enabled", &CacheConfig::disk_enabled, "False under GPUKIT_CACHE_DISABLE=1 or without a directory.");
+        .def_ro("disk_enabled", &CacheConfig::disk_enabled,
+                "False under GPUKIT_CACHE_DISABLE=1 or without a directory.");
 
     nb::class_<CacheStats>(m, "CacheStats", "This process's cache lookups.")
         .def_ro("memory_hits", &CacheStats::memory_hits)

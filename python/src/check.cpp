@@ -19,8 +19,11 @@ nb::tuple dim3_tuple(const Dim3& d) { return nb::make_tuple(d.x, d.y, d.z); }
 }  // namespace
 
 void bind_check(nb::module_& m) {
-    nb::class_<Hazard>(m, "Hazard", "One distinct hazard check mode found: its first occurrence and how often it happened.")
-        .def_prop_ro("tool", [](const Hazard& h) { return std::string(to_string(h.tool)); }, "'memcheck', 'racecheck', 'synccheck' or 'initcheck'.")
+    nb::class_<Hazard>(m, "Hazard",
+                       "One distinct hazard check mode found: its first occurrence and how often it happened.")
+        .def_prop_ro(
+            "tool", [](const Hazard& h) { return std::string(to_string(h.tool)); },
+            "'memcheck', 'racecheck', 'synccheck' or 'initcheck'.")
         .def_ro("what", &Hazard::what, "What happened, e.g. 'Invalid __global__ write of size 4 bytes'.")
         .def_ro("kernel", &Hazard::kernel)
         .def_prop_ro("block", [](const Hazard& h) { return dim3_tuple(h.block); })
@@ -38,8 +41,8 @@ void bind_check(nb::module_& m) {
         .def_prop_ro("other_block", [](const Hazard& h) { return dim3_tuple(h.other_block); })
         .def_prop_ro("other_thread", [](const Hazard& h) { return dim3_tuple(h.other_thread); })
         .def("__repr__", [](const Hazard& h) {
-            return "<gpukit.Hazard " + std::string(to_string(h.tool)) + ": " + h.what + " in " + h.kernel + " at " + h.file + ":" +
-                   std::to_string(h.line) + ", " + std::to_string(h.occurrences) + "x>";
+            return "<gpukit.Hazard " + std::string(to_string(h.tool)) + ": " + h.what + " in " + h.kernel + " at " +
+                   h.file + ":" + std::to_string(h.line) + ", " + std::to_string(h.occurrences) + "x>";
         });
 
     nb::class_<CheckReport>(m, "CheckReport", "The hazards check-mode launches found.")
@@ -48,7 +51,8 @@ void bind_check(nb::module_& m) {
         .def("text", &CheckReport::text, "compute-sanitizer's layout: a block of '=========' lines per hazard.")
         .def("__str__", &CheckReport::text)
         .def("__len__", [](const CheckReport& r) { return r.hazards.size(); })
-        .def("__bool__", [](const CheckReport& r) { return !r.clean(); }, "True when hazards were found.")
+        .def(
+            "__bool__", [](const CheckReport& r) { return !r.clean(); }, "True when hazards were found.")
         .def("__iter__", [](const CheckReport& r) { return nb::iter(nb::cast(r.hazards)); })
         .def("__repr__", [](const CheckReport& r) {
             return "<gpukit.CheckReport " + std::to_string(r.hazards.size()) + " hazard" +

@@ -74,7 +74,8 @@ void bind_device(nb::module_& m) {
             },
             nb::arg("id") = nb::none())
         .def_prop_ro("id", &Device::ordinal, "The device's ordinal within its backend.")
-        .def_prop_ro("backend", [](const Device& d) { return d.backend_info().name; }, "The backend's name.")
+        .def_prop_ro(
+            "backend", [](const Device& d) { return d.backend_info().name; }, "The backend's name.")
         .def_prop_ro("backend_info", &Device::backend_info, nb::rv_policy::reference,
                      "The backend: its name, label and capabilities.")
         .def_prop_ro("name", [](const Device& d) { return std::string(d.name()); })
@@ -84,12 +85,13 @@ void bind_device(nb::module_& m) {
                          const auto cc = d.properties().compute_capability;
                          return std::make_pair(cc.major, cc.minor);
                      })
-        .def_prop_ro("mem_info",
-                     [](const Device& d) {
-                         const auto info = d.memory_info();
-                         return std::make_pair(info.free_bytes, info.total_bytes);
-                     },
-                     "(free bytes, total bytes) now.")
+        .def_prop_ro(
+            "mem_info",
+            [](const Device& d) {
+                const auto info = d.memory_info();
+                return std::make_pair(info.free_bytes, info.total_bytes);
+            },
+            "(free bytes, total bytes) now.")
         .def("use", &Device::use, "Makes this the current device of the calling thread.")
         .def(
             "synchronize",
@@ -116,8 +118,7 @@ void bind_device(nb::module_& m) {
              })
         .def("__eq__", [](const Device& a, const Device& b) { return a == b; })
         .def("__eq__", [](const Device&, nb::handle) { return false; })
-        .def("__hash__",
-             [](const Device& d) { return nb::hash(nb::make_tuple(d.backend_info().name, d.ordinal())); })
+        .def("__hash__", [](const Device& d) { return nb::hash(nb::make_tuple(d.backend_info().name, d.ordinal())); })
         .def("__repr__", [](const Device& d) {
             return "<gpukit.Device " + std::to_string(d.ordinal()) + " (" + std::string(d.name()) + ") on " +
                    d.backend_info().name + ">";

@@ -74,8 +74,9 @@ nb::object make_capsule(const Array& array) {
     for (std::int64_t stride : array.strides())
         if (stride % itemsize != 0)
             throw nb::buffer_error(concat("cannot export an array whose strides ", format_shape(array.strides()),
-                                                  " are not whole elements of ", itemsize, " bytes: DLPack counts "
-                                                  "strides in elements; export a .copy()")
+                                          " are not whole elements of ", itemsize,
+                                          " bytes: DLPack counts "
+                                          "strides in elements; export a .copy()")
                                        .c_str());
     auto* context = new ExportContext<Managed>(array);
     context->shape = array.shape();
@@ -135,13 +136,14 @@ std::string where(int device_type) {
 
 Array adopt(const dlpack::Tensor& tensor, std::shared_ptr<ImportedMemory> memory, bool read_only) {
     if (read_only)
-        throw nb::buffer_error("the DLPack tensor is read-only, and gpukit arrays are writable; pass a writable one or a copy");
+        throw nb::buffer_error(
+            "the DLPack tensor is read-only, and gpukit arrays are writable; pass a writable one or a copy");
     const DLPackDType type{tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes};
     const auto dtype = dtype_from_dlpack(type);
     if (!dtype || !numpy_holds(*dtype))
         throw nb::buffer_error(concat("gpukit arrays cannot hold DLPack type (code ", int(type.code), ", ",
-                                              int(type.bits), " bits, ", type.lanes, " lanes)",
-                                              dtype ? " without ml_dtypes, which gives NumPy its bfloat16" : "")
+                                      int(type.bits), " bits, ", type.lanes, " lanes)",
+                                      dtype ? " without ml_dtypes, which gives NumPy its bfloat16" : "")
                                    .c_str());
     Shape shape(tensor.shape, tensor.shape + tensor.ndim);
     const auto itemsize = static_cast<std::int64_t>(gpukit::itemsize(*dtype));
@@ -155,18 +157,23 @@ Array adopt(const dlpack::Tensor& tensor, std::shared_ptr<ImportedMemory> memory
 // Consumes a DLPack capsule: the tensor is released with the last array viewing it.
 Array from_dlpack(nb::handle capsule, const Device& device) {
     if (PyCapsule_IsValid(capsule.ptr(), versioned_name)) {
-        auto* managed = static_cast<dlpack::ManagedTensorVersioned*>(PyCapsule_GetPointer(capsule.ptr(), versioned_name));
+        auto* managed =
+            static_cast<dlpack::ManagedTensorVersioned*>(PyCapsule_GetPointer(capsule.ptr(), versioned_name));
         if (managed->version.major != dlpack::exported_version.major)
             throw nb::buffer_error(concat("The DLPack tensor has version ", managed->version.major, ".",
-                                                  managed->version.minor, "; gpukit reads version 1.x")
+                                          managed->version.minor, "; gpukit reads version 1.x")
                                        .c_str());
-        auto memory = std::make_shared<ImportedMemory>(device, [managed] { if (managed->deleter) managed->deleter(managed); });
+        auto memory = std::make_shared<ImportedMemory>(device, [managed] {
+            if (managed->deleter) managed->deleter(managed);
+        });
         PyCapsule_SetName(capsule.ptr(), versioned_used_name);
         return adopt(managed->dl_tensor, std::move(memory), (managed->flags & dlpack::flag_read_only) != 0);
     }
     if (PyCapsule_IsValid(capsule.ptr(), legacy_name)) {
         auto* managed = static_cast<dlpack::ManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), legacy_name));
-        auto memory = std::make_shared<ImportedMemory>(device, [managed] { if (managed->deleter) managed->deleter(managed); });
+        auto memory = std::make_shared<ImportedMemory>(device, [managed] {
+            if (managed->deleter) managed->deleter(managed);
+        });
         PyCapsule_SetName(capsule.ptr(), legacy_used_name);
         return adopt(managed->dl_tensor, std::move(memory), false);
     }
@@ -181,7 +188,8 @@ Array from_cuda_array_interface(nb::handle object, const Device& device) {
     const DType dtype = to_dtype(interface["typestr"]);
     Shape shape = to_shape(interface["shape"]);
     const bool strided = interface.contains("strides") && !interface["strides"].is_none();
-    Strides strides = strided ? to_shape(interface["strides"]) : c_strides(shape, static_cast<std::int64_t>(itemsize(dtype)));
+    Strides strides =
+        strided ? to_shape(interface["strides"]) : c_strides(shape, static_cast<std::int64_t>(itemsize(dtype)));
     if (interface.contains("stream") && !interface["stream"].is_none()) {
         // The producer's work must be done before ours reads; its stream is foreign to us, and the
         // device's primary context is shared, so finishing the device's work covers it.
@@ -190,7 +198,8 @@ Array from_cuda_array_interface(nb::handle object, const Device& device) {
         device.synchronize();
     }
     const auto address = nb::cast<std::uint64_t>(nb::cast<nb::tuple>(interface["data"])[0]);
-    return Array(std::make_shared<ImportedMemory>(device, object), address, std::move(shape), std::move(strides), dtype);
+    return Array(std::make_shared<ImportedMemory>(device, object), address, std::move(shape), std::move(strides),
+                 dtype);
 }
 
 // The gpukit device that can address memory on DLPack device (type, id) without a copy.
@@ -199,7 +208,8 @@ Device import_device(int device_type, int device_id) {
     const int ours = device.backend_info().capabilities.dlpack_device_type;
     if (device_type == ours && device_type == dlpack::kDLCUDA) return gpukit::device(device_id);
     if (device_type == ours && device_type == dlpack::kDLCPU) return device;
-    throw nb::buffer_error(("gpukit on the " + device.backend_info().name + " backend cannot use " + where(device_type) +
+    throw nb::buffer_error(("gpukit on the " + device.backend_info().name + " backend cannot use " +
+                            where(device_type) +
                             " memory without a copy; use gpukit.asarray, which copies host data to the device")
                                .c_str());
 }

@@ -65,7 +65,8 @@ void translate(const std::exception_ptr& thrown, void*) {
         raise_python("LaunchConfigError", e.what());
     } catch (const KernelArgumentError& e) {
         nb::dict fields;
-        fields["parameter_index"] = e.parameter_index() < 0 ? nb::object(nb::none()) : nb::object(nb::int_(e.parameter_index()));
+        fields["parameter_index"] =
+            e.parameter_index() < 0 ? nb::object(nb::none()) : nb::object(nb::int_(e.parameter_index()));
         raise_python("KernelArgumentError", e.what(), fields);
     } catch (const LaunchError& e) {
         raise_python("LaunchError", e.what());

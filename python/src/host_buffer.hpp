@@ -21,7 +21,9 @@ public:
     HostBuffer(const HostBuffer&) = delete;
     HostBuffer& operator=(const HostBuffer&) = delete;
 
-    std::span<std::byte> bytes() const { return {static_cast<std::byte*>(view_.buf), static_cast<std::size_t>(view_.len)}; }
+    std::span<std::byte> bytes() const {
+        return {static_cast<std::byte*>(view_.buf), static_cast<std::size_t>(view_.len)};
+    }
 
 private:
     Py_buffer view_{};

@@ -60,9 +60,9 @@ ParamKind classify(const KernelParam& param) {
     for (const char* name : {"size_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uintptr_t", "unsigned"})
         if (base == name) return ParamKind::unsigned_integer;
     if (base.rfind("unsigned ", 0) == 0) return ParamKind::unsigned_integer;
-    for (const char* name : {"char", "signed char", "short", "short int", "int", "signed", "signed int", "long",
-                             "long int", "long long", "long long int", "int8_t", "int16_t", "int32_t", "int64_t",
-                             "intptr_t", "ptrdiff_t", "ssize_t"})
+    for (const char* name :
+         {"char", "signed char", "short", "short int", "int", "signed", "signed int", "long", "long int", "long long",
+          "long long int", "int8_t", "int16_t", "int32_t", "int64_t", "intptr_t", "ptrdiff_t", "ssize_t"})
         if (base == name) return ParamKind::signed_integer;
     return ParamKind::other;
 }
@@ -106,8 +106,9 @@ public:
         if (PyObject_IsInstance(value.ptr(), types.numpy_generic) == 1) return pack_numpy_scalar(value);
         if (PyObject_IsInstance(value.ptr(), types.numpy_ndarray) == 1) {
             if (nb::cast<int>(value.attr("ndim")) == 0) return pack_numpy_scalar(value);
-            refuse(concat_message("is a NumPy array in host memory, which a kernel cannot read; copy it to the "
-                                  "device with gpukit.asarray(x) and pass that (bring results back with .get())"));
+            refuse(
+                concat_message("is a NumPy array in host memory, which a kernel cannot read; copy it to the "
+                               "device with gpukit.asarray(x) and pass that (bring results back with .get())"));
         }
         if (PyBytes_Check(value.ptr()) || PyByteArray_Check(value.ptr()) || PyMemoryView_Check(value.ptr()))
             return pack_raw_bytes(value);
@@ -196,8 +197,9 @@ private:
         const unsigned bits = static_cast<unsigned>(size * 8);
         // The accepted range: a signed or unsigned integer of `bits`, or (type unknown) either.
         const long double low = is_unsigned_param ? 0.0L : -std::ldexp(1.0L, static_cast<int>(bits) - 1);
-        const long double high =
-            (is_signed_param ? std::ldexp(1.0L, static_cast<int>(bits) - 1) : std::ldexp(1.0L, static_cast<int>(bits))) - 1;
+        const long double high = (is_signed_param ? std::ldexp(1.0L, static_cast<int>(bits) - 1)
+                                                  : std::ldexp(1.0L, static_cast<int>(bits))) -
+                                 1;
         const long double boolean_high = 1.0L;
 
         int overflow = 0;
@@ -234,22 +236,21 @@ private:
 
     void pack_float(double value, nb::handle original) {
         if (is_integer_kind(kind_))
-            refuse(concat_message("is a ", python_type_name(original), " (", short_repr(original), ") but ", parameter(),
-                                  " is an integer; pass int(x) or a NumPy integer scalar"));
+            refuse(concat_message("is a ", python_type_name(original), " (", short_repr(original), ") but ",
+                                  parameter(), " is an integer; pass int(x) or a NumPy integer scalar"));
         if (kind_ == ParamKind::pointer)
             refuse(concat_message("is a ", python_type_name(original), " but ", parameter(), " is a pointer"));
         const std::size_t size = param_ ? param_->size : 8;
         if (size == 4) {
             const auto single = static_cast<float>(value);
             if (std::isfinite(value) && !std::isfinite(single))
-                throw KernelArgumentError(concat_message("(", short_repr(original), ") is out of range for ", parameter(),
-                                                         ": float32 holds at most 3.4028235e+38"),
+                throw KernelArgumentError(concat_message("(", short_repr(original), ") is out of range for ",
+                                                         parameter(), ": float32 holds at most 3.4028235e+38"),
                                           static_cast<int>(index_));
             return append(&single, sizeof single);
         }
         if (size == 2 && kind_ != ParamKind::other)
-            refuse(concat_message("is a Python float but ", parameter(),
-                                  " is a 2-byte float; pass numpy.float16(x)"));
+            refuse(concat_message("is a Python float but ", parameter(), " is a 2-byte float; pass numpy.float16(x)"));
         append(&value, sizeof value);  // any other size: the core names the mismatch
     }
 
@@ -273,9 +274,8 @@ private:
         const bool is_integer = kind == 'i' || kind == 'u' || kind == 'b';
         if ((is_float && (is_integer_kind(kind_) || kind_ == ParamKind::pointer)) ||
             (is_integer && kind_ == ParamKind::floating))
-            refuse(concat_message("is a NumPy ", text_of(value.attr("dtype")), " scalar but ",
-                                  parameter(), " is ",
-                                  kind_ == ParamKind::floating ? "a floating-point type"
+            refuse(concat_message("is a NumPy ", text_of(value.attr("dtype")), " scalar but ", parameter(), " is ",
+                                  kind_ == ParamKind::floating  ? "a floating-point type"
                                   : kind_ == ParamKind::pointer ? "a pointer"
                                                                 : "an integer"));
         pack_raw_bytes(value);

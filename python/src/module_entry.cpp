@@ -3,8 +3,9 @@
 #include "python_refs.hpp"
 
 NB_MODULE(_core, m) {
-    m.doc() = "gpukit's C++ core: devices, memory, arrays, streams, events, modules, kernels, check mode, the "
-              "compile cache and the backends. Use it through the gpukit package.";
+    m.doc() =
+        "gpukit's C++ core: devices, memory, arrays, streams, events, modules, kernels, check mode, the "
+        "compile cache and the backends. Use it through the gpukit package.";
     using namespace gpukit::python;
     install_device_wait();
     bind_errors(m);

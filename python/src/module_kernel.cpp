@@ -24,14 +24,12 @@ namespace {
 
 // A Python int or anything that converts to one losslessly (__index__: NumPy's integer scalars, as
 // grids computed with NumPy are); not a bool, nor a float.
-bool is_integer(nb::handle value) {
-    return PyIndex_Check(value.ptr()) && !PyBool_Check(value.ptr());
-}
+bool is_integer(nb::handle value) { return PyIndex_Check(value.ptr()) && !PyBool_Check(value.ptr()); }
 
 std::uint32_t dimension(nb::handle value, const char* what) {
     const auto refuse = [&] {
-        return nb::type_error((std::string(what) + " dimensions must be integers, not " +
-                               Py_TYPE(value.ptr())->tp_name).c_str());
+        return nb::type_error(
+            (std::string(what) + " dimensions must be integers, not " + Py_TYPE(value.ptr())->tp_name).c_str());
     };
     if (!is_integer(value)) throw refuse();
     nb::object index = nb::steal(PyNumber_Index(value.ptr()));
@@ -42,8 +40,8 @@ std::uint32_t dimension(nb::handle value, const char* what) {
     int overflow = 0;
     const long long n = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
     if (overflow != 0 || n < 0 || n > std::numeric_limits<std::uint32_t>::max())
-        throw nb::value_error((std::string(what) + " dimension " + nb::str(index).c_str() +
-                               " is outside 0..4294967295").c_str());
+        throw nb::value_error(
+            (std::string(what) + " dimension " + nb::str(index).c_str() + " is outside 0..4294967295").c_str());
     return static_cast<std::uint32_t>(n);
 }
 
@@ -51,8 +49,9 @@ std::uint32_t dimension(nb::handle value, const char* what) {
 Dim3 to_dim3(nb::handle value, const char* what) {
     if (is_integer(value)) return Dim3(dimension(value, what));
     if (!PyTuple_Check(value.ptr()) && !PyList_Check(value.ptr()))
-        throw nb::type_error((std::string(what) + " must be an int or a tuple of 1 to 3 ints, not " +
-                              Py_TYPE(value.ptr())->tp_name).c_str());
+        throw nb::type_error(
+            (std::string(what) + " must be an int or a tuple of 1 to 3 ints, not " + Py_TYPE(value.ptr())->tp_name)
+                .c_str());
     nb::sequence items = nb::borrow<nb::sequence>(value);
     const std::size_t n = nb::len(items);
     if (n < 1 || n > 3)
@@ -83,11 +82,15 @@ void bind_module_kernel(nb::module_& m) {
             [](CompileOptions& o, std::string_view tools) { o.check = CheckTools::parse(tools); },
             "Check-mode tools for the simulator: 'memcheck,racecheck', 'all', or 'none'.")
         .def(
-            "header", [](CompileOptions& o, std::string name, std::string source) { o.header(std::move(name), std::move(source)); },
+            "header",
+            [](CompileOptions& o, std::string name, std::string source) {
+                o.header(std::move(name), std::move(source));
+            },
             nb::arg("name"), nb::arg("source"), "Adds a header that `#include \"name\"` finds.")
         .def("to_arguments", &CompileOptions::to_arguments);
 
-    nb::class_<KernelParam>(m, "KernelParam", "One kernel parameter: its place in the argument buffer, size and declaration.")
+    nb::class_<KernelParam>(m, "KernelParam",
+                            "One kernel parameter: its place in the argument buffer, size and declaration.")
         .def_ro("offset", &KernelParam::offset)
         .def_ro("size", &KernelParam::size)
         .def_ro("type", &KernelParam::type)
@@ -137,7 +140,8 @@ void bind_module_kernel(nb::module_& m) {
             nb::arg("dynamic_shared_bytes") = 0, nb::arg("block_size_limit") = 0)
         .def("max_active_blocks_per_multiprocessor", &Kernel::max_active_blocks_per_multiprocessor,
              nb::arg("block_threads"), nb::arg("dynamic_shared_bytes") = 0)
-        .def_prop_ro("native_handle", [](const Kernel& k) { return reinterpret_cast<std::uintptr_t>(k.native_handle()); })
+        .def_prop_ro("native_handle",
+                     [](const Kernel& k) { return reinterpret_cast<std::uintptr_t>(k.native_handle()); })
         .def(
             "launch",
             [](const Kernel& kernel, nb::handle grid, nb::handle block, nb::handle args, std::size_t shared_mem,

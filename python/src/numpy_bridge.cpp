@@ -53,8 +53,9 @@ bool numpy_holds(DType dtype) {
 nb::object numpy_dtype(DType dtype) {
     make_numpy_dtypes();
     if (PyObject* made = numpy_dtypes[static_cast<std::size_t>(dtype)]) return nb::borrow(made);
-    throw nb::type_error("bfloat16 arrays need the ml_dtypes package, which gives NumPy a bfloat16 dtype "
-                         "(pip install ml_dtypes)");
+    throw nb::type_error(
+        "bfloat16 arrays need the ml_dtypes package, which gives NumPy a bfloat16 dtype "
+        "(pip install ml_dtypes)");
 }
 
 DType to_dtype(nb::handle dtype_like) {
@@ -136,7 +137,8 @@ namespace {
 
 std::optional<std::int64_t> slice_bound(PyObject* bound) {
     if (bound == Py_None) return std::nullopt;
-    if (!PyIndex_Check(bound)) throw nb::type_error("slice indices must be integers or None or have an __index__ method");
+    if (!PyIndex_Check(bound))
+        throw nb::type_error("slice indices must be integers or None or have an __index__ method");
     return to_int64(bound);
 }
 

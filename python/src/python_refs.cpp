@@ -23,8 +23,9 @@ void release_reference(PyObject* object) noexcept {
 }
 
 std::shared_ptr<const void> hold_reference(nb::handle object) {
-    return std::shared_ptr<const void>(object.inc_ref().ptr(),
-                                       [](const void* held) { release_reference(static_cast<PyObject*>(const_cast<void*>(held))); });
+    return std::shared_ptr<const void>(object.inc_ref().ptr(), [](const void* held) {
+        release_reference(static_cast<PyObject*>(const_cast<void*>(held)));
+    });
 }
 
 namespace {

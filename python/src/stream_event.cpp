@@ -81,7 +81,8 @@ void bind_stream_event(nb::module_& m) {
         .def_prop_ro("device", &PythonStream::device,
                      "The device the stream belongs to (the current device for :attr:`Stream.null`).")
         .def_prop_ro("is_default", &PythonStream::is_default, "True for :attr:`Stream.null`.")
-        .def_prop_ro("ptr", &PythonStream::handle, "The native handle as an int (a ``CUstream``); 0 for the default stream.")
+        .def_prop_ro("ptr", &PythonStream::handle,
+                     "The native handle as an int (a ``CUstream``); 0 for the default stream.")
         .def(
             "synchronize",
             [](const PythonStream& s) {
@@ -102,8 +103,9 @@ void bind_stream_event(nb::module_& m) {
             [](nb::handle self, nb::handle event) {
                 nb::object target = event.is_none() ? nb::cast(Event(Device::current())) : nb::borrow(event);
                 if (!nb::isinstance<Event>(target))
-                    throw nb::type_error(("event must be a gpukit.Event or None, not " +
-                                          std::string(Py_TYPE(event.ptr())->tp_name)).c_str());
+                    throw nb::type_error(
+                        ("event must be a gpukit.Event or None, not " + std::string(Py_TYPE(event.ptr())->tp_name))
+                            .c_str());
                 Event& recorded = nb::cast<Event&>(target);
                 recorded.record(stream_argument(self, recorded.device()));
                 return target;
@@ -117,7 +119,8 @@ void bind_stream_event(nb::module_& m) {
                 set_current_stream(s.for_device(device), s.is_default() ? nullptr : hold_reference(self));
                 return nb::borrow(self);
             },
-            "Makes this the current stream of its device on the calling thread outside any ``with`` block; returns self.")
+            "Makes this the current stream of its device on the calling thread outside any ``with`` block; returns "
+            "self.")
         .def("__enter__",
              [](nb::handle self) {
                  const PythonStream& s = *nb::inst_ptr<PythonStream>(self);
@@ -142,7 +145,8 @@ void bind_stream_event(nb::module_& m) {
         .def("__repr__", [](nb::handle self) {
             const PythonStream& s = *nb::inst_ptr<PythonStream>(self);
             if (s.is_default()) return std::string("<gpukit.Stream null (the default stream)>");
-            return "<gpukit.Stream " + hex(s.handle()) + " on " + nb::cast<std::string>(nb::repr(nb::cast(s.device()))) + ">";
+            return "<gpukit.Stream " + hex(s.handle()) + " on " +
+                   nb::cast<std::string>(nb::repr(nb::cast(s.device()))) + ">";
         });
     nb::object null = nb::cast(PythonStream());
     stream_class.attr("null") = null;
@@ -155,13 +159,15 @@ void bind_stream_event(nb::module_& m) {
         .def(
             "__init__",
             [](Event* self, bool timing, std::optional<Device> device) {
-                new (self) Event(device.value_or(Device::current()), timing ? EventFlags::timing : EventFlags::no_timing);
+                new (self)
+                    Event(device.value_or(Device::current()), timing ? EventFlags::timing : EventFlags::no_timing);
             },
             nb::arg("timing") = true, nb::arg("device") = nb::none())
         .def_prop_ro("device", &Event::device, "The device the event belongs to.")
         .def(
             "record", [](Event& e, nb::handle stream) { e.record(stream_argument(stream, e.device())); },
-            nb::arg("stream") = nb::none(), "Captures the work enqueued so far on ``stream`` (default: the current stream).")
+            nb::arg("stream") = nb::none(),
+            "Captures the work enqueued so far on ``stream`` (default: the current stream).")
         .def(
             "synchronize",
             [](const Event& e) {
@@ -172,9 +178,10 @@ void bind_stream_event(nb::module_& m) {
             "Waits until the captured work has finished.")
         .def("done", &Event::query, "True when the captured work has finished (or nothing was recorded).")
         .def_prop_ro("is_recorded", &Event::is_recorded, "True once :meth:`record` has been called.")
-        .def("elapsed_time", [](const Event& start, const Event& end) { return Event::elapsed_ms(start, end); },
-             nb::arg("end"),
-             "Milliseconds from this event to ``end``; both recorded, ``end`` completed (synchronise it first).")
+        .def(
+            "elapsed_time", [](const Event& start, const Event& end) { return Event::elapsed_ms(start, end); },
+            nb::arg("end"),
+            "Milliseconds from this event to ``end``; both recorded, ``end`` completed (synchronise it first).")
         .def("__repr__", [](const Event& e) {
             return std::string("<gpukit.Event ") + (e.is_recorded() ? "recorded" : "not recorded") + " on " +
                    nb::cast<std::string>(nb::repr(nb::cast(e.device()))) + ">";

@@ -11,10 +11,15 @@ namespace gpukit {
 using detail::concat;
 
 Array::Array(std::shared_ptr<ArrayMemory> memory, std::uint64_t address, Shape shape, Strides strides, DType dtype)
-    : memory_(std::move(memory)), address_(address), shape_(std::move(shape)), strides_(std::move(strides)), dtype_(dtype) {
+    : memory_(std::move(memory)),
+      address_(address),
+      shape_(std::move(shape)),
+      strides_(std::move(strides)),
+      dtype_(dtype) {
     if (!memory_) throw InvalidArgumentError("An array needs the memory it views (a null ArrayMemory was given)");
     if (shape_.size() != strides_.size())
-        throw InvalidArgumentError(concat("strides ", format_shape(strides_), " do not match shape ", format_shape(shape_)));
+        throw InvalidArgumentError(
+            concat("strides ", format_shape(strides_), " do not match shape ", format_shape(shape_)));
 }
 
 Array Array::empty(Shape shape, DType dtype, Device device) {
@@ -42,7 +47,8 @@ Array Array::index(std::span<const Index> key) const { return view(select(shape_
 Array Array::reshape(std::span<const std::int64_t> shape) const {
     Shape resolved = resolve_reshape(size(), shape);
     if (!is_c_contiguous())
-        throw InvalidArgumentError("reshape needs a C-contiguous array (this view is strided); reshape a .copy() of it");
+        throw InvalidArgumentError(
+            "reshape needs a C-contiguous array (this view is strided); reshape a .copy() of it");
     Strides strides = c_strides(resolved, itemsize());
     return Array(memory_, address_, std::move(resolved), std::move(strides), dtype_);
 }
@@ -61,14 +67,15 @@ Array Array::reinterpret(DType dtype, Shape shape, std::optional<Strides> stride
     check_shape(shape, item);
     Strides resolved = strides ? std::move(*strides) : c_strides(shape, item);
     if (resolved.size() != shape.size())
-        throw InvalidArgumentError(concat("strides ", format_shape(resolved), " do not match shape ", format_shape(shape)));
+        throw InvalidArgumentError(
+            concat("strides ", format_shape(resolved), " do not match shape ", format_shape(shape)));
     const ByteExtent needs = byte_extent(shape, resolved, item);
     const bool contiguous = is_c_contiguous();
     if (!contiguous || needs.low < 0 || needs.high > nbytes())
-        throw InvalidArgumentError(concat("a ", format_shape(shape), " ", to_string(dtype), " view with strides ",
-                                          format_shape(resolved), " needs bytes [", needs.low, ", ", needs.high,
-                                          ") but the array it views ",
-                                          contiguous ? concat("holds ", nbytes(), " bytes") : std::string("is not contiguous")));
+        throw InvalidArgumentError(
+            concat("a ", format_shape(shape), " ", to_string(dtype), " view with strides ", format_shape(resolved),
+                   " needs bytes [", needs.low, ", ", needs.high, ") but the array it views ",
+                   contiguous ? concat("holds ", nbytes(), " bytes") : std::string("is not contiguous")));
     return Array(memory_, address_, std::move(shape), std::move(resolved), dtype);
 }
 
@@ -84,8 +91,8 @@ Array module_global(const Module& module, std::string_view name, DType dtype, st
     if (!shape) {
         const auto item = static_cast<std::int64_t>(itemsize(dtype));
         if (size % item != 0)
-            throw InvalidArgumentError(concat(name, " is ", size, " bytes, not a whole number of ", to_string(dtype),
-                                              " elements"));
+            throw InvalidArgumentError(
+                concat(name, " is ", size, " bytes, not a whole number of ", to_string(dtype), " elements"));
         shape = Shape{size / item};
     }
     return bytes.reinterpret(dtype, std::move(*shape));

@@ -11,7 +11,7 @@ namespace {
 std::atomic<DeviceWait> installed_wait{nullptr};
 
 std::mutex deferred_mutex;
-std::exception_ptr deferred_error;  // guarded by deferred_mutex
+std::exception_ptr deferred_error;            // guarded by deferred_mutex
 std::atomic<bool> has_deferred_error{false};  // lets the common case skip the lock
 
 }  // namespace

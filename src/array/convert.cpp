@@ -32,7 +32,7 @@ std::uint16_t round_to_bits(double value) noexcept {
         mantissa = implicit_bit;
         ++exponent;
     }
-    if (exponent > bias) return sign | exponent_field;  // beyond the largest finite value
+    if (exponent > bias) return sign | exponent_field;                                // beyond the largest finite value
     if (mantissa < implicit_bit) return static_cast<std::uint16_t>(sign | mantissa);  // subnormal
     return static_cast<std::uint16_t>(sign | ((exponent + bias) << MantissaBits) | (mantissa - implicit_bit));
 }

@@ -20,8 +20,8 @@ void copy_host_elements(const ConstHostView& src, const HostView& dst) {
             src_offset += index[d] * src.strides[d];
             dst_offset += index[d] * dst.strides[d];
         }
-        convert_elements(src.data + src_offset, src.strides[outer], src.dtype, dst.data + dst_offset, dst.strides[outer],
-                         dst.dtype, shape[outer]);
+        convert_elements(src.data + src_offset, src.strides[outer], src.dtype, dst.data + dst_offset,
+                         dst.strides[outer], dst.dtype, shape[outer]);
         std::size_t d = outer;
         while (d > 0 && ++index[d - 1] == shape[d - 1]) index[--d] = 0;
         if (d == 0) return;

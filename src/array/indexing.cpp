@@ -44,8 +44,8 @@ bool selects_a_dimension(const Index& item) {
 
 ViewLayout select(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
                   std::span<const Index> key) {
-    const auto ellipses = std::count_if(key.begin(), key.end(),
-                                        [](const Index& item) { return std::holds_alternative<Ellipsis>(item); });
+    const auto ellipses =
+        std::count_if(key.begin(), key.end(), [](const Index& item) { return std::holds_alternative<Ellipsis>(item); });
     if (ellipses > 1) throw IndexError("an index can only have a single ellipsis ('...')");
     const auto selecting = static_cast<std::size_t>(std::count_if(key.begin(), key.end(), selects_a_dimension));
     if (selecting > shape.size())
@@ -75,7 +75,8 @@ ViewLayout select(std::span<const std::int64_t> shape, std::span<const std::int6
         } else {
             const std::int64_t index = std::get<std::int64_t>(item);
             if (index < -shape[dim] || index >= shape[dim])
-                throw IndexError(concat("index ", index, " is out of bounds for axis ", dim, " with size ", shape[dim]));
+                throw IndexError(
+                    concat("index ", index, " is out of bounds for axis ", dim, " with size ", shape[dim]));
             view.offset += (index < 0 ? index + shape[dim] : index) * strides[dim];
             ++dim;
         }

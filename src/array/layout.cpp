@@ -110,7 +110,8 @@ std::vector<std::int64_t> resolve_axes(std::size_t ndim, std::span<const std::in
     std::vector<std::int64_t> sorted = order;
     std::sort(sorted.begin(), sorted.end());
     bool permutation = sorted.size() == ndim;
-    for (std::size_t i = 0; permutation && i < sorted.size(); ++i) permutation = sorted[i] == static_cast<std::int64_t>(i);
+    for (std::size_t i = 0; permutation && i < sorted.size(); ++i)
+        permutation = sorted[i] == static_cast<std::int64_t>(i);
     if (!permutation)
         throw InvalidArgumentError("axes " + format_shape(order) + " are not a permutation of the " +
                                    std::to_string(ndim) + " dimensions");

@@ -110,7 +110,8 @@ void Array::copy_from_host(ConstHostView host) {
     raise_deferred_launch_error();
     if (size() == 0) return;
     if (is_c_contiguous()) {
-        if (is_contiguous_host(host)) return write_bytes(device(), address_, {host.data, static_cast<std::size_t>(nbytes())});
+        if (is_contiguous_host(host))
+            return write_bytes(device(), address_, {host.data, static_cast<std::size_t>(nbytes())});
         std::vector<std::byte> gathered(static_cast<std::size_t>(nbytes()));
         detail::copy_host_elements(host, HostView(gathered.data(), dtype_, shape_));
         return write_bytes(device(), address_, gathered);
@@ -177,13 +178,13 @@ Array Array::astype(DType dtype) const {
 
 void Array::fill_bytes(std::span<const std::byte> element) {
     if (element.size() != static_cast<std::size_t>(itemsize()))
-        throw InvalidArgumentError(concat("fill takes one ", to_string(dtype_), " element (", itemsize(), " bytes), not ",
-                                          element.size(), " bytes"));
+        throw InvalidArgumentError(concat("fill takes one ", to_string(dtype_), " element (", itemsize(),
+                                          " bytes), not ", element.size(), " bytes"));
     raise_deferred_launch_error();
     if (size() == 0) return;
-    const bool one_byte_value = std::all_of(element.begin(), element.end(), [&](std::byte b) { return b == element[0]; });
-    if (one_byte_value && is_c_contiguous())
-        return set_bytes(*this, std::to_integer<std::uint8_t>(element[0]));
+    const bool one_byte_value =
+        std::all_of(element.begin(), element.end(), [&](std::byte b) { return b == element[0]; });
+    if (one_byte_value && is_c_contiguous()) return set_bytes(*this, std::to_integer<std::uint8_t>(element[0]));
     // The element repeated (stride 0 in every dimension), written as host data.
     copy_from_host(ConstHostView(element.data(), dtype_, shape_, Strides(ndim(), 0)));
 }

@@ -47,7 +47,8 @@ std::string accepted_names() {
 const BackendDescriptor& descriptor(std::string_view name) {
     if (const BackendDescriptor* built = find_built(name)) return *built;
     if (const UnbuiltBackend* unbuilt = find_unbuilt(name))
-        throw BackendUnavailableError(concat("This gpukit was built without the ", name, " backend: ", unbuilt->reason));
+        throw BackendUnavailableError(
+            concat("This gpukit was built without the ", name, " backend: ", unbuilt->reason));
     refuse_unknown(name);
 }
 
@@ -94,7 +95,8 @@ std::string requested_name(Registry& r) {
     const char* env = std::getenv("GPUKIT_BACKEND");
     const std::string name = env && *env ? env : std::string(automatic);
     if (name != automatic && !find_built(name) && !find_unbuilt(name))
-        throw InvalidArgumentError(concat("GPUKIT_BACKEND=", name, ": Unknown backend '", name, "': use ", accepted_names()));
+        throw InvalidArgumentError(
+            concat("GPUKIT_BACKEND=", name, ": Unknown backend '", name, "': use ", accepted_names()));
     return name;
 }
 
@@ -114,7 +116,8 @@ Backend& resolve_locked(Registry& r) {
         }
         reasons += concat("\n  ", candidate->info.name, ": ", reason);
     }
-    for (const UnbuiltBackend& unbuilt : unbuilt_backends()) reasons += concat("\n  ", unbuilt.name, ": not built in: ", unbuilt.reason);
+    for (const UnbuiltBackend& unbuilt : unbuilt_backends())
+        reasons += concat("\n  ", unbuilt.name, ": not built in: ", unbuilt.reason);
     throw BackendUnavailableError(concat("No gpukit backend is available.", reasons));
 }
 

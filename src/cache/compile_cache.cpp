@@ -6,8 +6,8 @@
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
-#include <mutex>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string_view>
 #include <tuple>
@@ -29,7 +29,7 @@ constexpr std::uint64_t default_max_bytes = std::uint64_t{1} << 30;
 
 struct CacheState {
     std::mutex mutex;
-    std::optional<CacheConfig> config;  // read from the environment on first use
+    std::optional<CacheConfig> config;      // read from the environment on first use
     std::shared_ptr<const DiskCache> disk;  // null while the disk cache is off
     std::unordered_map<std::string, std::shared_ptr<const CompiledImage>> memory;
     // Loaded modules by (cache key, backend, device).

@@ -31,9 +31,7 @@ constexpr auto stale_temporary_age = std::chrono::minutes(1);
 
 bool is_lower_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
 
-bool valid_key(std::string_view key) {
-    return key.size() >= 2 && std::all_of(key.begin(), key.end(), is_lower_hex);
-}
+bool valid_key(std::string_view key) { return key.size() >= 2 && std::all_of(key.begin(), key.end(), is_lower_hex); }
 
 bool is_shard_directory_name(const std::string& name) {
     return name.size() == 2 && is_lower_hex(name[0]) && is_lower_hex(name[1]);
@@ -195,8 +193,7 @@ void DiskCache::clear() const {
     for (const FileOnDisk& file : all) {
         std::error_code error;
         fs::remove(file.path, error);  // already gone (another process) is no error
-        if (error)
-            throw Error("cannot delete compile cache entry " + file.path.string() + ": " + error.message());
+        if (error) throw Error("cannot delete compile cache entry " + file.path.string() + ": " + error.message());
     }
     std::error_code error;
     for (fs::directory_iterator shard(directory_, error), end; !error && shard != end; shard.increment(error)) {

@@ -65,7 +65,8 @@ std::string format(const DiskCacheStats& stats) {
 // An open descriptor holding a flock, both released on scope exit.
 class LockedFile {
 public:
-    LockedFile(const fs::path& path, int open_flags, int lock) : fd_(::open(path.c_str(), open_flags | O_CLOEXEC, 0644)) {
+    LockedFile(const fs::path& path, int open_flags, int lock)
+        : fd_(::open(path.c_str(), open_flags | O_CLOEXEC, 0644)) {
         if (fd_ >= 0 && ::flock(fd_, lock) != 0) close();
     }
     ~LockedFile() { close(); }

@@ -25,9 +25,7 @@ constexpr std::array<std::uint32_t, 8> initial_state = {
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
 
-constexpr std::uint32_t rotate_right(std::uint32_t value, int bits) {
-    return (value >> bits) | (value << (32 - bits));
-}
+constexpr std::uint32_t rotate_right(std::uint32_t value, int bits) { return (value >> bits) | (value << (32 - bits)); }
 
 std::uint32_t load_big_endian(const std::uint8_t* bytes) {
     return (std::uint32_t{bytes[0]} << 24) | (std::uint32_t{bytes[1]} << 16) | (std::uint32_t{bytes[2]} << 8) |
@@ -36,8 +34,8 @@ std::uint32_t load_big_endian(const std::uint8_t* bytes) {
 
 // One round with the working variables passed in rotated order, so that an unrolled block of
 // eight rounds needs no register shuffling: only d and h change.
-inline void compression_round(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t& d, std::uint32_t e, std::uint32_t f,
-                              std::uint32_t g, std::uint32_t& h, std::uint32_t constant_plus_word) {
+inline void compression_round(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t& d, std::uint32_t e,
+                              std::uint32_t f, std::uint32_t g, std::uint32_t& h, std::uint32_t constant_plus_word) {
     const std::uint32_t sum1 = rotate_right(e, 6) ^ rotate_right(e, 11) ^ rotate_right(e, 25);
     const std::uint32_t choose = g ^ (e & (f ^ g));
     const std::uint32_t t1 = h + sum1 + choose + constant_plus_word;

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <iterator>
 #include <cstdlib>
-#include <string_view>
+#include <iterator>
 #include <mutex>
+#include <string_view>
 
 #include "backends/backend.hpp"
 #include "util/text.hpp"
@@ -31,7 +31,8 @@ CheckTools CheckTools::parse(std::string_view text) {
         if (row == std::end(check_tool_table)) {
             std::vector<std::string> names;
             for (const auto& info : check_tool_table) names.emplace_back(info.name);
-            throw InvalidArgumentError(concat("Unknown check tool '", word, "': use ", detail::join(names, ", "), " or all"));
+            throw InvalidArgumentError(
+                concat("Unknown check tool '", word, "': use ", detail::join(names, ", "), " or all"));
         }
         tools |= row->tool;
     }
@@ -75,10 +76,10 @@ std::string CheckReport::text() const {
         out += concat("========= ", hazard.what, "\n");
         out += concat("=========     at ", hazard.kernel, " in ", hazard.file.empty() ? "?" : hazard.file, ":",
                       hazard.line, "\n");
-        out += concat("=========     by thread ", to_string(hazard.thread), " in block ", to_string(hazard.block), "\n");
+        out +=
+            concat("=========     by thread ", to_string(hazard.thread), " in block ", to_string(hazard.block), "\n");
         out += concat("=========     ", hazard.detail, "\n");
-        if (hazard.occurrences > 1)
-            out += concat("=========     (", hazard.occurrences, " times from this line)\n");
+        if (hazard.occurrences > 1) out += concat("=========     (", hazard.occurrences, " times from this line)\n");
         out += "=========\n";
     }
     out += concat("========= ERROR SUMMARY: ", errors, errors == 1 ? " error" : " errors", " (", hazards.size(),

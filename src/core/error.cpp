@@ -30,18 +30,20 @@ OutOfMemoryError::OutOfMemoryError(std::string action, std::string name, int cod
       total_(total_bytes) {}
 
 ContextUnusableError::ContextUnusableError(std::string action, std::string device, const CudaError& first_failure)
-    : CudaError(concat(action, ": the CUDA context of ", device, " is unusable after an earlier sticky error (",
-                       first_failure.what(),
-                       "). The CUDA driver cannot recover a context in this state; restart the process. "
-                       "Run the kernel under the simulator's check mode or compute-sanitizer to find the faulty access."),
-                action, first_failure.name(), first_failure.code(), first_failure.description()),
+    : CudaError(
+          concat(action, ": the CUDA context of ", device, " is unusable after an earlier sticky error (",
+                 first_failure.what(),
+                 "). The CUDA driver cannot recover a context in this state; restart the process. "
+                 "Run the kernel under the simulator's check mode or compute-sanitizer to find the faulty access."),
+          action, first_failure.name(), first_failure.code(), first_failure.description()),
       first_failure_(first_failure.what()) {}
 
 namespace {
 std::string compile_message(const std::string& program, const std::string& target, const std::string& log,
                             const std::vector<std::string>& options) {
-    return concat("Compiling ", program, " for ", target, " failed", options.empty() ? "" : " (options: ",
-                  detail::join(options, " "), options.empty() ? "" : ")", ":\n", log);
+    return concat("Compiling ", program, " for ", target, " failed",
+                  options.empty() ? "" : " (options: ", detail::join(options, " "), options.empty() ? "" : ")", ":\n",
+                  log);
 }
 }  // namespace
 

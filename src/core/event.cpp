@@ -68,8 +68,8 @@ float Event::elapsed_ms(const Event& start, const Event& end) {
     if (a.flags == EventFlags::no_timing || b.flags == EventFlags::no_timing)
         throw InvalidArgumentError("Event::elapsed_ms: both events need EventFlags::timing");
     if (!a.recorded || !b.recorded)
-        throw InvalidArgumentError(detail::concat("Event::elapsed_ms: the ", a.recorded ? "end" : "start",
-                                                  " event was never recorded"));
+        throw InvalidArgumentError(
+            detail::concat("Event::elapsed_ms: the ", a.recorded ? "end" : "start", " event was never recorded"));
     return a.backend->elapsed_ms(a.device, a.handle, b.handle);
 }
 

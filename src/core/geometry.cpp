@@ -18,8 +18,8 @@ std::uint32_t blocks_along(char axis, std::uint64_t extent, std::uint32_t block,
     if (block == 0) throw InvalidArgumentError(concat("grid_for: the block's ", axis, " dimension is 0"));
     const std::uint64_t blocks = ceil_div(extent, block);
     if (blocks > limit)
-        throw LaunchConfigError(concat("grid_for: covering ", extent, " elements along ", axis, " with blocks of ", block,
-                                       " threads needs ", blocks, " blocks, more than the limit of ", limit,
+        throw LaunchConfigError(concat("grid_for: covering ", extent, " elements along ", axis, " with blocks of ",
+                                       block, " threads needs ", blocks, " blocks, more than the limit of ", limit,
                                        "; use larger blocks or a grid-stride loop"));
     return static_cast<std::uint32_t>(blocks);
 }

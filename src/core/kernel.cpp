@@ -28,7 +28,8 @@ void Kernel::set_max_dynamic_shared_bytes(std::size_t bytes) const {
 }
 
 BlockSizeSuggestion Kernel::suggest_block_size(std::size_t dynamic_shared_bytes, std::uint32_t block_size_limit) const {
-    return module_->backend->suggest_block_size(module_->device, state_->function, dynamic_shared_bytes, block_size_limit);
+    return module_->backend->suggest_block_size(module_->device, state_->function, dynamic_shared_bytes,
+                                                block_size_limit);
 }
 
 int Kernel::max_active_blocks_per_multiprocessor(std::uint32_t block_threads, std::size_t dynamic_shared_bytes) const {
@@ -50,8 +51,7 @@ void Kernel::launch_raw(const LaunchConfig& config, const void* const* args, con
     KernelAttributes limits_now = kernel.attributes;
     limits_now.max_dynamic_shared_bytes = kernel.max_dynamic_shared_bytes.load(std::memory_order_relaxed);
     detail::check_launch_config(subject, *kernel.limits, limits_now, config.grid, config.block, config.shared_bytes);
-    if (!module_->check.contains(config.check))
-        return launch_checked(config, args, sizes, count);
+    if (!module_->check.contains(config.check)) return launch_checked(config, args, sizes, count);
     const Device device(*module_->backend, module_->device);
     const auto stream = detail::StreamAccess::resolve(config.stream, device, "launch a kernel");
     module_->backend->launch(module_->device, kernel.function, config.grid, config.block, config.shared_bytes, stream,
@@ -74,8 +74,10 @@ void Kernel::launch_checked(const LaunchConfig& config, const void* const* args,
                                                   " does: GPUKIT_BACKEND); on a GPU, run under compute-sanitizer"));
     }
     if (module.source.empty())
-        throw InvalidArgumentError(detail::concat("Cannot launch ", state_->name, " with LaunchConfig::check: the module was "
-                                          "loaded from an image, so there is no source to compile for check mode"));
+        throw InvalidArgumentError(
+            detail::concat("Cannot launch ", state_->name,
+                           " with LaunchConfig::check: the module was "
+                           "loaded from an image, so there is no source to compile for check mode"));
     const CheckTools tools = module.check | config.check;
     Kernel checked = [&] {
         std::lock_guard lock(module.twins_mutex);

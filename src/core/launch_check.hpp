@@ -29,7 +29,7 @@ void check_arguments(const LaunchSubject& subject, const std::vector<KernelParam
                      std::size_t count);
 
 // Throws LaunchConfigError when `bytes` of dynamic shared memory cannot be opted in to.
-void check_dynamic_shared_optin(const LaunchSubject& subject, const LaunchLimits& limits, const KernelAttributes& kernel,
-                                std::size_t bytes);
+void check_dynamic_shared_optin(const LaunchSubject& subject, const LaunchLimits& limits,
+                                const KernelAttributes& kernel, std::size_t bytes);
 
 }  // namespace gpukit::detail

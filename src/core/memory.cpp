@@ -19,8 +19,8 @@ Device BufferView::device() const {
 
 BufferView BufferView::subview(std::size_t offset, std::size_t size_bytes) const {
     if (offset > size_ || size_bytes > size_ - offset)
-        throw InvalidArgumentError(concat("subview of bytes [", offset, ", ", offset + size_bytes, ") is outside a buffer of ",
-                                          size_, " bytes"));
+        throw InvalidArgumentError(concat("subview of bytes [", offset, ", ", offset + size_bytes,
+                                          ") is outside a buffer of ", size_, " bytes"));
     BufferView view = *this;
     view.address_ += offset;
     view.size_ = size_bytes;
@@ -112,7 +112,8 @@ BufferView Buffer::device_view() const {
 std::byte* Buffer::host_data() const {
     require_live("use");
     if (kind_ == MemoryKind::device)
-        throw UsageError("Device memory has no host address: copy it to the host, or allocate pinned or managed memory");
+        throw UsageError(
+            "Device memory has no host address: copy it to the host, or allocate pinned or managed memory");
     return reinterpret_cast<std::byte*>(address_);
 }
 
@@ -122,14 +123,15 @@ namespace {
 
 void require_same_size(const char* what, std::size_t dst, std::size_t src) {
     if (dst != src)
-        throw InvalidArgumentError(concat(what, ": the destination holds ", dst, " bytes but the source holds ", src,
-                                          " bytes; copies need equal sizes (use BufferView::subview for part of a buffer)"));
+        throw InvalidArgumentError(
+            concat(what, ": the destination holds ", dst, " bytes but the source holds ", src,
+                   " bytes; copies need equal sizes (use BufferView::subview for part of a buffer)"));
 }
 
 void require_same_device(const char* what, const Device& a, const Device& b) {
     if (a != b)
-        throw InvalidArgumentError(concat(what, ": the buffers are on different devices (", a.describe(), " and ",
-                                          b.describe(), ")"));
+        throw InvalidArgumentError(
+            concat(what, ": the buffers are on different devices (", a.describe(), " and ", b.describe(), ")"));
 }
 
 }  // namespace

@@ -23,7 +23,8 @@ namespace {
 // A module compiled elsewhere (PTX, a cubin): loaded as it is, not cached, without source.
 std::shared_ptr<ModuleState> load_image(const Device& device, ImageFormat format, std::string_view image) {
     auto& backend = device.backend();
-    return std::make_shared<ModuleState>(backend, device.ordinal(), backend.load_module(device.ordinal(), format, image));
+    return std::make_shared<ModuleState>(backend, device.ordinal(),
+                                         backend.load_module(device.ordinal(), format, image));
 }
 
 // A C++ kernel (declared without extern "C") by its name or qualified name, as the simulator finds
@@ -130,7 +131,8 @@ Module Module::load_file(const std::filesystem::path& path, Device device) {
     else if (extension == ".fatbin")
         format = ImageFormat::fatbin;
     else
-        throw InvalidArgumentError(concat("Module::load_file(", path.string(), "): the extension must be .ptx, .cubin or .fatbin"));
+        throw InvalidArgumentError(
+            concat("Module::load_file(", path.string(), "): the extension must be .ptx, .cubin or .fatbin"));
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InvalidArgumentError(concat("Module::load_file: cannot open ", path.string()));
     std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -25,7 +25,8 @@ struct KernelState {
 };
 
 struct ModuleState {
-    ModuleState(Backend& backend_, int device_, NativeModule handle_) : backend(&backend_), device(device_), handle(handle_) {}
+    ModuleState(Backend& backend_, int device_, NativeModule handle_)
+        : backend(&backend_), device(device_), handle(handle_) {}
     ~ModuleState() { backend->release_module(device, handle); }
     ModuleState(const ModuleState&) = delete;
     ModuleState& operator=(const ModuleState&) = delete;
@@ -36,8 +37,8 @@ struct ModuleState {
     std::string compile_log;
     std::string source;  // empty for modules loaded from PTX or cubin
     std::vector<std::pair<std::string, std::string>> lowered_names;
-    CompileOptions options;                // as compiled from source
-    CheckTools check;                      // the check tools it was compiled for
+    CompileOptions options;  // as compiled from source
+    CheckTools check;        // the check tools it was compiled for
 
     std::mutex twins_mutex;  // guards checked_twins
     // Per-launch check mode: the same source compiled for more tools, by their bits.

@@ -1,6 +1,6 @@
 // src/core/stream.cpp: owned streams and references to them.
-#include "gpukit/event.hpp"
 #include "gpukit/stream.hpp"
+#include "gpukit/event.hpp"
 
 #include "core/stream_access.hpp"
 #include "gpukit/error.hpp"
@@ -12,7 +12,8 @@ namespace detail {
 
 namespace {
 [[noreturn]] void destroyed(const char* action) {
-    throw UsageError(concat("Cannot ", action, ": the stream was destroyed. A StreamRef does not keep its Stream "
+    throw UsageError(concat("Cannot ", action,
+                            ": the stream was destroyed. A StreamRef does not keep its Stream "
                             "alive; keep the Stream until the work enqueued through it is done"));
 }
 }  // namespace
@@ -38,8 +39,8 @@ NativeStream StreamAccess::resolve(const StreamRef& stream, const Device& device
     auto state = stream.state_.lock();
     if (!state) destroyed(action);
     if (state->backend != &device.backend() || state->device != device.ordinal())
-        throw InvalidArgumentError(concat("Cannot ", action, " on ", device.describe(), " through a stream of device ",
-                                          state->device));
+        throw InvalidArgumentError(
+            concat("Cannot ", action, " on ", device.describe(), " through a stream of device ", state->device));
     return state->handle;
 }
 
@@ -67,8 +68,8 @@ bool StreamRef::query() const {
 void StreamRef::wait(const Event& event) const {
     const Device d = device();
     if (event.device() != d)
-        throw InvalidArgumentError(detail::concat("A stream of ", d.describe(), " cannot wait for an event of ",
-                                                  event.device().describe()));
+        throw InvalidArgumentError(
+            detail::concat("A stream of ", d.describe(), " cannot wait for an event of ", event.device().describe()));
     d.backend().stream_wait_event(d.ordinal(), detail::StreamAccess::resolve(*this, d, "make a stream wait"),
                                   event.native_handle());
 }

@@ -29,30 +29,97 @@ constexpr std::size_t kMaxNamespaceHead = 64;     // tokens in `namespace a::b::
 // --- word lists ----------------------------------------------------------------------------------
 
 // Words that can never be the declared name of a function or parameter.
-constexpr std::string_view kReservedWords[] = {
-    "void", "bool", "char", "char8_t", "char16_t", "char32_t", "wchar_t", "short", "int", "long", "signed",
-    "unsigned", "float", "double", "auto", "const", "volatile", "restrict", "__restrict", "__restrict__",
-    "struct", "class", "union", "enum", "typename", "template", "decltype", "sizeof", "alignof", "alignas",
-    "operator", "static", "extern", "inline", "register", "mutable", "constexpr", "consteval", "constinit",
-    "thread_local", "noexcept", "throw", "requires", "return", "new", "delete", "this", "true", "false",
-    "nullptr", "namespace", "using", "typedef", "if", "for", "while", "switch", "do", "else", "case",
-    "__global__", "__device__", "__host__", "__shared__", "__constant__", "__managed__", "__forceinline__",
-    "__noinline__", "__inline__", "__grid_constant__", "__launch_bounds__", "__attribute__", "__declspec",
-    "__cluster_dims__", "__maxnreg__", "__align__", "__int128"};
+constexpr std::string_view kReservedWords[] = {"void",
+                                               "bool",
+                                               "char",
+                                               "char8_t",
+                                               "char16_t",
+                                               "char32_t",
+                                               "wchar_t",
+                                               "short",
+                                               "int",
+                                               "long",
+                                               "signed",
+                                               "unsigned",
+                                               "float",
+                                               "double",
+                                               "auto",
+                                               "const",
+                                               "volatile",
+                                               "restrict",
+                                               "__restrict",
+                                               "__restrict__",
+                                               "struct",
+                                               "class",
+                                               "union",
+                                               "enum",
+                                               "typename",
+                                               "template",
+                                               "decltype",
+                                               "sizeof",
+                                               "alignof",
+                                               "alignas",
+                                               "operator",
+                                               "static",
+                                               "extern",
+                                               "inline",
+                                               "register",
+                                               "mutable",
+                                               "constexpr",
+                                               "consteval",
+                                               "constinit",
+                                               "thread_local",
+                                               "noexcept",
+                                               "throw",
+                                               "requires",
+                                               "return",
+                                               "new",
+                                               "delete",
+                                               "this",
+                                               "true",
+                                               "false",
+                                               "nullptr",
+                                               "namespace",
+                                               "using",
+                                               "typedef",
+                                               "if",
+                                               "for",
+                                               "while",
+                                               "switch",
+                                               "do",
+                                               "else",
+                                               "case",
+                                               "__global__",
+                                               "__device__",
+                                               "__host__",
+                                               "__shared__",
+                                               "__constant__",
+                                               "__managed__",
+                                               "__forceinline__",
+                                               "__noinline__",
+                                               "__inline__",
+                                               "__grid_constant__",
+                                               "__launch_bounds__",
+                                               "__attribute__",
+                                               "__declspec",
+                                               "__cluster_dims__",
+                                               "__maxnreg__",
+                                               "__align__",
+                                               "__int128"};
 
 // Builtin type words and qualifiers: "float (&)[4]" keeps a space before '(' after these, while a macro
 // or template name is glued to its call ("DECL(float)").
-constexpr std::string_view kTypeWords[] = {
-    "void", "bool", "char", "char8_t", "char16_t", "char32_t", "wchar_t", "short", "int", "long", "signed",
-    "unsigned", "float", "double", "auto", "const", "volatile", "restrict", "__restrict", "__restrict__",
-    "__int128"};
+constexpr std::string_view kTypeWords[] = {"void",       "bool",         "char",    "char8_t", "char16_t", "char32_t",
+                                           "wchar_t",    "short",        "int",     "long",    "signed",   "unsigned",
+                                           "float",      "double",       "auto",    "const",   "volatile", "restrict",
+                                           "__restrict", "__restrict__", "__int128"};
 
 // Top-level qualifiers do not change which function a declaration names, so a prototype
 // `k(const float* __restrict__ a)` and a definition `k(const float* a)` are the same kernel.
 constexpr std::string_view kQualifierWords[] = {"const", "volatile", "restrict", "__restrict", "__restrict__"};
 
 // Words that qualify a type but are not one: in `const x` the x is the type, not a parameter name.
-constexpr std::string_view kNonTypeWords[] = {"const",    "volatile", "restrict", "__restrict",
+constexpr std::string_view kNonTypeWords[] = {"const",        "volatile", "restrict",         "__restrict",
                                               "__restrict__", "register", "__grid_constant__"};
 
 // In `struct Foo` the Foo is a type, not a parameter name.
@@ -64,9 +131,9 @@ constexpr std::string_view kAttributeWords[] = {"__launch_bounds__", "__attribut
 
 // Words that may follow a function's parameter list; anything else means the parenthesised group was a
 // macro call before the real name (`LAUNCH_BOUNDS(256) k(...)`).
-constexpr std::string_view kPostDeclaratorWords[] = {"noexcept", "throw", "requires", "try", "override",
-                                                     "final",    "const", "volatile", "__attribute__",
-                                                     "__declspec", "asm", "__asm__", "__asm"};
+constexpr std::string_view kPostDeclaratorWords[] = {"noexcept", "throw",   "requires", "try",           "override",
+                                                     "final",    "const",   "volatile", "__attribute__", "__declspec",
+                                                     "asm",      "__asm__", "__asm"};
 
 // --- preprocessor lines --------------------------------------------------------------------------
 
@@ -207,15 +274,14 @@ ReadParam read_parameter(const TokenStream& ts, std::size_t begin, std::size_t e
             const Unit& last = units[count - 1];
             const Unit& before = units[count - 2];
             const bool after_scope_or_tag =
-                before.is_single() && (is_punct(ts[before.first], "::") ||
-                                       (ts[before.first].kind == TokenKind::identifier &&
-                                        contains(kElaboratedWords, ts[before.first].text)));
-            const bool has_type = std::any_of(units.begin(), units.begin() + static_cast<std::ptrdiff_t>(count - 1),
-                                              [&](const Unit& unit) {
-                                                  const Token& first = ts[unit.first];
-                                                  return first.kind == TokenKind::identifier &&
-                                                         !contains(kNonTypeWords, first.text);
-                                              });
+                before.is_single() &&
+                (is_punct(ts[before.first], "::") ||
+                 (ts[before.first].kind == TokenKind::identifier && contains(kElaboratedWords, ts[before.first].text)));
+            const bool has_type = std::any_of(
+                units.begin(), units.begin() + static_cast<std::ptrdiff_t>(count - 1), [&](const Unit& unit) {
+                    const Token& first = ts[unit.first];
+                    return first.kind == TokenKind::identifier && !contains(kNonTypeWords, first.text);
+                });
             if (last.is_single() && is_name(last.first) && !after_scope_or_tag && has_type) name = last.first;
         }
     }
@@ -324,9 +390,9 @@ std::optional<KernelDeclaration> read_kernel_declaration(const TokenStream& ts, 
             // declarator; keep the candidate in case nothing better follows.
             const std::size_t after = close + 1;
             const bool more_declarator =
-                after < ts.size() && ((ts[after].kind == TokenKind::identifier &&
-                                       !contains(kPostDeclaratorWords, ts[after].text)) ||
-                                      is_punct(ts[after], "::"));
+                after < ts.size() &&
+                ((ts[after].kind == TokenKind::identifier && !contains(kPostDeclaratorWords, ts[after].text)) ||
+                 is_punct(ts[after], "::"));
             if (!more_declarator) break;
             i = after;
             continue;
@@ -348,9 +414,8 @@ std::optional<KernelDeclaration> read_kernel_declaration(const TokenStream& ts, 
     declaration.scope = enclosing_scope;
     // Qualifiers written on the name (`void ns::k(...)` defined outside its namespace).
     std::vector<std::string> qualifiers;
-    for (std::size_t k = declarator->name; k >= start + 3 && is_punct(ts[k - 1], "::") &&
-                                           ts[k - 2].kind == TokenKind::identifier;
-         k -= 2) {
+    for (std::size_t k = declarator->name;
+         k >= start + 3 && is_punct(ts[k - 1], "::") && ts[k - 2].kind == TokenKind::identifier; k -= 2) {
         qualifiers.emplace_back(ts[k - 2].text);
     }
     declaration.scope.insert(declaration.scope.end(), qualifiers.rbegin(), qualifiers.rend());
@@ -484,8 +549,8 @@ std::optional<std::vector<DeclaredParam>> parse_kernel_params(std::string_view s
     const auto same_signature = [&](const KernelDeclaration& d) { return d.signature == matches.front().signature; };
     if (!std::all_of(matches.begin(), matches.end(), same_signature)) return std::nullopt;
 
-    const auto definition = std::find_if(matches.begin(), matches.end(),
-                                         [](const KernelDeclaration& d) { return d.is_definition; });
+    const auto definition =
+        std::find_if(matches.begin(), matches.end(), [](const KernelDeclaration& d) { return d.is_definition; });
     std::vector<DeclaredParam> params = (definition != matches.end() ? *definition : matches.front()).params;
     // A prototype may name a parameter the definition leaves unnamed, or the other way round; an
     // explicit instantiation (`template __global__ void k<float>(float*);`) takes the template's names.

@@ -16,7 +16,7 @@ struct ElfSymbol {
     std::string name;
     std::uint64_t value = 0;  // address relative to the load base (shared objects)
     std::uint64_t size = 0;
-    unsigned char type = 0;   // STT_*: 1 object, 2 function, 6 TLS
+    unsigned char type = 0;     // STT_*: 1 object, 2 function, 6 TLS
     unsigned char binding = 0;  // STB_*: 0 local, 1 global, 2 weak
     bool defined = false;
 };

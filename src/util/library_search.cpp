@@ -31,7 +31,8 @@ void read_ld_so_conf(const std::string& file, std::vector<std::string>& dirs, st
                 if (pattern.front() != '/') pattern = fs::path(file).parent_path().string() + "/" + pattern;
                 glob_t matches{};
                 if (glob(pattern.c_str(), 0, nullptr, &matches) == 0)
-                    for (std::size_t i = 0; i < matches.gl_pathc; ++i) read_ld_so_conf(matches.gl_pathv[i], dirs, visited);
+                    for (std::size_t i = 0; i < matches.gl_pathc; ++i)
+                        read_ld_so_conf(matches.gl_pathv[i], dirs, visited);
                 globfree(&matches);
             }
         } else if (first.front() == '/') {

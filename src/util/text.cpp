@@ -41,7 +41,8 @@ std::string trim_trailing(std::string text) {
 
 std::string demangle(const std::string& symbol) {
     int status = 0;
-    std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), std::free);
+    std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status),
+                                               std::free);
     return status == 0 && out ? std::string(out.get()) : symbol;
 }
 

@@ -30,7 +30,8 @@ template <class From>
 std::vector<std::uint8_t> truth_of(const std::vector<From>& values) {
     std::vector<std::uint8_t> out(values.size());
     convert_elements(reinterpret_cast<const std::byte*>(values.data()), sizeof(From), dtype_of<From>(),
-                     reinterpret_cast<std::byte*>(out.data()), 1, DType::bool_, static_cast<std::int64_t>(values.size()));
+                     reinterpret_cast<std::byte*>(out.data()), 1, DType::bool_,
+                     static_cast<std::int64_t>(values.size()));
     return out;
 }
 
@@ -40,11 +41,22 @@ TEST(Float16, RoundsAsNumPyDoes) {
         std::uint16_t bits;  // numpy.array(value).astype(numpy.float16).view(numpy.uint16)
     };
     const Row rows[] = {
-        {0.1, 0x2e66},        {-0.1, 0xae66},          {1.0 / 3, 0x3555},       {65504.0, 0x7bff},
-        {65519.99, 0x7bff},   {65520.0, 0x7c00},       {6e-8, 0x0001},          {std::ldexp(1.0, -24), 0x0001},
-        {std::ldexp(1.0, -25), 0x0000},                 {3 * std::ldexp(1.0, -26), 0x0001},
-        {1e-10, 0x0000},      {2049.0, 0x6800},        {2051.0, 0x6802},        {-0.0, 0x8000},
-        {INFINITY, 0x7c00},   {std::ldexp(1.0, -14), 0x0400},
+        {0.1, 0x2e66},
+        {-0.1, 0xae66},
+        {1.0 / 3, 0x3555},
+        {65504.0, 0x7bff},
+        {65519.99, 0x7bff},
+        {65520.0, 0x7c00},
+        {6e-8, 0x0001},
+        {std::ldexp(1.0, -24), 0x0001},
+        {std::ldexp(1.0, -25), 0x0000},
+        {3 * std::ldexp(1.0, -26), 0x0001},
+        {1e-10, 0x0000},
+        {2049.0, 0x6800},
+        {2051.0, 0x6802},
+        {-0.0, 0x8000},
+        {INFINITY, 0x7c00},
+        {std::ldexp(1.0, -14), 0x0400},
         {std::ldexp(1.0, -14) - std::ldexp(1.0, -25), 0x0400},
     };
     for (const Row& row : rows) EXPECT_EQ(float16_bits(row.value), row.bits) << row.value;
@@ -93,11 +105,13 @@ TEST(Convert, FloatsToIntegersAsNumPyOnX86) {
 TEST(Convert, IntegersWrapAndComplexLosesItsImaginaryPart) {
     EXPECT_EQ(converted<std::int8_t>(std::vector<std::int64_t>{-1, 255, 256, -129}),
               (std::vector<std::int8_t>{-1, -1, 0, 127}));
-    EXPECT_EQ(converted<std::uint64_t>(std::vector<std::int32_t>{-1}), (std::vector<std::uint64_t>{18446744073709551615u}));
+    EXPECT_EQ(converted<std::uint64_t>(std::vector<std::int32_t>{-1}),
+              (std::vector<std::uint64_t>{18446744073709551615u}));
     using c128 = std::complex<double>;
     EXPECT_EQ(converted<float>(std::vector<c128>{{1, 2}, {0, 0}, {-0.5, 0}}), (std::vector<float>{1.0f, 0.0f, -0.5f}));
     EXPECT_EQ(truth_of(std::vector<c128>{{1, 2}, {0, 0}, {0, 0.5}}), (std::vector<std::uint8_t>{1, 0, 1}));
-    EXPECT_EQ(converted<std::complex<float>>(std::vector<std::int16_t>{-3}), (std::vector<std::complex<float>>{{-3, 0}}));
+    EXPECT_EQ(converted<std::complex<float>>(std::vector<std::int16_t>{-3}),
+              (std::vector<std::complex<float>>{{-3, 0}}));
     EXPECT_EQ(converted<float>(std::vector<std::int64_t>{(std::int64_t{1} << 53) + 1}),
               (std::vector<float>{9007199254740992.0f}));  // one rounding, not two
 }
@@ -143,8 +157,9 @@ TEST(HostCopy, GathersStridedElementsAndConverts) {
 TEST(HostCopy, ScattersIntoAStridedTargetLeavingTheGaps) {
     std::vector<float> target(12, -1.0f);
     const std::vector<float> values{1, 2, 3, 4, 5, 6};
-    copy_host_elements(ConstHostView(reinterpret_cast<const std::byte*>(values.data()), DType::float32, Shape{3, 2}),
-                       HostView(reinterpret_cast<std::byte*>(target.data()), DType::float32, Shape{3, 2}, Strides{16, 8}));
+    copy_host_elements(
+        ConstHostView(reinterpret_cast<const std::byte*>(values.data()), DType::float32, Shape{3, 2}),
+        HostView(reinterpret_cast<std::byte*>(target.data()), DType::float32, Shape{3, 2}, Strides{16, 8}));
     EXPECT_EQ(target, (std::vector<float>{1, -1, 2, -1, 3, -1, 4, -1, 5, -1, 6, -1}));
 }
 
@@ -154,7 +169,8 @@ TEST(HostCopy, ZeroDimensionalAndEmpty) {
     copy_host_elements(ConstHostView(reinterpret_cast<const std::byte*>(&one), DType::float64, Shape{}),
                        HostView(reinterpret_cast<std::byte*>(&out), DType::float32, Shape{}));
     EXPECT_EQ(out, 2.5f);
-    copy_host_elements(ConstHostView(nullptr, DType::float64, Shape{3, 0}), HostView(nullptr, DType::float32, Shape{3, 0}));
+    copy_host_elements(ConstHostView(nullptr, DType::float64, Shape{3, 0}),
+                       HostView(nullptr, DType::float32, Shape{3, 0}));
 }
 
 TEST(Broadcast, FollowsNumPysRules) {

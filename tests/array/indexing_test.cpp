@@ -70,7 +70,9 @@ TEST(Resolve, IsPythonsSliceIndices) {
         {Slice{-1, -1, 1}, 0, {0, 1, 0}},
         {Slice{{}, {}, 2}, 0, {0, 2, 0}},
         {Slice{std::int64_t{1} << 62, {}, -3}, 10, {9, -3, 4}},
-        {Slice{{}, {}, std::numeric_limits<std::int64_t>::min()}, 10, {9, -std::numeric_limits<std::int64_t>::max(), 1}},
+        {Slice{{}, {}, std::numeric_limits<std::int64_t>::min()},
+         10,
+         {9, -std::numeric_limits<std::int64_t>::max(), 1}},
         {Slice{{}, {}, std::numeric_limits<std::int64_t>::max()}, 10, {0, std::numeric_limits<std::int64_t>::max(), 1}},
     };
     for (const Row& row : rows) {

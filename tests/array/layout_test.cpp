@@ -23,12 +23,12 @@ TEST(Contiguity, FollowsNumPysFlags) {
     EXPECT_FALSE(is_f_contiguous(Shape{3, 4}, Strides{16, 4}, 4));
     EXPECT_TRUE(is_f_contiguous(Shape{3, 4}, Strides{4, 12}, 4));  // the transpose of a (4, 3)
     EXPECT_FALSE(is_c_contiguous(Shape{3, 4}, Strides{4, 12}, 4));
-    EXPECT_FALSE(is_c_contiguous(Shape{5}, Strides{-4}, 4));         // reversed
-    EXPECT_FALSE(is_c_contiguous(Shape{5}, Strides{8}, 4));          // every other element
-    EXPECT_TRUE(is_c_contiguous(Shape{1, 5}, Strides{999, 4}, 4));   // extent 1: its stride is never used
-    EXPECT_TRUE(is_c_contiguous(Shape{3, 0}, Strides{-8, 12}, 4));   // no elements: both
+    EXPECT_FALSE(is_c_contiguous(Shape{5}, Strides{-4}, 4));        // reversed
+    EXPECT_FALSE(is_c_contiguous(Shape{5}, Strides{8}, 4));         // every other element
+    EXPECT_TRUE(is_c_contiguous(Shape{1, 5}, Strides{999, 4}, 4));  // extent 1: its stride is never used
+    EXPECT_TRUE(is_c_contiguous(Shape{3, 0}, Strides{-8, 12}, 4));  // no elements: both
     EXPECT_TRUE(is_f_contiguous(Shape{3, 0}, Strides{-8, 12}, 4));
-    EXPECT_TRUE(is_c_contiguous(Shape{}, Strides{}, 8));             // 0-d: one element, both
+    EXPECT_TRUE(is_c_contiguous(Shape{}, Strides{}, 8));  // 0-d: one element, both
     EXPECT_TRUE(is_f_contiguous(Shape{}, Strides{}, 8));
     EXPECT_TRUE(is_c_contiguous(Shape{1, 1, 6}, Strides{0, 0, 2}, 2));  // new axes
 }

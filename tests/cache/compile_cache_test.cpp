@@ -67,7 +67,9 @@ protected:
     CachedCompile get(std::string_view text = source, std::string target = "sm_80") {
         return get_or_compile(compiler_, CompileInput{text, options_, std::move(target)});
     }
-    fs::path entry_path(const std::string& key) const { return DiskCache(directory_.path() / "cache", 1).entry_path(key); }
+    fs::path entry_path(const std::string& key) const {
+        return DiskCache(directory_.path() / "cache", 1).entry_path(key);
+    }
 
     TempDirectory directory_;
     CacheConfig previous_config_;
@@ -214,10 +216,10 @@ void as_if_in_a_new_process() {
 }
 
 TEST_F(CompileCacheTest, DiskStatisticsAddUpOverProcesses) {
-    get();                 // miss: compiled and stored
-    get();                 // memory hit: never reaches the disk, not counted there
+    get();  // miss: compiled and stored
+    get();  // memory hit: never reaches the disk, not counted there
     as_if_in_a_new_process();
-    get();                 // disk hit
+    get();  // disk hit
     as_if_in_a_new_process();
     get();                 // disk hit
     get(source, "sm_90");  // miss
@@ -277,8 +279,7 @@ TEST_F(CompileCacheTest, ConcurrentLookupsAgree) {
     compiler_.sleep_per_compile = std::chrono::milliseconds(2);
     std::vector<std::thread> threads;
     std::vector<std::string> data(8);
-    for (std::size_t i = 0; i < data.size(); ++i)
-        threads.emplace_back([&, i] { data[i] = get().image->data; });
+    for (std::size_t i = 0; i < data.size(); ++i) threads.emplace_back([&, i] { data[i] = get().image->data; });
     for (std::thread& thread : threads) thread.join();
     for (const std::string& image : data) EXPECT_EQ(image, "compiled for sm_80: " + std::string(source));
     const CacheStats stats = cache_stats();
@@ -291,13 +292,17 @@ class ScopedEnvironment {
 public:
     void set(const char* name, const char* value) {
         remember(name);
-        if (value) ::setenv(name, value, 1);
-        else ::unsetenv(name);
+        if (value)
+            ::setenv(name, value, 1);
+        else
+            ::unsetenv(name);
     }
     ~ScopedEnvironment() {
         for (const auto& [name, value] : saved_) {
-            if (value) ::setenv(name.c_str(), value->c_str(), 1);
-            else ::unsetenv(name.c_str());
+            if (value)
+                ::setenv(name.c_str(), value->c_str(), 1);
+            else
+                ::unsetenv(name.c_str());
         }
     }
 
@@ -314,7 +319,8 @@ private:
 class CacheEnvironmentTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        for (const char* name : {"GPUKIT_CACHE_DIR", "GPUKIT_CACHE_MAX_BYTES", "GPUKIT_CACHE_DISABLE", "XDG_CACHE_HOME"})
+        for (const char* name :
+             {"GPUKIT_CACHE_DIR", "GPUKIT_CACHE_MAX_BYTES", "GPUKIT_CACHE_DISABLE", "XDG_CACHE_HOME"})
             environment_.set(name, nullptr);
         environment_.set("HOME", "/home/someone");
     }

@@ -27,7 +27,11 @@ std::string key_for(std::string_view name) { return sha256_hex(name); }
 CompiledImage sample_image() {
     CompiledImage image;
     image.format = ImageFormat::fatbin;
-    image.data = std::string("\x7f" "ELF\0\0\x01\x02", 8) + std::string(300, '\0') + "tail\xff";
+    image.data = std::string(
+                     "\x7f"
+                     "ELF\0\0\x01\x02",
+                     8) +
+                 std::string(300, '\0') + "tail\xff";
     image.log = "warning: something\nsecond line";
     image.lowered_names = {{"axpy<float>", "_Z4axpyIfEvT_PKS0_PS0_"}, {"scale<2>", std::string("with\0nul", 8)}};
     return image;
@@ -221,8 +225,8 @@ TEST(DiskCacheUsage, MissingDirectoryIsEmpty) {
 TEST_F(DiskCacheTest, UsageCountsEntriesAndTheirBytes) {
     ASSERT_TRUE(cache_.store(key_for("one"), sample_image()));
     ASSERT_TRUE(cache_.store(key_for("two"), CompiledImage{}));
-    const std::uint64_t expected = fs::file_size(cache_.entry_path(key_for("one"))) +
-                                   fs::file_size(cache_.entry_path(key_for("two")));
+    const std::uint64_t expected =
+        fs::file_size(cache_.entry_path(key_for("one"))) + fs::file_size(cache_.entry_path(key_for("two")));
     EXPECT_EQ(cache_.usage().entries, 2u);
     EXPECT_EQ(cache_.usage().bytes, expected);
 }

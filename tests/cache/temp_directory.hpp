@@ -17,9 +17,8 @@ public:
     TempDirectory() {
         static std::atomic<int> counter{0};
         std::random_device random;
-        path_ = std::filesystem::temp_directory_path() /
-                ("gpukit-cache-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" +
-                 std::to_string(random()));
+        path_ = std::filesystem::temp_directory_path() / ("gpukit-cache-test-" + std::to_string(::getpid()) + "-" +
+                                                          std::to_string(counter++) + "-" + std::to_string(random()));
         std::filesystem::create_directories(path_);
     }
     TempDirectory(const TempDirectory&) = delete;

@@ -48,7 +48,8 @@ void expect_contains(const std::string& text, const std::string& part) {
 
 TEST(LaunchConfig, AcceptsWhatTheDeviceAllows) {
     EXPECT_NO_THROW(check_launch_config(subject, h100_limits(), plain_kernel(), {1}, {1024}, 0));
-    EXPECT_NO_THROW(check_launch_config(subject, h100_limits(), plain_kernel(), {2147483647u, 65535, 65535}, {32, 32}, 0));
+    EXPECT_NO_THROW(
+        check_launch_config(subject, h100_limits(), plain_kernel(), {2147483647u, 65535, 65535}, {32, 32}, 0));
     EXPECT_NO_THROW(check_launch_config(subject, h100_limits(), plain_kernel(), {1}, {1, 1, 64}, 48 * 1024));
 }
 
@@ -120,7 +121,10 @@ TEST(LaunchConfig, OptInBeyondTheDeviceIsRefused) {
 }
 
 std::vector<KernelParam> vector_add_params() {
-    return {{0, 8, "const float *", "A"}, {8, 8, "const float *", "B"}, {16, 8, "float *", "C"}, {24, 4, "const int", "size"}};
+    return {{0, 8, "const float *", "A"},
+            {8, 8, "const float *", "B"},
+            {16, 8, "float *", "C"},
+            {24, 4, "const int", "size"}};
 }
 
 TEST(Arguments, AcceptsMatchingSizes) {
@@ -135,8 +139,9 @@ TEST(Arguments, WrongCountListsTheParameters) {
         FAIL() << "a missing argument was accepted";
     } catch (const KernelArgumentError& e) {
         EXPECT_EQ(e.parameter_index(), -1);
-        expect_contains(e.what(), "vector_add: it takes 4 parameters (const float * A, const float * B, float * C, "
-                                  "const int size) but 3 arguments were given");
+        expect_contains(e.what(),
+                        "vector_add: it takes 4 parameters (const float * A, const float * B, float * C, "
+                        "const int size) but 3 arguments were given");
     }
 }
 

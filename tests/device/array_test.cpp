@@ -81,14 +81,14 @@ TEST_F(Arrays, ZeroDimensionalArraysHoldOneElement) {
 // Views of a (13, 17) array, as NumPy's keys write them.
 std::vector<std::vector<Index>> view_keys() {
     return {
-        {Slice{{}, {}, -1}},                    // [::-1]
-        {Slice{1, {}, 3}},                      // [1::3]
-        {Slice{}, Slice{{}, {}, -2}},           // [:, ::-2]
-        {Slice{{}, {}, 2}, Slice{1, 4}},        // [::2, 1:4]
-        {newaxis, 5, Slice{2, -1, 4}},          // [None, 5, 2:-1:4]
-        {ellipsis, 16},                         // [..., 16]
-        {Slice{4, 4}},                          // [4:4], empty
-        {Slice{12, 0, -5}, Slice{16, 0, -7}},   // [12:0:-5, 16:0:-7]
+        {Slice{{}, {}, -1}},                   // [::-1]
+        {Slice{1, {}, 3}},                     // [1::3]
+        {Slice{}, Slice{{}, {}, -2}},          // [:, ::-2]
+        {Slice{{}, {}, 2}, Slice{1, 4}},       // [::2, 1:4]
+        {newaxis, 5, Slice{2, -1, 4}},         // [None, 5, 2:-1:4]
+        {ellipsis, 16},                        // [..., 16]
+        {Slice{4, 4}},                         // [4:4], empty
+        {Slice{12, 0, -5}, Slice{16, 0, -7}},  // [12:0:-5, 16:0:-7]
     };
 }
 
@@ -119,15 +119,17 @@ TEST_F(Arrays, StridedViewsReadAndWriteOnlyTheirElements) {
 TEST_F(Arrays, HostMemoryMayBeStridedToo) {
     const std::vector<std::int32_t> host{1, -2, 3, -4, 5, -6, 7, -8};
     Array array = Array::empty({4}, DType::int32);
-    array.copy_from_host(ConstHostView(reinterpret_cast<const std::byte*>(host.data() + 6), DType::int32, {4}, Strides{-8}));
+    array.copy_from_host(
+        ConstHostView(reinterpret_cast<const std::byte*>(host.data() + 6), DType::int32, {4}, Strides{-8}));
     EXPECT_EQ(array.to_vector<std::int32_t>(), (std::vector<std::int32_t>{7, 5, 3, 1}));
     std::vector<std::int32_t> out(8, 0);
     array.copy_to_host(HostView(reinterpret_cast<std::byte*>(out.data() + 1), DType::int32, {4}, Strides{8}));
     EXPECT_EQ(out, (std::vector<std::int32_t>{0, 7, 0, 5, 0, 3, 0, 1}));
-    const auto mismatch = GPUKIT_MESSAGE_OF(InvalidArgumentError, array.copy_to_host(HostView(nullptr, DType::int32, {5})));
+    const auto mismatch =
+        GPUKIT_MESSAGE_OF(InvalidArgumentError, array.copy_to_host(HostView(nullptr, DType::int32, {5})));
     expect_contains(mismatch, "shape (5,)");
-    const auto wrong_type = GPUKIT_MESSAGE_OF(InvalidArgumentError,
-                                              array.copy_from_host(ConstHostView(nullptr, DType::float32, {4})));
+    const auto wrong_type =
+        GPUKIT_MESSAGE_OF(InvalidArgumentError, array.copy_from_host(ConstHostView(nullptr, DType::float32, {4})));
     expect_contains(wrong_type, "cannot set a int32 array from float32 data");
 }
 
@@ -274,7 +276,8 @@ TEST_F(Arrays, ModuleGlobalsAreArraysThatKeepTheirModuleLoaded) {
     const Module module = Module::compile(scale_source);
     const auto ragged = GPUKIT_MESSAGE_OF(InvalidArgumentError, module_global(module, "tag", DType::int32));
     expect_contains(ragged, "tag is 6 bytes, not a whole number of int32 elements");
-    const auto too_big = GPUKIT_MESSAGE_OF(InvalidArgumentError, module_global(module, "factors", DType::float32, Shape{5}));
+    const auto too_big =
+        GPUKIT_MESSAGE_OF(InvalidArgumentError, module_global(module, "factors", DType::float32, Shape{5}));
     expect_contains(too_big, "needs bytes [0, 20)");
 }
 
@@ -285,8 +288,8 @@ TEST_F(Arrays, KernelsTakeArraysAndWorkGoesToTheCurrentStream) {
     const auto host = random_values(n, DType::float32, 9);
     Array x = Array::from_host(ConstHostView(host.data(), DType::float32, {n}));
     const std::vector<float> ones(4, 1.0f);
-    module_global(module, "factors", DType::float32).copy_from_host(
-        ConstHostView(reinterpret_cast<const std::byte*>(ones.data()), DType::float32, {4}));
+    module_global(module, "factors", DType::float32)
+        .copy_from_host(ConstHostView(reinterpret_cast<const std::byte*>(ones.data()), DType::float32, {4}));
 
     Stream stream;
     EXPECT_TRUE(current_stream().is_default());
@@ -342,14 +345,16 @@ TEST_F(Arrays, FillsAndCopiesStillRunningOnAStreamOutliveTheirArrays) {
     StreamScope scope(stream);
     for (int i = 0; i < 1000; ++i) {
         Array::empty({4096}, DType::float32).fill(0);  // a memset on the stream, its array gone at once
-        (void)values.copy();                          // a device copy likewise
+        (void)values.copy();                           // a device copy likewise
     }
     EXPECT_EQ(bytes_of(values.copy()), host);
 }
 
 TEST_F(Arrays, ALaunchErrorMetWhileMemoryGoesIsRaisedAtTheNextWait) {
-    if (!backend_info(tested_backend()).capabilities.check_mode) GTEST_SKIP() << "needs check mode to make a launch fail";
-    const Kernel slow_copy = Module::compile(slow_copy_source, CompileOptions{.check = CheckTool::memcheck}).kernel("slow_copy");
+    if (!backend_info(tested_backend()).capabilities.check_mode)
+        GTEST_SKIP() << "needs check mode to make a launch fail";
+    const Kernel slow_copy =
+        Module::compile(slow_copy_source, CompileOptions{.check = CheckTool::memcheck}).kernel("slow_copy");
     set_raise_on_hazard(true);
     {
         const Array source = Array::empty({4}, DType::float32);

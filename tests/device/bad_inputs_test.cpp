@@ -44,7 +44,8 @@ protected:
 };
 
 TEST_F(BadInputs, TwoThousandFortyEightThreadsPerBlock) {
-    const auto text = GPUKIT_MESSAGE_OF(LaunchConfigError, (*kernel_)({.grid = 1, .block = 2048}, *da_, *db_, *dc_, n_));
+    const auto text =
+        GPUKIT_MESSAGE_OF(LaunchConfigError, (*kernel_)({.grid = 1, .block = 2048}, *da_, *db_, *dc_, n_));
     expect_contains(text, "Cannot launch vector_add on device 0");
     expect_contains(text, "block.x = 2048 exceeds the device's limit of 1024");
 }
@@ -70,13 +71,15 @@ TEST_F(BadInputs, DynamicSharedMemoryWithoutOptIn) {
 
 TEST_F(BadInputs, WrongArgumentCount) {
     const auto text = GPUKIT_MESSAGE_OF(KernelArgumentError, (*kernel_)({.grid = 8, .block = 256}, *da_, *db_, *dc_));
-    expect_contains(text, "vector_add: it takes 4 parameters (const float * A, const float * B, float * C, "
-                          "const int size) but 3 arguments were given");
+    expect_contains(text,
+                    "vector_add: it takes 4 parameters (const float * A, const float * B, float * C, "
+                    "const int size) but 3 arguments were given");
 }
 
 TEST_F(BadInputs, EightBytesForAFourByteInt) {
     const std::int64_t size = n_;
-    const auto text = GPUKIT_MESSAGE_OF(KernelArgumentError, (*kernel_)({.grid = 8, .block = 256}, *da_, *db_, *dc_, size));
+    const auto text =
+        GPUKIT_MESSAGE_OF(KernelArgumentError, (*kernel_)({.grid = 8, .block = 256}, *da_, *db_, *dc_, size));
     expect_contains(text, "argument 3 is 8 bytes but parameter 3 ('const int size') takes 4 bytes");
 }
 

@@ -43,7 +43,8 @@ extern "C" __global__ void rotate(const int* in, int* out) {
   s[t] = in[base + t];
   __syncthreads();
   out[base + t] = s[(t + 1) % blockDim.x];
-})").kernel("rotate");
+})")
+                      .kernel("rotate");
     const auto in = random_ints(256 * 7, -1000, 1000, 1);
     auto din = upload(in);
     DeviceBuffer dout(in.size() * sizeof(int));
@@ -61,7 +62,8 @@ extern "C" __global__ void votes(const int* in, int* out) {
   int all = __syncthreads_and(v > 0);
   int any = __syncthreads_or(v > 0);
   if (threadIdx.x == 0) { out[3 * blockIdx.x] = count; out[3 * blockIdx.x + 1] = all; out[3 * blockIdx.x + 2] = any; }
-})").kernel("votes");
+})")
+                      .kernel("votes");
     const int blocks = 5, threads = 96;
     std::vector<int> in = random_ints(blocks * threads, -5, 5, 2);
     std::fill(in.begin() + threads, in.begin() + 2 * threads, 1);       // block 1: all positive
@@ -89,7 +91,8 @@ extern "C" __global__ void early_return(int* out, int live) {
   __syncthreads();
   int n = __syncthreads_count(1);
   out[t] = s[(t + 1) % live] + 1000 * n;
-})").kernel("early_return");
+})")
+                      .kernel("early_return");
     for (int live : {1, 31, 32, 33, 100, 128}) {
         DeviceBuffer dout(128 * sizeof(int));
         memset(dout, 0xff);
@@ -108,7 +111,8 @@ extern "C" __global__ void warp_rotate(int* out) {
   s[t] = t * 3;
   __syncwarp();
   out[t] = s[warp * 32 + (lane + 1) % 32];
-})").kernel("warp_rotate");
+})")
+                      .kernel("warp_rotate");
     DeviceBuffer dout(64 * sizeof(int));
     kernel({.grid = 1, .block = 64}, dout);
     const auto out = download<int>(dout);
@@ -128,7 +132,8 @@ extern "C" __global__ void shuffles(const float* in, float* out) {
   float sum = x;  // warp reduction
   for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
   out[6 * t + 5] = __shfl_sync(0xffffffffu, sum, 0);
-})").kernel("shuffles");
+})")
+                      .kernel("shuffles");
     const int n = 64;
     std::vector<float> in(n);
     for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i * i % 37);
@@ -156,7 +161,8 @@ extern "C" __global__ void votes(const int* in, unsigned* out) {
   out[4 * t + 1] = __any_sync(0xffffffffu, p);
   out[4 * t + 2] = __all_sync(0xffffffffu, p);
   out[4 * t + 3] = __activemask();
-})").kernel("votes");
+})")
+                      .kernel("votes");
     const int n = 40;  // a full warp and a warp of 8 lanes
     auto in = random_ints(n, -3, 3, 3);
     auto din = upload(in);
@@ -189,7 +195,8 @@ extern "C" __global__ void divergent(const int* in, int* out) {
   }
   if (lane % 2 == 0) out[3 * t + 2] = (int)__activemask();
   else out[3 * t + 2] = 0;
-})").kernel("divergent");
+})")
+                      .kernel("divergent");
     const int n = 64;
     auto in = random_ints(n, -5, 5, 4);
     auto din = upload(in);
@@ -241,7 +248,8 @@ extern "C" __global__ void atomics(const int* in, int* ints, unsigned* uints, un
   do { assumed = seen; seen = atomicCAS(&ulls[2], assumed, assumed + 1); } while (seen != assumed);
   int old = ints[8], expected;
   do { expected = old; old = atomicCAS(&ints[8], expected, expected + 2); } while (old != expected);
-})").kernel("atomics");
+})")
+                      .kernel("atomics");
     const int n = 100003;
     const auto in = random_ints(n, -999, 999, 5);
     auto din = upload(in);
@@ -283,7 +291,8 @@ extern "C" __global__ void fp_atomics(float* f, double* d, int n) {
   atomicAdd(&d[0], 0.5);
   float old = atomicExch(&f[1], (float)i);
   (void)old;
-})").kernel("fp_atomics");
+})")
+                      .kernel("fp_atomics");
     const int n = 1 << 20;  // exactly representable sums
     auto f = upload(std::vector<float>{0.0f, -1.0f});
     auto d = upload(std::vector<double>{0.0});
@@ -312,7 +321,8 @@ TEST_F(Builtins, PrintfFromAKernel) {
     auto kernel = Module::compile(R"(
 extern "C" __global__ void hello(int value) {
   if (threadIdx.x == 3) printf("hello from thread %d of block %d: %d\n", (int)threadIdx.x, (int)blockIdx.x, value);
-})").kernel("hello");
+})")
+                      .kernel("hello");
     ::testing::internal::CaptureStdout();
     kernel({.grid = 2, .block = 8}, 42);
     Device::current().synchronize();
@@ -336,7 +346,8 @@ extern "C" __global__ void math(const float* x, float* out, int n) {
   out[8 * i + 5] = __sinf(v);
   out[8 * i + 6] = fminf(v, 0.25f) + fmaxf(v, -0.25f) + min(1, 2) + max(3.0f, 2.0f);
   out[8 * i + 7] = __saturatef(v * 2.0f) + powf(fabsf(v), 1.5f) + tanhf(v);
-})").kernel("math");
+})")
+                      .kernel("math");
     const int n = 10000;
     const auto x = random_floats(n, 7);
     auto dx = upload(x);
@@ -354,7 +365,8 @@ extern "C" __global__ void math(const float* x, float* out, int n) {
                                     std::min(v, 0.25) + std::max(v, -0.25) + 1 + 3,
                                     std::clamp(2 * v, 0.0, 1.0) + std::pow(std::fabs(v), 1.5) + std::tanh(v)};
         for (int k = 0; k < 8; ++k)
-            ASSERT_NEAR(out[8 * i + k], expected[k], 2e-5 * (1 + std::abs(expected[k]))) << "x=" << v << " formula " << k;
+            ASSERT_NEAR(out[8 * i + k], expected[k], 2e-5 * (1 + std::abs(expected[k])))
+                << "x=" << v << " formula " << k;
     }
 }
 
@@ -373,7 +385,9 @@ __global__ void scale_add(const T* __restrict__ a, const T* __restrict__ b, T* _
   T y = b[i];
   y.x *= s; y.y *= s; y.z *= s; y.w *= s;
   out[i] = add4(x, y);
-})", options).kernel("scale_add<float4>");
+})",
+                                  options)
+                      .kernel("scale_add<float4>");
     const int n = 1001;
     const auto a = random_floats(4 * n, 8), b = random_floats(4 * n, 9);
     auto da = upload(a), db = upload(b);
@@ -394,7 +408,8 @@ extern "C" __global__ void halves(const float* in, float* out, int n) {
   __half product = __hmul(h, __float2half(0.5f));
   out[2 * i] = __half2float(twice);
   out[2 * i + 1] = __half2float(product);
-})").kernel("halves");
+})")
+                      .kernel("halves");
     const int n = 500;
     const auto in = random_floats(n, 10);
     auto din = upload(in);
@@ -427,8 +442,7 @@ extern "C" __global__ void polynomial(const float* x, float* y, int n) {
     DeviceBuffer dy(n * sizeof(float));
     module.kernel("polynomial")({.grid = grid_for(n, 256), .block = 256}, dx, dy, n);
     const auto y = download<float>(dy);
-    for (int i = 0; i < n; ++i)
-        ASSERT_NEAR(y[i], c[0] + x[i] * (c[1] + x[i] * (c[2] + x[i] * c[3])), 1e-5f) << i;
+    for (int i = 0; i < n; ++i) ASSERT_NEAR(y[i], c[0] + x[i] * (c[1] + x[i] * (c[2] + x[i] * c[3])), 1e-5f) << i;
     EXPECT_EQ(module.read_global<int>("calls"), std::vector<int>{n});
 }
 
@@ -439,7 +453,8 @@ extern "C" __global__ void coordinates(unsigned* out) {
   unsigned thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   unsigned i = block * (blockDim.x * blockDim.y * blockDim.z) + thread;
   out[i] = (blockIdx.x << 24) | (blockIdx.y << 16) | (blockIdx.z << 12) | (threadIdx.x << 8) | (threadIdx.y << 4) | threadIdx.z;
-})").kernel("coordinates");
+})")
+                      .kernel("coordinates");
     const Dim3 grid(3, 2, 4), block(5, 3, 2);
     DeviceBuffer dout(grid.volume() * block.volume() * sizeof(unsigned));
     kernel({.grid = grid, .block = block}, dout);

@@ -68,7 +68,7 @@ TEST_F(CheckMode, VectorAddWithoutABoundsCheckAndAGridThatOvershoots) {
     EXPECT_EQ(hazard.kernel, "vector_add");
     EXPECT_EQ(hazard.file, "kernel.cu");
     EXPECT_EQ(hazard.line, 4);
-    EXPECT_EQ(hazard.occurrences, 24u);  // threads 1000..1023
+    EXPECT_EQ(hazard.occurrences, 24u);      // threads 1000..1023
     EXPECT_EQ(hazard.block, Dim3(3, 0, 0));  // block indices count from 0
     EXPECT_GE(hazard.thread.x, 232u);
     expect_contains(hazard.detail, "is 0 bytes after the nearest allocation");
@@ -224,8 +224,10 @@ extern "C" __global__ void matmul_tiled(const float* m, const float* n, float* o
   for (int phase = 0; phase < size / TILE; ++phase) {
     ms[tr][tc] = m[r * size + phase * TILE + tc];
     ns[tr][tc] = n[(phase * TILE + tr) * size + c];
-)") + (first_barrier ? "    __syncthreads();\n" : "    \n") + R"(    for (int i = 0; i < TILE; ++i) p += ms[tr][i] * ns[i][tc];
-)" + (second_barrier ? "    __syncthreads();\n" : "    \n") + R"(  }
+)") + (first_barrier ? "    __syncthreads();\n" : "    \n") +
+           R"(    for (int i = 0; i < TILE; ++i) p += ms[tr][i] * ns[i][tc];
+)" + (second_barrier ? "    __syncthreads();\n" : "    \n") +
+           R"(  }
   out[r * size + c] = p;
 })";
 }
@@ -272,10 +274,11 @@ extern "C" __global__ void matmul_tiled(const float* m, const float* n, float* o
   float p = 0.0f;
   for (int phase = 0; phase < (size + TILE - 1) / TILE; ++phase) {
     int idx = phase * TILE;
-)") + (guarded ? R"(    ms[tr][tc] = (r < size && idx + tc < size) ? m[r * size + idx + tc] : 0.0f;
+)") +
+           (guarded ? R"(    ms[tr][tc] = (r < size && idx + tc < size) ? m[r * size + idx + tc] : 0.0f;
     ns[tr][tc] = (c < size && idx + tr < size) ? n[(idx + tr) * size + c] : 0.0f;
 )"
-                   : R"(    ms[tr][tc] = m[r * size + idx + tc];
+                    : R"(    ms[tr][tc] = m[r * size + idx + tc];
     ns[tr][tc] = n[(idx + tr) * size + c];
 )") + R"(    __syncthreads();
     for (int i = 0; i < TILE; ++i) p += ms[tr][i] * ns[i][tc];
@@ -350,16 +353,18 @@ TEST_F(CheckMode, ALastBlockReductionWithoutItsThreadfence) {
     DeviceBuffer partial(grid.x * sizeof(int));
     DeviceBuffer total(sizeof(int));
     const LaunchConfig config{.grid = grid, .block = 128};
-    checked(last_block_sum_source(false).c_str(), "last_block_sum", CheckTool::racecheck)(config, din, partial, total, n);
+    checked(last_block_sum_source(false).c_str(), "last_block_sum", CheckTool::racecheck)(config, din, partial, total,
+                                                                                          n);
     auto report = take_check_report();
     const auto found = races(report);
     ASSERT_EQ(found.size(), 1u) << report.text();
     expect_contains(found[0].what, "read-after-write");
     expect_contains(found[0].detail, "from different blocks");
-    EXPECT_EQ(found[0].line, 15) << report.text();  // the last block's read of partial[b]
+    EXPECT_EQ(found[0].line, 15) << report.text();       // the last block's read of partial[b]
     EXPECT_EQ(found[0].other_line, 8) << report.text();  // another block's unfenced write
 
-    checked(last_block_sum_source(true).c_str(), "last_block_sum", CheckTool::racecheck)(config, din, partial, total, n);
+    checked(last_block_sum_source(true).c_str(), "last_block_sum", CheckTool::racecheck)(config, din, partial, total,
+                                                                                         n);
     report = take_check_report();
     EXPECT_TRUE(report.clean()) << report.text();
     int sum = 0;
@@ -393,7 +398,8 @@ extern "C" __global__ void vector_add(const float* A, const float* B, float* C, 
     auto report = take_check_report();
     const auto found = races(report);
     ASSERT_FALSE(found.empty()) << report.text();
-    for (const auto& race : found) EXPECT_EQ(race.what, "Race (write-after-write) on __shared__ memory") << report.text();
+    for (const auto& race : found)
+        EXPECT_EQ(race.what, "Race (write-after-write) on __shared__ memory") << report.text();
     EXPECT_TRUE(std::any_of(found.begin(), found.end(), [](const Hazard& h) { return h.line == 6; })) << report.text();
 
     checked(fixed.c_str(), "vector_add", CheckTool::racecheck)(config, da, db, dc, n);
@@ -418,7 +424,8 @@ extern "C" __global__ void reverse(const float* in, float* out) {
   __shared__ float s[64];
   int t = threadIdx.x;
   s[t] = in[blockIdx.x * 64 + t];
-)") + before_barrier + "\n" + barrier + R"(
+)") + before_barrier +
+           "\n" + barrier + R"(
   out[blockIdx.x * 64 + t] = s[63 - t];
 })";
 }
@@ -543,7 +550,8 @@ std::string shared_histogram(bool zero_bins) {
 extern "C" __global__ void histogram(const int* in, int* counts, int n) {
   __shared__ int bins[64];
   int t = threadIdx.x;
-)") + (zero_bins ? "  bins[t] = 0;\n  __syncthreads();\n" : "\n\n") + R"(  int i = blockIdx.x * blockDim.x + t;
+)") + (zero_bins ? "  bins[t] = 0;\n  __syncthreads();\n" : "\n\n") +
+           R"(  int i = blockIdx.x * blockDim.x + t;
   if (i < n) atomicAdd(&bins[in[i] % 64], 1);
   __syncthreads();
   atomicAdd(&counts[t], bins[t]);

@@ -30,8 +30,8 @@ std::vector<float> run_vector_add(const Kernel& kernel, const std::vector<float>
 
 TEST_F(CoursePrograms, VectorAddWithTheGridComputedFromAnArbitrarySize) {
     auto kernel = Module::compile(vector_add_source).kernel("vector_add");
-    for (std::size_t size : {std::size_t{1}, std::size_t{31}, std::size_t{1024}, std::size_t{2048}, std::size_t{1000003},
-                             (std::size_t{1} << 22) + 7}) {
+    for (std::size_t size : {std::size_t{1}, std::size_t{31}, std::size_t{1024}, std::size_t{2048},
+                             std::size_t{1000003}, (std::size_t{1} << 22) + 7}) {
         for (std::uint32_t block : {32u, 256u, 1024u}) {
             const auto a = random_floats(size, 1);
             const auto b = random_floats(size, 2);
@@ -156,8 +156,8 @@ TEST_F(CoursePrograms, HistogramWithGlobalAtomics) {
 }
 
 TEST_F(CoursePrograms, HistogramWithSharedAtomics) {
-    check_histogram(Module::compile(histogram_shared_source).kernel("histogram_shared"), {1, 256, 1000, 100003, 1 << 20},
-                    50);
+    check_histogram(Module::compile(histogram_shared_source).kernel("histogram_shared"),
+                    {1, 256, 1000, 100003, 1 << 20}, 50);
 }
 
 std::vector<float> reference_matmul(const std::vector<float>& m, const std::vector<float>& n, int h, int w, int k) {
@@ -176,7 +176,8 @@ TEST_F(CoursePrograms, MatmulNaiveTiledAndDynamic) {
     struct Shape {
         int h, w, k;
     };
-    for (const Shape shape : {Shape{1, 1, 1}, Shape{16, 16, 16}, Shape{17, 33, 65}, Shape{100, 37, 250}, Shape{128, 128, 128}}) {
+    for (const Shape shape :
+         {Shape{1, 1, 1}, Shape{16, 16, 16}, Shape{17, 33, 65}, Shape{100, 37, 250}, Shape{128, 128, 128}}) {
         const auto m = random_floats(static_cast<std::size_t>(shape.h) * shape.k, 61);
         const auto n = random_floats(static_cast<std::size_t>(shape.k) * shape.w, 62);
         const auto expected = reference_matmul(m, n, shape.h, shape.w, shape.k);
@@ -218,7 +219,8 @@ TEST_F(CoursePrograms, SumAndAbsSumReductionsAgainstTheCpu) {
             double gpu = 0, cpu = 0;
             for (float p : partials) gpu += p;
             for (float v : input) cpu += absolute ? std::abs(v) : v;
-            EXPECT_NEAR(gpu, cpu, 1e-4 * (1 + std::abs(cpu)) + 1e-3) << (absolute ? "abs-sum" : "sum") << " of " << size;
+            EXPECT_NEAR(gpu, cpu, 1e-4 * (1 + std::abs(cpu)) + 1e-3)
+                << (absolute ? "abs-sum" : "sum") << " of " << size;
         }
     }
 }

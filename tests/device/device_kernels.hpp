@@ -17,7 +17,8 @@ extern "C" __global__ void last_block_sum(const int* in, int* partial, int* tota
   int s = __syncthreads_count(i < n && in[i] > 0);
   if (threadIdx.x == 0) {
     partial[blockIdx.x] = s;
-)") + (fence ? "    __threadfence();\n" : "") + R"(    unsigned ticket = atomicInc(&finished, gridDim.x);
+)") + (fence ? "    __threadfence();\n" : "") +
+           R"(    unsigned ticket = atomicInc(&finished, gridDim.x);
     is_last = (ticket == gridDim.x - 1);
   }
   __syncthreads();

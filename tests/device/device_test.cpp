@@ -17,8 +17,8 @@ TEST_F(Devices, ListsEveryDeviceWithItsLimits) {
         EXPECT_EQ(p.ordinal, device.ordinal());
         EXPECT_FALSE(p.name.empty());
         EXPECT_GE(p.compute_capability.major, 5);
-        EXPECT_EQ(p.architecture(), "sm_" + std::to_string(p.compute_capability.major) +
-                                        std::to_string(p.compute_capability.minor));
+        EXPECT_EQ(p.architecture(),
+                  "sm_" + std::to_string(p.compute_capability.major) + std::to_string(p.compute_capability.minor));
         EXPECT_GT(p.total_memory, std::size_t{1} << 30);
         EXPECT_GT(p.multiprocessor_count, 0);
         EXPECT_EQ(p.limits.max_threads_per_block, 1024);
@@ -45,8 +45,9 @@ TEST_F(Devices, TheSimulatorIsADeviceOfItsOwn) {
     for (std::size_t i = 0; i + 1 < all.size(); ++i) EXPECT_FALSE(all[i].backend_info().capabilities.simulated);
     if (!on_simulator()) EXPECT_EQ(all.size(), devices().size() + 1);
     // A kernel runs on the simulator even where the process selected the GPU.
-    auto kernel = Module::compile(R"(extern "C" __global__ void twice(int* x) { x[threadIdx.x] *= 2; })", {}, all.back())
-                      .kernel("twice");
+    auto kernel =
+        Module::compile(R"(extern "C" __global__ void twice(int* x) { x[threadIdx.x] *= 2; })", {}, all.back())
+            .kernel("twice");
     std::vector<int> values = {1, 2, 3, 4};
     auto buffer = DeviceBuffer::from_host(std::span<const int>(values), all.back());
     kernel({.grid = 1, .block = 4}, buffer);

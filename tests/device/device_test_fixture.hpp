@@ -49,15 +49,15 @@ inline void expect_contains(const std::string& text, const std::string& part) {
 }
 
 // The message of the exception `statement` throws as type E; fails the test if it throws nothing.
-#define GPUKIT_MESSAGE_OF(E, statement)                                        \
-    [&]() -> std::string {                                                     \
-        try {                                                                  \
-            statement;                                                         \
-        } catch (const E& e) {                                                 \
-            return e.what();                                                   \
-        }                                                                      \
-        ADD_FAILURE() << #statement " did not throw " #E;                      \
-        return {};                                                             \
+#define GPUKIT_MESSAGE_OF(E, statement)                   \
+    [&]() -> std::string {                                \
+        try {                                             \
+            statement;                                    \
+        } catch (const E& e) {                            \
+            return e.what();                              \
+        }                                                 \
+        ADD_FAILURE() << #statement " did not throw " #E; \
+        return {};                                        \
     }()
 
 }  // namespace gpukit::testing

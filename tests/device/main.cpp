@@ -30,8 +30,7 @@ bool checking_everything() { return checking; }
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     for (int i = 1; i < argc; ++i) {
-        if (std::strncmp(argv[i], "--backend=", 10) == 0)
-            gpukit::testing::chosen = argv[i] + 10;
+        if (std::strncmp(argv[i], "--backend=", 10) == 0) gpukit::testing::chosen = argv[i] + 10;
         if (std::strncmp(argv[i], "--check=", 8) == 0) {
             ::setenv("GPUKIT_CHECK", argv[i] + 8, 1);
             gpukit::testing::checking = true;

@@ -47,7 +47,8 @@ TEST_F(Memory, ManagedMemoryIsOneAddressForTheHostAndKernels) {
     auto twice = Module::compile(R"(extern "C" __global__ void twice(float* x, int n) {
         int i = blockIdx.x * blockDim.x + threadIdx.x;
         if (i < n) x[i] *= 2.0f;
-    })").kernel("twice");
+    })")
+                     .kernel("twice");
     for (int n : {1, 7, 1000, 4097}) {
         const auto values = random_floats(n, 23);
         ManagedBuffer managed(n * sizeof(float));

@@ -104,8 +104,7 @@ TEST_F(Modules, SameSourceAgainIsAnInProcessCacheHit) {
     EXPECT_EQ(after.memory_hits, before.memory_hits + 1);
     EXPECT_EQ(after.misses, before.misses);
     EXPECT_EQ(first.kernel("vector_add").lowered_name(), second.kernel("vector_add").lowered_name());
-    RecordProperty("in_process_hit_us",
-                   std::to_string(std::chrono::duration<double, std::micro>(elapsed).count()));
+    RecordProperty("in_process_hit_us", std::to_string(std::chrono::duration<double, std::micro>(elapsed).count()));
 }
 
 TEST_F(Modules, LoadsPtxProducedElsewhere) {
@@ -133,7 +132,8 @@ TEST_F(Modules, LoadsACubinFromAFile) {
     const auto arch = Device::current().properties().target;
     const auto cubin = Module::compile_image(saxpy_source, {}, arch, tested_backend());
     ASSERT_EQ(cubin.format, ImageFormat::cubin);
-    const auto path = std::filesystem::temp_directory_path() / ("gpukit_saxpy_" + std::to_string(::getpid()) + ".cubin");
+    const auto path =
+        std::filesystem::temp_directory_path() / ("gpukit_saxpy_" + std::to_string(::getpid()) + ".cubin");
     std::ofstream(path, std::ios::binary).write(cubin.data.data(), static_cast<std::streamsize>(cubin.data.size()));
     auto saxpy = Module::load_file(path).kernel("saxpy");
     std::filesystem::remove(path);
@@ -180,7 +180,8 @@ TEST_F(Modules, OccupancySuggestsABlockSize) {
     EXPECT_GE(suggestion.block_size, 32u);
     EXPECT_LE(suggestion.block_size, 1024u);
     EXPECT_EQ(suggestion.block_size % 32, 0u);
-    EXPECT_GE(suggestion.min_grid_size, static_cast<std::uint32_t>(Device::current().properties().multiprocessor_count));
+    EXPECT_GE(suggestion.min_grid_size,
+              static_cast<std::uint32_t>(Device::current().properties().multiprocessor_count));
     EXPECT_GT(kernel.max_active_blocks_per_multiprocessor(suggestion.block_size), 0);
     const auto attributes = kernel.attributes();
     EXPECT_EQ(attributes.num_registers > 0, !on_simulator());  // a CPU thread has no register budget

@@ -26,7 +26,9 @@ TEST_F(SimulatorBehaviour, DefinesHeadersAndIncludeDirectoriesReachTheCompiler) 
 extern "C" __global__ void transform(const float* in, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = ADD_OFFSET(scale(in[i]));
-})", options).kernel("transform");
+})",
+                                  options)
+                      .kernel("transform");
     std::filesystem::remove_all(dir);
     const int n = 777;
     const auto in = random_floats(n, 81);
@@ -67,7 +69,8 @@ extern "C" __global__ void stuck(int* out) {
     __syncthreads();       // ... which wait here for lanes 0-15
   }
   out[threadIdx.x] = 1;
-})").kernel("stuck");
+})")
+                      .kernel("stuck");
     DeviceBuffer out(64 * sizeof(int));
     kernel({.grid = 2, .block = 32}, out);
     const auto text = GPUKIT_MESSAGE_OF(LaunchError, Device::current().synchronize());
@@ -91,7 +94,8 @@ extern "C" __global__ void waits_forever(int* flag) {
     while (atomicCAS(flag, 1, 1) != 1) {}   // nobody ever sets it
   }
   __syncthreads();
-})").kernel("waits_forever");
+})")
+                      .kernel("waits_forever");
     auto flag = DeviceBuffer::from_host(std::span<const int>(std::vector<int>{0}));
     kernel({.grid = 1, .block = 64}, flag);
     const auto text = GPUKIT_MESSAGE_OF(LaunchError, Device::current().synchronize());
@@ -113,7 +117,8 @@ extern "C" __global__ void locked_sum(int* lock, int* total) {
     }
   }
   __syncthreads();
-})").kernel("locked_sum");
+})")
+                      .kernel("locked_sum");
     auto lock = DeviceBuffer::from_host(std::span<const int>(std::vector<int>{0}));
     auto total = DeviceBuffer::from_host(std::span<const int>(std::vector<int>{0}));
     kernel({.grid = 1, .block = 32}, lock, total);
@@ -132,12 +137,14 @@ TEST_F(SimulatorBehaviour, ACrashNamesTheKernelBlockAndThread) {
 extern "C" __global__ void wild(int* out) {
   if (blockIdx.x == 2 && threadIdx.x == 5) out = nullptr;
   out[threadIdx.x] = 1;
-})").kernel("wild");
+})")
+                              .kernel("wild");
             DeviceBuffer out(64 * sizeof(int));
             kernel({.grid = 4, .block = 64}, out);
             Device::current().synchronize();
         },
-        "kernel wild crashed with SIGSEGV(.|\n)*by thread \\(5,0,0\\) in block \\(2,0,0\\)(.|\n)*GPUKIT_CHECK=memcheck");
+        "kernel wild crashed with SIGSEGV(.|\n)*by thread \\(5,0,0\\) in block "
+        "\\(2,0,0\\)(.|\n)*GPUKIT_CHECK=memcheck");
 }
 
 }  // namespace

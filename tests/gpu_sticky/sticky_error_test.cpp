@@ -13,7 +13,8 @@ TEST_F(StickyError, LaterCallsSayTheContextIsUnusable) {
     auto kernel = Module::compile(R"(
 extern "C" __global__ void write_wild(unsigned long long address) {
   *reinterpret_cast<volatile int*>(address) = 1;
-})").kernel("write_wild");
+})")
+                      .kernel("write_wild");
     kernel({.grid = 1, .block = 1}, std::uint64_t{0x10});  // a wild address: the kernel faults
     try {
         Device::current().synchronize();

@@ -10,9 +10,8 @@ import sys
 
 import pytest
 
-from conftest import REPOSITORY, on_simulator
-
 import gpukit
+from conftest import REPOSITORY, on_simulator
 
 EXAMPLES_DIR = REPOSITORY / "examples" / "python"
 

@@ -11,7 +11,7 @@ import pytest
 
 import course
 import gpukit
-from conftest import on_gpu, on_simulator, random_array
+from conftest import on_simulator, random_array
 
 needs_gpu = pytest.mark.needs_gpu
 needs_simulator = pytest.mark.needs_simulator

@@ -22,8 +22,8 @@ void PrintTo(const DeclaredParam& param, std::ostream* out) {
 
 namespace {
 
-using gpukit::detail::declared_kernels;
 using gpukit::detail::declared_kernel_names;
+using gpukit::detail::declared_kernels;
 using gpukit::detail::DeclaredParam;
 using gpukit::detail::parse_kernel_params;
 using Params = std::vector<DeclaredParam>;
@@ -79,11 +79,9 @@ TEST(KernelDeclarations, ModuleWithSeveralKernels) {
     EXPECT_EQ(params_of(kModule, "scale2"), (Params{{"double *", "data"}, {"int", "n"}}));
     EXPECT_EQ(params_of(kModule, "reduce_sum<float>"),
               (Params{{"const T * __restrict__", "in"}, {"T *", "out"}, {"unsigned int", "n"}}));
-    EXPECT_EQ(params_of(kModule, "filters::blur"),
-              (Params{{"const unsigned char *", "src"},
-                      {"unsigned char *", "dst"},
-                      {"int", "width"},
-                      {"int", "height"}}));
+    EXPECT_EQ(
+        params_of(kModule, "filters::blur"),
+        (Params{{"const unsigned char *", "src"}, {"unsigned char *", "dst"}, {"int", "width"}, {"int", "height"}}));
     EXPECT_EQ(params_of(kModule, "blur"), params_of(kModule, "filters::blur"));
     // A __device__ function is no kernel, nor is text inside a string literal.
     EXPECT_EQ(params_of(kModule, "scale_value"), std::nullopt);
@@ -227,8 +225,7 @@ extern "C" void __global__ extern_after(float f) {}
 }
 
 TEST(KernelDeclarations, ReturnTypeAndEverythingOnTheirOwnLines) {
-    constexpr std::string_view source =
-        "__global__\nvoid\nk\n(\n\tconst\nfloat\n*\nA\t,int\n\n   n\r\n)\n{\n}\n";
+    constexpr std::string_view source = "__global__\nvoid\nk\n(\n\tconst\nfloat\n*\nA\t,int\n\n   n\r\n)\n{\n}\n";
     EXPECT_EQ(params_of(source, "k"), (Params{{"const float *", "A"}, {"int", "n"}}));
     EXPECT_EQ(params_of("__global__ void k(const float*A,float*B,int n){}", "k"),
               (Params{{"const float *", "A"}, {"float *", "B"}, {"int", "n"}}));
@@ -484,11 +481,52 @@ TEST(KernelDeclarations, TruncatedSourcesNeverCrash) {
 
 // Random token soup built from the pieces that drive the parser's decisions.
 TEST(KernelDeclarations, RandomTokenSoupNeverCrashes) {
-    const std::vector<std::string_view> pieces = {
-        "__global__", "void", "k", "ns", "::", "(", ")", "[", "]", "{", "}", "<", ">", ",", ";", "=", "*", "&",
-        "int", "const", "__launch_bounds__", "template", "namespace", "extern", "\"C\"", "\"", "'", "/*", "*/",
-        "//", "\n", "#if 0\n", "#else\n", "#endif\n", "#define K __global__\n", "K", "R\"x(", ")x\"", "\\\n",
-        "...", "1", "[[", "]]", "__attribute__", "void", " "};
+    const std::vector<std::string_view> pieces = {"__global__",
+                                                  "void",
+                                                  "k",
+                                                  "ns",
+                                                  "::",
+                                                  "(",
+                                                  ")",
+                                                  "[",
+                                                  "]",
+                                                  "{",
+                                                  "}",
+                                                  "<",
+                                                  ">",
+                                                  ",",
+                                                  ";",
+                                                  "=",
+                                                  "*",
+                                                  "&",
+                                                  "int",
+                                                  "const",
+                                                  "__launch_bounds__",
+                                                  "template",
+                                                  "namespace",
+                                                  "extern",
+                                                  "\"C\"",
+                                                  "\"",
+                                                  "'",
+                                                  "/*",
+                                                  "*/",
+                                                  "//",
+                                                  "\n",
+                                                  "#if 0\n",
+                                                  "#else\n",
+                                                  "#endif\n",
+                                                  "#define K __global__\n",
+                                                  "K",
+                                                  "R\"x(",
+                                                  ")x\"",
+                                                  "\\\n",
+                                                  "...",
+                                                  "1",
+                                                  "[[",
+                                                  "]]",
+                                                  "__attribute__",
+                                                  "void",
+                                                  " "};
     std::mt19937 random(777);
     std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
     std::uniform_int_distribution<int> length(0, 60);
@@ -523,7 +561,6 @@ TEST(KernelDeclarations, PathologicalInputsFinish) {
     const std::string many = repeat("__global__ void k(int a) {}\n", 10000);
     EXPECT_EQ(parse_kernel_params(many, "k"), (Params{{"int", "a"}}));
 }
-
 
 // --- conditionals the old readers disagreed on: the unified preprocessor's answers ----------------
 

@@ -15,11 +15,11 @@
 namespace {
 
 using gpukit::detail::DirectiveHandler;
+using gpukit::detail::has_line_splice;
 using gpukit::detail::kNone;
 using gpukit::detail::LexOptions;
 using gpukit::detail::read_name_expression;
 using gpukit::detail::SourceLexer;
-using gpukit::detail::has_line_splice;
 using gpukit::detail::splice_lines;
 using gpukit::detail::splice_lines_tracked;
 using gpukit::detail::Token;
@@ -253,8 +253,7 @@ private:
 
 TEST(SourceLexer, ReadAllLetsTheHandlerChooseTokens) {
     ToggleHandler handler;
-    const std::vector<Token> tokens =
-        SourceLexer("a\n#off\nb c\n#on\nd\n#keep this\ne", kSpliced).read_all(handler);
+    const std::vector<Token> tokens = SourceLexer("a\n#off\nb c\n#on\nd\n#keep this\ne", kSpliced).read_all(handler);
     EXPECT_EQ(texts(tokens), (Texts{"a", "d", "#", "e"}));
 }
 
@@ -288,14 +287,15 @@ int e; // comment "with quotes
     EXPECT_EQ(directives_of(source, SourceLexer::Code::pass_over), tokenized);
     // A punctuator holding '/' after its first character turns passing over off, where it would matter.
     constexpr std::string_view odd[] = {"*/"};
-    EXPECT_EQ(directives_of("a */* c\n#define X */ b\n#define Y\n", SourceLexer::Code::pass_over, LexOptions{odd, false}),
-              directives_of("a */* c\n#define X */ b\n#define Y\n", SourceLexer::Code::tokenize, LexOptions{odd, false}));
+    EXPECT_EQ(
+        directives_of("a */* c\n#define X */ b\n#define Y\n", SourceLexer::Code::pass_over, LexOptions{odd, false}),
+        directives_of("a */* c\n#define X */ b\n#define Y\n", SourceLexer::Code::tokenize, LexOptions{odd, false}));
 }
 
 TEST(SourceLexer, PassingOverCodeAgreesOnRandomSoup) {
     const std::vector<std::string_view> pieces = {
-        "#", "define", "x", "1'0", "'", "\"", "/", "*", "/*", "*/", "//", "\n", "\\\n", "R\"d(", ")d\"", "u8", "L",
-        " ", "(", ")", "include", "<a.h>", "0x1p+4", "e", "+", ".", "\\"};
+        "#",    "define", "x", "1'0", "'", "\"", "/",       "*",     "/*",     "*/", "//", "\n", "\\\n", "R\"d(",
+        ")d\"", "u8",     "L", " ",   "(", ")",  "include", "<a.h>", "0x1p+4", "e",  "+",  ".",  "\\"};
     std::mt19937 random(4242);
     std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
     std::uniform_int_distribution<int> length(0, 80);
@@ -342,9 +342,7 @@ TEST(TokenStream, MatchesBracketsBothWays) {
     EXPECT_EQ(pairs(stream("( [ ) ] }")), (Texts{"0-2"}));
 }
 
-TEST(TokenStream, MatchesTemplateAngles) {
-    EXPECT_EQ(pairs(stream("Vec<Vec<int>> v;")), (Texts{"1<6", "3<5"}));
-}
+TEST(TokenStream, MatchesTemplateAngles) { EXPECT_EQ(pairs(stream("Vec<Vec<int>> v;")), (Texts{"1<6", "3<5"})); }
 
 TEST(TokenStream, TellsComparisonsFromTemplateArguments) {
     EXPECT_TRUE(pairs(stream("int m = a < b ? 1 : 2; x > y")).empty());  // ';' came before the '>'

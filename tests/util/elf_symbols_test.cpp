@@ -33,7 +33,8 @@ std::uint64_t symbol_value(const std::vector<ElfSymbol>& symbols, const std::str
 }
 
 bool inside(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges, std::uint64_t address) {
-    return std::any_of(ranges.begin(), ranges.end(), [&](const auto& r) { return address >= r.first && address < r.second; });
+    return std::any_of(ranges.begin(), ranges.end(),
+                       [&](const auto& r) { return address >= r.first && address < r.second; });
 }
 
 TEST(ElfImage, WritableRangesLeaveOutWhatTheLinkerProtectsAfterRelocation) {

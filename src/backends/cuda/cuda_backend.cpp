@@ -119,7 +119,8 @@ public:
 
     void synchronize_device(int device) override {
         auto& s = activate(device, "synchronize");
-        check(api_.cuCtxSynchronize(), &s.health, [&] { return concat("Failed to synchronize ", describe(s.properties)); });
+        check(api_.cuCtxSynchronize(), &s.health,
+              [&] { return concat("Failed to synchronize ", describe(s.properties)); });
     }
 
     const Compiler& compiler() override { return nvrtc_compiler(); }
@@ -168,8 +169,8 @@ public:
     void copy_to_device(int device, std::uint64_t dst, const void* src, std::size_t bytes,
                         std::optional<NativeStream> stream) override {
         auto& s = activate(device, "copy to");
-        const CUresult status = stream ? api_.cuMemcpyHtoDAsync(dst, src, bytes, as_stream(*stream))
-                                       : api_.cuMemcpyHtoD(dst, src, bytes);
+        const CUresult status =
+            stream ? api_.cuMemcpyHtoDAsync(dst, src, bytes, as_stream(*stream)) : api_.cuMemcpyHtoD(dst, src, bytes);
         check(status, &s.health, [&] {
             return concat("Failed to copy ", format_bytes(bytes), " from the host to ", describe(s.properties));
         });
@@ -178,8 +179,8 @@ public:
     void copy_to_host(int device, void* dst, std::uint64_t src, std::size_t bytes,
                       std::optional<NativeStream> stream) override {
         auto& s = activate(device, "copy from");
-        const CUresult status = stream ? api_.cuMemcpyDtoHAsync(dst, src, bytes, as_stream(*stream))
-                                       : api_.cuMemcpyDtoH(dst, src, bytes);
+        const CUresult status =
+            stream ? api_.cuMemcpyDtoHAsync(dst, src, bytes, as_stream(*stream)) : api_.cuMemcpyDtoH(dst, src, bytes);
         check(status, &s.health, [&] {
             return concat("Failed to copy ", format_bytes(bytes), " from ", describe(s.properties), " to the host");
         });
@@ -188,8 +189,8 @@ public:
     void copy_on_device(int device, std::uint64_t dst, std::uint64_t src, std::size_t bytes,
                         std::optional<NativeStream> stream) override {
         auto& s = activate(device, "copy on");
-        const CUresult status = stream ? api_.cuMemcpyDtoDAsync(dst, src, bytes, as_stream(*stream))
-                                       : api_.cuMemcpyDtoD(dst, src, bytes);
+        const CUresult status =
+            stream ? api_.cuMemcpyDtoDAsync(dst, src, bytes, as_stream(*stream)) : api_.cuMemcpyDtoD(dst, src, bytes);
         check(status, &s.health,
               [&] { return concat("Failed to copy ", format_bytes(bytes), " within ", describe(s.properties)); });
     }
@@ -208,7 +209,8 @@ public:
     NativeStream create_stream(int device, StreamFlags flags) override {
         auto& s = activate(device, "create a stream on");
         CUstream stream = nullptr;
-        check(api_.cuStreamCreate(&stream, flags == StreamFlags::non_blocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT),
+        check(api_.cuStreamCreate(&stream,
+                                  flags == StreamFlags::non_blocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT),
               &s.health, [&] { return concat("Failed to create a stream on ", describe(s.properties)); });
         return stream;
     }
@@ -271,7 +273,8 @@ public:
         auto& s = activate(device, "query an event on");
         const CUresult status = api_.cuEventQuery(as_event(event));
         if (status == CUDA_ERROR_NOT_READY) return false;
-        check(status, &s.health, [&] { return concat("Failed to query event ", event, " on ", describe(s.properties)); });
+        check(status, &s.health,
+              [&] { return concat("Failed to query event ", event, " on ", describe(s.properties)); });
         return true;
     }
 
@@ -279,7 +282,8 @@ public:
         auto& s = activate(device, "time events on");
         float ms = 0;
         check(api_.cuEventElapsedTime(&ms, as_event(start), as_event(end)), &s.health, [&] {
-            return concat("Failed to read the time between events ", start, " and ", end, " on ", describe(s.properties),
+            return concat("Failed to read the time between events ", start, " and ", end, " on ",
+                          describe(s.properties),
                           " (both must be recorded with timing enabled, and the second must have completed)");
         });
         return ms;
@@ -313,7 +317,8 @@ public:
         CUfunction function = nullptr;
         const CUresult status = api_.cuModuleGetFunction(&function, as_module(module), symbol.c_str());
         if (status == CUDA_ERROR_NOT_FOUND) return std::nullopt;
-        check(status, &s.health, [&] { return concat("Failed to look up kernel ", symbol, " on ", describe(s.properties)); });
+        check(status, &s.health,
+              [&] { return concat("Failed to look up kernel ", symbol, " on ", describe(s.properties)); });
         return function;
     }
 
@@ -343,7 +348,8 @@ public:
         std::size_t bytes = 0;
         const CUresult status = api_.cuModuleGetGlobal(&address, &bytes, as_module(module), name.c_str());
         if (status == CUDA_ERROR_NOT_FOUND) return std::nullopt;
-        check(status, &s.health, [&] { return concat("Failed to look up global ", name, " on ", describe(s.properties)); });
+        check(status, &s.health,
+              [&] { return concat("Failed to look up global ", name, " on ", describe(s.properties)); });
         return GlobalSymbol{name, BufferView(Device(*this, device), address, bytes)};
     }
 
@@ -355,8 +361,9 @@ public:
             std::size_t offset = 0, size = 0;
             const CUresult status = api_.cuFuncGetParamInfo(as_function(function), index, &offset, &size);
             if (status == CUDA_ERROR_INVALID_VALUE) break;  // past the last parameter
-            check(status, &s.health,
-                  [&] { return concat("Failed to read parameter ", index, " of a kernel on ", describe(s.properties)); });
+            check(status, &s.health, [&] {
+                return concat("Failed to read parameter ", index, " of a kernel on ", describe(s.properties));
+            });
             params.push_back({offset, size, {}, {}});
         }
         return params;
@@ -400,7 +407,8 @@ public:
         int min_grid = 0, block = 0;
         check(api_.cuOccupancyMaxPotentialBlockSize(&min_grid, &block, as_function(function), nullptr, dynamic_shared,
                                                     static_cast<int>(block_size_limit)),
-              &s.health, [&] { return concat("Failed to compute a block size for a kernel on ", describe(s.properties)); });
+              &s.health,
+              [&] { return concat("Failed to compute a block size for a kernel on ", describe(s.properties)); });
         return {static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(min_grid)};
     }
 
@@ -410,7 +418,8 @@ public:
         int blocks = 0;
         check(api_.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, as_function(function),
                                                                static_cast<int>(block_threads), dynamic_shared),
-              &s.health, [&] { return concat("Failed to compute the occupancy of a kernel on ", describe(s.properties)); });
+              &s.health,
+              [&] { return concat("Failed to compute the occupancy of a kernel on ", describe(s.properties)); });
         return blocks;
     }
 

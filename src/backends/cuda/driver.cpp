@@ -55,21 +55,24 @@ DriverApi load_driver() {
                                              "); gpukit was built against CUDA ", CUDA_VERSION / 1000, ".",
                                              CUDA_VERSION % 1000 / 10, ". Update the NVIDIA driver."));
 
-    check(api.cuDriverGetVersion(&api.driver_version), nullptr, [] { return "Failed to read the CUDA driver version"; });
+    check(api.cuDriverGetVersion(&api.driver_version), nullptr,
+          [] { return "Failed to read the CUDA driver version"; });
     CUresult init = api.cuInit(0);
     if (init != CUDA_SUCCESS) {
         const char* name = nullptr;
         api.cuGetErrorName(init, &name);
-        throw BackendUnavailableError(concat("The CUDA driver at ", api.library_path, " failed to initialise: ",
-                                             name ? name : "unknown error", " (", static_cast<int>(init), ")",
-                                             init == CUDA_ERROR_NO_DEVICE ? ": no CUDA-capable device is present" : ""));
+        throw BackendUnavailableError(concat(
+            "The CUDA driver at ", api.library_path, " failed to initialise: ", name ? name : "unknown error", " (",
+            static_cast<int>(init), ")", init == CUDA_ERROR_NO_DEVICE ? ": no CUDA-capable device is present" : ""));
     }
     return api;
 }
 
 }  // namespace
 
-const DriverApi& driver() { return once([] { return load_driver(); }); }
+const DriverApi& driver() {
+    return once([] { return load_driver(); });
+}
 
 std::string driver_library_file() {
     for (const auto& candidate : driver_candidates())
@@ -122,9 +125,9 @@ void throw_driver_error(CUresult status, std::string action, ContextHealth* heal
     CudaError error(action, error_name(status), static_cast<int>(status), error_description(status));
     if (health && is_sticky(status)) {
         health->poison(error);
-        throw CudaError(action, error.name(), error.code(),
-                        error.description() +
-                            ". This error is sticky: the device's context cannot be used again in this process");
+        throw CudaError(
+            action, error.name(), error.code(),
+            error.description() + ". This error is sticky: the device's context cannot be used again in this process");
     }
     throw error;
 }

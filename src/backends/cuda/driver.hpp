@@ -20,24 +20,30 @@ namespace gpukit::detail::cuda {
 // Entry points gpukit needs; OPTIONAL ones are absent from older drivers. VERSIONED ones are
 // requested at an explicit CUDA version because a newer ABI exists under the same name than the
 // prototype cuda.h declares: CUDA 13 added cuCtxSynchronize(CUcontext) beside cuCtxSynchronize(void).
-#define GPUKIT_CUDA_DRIVER_FUNCTIONS(REQUIRED, OPTIONAL, VERSIONED)                                             \
-    REQUIRED(cuInit) REQUIRED(cuDriverGetVersion) REQUIRED(cuGetErrorName) REQUIRED(cuGetErrorString)          \
-    REQUIRED(cuDeviceGetCount) REQUIRED(cuDeviceGet) REQUIRED(cuDeviceGetName) REQUIRED(cuDeviceGetAttribute)  \
-    REQUIRED(cuDeviceTotalMem) REQUIRED(cuDeviceGetPCIBusId) REQUIRED(cuDevicePrimaryCtxRetain)                \
-    REQUIRED(cuCtxSetCurrent) REQUIRED(cuCtxGetCurrent) VERSIONED(cuCtxSynchronize, 12000) REQUIRED(cuMemGetInfo) \
-    REQUIRED(cuMemAlloc) REQUIRED(cuMemAllocManaged) REQUIRED(cuMemFree) REQUIRED(cuMemHostAlloc)             \
-    REQUIRED(cuMemFreeHost)                                                                                    \
-    REQUIRED(cuMemcpyHtoD) REQUIRED(cuMemcpyDtoH) REQUIRED(cuMemcpyDtoD) REQUIRED(cuMemcpyHtoDAsync)           \
-    REQUIRED(cuMemcpyDtoHAsync) REQUIRED(cuMemcpyDtoDAsync) REQUIRED(cuMemsetD8) REQUIRED(cuMemsetD8Async)     \
-    REQUIRED(cuStreamCreate) REQUIRED(cuStreamDestroy) REQUIRED(cuStreamSynchronize) REQUIRED(cuStreamQuery)   \
-    REQUIRED(cuStreamWaitEvent) REQUIRED(cuEventCreate) REQUIRED(cuEventDestroy) REQUIRED(cuEventRecord)       \
-    REQUIRED(cuEventSynchronize) REQUIRED(cuEventQuery) REQUIRED(cuEventElapsedTime)                           \
-    REQUIRED(cuModuleLoadDataEx) REQUIRED(cuModuleUnload) REQUIRED(cuModuleGetFunction)                        \
-    REQUIRED(cuModuleGetGlobal) REQUIRED(cuFuncGetAttribute) REQUIRED(cuFuncSetAttribute)                      \
-    REQUIRED(cuOccupancyMaxPotentialBlockSize) REQUIRED(cuOccupancyMaxActiveBlocksPerMultiprocessor)           \
-    REQUIRED(cuLaunchKernel)                                                                                   \
-    OPTIONAL(cuFuncGetParamInfo) OPTIONAL(cuModuleGetFunctionCount) OPTIONAL(cuModuleEnumerateFunctions)       \
-    OPTIONAL(cuFuncGetName)
+#define GPUKIT_CUDA_DRIVER_FUNCTIONS(REQUIRED, OPTIONAL, VERSIONED)                                                   \
+    REQUIRED(cuInit)                                                                                                  \
+    REQUIRED(cuDriverGetVersion) REQUIRED(cuGetErrorName) REQUIRED(cuGetErrorString) REQUIRED(cuDeviceGetCount)       \
+        REQUIRED(cuDeviceGet) REQUIRED(cuDeviceGetName) REQUIRED(cuDeviceGetAttribute) REQUIRED(cuDeviceTotalMem)     \
+            REQUIRED(cuDeviceGetPCIBusId) REQUIRED(cuDevicePrimaryCtxRetain) REQUIRED(cuCtxSetCurrent)                \
+                REQUIRED(cuCtxGetCurrent) VERSIONED(cuCtxSynchronize, 12000) REQUIRED(cuMemGetInfo)                   \
+                    REQUIRED(cuMemAlloc) REQUIRED(cuMemAllocManaged) REQUIRED(cuMemFree) REQUIRED(cuMemHostAlloc)     \
+                        REQUIRED(cuMemFreeHost) REQUIRED(cuMemcpyHtoD) REQUIRED(cuMemcpyDtoH) REQUIRED(cuMemcpyDtoD)  \
+                            REQUIRED(cuMemcpyHtoDAsync) REQUIRED(cuMemcpyDtoHAsync) REQUIRED(cuMemcpyDtoDAsync)       \
+                                REQUIRED(cuMemsetD8) REQUIRED(cuMemsetD8Async) REQUIRED(cuStreamCreate)               \
+                                    REQUIRED(cuStreamDestroy) REQUIRED(cuStreamSynchronize) REQUIRED(cuStreamQuery)   \
+                                        REQUIRED(cuStreamWaitEvent) REQUIRED(cuEventCreate) REQUIRED(cuEventDestroy)  \
+                                            REQUIRED(cuEventRecord) REQUIRED(cuEventSynchronize)                      \
+                                                REQUIRED(cuEventQuery) REQUIRED(cuEventElapsedTime)                   \
+                                                    REQUIRED(cuModuleLoadDataEx) REQUIRED(cuModuleUnload)             \
+                                                        REQUIRED(cuModuleGetFunction) REQUIRED(cuModuleGetGlobal)     \
+                                                            REQUIRED(cuFuncGetAttribute) REQUIRED(cuFuncSetAttribute) \
+                                                                REQUIRED(cuOccupancyMaxPotentialBlockSize) REQUIRED(  \
+                                                                    cuOccupancyMaxActiveBlocksPerMultiprocessor)      \
+                                                                    REQUIRED(cuLaunchKernel)                          \
+                                                                        OPTIONAL(cuFuncGetParamInfo)                  \
+                                                                            OPTIONAL(cuModuleGetFunctionCount)        \
+                                                                                OPTIONAL(cuModuleEnumerateFunctions)  \
+                                                                                    OPTIONAL(cuFuncGetName)
 
 struct DriverApi {
 #define GPUKIT_DECLARE_DRIVER_ENTRY(name) decltype(&::name) name = nullptr;

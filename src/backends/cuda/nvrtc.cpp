@@ -9,19 +9,20 @@
 #include <optional>
 
 #include "util/dynamic_library.hpp"
-#include "util/once.hpp"
 #include "util/library_search.hpp"
+#include "util/once.hpp"
 #include "util/text.hpp"
 
 namespace gpukit::detail::cuda {
 
 namespace {
 
-#define GPUKIT_NVRTC_FUNCTIONS(X)                                                                          \
-    X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcDestroyProgram)                    \
-    X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize)            \
-    X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName)    \
-    X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
+#define GPUKIT_NVRTC_FUNCTIONS(X)                                                                                \
+    X(nvrtcVersion)                                                                                              \
+    X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram)                   \
+        X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) \
+            X(nvrtcGetPTX) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName) X(nvrtcGetNumSupportedArchs)         \
+                X(nvrtcGetSupportedArchs)
 
 struct NvrtcApi {
 #define GPUKIT_DECLARE_NVRTC_ENTRY(name) decltype(&::name) name = nullptr;
@@ -30,7 +31,7 @@ struct NvrtcApi {
     int major = 0;
     int minor = 0;
     std::string library_path;
-    std::vector<int> architectures;          // e.g. 75, 80, ..., 120
+    std::vector<int> architectures;              // e.g. 75, 80, ..., 120
     std::optional<std::string> toolkit_include;  // <toolkit>/include, for <cuda_fp16.h> and friends
 };
 
@@ -77,8 +78,8 @@ NvrtcApi load_nvrtc() {
     NvrtcApi api;
     api.library_path = library.path();
     std::string missing;
-#define GPUKIT_RESOLVE_NVRTC(name)                                                  \
-    api.name = reinterpret_cast<decltype(api.name)>(library.symbol(#name));        \
+#define GPUKIT_RESOLVE_NVRTC(name)                                          \
+    api.name = reinterpret_cast<decltype(api.name)>(library.symbol(#name)); \
     if (!api.name) missing += concat(missing.empty() ? "" : ", ", #name);
     GPUKIT_NVRTC_FUNCTIONS(GPUKIT_RESOLVE_NVRTC)
 #undef GPUKIT_RESOLVE_NVRTC
@@ -94,7 +95,9 @@ NvrtcApi load_nvrtc() {
     return api;
 }
 
-const NvrtcApi& nvrtc() { return once([] { return load_nvrtc(); }); }
+const NvrtcApi& nvrtc() {
+    return once([] { return load_nvrtc(); });
+}
 
 void check_nvrtc(nvrtcResult status, const char* action) {
     if (status == NVRTC_SUCCESS) return;
@@ -143,9 +146,10 @@ std::string describe_nvrtc_file() {
         return concat("NVRTC ", api.major, ".", api.minor, " (", api.library_path, ")");
     }
     const auto name = std::filesystem::path(file).filename().string();
-    const auto version = name.find(".so.") == std::string::npos ? std::string("unknown") : name.substr(name.find(".so.") + 4);
-    return concat("NVRTC ", version, " (", file, ", ", size, " bytes, written ",
-                  written.time_since_epoch().count(), ")");
+    const auto version =
+        name.find(".so.") == std::string::npos ? std::string("unknown") : name.substr(name.find(".so.") + 4);
+    return concat("NVRTC ", version, " (", file, ", ", size, " bytes, written ", written.time_since_epoch().count(),
+                  ")");
 }
 
 }  // namespace
@@ -169,10 +173,10 @@ CompiledImage NvrtcCompiler::compile(const CompileInput& input) const {
     }
     const std::string source(input.source);
     nvrtcProgram raw = nullptr;
-    check_nvrtc(api.nvrtcCreateProgram(&raw, source.c_str(), options.program_name.c_str(),
-                                       static_cast<int>(header_sources.size()), header_sources.data(),
-                                       header_names.data()),
-                "Failed to create an NVRTC program");
+    check_nvrtc(
+        api.nvrtcCreateProgram(&raw, source.c_str(), options.program_name.c_str(),
+                               static_cast<int>(header_sources.size()), header_sources.data(), header_names.data()),
+        "Failed to create an NVRTC program");
     Program program(raw);
     for (const auto& expression : options.name_expressions)
         check_nvrtc(api.nvrtcAddNameExpression(program.get(), expression.c_str()), "Failed to add a name expression");

@@ -1,14 +1,14 @@
 // src/backends/sim/allocations.cpp: the simulator's device allocations, for check mode.
 #include "backends/sim/allocations.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
-#include <memory>
-#include <map>
 #include <iterator>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <shared_mutex>
-#include <algorithm>
 
 namespace gpukit::detail::sim {
 
@@ -19,7 +19,7 @@ struct AllocationTable::State {
         std::shared_ptr<WrittenBytes> written;
     };
     std::map<std::uint64_t, Live> live;  // by address
-    std::deque<Allocation> freed;               // the most recent last
+    std::deque<Allocation> freed;        // the most recent last
 };
 
 namespace {
@@ -83,7 +83,8 @@ std::optional<Allocation> AllocationTable::nearest(std::uint64_t address) const 
         auto before = std::prev(after);
         const std::uint64_t end = before->first + before->second.size;
         const std::uint64_t distance = address >= end ? address - end : 0;
-        if (distance <= best_distance) best = Allocation{before->first, before->second.size, before->second.written.get()};
+        if (distance <= best_distance)
+            best = Allocation{before->first, before->second.size, before->second.written.get()};
     }
     return best;
 }
@@ -96,7 +97,8 @@ void AllocationTable::mark_written(std::uint64_t address, std::size_t size) {
     for (; it != state_->live.end() && it->first < end; ++it) {
         const std::uint64_t begin = std::max(address, it->first);
         const std::uint64_t stop = std::min(end, it->first + it->second.size);
-        if (begin < stop) Allocation{it->first, it->second.size, it->second.written.get()}.mark_written(begin, stop - begin);
+        if (begin < stop)
+            Allocation{it->first, it->second.size, it->second.written.get()}.mark_written(begin, stop - begin);
     }
 }
 

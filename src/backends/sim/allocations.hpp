@@ -5,9 +5,9 @@
 // memory that was freed. For initcheck each allocation also has one bit per byte: written yet?
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <atomic>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -25,7 +25,7 @@ struct WrittenBytes {
 
 struct Allocation {
     std::uint64_t address = 0;
-    std::size_t size = 0;  // as asked for, not rounded
+    std::size_t size = 0;             // as asked for, not rounded
     WrittenBytes* written = nullptr;  // owned by the table while the allocation lives
 
     // Whether every byte of [begin, begin + bytes) has been written; safe from any thread.

@@ -5,12 +5,12 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <new>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -51,8 +51,8 @@ struct SimThread {
     int operand = 0;
     int width = 32;
     std::uint64_t result = 0;
-    check::ThreadState check;           // check mode: what the tools keep per thread
-    bool mask_without_self = false;     // its collective's mask left the lane out
+    check::ThreadState check;        // check mode: what the tools keep per thread
+    bool mask_without_self = false;  // its collective's mask left the lane out
 };
 
 struct WarpState {
@@ -168,8 +168,14 @@ public:
     check::Verdict judge(Index3 thread_idx, unsigned linear, std::uintptr_t stack_region, unsigned block_generation,
                          unsigned warp_generation, check::ThreadState& thread_state, const void* address,
                          std::size_t size, unsigned flags, const void* pc) {
-        const check::AccessSite site{check_block_, thread_idx, linear, block_generation, warp_generation,
-                                     stack_region, stack_region + stack_bytes_, thread_state};
+        const check::AccessSite site{check_block_,
+                                     thread_idx,
+                                     linear,
+                                     block_generation,
+                                     warp_generation,
+                                     stack_region,
+                                     stack_region + stack_bytes_,
+                                     thread_state};
         return launch_->checker->check(site, {reinterpret_cast<std::uintptr_t>(address), size, flags, pc});
     }
 
@@ -299,7 +305,9 @@ private:
     void report_divergence() {
         const SimThread& first = *first_arrival_;
         for (const SimThread* t : threads_) {
-            if (t->state != State::at_block_barrier || (t->line == first.line && (t->file == first.file || std::strcmp(t->file, first.file) == 0))) continue;
+            if (t->state != State::at_block_barrier ||
+                (t->line == first.line && (t->file == first.file || std::strcmp(t->file, first.file) == 0)))
+                continue;
             for (check::Tool* tool : launch_->checker->tools_for(check::Hook::barrier_divergence))
                 tool->barrier_divergence(check_block_, sync_site(*t), sync_site(first));
         }
@@ -399,7 +407,9 @@ private:
                 case gpukit_sim::warp_reduce_max:
                 case gpukit_sim::warp_reduce_and:
                 case gpukit_sim::warp_reduce_or:
-                case gpukit_sim::warp_reduce_xor: t.result = reduce(t.kind, t.operand != 0, warp_index, participants); break;
+                case gpukit_sim::warp_reduce_xor:
+                    t.result = reduce(t.kind, t.operand != 0, warp_index, participants);
+                    break;
                 default: t.result = 0; break;  // __syncwarp
             }
         }
@@ -413,7 +423,8 @@ private:
         std::uint32_t acc = 0;
         bool first = true;
         for (unsigned lanes = participants; lanes; lanes &= lanes - 1) {
-            const auto v = static_cast<std::uint32_t>(lane_thread(warp_index, static_cast<unsigned>(__builtin_ctz(lanes))).value);
+            const auto v =
+                static_cast<std::uint32_t>(lane_thread(warp_index, static_cast<unsigned>(__builtin_ctz(lanes))).value);
             if (first) {
                 acc = v;
                 first = false;
@@ -422,11 +433,13 @@ private:
             switch (kind) {
                 case gpukit_sim::warp_reduce_add: acc += v; break;
                 case gpukit_sim::warp_reduce_min:
-                    acc = is_signed ? static_cast<std::uint32_t>(std::min(static_cast<std::int32_t>(acc), static_cast<std::int32_t>(v)))
+                    acc = is_signed ? static_cast<std::uint32_t>(
+                                          std::min(static_cast<std::int32_t>(acc), static_cast<std::int32_t>(v)))
                                     : std::min(acc, v);
                     break;
                 case gpukit_sim::warp_reduce_max:
-                    acc = is_signed ? static_cast<std::uint32_t>(std::max(static_cast<std::int32_t>(acc), static_cast<std::int32_t>(v)))
+                    acc = is_signed ? static_cast<std::uint32_t>(
+                                          std::max(static_cast<std::int32_t>(acc), static_cast<std::int32_t>(v)))
                                     : std::max(acc, v);
                     break;
                 case gpukit_sim::warp_reduce_and: acc &= v; break;
@@ -523,9 +536,9 @@ private:
     check::BlockSite check_block_;  // check mode: the block as the tools see it, and what they keep on this worker
     check::Hooks check_hooks_;      // check mode: the hooks the launch's tools take
     std::uintptr_t stack_bytes_ = simulated_stack_bytes();
-    unsigned loop_first_ = 0;        // loop mode: the thread the loop starts at
-    unsigned loop_resume_at_ = 0;    // check mode: where the loop starts again after a stopped thread
-    unsigned loop_thread_ = ~0u;     // check mode: the thread whose access was judged last
+    unsigned loop_first_ = 0;               // loop mode: the thread the loop starts at
+    unsigned loop_resume_at_ = 0;           // check mode: where the loop starts again after a stopped thread
+    unsigned loop_thread_ = ~0u;            // check mode: the thread whose access was judged last
     check::ThreadState loop_thread_check_;  // and what the tools keep for it
     std::exception_ptr failure_;
     std::uint64_t solo_yields_ = 0;
@@ -625,11 +638,11 @@ std::string describe_wait(const SimThread& t) {
                                             "__syncthreads_or()"};
         return concat("wait at ", names[t.kind & 3], site);
     }
-    static const char* const names[] = {"__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
-                                        "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync",
-                                        "__activemask", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
-                                        "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
-                                        "__match_any_sync", "__match_all_sync"};
+    static const char* const names[] = {
+        "__syncwarp",        "__shfl_sync",       "__shfl_up_sync",    "__shfl_down_sync", "__shfl_xor_sync",
+        "__ballot_sync",     "__any_sync",        "__all_sync",        "__activemask",     "__reduce_add_sync",
+        "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
+        "__match_any_sync",  "__match_all_sync"};
     char mask[16];
     std::snprintf(mask, sizeof mask, "0x%08x", t.mask);
     return concat("wait at ", t.kind >= 0 && t.kind <= 16 ? names[t.kind] : "a warp collective", "(mask ", mask, ")",
@@ -638,13 +651,15 @@ std::string describe_wait(const SimThread& t) {
 
 void Block::write_deadlock_report() {
     std::string report = concat("Kernel ", launch_->kernel->name, " cannot finish block ", "(", block_idx_.x, ", ",
-                                block_idx_.y, ", ", block_idx_.z, "): no thread can proceed (a barrier some live "
+                                block_idx_.y, ", ", block_idx_.z,
+                                "): no thread can proceed (a barrier some live "
                                 "thread can never reach).");
     std::string previous;
     unsigned first = 0;
     auto flush = [&](unsigned end) {
         if (previous.empty()) return;
-        report += first + 1 == end ? concat("\n  thread ", first, " ") : concat("\n  threads ", first, "-", end - 1, " ");
+        report +=
+            first + 1 == end ? concat("\n  thread ", first, " ") : concat("\n  threads ", first, "-", end - 1, " ");
         report += previous;
     };
     for (unsigned i = 0; i <= threads_.size(); ++i) {
@@ -698,8 +713,8 @@ void hook_barrier_in_loop_mode(const char* what, const char* file, int line) {
                              "GPUKIT_SIM_ALWAYS_FIBERS=1 runs every kernel in the synchronising mode meanwhile"));
 }
 
-const gpukit_sim::RuntimeHooks hooks{gpukit_sim::kAbiVersion, hook_block_barrier, hook_warp_collective,
-                                     hook_barrier_in_loop_mode, hook_yield, hook_access};
+const gpukit_sim::RuntimeHooks hooks{gpukit_sim::kAbiVersion,   hook_block_barrier, hook_warp_collective,
+                                     hook_barrier_in_loop_mode, hook_yield,         hook_access};
 
 }  // namespace
 

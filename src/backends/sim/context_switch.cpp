@@ -124,9 +124,9 @@ StackPointer make_context(void* stack_top, void (*entry)(void*), void* argument)
     auto top = reinterpret_cast<std::uintptr_t>(stack_top) & ~std::uintptr_t{15};
     auto* frame = reinterpret_cast<std::uintptr_t*>(top - 160);
     for (int i = 0; i < 20; ++i) frame[i] = 0;
-    frame[0] = reinterpret_cast<std::uintptr_t>(argument);                   // x19
-    frame[1] = reinterpret_cast<std::uintptr_t>(entry);                      // x20
-    frame[11] = reinterpret_cast<std::uintptr_t>(&gpukit_sim_context_start); // x30
+    frame[0] = reinterpret_cast<std::uintptr_t>(argument);                    // x19
+    frame[1] = reinterpret_cast<std::uintptr_t>(entry);                       // x20
+    frame[11] = reinterpret_cast<std::uintptr_t>(&gpukit_sim_context_start);  // x30
     return frame;
 }
 

@@ -58,7 +58,8 @@ void on_fault(int signal, siginfo_t* info, void* context) {
                      : "The kernel read or wrote memory it does not own (a null, wild or freed pointer, or an "
                        "index past the end of an array).");
         if (n > 0) {
-            ssize_t ignored = write(STDERR_FILENO, text, static_cast<std::size_t>(n < (int)sizeof text ? n : (int)sizeof text - 1));
+            ssize_t ignored =
+                write(STDERR_FILENO, text, static_cast<std::size_t>(n < (int)sizeof text ? n : (int)sizeof text - 1));
             (void)ignored;
         }
     }

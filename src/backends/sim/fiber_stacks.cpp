@@ -20,8 +20,9 @@ std::size_t simulated_stack_bytes() {
         if (const char* kb = std::getenv("GPUKIT_SIM_STACK_KB"); kb && *kb) {
             const long value = std::strtol(kb, nullptr, 10);
             if (value < 64 || (value & (value - 1)) != 0)
-                throw InvalidArgumentError(concat("GPUKIT_SIM_STACK_KB=", kb,
-                                                  ": the simulator's stack size must be a power of two of at least 64 KiB"));
+                throw InvalidArgumentError(
+                    concat("GPUKIT_SIM_STACK_KB=", kb,
+                           ": the simulator's stack size must be a power of two of at least 64 KiB"));
             size = static_cast<std::size_t>(value) * 1024;
         }
         return size;
@@ -38,10 +39,11 @@ FiberStacks::~FiberStacks() {
 char* FiberStacks::region(std::size_t index) {
     while (regions_.size() <= index) {
         // Reserve twice the size and keep the aligned half.
-        void* memory = mmap(nullptr, 2 * size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        void* memory =
+            mmap(nullptr, 2 * size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (memory == MAP_FAILED)
-            throw OutOfMemoryError(concat("Failed to reserve a stack for simulated thread ", regions_.size()), "ENOMEM", 2,
-                                   "mmap failed", 2 * size_, 0, 0);
+            throw OutOfMemoryError(concat("Failed to reserve a stack for simulated thread ", regions_.size()), "ENOMEM",
+                                   2, "mmap failed", 2 * size_, 0, 0);
         const auto start = reinterpret_cast<std::uintptr_t>(memory);
         const auto aligned = (start + size_ - 1) & ~(size_ - 1);
         if (aligned > start) munmap(memory, aligned - start);

@@ -8,8 +8,8 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -37,9 +37,14 @@ namespace fs = std::filesystem;
 // Flags gpukit always passes; part of the identity, so changing them recompiles the cache.
 // -fno-gnu-unique: inline variables would otherwise make modules impossible to unload.
 // -fvisibility=hidden -fno-semantic-interposition: kernels can be inlined into their block loop.
-const std::vector<std::string> common_flags = {"-O2",         "-fPIC", "-pthread", "-fno-strict-aliasing",
-                                               "-fno-gnu-unique", "-fvisibility=hidden",
-                                               "-fno-semantic-interposition", "-w"};
+const std::vector<std::string> common_flags = {"-O2",
+                                               "-fPIC",
+                                               "-pthread",
+                                               "-fno-strict-aliasing",
+                                               "-fno-gnu-unique",
+                                               "-fvisibility=hidden",
+                                               "-fno-semantic-interposition",
+                                               "-w"};
 
 // TLS descriptors let the compiler keep a thread-local's address in a register across a block's
 // loop instead of calling __tls_get_addr for every simulated thread (x86-64 g++; the default
@@ -113,7 +118,8 @@ std::string prelude_hash() {
 std::vector<std::string> translate_options(const CompileOptions& options, std::string& notes) {
     std::vector<std::string> flags;
     if (!options.std.empty()) flags.push_back("-std=" + options.std);
-    for (const auto& [name, value] : options.defines) flags.push_back(value.empty() ? "-D" + name : "-D" + name + "=" + value);
+    for (const auto& [name, value] : options.defines)
+        flags.push_back(value.empty() ? "-D" + name : "-D" + name + "=" + value);
     for (const auto& dir : options.include_dirs) flags.push_back("-I" + dir.string());
     if (options.fast_math) {
         flags.push_back("-fno-math-errno");
@@ -162,7 +168,8 @@ std::vector<Registration> kernels_to_register(const CompileInput& input, const s
         if (kernel.is_template || kernel.is_overloaded) continue;  // need a name expression
         if (names.insert(kernel.qualified_name).second)
             registrations.push_back({kernel.qualified_name, "::" + kernel.qualified_name});
-        if (kernel.name != kernel.qualified_name && base_name_count[kernel.name] == 1 && names.insert(kernel.name).second)
+        if (kernel.name != kernel.qualified_name && base_name_count[kernel.name] == 1 &&
+            names.insert(kernel.name).second)
             registrations.push_back({kernel.name, "::" + kernel.qualified_name});
     }
     for (const auto& expression : input.options.name_expressions) {
@@ -202,12 +209,14 @@ std::string registry_source(const std::vector<Registration>& registrations, cons
 // compiler left becomes an alias of it, so they all share one base address, as on the GPU.
 // `init_functions`: the thread-local init hooks (_ZTH...) g++ calls for extern thread_local
 // variables from position-independent code; they must exist even though there is nothing to run.
-std::string dynamic_shared_source(const std::vector<std::string>& symbols, const std::vector<std::string>& init_functions) {
-    std::string out = concat("extern \"C\" {\n__attribute__((aligned(16))) thread_local unsigned char "
-                             "gpukit_sim_dynamic_shared[",
-                             dynamic_shared_capacity,
-                             "];\n__attribute__((visibility(\"default\"))) unsigned long gpukit_sim_dynamic_shared_capacity() "
-                             "{ return sizeof gpukit_sim_dynamic_shared; }\n}\n");
+std::string dynamic_shared_source(const std::vector<std::string>& symbols,
+                                  const std::vector<std::string>& init_functions) {
+    std::string out = concat(
+        "extern \"C\" {\n__attribute__((aligned(16))) thread_local unsigned char "
+        "gpukit_sim_dynamic_shared[",
+        dynamic_shared_capacity,
+        "];\n__attribute__((visibility(\"default\"))) unsigned long gpukit_sim_dynamic_shared_capacity() "
+        "{ return sizeof gpukit_sim_dynamic_shared; }\n}\n");
     for (std::size_t i = 0; i < symbols.size(); ++i)
         out += concat("extern thread_local unsigned char gpukit_sim_dynamic_alias_", i, "[] __asm__(\"", symbols[i],
                       "\") __attribute__((alias(\"gpukit_sim_dynamic_shared\")));\n");
@@ -246,8 +255,8 @@ std::string HostCompiler::identity() const {
         std::error_code ec;
         const auto size = fs::file_size(path, ec);
         const auto written = fs::last_write_time(path, ec).time_since_epoch().count();
-        return concat("host C++ compiler ", path, " (", size, " bytes, written ", written, "); prelude ", prelude_hash(),
-                      "; flags ", join(flags_for(path), " "), "; ABI ", gpukit_sim::kAbiVersion,
+        return concat("host C++ compiler ", path, " (", size, " bytes, written ", written, "); prelude ",
+                      prelude_hash(), "; flags ", join(flags_for(path), " "), "; ABI ", gpukit_sim::kAbiVersion,
                       "; pipeline ", pipeline_version);
     }();
     return identity;
@@ -269,9 +278,9 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
     const auto analysis = analyse_synchronisation(text_views);
     const auto registrations = kernels_to_register(input, texts);
 
-    const std::string unit = concat("#include \"gpukit_sim.h\"\n#line 1 \"", options.program_name, "\"\n", input.source,
-                                    "\n#line 1 \"", registry_file_name, "\"\n",
-                                    registry_source(registrations, analysis, input.check.bits()));
+    const std::string unit =
+        concat("#include \"gpukit_sim.h\"\n#line 1 \"", options.program_name, "\"\n", input.source, "\n#line 1 \"",
+               registry_file_name, "\"\n", registry_source(registrations, analysis, input.check.bits()));
     write_file(work.path() / "module.cpp", unit);
 
     std::string notes;
@@ -285,8 +294,9 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
         // the optimiser keeps: -O2, faster.
         const bool every_store = check::needs_of(input.check).every_store;
         flags.erase(std::remove(flags.begin(), flags.end(), "-O2"), flags.end());
-        flags.insert(flags.end(), {every_store ? "-Og" : "-O2", "-g", "-fsanitize=thread", "-fno-optimize-sibling-calls",
-                                   "-Wno-tsan", concat("-DGPUKIT_SIM_CHECK=", input.check.bits())});
+        flags.insert(flags.end(),
+                     {every_store ? "-Og" : "-O2", "-g", "-fsanitize=thread", "-fno-optimize-sibling-calls",
+                      "-Wno-tsan", concat("-DGPUKIT_SIM_CHECK=", input.check.bits())});
     }
     command.insert(command.end(), flags.begin(), flags.end());
     command.push_back("-I" + prelude_dir.string());
@@ -317,14 +327,15 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
         write_file(work.path() / "dynamic_shared.cpp", dynamic_shared_source(dynamic_arrays, init_functions));
         const auto aliases = compile_unit("dynamic_shared.cpp", "dynamic_shared.o");
         if (aliases.exit_code != 0)
-            throw CompileError(options.program_name, input.target,
-                               "linking the extern __shared__ arrays failed:\n" + clean_log(aliases.output, work.path()),
-                               user_flags, std::string(input.source));
+            throw CompileError(
+                options.program_name, input.target,
+                "linking the extern __shared__ arrays failed:\n" + clean_log(aliases.output, work.path()), user_flags,
+                std::string(input.source));
         objects.push_back((work.path() / "dynamic_shared.o").string());
     }
 
-    std::vector<std::string> link = {compiler, "-shared", "-pthread", "-Wl,--no-undefined", "-o",
-                                     (work.path() / "module.so").string()};
+    std::vector<std::string> link = {
+        compiler, "-shared", "-pthread", "-Wl,--no-undefined", "-o", (work.path() / "module.so").string()};
     link.insert(link.end(), objects.begin(), objects.end());
     const auto linked = run_process(link);
     if (linked.exit_code != 0)

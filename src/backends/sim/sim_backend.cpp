@@ -44,7 +44,8 @@ DeviceProperties simulated_properties(unsigned workers) {
     p.target = "host-" + host_machine();
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long page_size = sysconf(_SC_PAGESIZE);
-    p.total_memory = pages > 0 && page_size > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size) : 0;
+    p.total_memory =
+        pages > 0 && page_size > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size) : 0;
     p.multiprocessor_count = static_cast<int>(workers);
     p.limits.max_threads_per_block = 1024;
     p.limits.max_block_dim = {1024, 1024, 64};
@@ -106,7 +107,8 @@ public:
         allocated_ += rounded;
         AllocationTable::instance().add(reinterpret_cast<std::uint64_t>(memory), bytes);
         // The host writes managed memory without telling anyone: initcheck counts it as written.
-        if (kind == MemoryKind::managed) AllocationTable::instance().mark_written(reinterpret_cast<std::uint64_t>(memory), bytes);
+        if (kind == MemoryKind::managed)
+            AllocationTable::instance().mark_written(reinterpret_cast<std::uint64_t>(memory), bytes);
         return reinterpret_cast<std::uint64_t>(memory);
     }
     void release(int, MemoryKind kind, std::uint64_t address) noexcept override {
@@ -191,8 +193,10 @@ public:
     NativeModule load_module(int device, ImageFormat format, std::string_view image) override {
         check_device(device);
         if (format != ImageFormat::shared_object)
-            throw InvalidArgumentError(concat("The simulator runs modules it compiled itself (shared objects); it "
-                                              "cannot load ", to_string(format), ". Compile the CUDA C source instead"));
+            throw InvalidArgumentError(
+                concat("The simulator runs modules it compiled itself (shared objects); it "
+                       "cannot load ",
+                       to_string(format), ". Compile the CUDA C source instead"));
         return new SimModule(image, runtime_hooks());
     }
     void release_module(int, NativeModule module) noexcept override { delete static_cast<SimModule*>(module); }
@@ -211,8 +215,8 @@ public:
     std::optional<GlobalSymbol> find_global(int device, NativeModule module, const std::string& name) override {
         auto global = static_cast<SimModule*>(module)->global(name);
         if (!global) return std::nullopt;
-        return GlobalSymbol{name, BufferView(Device(*this, device), reinterpret_cast<std::uint64_t>(global->address),
-                                             global->size)};
+        return GlobalSymbol{
+            name, BufferView(Device(*this, device), reinterpret_cast<std::uint64_t>(global->address), global->size)};
     }
     std::optional<std::vector<KernelParam>> function_params(int, NativeFunction function) override {
         const auto& record = *as_kernel(function).record;
@@ -260,13 +264,18 @@ public:
             std::unique_ptr<check::LaunchChecker> checker;
             const CheckTools tools = CheckTools::from_bits(module->record().check_tools);
             if (!tools.empty())
-                checker = std::make_unique<check::LaunchChecker>(*module, kernel.name, tools,
-                                                                 gpukit_sim::Index3{grid.x, grid.y, grid.z},
-                                                                 gpukit_sim::Index3{block.x, block.y, block.z}, shared_bytes);
+                checker = std::make_unique<check::LaunchChecker>(
+                    *module, kernel.name, tools, gpukit_sim::Index3{grid.x, grid.y, grid.z},
+                    gpukit_sim::Index3{block.x, block.y, block.z}, shared_bytes);
             // The tools the module was not compiled for do not see this launch; some must know of it.
             check::before_unwatched_launch(tools, storage->values);
-            const BlockLaunch launch{module, &kernel, storage->pointers.data(), {grid.x, grid.y, grid.z},
-                                     {block.x, block.y, block.z}, shared_bytes, checker.get()};
+            const BlockLaunch launch{module,
+                                     &kernel,
+                                     storage->pointers.data(),
+                                     {grid.x, grid.y, grid.z},
+                                     {block.x, block.y, block.z},
+                                     shared_bytes,
+                                     checker.get()};
             // Whatever the launch ends with, its hazards are kept for take_check_report().
             std::vector<Hazard> found;
             auto keep_hazards = [&] {

@@ -41,8 +41,8 @@ bool belongs_to(const std::string& demangled, const std::string& kernel) {
 // anonymous namespaces are left out too: the 48 KiB check may then undercount a kernel whose
 // helper in an anonymous namespace declares __shared__ arrays, never overcount.
 bool is_prelude_symbol(const std::string& name) {
-    static const char* const foreign_prefixes[] = {"_ZSt", "_ZNSt", "_ZN9__gnu_cxx", "_ZGV",
-                                                   "_ZTH", "_ZTW", "__",   "_ZZN12_GLOBAL__N_"};
+    static const char* const foreign_prefixes[] = {"_ZSt", "_ZNSt", "_ZN9__gnu_cxx",    "_ZGV", "_ZTH",
+                                                   "_ZTW", "__",    "_ZZN12_GLOBAL__N_"};
     for (const char* prefix : foreign_prefixes)
         if (name.rfind(prefix, 0) == 0) return true;
     return name.find("gpukit_sim") != std::string::npos;
@@ -54,8 +54,8 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
     // dlopen needs a file, and one name per module: the dynamic linker hands back an already
     // loaded library for a name it has seen. The file goes as soon as it is mapped.
     static std::atomic<unsigned long> counter{0};
-    const auto path = std::filesystem::temp_directory_path() /
-                      concat("gpukit-kernel-", getpid(), "-", counter.fetch_add(1), ".so");
+    const auto path =
+        std::filesystem::temp_directory_path() / concat("gpukit-kernel-", getpid(), "-", counter.fetch_add(1), ".so");
     {
         std::ofstream out(path, std::ios::binary);
         out.write(image.data(), static_cast<std::streamsize>(image.size()));
@@ -95,7 +95,8 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
     const auto symbols = read_elf_symbols(image);
     for (const auto& segment : read_elf_load_segments(image))
         segments_.emplace_back(base + segment.first, base + segment.second);
-    for (const auto& range : read_elf_writable_ranges(image)) writable_.emplace_back(base + range.first, base + range.second);
+    for (const auto& range : read_elf_writable_ranges(image))
+        writable_.emplace_back(base + range.first, base + range.second);
 
     std::size_t shared_for_all = 0;  // namespace-scope __shared__ and helpers' local ones
     struct LocalShared {
@@ -111,7 +112,8 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
     for (const auto& symbol : symbols) {
         if (symbol.defined && symbol.type == elf_type_tls && symbol.size > 0)
             shared_.push_back({demangle(symbol.name), symbol.value, symbol.size, symbol.value == dynamic_offset});
-        if (symbol.defined && symbol.type == elf_type_tls && symbol.name.find("thread_local_anchor") != std::string::npos)
+        if (symbol.defined && symbol.type == elf_type_tls &&
+            symbol.name.find("thread_local_anchor") != std::string::npos)
             anchor_offset_ = symbol.value;
     }
     for (const auto& symbol : symbols) {

@@ -5,10 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <utility>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "backends/sim/prelude/gpukit_sim_abi.h"

@@ -39,91 +39,233 @@ constexpr std::size_t kMaxNesting = 128;
 // Identifiers whose mere mention makes code synchronising; is_synchronising_builtin adds the reserved
 // `__...sync...` family so that intrinsics missing here still count.
 constexpr std::string_view kSynchronisingWords[] = {
-    "__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__syncwarp",
-    "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
-    "__all_sync", "__activemask", "__match_any_sync", "__match_all_sync", "__reduce_add_sync",
-    "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
-    "__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", "__ballot", "__any", "__all",
+    "__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__syncwarp", "__shfl_sync",
+    "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync",
+    "__activemask", "__match_any_sync", "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync",
+    "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync", "__shfl", "__shfl_up",
+    "__shfl_down", "__shfl_xor", "__ballot", "__any", "__all",
     // Cooperative groups: the namespace, its entry points and its group types (code holding a group
     // can sync on it).
-    "cooperative_groups", "this_thread_block", "tiled_partition", "this_grid", "coalesced_threads",
-    "this_multi_grid", "this_cluster", "labeled_partition", "binary_partition", "thread_block",
-    "thread_block_tile", "thread_group", "grid_group", "multi_grid_group", "coalesced_group", "cluster_group",
+    "cooperative_groups", "this_thread_block", "tiled_partition", "this_grid", "coalesced_threads", "this_multi_grid",
+    "this_cluster", "labeled_partition", "binary_partition", "thread_block", "thread_block_tile", "thread_group",
+    "grid_group", "multi_grid_group", "coalesced_group", "cluster_group",
     // libcu++ block barriers.
     "arrive_and_wait", "arrive_and_drop",
     // Inline PTX may hold bar.sync, shfl.sync or vote.sync, which the analysis cannot read.
     "asm", "__asm__", "__asm"};
 
 // C++ keywords and CUDA specifiers: never a declared name, never a user function being called.
-constexpr std::string_view kKeywords[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
-    "char", "char8_t", "char16_t", "char32_t", "class", "co_await", "co_return", "co_yield", "compl", "concept",
-    "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "decltype", "default", "delete",
-    "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "final", "float",
-    "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not",
-    "not_eq", "nullptr", "operator", "or", "or_eq", "override", "private", "protected", "public", "register",
-    "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static", "static_assert",
-    "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef",
-    "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor",
-    "xor_eq", "restrict", "__restrict", "__restrict__", "__global__", "__device__", "__host__", "__shared__",
-    "__constant__", "__managed__", "__forceinline__", "__noinline__", "__inline__", "__grid_constant__",
-    "__launch_bounds__", "__cluster_dims__", "__maxnreg__", "__align__", "__attribute__", "__declspec",
-    "__asm__", "__asm", "__int128", "__extension__", "__typeof__", "typeof", "_Pragma", "__pragma", "_Alignof",
-    "__alignof__", "defined", "__has_include"};
+constexpr std::string_view kKeywords[] = {"alignas",
+                                          "alignof",
+                                          "and",
+                                          "and_eq",
+                                          "asm",
+                                          "auto",
+                                          "bitand",
+                                          "bitor",
+                                          "bool",
+                                          "break",
+                                          "case",
+                                          "catch",
+                                          "char",
+                                          "char8_t",
+                                          "char16_t",
+                                          "char32_t",
+                                          "class",
+                                          "co_await",
+                                          "co_return",
+                                          "co_yield",
+                                          "compl",
+                                          "concept",
+                                          "const",
+                                          "consteval",
+                                          "constexpr",
+                                          "constinit",
+                                          "const_cast",
+                                          "continue",
+                                          "decltype",
+                                          "default",
+                                          "delete",
+                                          "do",
+                                          "double",
+                                          "dynamic_cast",
+                                          "else",
+                                          "enum",
+                                          "explicit",
+                                          "export",
+                                          "extern",
+                                          "false",
+                                          "final",
+                                          "float",
+                                          "for",
+                                          "friend",
+                                          "goto",
+                                          "if",
+                                          "inline",
+                                          "int",
+                                          "long",
+                                          "mutable",
+                                          "namespace",
+                                          "new",
+                                          "noexcept",
+                                          "not",
+                                          "not_eq",
+                                          "nullptr",
+                                          "operator",
+                                          "or",
+                                          "or_eq",
+                                          "override",
+                                          "private",
+                                          "protected",
+                                          "public",
+                                          "register",
+                                          "reinterpret_cast",
+                                          "requires",
+                                          "return",
+                                          "short",
+                                          "signed",
+                                          "sizeof",
+                                          "static",
+                                          "static_assert",
+                                          "static_cast",
+                                          "struct",
+                                          "switch",
+                                          "template",
+                                          "this",
+                                          "thread_local",
+                                          "throw",
+                                          "true",
+                                          "try",
+                                          "typedef",
+                                          "typeid",
+                                          "typename",
+                                          "union",
+                                          "unsigned",
+                                          "using",
+                                          "virtual",
+                                          "void",
+                                          "volatile",
+                                          "wchar_t",
+                                          "while",
+                                          "xor",
+                                          "xor_eq",
+                                          "restrict",
+                                          "__restrict",
+                                          "__restrict__",
+                                          "__global__",
+                                          "__device__",
+                                          "__host__",
+                                          "__shared__",
+                                          "__constant__",
+                                          "__managed__",
+                                          "__forceinline__",
+                                          "__noinline__",
+                                          "__inline__",
+                                          "__grid_constant__",
+                                          "__launch_bounds__",
+                                          "__cluster_dims__",
+                                          "__maxnreg__",
+                                          "__align__",
+                                          "__attribute__",
+                                          "__declspec",
+                                          "__asm__",
+                                          "__asm",
+                                          "__int128",
+                                          "__extension__",
+                                          "__typeof__",
+                                          "typeof",
+                                          "_Pragma",
+                                          "__pragma",
+                                          "_Alignof",
+                                          "__alignof__",
+                                          "defined",
+                                          "__has_include"};
 
 // Keywords that can stand where a type does: `float x` declares x, `(float)(x)` is a cast.
 constexpr std::string_view kTypeKeywords[] = {
-    "void", "bool", "char", "char8_t", "char16_t", "char32_t", "wchar_t", "short", "int", "long", "signed",
-    "unsigned", "float", "double", "auto", "const", "volatile", "restrict", "__restrict", "__restrict__",
-    "__int128", "struct", "class", "union", "enum", "typename"};
+    "void",       "bool",         "char",     "char8_t", "char16_t", "char32_t", "wchar_t", "short",    "int",
+    "long",       "signed",       "unsigned", "float",   "double",   "auto",     "const",   "volatile", "restrict",
+    "__restrict", "__restrict__", "__int128", "struct",  "class",    "union",    "enum",    "typename"};
 
 // Keywords whose parenthesised operand is no call: `if (x)`, `sizeof(T)`, `__attribute__((...))`.
-constexpr std::string_view kGroupKeywords[] = {
-    "if", "while", "for", "switch", "catch", "sizeof", "alignof", "alignas", "decltype", "typeid", "noexcept",
-    "static_assert", "__attribute__", "__declspec", "__launch_bounds__", "__cluster_dims__", "__maxnreg__",
-    "__align__", "requires", "_Pragma", "__pragma", "defined", "__typeof__", "typeof", "_Alignof", "__alignof__",
-    "asm", "__asm__", "__asm", "volatile", "throw", "static_cast", "const_cast", "reinterpret_cast",
-    "dynamic_cast"};
+constexpr std::string_view kGroupKeywords[] = {"if",
+                                               "while",
+                                               "for",
+                                               "switch",
+                                               "catch",
+                                               "sizeof",
+                                               "alignof",
+                                               "alignas",
+                                               "decltype",
+                                               "typeid",
+                                               "noexcept",
+                                               "static_assert",
+                                               "__attribute__",
+                                               "__declspec",
+                                               "__launch_bounds__",
+                                               "__cluster_dims__",
+                                               "__maxnreg__",
+                                               "__align__",
+                                               "requires",
+                                               "_Pragma",
+                                               "__pragma",
+                                               "defined",
+                                               "__typeof__",
+                                               "typeof",
+                                               "_Alignof",
+                                               "__alignof__",
+                                               "asm",
+                                               "__asm__",
+                                               "__asm",
+                                               "volatile",
+                                               "throw",
+                                               "static_cast",
+                                               "const_cast",
+                                               "reinterpret_cast",
+                                               "dynamic_cast"};
 
 // Specifiers whose parenthesised argument belongs to them, not to a declarator.
-constexpr std::string_view kAttributeWords[] = {"alignas", "__attribute__", "__declspec", "__align__",
+constexpr std::string_view kAttributeWords[] = {"alignas",           "__attribute__",    "__declspec", "__align__",
                                                 "__launch_bounds__", "__cluster_dims__", "__maxnreg__"};
 
 // Words that may follow a function's parameter list; another word means the group was a macro call
 // before the real name (`ATTR(2) void f()`).
-constexpr std::string_view kPostDeclaratorWords[] = {"const", "volatile", "noexcept", "throw", "override",
-                                                     "final", "requires", "try", "mutable", "__attribute__",
-                                                     "__declspec", "asm", "__asm__", "__asm"};
+constexpr std::string_view kPostDeclaratorWords[] = {"const",      "volatile", "noexcept", "throw",   "override",
+                                                     "final",      "requires", "try",      "mutable", "__attribute__",
+                                                     "__declspec", "asm",      "__asm__",  "__asm"};
 
 constexpr std::string_view kClassKeys[] = {"struct", "class", "union", "enum"};
 
 // Device-callable library functions that never synchronise. Names the texts define take precedence;
 // a reserved `__` name that is not a synchronising one is taken as an intrinsic.
 constexpr std::string_view kLibraryFunctions[] = {
-    "min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "abs", "labs", "llabs", "printf",
-    "assert", "malloc", "free", "memcpy", "memset", "clock", "clock64", "lowest", "infinity", "quiet_NaN",
-    "signaling_NaN", "epsilon", "denorm_min", "move", "forward", "swap", "declval", "addressof", "launder",
-    "bit_cast", "exchange", "clamp"};
+    "min",     "max",     "umin",      "umax",      "llmin",         "llmax",    "ullmin",     "ullmax", "abs",
+    "labs",    "llabs",   "printf",    "assert",    "malloc",        "free",     "memcpy",     "memset", "clock",
+    "clock64", "lowest",  "infinity",  "quiet_NaN", "signaling_NaN", "epsilon",  "denorm_min", "move",   "forward",
+    "swap",    "declval", "addressof", "launder",   "bit_cast",      "exchange", "clamp"};
 
 // C math functions; the float (`sinf`) and long double (`sinl`) variants count too.
 constexpr std::string_view kMathFunctions[] = {
-    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
-    "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "logb", "ilogb", "pow", "sqrt", "rsqrt",
-    "cbrt", "rcbrt", "hypot", "rhypot", "norm", "norm3d", "norm4d", "rnorm", "rnorm3d", "rnorm4d", "fabs",
-    "floor", "ceil", "round", "lround", "llround", "rint", "lrint", "llrint", "nearbyint", "trunc", "fmod",
-    "remainder", "remquo", "modf", "frexp", "ldexp", "scalbn", "scalbln", "fmin", "fmax", "fdim", "fma",
-    "copysign", "nextafter", "erf", "erfc", "erfinv", "erfcinv", "erfcx", "lgamma", "tgamma", "normcdf",
-    "normcdfinv", "sincos", "sincospi", "sinpi", "cospi", "isnan", "isinf", "isfinite", "signbit", "nan", "j0",
-    "j1", "jn", "y0", "y1", "yn", "cyl_bessel_i0", "cyl_bessel_i1", "fdivide"};
+    "sin",       "cos",     "tan",     "asin",     "acos",      "atan",          "atan2",         "sinh",
+    "cosh",      "tanh",    "asinh",   "acosh",    "atanh",     "exp",           "exp2",          "exp10",
+    "expm1",     "log",     "log2",    "log10",    "log1p",     "logb",          "ilogb",         "pow",
+    "sqrt",      "rsqrt",   "cbrt",    "rcbrt",    "hypot",     "rhypot",        "norm",          "norm3d",
+    "norm4d",    "rnorm",   "rnorm3d", "rnorm4d",  "fabs",      "floor",         "ceil",          "round",
+    "lround",    "llround", "rint",    "lrint",    "llrint",    "nearbyint",     "trunc",         "fmod",
+    "remainder", "remquo",  "modf",    "frexp",    "ldexp",     "scalbn",        "scalbln",       "fmin",
+    "fmax",      "fdim",    "fma",     "copysign", "nextafter", "erf",           "erfc",          "erfinv",
+    "erfcinv",   "erfcx",   "lgamma",  "tgamma",   "normcdf",   "normcdfinv",    "sincos",        "sincospi",
+    "sinpi",     "cospi",   "isnan",   "isinf",    "isfinite",  "signbit",       "nan",           "j0",
+    "j1",        "jn",      "y0",      "y1",       "yn",        "cyl_bessel_i0", "cyl_bessel_i1", "fdivide"};
 
 // Library type names, for telling a cast `(size_t)(x)` from a call through a parenthesised expression.
 constexpr std::string_view kLibraryTypes[] = {
-    "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
-    "uint16_t", "uint32_t", "uint64_t", "dim3", "half", "half2", "nv_bfloat16", "nv_bfloat162"};
+    "size_t",   "ptrdiff_t", "intptr_t", "uintptr_t", "int8_t", "int16_t", "int32_t",     "int64_t",     "uint8_t",
+    "uint16_t", "uint32_t",  "uint64_t", "dim3",      "half",   "half2",   "nv_bfloat16", "nv_bfloat162"};
 
 // CUDA vector types are these followed by 1 to 4: float4, uchar2.
-constexpr std::string_view kVectorTypeBases[] = {"char",  "uchar",  "short",    "ushort",    "int",   "uint",
-                                                 "long",  "ulong",  "longlong", "ulonglong", "float", "double"};
+constexpr std::string_view kVectorTypeBases[] = {"char", "uchar", "short",    "ushort",    "int",   "uint",
+                                                 "long", "ulong", "longlong", "ulonglong", "float", "double"};
 
 bool is_synchronising_builtin(std::string_view word) {
     if (contains(kSynchronisingWords, word)) return true;
@@ -135,7 +277,7 @@ bool is_synchronising_builtin(std::string_view word) {
 bool is_keyword(std::string_view word) { return contains(kKeywords, word); }
 
 // Prefixes of device library families: atomics, make_float4, cuRAND, texture and surface fetches.
-constexpr std::string_view kLibraryPrefixes[] = {"atomic", "make_", "curand", "tex1D", "tex2D", "tex3D",
+constexpr std::string_view kLibraryPrefixes[] = {"atomic",     "make_",  "curand", "tex1D",  "tex2D",      "tex3D",
                                                  "texCubemap", "surf1D", "surf2D", "surf3D", "surfCubemap"};
 
 bool is_library_function(std::string_view word) {
@@ -159,9 +301,8 @@ bool is_library_type(std::string_view word) {
 
 // Longest first. '>' stays single so `Vec<Vec<int>>` closes twice; the compound assignments are whole
 // so a lone '=' always starts an initialiser.
-constexpr std::string_view kMultiCharPuncts[] = {"<<=", "...", "->*", "::", "->", "<<", "<=", "==", "!=", "&&",
-                                                 "||",  "++",  "--",  "+=", "-=", "*=", "/=", "%=", "&=", "|=",
-                                                 "^=",  ".*"};
+constexpr std::string_view kMultiCharPuncts[] = {"<<=", "...", "->*", "::", "->", "<<", "<=", "==", "!=", "&&", "||",
+                                                 "++",  "--",  "+=",  "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".*"};
 
 // An #include leaves a '#' behind: inside a declaration it hides what the declaration holds.
 constexpr PreprocessorOptions kPreprocessorOptions{.multi_char_puncts = kMultiCharPuncts, .include_markers = true};
@@ -192,15 +333,15 @@ struct TokenRange {
 struct Definition {
     Kind kind = kVariable;
     const TokenStream* stream = nullptr;
-    std::vector<TokenRange> ranges;              // its tokens: what it mentions, where its calls are
-    std::vector<std::string_view> names;         // the names it gives meaning to
+    std::vector<TokenRange> ranges;                // its tokens: what it mentions, where its calls are
+    std::vector<std::string_view> names;           // the names it gives meaning to
     std::vector<std::string_view> names_if_types;  // a free operator's parameter words, kept if they are types
-    std::vector<std::size_t> declarator_tokens;  // its own name tokens: no mentions, no locals
-    std::vector<std::string_view> local_names;   // a macro's parameters
+    std::vector<std::size_t> declarator_tokens;    // its own name tokens: no mentions, no locals
+    std::vector<std::string_view> local_names;     // a macro's parameters
     std::vector<std::size_t> member_initializers;  // '(' of `: v(x), w(y)` in a constructor: no calls
     bool scan_calls = true;
-    bool incomplete = false;                     // cut off by the end of its text or block
-    std::size_t parent = kNone;                  // the enclosing class, which runs whatever its members do
+    bool incomplete = false;     // cut off by the end of its text or block
+    std::size_t parent = kNone;  // the enclosing class, which runs whatever its members do
     // Kernels only.
     std::vector<std::string> scope;
     std::string_view kernel_name;
@@ -270,8 +411,8 @@ private:
         if (!(is_punct(prev, "*") || is_punct(prev, "&") || is_punct(prev, "&&")) || k < range.begin + 2) return false;
         const Token& before = ts[k - 2];
         if (is_punct(before, "(") && is_punct(next, ")")) return true;
-        return before_declarator_end && (is_type_like(before) || is_punct(before, ">") || is_punct(before, "*") ||
-                                         is_punct(before, "&"));
+        return before_declarator_end &&
+               (is_type_like(before) || is_punct(before, ">") || is_punct(before, "*") || is_punct(before, "&"));
     }
 
     std::unordered_map<std::string_view, State> names_;
@@ -354,7 +495,7 @@ Call classify_call(const TokenStream& ts, std::size_t open, std::size_t begin, c
             if (is_word(before, "operator")) return operator_call();  // `x.operator()(y)`
             if (is_identifier(before)) {
                 if (contains(kGroupKeywords, before.text)) return Call::none;  // `if (c) (x)...`
-                if (!is_keyword(before.text)) return Call::unresolved;          // `f(x)(y)`
+                if (!is_keyword(before.text)) return Call::unresolved;         // `f(x)(y)`
             } else if (is_punct(before, ">") || is_punct(before, "]") || is_punct(before, ")")) {
                 return Call::unresolved;  // the result of a call or subscript, called
             }
@@ -459,10 +600,10 @@ void variable_names(const TokenStream& ts, std::size_t begin, std::size_t end, s
 }
 
 struct Candidate {
-    std::size_t name;   // the name token (`operator` for operators)
-    std::size_t open;   // its parameter list
+    std::size_t name;  // the name token (`operator` for operators)
+    std::size_t open;  // its parameter list
     std::size_t close;
-    bool declarator;    // followed by what may follow a declarator, not by more of the declaration
+    bool declarator;  // followed by what may follow a declarator, not by more of the declaration
 };
 
 // Splits token streams into declarations and records each as a Definition.
@@ -570,9 +711,10 @@ private:
         bool function_like = false;
         bool object_like = false;
         for (const Macro* macro : it->second) {
-            declares = declares || std::any_of(macro->replacement.begin(), macro->replacement.end(), [](const Token& t) {
-                           return is_punct(t, "{") || is_punct(t, "}") || is_punct(t, ";");
-                       });
+            declares =
+                declares || std::any_of(macro->replacement.begin(), macro->replacement.end(), [](const Token& t) {
+                    return is_punct(t, "{") || is_punct(t, "}") || is_punct(t, ";");
+                });
             (macro->function_like ? function_like : object_like) = true;
         }
         if (!declares) return 0;
@@ -742,9 +884,10 @@ private:
                 }
                 if (is_punct(t, "(") && !after_equals && !ctor_initializer) {
                     if (const std::size_t name = function_name_before(ts, k, head); name != kNone) {
-                        const bool more = close + 1 < end && ((is_identifier(ts[close + 1]) &&
-                                                               !contains(kPostDeclaratorWords, ts[close + 1].text)) ||
-                                                              is_punct(ts[close + 1], "::"));
+                        const bool more =
+                            close + 1 < end &&
+                            ((is_identifier(ts[close + 1]) && !contains(kPostDeclaratorWords, ts[close + 1].text)) ||
+                             is_punct(ts[close + 1], "::"));
                         candidates.push_back({name, k, close, !more});
                     }
                 }
@@ -955,9 +1098,10 @@ private:
             changed = false;
             for (const Macro& macro : macros_) {
                 if (macro.function_like || global_aliases_.count(macro.name) > 0) continue;
-                const bool names_global = std::any_of(macro.replacement.begin(), macro.replacement.end(), [&](const Token& t) {
-                    return is_word(t, "__global__") || (is_identifier(t) && global_aliases_.count(t.text) > 0);
-                });
+                const bool names_global =
+                    std::any_of(macro.replacement.begin(), macro.replacement.end(), [&](const Token& t) {
+                        return is_word(t, "__global__") || (is_identifier(t) && global_aliases_.count(t.text) > 0);
+                    });
                 if (names_global) {
                     global_aliases_.insert(macro.name);
                     changed = true;
@@ -1021,7 +1165,8 @@ private:
         for (Definition& definition : definitions_) {
             for (const std::string_view word : definition.names_if_types) {
                 const auto it = knowledge_.kinds.find(word);
-                if (it != knowledge_.kinds.end() && (it->second & (kClass | kAlias)) != 0) definition.names.push_back(word);
+                if (it != knowledge_.kinds.end() && (it->second & (kClass | kAlias)) != 0)
+                    definition.names.push_back(word);
             }
         }
         for (const auto& [name, kinds] : knowledge_.kinds) {
@@ -1048,8 +1193,7 @@ private:
                 for (std::size_t k = range.begin; k < range.end; ++k) {
                     if (!is_identifier(ts[k]) || std::find(own.begin(), own.end(), k) != own.end()) continue;
                     // Keywords mean nothing to the fixpoint, except `asm` and `operator` (all operators share it).
-                    if (is_keyword(ts[k].text) && !is_synchronising_builtin(ts[k].text) &&
-                        ts[k].text != "operator") {
+                    if (is_keyword(ts[k].text) && !is_synchronising_builtin(ts[k].text) && ts[k].text != "operator") {
                         continue;
                     }
                     mentions.push_back(intern(ts[k].text));
@@ -1100,8 +1244,8 @@ private:
     std::vector<std::vector<std::size_t>> mentioned_by_;  // per name: definitions that mention it
     std::vector<std::vector<std::size_t>> defined_by_;    // per name: definitions that give it meaning
     std::vector<char> name_synchronises_;
-    std::vector<std::vector<std::size_t>> name_ids_;      // per definition: the names it gives meaning to
-    std::vector<char> synchronising_;                     // per definition
+    std::vector<std::vector<std::size_t>> name_ids_;  // per definition: the names it gives meaning to
+    std::vector<char> synchronising_;                 // per definition
     std::vector<std::size_t> definition_queue_;
     std::vector<std::size_t> name_queue_;
 };

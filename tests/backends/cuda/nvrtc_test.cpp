@@ -43,7 +43,9 @@ TEST_F(Nvrtc, CompilesTheCourseVectorAddToACubin) {
     const auto image = Module::compile_image(vector_add_source, {}, "sm_90", "cuda");
     EXPECT_EQ(image.format, ImageFormat::cubin);
     ASSERT_GT(image.data.size(), 4u);
-    EXPECT_EQ(image.data.substr(0, 4), "\x7f" "ELF");
+    EXPECT_EQ(image.data.substr(0, 4),
+              "\x7f"
+              "ELF");
 }
 
 TEST_F(Nvrtc, VirtualArchitectureGivesPtx) {

@@ -80,13 +80,9 @@ __device__ float load_later(const float* in) {
 }
 )cuda";
 
-TEST(SyncAnalysis, VectorAddIsBarrierFree) {
-    EXPECT_FALSE(analyse(kVectorAdd).may_synchronise("vector_add"));
-}
+TEST(SyncAnalysis, VectorAddIsBarrierFree) { EXPECT_FALSE(analyse(kVectorAdd).may_synchronise("vector_add")); }
 
-TEST(SyncAnalysis, TiledMatmulSynchronises) {
-    EXPECT_TRUE(analyse(kTiledMatmul).may_synchronise("matmul_tiled"));
-}
+TEST(SyncAnalysis, TiledMatmulSynchronises) { EXPECT_TRUE(analyse(kTiledMatmul).may_synchronise("matmul_tiled")); }
 
 TEST(SyncAnalysis, ReductionWithABarrierInALoopSynchronises) {
     EXPECT_TRUE(analyse(kReduction).may_synchronise("block_sum"));
@@ -100,8 +96,7 @@ TEST(SyncAnalysis, FollowsHelpers) {
 }
 
 TEST(SyncAnalysis, CourseKernelsTogether) {
-    const SyncAnalysis analysis =
-        analyse_synchronisation({kVectorAdd, kTiledMatmul, kReduction, kHelpers});
+    const SyncAnalysis analysis = analyse_synchronisation({kVectorAdd, kTiledMatmul, kReduction, kHelpers});
     EXPECT_FALSE(analysis.may_synchronise("vector_add"));
     EXPECT_TRUE(analysis.may_synchronise("matmul_tiled"));
     EXPECT_TRUE(analysis.may_synchronise("block_sum"));
@@ -232,7 +227,8 @@ __global__ void voted(int* d) { d[0] = __ballot_sync(0xffffffffu, d[threadIdx.x]
 __global__ void inline_ptx(int* d) { asm volatile("bar.sync 0;"); d[0] = 1; }
 __global__ void none(float* d) { d[threadIdx.x] = 0; }
 )cuda");
-    for (const char* kernel : {"warp_sum", "active", "groups", "legacy", "counted", "warp_barrier", "voted", "inline_ptx"}) {
+    for (const char* kernel :
+         {"warp_sum", "active", "groups", "legacy", "counted", "warp_barrier", "voted", "inline_ptx"}) {
         EXPECT_TRUE(analysis.may_synchronise(kernel)) << kernel;
     }
     EXPECT_FALSE(analysis.may_synchronise("none"));
@@ -614,8 +610,8 @@ TEST(SyncAnalysis, CutOffKernelsMaySynchronise) {
 }
 
 // Every kernel in kTruncated that synchronises, and must keep saying so however the text is cut.
-constexpr const char* kTruncatedSynchronising[] = {"matmul_tiled", "two_levels", "defined_after",
-                                                   "with_macro", "reduce<float, 256>"};
+constexpr const char* kTruncatedSynchronising[] = {"matmul_tiled", "two_levels", "defined_after", "with_macro",
+                                                   "reduce<float, 256>"};
 
 constexpr std::string_view kTruncated = R"cuda(
 #define TILE 16

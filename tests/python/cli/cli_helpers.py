@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 from conftest import REPOSITORY
-
 from gpukit.cli import main
 
 EXAMPLES = REPOSITORY / "examples" / "check"

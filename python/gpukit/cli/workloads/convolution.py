@@ -4,8 +4,16 @@ image filtering exercises, one output element per thread."""
 import numpy
 
 from ... import _creation, _interop
-from .workload import BLOCK, FLOAT32_EPSILON, TILE, Workload, blocks_for, course_kernels, mismatch_beyond, \
-    power_of_two_text
+from .workload import (
+    BLOCK,
+    FLOAT32_EPSILON,
+    TILE,
+    Workload,
+    blocks_for,
+    course_kernels,
+    mismatch_beyond,
+    power_of_two_text,
+)
 
 
 class Convolve1D(Workload):

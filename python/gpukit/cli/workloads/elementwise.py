@@ -3,8 +3,7 @@
 import numpy
 
 from ... import _creation, _interop
-from .workload import BLOCK, FLOAT32_EPSILON, Workload, blocks_for, course_kernels, mismatch_beyond, \
-    power_of_two_text
+from .workload import BLOCK, FLOAT32_EPSILON, Workload, blocks_for, course_kernels, mismatch_beyond, power_of_two_text
 
 
 class VectorAdd(Workload):

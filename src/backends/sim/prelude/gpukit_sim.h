@@ -55,15 +55,15 @@ inline const RuntimeHooks* hooks = nullptr;  // set once when the runtime loads 
 // The running simulated thread's context, at the base of its stack. Reading the stack pointer
 // is not volatile, so the compiler may compute this once per function.
 inline ThreadContext& current() {
-  unsigned long sp;
+    unsigned long sp;
 #if defined(__x86_64__)
-  __asm__("mov %%rsp, %0" : "=r"(sp));
+    __asm__("mov %%rsp, %0" : "=r"(sp));
 #elif defined(__aarch64__)
-  __asm__("mov %0, sp" : "=r"(sp));
+    __asm__("mov %0, sp" : "=r"(sp));
 #else
-  sp = reinterpret_cast<unsigned long>(__builtin_frame_address(0));
+    sp = reinterpret_cast<unsigned long>(__builtin_frame_address(0));
 #endif
-  return *reinterpret_cast<ThreadContext*>(context_address(sp & ~(kStackBytes - 1)));
+    return *reinterpret_cast<ThreadContext*>(context_address(sp & ~(kStackBytes - 1)));
 }
 
 constexpr int warp_size_value = 32;
@@ -74,16 +74,16 @@ inline void* prepare_thread() { return &thread_local_anchor; }
 
 // These read the runtime's hook table, not the kernel's memory: not instrumented in check mode.
 GPUKIT_SIM_RUNNER inline int block_barrier(int kind, int predicate, const char* file, int line) {
-  void* const thread = current().thread;
-  if (!thread) hooks->barrier_in_loop_mode("__syncthreads", file, line);
-  return hooks->block_barrier(thread, kind, predicate, file, line);
+    void* const thread = current().thread;
+    if (!thread) hooks->barrier_in_loop_mode("__syncthreads", file, line);
+    return hooks->block_barrier(thread, kind, predicate, file, line);
 }
 
 GPUKIT_SIM_RUNNER inline unsigned long long warp_collective(int kind, unsigned mask, unsigned long long value,
                                                             int operand, int width, const char* file, int line) {
-  void* const thread = current().thread;
-  if (!thread) hooks->barrier_in_loop_mode("a warp collective", file, line);
-  return hooks->warp_collective(thread, kind, mask, value, operand, width, file, line);
+    void* const thread = current().thread;
+    if (!thread) hooks->barrier_in_loop_mode("a warp collective", file, line);
+    return hooks->warp_collective(thread, kind, mask, value, operand, width, file, line);
 }
 
 // After a failed atomicCAS another thread of the block may hold what this one waits for. In
@@ -92,17 +92,17 @@ GPUKIT_SIM_RUNNER inline void yield_after_failed_cas() { hooks->yield(current().
 
 template <class T>
 unsigned long long to_bits(const T& value) {
-  static_assert(sizeof(T) <= sizeof(unsigned long long), "warp shuffles move at most 8 bytes");
-  unsigned long long bits = 0;
-  std::memcpy(&bits, &value, sizeof(T));
-  return bits;
+    static_assert(sizeof(T) <= sizeof(unsigned long long), "warp shuffles move at most 8 bytes");
+    unsigned long long bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    return bits;
 }
 
 template <class T>
 T from_bits(unsigned long long bits) {
-  T value;
-  std::memcpy(&value, &bits, sizeof(T));
-  return value;
+    T value;
+    std::memcpy(&value, &bits, sizeof(T));
+    return value;
 }
 
 // Reads of the built-in variables: const, so `threadIdx.x = 0` does not compile, as on the GPU.
@@ -126,136 +126,125 @@ static_assert(sizeof(uint3) == sizeof(Index3) && sizeof(dim3) == sizeof(Index3))
 
 // ---- block barriers
 inline void __syncthreads(int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
-  gpukit_sim::block_barrier(gpukit_sim::barrier_plain, 1, file, line);
+    gpukit_sim::block_barrier(gpukit_sim::barrier_plain, 1, file, line);
 }
-inline int __syncthreads_count(int predicate, int line = __builtin_LINE(),
-                               const char* file = __builtin_FILE()) {
-  return gpukit_sim::block_barrier(gpukit_sim::barrier_count, predicate != 0, file, line);
+inline int __syncthreads_count(int predicate, int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+    return gpukit_sim::block_barrier(gpukit_sim::barrier_count, predicate != 0, file, line);
 }
-inline int __syncthreads_and(int predicate, int line = __builtin_LINE(),
-                             const char* file = __builtin_FILE()) {
-  return gpukit_sim::block_barrier(gpukit_sim::barrier_and, predicate != 0, file, line);
+inline int __syncthreads_and(int predicate, int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+    return gpukit_sim::block_barrier(gpukit_sim::barrier_and, predicate != 0, file, line);
 }
-inline int __syncthreads_or(int predicate, int line = __builtin_LINE(),
-                            const char* file = __builtin_FILE()) {
-  return gpukit_sim::block_barrier(gpukit_sim::barrier_or, predicate != 0, file, line);
+inline int __syncthreads_or(int predicate, int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+    return gpukit_sim::block_barrier(gpukit_sim::barrier_or, predicate != 0, file, line);
 }
 
 // ---- warp collectives (32 lanes)
-inline void __syncwarp(unsigned mask = 0xffffffffu, int line = __builtin_LINE(),
-                       const char* file = __builtin_FILE()) {
-  gpukit_sim::warp_collective(gpukit_sim::warp_sync, mask, 0, 0, 32, file, line);
+inline void __syncwarp(unsigned mask = 0xffffffffu, int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+    gpukit_sim::warp_collective(gpukit_sim::warp_sync, mask, 0, 0, 32, file, line);
 }
 template <class T>
 T __shfl_sync(unsigned mask, T var, int src_lane, int width = 32, int line = __builtin_LINE(),
               const char* file = __builtin_FILE()) {
-  return gpukit_sim::from_bits<T>(gpukit_sim::warp_collective(
-      gpukit_sim::warp_shfl, mask, gpukit_sim::to_bits(var), src_lane, width, file, line));
+    return gpukit_sim::from_bits<T>(gpukit_sim::warp_collective(gpukit_sim::warp_shfl, mask, gpukit_sim::to_bits(var),
+                                                                src_lane, width, file, line));
 }
 template <class T>
 T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32, int line = __builtin_LINE(),
                  const char* file = __builtin_FILE()) {
-  return gpukit_sim::from_bits<T>(
-      gpukit_sim::warp_collective(gpukit_sim::warp_shfl_up, mask, gpukit_sim::to_bits(var),
-                                  static_cast<int>(delta), width, file, line));
+    return gpukit_sim::from_bits<T>(gpukit_sim::warp_collective(
+        gpukit_sim::warp_shfl_up, mask, gpukit_sim::to_bits(var), static_cast<int>(delta), width, file, line));
 }
 template <class T>
-T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,
-                   int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
-  return gpukit_sim::from_bits<T>(
-      gpukit_sim::warp_collective(gpukit_sim::warp_shfl_down, mask, gpukit_sim::to_bits(var),
-                                  static_cast<int>(delta), width, file, line));
+T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32, int line = __builtin_LINE(),
+                   const char* file = __builtin_FILE()) {
+    return gpukit_sim::from_bits<T>(gpukit_sim::warp_collective(
+        gpukit_sim::warp_shfl_down, mask, gpukit_sim::to_bits(var), static_cast<int>(delta), width, file, line));
 }
 template <class T>
 T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32, int line = __builtin_LINE(),
                   const char* file = __builtin_FILE()) {
-  return gpukit_sim::from_bits<T>(gpukit_sim::warp_collective(
-      gpukit_sim::warp_shfl_xor, mask, gpukit_sim::to_bits(var), lane_mask, width, file, line));
+    return gpukit_sim::from_bits<T>(gpukit_sim::warp_collective(
+        gpukit_sim::warp_shfl_xor, mask, gpukit_sim::to_bits(var), lane_mask, width, file, line));
 }
 inline unsigned __ballot_sync(unsigned mask, int predicate, int line = __builtin_LINE(),
                               const char* file = __builtin_FILE()) {
-  return static_cast<unsigned>(gpukit_sim::warp_collective(gpukit_sim::warp_ballot, mask,
-                                                           predicate != 0, 0, 32, file, line));
+    return static_cast<unsigned>(
+        gpukit_sim::warp_collective(gpukit_sim::warp_ballot, mask, predicate != 0, 0, 32, file, line));
 }
-inline int __any_sync(unsigned mask, int predicate, int line = __builtin_LINE(),
-                      const char* file = __builtin_FILE()) {
-  return static_cast<int>(
-      gpukit_sim::warp_collective(gpukit_sim::warp_any, mask, predicate != 0, 0, 32, file, line));
+inline int __any_sync(unsigned mask, int predicate, int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+    return static_cast<int>(gpukit_sim::warp_collective(gpukit_sim::warp_any, mask, predicate != 0, 0, 32, file, line));
 }
-inline int __all_sync(unsigned mask, int predicate, int line = __builtin_LINE(),
-                      const char* file = __builtin_FILE()) {
-  return static_cast<int>(
-      gpukit_sim::warp_collective(gpukit_sim::warp_all, mask, predicate != 0, 0, 32, file, line));
+inline int __all_sync(unsigned mask, int predicate, int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+    return static_cast<int>(gpukit_sim::warp_collective(gpukit_sim::warp_all, mask, predicate != 0, 0, 32, file, line));
 }
 inline unsigned __activemask(int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
-  return static_cast<unsigned>(
-      gpukit_sim::warp_collective(gpukit_sim::warp_activemask, 0xffffffffu, 0, 0, 32, file, line));
+    return static_cast<unsigned>(
+        gpukit_sim::warp_collective(gpukit_sim::warp_activemask, 0xffffffffu, 0, 0, 32, file, line));
 }
 inline unsigned __reduce_add_sync(unsigned mask, unsigned value, int line = __builtin_LINE(),
                                   const char* file = __builtin_FILE()) {
-  return static_cast<unsigned>(
-      gpukit_sim::warp_collective(gpukit_sim::warp_reduce_add, mask, value, 0, 32, file, line));
+    return static_cast<unsigned>(
+        gpukit_sim::warp_collective(gpukit_sim::warp_reduce_add, mask, value, 0, 32, file, line));
 }
 inline int __reduce_add_sync(unsigned mask, int value, int line = __builtin_LINE(),
                              const char* file = __builtin_FILE()) {
-  return static_cast<int>(gpukit_sim::warp_collective(
-      gpukit_sim::warp_reduce_add, mask, static_cast<unsigned>(value), 0, 32, file, line));
+    return static_cast<int>(gpukit_sim::warp_collective(gpukit_sim::warp_reduce_add, mask, static_cast<unsigned>(value),
+                                                        0, 32, file, line));
 }
 inline unsigned __reduce_min_sync(unsigned mask, unsigned value, int line = __builtin_LINE(),
                                   const char* file = __builtin_FILE()) {
-  return static_cast<unsigned>(
-      gpukit_sim::warp_collective(gpukit_sim::warp_reduce_min, mask, value, 0, 32, file, line));
+    return static_cast<unsigned>(
+        gpukit_sim::warp_collective(gpukit_sim::warp_reduce_min, mask, value, 0, 32, file, line));
 }
 inline int __reduce_min_sync(unsigned mask, int value, int line = __builtin_LINE(),
                              const char* file = __builtin_FILE()) {
-  return static_cast<int>(gpukit_sim::warp_collective(
-      gpukit_sim::warp_reduce_min, mask, static_cast<unsigned>(value), 1, 32, file, line));
+    return static_cast<int>(gpukit_sim::warp_collective(gpukit_sim::warp_reduce_min, mask, static_cast<unsigned>(value),
+                                                        1, 32, file, line));
 }
 inline unsigned __reduce_max_sync(unsigned mask, unsigned value, int line = __builtin_LINE(),
                                   const char* file = __builtin_FILE()) {
-  return static_cast<unsigned>(
-      gpukit_sim::warp_collective(gpukit_sim::warp_reduce_max, mask, value, 0, 32, file, line));
+    return static_cast<unsigned>(
+        gpukit_sim::warp_collective(gpukit_sim::warp_reduce_max, mask, value, 0, 32, file, line));
 }
 inline int __reduce_max_sync(unsigned mask, int value, int line = __builtin_LINE(),
                              const char* file = __builtin_FILE()) {
-  return static_cast<int>(gpukit_sim::warp_collective(
-      gpukit_sim::warp_reduce_max, mask, static_cast<unsigned>(value), 1, 32, file, line));
+    return static_cast<int>(gpukit_sim::warp_collective(gpukit_sim::warp_reduce_max, mask, static_cast<unsigned>(value),
+                                                        1, 32, file, line));
 }
 inline unsigned __reduce_and_sync(unsigned mask, unsigned value, int line = __builtin_LINE(),
                                   const char* file = __builtin_FILE()) {
-  return static_cast<unsigned>(
-      gpukit_sim::warp_collective(gpukit_sim::warp_reduce_and, mask, value, 0, 32, file, line));
+    return static_cast<unsigned>(
+        gpukit_sim::warp_collective(gpukit_sim::warp_reduce_and, mask, value, 0, 32, file, line));
 }
 inline unsigned __reduce_or_sync(unsigned mask, unsigned value, int line = __builtin_LINE(),
                                  const char* file = __builtin_FILE()) {
-  return static_cast<unsigned>(
-      gpukit_sim::warp_collective(gpukit_sim::warp_reduce_or, mask, value, 0, 32, file, line));
+    return static_cast<unsigned>(
+        gpukit_sim::warp_collective(gpukit_sim::warp_reduce_or, mask, value, 0, 32, file, line));
 }
 inline unsigned __reduce_xor_sync(unsigned mask, unsigned value, int line = __builtin_LINE(),
                                   const char* file = __builtin_FILE()) {
-  return static_cast<unsigned>(
-      gpukit_sim::warp_collective(gpukit_sim::warp_reduce_xor, mask, value, 0, 32, file, line));
+    return static_cast<unsigned>(
+        gpukit_sim::warp_collective(gpukit_sim::warp_reduce_xor, mask, value, 0, 32, file, line));
 }
 template <class T>
-unsigned __match_any_sync(unsigned mask, T value, int line = __builtin_LINE(),
-                          const char* file = __builtin_FILE()) {
-  return static_cast<unsigned>(gpukit_sim::warp_collective(
-      gpukit_sim::warp_match_any, mask, gpukit_sim::to_bits(value), 0, 32, file, line));
+unsigned __match_any_sync(unsigned mask, T value, int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+    return static_cast<unsigned>(
+        gpukit_sim::warp_collective(gpukit_sim::warp_match_any, mask, gpukit_sim::to_bits(value), 0, 32, file, line));
 }
 template <class T>
 unsigned __match_all_sync(unsigned mask, T value, int* predicate, int line = __builtin_LINE(),
                           const char* file = __builtin_FILE()) {
-  const auto result = gpukit_sim::warp_collective(gpukit_sim::warp_match_all, mask,
-                                                  gpukit_sim::to_bits(value), 0, 32, file, line);
-  *predicate = result != 0;
-  return static_cast<unsigned>(result);
+    const auto result =
+        gpukit_sim::warp_collective(gpukit_sim::warp_match_all, mask, gpukit_sim::to_bits(value), 0, 32, file, line);
+    *predicate = result != 0;
+    return static_cast<unsigned>(result);
 }
 
 // ---- time
 inline long long clock64() {
-  unsigned lo, hi;
-  __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-  return static_cast<long long>((static_cast<unsigned long long>(hi) << 32) | lo);
+    unsigned lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return static_cast<long long>((static_cast<unsigned long long>(hi) << 32) | lo);
 }
 inline long long int clock() { return clock64(); }
 inline unsigned long long __globaltimer() { return static_cast<unsigned long long>(clock64()); }
@@ -269,69 +258,68 @@ struct KernelTraits;
 
 template <class... Params, void (*Kernel)(Params...)>
 struct KernelTraits<Kernel> {
-  static constexpr unsigned count = sizeof...(Params);
-  using Values = std::tuple<std::decay_t<Params>...>;
+    static constexpr unsigned count = sizeof...(Params);
+    using Values = std::tuple<std::decay_t<Params>...>;
 
-  static constexpr unsigned long sizes[count + 1] = {sizeof(std::decay_t<Params>)..., 0};
+    static constexpr unsigned long sizes[count + 1] = {sizeof(std::decay_t<Params>)..., 0};
 
-  // Offsets in a packed parameter buffer, aligned as CUDA lays parameters out.
-  static constexpr unsigned long offset(unsigned index) {
-    constexpr unsigned long alignments[count + 1] = {alignof(std::decay_t<Params>)..., 1};
-    unsigned long at = 0;
-    for (unsigned i = 0; i <= index && i < count; ++i) {
-      at = (at + alignments[i] - 1) / alignments[i] * alignments[i];
-      if (i == index) return at;
-      at += sizes[i];
-    }
-    return at;
-  }
-  template <std::size_t... I>
-  static constexpr auto offsets_of(std::index_sequence<I...>) {
-    struct Table {
-      unsigned long values[count + 1];
-    };
-    return Table{{offset(static_cast<unsigned>(I))..., 0}};
-  }
-  static constexpr auto offsets = offsets_of(std::make_index_sequence<count>{});
-
-  // Copied byte for byte (kernel parameters are trivially copyable): in check mode no
-  // instrumented code reads the runtime's argument buffer.
-  template <std::size_t... I>
-  GPUKIT_SIM_RUNNER static Values unpack(void* const* args, std::index_sequence<I...>) {
-    Values values{};
-    (std::memcpy(static_cast<void*>(&std::get<I>(values)), args[I], sizeof(std::tuple_element_t<I, Values>)), ...);
-    return values;
-  }
-
-  // The threads of a block in order, x fastest, from linear index `first`. The kernel is inlined
-  // into the loop, so the thread-local addresses are computed once per block, not once per thread.
-  GPUKIT_SIM_RUNNER static void run_block_loop(void* const* args, unsigned first) {
-    const Values values = unpack(args, std::index_sequence_for<Params...>{});
-    ThreadContext& context = current();
-    const Index3 dim = context.block->block_dim;
-    context.thread = nullptr;
-    unsigned x = first % dim.x, y = first / dim.x % dim.y;
-    for (unsigned z = first / (dim.x * dim.y); z < dim.z; ++z, y = 0)
-      for (; y < dim.y; ++y, x = 0)
-        for (; x < dim.x; ++x) {
-          context.thread_idx = Index3{x, y, z};
-          std::apply(Kernel, values);
+    // Offsets in a packed parameter buffer, aligned as CUDA lays parameters out.
+    static constexpr unsigned long offset(unsigned index) {
+        constexpr unsigned long alignments[count + 1] = {alignof(std::decay_t<Params>)..., 1};
+        unsigned long at = 0;
+        for (unsigned i = 0; i <= index && i < count; ++i) {
+            at = (at + alignments[i] - 1) / alignments[i] * alignments[i];
+            if (i == index) return at;
+            at += sizes[i];
         }
-  }
+        return at;
+    }
+    template <std::size_t... I>
+    static constexpr auto offsets_of(std::index_sequence<I...>) {
+        struct Table {
+            unsigned long values[count + 1];
+        };
+        return Table{{offset(static_cast<unsigned>(I))..., 0}};
+    }
+    static constexpr auto offsets = offsets_of(std::make_index_sequence<count>{});
 
-  GPUKIT_SIM_RUNNER static void run_thread(void* const* args) {
-    const Values values = unpack(args, std::index_sequence_for<Params...>{});
-    std::apply(Kernel, values);
-  }
+    // Copied byte for byte (kernel parameters are trivially copyable): in check mode no
+    // instrumented code reads the runtime's argument buffer.
+    template <std::size_t... I>
+    GPUKIT_SIM_RUNNER static Values unpack(void* const* args, std::index_sequence<I...>) {
+        Values values{};
+        (std::memcpy(static_cast<void*>(&std::get<I>(values)), args[I], sizeof(std::tuple_element_t<I, Values>)), ...);
+        return values;
+    }
+
+    // The threads of a block in order, x fastest, from linear index `first`. The kernel is inlined
+    // into the loop, so the thread-local addresses are computed once per block, not once per thread.
+    GPUKIT_SIM_RUNNER static void run_block_loop(void* const* args, unsigned first) {
+        const Values values = unpack(args, std::index_sequence_for<Params...>{});
+        ThreadContext& context = current();
+        const Index3 dim = context.block->block_dim;
+        context.thread = nullptr;
+        unsigned x = first % dim.x, y = first / dim.x % dim.y;
+        for (unsigned z = first / (dim.x * dim.y); z < dim.z; ++z, y = 0)
+            for (; y < dim.y; ++y, x = 0)
+                for (; x < dim.x; ++x) {
+                    context.thread_idx = Index3{x, y, z};
+                    std::apply(Kernel, values);
+                }
+    }
+
+    GPUKIT_SIM_RUNNER static void run_thread(void* const* args) {
+        const Values values = unpack(args, std::index_sequence_for<Params...>{});
+        std::apply(Kernel, values);
+    }
 };
 
 template <auto Kernel>
 constexpr KernelRecord kernel_record(const char* name, bool synchronises) {
-  using Traits = KernelTraits<Kernel>;
-  return KernelRecord{name,          &Traits::run_block_loop, &Traits::run_thread, Traits::count,
-                      Traits::sizes, Traits::offsets.values,  synchronises};
+    using Traits = KernelTraits<Kernel>;
+    return KernelRecord{name,          &Traits::run_block_loop, &Traits::run_thread, Traits::count,
+                        Traits::sizes, Traits::offsets.values,  synchronises};
 }
-
 
 }  // namespace gpukit_sim
 

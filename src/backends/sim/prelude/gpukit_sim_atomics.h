@@ -30,43 +30,37 @@ namespace gpukit_sim::detail {
 // old -> op(old), atomically, by compare-and-swap on the bytes; returns old.
 template <class T, class Op>
 GPUKIT_SIM_ATOMIC T atomic_update(T* address, Op op) {
-  T old;
-  __atomic_load(address, &old, __ATOMIC_RELAXED);
-  T desired = op(old);
-  while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_RELAXED,
-                                    __ATOMIC_RELAXED)) {
-    desired = op(old);
-  }
-  return old;
+    T old;
+    __atomic_load(address, &old, __ATOMIC_RELAXED);
+    T desired = op(old);
+    while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        desired = op(old);
+    }
+    return old;
 }
 
 // Stores val only while it is smaller (larger), so a losing thread does not write at all.
 template <class T>
 GPUKIT_SIM_ATOMIC T atomic_min(T* address, T val) {
-  T old = __atomic_load_n(address, __ATOMIC_RELAXED);
-  while (val < old && !__atomic_compare_exchange_n(address, &old, val, true, __ATOMIC_RELAXED,
-                                                   __ATOMIC_RELAXED)) {
-  }
-  return old;
+    T old = __atomic_load_n(address, __ATOMIC_RELAXED);
+    while (val < old && !__atomic_compare_exchange_n(address, &old, val, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+    return old;
 }
 
 template <class T>
 GPUKIT_SIM_ATOMIC T atomic_max(T* address, T val) {
-  T old = __atomic_load_n(address, __ATOMIC_RELAXED);
-  while (val > old && !__atomic_compare_exchange_n(address, &old, val, true, __ATOMIC_RELAXED,
-                                                   __ATOMIC_RELAXED)) {
-  }
-  return old;
+    T old = __atomic_load_n(address, __ATOMIC_RELAXED);
+    while (val > old && !__atomic_compare_exchange_n(address, &old, val, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+    return old;
 }
 
 template <class T>
 GPUKIT_SIM_ATOMIC T atomic_cas(T* address, T compare, T val) {
-  T expected = compare;
-  if (!__atomic_compare_exchange_n(address, &expected, val, false, __ATOMIC_RELAXED,
-                                   __ATOMIC_RELAXED)) {
-    GPUKIT_SIM_ON_FAILED_CAS();
-  }
-  return expected;
+    T expected = compare;
+    if (!__atomic_compare_exchange_n(address, &expected, val, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        GPUKIT_SIM_ON_FAILED_CAS();
+    }
+    return expected;
 }
 
 }  // namespace gpukit_sim::detail
@@ -74,162 +68,145 @@ GPUKIT_SIM_ATOMIC T atomic_cas(T* address, T compare, T val) {
 // ---------------------------------------------------------------------------------------------
 // Arithmetic.
 
-GPUKIT_SIM_ATOMIC int atomicAdd(int* address, int val) {
-  return __atomic_fetch_add(address, val, __ATOMIC_RELAXED);
-}
+GPUKIT_SIM_ATOMIC int atomicAdd(int* address, int val) { return __atomic_fetch_add(address, val, __ATOMIC_RELAXED); }
 GPUKIT_SIM_ATOMIC unsigned int atomicAdd(unsigned int* address, unsigned int val) {
-  return __atomic_fetch_add(address, val, __ATOMIC_RELAXED);
+    return __atomic_fetch_add(address, val, __ATOMIC_RELAXED);
 }
 GPUKIT_SIM_ATOMIC unsigned long long atomicAdd(unsigned long long* address, unsigned long long val) {
-  return __atomic_fetch_add(address, val, __ATOMIC_RELAXED);
+    return __atomic_fetch_add(address, val, __ATOMIC_RELAXED);
 }
 GPUKIT_SIM_ATOMIC float atomicAdd(float* address, float val) {
-  return gpukit_sim::detail::atomic_update(address, [val](float old) { return old + val; });
+    return gpukit_sim::detail::atomic_update(address, [val](float old) { return old + val; });
 }
 GPUKIT_SIM_ATOMIC double atomicAdd(double* address, double val) {
-  return gpukit_sim::detail::atomic_update(address, [val](double old) { return old + val; });
+    return gpukit_sim::detail::atomic_update(address, [val](double old) { return old + val; });
 }
 GPUKIT_SIM_ATOMIC __half atomicAdd(__half* address, __half val) {
-  return gpukit_sim::detail::atomic_update(address, [val](__half old) { return __hadd(old, val); });
+    return gpukit_sim::detail::atomic_update(address, [val](__half old) { return __hadd(old, val); });
 }
 // CUDA makes each element of a pair atomic on its own; this updates the pair as one word, which
 // is at least as strong.
 GPUKIT_SIM_ATOMIC __half2 atomicAdd(__half2* address, __half2 val) {
-  return gpukit_sim::detail::atomic_update(address,
-                                           [val](__half2 old) { return __hadd2(old, val); });
+    return gpukit_sim::detail::atomic_update(address, [val](__half2 old) { return __hadd2(old, val); });
 }
 GPUKIT_SIM_ATOMIC __nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_bfloat16 val) {
-  return gpukit_sim::detail::atomic_update(address,
-                                           [val](__nv_bfloat16 old) { return __hadd(old, val); });
+    return gpukit_sim::detail::atomic_update(address, [val](__nv_bfloat16 old) { return __hadd(old, val); });
 }
 GPUKIT_SIM_ATOMIC __nv_bfloat162 atomicAdd(__nv_bfloat162* address, __nv_bfloat162 val) {
-  return gpukit_sim::detail::atomic_update(address,
-                                           [val](__nv_bfloat162 old) { return __hadd2(old, val); });
+    return gpukit_sim::detail::atomic_update(address, [val](__nv_bfloat162 old) { return __hadd2(old, val); });
 }
 // The vector forms (compute capability 9.x) are atomic per element, as in CUDA.
 GPUKIT_SIM_ATOMIC float2 atomicAdd(float2* address, float2 val) {
-  return float2{atomicAdd(&address->x, val.x), atomicAdd(&address->y, val.y)};
+    return float2{atomicAdd(&address->x, val.x), atomicAdd(&address->y, val.y)};
 }
 GPUKIT_SIM_ATOMIC float4 atomicAdd(float4* address, float4 val) {
-  return float4{atomicAdd(&address->x, val.x), atomicAdd(&address->y, val.y),
-                atomicAdd(&address->z, val.z), atomicAdd(&address->w, val.w)};
+    return float4{atomicAdd(&address->x, val.x), atomicAdd(&address->y, val.y), atomicAdd(&address->z, val.z),
+                  atomicAdd(&address->w, val.w)};
 }
 
-GPUKIT_SIM_ATOMIC int atomicSub(int* address, int val) {
-  return __atomic_fetch_sub(address, val, __ATOMIC_RELAXED);
-}
+GPUKIT_SIM_ATOMIC int atomicSub(int* address, int val) { return __atomic_fetch_sub(address, val, __ATOMIC_RELAXED); }
 GPUKIT_SIM_ATOMIC unsigned int atomicSub(unsigned int* address, unsigned int val) {
-  return __atomic_fetch_sub(address, val, __ATOMIC_RELAXED);
+    return __atomic_fetch_sub(address, val, __ATOMIC_RELAXED);
 }
 
-GPUKIT_SIM_ATOMIC int atomicExch(int* address, int val) {
-  return __atomic_exchange_n(address, val, __ATOMIC_RELAXED);
-}
+GPUKIT_SIM_ATOMIC int atomicExch(int* address, int val) { return __atomic_exchange_n(address, val, __ATOMIC_RELAXED); }
 GPUKIT_SIM_ATOMIC unsigned int atomicExch(unsigned int* address, unsigned int val) {
-  return __atomic_exchange_n(address, val, __ATOMIC_RELAXED);
+    return __atomic_exchange_n(address, val, __ATOMIC_RELAXED);
 }
 GPUKIT_SIM_ATOMIC unsigned long long atomicExch(unsigned long long* address, unsigned long long val) {
-  return __atomic_exchange_n(address, val, __ATOMIC_RELAXED);
+    return __atomic_exchange_n(address, val, __ATOMIC_RELAXED);
 }
 GPUKIT_SIM_ATOMIC float atomicExch(float* address, float val) {
-  float old;
-  __atomic_exchange(address, &val, &old, __ATOMIC_RELAXED);
-  return old;
+    float old;
+    __atomic_exchange(address, &val, &old, __ATOMIC_RELAXED);
+    return old;
 }
 
 GPUKIT_SIM_ATOMIC int atomicMin(int* address, int val) { return gpukit_sim::detail::atomic_min(address, val); }
 GPUKIT_SIM_ATOMIC unsigned int atomicMin(unsigned int* address, unsigned int val) {
-  return gpukit_sim::detail::atomic_min(address, val);
+    return gpukit_sim::detail::atomic_min(address, val);
 }
 GPUKIT_SIM_ATOMIC unsigned long long atomicMin(unsigned long long* address, unsigned long long val) {
-  return gpukit_sim::detail::atomic_min(address, val);
+    return gpukit_sim::detail::atomic_min(address, val);
 }
 GPUKIT_SIM_ATOMIC long long atomicMin(long long* address, long long val) {
-  return gpukit_sim::detail::atomic_min(address, val);
+    return gpukit_sim::detail::atomic_min(address, val);
 }
 GPUKIT_SIM_ATOMIC int atomicMax(int* address, int val) { return gpukit_sim::detail::atomic_max(address, val); }
 GPUKIT_SIM_ATOMIC unsigned int atomicMax(unsigned int* address, unsigned int val) {
-  return gpukit_sim::detail::atomic_max(address, val);
+    return gpukit_sim::detail::atomic_max(address, val);
 }
 GPUKIT_SIM_ATOMIC unsigned long long atomicMax(unsigned long long* address, unsigned long long val) {
-  return gpukit_sim::detail::atomic_max(address, val);
+    return gpukit_sim::detail::atomic_max(address, val);
 }
 GPUKIT_SIM_ATOMIC long long atomicMax(long long* address, long long val) {
-  return gpukit_sim::detail::atomic_max(address, val);
+    return gpukit_sim::detail::atomic_max(address, val);
 }
 
 // Wrapping counters: atomicInc stores (old >= val) ? 0 : old + 1, atomicDec stores
 // (old == 0 || old > val) ? val : old - 1.
 GPUKIT_SIM_ATOMIC unsigned int atomicInc(unsigned int* address, unsigned int val) {
-  return gpukit_sim::detail::atomic_update(
-      address, [val](unsigned int old) { return old >= val ? 0u : old + 1u; });
+    return gpukit_sim::detail::atomic_update(address, [val](unsigned int old) { return old >= val ? 0u : old + 1u; });
 }
 GPUKIT_SIM_ATOMIC unsigned int atomicDec(unsigned int* address, unsigned int val) {
-  return gpukit_sim::detail::atomic_update(
-      address, [val](unsigned int old) { return (old == 0u || old > val) ? val : old - 1u; });
+    return gpukit_sim::detail::atomic_update(
+        address, [val](unsigned int old) { return (old == 0u || old > val) ? val : old - 1u; });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Bitwise.
 
-GPUKIT_SIM_ATOMIC int atomicAnd(int* address, int val) {
-  return __atomic_fetch_and(address, val, __ATOMIC_RELAXED);
-}
+GPUKIT_SIM_ATOMIC int atomicAnd(int* address, int val) { return __atomic_fetch_and(address, val, __ATOMIC_RELAXED); }
 GPUKIT_SIM_ATOMIC unsigned int atomicAnd(unsigned int* address, unsigned int val) {
-  return __atomic_fetch_and(address, val, __ATOMIC_RELAXED);
+    return __atomic_fetch_and(address, val, __ATOMIC_RELAXED);
 }
 GPUKIT_SIM_ATOMIC unsigned long long atomicAnd(unsigned long long* address, unsigned long long val) {
-  return __atomic_fetch_and(address, val, __ATOMIC_RELAXED);
+    return __atomic_fetch_and(address, val, __ATOMIC_RELAXED);
 }
-GPUKIT_SIM_ATOMIC int atomicOr(int* address, int val) {
-  return __atomic_fetch_or(address, val, __ATOMIC_RELAXED);
-}
+GPUKIT_SIM_ATOMIC int atomicOr(int* address, int val) { return __atomic_fetch_or(address, val, __ATOMIC_RELAXED); }
 GPUKIT_SIM_ATOMIC unsigned int atomicOr(unsigned int* address, unsigned int val) {
-  return __atomic_fetch_or(address, val, __ATOMIC_RELAXED);
+    return __atomic_fetch_or(address, val, __ATOMIC_RELAXED);
 }
 GPUKIT_SIM_ATOMIC unsigned long long atomicOr(unsigned long long* address, unsigned long long val) {
-  return __atomic_fetch_or(address, val, __ATOMIC_RELAXED);
+    return __atomic_fetch_or(address, val, __ATOMIC_RELAXED);
 }
-GPUKIT_SIM_ATOMIC int atomicXor(int* address, int val) {
-  return __atomic_fetch_xor(address, val, __ATOMIC_RELAXED);
-}
+GPUKIT_SIM_ATOMIC int atomicXor(int* address, int val) { return __atomic_fetch_xor(address, val, __ATOMIC_RELAXED); }
 GPUKIT_SIM_ATOMIC unsigned int atomicXor(unsigned int* address, unsigned int val) {
-  return __atomic_fetch_xor(address, val, __ATOMIC_RELAXED);
+    return __atomic_fetch_xor(address, val, __ATOMIC_RELAXED);
 }
 GPUKIT_SIM_ATOMIC unsigned long long atomicXor(unsigned long long* address, unsigned long long val) {
-  return __atomic_fetch_xor(address, val, __ATOMIC_RELAXED);
+    return __atomic_fetch_xor(address, val, __ATOMIC_RELAXED);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Compare-and-swap: stores val if *address == compare; returns the old value either way.
 
 GPUKIT_SIM_ATOMIC int atomicCAS(int* address, int compare, int val) {
-  return gpukit_sim::detail::atomic_cas(address, compare, val);
+    return gpukit_sim::detail::atomic_cas(address, compare, val);
 }
 GPUKIT_SIM_ATOMIC unsigned int atomicCAS(unsigned int* address, unsigned int compare, unsigned int val) {
-  return gpukit_sim::detail::atomic_cas(address, compare, val);
+    return gpukit_sim::detail::atomic_cas(address, compare, val);
 }
 GPUKIT_SIM_ATOMIC unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare,
-                                    unsigned long long val) {
-  return gpukit_sim::detail::atomic_cas(address, compare, val);
+                                               unsigned long long val) {
+    return gpukit_sim::detail::atomic_cas(address, compare, val);
 }
-GPUKIT_SIM_ATOMIC unsigned short atomicCAS(unsigned short* address, unsigned short compare,
-                                unsigned short val) {
-  return gpukit_sim::detail::atomic_cas(address, compare, val);
+GPUKIT_SIM_ATOMIC unsigned short atomicCAS(unsigned short* address, unsigned short compare, unsigned short val) {
+    return gpukit_sim::detail::atomic_cas(address, compare, val);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Scoped variants: each forwards to the overload set above, so they accept exactly what it does.
 
-#define GPUKIT_SIM_SCOPED_ATOMIC(name)                                                    \
-  template <class T, class... Args>                                                       \
-  inline auto name##_block(T* address, Args... args)->decltype(name(address, args...)) {  \
-    return name(address, args...);                                                        \
-  }                                                                                       \
-  template <class T, class... Args>                                                       \
-  inline auto name##_system(T* address, Args... args)->decltype(name(address, args...)) { \
-    return name(address, args...);                                                        \
-  }
+#define GPUKIT_SIM_SCOPED_ATOMIC(name)                                                      \
+    template <class T, class... Args>                                                       \
+    inline auto name##_block(T* address, Args... args)->decltype(name(address, args...)) {  \
+        return name(address, args...);                                                      \
+    }                                                                                       \
+    template <class T, class... Args>                                                       \
+    inline auto name##_system(T* address, Args... args)->decltype(name(address, args...)) { \
+        return name(address, args...);                                                      \
+    }
 GPUKIT_SIM_SCOPED_ATOMIC(atomicAdd)
 GPUKIT_SIM_SCOPED_ATOMIC(atomicSub)
 GPUKIT_SIM_SCOPED_ATOMIC(atomicExch)

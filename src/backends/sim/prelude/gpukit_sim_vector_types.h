@@ -8,36 +8,36 @@
 
 // The generators below are #undef'd at the end of the file: user code never sees them.
 #define GPUKIT_SIM_VEC1(name, T, align) \
-  struct alignas(align) name {          \
-    T x;                                \
-  };                                    \
-  inline constexpr name make_##name(T x) { return name{x}; }
+    struct alignas(align) name {        \
+        T x;                            \
+    };                                  \
+    inline constexpr name make_##name(T x) { return name{x}; }
 
 #define GPUKIT_SIM_VEC2(name, T, align) \
-  struct alignas(align) name {          \
-    T x, y;                             \
-  };                                    \
-  inline constexpr name make_##name(T x, T y) { return name{x, y}; }
+    struct alignas(align) name {        \
+        T x, y;                         \
+    };                                  \
+    inline constexpr name make_##name(T x, T y) { return name{x, y}; }
 
 #define GPUKIT_SIM_VEC3(name, T, align) \
-  struct alignas(align) name {          \
-    T x, y, z;                          \
-  };                                    \
-  inline constexpr name make_##name(T x, T y, T z) { return name{x, y, z}; }
+    struct alignas(align) name {        \
+        T x, y, z;                      \
+    };                                  \
+    inline constexpr name make_##name(T x, T y, T z) { return name{x, y, z}; }
 
 #define GPUKIT_SIM_VEC4(name, T, align) \
-  struct alignas(align) name {          \
-    T x, y, z, w;                       \
-  };                                    \
-  inline constexpr name make_##name(T x, T y, T z, T w) { return name{x, y, z, w}; }
+    struct alignas(align) name {        \
+        T x, y, z, w;                   \
+    };                                  \
+    inline constexpr name make_##name(T x, T y, T z, T w) { return name{x, y, z, w}; }
 
 // One element type in its four widths: 1 and 3 components keep the element's own alignment,
 // 2 and 4 components are aligned to their full size (capped at 16 bytes), as CUDA documents.
-#define GPUKIT_SIM_VEC_FAMILY(prefix, T)       \
-  GPUKIT_SIM_VEC1(prefix##1, T, alignof(T))    \
-  GPUKIT_SIM_VEC2(prefix##2, T, 2 * sizeof(T)) \
-  GPUKIT_SIM_VEC3(prefix##3, T, alignof(T))    \
-  GPUKIT_SIM_VEC4(prefix##4, T, (4 * sizeof(T) < 16 ? 4 * sizeof(T) : 16))
+#define GPUKIT_SIM_VEC_FAMILY(prefix, T)         \
+    GPUKIT_SIM_VEC1(prefix##1, T, alignof(T))    \
+    GPUKIT_SIM_VEC2(prefix##2, T, 2 * sizeof(T)) \
+    GPUKIT_SIM_VEC3(prefix##3, T, alignof(T))    \
+    GPUKIT_SIM_VEC4(prefix##4, T, (4 * sizeof(T) < 16 ? 4 * sizeof(T) : 16))
 
 // CUDA's char vectors hold signed char, whatever the signedness of plain char.
 GPUKIT_SIM_VEC_FAMILY(char, signed char)
@@ -76,11 +76,10 @@ GPUKIT_SIM_VEC4(double4_32a, double, 32)
 // leaves out is 1, so `dim3 grid(64)` is 64 x 1 x 1, and it converts to and from uint3 (the type of
 // threadIdx and blockIdx) implicitly, as in CUDA.
 struct dim3 {
-  unsigned int x, y, z;
-  constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
-      : x(vx), y(vy), z(vz) {}
-  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
-  constexpr operator uint3() const { return uint3{x, y, z}; }
+    unsigned int x, y, z;
+    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    constexpr operator uint3() const { return uint3{x, y, z}; }
 };
 
 // The layout checks that matter most for kernel arguments: a mismatch here would silently shift
@@ -98,8 +97,7 @@ static_assert(sizeof(uint3) == 12 && alignof(uint3) == 4, "uint3 layout");
 static_assert(sizeof(float2) == 8 && alignof(float2) == 8, "float2 layout");
 static_assert(sizeof(float3) == 12 && alignof(float3) == 4, "float3 layout");
 static_assert(sizeof(float4) == 16 && alignof(float4) == 16, "float4 layout");
-static_assert(sizeof(long2) == 2 * sizeof(long) && alignof(long2) == 2 * sizeof(long),
-              "long2 layout");
+static_assert(sizeof(long2) == 2 * sizeof(long) && alignof(long2) == 2 * sizeof(long), "long2 layout");
 static_assert(sizeof(long4) == 4 * sizeof(long) && alignof(long4) == 16, "long4 layout");
 static_assert(sizeof(longlong2) == 16 && alignof(longlong2) == 16, "longlong2 layout");
 static_assert(sizeof(longlong3) == 24 && alignof(longlong3) == 8, "longlong3 layout");
