@@ -94,9 +94,11 @@ def main():
     seconds = timed(lambda: matmul_tiled[grid, (TILE, TILE)](m, k, out, size))
     assert np.allclose(out, m @ k, rtol=1e-4, atol=1e-4)
     # Work and barriers both grow as size^3 / TILE for a tiled matmul.
-    rows.append((f"{size}x{size} tiled matmul", f"{seconds:.2f} s", f"1024x1024: {seconds * (1024 / size) ** 3 / 3600:,.1f} h"))
+    hours_at_1024 = seconds * (1024 / size) ** 3 / 3600
+    rows.append((f"{size}x{size} tiled matmul", f"{seconds:.2f} s", f"1024x1024: {hours_at_1024:,.1f} h"))
 
-    print(f"Numba {__import__('numba').__version__} CUDA simulator (NUMBA_ENABLE_CUDASIM={os.environ['NUMBA_ENABLE_CUDASIM']})")
+    simulator = os.environ["NUMBA_ENABLE_CUDASIM"]
+    print(f"Numba {__import__('numba').__version__} CUDA simulator (NUMBA_ENABLE_CUDASIM={simulator})")
     print(f"{'kernel':<40}{'measured':>16}   {'extrapolated to gpukit_sim_bench sizes'}")
     for label, measured, extrapolated in rows:
         print(f"{label:<40}{measured:>16}   {extrapolated}")

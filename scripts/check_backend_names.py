@@ -5,9 +5,10 @@ Code above the backend interface asks a backend's capabilities, never its name (
 that a new backend is a folder and a line in src/backends/backends.cmake. The backends are the
 `gpukit_backend(<name>)` lines of that file, the one place allowed to name them. In C++ (src/,
 include/, python/src/) a name counts as a string literal ("cuda"), a namespace (cuda::), an include of
-the backend's folder, an enumerator (Kind::cuda) or its descriptor function; in Python (python/gpukit/), as a string literal that
-is not a docstring. Comments, docstrings and messages that mention a backend in a sentence are
-documentation and do not count. Prints each place; exits 1 when there is one.
+the backend's folder, an enumerator (Kind::cuda) or its descriptor function; in Python
+(python/gpukit/), as a string literal that is not a docstring. Comments, docstrings and messages
+that mention a backend in a sentence are documentation and do not count. Prints each place; exits
+1 when there is one.
 
     scripts/check_backend_names.py [REPOSITORY]
 """
@@ -78,7 +79,8 @@ def main():
     found = 0
     for top in CPP_ROOTS + PYTHON_ROOTS:
         for path in sorted((root / top).rglob("*")):
-            if not path.is_file() or path == root / REGISTRATION or any(folder in path.parents for folder in own_folders):
+            own = path == root / REGISTRATION or any(folder in path.parents for folder in own_folders)
+            if own or not path.is_file():
                 continue
             if top in PYTHON_ROOTS and path.suffix == ".py":
                 findings = python_findings(path.read_text(), names)

@@ -149,8 +149,8 @@ def main():
         print(f"  skipped (other backend's feature): {name}")
     if totals["failed"] or not totals["passed"]:
         ok = False
-    print(f"compute-sanitizer memcheck (GPU tests): "
-          f"{'clean' if args.sanitizer == '0' else 'skipped' if args.sanitizer == 'skipped' else 'ERRORS (rc ' + args.sanitizer + ')'}")
+    sanitizer = {"0": "clean", "skipped": "skipped"}.get(args.sanitizer, f"ERRORS (rc {args.sanitizer})")
+    print(f"compute-sanitizer memcheck (GPU tests): {sanitizer}")
     if args.sanitizer not in ("0", "skipped"):
         ok = False
 
@@ -170,12 +170,14 @@ def main():
             rows.append((f"{label}: host us/launch", f"{o:.3f} vs bare {b:.3f} ({(o / b - 1) * 100:+.1f}%)",
                          "within 10% of bare"))
     if get("BM_CacheHit_InProcess"):
-        rows.append(("compile cache hit, in process", f"{seconds(get('BM_CacheHit_InProcess')) * 1e6:.2f} us", "<= 10 us"))
+        rows.append(("compile cache hit, in process", f"{seconds(get('BM_CacheHit_InProcess')) * 1e6:.2f} us",
+                     "<= 10 us"))
     if get("BM_CacheHit_DiskInNewProcess"):
         rows.append(("compile cache hit, disk, new process",
                      f"{seconds(get('BM_CacheHit_DiskInNewProcess')) * 1e3:.3f} ms", "<= 2 ms"))
     if get("BM_ColdCompile_VectorAdd"):
-        rows.append(("cold NVRTC compile, vector_add", f"{seconds(get('BM_ColdCompile_VectorAdd')) * 1e3:.1f} ms", "(measure)"))
+        rows.append(("cold NVRTC compile, vector_add", f"{seconds(get('BM_ColdCompile_VectorAdd')) * 1e3:.1f} ms",
+                     "(measure)"))
     for label, name in (("host->device, pageable", "BM_HostToDevice_Pageable"),
                         ("host->device, pinned", "BM_HostToDevice_Pinned")):
         if get(name):

@@ -17,8 +17,9 @@ def parse_args(description, sizes=None, size_help="the problem size"):
     """Parses --backend, --quick, --seed and, when ``sizes`` is given, --size; selects the backend.
 
     ``sizes`` maps 'quick', 'sim' (a simulated device) and 'cuda' (a GPU) to the example's default
-    size: an int, or a tuple of ints (then --size takes several). ``args.size`` is the size to run, ``args.rng`` the random
-    generator of the inputs, ``args.repeats`` the timed runs of a benchmark (few on the simulator)."""
+    size: an int, or a tuple of ints (then --size takes several). ``args.size`` is the size to run,
+    ``args.rng`` the random generator of the inputs, ``args.repeats`` the timed runs of a benchmark
+    (few on the simulator)."""
     parser = argparse.ArgumentParser(description=description,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--backend", choices=("auto", *(backend.name for backend in gpukit.backends())),

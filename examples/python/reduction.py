@@ -100,7 +100,7 @@ for name, numpy_version, kernel, exact in reductions:
     all_correct &= correct
 
     cpu = gpukit.benchmark(numpy_version, (values,), n_repeat=args.repeats, n_warmup=1)
-    with_copy = gpukit.benchmark(lambda: device_reduce(kernel, gpukit.asarray(values)),
+    with_copy = gpukit.benchmark(lambda kernel=kernel: device_reduce(kernel, gpukit.asarray(values)),
                                  n_repeat=args.repeats, n_warmup=1)
     on_device = gpukit.benchmark(device_reduce, (kernel, values_gpu), n_repeat=args.repeats, n_warmup=1)
     print(f"{name} of {size} float32: {result:.7g}, {'correct' if correct else 'WRONG'}\n"

@@ -50,7 +50,8 @@ def benchmark(func, args=(), kwargs=None, n_repeat=10000, *, name=None, n_warmup
     on the current stream."""
     kwargs = {} if kwargs is None else kwargs
     devices = (get_device(),) if devices is None else tuple(devices)
-    name = getattr(func, "__name__", None) or getattr(func, "name", None) or type(func).__name__ if name is None else name
+    if name is None:
+        name = getattr(func, "__name__", None) or getattr(func, "name", None) or type(func).__name__
     stream = get_current_stream()
     for _ in range(n_warmup):
         func(*args, **kwargs)

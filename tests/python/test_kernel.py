@@ -111,7 +111,8 @@ def test_constant_memory_through_get_global_as_the_notebook_does(rng):
         module.get_global("no_such_global")
 
 
-@pytest.mark.parametrize("source,name", [(course.HISTOGRAM, "histogram"), (course.HISTOGRAM_SHARED, "histogram_shared")])
+@pytest.mark.parametrize("source,name",
+                         [(course.HISTOGRAM, "histogram"), (course.HISTOGRAM_SHARED, "histogram_shared")])
 def test_histograms_with_atomics_match_numpy(source, name, rng):
     kernel = gpukit.RawKernel(source, name)
     size = 100_003

@@ -78,7 +78,8 @@ def test_numpy_scalars_keep_their_type_and_are_checked_by_size(module):
     assert received(module, "take_int", numpy.int32, numpy.int32(-5)) == -5
     assert received(module, "take_half", numpy.float16, numpy.float16(1.5)) == 1.5
     assert received(module, "take_double", numpy.float64, numpy.float64(2.25)) == 2.25
-    with pytest.raises(gpukit.KernelArgumentError, match="argument 1 is 8 bytes but parameter 1 \\('int value'\\) takes 4"):
+    wrong_size = "argument 1 is 8 bytes but parameter 1 \\('int value'\\) takes 4"
+    with pytest.raises(gpukit.KernelArgumentError, match=wrong_size):
         received(module, "take_int", numpy.int32, numpy.int64(5))
     with pytest.raises(TypeError, match="numpy.float16"):
         received(module, "take_half", numpy.float16, 1.5)

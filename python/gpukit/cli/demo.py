@@ -95,7 +95,10 @@ def run(args):
         for step, workload_type in enumerate(workloads.COURSE_ORDER, start=1):
             progress.show(step, f"{workload_type.name}: compiling and making the inputs")
             workload = workload_type(plan.sizes, rng)
-            results.append(measure(workload, plan, lambda what: progress.show(step, f"{workload.name}: {what}")))
+            def say(what, step=step, workload=workload):
+                progress.show(step, f"{workload.name}: {what}")
+
+            results.append(measure(workload, plan, say))
     wrong = [result for result in results if result.mismatch is not None]
     if args.json:
         print(json.dumps(as_json(device, plan, results), indent=2))
@@ -160,8 +163,8 @@ def table(results):
     """The results as aligned text: names and sizes left, numbers right."""
     rows = [COLUMNS] + [
         (result.name, result.size, format_seconds(result.numpy_seconds), format_seconds(result.with_copies_seconds),
-         format_seconds(result.kernel_seconds), format_speedup(result.speedup), format_rate(result.rate, result.rate_unit),
-         "ok" if result.mismatch is None else "WRONG")
+         format_seconds(result.kernel_seconds), format_speedup(result.speedup),
+         format_rate(result.rate, result.rate_unit), "ok" if result.mismatch is None else "WRONG")
         for result in results
     ]
     widths = [max(len(row[column]) for row in rows) for column in range(len(COLUMNS))]

@@ -106,7 +106,8 @@ def test_empty_arrays_are_never_written(tmp_path):
               "--tools", "initcheck", "--json")
     uninitialised = check(source, *common, "--arg", "float32[64]:empty")
     assert uninitialised.returncode == 1
-    assert json.loads(uninitialised.stdout)["hazards"][0]["what"] == "Uninitialized __global__ memory read of size 4 bytes"
+    first = json.loads(uninitialised.stdout)["hazards"][0]
+    assert first["what"] == "Uninitialized __global__ memory read of size 4 bytes"
     assert check(source, *common, "--arg", "float32[64]:const:1").returncode == 0
 
 
