@@ -62,7 +62,7 @@ public:
     // InvalidArgumentError for negative extents.
     static Array empty(Shape shape, DType dtype, Device device = Device::current());
     // A copy of host data, in a new C-contiguous array of its shape and dtype.
-    static Array from_host(ConstHostView host, Device device = Device::current());
+    static Array from_host(const ConstHostView& host, Device device = Device::current());
     template <class T>
     static Array from_host(std::span<const T> values, Shape shape, Device device = Device::current()) {
         return from_host(
@@ -118,7 +118,7 @@ public:
 
     // ---- host transfers: return once the host memory is done with
     // Copies the elements into host memory of the same shape and dtype, laid out as it is.
-    void copy_to_host(HostView host) const;
+    void copy_to_host(const HostView& host) const;
     template <class T>
     std::vector<T> to_vector() const {
         std::vector<T> values(static_cast<std::size_t>(size()));
@@ -127,10 +127,10 @@ public:
     }
     // Copies host data of the same shape and dtype in. For a strided view the bytes between its
     // elements are read and written back unchanged, so no other stream may write them meanwhile.
-    void copy_from_host(ConstHostView host);
+    void copy_from_host(const ConstHostView& host);
     // a[...] = host: host data of any dtype, converted as astype converts, broadcast to the shape
     // with NumPy's rules (InvalidArgumentError when it does not broadcast).
-    void assign(ConstHostView host);
+    void assign(const ConstHostView& host);
     // a[...] = source: another array's elements, converted and broadcast likewise.
     void assign(const Array& source);
 

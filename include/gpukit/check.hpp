@@ -48,8 +48,8 @@ constexpr std::string_view to_string(CheckTool tool) { return check_tool_table[s
 class CheckTools {
 public:
     constexpr CheckTools() = default;
-    constexpr CheckTools(CheckTool tool)
-        : bits_(bit(tool)) {}  // NOLINT(google-explicit-constructor): a tool is a set of one
+    // Implicit: a tool is a set of one, so `.check = CheckTool::memcheck` reads as it should.
+    constexpr CheckTools(CheckTool tool) : bits_(bit(tool)) {}  // NOLINT(google-explicit-constructor)
 
     static constexpr CheckTools all() {
         CheckTools tools;

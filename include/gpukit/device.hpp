@@ -23,8 +23,8 @@ struct LaunchLimits {
     int max_threads_per_block = 1024;
     Dim3 max_block_dim{1024, 1024, 64};
     Dim3 max_grid_dim{2147483647u, 65535, 65535};
-    std::size_t shared_memory_per_block = 48 * 1024;        // static + dynamic without opt-in
-    std::size_t shared_memory_per_block_optin = 48 * 1024;  // the most a kernel may opt in to
+    std::size_t shared_memory_per_block = std::size_t{48} * 1024;        // static + dynamic without opt-in
+    std::size_t shared_memory_per_block_optin = std::size_t{48} * 1024;  // the most a kernel may opt in to
     int warp_size = 32;
 };
 

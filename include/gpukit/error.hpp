@@ -36,7 +36,7 @@ public:
 // "<action>: <NAME> (<code>): <description>".
 class CudaError : public Error {
 public:
-    CudaError(std::string action, std::string name, int code, std::string description);
+    CudaError(const std::string& action, const std::string& name, int code, const std::string& description);
 
     const std::string& action() const noexcept { return action_; }
     const std::string& name() const noexcept { return name_; }  // e.g. "CUDA_ERROR_INVALID_VALUE"
@@ -44,7 +44,7 @@ public:
     const std::string& description() const noexcept { return description_; }
 
 protected:
-    CudaError(std::string message, std::string action, std::string name, int code, std::string description);
+    CudaError(const std::string& message, std::string action, std::string name, int code, std::string description);
 
 private:
     std::string action_;
@@ -55,7 +55,7 @@ private:
 
 class OutOfMemoryError : public CudaError {
 public:
-    OutOfMemoryError(std::string action, std::string name, int code, std::string description,
+    OutOfMemoryError(const std::string& action, const std::string& name, int code, const std::string& description,
                      std::size_t requested_bytes, std::size_t free_bytes, std::size_t total_bytes);
 
     std::size_t requested_bytes() const noexcept { return requested_; }
@@ -72,7 +72,7 @@ private:
 // kernel trap) has made unusable: the CUDA driver cannot recover it inside this process.
 class ContextUnusableError : public CudaError {
 public:
-    ContextUnusableError(std::string action, std::string device, const CudaError& first_failure);
+    ContextUnusableError(const std::string& action, const std::string& device, const CudaError& first_failure);
 
     const std::string& first_failure() const noexcept { return first_failure_; }
 
@@ -114,8 +114,8 @@ public:
 class KernelArgumentError : public LaunchError {
 public:
     // parameter_index is -1 when the error is about the argument count.
-    KernelArgumentError(std::string message, int parameter_index)
-        : LaunchError(std::move(message)), parameter_index_(parameter_index) {}
+    KernelArgumentError(const std::string& message, int parameter_index)
+        : LaunchError(message), parameter_index_(parameter_index) {}
 
     int parameter_index() const noexcept { return parameter_index_; }
 

@@ -15,7 +15,9 @@ struct Dim3 {
     std::uint32_t z = 1;
 
     constexpr Dim3() = default;
-    constexpr Dim3(std::uint32_t x_, std::uint32_t y_ = 1, std::uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
+    // Implicit from one number: `.block = 256` is a 1-D block, as CUDA's dim3 reads it.
+    constexpr Dim3(std::uint32_t x_, std::uint32_t y_ = 1, std::uint32_t z_ = 1)  // NOLINT(google-explicit-constructor)
+        : x(x_), y(y_), z(z_) {}
 
     constexpr std::uint64_t volume() const { return std::uint64_t{x} * y * z; }
     friend constexpr bool operator==(const Dim3&, const Dim3&) = default;

@@ -65,7 +65,8 @@ public:
     Stream& operator=(const Stream&) = delete;
 
     StreamRef ref() const;
-    operator StreamRef() const { return ref(); }
+    // A Stream passes where a StreamRef is taken, as an owner passes for its reference.
+    operator StreamRef() const { return ref(); }  // NOLINT(google-explicit-constructor)
 
     Device device() const;
     void synchronize() const { ref().synchronize(); }

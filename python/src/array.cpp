@@ -315,12 +315,12 @@ void bind_array(nb::module_& m) {
             [](const Array& a, nb::handle key, nb::handle value) { assign(a.index(to_key(key)), value); }, "key"_a,
             "value"_a)
         .def(
-            "reshape", [](const Array& a, nb::args shape) { return a.reshape(to_extents(shape)); },
+            "reshape", [](const Array& a, const nb::args& shape) { return a.reshape(to_extents(shape)); },
             "The same elements in a new shape (one extent may be -1); a view, so the array must be C-contiguous.")
         .def("ravel", &Array::ravel, nb::call_guard<nb::gil_scoped_release>(),
              "A 1-D view of a C-contiguous array, else a 1-D copy.")
         .def(
-            "transpose", [](const Array& a, nb::args axes) { return a.transpose(to_extents(axes)); },
+            "transpose", [](const Array& a, const nb::args& axes) { return a.transpose(to_extents(axes)); },
             "A view with the dimensions permuted (reversed when no axes are given).")
         .def_prop_ro(
             "T", [](const Array& a) { return a.transpose(); }, "The transposed view.")

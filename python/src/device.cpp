@@ -109,7 +109,7 @@ void bind_device(nb::module_& m) {
                  return d;
              })
         .def("__exit__",
-             [](const Device&, nb::args) {
+             [](const Device&, const nb::args&) {
                  auto& previous = entered_devices();
                  if (previous.empty()) return;
                  const Device restore = previous.back();

@@ -17,7 +17,7 @@ namespace {
 
 // Raises gpukit._errors.<class_name>(message, **fields). Never throws: a failure to build the
 // exception leaves that failure as the Python error instead.
-void raise_python(const char* class_name, const char* message, nb::dict fields = {}) {
+void raise_python(const char* class_name, const char* message, const nb::dict& fields = {}) {
     try {
         nb::object type = nb::module_::import_("gpukit._errors").attr(class_name);
         nb::object error = type(message, **fields);

@@ -114,7 +114,7 @@ void bind_module_kernel(nb::module_& m) {
     nb::class_<Module>(m, "Module", "Compiled, loaded code.")
         .def_static(
             "compile",
-            [](std::string source, const CompileOptions& options, std::optional<Device> device) {
+            [](const std::string& source, const CompileOptions& options, std::optional<Device> device) {
                 nb::gil_scoped_release unlocked;
                 return Module::compile(source, options, device.value_or(Device::current()));
             },

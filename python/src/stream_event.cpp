@@ -130,7 +130,7 @@ void bind_stream_event(nb::module_& m) {
                  return nb::borrow(self);
              })
         .def("__exit__",
-             [](nb::handle, nb::args) {
+             [](nb::handle, const nb::args&) {
                  auto& scopes = entered_streams();
                  if (!scopes.empty()) scopes.pop_back();
              })

@@ -78,13 +78,13 @@ AddressRange touched(const Array& array) {
 
 }  // namespace
 
-Array Array::from_host(ConstHostView host, Device device) {
+Array Array::from_host(const ConstHostView& host, Device device) {
     Array array = empty(host.shape, host.dtype, device);
     array.copy_from_host(host);
     return array;
 }
 
-void Array::copy_to_host(HostView host) const {
+void Array::copy_to_host(const HostView& host) const {
     if (host.shape != shape_ || host.dtype != dtype_)
         throw InvalidArgumentError(concat("cannot copy a ", format_shape(shape_), " ", to_string(dtype_),
                                           " array to host memory of shape ", format_shape(host.shape), " and dtype ",
@@ -100,7 +100,7 @@ void Array::copy_to_host(HostView host) const {
     detail::copy_host_elements(ConstHostView(bytes.data() - span.low, dtype_, shape_, strides_), host);
 }
 
-void Array::copy_from_host(ConstHostView host) {
+void Array::copy_from_host(const ConstHostView& host) {
     if (host.shape != shape_)
         throw InvalidArgumentError(concat("cannot set an array of shape ", format_shape(shape_), " from one of shape ",
                                           format_shape(host.shape)));
@@ -125,7 +125,7 @@ void Array::copy_from_host(ConstHostView host) {
     write_bytes(device(), address_ + span.low, bytes);
 }
 
-void Array::assign(ConstHostView host) {
+void Array::assign(const ConstHostView& host) {
     const ConstHostView source = detail::broadcast_to(host, shape_);
     if (source.dtype == dtype_) return copy_from_host(source);
     std::vector<std::byte> converted(static_cast<std::size_t>(nbytes()));

@@ -93,7 +93,7 @@ std::string reason_locked(Registry& r, std::string_view name) {
 std::string requested_name(Registry& r) {
     if (r.requested) return *r.requested;
     const char* env = std::getenv("GPUKIT_BACKEND");
-    const std::string name = env && *env ? env : std::string(automatic);
+    std::string name = env && *env ? env : std::string(automatic);
     if (name != automatic && !find_built(name) && !find_unbuilt(name))
         throw InvalidArgumentError(
             concat("GPUKIT_BACKEND=", name, ": Unknown backend '", name, "': use ", accepted_names()));

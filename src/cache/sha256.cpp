@@ -57,7 +57,7 @@ void Sha256::reset() {
 
 void Sha256::compress(const std::uint8_t* block) {
     std::array<std::uint32_t, 64> schedule;
-    for (int i = 0; i < 16; ++i) schedule[i] = load_big_endian(block + 4 * i);
+    for (std::size_t i = 0; i < 16; ++i) schedule[i] = load_big_endian(block + 4 * i);
     for (int i = 16; i < 64; ++i) {
         const std::uint32_t s0 =
             rotate_right(schedule[i - 15], 7) ^ rotate_right(schedule[i - 15], 18) ^ (schedule[i - 15] >> 3);
@@ -123,7 +123,7 @@ Sha256::Digest Sha256::finish() {
     compress(buffer_.data());
 
     Digest digest;
-    for (int i = 0; i < 8; ++i) {
+    for (std::size_t i = 0; i < 8; ++i) {
         digest[4 * i] = static_cast<std::uint8_t>(state_[i] >> 24);
         digest[4 * i + 1] = static_cast<std::uint8_t>(state_[i] >> 16);
         digest[4 * i + 2] = static_cast<std::uint8_t>(state_[i] >> 8);

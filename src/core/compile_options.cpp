@@ -1,6 +1,8 @@
 // src/core/compile_options.cpp: CompileOptions builders and their command-line form.
 #include "gpukit/module.hpp"
 
+#include "util/text.hpp"
+
 namespace gpukit {
 
 CompileOptions& CompileOptions::define(std::string name, std::string value) {
@@ -31,7 +33,8 @@ CompileOptions& CompileOptions::option(std::string raw) {
 std::vector<std::string> CompileOptions::to_arguments() const {
     std::vector<std::string> args;
     if (!std.empty()) args.push_back("-std=" + std);
-    for (const auto& [name, value] : defines) args.push_back(value.empty() ? "-D" + name : "-D" + name + "=" + value);
+    for (const auto& [name, value] : defines)
+        args.push_back(value.empty() ? detail::concat("-D", name) : detail::concat("-D", name, "=", value));
     for (const auto& dir : include_dirs) args.push_back("-I" + dir.string());
     if (fast_math) args.push_back("--use_fast_math");
     if (line_info) args.push_back("-lineinfo");

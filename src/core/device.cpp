@@ -41,8 +41,10 @@ DeviceScope::~DeviceScope() { current_device = previous_; }
 
 std::vector<Device> devices() {
     auto& backend = detail::selected();
+    const int count = backend.device_count();
     std::vector<Device> all;
-    for (int i = 0; i < backend.device_count(); ++i) all.emplace_back(backend, i);
+    all.reserve(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) all.emplace_back(backend, i);
     return all;
 }
 

@@ -9,18 +9,20 @@ namespace gpukit {
 
 using detail::concat;
 
-CudaError::CudaError(std::string action, std::string name, int code, std::string description)
+CudaError::CudaError(const std::string& action, const std::string& name, int code, const std::string& description)
     : CudaError(concat(action, ": ", name, " (", code, "): ", description), action, name, code, description) {}
 
-CudaError::CudaError(std::string message, std::string action, std::string name, int code, std::string description)
-    : Error(std::move(message)),
+CudaError::CudaError(const std::string& message, std::string action, std::string name, int code,
+                     std::string description)
+    : Error(message),
       action_(std::move(action)),
       name_(std::move(name)),
       code_(code),
       description_(std::move(description)) {}
 
-OutOfMemoryError::OutOfMemoryError(std::string action, std::string name, int code, std::string description,
-                                   std::size_t requested_bytes, std::size_t free_bytes, std::size_t total_bytes)
+OutOfMemoryError::OutOfMemoryError(const std::string& action, const std::string& name, int code,
+                                   const std::string& description, std::size_t requested_bytes, std::size_t free_bytes,
+                                   std::size_t total_bytes)
     : CudaError(concat(action, ": ", name, " (", code, "): ", description, "; requested ",
                        detail::format_bytes(requested_bytes), " (", requested_bytes, " bytes), ",
                        detail::format_bytes(free_bytes), " free of ", detail::format_bytes(total_bytes)),
@@ -29,7 +31,8 @@ OutOfMemoryError::OutOfMemoryError(std::string action, std::string name, int cod
       free_(free_bytes),
       total_(total_bytes) {}
 
-ContextUnusableError::ContextUnusableError(std::string action, std::string device, const CudaError& first_failure)
+ContextUnusableError::ContextUnusableError(const std::string& action, const std::string& device,
+                                           const CudaError& first_failure)
     : CudaError(
           concat(action, ": the CUDA context of ", device, " is unusable after an earlier sticky error (",
                  first_failure.what(),

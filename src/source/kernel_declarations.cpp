@@ -183,13 +183,15 @@ std::string render(const std::vector<Token>& tokens) {
             const std::string_view p = prev->text;
             const std::string_view t = token.text;
             const bool prev_is_name = prev->kind == TokenKind::identifier;
+            // Glued: after a template's '<' or a unary sign, around template angles, after an
+            // opening bracket or a member access, before a closing bracket or a separator.
+            const bool glued =
+                glue_after_prev || opens_angle || closes_angle ||
+                (prev->kind == TokenKind::punct && (p == "(" || p == "[" || p == "::" || p == "." || p == "->")) ||
+                (token.kind == TokenKind::punct &&
+                 (t == ")" || t == "]" || t == "," || t == ";" || t == "." || t == "->"));
             bool space = true;
-            if (glue_after_prev || opens_angle || closes_angle) {
-                space = false;
-            } else if (prev->kind == TokenKind::punct && (p == "(" || p == "[" || p == "::" || p == "." || p == "->")) {
-                space = false;
-            } else if (token.kind == TokenKind::punct &&
-                       (t == ")" || t == "]" || t == "," || t == ";" || t == "." || t == "->")) {
+            if (glued) {
                 space = false;
             } else if (is_punct(token, "::")) {
                 space = !(prev_is_name || p == ">");

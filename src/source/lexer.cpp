@@ -185,9 +185,9 @@ Token SourceLexer::next_token() {
         while (!at_end()) {
             const char d = peek();
             const char before = src_[pos_ - 1];
-            if (is_ident_char(d) || d == '.') {
-                ++pos_;
-            } else if ((d == '+' || d == '-') && (before == 'e' || before == 'E' || before == 'p' || before == 'P')) {
+            const bool exponent_sign =
+                (d == '+' || d == '-') && (before == 'e' || before == 'E' || before == 'p' || before == 'P');
+            if (is_ident_char(d) || d == '.' || exponent_sign) {
                 ++pos_;
             } else if (d == '\'' && is_ident_char(peek(1))) {
                 pos_ += 2;

@@ -12,11 +12,15 @@ TokenStream::TokenStream(std::vector<Token> tokens_in)
 }
 
 void TokenStream::match_brackets() {
-    std::vector<std::size_t> open;
+    struct Opener {
+        std::size_t index;
+        int kind;
+    };
+    std::vector<Opener> open;
     std::size_t open_count[3] = {0, 0, 0};
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         if (const int kind = bracket_kind(tokens[i], true); kind >= 0) {
-            open.push_back(i);
+            open.push_back({i, kind});
             ++open_count[kind];
             continue;
         }
@@ -24,13 +28,12 @@ void TokenStream::match_brackets() {
         if (kind < 0 || open_count[kind] == 0) continue;  // not a closer, or a stray one
         // Openers of other kinds above the partner were never closed: they stay unmatched.
         while (true) {
-            const std::size_t j = open.back();
+            const Opener opener = open.back();
             open.pop_back();
-            const int open_kind = bracket_kind(tokens[j], true);
-            --open_count[open_kind];
-            if (open_kind == kind) {
-                partner[i] = j;
-                partner[j] = i;
+            --open_count[opener.kind];
+            if (opener.kind == kind) {
+                partner[i] = opener.index;
+                partner[opener.index] = i;
                 break;
             }
         }

@@ -28,7 +28,7 @@ void read_ld_so_conf(const std::string& file, std::vector<std::string>& dirs, st
         if (first == "include") {
             std::string pattern;
             while (words >> pattern) {
-                if (pattern.front() != '/') pattern = fs::path(file).parent_path().string() + "/" + pattern;
+                if (pattern.front() != '/') pattern = (fs::path(file).parent_path() / pattern).string();
                 glob_t matches{};
                 if (glob(pattern.c_str(), 0, nullptr, &matches) == 0)
                     for (std::size_t i = 0; i < matches.gl_pathc; ++i)

@@ -12,8 +12,8 @@ namespace gpukit::detail {
 std::string format_bytes(std::uint64_t bytes) {
     static constexpr const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
     if (bytes < 1024) return concat(bytes, bytes == 1 ? " byte" : " bytes");
-    double value = static_cast<double>(bytes);
-    int unit = -1;
+    double value = static_cast<double>(bytes) / 1024.0;
+    int unit = 0;
     while (value >= 1024.0 && unit < 3) {
         value /= 1024.0;
         ++unit;

@@ -115,13 +115,13 @@ void ContextHealth::poison(const CudaError& failure) {
     poisoned_.store(true, std::memory_order_release);
 }
 
-void ContextHealth::throw_unusable(std::string action) const {
+void ContextHealth::throw_unusable(const std::string& action) const {
     std::lock_guard lock(mutex_);
-    throw ContextUnusableError(std::move(action), device_, *first_failure_);
+    throw ContextUnusableError(action, device_, *first_failure_);
 }
 
-void throw_driver_error(CUresult status, std::string action, ContextHealth* health) {
-    if (health && health->poisoned()) health->throw_unusable(std::move(action));
+void throw_driver_error(CUresult status, const std::string& action, ContextHealth* health) {
+    if (health && health->poisoned()) health->throw_unusable(action);
     CudaError error(action, error_name(status), static_cast<int>(status), error_description(status));
     if (health && is_sticky(status)) {
         health->poison(error);

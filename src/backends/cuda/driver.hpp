@@ -20,34 +20,33 @@ namespace gpukit::detail::cuda {
 // Entry points gpukit needs; OPTIONAL ones are absent from older drivers. VERSIONED ones are
 // requested at an explicit CUDA version because a newer ABI exists under the same name than the
 // prototype cuda.h declares: CUDA 13 added cuCtxSynchronize(CUcontext) beside cuCtxSynchronize(void).
-#define GPUKIT_CUDA_DRIVER_FUNCTIONS(REQUIRED, OPTIONAL, VERSIONED)                                                   \
-    REQUIRED(cuInit)                                                                                                  \
-    REQUIRED(cuDriverGetVersion) REQUIRED(cuGetErrorName) REQUIRED(cuGetErrorString) REQUIRED(cuDeviceGetCount)       \
-        REQUIRED(cuDeviceGet) REQUIRED(cuDeviceGetName) REQUIRED(cuDeviceGetAttribute) REQUIRED(cuDeviceTotalMem)     \
-            REQUIRED(cuDeviceGetPCIBusId) REQUIRED(cuDevicePrimaryCtxRetain) REQUIRED(cuCtxSetCurrent)                \
-                REQUIRED(cuCtxGetCurrent) VERSIONED(cuCtxSynchronize, 12000) REQUIRED(cuMemGetInfo)                   \
-                    REQUIRED(cuMemAlloc) REQUIRED(cuMemAllocManaged) REQUIRED(cuMemFree) REQUIRED(cuMemHostAlloc)     \
-                        REQUIRED(cuMemFreeHost) REQUIRED(cuMemcpyHtoD) REQUIRED(cuMemcpyDtoH) REQUIRED(cuMemcpyDtoD)  \
-                            REQUIRED(cuMemcpyHtoDAsync) REQUIRED(cuMemcpyDtoHAsync) REQUIRED(cuMemcpyDtoDAsync)       \
-                                REQUIRED(cuMemsetD8) REQUIRED(cuMemsetD8Async) REQUIRED(cuStreamCreate)               \
-                                    REQUIRED(cuStreamDestroy) REQUIRED(cuStreamSynchronize) REQUIRED(cuStreamQuery)   \
-                                        REQUIRED(cuStreamWaitEvent) REQUIRED(cuEventCreate) REQUIRED(cuEventDestroy)  \
-                                            REQUIRED(cuEventRecord) REQUIRED(cuEventSynchronize)                      \
-                                                REQUIRED(cuEventQuery) REQUIRED(cuEventElapsedTime)                   \
-                                                    REQUIRED(cuModuleLoadDataEx) REQUIRED(cuModuleUnload)             \
-                                                        REQUIRED(cuModuleGetFunction) REQUIRED(cuModuleGetGlobal)     \
-                                                            REQUIRED(cuFuncGetAttribute) REQUIRED(cuFuncSetAttribute) \
-                                                                REQUIRED(cuOccupancyMaxPotentialBlockSize) REQUIRED(  \
-                                                                    cuOccupancyMaxActiveBlocksPerMultiprocessor)      \
-                                                                    REQUIRED(cuLaunchKernel)                          \
-                                                                        OPTIONAL(cuFuncGetParamInfo)                  \
-                                                                            OPTIONAL(cuModuleGetFunctionCount)        \
-                                                                                OPTIONAL(cuModuleEnumerateFunctions)  \
-                                                                                    OPTIONAL(cuFuncGetName)
+// One line per group of entry points: clang-format would stack the list in a staircase.
+// clang-format off
+#define GPUKIT_CUDA_DRIVER_FUNCTIONS(REQUIRED, OPTIONAL, VERSIONED)                                             \
+    REQUIRED(cuInit) REQUIRED(cuDriverGetVersion) REQUIRED(cuGetErrorName) REQUIRED(cuGetErrorString)          \
+    REQUIRED(cuDeviceGetCount) REQUIRED(cuDeviceGet) REQUIRED(cuDeviceGetName) REQUIRED(cuDeviceGetAttribute)  \
+    REQUIRED(cuDeviceTotalMem) REQUIRED(cuDeviceGetPCIBusId) REQUIRED(cuDevicePrimaryCtxRetain)                \
+    REQUIRED(cuCtxSetCurrent) REQUIRED(cuCtxGetCurrent) VERSIONED(cuCtxSynchronize, 12000) REQUIRED(cuMemGetInfo) \
+    REQUIRED(cuMemAlloc) REQUIRED(cuMemAllocManaged) REQUIRED(cuMemFree) REQUIRED(cuMemHostAlloc)             \
+    REQUIRED(cuMemFreeHost)                                                                                    \
+    REQUIRED(cuMemcpyHtoD) REQUIRED(cuMemcpyDtoH) REQUIRED(cuMemcpyDtoD) REQUIRED(cuMemcpyHtoDAsync)           \
+    REQUIRED(cuMemcpyDtoHAsync) REQUIRED(cuMemcpyDtoDAsync) REQUIRED(cuMemsetD8) REQUIRED(cuMemsetD8Async)     \
+    REQUIRED(cuStreamCreate) REQUIRED(cuStreamDestroy) REQUIRED(cuStreamSynchronize) REQUIRED(cuStreamQuery)   \
+    REQUIRED(cuStreamWaitEvent) REQUIRED(cuEventCreate) REQUIRED(cuEventDestroy) REQUIRED(cuEventRecord)       \
+    REQUIRED(cuEventSynchronize) REQUIRED(cuEventQuery) REQUIRED(cuEventElapsedTime)                           \
+    REQUIRED(cuModuleLoadDataEx) REQUIRED(cuModuleUnload) REQUIRED(cuModuleGetFunction)                        \
+    REQUIRED(cuModuleGetGlobal) REQUIRED(cuFuncGetAttribute) REQUIRED(cuFuncSetAttribute)                      \
+    REQUIRED(cuOccupancyMaxPotentialBlockSize) REQUIRED(cuOccupancyMaxActiveBlocksPerMultiprocessor)           \
+    REQUIRED(cuLaunchKernel)                                                                                   \
+    OPTIONAL(cuFuncGetParamInfo) OPTIONAL(cuModuleGetFunctionCount) OPTIONAL(cuModuleEnumerateFunctions)       \
+    OPTIONAL(cuFuncGetName)
+// clang-format on
 
 struct DriverApi {
-#define GPUKIT_DECLARE_DRIVER_ENTRY(name) decltype(&::name) name = nullptr;
-#define GPUKIT_DECLARE_VERSIONED_DRIVER_ENTRY(name, version) decltype(&::name) name = nullptr;
+// `name` is an entry point's name, which no parentheses may enclose.
+#define GPUKIT_DECLARE_DRIVER_ENTRY(name) decltype(&::name) name = nullptr;  // NOLINT(bugprone-macro-parentheses)
+#define GPUKIT_DECLARE_VERSIONED_DRIVER_ENTRY(name, version) \
+    decltype(&::name) name = nullptr;  // NOLINT(bugprone-macro-parentheses)
     GPUKIT_CUDA_DRIVER_FUNCTIONS(GPUKIT_DECLARE_DRIVER_ENTRY, GPUKIT_DECLARE_DRIVER_ENTRY,
                                  GPUKIT_DECLARE_VERSIONED_DRIVER_ENTRY)
 #undef GPUKIT_DECLARE_DRIVER_ENTRY
@@ -78,7 +77,7 @@ public:
 
     bool poisoned() const noexcept { return poisoned_.load(std::memory_order_acquire); }
     void poison(const CudaError& failure);
-    [[noreturn]] void throw_unusable(std::string action) const;
+    [[noreturn]] void throw_unusable(const std::string& action) const;
 
 private:
     std::string device_;  // "device 0 (NVIDIA H100 80GB HBM3)"
@@ -89,7 +88,7 @@ private:
 
 // Turns a failed status into the right exception: "<action>: <NAME> (<code>): <description>".
 // Poisons `health` (when given) if the error is sticky.
-[[noreturn]] void throw_driver_error(CUresult status, std::string action, ContextHealth* health);
+[[noreturn]] void throw_driver_error(CUresult status, const std::string& action, ContextHealth* health);
 
 // The choke point: `describe` builds the action text ("Failed to allocate 4.0 GiB on device 0
 // (NVIDIA H200)") only when the call failed.

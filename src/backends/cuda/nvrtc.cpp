@@ -17,15 +17,18 @@ namespace gpukit::detail::cuda {
 
 namespace {
 
-#define GPUKIT_NVRTC_FUNCTIONS(X)                                                                                \
-    X(nvrtcVersion)                                                                                              \
-    X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram)                   \
-        X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) \
-            X(nvrtcGetPTX) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName) X(nvrtcGetNumSupportedArchs)         \
-                X(nvrtcGetSupportedArchs)
+// One line per group of entry points: clang-format would stack the list in a staircase.
+// clang-format off
+#define GPUKIT_NVRTC_FUNCTIONS(X)                                                                          \
+    X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcDestroyProgram)                    \
+    X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize)            \
+    X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName)    \
+    X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
+// clang-format on
 
 struct NvrtcApi {
-#define GPUKIT_DECLARE_NVRTC_ENTRY(name) decltype(&::name) name = nullptr;
+// `name` is an entry point's name, which no parentheses may enclose.
+#define GPUKIT_DECLARE_NVRTC_ENTRY(name) decltype(&::name) name = nullptr;  // NOLINT(bugprone-macro-parentheses)
     GPUKIT_NVRTC_FUNCTIONS(GPUKIT_DECLARE_NVRTC_ENTRY)
 #undef GPUKIT_DECLARE_NVRTC_ENTRY
     int major = 0;
@@ -185,6 +188,7 @@ CompiledImage NvrtcCompiler::compile(const CompileInput& input) const {
     arguments.push_back("--gpu-architecture=" + target);
     if (api.toolkit_include) arguments.push_back("-I" + *api.toolkit_include);
     std::vector<const char*> argv;
+    argv.reserve(arguments.size());
     for (const auto& argument : arguments) argv.push_back(argument.c_str());
 
     const nvrtcResult status = api.nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());

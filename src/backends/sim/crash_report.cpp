@@ -90,7 +90,7 @@ void install_crash_report() {
 void install_crash_stack() {
     static thread_local char* stack = nullptr;  // lives as long as the thread
     if (stack) return;
-    const std::size_t size = 64 * 1024;
+    const std::size_t size = std::size_t{64} * 1024;
     stack = static_cast<char*>(std::malloc(size));
     if (!stack) return;  // without it, only stack overflows go unreported
     stack_t alternate{};

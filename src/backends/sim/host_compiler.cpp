@@ -119,7 +119,7 @@ std::vector<std::string> translate_options(const CompileOptions& options, std::s
     std::vector<std::string> flags;
     if (!options.std.empty()) flags.push_back("-std=" + options.std);
     for (const auto& [name, value] : options.defines)
-        flags.push_back(value.empty() ? "-D" + name : "-D" + name + "=" + value);
+        flags.push_back(value.empty() ? concat("-D", name) : concat("-D", name, "=", value));
     for (const auto& dir : options.include_dirs) flags.push_back("-I" + dir.string());
     if (options.fast_math) {
         flags.push_back("-fno-math-errno");

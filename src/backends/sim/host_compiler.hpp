@@ -10,7 +10,7 @@
 namespace gpukit::detail::sim {
 
 // The bytes every extern __shared__ array of a module can address: the opt-in maximum.
-inline constexpr unsigned long dynamic_shared_capacity = 227 * 1024;
+inline constexpr unsigned long dynamic_shared_capacity = 227ul * 1024;
 
 class HostCompiler final : public Compiler {
 public:

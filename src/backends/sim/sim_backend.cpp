@@ -50,11 +50,11 @@ DeviceProperties simulated_properties(unsigned workers) {
     p.limits.max_threads_per_block = 1024;
     p.limits.max_block_dim = {1024, 1024, 64};
     p.limits.max_grid_dim = {2147483647u, 65535, 65535};
-    p.limits.shared_memory_per_block = 48 * 1024;
+    p.limits.shared_memory_per_block = std::size_t{48} * 1024;
     p.limits.shared_memory_per_block_optin = dynamic_shared_capacity;
     p.limits.warp_size = 32;
     p.shared_memory_per_multiprocessor = dynamic_shared_capacity;
-    p.total_constant_memory = 64 * 1024;
+    p.total_constant_memory = std::size_t{64} * 1024;
     p.registers_per_block = 65536;
     p.registers_per_multiprocessor = 65536;
     p.max_threads_per_multiprocessor = 1024;  // a worker runs one block at a time

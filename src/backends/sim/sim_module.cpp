@@ -210,15 +210,18 @@ std::vector<std::string> SimModule::kernel_names() const {
 
 std::vector<std::string> SimModule::global_names() const {
     std::vector<std::string> names;
-    for (const auto& [name, global] : globals_) {
+    for (const auto& entry : globals_) {
+        const auto& [name, global] = entry;
         const auto begin = reinterpret_cast<std::uintptr_t>(global.address);
+        const std::size_t size = global.size;
         const bool writable = std::any_of(writable_.begin(), writable_.end(), [&](const auto& range) {
-            return begin >= range.first && begin + global.size <= range.second;
+            return begin >= range.first && begin + size <= range.second;
         });
         if (!writable) continue;
         // Each variable is listed under its symbol and its demangled name: keep the first seen.
+        const void* address = global.address;
         const bool seen = std::any_of(names.begin(), names.end(),
-                                      [&](const std::string& n) { return globals_.at(n).address == global.address; });
+                                      [&](const std::string& n) { return globals_.at(n).address == address; });
         if (!seen) names.push_back(name);
     }
     return names;

@@ -132,8 +132,7 @@ private:
             hazard.other_block = other_block ? dim(index_of(earlier.block, launch_.grid)) : hazard.block;
             hazard.other_thread = dim(index_of(earlier.thread, launch_.block));
             // The shadow keeps the earlier instruction as its offset in the module's image.
-            const auto* other_pc = reinterpret_cast<const void*>(  // NOLINT(performance-no-int-to-ptr)
-                launch_.module.base() + race.earlier.pc);
+            const auto* other_pc = reinterpret_cast<const void*>(launch_.module.base() + race.earlier.pc);
             return HazardLog::AtAccess{std::move(hazard), other_pc};
         });
     }
