@@ -68,10 +68,10 @@ void Kernel::launch_checked(const LaunchConfig& config, const void* const* args,
         std::vector<std::string> checking;
         for (const auto& info : backends())
             if (info.capabilities.check_mode) checking.push_back(info.name);
-        throw InvalidArgumentError(detail::concat("Cannot launch ", state_->name, " with LaunchConfig::check: the ",
-                                                  module.backend->info().name, " backend does not run check mode (",
-                                                  detail::join(checking, ", "),
-                                                  " does: GPUKIT_BACKEND); on a GPU, run under compute-sanitizer"));
+        throw InvalidArgumentError(detail::concat(
+            "Cannot launch ", state_->name, " with LaunchConfig::check: the ", module.backend->info().name,
+            " backend does not run check mode; the ", detail::join(checking, ", "), " backend does (GPUKIT_BACKEND=",
+            checking.empty() ? "" : checking.front(), "). On a GPU, run under compute-sanitizer"));
     }
     if (module.source.empty())
         throw InvalidArgumentError(

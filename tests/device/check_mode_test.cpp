@@ -716,7 +716,7 @@ TEST_F(LaunchCheckOnAGpu, SaysCheckModeIsTheSimulators) {
         kernel({.grid = 1, .block = 1, .check = CheckTool::memcheck}, x, y, 1);
         FAIL() << "a checked launch on a GPU must be refused";
     } catch (const InvalidArgumentError& error) {
-        expect_contains(error.what(), "check mode is the simulator's");
+        expect_contains(error.what(), "backend does not run check mode; the sim backend does (GPUKIT_BACKEND=sim)");
         expect_contains(error.what(), "compute-sanitizer");
     }
 }
