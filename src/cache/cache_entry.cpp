@@ -6,7 +6,7 @@
 #include <cstring>
 #include <initializer_list>
 
-#include "cache/sha256.hpp"
+#include "util/sha256.hpp"
 
 namespace gpukit::detail {
 

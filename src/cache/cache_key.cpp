@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "cache/sha256.hpp"
+#include "util/sha256.hpp"
 
 namespace gpukit::detail {
 

@@ -17,6 +17,7 @@
 
 #include "cache/cache_entry.hpp"
 #include "gpukit/error.hpp"
+#include "util/files.hpp"
 
 namespace gpukit::detail {
 
@@ -42,14 +43,6 @@ std::string unique_temporary_suffix() {
     static std::atomic<std::uint64_t> counter{0};
     return std::to_string(::getpid()) + "-" + std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())) +
            "-" + std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
-}
-
-std::optional<std::string> read_whole_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return std::nullopt;
-    return bytes;
 }
 
 struct FileOnDisk {
@@ -127,7 +120,7 @@ DiskCache::LoadResult DiskCache::load(std::string_view key) const {
                                    std::string(key) + "'");
     const fs::path path = entry_path(key);
     // Absent or unreadable: a miss; storing may still work, or else every lookup compiles.
-    std::optional<std::string> bytes = read_whole_file(path);
+    std::optional<std::string> bytes = read_file(path);
     if (!bytes) return {};
     std::optional<CompiledImage> image = decode_cache_entry(key, *bytes);
     if (!image) {

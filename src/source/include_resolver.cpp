@@ -1,5 +1,6 @@
 // src/source/include_resolver.cpp: a depth-first walk of the include graph, each header once.
 #include "source/include_resolver.hpp"
+#include "util/files.hpp"
 
 #include <fstream>
 #include <iterator>
@@ -12,14 +13,6 @@ namespace gpukit::detail {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::optional<std::string> read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return std::nullopt;
-    return content;
-}
 
 bool is_existing_file(const fs::path& path) {
     std::error_code error;  // a path we cannot stat is one the compiler cannot open either

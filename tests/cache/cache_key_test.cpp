@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "cache/sha256.hpp"
 #include "temp_directory.hpp"
+#include "util/sha256.hpp"
 
 namespace gpukit::detail {
 namespace {

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "cache/cache_entry.hpp"
-#include "cache/sha256.hpp"
 #include "gpukit/error.hpp"
 #include "temp_directory.hpp"
+#include "util/sha256.hpp"
 
 namespace gpukit::detail {
 namespace {

@@ -21,11 +21,12 @@
 #include "backends/sim/prelude/gpukit_sim_abi.h"
 #include "backends/sim/prelude_files.hpp"
 #include "backends/sim/sync_analysis.hpp"
-#include "cache/cache_key.hpp"
-#include "cache/sha256.hpp"
+#include "source/include_resolver.hpp"
 #include "source/kernel_declarations.hpp"
 #include "util/elf_symbols.hpp"
+#include "util/files.hpp"
 #include "util/process.hpp"
+#include "util/sha256.hpp"
 #include "util/text.hpp"
 
 namespace gpukit::detail::sim {
@@ -95,10 +96,8 @@ void write_file(const fs::path& path, std::string_view text) {
     if (!out) throw BackendUnavailableError(concat("Cannot write ", path.string()));
 }
 
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+// The bytes of a file the compile wrote or read; empty when it is not there.
+std::string read_all(const fs::path& path) { return read_file(path).value_or(std::string()); }
 
 std::string prelude_hash() {
     static const std::string hash = [] {
@@ -143,11 +142,16 @@ std::vector<std::string> translate_options(const CompileOptions& options, std::s
 // Every text the kernels may be defined in: the source, string headers, headers found through -I.
 std::vector<std::string> source_texts(const CompileInput& input) {
     std::vector<std::string> texts{std::string(input.source)};
-    for (const auto& header : input.options.headers) texts.push_back(header.source);
-    for (const auto& include : find_includes(input)) {
-        if (include.resolved.empty() || include.resolved == string_header_marker) continue;
-        texts.push_back(read_file(include.resolved));
+    IncludeSearch search;
+    for (const auto& header : input.options.headers) {
+        texts.push_back(header.source);
+        search.string_headers.push_back({header.name, header.source});
     }
+    search.directories = input.options.include_dirs;
+    if (may_include(input.source))
+        walk_includes(input.source, search, [&](const ReachedHeader& reached) {
+            if (reached.origin == HeaderOrigin::file) texts.emplace_back(reached.content);
+        });
     return texts;
 }
 
@@ -317,7 +321,7 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
     std::vector<std::string> objects = {(work.path() / "module.o").string()};
     std::vector<std::string> dynamic_arrays;
     std::vector<std::string> init_functions;
-    for (const auto& symbol : read_elf_symbols(read_file(work.path() / "module.o"))) {
+    for (const auto& symbol : read_elf_symbols(read_all(work.path() / "module.o"))) {
         if (symbol.defined) continue;
         // _TLS_MODULE_BASE_ is the linker's own (TLS descriptors refer to it).
         if (symbol.type == elf_type_tls && symbol.name != "_TLS_MODULE_BASE_") dynamic_arrays.push_back(symbol.name);
@@ -344,7 +348,7 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
 
     CompiledImage image;
     image.format = ImageFormat::shared_object;
-    image.data = read_file(work.path() / "module.so");
+    image.data = read_all(work.path() / "module.so");
     image.log = trim_trailing(log);
     for (const auto& expression : options.name_expressions) image.lowered_names.emplace_back(expression, expression);
     return image;

@@ -1,4 +1,4 @@
-// src/cache/sha256.hpp: SHA-256 (FIPS 180-4), our own, for cache keys and entry checksums.
+// src/util/sha256.hpp: SHA-256 (FIPS 180-4), our own, for cache keys and entry checksums.
 #pragma once
 
 #include <array>

@@ -1,5 +1,5 @@
-// src/cache/sha256.cpp: SHA-256 compression and padding, written from FIPS 180-4.
-#include "cache/sha256.hpp"
+// src/util/sha256.cpp: SHA-256 compression and padding, written from FIPS 180-4.
+#include "util/sha256.hpp"
 
 #include <algorithm>
 #include <cstring>

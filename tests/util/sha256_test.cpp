@@ -1,5 +1,5 @@
-// tests/cache/sha256_test.cpp: SHA-256 against the FIPS 180 test vectors, and incremental use.
-#include "cache/sha256.hpp"
+// tests/util/sha256_test.cpp: SHA-256 against the FIPS 180 test vectors, and incremental use.
+#include "util/sha256.hpp"
 
 #include <gtest/gtest.h>
 
