@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <system_error>
 #include <utility>
@@ -295,11 +297,26 @@ PrivateDirectory::PrivateDirectory(std::string_view prefix) {
         throw_errno([&] { return concat("Cannot create a private directory under ", temporary.string()); },
                     "set TMPDIR to a directory you can write");
     path_ = pattern;
+    creator_ = getpid();
 }
 
 PrivateDirectory::~PrivateDirectory() {
-    std::error_code ignored;  // a leftover private directory is not worth an exception
+    if (getpid() != creator_) return;  // a forked child's copy: the directory is its parent's
+    std::error_code ignored;           // a leftover private directory is not worth an exception
     fs::remove_all(path_, ignored);
+}
+
+const PrivateDirectory& process_private_directory() {
+    // Destroyed at exit, after everything constructed later (the module memo) is gone.
+    static std::mutex mutex;
+    static std::unique_ptr<PrivateDirectory> directory;
+    std::lock_guard lock(mutex);
+    if (!directory || !fs::is_directory(directory->path()) || directory->creator() != getpid()) {
+        // After fork(): the parent's directory goes when the parent exits, so the child makes its own
+        // (and releases the parent's object without removing anything: its destructor checks).
+        directory = std::make_unique<PrivateDirectory>(concat("gpukit-", getpid(), "-"));
+    }
+    return *directory;
 }
 
 fs::path PrivateDirectory::make_directory(std::string_view relative) const {

@@ -83,7 +83,8 @@ std::optional<std::string> make_private_directory(const std::filesystem::path& p
 void write_new_file(const std::filesystem::path& path, std::string_view bytes, mode_t mode = 0600);
 
 // A directory only this user can enter, created by mkdtemp (mode 0700) under the temporary
-// directory ($TMPDIR, else /tmp), and removed with everything in it when destroyed.
+// directory ($TMPDIR, else /tmp), and removed with everything in it when destroyed, by the process
+// that created it only (a forked child's copy of the object leaves it to its parent).
 class PrivateDirectory {
 public:
     // `prefix`: the start of the directory's name, e.g. "gpukit-sim-". Throws gpukit::Error.
@@ -93,6 +94,8 @@ public:
     ~PrivateDirectory();
 
     const std::filesystem::path& path() const noexcept { return path_; }
+    // The process that created it, the only one that removes it.
+    pid_t creator() const noexcept { return creator_; }
 
     // Creates `relative` (plain names separated by '/', no "..", not absolute) inside, with the
     // directories on the way (mode 0700), as write_new_file does. Returns its full path. Throws
@@ -109,7 +112,13 @@ public:
 
 private:
     std::filesystem::path path_;
+    pid_t creator_ = 0;
 };
+
+// This process's own private directory ("gpukit-<pid>-XXXXXX" under $TMPDIR), made on first use
+// and removed with everything in it when the process exits normally. A forked child that calls
+// it gets a directory of its own. Throws gpukit::Error when it cannot be made.
+const PrivateDirectory& process_private_directory();
 
 // Whether `relative` is a name that stays inside the directory it is taken in: not empty, not
 // absolute, no "." or ".." part, no empty part, no NUL.

@@ -5,9 +5,11 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -67,6 +69,43 @@ TEST_F(PrivateFilesTest, APrivateDirectoryIsMode0700AndGoesAwayWithEverythingInI
         EXPECT_EQ(mode_of(path / "a/b/c.txt"), 0600u);
     }
     EXPECT_FALSE(fs::exists(path));
+}
+
+TEST_F(PrivateFilesTest, TheProcessDirectoryIsOneMode0700DirectoryAndAForkedChildGetsItsOwn) {
+    const fs::path path = process_private_directory().path();
+    EXPECT_EQ(&process_private_directory(), &process_private_directory());
+    EXPECT_EQ(path.parent_path(), fs::temp_directory_path());
+    EXPECT_EQ(path.filename().string().rfind("gpukit-" + std::to_string(getpid()) + "-", 0), 0u) << path;
+    EXPECT_EQ(mode_of(path), 0700u);
+    // The child gets another directory, removes it when it exits, and leaves the parent's alone.
+    int pipe_ends[2];
+    ASSERT_EQ(pipe(pipe_ends), 0);
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        close(pipe_ends[0]);
+        const std::string own = process_private_directory().path().string();
+        const bool fine = own != path.string() && fs::is_directory(own);
+        const std::string message = (fine ? "" : "!") + own;
+        if (::write(pipe_ends[1], message.data(), message.size()) < 0) std::_Exit(3);
+        close(pipe_ends[1]);
+        std::exit(0);  // static destructors run: the child's directory goes
+    }
+    close(pipe_ends[1]);
+    std::string from_child;
+    char buffer[4096];
+    for (ssize_t got; (got = ::read(pipe_ends[0], buffer, sizeof buffer)) > 0;)
+        from_child.append(buffer, static_cast<std::size_t>(got));
+    close(pipe_ends[0]);
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ASSERT_FALSE(from_child.empty());
+    EXPECT_NE(from_child.front(), '!') << from_child;
+    EXPECT_FALSE(fs::exists(from_child)) << from_child;
+    EXPECT_TRUE(fs::is_directory(path));
+    EXPECT_EQ(&process_private_directory(), &process_private_directory());
+    EXPECT_EQ(process_private_directory().path(), path);
 }
 
 TEST_F(PrivateFilesTest, WriteFileCreatesWhatWasAskedAndNeverAnExistingName) {
