@@ -9,7 +9,9 @@ grid the device cannot launch, arguments that do not match the kernel's paramete
 
 import argparse
 import json
+import os
 import pathlib
+import stat
 import sys
 
 import numpy
@@ -135,14 +137,35 @@ def checking_backend():
 
 
 def read_source(path):
+    """FILE.cu's text. Opened without blocking and read only when it is a regular file: a FIFO or a
+    device named by mistake (or planted) is refused instead of waited on for ever."""
     try:
-        return path.read_text()
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise CommandError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise CommandError(f"{path} is a folder; give the .cu file inside it") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise CommandError(f"cannot read {path}: {error}") from None
+    except OSError as error:
+        raise CommandError(f"cannot read {path}: {error.strerror}") from None
+    with os.fdopen(descriptor, "rb") as file:
+        mode = os.fstat(descriptor).st_mode
+        if stat.S_ISDIR(mode):
+            raise CommandError(f"{path} is a folder; give the .cu file inside it")
+        if not stat.S_ISREG(mode):
+            raise CommandError(f"{path} is not a regular file ({describe_mode(mode)}); give a .cu file")
+        try:
+            return file.read().decode()
+        except (OSError, UnicodeDecodeError) as error:
+            raise CommandError(f"cannot read {path}: {error}") from None
+
+
+def describe_mode(mode):
+    """What a non-regular file is, in words."""
+    for test, words in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                        (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "not a plain file"
 
 
 def find_kernel(module, name, path):
