@@ -63,8 +63,8 @@ std::int64_t to_int64(nb::handle value, std::string_view name, std::int64_t low,
                              std::to_string(low));
     }
     if (overflow > 0 || n > high)
-        raise_overflow_error(std::string(name) + " = " + str_of(index) +
-                             " is too large: it must be at most " + std::to_string(high));
+        raise_overflow_error(std::string(name) + " = " + str_of(index) + " is too large: it must be at most " +
+                             std::to_string(high));
     return n;
 }
 

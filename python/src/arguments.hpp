@@ -53,8 +53,7 @@ Device to_device(nanobind::handle value, std::string_view name);
 template <class T>
 T& to_instance(nanobind::handle value, std::string_view name, std::string_view type_name) {
     if (!nanobind::isinstance<T>(value) || !nanobind::inst_ready(value))
-        raise_type_error(std::string(name) + " must be a " + std::string(type_name) + ", not " +
-                         describe_value(value));
+        raise_type_error(std::string(name) + " must be a " + std::string(type_name) + ", not " + describe_value(value));
     return *nanobind::inst_ptr<T>(value);
 }
 

@@ -35,6 +35,7 @@ const std::vector<std::pair<std::regex, std::string>>& spellings() {
             {R"(LaunchConfig::shared_bytes)", "shared_mem="},
             {R"(CompileOptions::name_expressions)", "name_expressions="},
             {R"(gpukit::grid_for computes the grid)", "grid = (n + block - 1) // block"},
+            {R"(gpukit::grid_for)", "(n + block - 1) // block"},
             {R"(DevicePtr\{array\.address\(\)\})", "gpukit.DevicePointer(array.data_ptr)"},
         };
         std::vector<std::pair<std::regex, std::string>> compiled;

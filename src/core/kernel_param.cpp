@@ -34,7 +34,7 @@ std::vector<std::string_view> words_of(std::string_view text) {
 
 bool is_qualifier(std::string_view word) {
     constexpr std::array<std::string_view, 8> qualifiers = {"const",    "volatile", "__restrict__", "__restrict",
-                                                             "restrict", "struct",   "class",        "enum"};
+                                                            "restrict", "struct",   "class",        "enum"};
     return std::find(qualifiers.begin(), qualifiers.end(), word) != qualifiers.end();
 }
 
@@ -184,8 +184,8 @@ void Kernel::check_array_argument(std::size_t index, std::size_t count, const Ar
     check_array_argument(index, count, array.dtype(), array.shape(), array.strides());
 }
 
-void Kernel::check_array_argument(std::size_t index, std::size_t count, DType dtype, std::span<const std::int64_t> shape,
-                                  std::span<const std::int64_t> strides) const {
+void Kernel::check_array_argument(std::size_t index, std::size_t count, DType dtype,
+                                  std::span<const std::int64_t> shape, std::span<const std::int64_t> strides) const {
     const auto refuse = [&](const std::string& reason) {
         throw KernelArgumentError(detail::concat("Cannot launch ", name(), ": argument ", index, " ", reason),
                                   static_cast<int>(index));

@@ -87,3 +87,28 @@ def test_clearing_the_memo_empties_it(memo_of):
     gpukit._core.clear_memory_cache()
     usage = gpukit._core.memory_cache_usage()
     assert (usage.images, usage.modules, usage.image_bytes, usage.module_bytes) == (0, 0, 0, 0)
+
+
+SLOW = """
+extern "C" __global__ void slow_fill_{index}(float* out, const int size, const int rounds) {{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= size) return;
+  float value = 0.0f;
+  for (int r = 0; r < rounds; ++r) value = value * 0.5f + {index}.0f;  // converges to 2 * index
+  out[i] = value;
+}}
+"""
+
+
+def test_a_module_evicted_and_dropped_while_its_launch_runs_stays_loaded_until_the_launch_ends(memo_of):
+    memo_of(max_entries=1)
+    size = 1 << 16
+    out = gpukit.zeros(size, numpy.float32)
+    stream = gpukit.Stream()
+    kernel = gpukit.RawKernel(SLOW.format(index=3), "slow_fill_3")
+    kernel((size + 255) // 256, 256, (out, size, 20000), stream=stream)
+    del kernel  # the launch may still be queued or running: only the memo holds its module now
+    for index in range(4, 7):  # evicts it
+        gpukit.RawModule(SLOW.format(index=index))
+    stream.synchronize()
+    numpy.testing.assert_allclose(out.get(), 6.0, rtol=1e-5)
