@@ -17,6 +17,15 @@
 // only when each is a regular file of yours that no one else can write: anything else planted
 // there (a link, a FIFO, a directory, a device, another user's file) is skipped with a warning.
 // Each entry's checksum is verified before it is loaded.
+//
+// In the process, the images compiled or read from disk and the modules loaded from them are kept
+// for the next compile of the same thing (the memo), least recently used first out beyond a bound
+// in entries and in bytes (GPUKIT_CACHE_MEMORY_MAX_ENTRIES, default 256, and
+// GPUKIT_CACHE_MEMORY_MAX_BYTES, default 256 MiB, for the images and for the modules each): a
+// program that compiles thousands of distinct modules holds a bounded number, where each
+// simulator module is a loaded shared object. Evicting a module drops the memo's reference only:
+// a Module (or kernel, or array of its globals) still held keeps it loaded, and compiling the same
+// thing again while one is held gives that module back.
 #pragma once
 
 #include <cstddef>
@@ -29,10 +38,11 @@ namespace gpukit {
 struct CacheStats {
     std::uint64_t memory_hits = 0;
     std::uint64_t disk_hits = 0;
-    std::uint64_t misses = 0;           // compiles
-    std::uint64_t corrupt_entries = 0;  // disk entries found damaged and compiled again
-    std::uint64_t evictions = 0;
-    double compile_seconds = 0.0;  // total time spent compiling on misses
+    std::uint64_t misses = 0;            // compiles
+    std::uint64_t corrupt_entries = 0;   // disk entries found damaged and compiled again
+    std::uint64_t evictions = 0;         // disk entries deleted to stay under the disk bound
+    double compile_seconds = 0.0;        // total time spent compiling on misses
+    std::uint64_t memory_evictions = 0;  // images and modules the memo let go of to stay under its bound
 };
 
 // This process's lookups since it started (or since reset_cache_stats).
@@ -56,12 +66,16 @@ struct CacheConfig {
     std::filesystem::path directory;
     std::uint64_t max_bytes = 0;
     bool disk_enabled = true;
+    // The memo's bound, for its images and for its modules each (0: keep none).
+    std::uint64_t memory_max_entries = 256;
+    std::uint64_t memory_max_bytes = std::uint64_t{256} << 20;
 };
 
 CacheConfig cache_config();
-// Changes where and how much the disk cache keeps; takes effect for the next lookup. Creates the
-// directory (mode 0700) if it is missing; throws InvalidArgumentError when it is not private to
-// you (another user's, or writable by group or others).
+// Changes where and how much the disk cache keeps, taking effect for the next lookup, and the
+// memo's bound, trimming it at once. Creates the directory (mode 0700) if it is missing; throws
+// InvalidArgumentError when it is not private to you (another user's, or writable by group or
+// others).
 void configure_cache(const CacheConfig& config);
 // Why the configured directory is not used: it is not private to you. Empty when it is used, or
 // when there is no directory or the disk cache is off.
@@ -72,6 +86,15 @@ struct DiskUsage {
     std::uint64_t entries = 0;
 };
 DiskUsage cache_disk_usage();
+
+// What the memo holds now. A module's bytes are those of the image it was loaded from.
+struct MemoryCacheUsage {
+    std::uint64_t images = 0;
+    std::uint64_t image_bytes = 0;
+    std::uint64_t modules = 0;
+    std::uint64_t module_bytes = 0;
+};
+MemoryCacheUsage memory_cache_usage();
 
 // Forgets the in-process cache (loaded modules stay alive while Module objects hold them).
 void clear_memory_cache();

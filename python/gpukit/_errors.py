@@ -122,3 +122,15 @@ class ArrayIndexError(GpukitError, IndexError):
 
 class UsageError(GpukitError, RuntimeError):
     """An object used in a state that forbids it (a destroyed stream, a backend switched too late)."""
+
+
+def describe_value(value):
+    """What a user passed, for messages: ``None``, ``an int (5)``, ``a str ('x')``: the words the
+    core's messages use (python/src/arguments.cpp)."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{'an' if name[0] in 'aeiouAEIOU' else 'a'} {name} ({text})"

@@ -6,9 +6,11 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <limits>
 #include <optional>
 #include <vector>
 
+#include "arguments.hpp"
 #include "bindings.hpp"
 #include "gpukit/array_memory.hpp"
 #include "gpukit/device.hpp"
@@ -69,10 +71,13 @@ void bind_device(nb::module_& m) {
                        "selected backend. `with device:` makes it current inside the block.")
         .def(
             "__init__",
-            [](Device* self, std::optional<int> ordinal) {
-                new (self) Device(ordinal ? gpukit::device(*ordinal) : Device::current());
+            [](Device* self, nb::handle ordinal) {
+                new (self) Device(ordinal.is_none() ? Device::current()
+                                                    : gpukit::device(static_cast<int>(
+                                                          to_int64(ordinal, "id", std::numeric_limits<int>::min(),
+                                                                   std::numeric_limits<int>::max()))));
             },
-            nb::arg("id") = nb::none())
+            nb::arg("id") = nb::none(), nb::sig("def __init__(self, id: int | None = None) -> None"))
         .def_prop_ro("id", &Device::ordinal, "The device's ordinal within its backend.")
         .def_prop_ro(
             "backend", [](const Device& d) { return d.backend_info().name; }, "The backend's name.")
