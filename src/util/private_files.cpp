@@ -341,7 +341,7 @@ fs::path PrivateDirectory::write_file(std::string_view relative, std::string_vie
         throw InvalidArgumentError(concat("'", relative, "' is not a name inside a directory: use plain names ",
                                           "separated by '/', without '..' or a leading '/'"));
     const fs::path directory = slash == std::string_view::npos ? path_ : make_directory(relative.substr(0, slash));
-    const fs::path file = directory / std::string(relative.substr(slash == std::string_view::npos ? 0 : slash + 1));
+    fs::path file = directory / std::string(relative.substr(slash == std::string_view::npos ? 0 : slash + 1));
     write_new_file(file, bytes, mode);
     return file;
 }

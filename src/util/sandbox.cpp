@@ -84,8 +84,12 @@ void make_mounts_read_only() {
         struct statvfs status {};
         if (::statvfs(point.c_str(), &status) != 0) continue;  // hidden under a later mount
         unsigned long kept = 0;
-        for (auto [vfs, flag] : {std::pair{ST_NOSUID, MS_NOSUID}, {ST_NODEV, MS_NODEV}, {ST_NOEXEC, MS_NOEXEC},
-                                 {ST_NOATIME, MS_NOATIME}, {ST_NODIRATIME, MS_NODIRATIME}, {ST_RELATIME, MS_RELATIME}})
+        for (auto [vfs, flag] : {std::pair{ST_NOSUID, MS_NOSUID},
+                                 {ST_NODEV, MS_NODEV},
+                                 {ST_NOEXEC, MS_NOEXEC},
+                                 {ST_NOATIME, MS_NOATIME},
+                                 {ST_NODIRATIME, MS_NODIRATIME},
+                                 {ST_RELATIME, MS_RELATIME}})
             if (status.f_flag & vfs) kept |= flag;
         if (::mount(nullptr, point.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY | kept, nullptr) != 0)
             refused(concat("remounting ", point, " read-only"), errno);
@@ -95,9 +99,9 @@ void make_mounts_read_only() {
 // Refuses calls of another architecture, and the listed calls with EPERM.
 void install_filter() {
 #if defined(__x86_64__) || defined(__aarch64__)
-    const long denied[] = {SYS_socket,    SYS_ptrace,         SYS_process_vm_readv, SYS_process_vm_writev,
-                           SYS_add_key,   SYS_request_key,    SYS_keyctl,           425 /* io_uring_setup */,
-                           426 /* enter */, 427 /* register */};
+    const long denied[] = {
+        SYS_socket,      SYS_ptrace, SYS_process_vm_readv,     SYS_process_vm_writev, SYS_add_key,
+        SYS_request_key, SYS_keyctl, 425 /* io_uring_setup */, 426 /* enter */,       427 /* register */};
     std::vector<sock_filter> program = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, audit_arch, 1, 0),

@@ -58,7 +58,8 @@ int probe(const fs::path& outside, const fs::path& private_tmp, int port, std::s
         if (out >= 0) seen |= wrote_outside;
         const char* tmpdir = std::getenv("TMPDIR");
         if (tmpdir && fs::path(tmpdir) == private_tmp) seen |= tmpdir_is_private;
-        if (::open((private_tmp / "scratch").c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600) >= 0) seen |= wrote_private_tmp;
+        if (::open((private_tmp / "scratch").c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600) >= 0)
+            seen |= wrote_private_tmp;
         const int s = ::socket(AF_INET, SOCK_STREAM, 0);
         if (s >= 0) seen |= made_inet_socket;
         sockaddr_in address{};

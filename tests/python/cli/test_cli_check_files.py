@@ -10,20 +10,18 @@ import pytest
 
 from cli_helpers import EXAMPLES, assert_one_line_error, run_gpukit
 
+HISTOGRAM = ["--kernel", "histogram", "--grid", "8", "--block", "256", "--arg", "int32[2000]:random:0:16", "--arg",
+             "int32[16]", "--arg", "int32:2000"]
+
 
 def test_gpukit_check_leaves_nothing_in_tmpdir(tmp_path):
     tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()
-    result = run_gpukit("check", EXAMPLES / "histogram_non_atomic.cu", "--kernel", "histogram", "--grid", "8", "--block",
-                        "256", "--arg", "int32[2000]:random:0:16", "--arg", "int32[16]", "--arg", "int32:2000",
-                        env={"TMPDIR": str(tmpdir)})
+    result = run_gpukit("check", EXAMPLES / "histogram_non_atomic.cu", *HISTOGRAM, env={"TMPDIR": str(tmpdir)})
     assert result.returncode == 1, result.stderr  # the race is found
     assert "race" in result.stdout.lower(), result.stdout
     assert list(tmpdir.iterdir()) == []
 
-
-HISTOGRAM = ["--kernel", "histogram", "--grid", "8", "--block", "256", "--arg", "int32[2000]:random:0:16", "--arg",
-             "int32[16]", "--arg", "int32:2000"]
 
 
 def test_a_fifo_or_a_device_given_as_the_source_is_refused_not_waited_on(tmp_path):
