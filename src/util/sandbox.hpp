@@ -9,10 +9,13 @@
 // - it has no System V IPC shared with the machine, no capability, no_new_privs (nothing it runs
 //   can undo the above), and ptrace(2), process_vm_readv/writev, the kernel keyring and io_uring
 //   are refused.
-// All without privilege, through a user namespace (unshare(2)), which the kernel may forbid
-// (kernel.unprivileged_userns_clone=0, user.max_user_namespaces=0, AppArmor's
-// apparmor_restrict_unprivileged_userns): then the error says so. python/gpukit/cli/_sandbox.py
-// does the same for `gpukit check --sandbox`, for a whole interpreter.
+// It does not hide other processes: the caller itself stays in its PID namespace, so kill(2) still
+// reaches the user's other processes (`gpukit check --sandbox` adds a PID namespace by forking once
+// more; a supervised device process can do the same). All of it without privilege, through a user
+// namespace (unshare(2)), which the kernel may forbid (kernel.unprivileged_userns_clone=0,
+// user.max_user_namespaces=0, AppArmor's apparmor_restrict_unprivileged_userns): then the error
+// says so. python/gpukit/cli/_sandbox.py does the same for `gpukit check --sandbox`, for a whole
+// interpreter.
 #pragma once
 
 #include <filesystem>
