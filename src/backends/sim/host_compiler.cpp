@@ -174,10 +174,9 @@ std::optional<std::vector<std::string>> dependencies_in(std::string_view text, s
         const char c = text[i];
         if (c == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
             ++i;
-        } else if (c == '\\' && i + 1 < text.size() && (text[i + 1] == ' ' || text[i + 1] == '#')) {
-            current += text[++i];
-        } else if (c == '$' && i + 1 < text.size() && text[i + 1] == '$') {
-            current += text[++i];
+        } else if (i + 1 < text.size() &&
+                   ((c == '\\' && (text[i + 1] == ' ' || text[i + 1] == '#')) || (c == '$' && text[i + 1] == '$'))) {
+            current += text[++i];  // an escaped space or '#', or "$$" for '$'
         } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
             if (!current.empty()) files.push_back(std::move(current));
             current.clear();
@@ -330,7 +329,7 @@ std::string clean_log(std::string log, const fs::path& directory) {
 // What a compile is refused with when the compiler read a file it must not have, or when what it
 // read cannot be told: its log might quote that file, so only this is said.
 [[noreturn]] void refuse_files_read(const CompileInput& input, const std::vector<std::string>& user_flags,
-                                    std::string why) {
+                                    const std::string& why) {
     throw CompileError(input.options.program_name, input.target,
                        concat(input.options.program_name, ": error: ", why,
                               "; headers come only from string headers, the include directories (-I), and gpukit's "
