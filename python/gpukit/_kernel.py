@@ -76,8 +76,6 @@ def _compile_options(options, name_expressions, check, program_name):
     compile_options = _core.CompileOptions()
     extra = []
     for option in options:
-        if not isinstance(option, str):
-            raise TypeError(f"each compiler option is a str such as '-DN=4', not {type(option).__name__} {option!r}")
         if option.startswith(("-arch=", "--gpu-architecture=")):
             compile_options.target = option.split("=", 1)[1].replace("compute_", "sm_")
         else:
