@@ -147,12 +147,13 @@ def read_source(path):
         raise CommandError(f"{path} is a folder; give the .cu file inside it") from None
     except OSError as error:
         raise CommandError(f"cannot read {path}: {error.strerror}") from None
-    with os.fdopen(descriptor, "rb") as file:
-        mode = os.fstat(descriptor).st_mode
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
         if stat.S_ISDIR(mode):
             raise CommandError(f"{path} is a folder; give the .cu file inside it")
-        if not stat.S_ISREG(mode):
-            raise CommandError(f"{path} is not a regular file ({describe_mode(mode)}); give a .cu file")
+        raise CommandError(f"{path} is not a regular file ({describe_mode(mode)}); give a .cu file")
+    with os.fdopen(descriptor, "rb") as file:
         try:
             return file.read().decode()
         except (OSError, UnicodeDecodeError) as error:

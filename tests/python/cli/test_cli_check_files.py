@@ -33,6 +33,14 @@ def test_a_fifo_or_a_device_given_as_the_source_is_refused_not_waited_on(tmp_pat
         assert_one_line_error(result.stderr, "gpukit check", f"{path} is not a regular file ({kind})")
 
 
+def test_a_folder_given_as_the_source_is_one_line(tmp_path):
+    folder = tmp_path / "kernels.cu"
+    folder.mkdir()
+    result = run_gpukit("check", folder, *HISTOGRAM)
+    assert result.returncode == 2
+    assert_one_line_error(result.stderr, "gpukit check", f"{folder} is a folder; give the .cu file inside it")
+
+
 def test_a_source_that_is_not_text_is_one_line(tmp_path):
     source = tmp_path / "kernel.cu"
     source.write_bytes(bytes(random.Random().randrange(128, 256) for _ in range(64)))
