@@ -49,16 +49,19 @@ bool is_prelude_symbol(const std::string& name) {
     return name.find("gpukit_sim") != std::string::npos;
 }
 
-// Variables the source did not declare: the prelude's, the C++ library's, and what the compiler
-// makes (switch tables "CSWTCH.12", copies "table.0", __func__, vtables and type information).
-bool is_internal_variable(const std::string& symbol, const std::string& demangled) {
-    if (is_prelude_symbol(symbol) || symbol.find('.') != std::string::npos) return true;
+// What made a variable the source did not declare: the prelude, the C++ runtime and the linker
+// (their objects hold no data of the kernel's), or the compiler, for the source's own code
+// (switch tables "CSWTCH.12", copies "table.0", vtables and type information, __func__).
+ModuleVariable::Space space_of_internal(const std::string& symbol, const std::string& demangled) {
+    if (is_prelude_symbol(symbol) || symbol.rfind("DW.ref.", 0) == 0 || symbol.rfind("completed.", 0) == 0)
+        return ModuleVariable::Space::runtime;
+    if (symbol.find('.') != std::string::npos) return ModuleVariable::Space::compiler;
     for (const char* prefix : {"_ZTV", "_ZTI", "_ZTS", "_ZTT"})
-        if (symbol.rfind(prefix, 0) == 0) return true;
+        if (symbol.rfind(prefix, 0) == 0) return ModuleVariable::Space::compiler;
     const auto last = demangled.rfind("::");
     const std::string_view base = last == std::string::npos ? std::string_view(demangled)
                                                             : std::string_view(demangled).substr(last + 2);
-    return base.rfind("__", 0) == 0;
+    return base.rfind("__", 0) == 0 ? ModuleVariable::Space::compiler : ModuleVariable::Space::device;
 }
 
 // The text a module's `const char* symbol()` returns; null when the module has no such function.
@@ -175,11 +178,10 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
         variable.name = demangle(symbol.name);
         variable.begin = base + symbol.value;
         variable.end = variable.begin + symbol.size;
-        if (is_internal_variable(symbol.name, variable.name)) {
-            variable.space = ModuleVariable::Space::internal;
-        } else if (std::find(constants.begin(), constants.end(), unqualified(variable.name)) != constants.end()) {
+        variable.space = space_of_internal(symbol.name, variable.name);
+        if (variable.space == ModuleVariable::Space::device &&
+            std::find(constants.begin(), constants.end(), unqualified(variable.name)) != constants.end())
             variable.space = ModuleVariable::Space::constant;
-        }
         variables_.push_back(std::move(variable));
     }
     // By address; of aliases (one variable, several symbols) the source's own name is kept.

@@ -42,7 +42,8 @@ struct ModuleVariable {
     enum class Space : std::uint8_t {
         constant,  // the source's __constant__ variable
         device,    // any other of the source's variables (__device__, a function's static)
-        internal,  // the prelude's, the compiler's or the C++ library's
+        compiler,  // made by the compiler for the source's code: switch tables, vtables, __func__
+        runtime,   // the prelude's, the C++ runtime's, the linker's: the kernel's code never reads them
     };
     std::string name;  // demangled
     std::uintptr_t begin = 0;

@@ -33,8 +33,11 @@ LaunchChecker::LaunchChecker(const SimModule& module, std::string kernel, CheckT
         ranges_.push_back({allocation.address, allocation.address + allocation.size, &allocation, nullptr,
                            allocations_.keep_alive[i], 0});
     }
+    // The runtime's objects in the image are no kernel data: an access there is out of bounds of
+    // the variable next to it.
     for (const auto& variable : module.variables())
-        ranges_.push_back({variable.begin, variable.end, nullptr, &variable, nullptr, 0});
+        if (variable.space != ModuleVariable::Space::runtime)
+            ranges_.push_back({variable.begin, variable.end, nullptr, &variable, nullptr, 0});
     std::sort(ranges_.begin(), ranges_.end(),
               [](const GlobalRange& a, const GlobalRange& b) { return a.begin < b.begin; });
     for (std::size_t i = 0; i < ranges_.size(); ++i) ranges_[i].index = i;
@@ -128,40 +131,49 @@ Verdict LaunchChecker::check(const AccessSite& site, const Access& access) {
     }
     if (const GlobalRange* range = range_of(address, size))
         return ask(Hook::global_access, [&](Tool& tool) { return tool.global_access(site, *range, access); });
+    if (const ModuleVariable* variable = variable_next_to(address, size)) {
+        return ask(Hook::variable_overrun, [&](Tool& tool) { return tool.variable_overrun(site, *variable, access); });
+    }
+    // The image's own data beside the variables (literals, the linker's tables) is fine to read.
     const bool in_image = std::any_of(module_.segments().begin(), module_.segments().end(), [&](const auto& segment) {
         return address >= segment.first && address < segment.second;
     });
-    if (in_image) {
-        // The image's own data beside the variables (literals, the linker's tables) is fine to read.
-        const ModuleVariable* variable = variable_next_to(address, size);
-        if (!variable) return Verdict::proceed;
-        return ask(Hook::variable_overrun, [&](Tool& tool) { return tool.variable_overrun(site, *variable, access); });
-    }
+    if (in_image) return Verdict::proceed;
     return ask(Hook::stray_access, [&](Tool& tool) { return tool.stray_access(site, access); });
 }
 
 const ModuleVariable* LaunchChecker::variable_next_to(std::uintptr_t address, std::size_t size) const {
-    const auto& variables = module_.variables();
-    const auto next = std::upper_bound(variables.begin(), variables.end(), address,
-                                       [](std::uintptr_t a, const ModuleVariable& v) { return a < v.begin; });
-    const ModuleVariable* before = next == variables.begin() ? nullptr : &*std::prev(next);
-    const ModuleVariable* after = next == variables.end() ? nullptr : &*next;
     const auto segment_of = [&](std::uintptr_t a) {
         return std::find_if(module_.segments().begin(), module_.segments().end(),
                             [&](const auto& segment) { return a >= segment.first && a < segment.second; });
     };
     const auto segment = segment_of(address);
-    if (before && segment_of(before->begin) != segment) before = nullptr;
-    if (after && segment_of(after->begin) != segment) after = nullptr;
+    const bool in_image = segment != module_.segments().end();
+    constexpr std::uintptr_t near_bytes = 65536;  // outside the image: how far past a variable still counts
+    // The neighbours among the variables that hold the kernel's data.
+    const ModuleVariable* before = nullptr;
+    const ModuleVariable* after = nullptr;
+    for (const auto& variable : module_.variables()) {
+        if (variable.space == ModuleVariable::Space::runtime) continue;
+        if (in_image ? segment_of(variable.begin) != segment
+                     : (variable.end + near_bytes < address || address + size + near_bytes < variable.begin))
+            continue;
+        if (variable.begin <= address) {
+            if (!before || variable.begin > before->begin) before = &variable;
+        } else if (!after || variable.begin < after->begin) {
+            after = &variable;
+        }
+    }
     const ModuleVariable* chosen = nullptr;
-    if (before && address < before->end) {
-        chosen = before;  // it starts inside `before` and runs past its end
+    if (before && (address < before->end || !after)) {
+        chosen = before;  // it starts inside `before` and runs past its end, or lies past it
     } else if (before && after) {
         chosen = address - before->end <= after->begin - std::min(after->begin, address + size) ? before : after;
     } else {
-        chosen = before ? before : after;
+        chosen = after;
     }
-    return chosen && chosen->space != ModuleVariable::Space::internal ? chosen : nullptr;
+    const bool source = chosen && (chosen->space == ModuleVariable::Space::constant ||
+                                   chosen->space == ModuleVariable::Space::device);
+    return source ? chosen : nullptr;
 }
-
 }  // namespace gpukit::detail::sim::check

@@ -57,16 +57,18 @@ public:
         const bool constant = variable.space == ModuleVariable::Space::constant;
         record(site, access, access_words(constant ? "constant" : "global", access), [&] {
             const std::uintptr_t address = access.address;
-            const std::string named = concat(constant ? "__constant__ " : "__device__ variable ", variable.name, " (",
-                                             variable.end - variable.begin, " bytes at ", hex(variable.begin), ")");
+            const std::string named = concat(constant ? "__constant__ " : "__device__ variable ", variable.name,
+                                             " (at ", hex(variable.begin), ", ", variable.end - variable.begin,
+                                             " bytes)");
             if (address < variable.begin)
-                return concat("Address ", hex(address), " is ", variable.begin - address, " bytes before ", named);
+                return concat("Address ", hex(address), " is ", variable.begin - address, " bytes before ", named,
+                              ": offset -", variable.begin - address, " of it");
             if (address < variable.end)
                 return concat("Access at ", hex(address), " of ", access.size, " bytes, at offset ",
-                              address - variable.begin, " of ", named, ", runs ",
-                              address + access.size - variable.end, " bytes past its end");
-            return concat("Address ", hex(address), " is at offset ", address - variable.begin, " of ", named, ", ",
-                          address - variable.end, " bytes past its end");
+                              address - variable.begin, " of ", named, ", runs ", address + access.size - variable.end,
+                              " bytes past its end");
+            return concat("Address ", hex(address), " is ", address - variable.end, " bytes after the end of ", named,
+                          ": offset ", address - variable.begin, " of it");
         });
         return Verdict::stop;
     }
