@@ -51,8 +51,8 @@ struct SimThread {
     int operand = 0;
     int width = 32;
     std::uint64_t result = 0;
-    check::ThreadState check;        // check mode: what the tools keep per thread
-    bool mask_without_self = false;  // its collective's mask left the lane out
+    check::ThreadState check;                             // check mode: what the tools keep per thread
+    bool mask_without_self = false;                       // its collective's mask left the lane out
     gpukit_sim::ThreadContext* thread_context = nullptr;  // at the top of its stack
 };
 
@@ -176,14 +176,8 @@ public:
     check::Verdict judge(const gpukit_sim::ThreadContext& context, unsigned linear, std::uintptr_t stack_region,
                          unsigned block_generation, unsigned warp_generation, check::ThreadState& thread_state,
                          const void* address, std::size_t size, unsigned flags, const void* pc) {
-        const check::AccessSite site{check_block_,
-                                     context,
-                                     context.thread_idx,
-                                     linear,
-                                     block_generation,
-                                     warp_generation,
-                                     stack_region,
-                                     stack_region + stack_bytes_,
+        const check::AccessSite site{check_block_,     context,         context.thread_idx, linear,
+                                     block_generation, warp_generation, stack_region,       stack_region + stack_bytes_,
                                      thread_state};
         return launch_->checker->check(site, {reinterpret_cast<std::uintptr_t>(address), size, flags, pc});
     }

@@ -59,8 +59,8 @@ ModuleVariable::Space space_of_internal(const std::string& symbol, const std::st
     for (const char* prefix : {"_ZTV", "_ZTI", "_ZTS", "_ZTT"})
         if (symbol.rfind(prefix, 0) == 0) return ModuleVariable::Space::compiler;
     const auto last = demangled.rfind("::");
-    const std::string_view base = last == std::string::npos ? std::string_view(demangled)
-                                                            : std::string_view(demangled).substr(last + 2);
+    const std::string_view base =
+        last == std::string::npos ? std::string_view(demangled) : std::string_view(demangled).substr(last + 2);
     return base.rfind("__", 0) == 0 ? ModuleVariable::Space::compiler : ModuleVariable::Space::device;
 }
 

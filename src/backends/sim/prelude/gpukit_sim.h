@@ -358,8 +358,7 @@ struct KernelTraits<Kernel> {
     // The kernel called with the values, read here: in check mode nothing instrumented reads them
     // (std::apply, not inlined into an uninstrumented caller, would, once per thread).
     template <std::size_t... I>
-    GPUKIT_SIM_RUNNER __attribute__((always_inline)) static void call(const Values& values,
-                                                                      std::index_sequence<I...>) {
+    GPUKIT_SIM_RUNNER __attribute__((always_inline)) static void call(const Values& values, std::index_sequence<I...>) {
         Kernel(static_cast<const ParamValue<I, std::decay_t<Params>>&>(values).value...);
     }
 
