@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <tuple>
 
 #include "device/device_kernels.hpp"
@@ -84,6 +85,57 @@ TEST_F(CheckMode, VectorAddWithoutABoundsCheckAndAGridThatOvershoots) {
     // The fixed twin reports nothing.
     checked(checked_vector_add, "vector_add")({.grid = grid_for(n, 256), .block = 256}, da, db, dc, n);
     EXPECT_TRUE(take_check_report().clean());
+}
+
+// What GPUKIT_CHECK turns on: each hazard printed once to stderr, compute-sanitizer style, at the
+// first synchronisation after its launch, and still handed to take_check_report().
+TEST_F(CheckMode, PrintsEachHazardOnceOnStderrAtTheNextSynchronisation) {
+    struct PrintingOn {
+        bool before = print_check_report();
+        PrintingOn() { set_print_check_report(true); }
+        PrintingOn(const PrintingOn&) = delete;
+        PrintingOn& operator=(const PrintingOn&) = delete;
+        ~PrintingOn() { set_print_check_report(before); }
+    } printing;
+    const int n = 1000;
+    const auto a = random_floats(n, 5), b = random_floats(n, 6);
+    auto da = DeviceBuffer::from_host(std::span<const float>(a));
+    auto db = DeviceBuffer::from_host(std::span<const float>(b));
+    DeviceBuffer dc(n * sizeof(float));
+    auto count = [](const std::string& text, const std::string& word) {
+        std::size_t found = 0;
+        for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++found;
+        return found;
+    };
+
+    ::testing::internal::CaptureStderr();
+    checked(unchecked_vector_add, "vector_add")({.grid = grid_for(n, 256), .block = 256}, da, db, dc, n);
+    Device::current().synchronize();
+    Device::current().synchronize();  // nothing new: nothing printed
+    std::vector<float> c(n);
+    copy(std::span<float>(c), dc.view());
+    const std::string printed = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(count(printed, "========= Invalid __global__ read of size 4 bytes\n"), 1u) << printed;
+    expect_contains(printed, "=========     at vector_add in kernel.cu:4\n");
+    expect_contains(printed, "=========     (24 times from this line)\n");
+    EXPECT_EQ(count(printed, "ERROR SUMMARY"), 0u) << printed;  // the summary waits for the exit
+    for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+
+    // The printed hazard is still in the report, and taking it prints nothing again.
+    ::testing::internal::CaptureStderr();
+    const auto report = take_check_report();
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+    EXPECT_EQ(only_hazard(report).line, 4);
+
+    // A hazard taken before any synchronisation is printed as it is taken, once; the twin prints nothing.
+    ::testing::internal::CaptureStderr();
+    checked(unchecked_vector_add, "vector_add")({.grid = grid_for(n, 256), .block = 256}, da, db, dc, n);
+    EXPECT_EQ(take_check_report().hazards.size(), 1u);
+    checked(checked_vector_add, "vector_add")({.grid = grid_for(n, 256), .block = 256}, da, db, dc, n);
+    Device::current().synchronize();
+    EXPECT_TRUE(take_check_report().clean());
+    const std::string again = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(count(again, "========= Invalid __global__"), 1u) << again;
 }
 
 TEST_F(CheckMode, SharedHistogramReadingPastTheInput) {
