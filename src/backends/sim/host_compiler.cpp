@@ -60,7 +60,7 @@ std::vector<std::string> flags_for(const std::string& compiler) {
 }
 constexpr const char* registry_file_name = "<gpukit kernel registry>";
 // Bump when what this file generates changes (registry, aliases, link steps): part of the identity.
-constexpr int pipeline_version = 12;
+constexpr int pipeline_version = 13;
 
 // A scratch directory, removed with everything in it when the compile is over.
 class WorkDirectory {
@@ -332,6 +332,11 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
         // No call at every function's entry and exit: the runtime keeps no shadow call stack.
         if (compiler.find("clang") == std::string::npos) {
             flags.emplace_back("--param=tsan-instrument-func-entry-exit=0");
+            // g++'s -Og leaves small aggregates (the uint3 of threadIdx and friends) on the stack,
+            // written a field at a time and read back whole: a store-forwarding stall at every
+            // use, half of racecheck's time on vector add. Scalar replacement keeps them in
+            // registers and never touches a store to memory (clang's -Og does it already).
+            if (every_store) flags.emplace_back("-ftree-sra");
         } else {
             flags.insert(flags.end(), {"-mllvm", "-tsan-instrument-func-entry-exit=false"});
         }
