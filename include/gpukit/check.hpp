@@ -121,8 +121,20 @@ struct CheckReport {
     std::string text() const;
 };
 
+// One hazard's block of "========= " lines, as CheckReport::text() and the report on stderr show it.
+std::string hazard_text(const Hazard& hazard);
+
 // The hazards check-mode launches found since the last call, after waiting for them to finish.
 CheckReport take_check_report();
+
+// Whether hazards are printed to stderr as compute-sanitizer prints them: each one once, at the
+// first synchronisation (of a device, stream or event, or a copy to the host) after its launch
+// finished or when take_check_report() takes it, and an ERROR SUMMARY when the process exits
+// (launches still running then are not waited for). On by default when GPUKIT_CHECK names a tool,
+// so a program checks without a change; off otherwise. The hazards printed still go to
+// take_check_report(). Printing never changes the exit status; see set_raise_on_hazard for that.
+void set_print_check_report(bool print);
+bool print_check_report();
 
 // Whether a check-mode launch that found a hazard fails with HazardError (at the next
 // synchronisation, like any launch error) instead of only recording it. Off by default;

@@ -34,7 +34,9 @@ from ._check import (
     CheckReport,
     Hazard,
     check_tools_from_environment,
+    print_check_report,
     raise_on_hazard,
+    set_print_check_report,
     set_raise_on_hazard,
     take_check_report,
 )
@@ -93,6 +95,6 @@ __all__ = [
     "asnumpy", "backend", "backends", "benchmark", "check_tools_from_environment", "cuda_available",
     "cuda_unavailable_reason", "devices", "empty", "empty_like", "from_dlpack", "full", "full_like",
     "get_current_stream", "get_device", "get_elapsed_time", "ndarray", "nullptr", "ones", "ones_like", "pinned_empty",
-    "raise_on_hazard", "set_raise_on_hazard", "synchronize", "take_check_report", "use_backend", "zeros",
-    "zeros_like",
+    "print_check_report", "raise_on_hazard", "set_print_check_report", "set_raise_on_hazard", "synchronize",
+    "take_check_report", "use_backend", "zeros", "zeros_like",
 ]

@@ -867,6 +867,13 @@ def set_raise_on_hazard(raise_on_hazard: bool) -> None:
 
 def raise_on_hazard() -> bool: ...
 
+def set_print_check_report(print: bool) -> None:
+    """
+    Whether hazards are printed to stderr at synchronisations and summed up at exit.
+    """
+
+def print_check_report() -> bool: ...
+
 def check_tools() -> list[tuple[str, str]]:
     """Every check-mode tool, as (name, summary) pairs in report order."""
 

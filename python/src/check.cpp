@@ -78,6 +78,9 @@ void bind_check(nb::module_& m) {
         nb::arg("raise_on_hazard").none(), nb::sig("def set_raise_on_hazard(raise_on_hazard: bool) -> None"),
         "Whether a check-mode launch that finds a hazard raises HazardError at the next synchronisation.");
     m.def("raise_on_hazard", &raise_on_hazard);
+    m.def("set_print_check_report", &set_print_check_report, nb::arg("print"),
+          "Whether hazards are printed to stderr at synchronisations and summed up at exit.");
+    m.def("print_check_report", &print_check_report);
     m.def(
         "check_tools",
         [] {

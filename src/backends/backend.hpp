@@ -120,6 +120,8 @@ public:
     // ---- check mode (backends with capabilities.check_mode)
     // The hazards that check-mode launches found since the last call, after they finished.
     virtual std::vector<Hazard> take_check_hazards() { return {}; }
+    // The hazards of the check-mode launches that have finished, without waiting for the others.
+    virtual std::vector<Hazard> take_finished_check_hazards() { return {}; }
 };
 
 // How a backend registers itself: what it is, and how to make it. Each backend folder defines

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "backends/backend.hpp"
+#include "core/check_report.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
 
@@ -31,7 +32,10 @@ MemoryInfo Device::memory_info() const { return backend_->memory_info(ordinal_);
 
 void Device::use() const { current_device = *this; }
 
-void Device::synchronize() const { backend_->synchronize_device(ordinal_); }
+void Device::synchronize() const {
+    const detail::ReportAfterSync report;
+    backend_->synchronize_device(ordinal_);
+}
 
 std::string Device::describe() const { return detail::concat("device ", ordinal_, " (", properties().name, ")"); }
 

@@ -2,6 +2,7 @@
 #include "gpukit/event.hpp"
 
 #include "backends/backend.hpp"
+#include "core/check_report.hpp"
 #include "core/stream_access.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
@@ -49,6 +50,7 @@ void Event::record(StreamRef stream) {
 }
 
 void Event::synchronize() const {
+    const detail::ReportAfterSync report;
     const auto& s = state();
     s.backend->synchronize_event(s.device, s.handle);
 }

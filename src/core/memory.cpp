@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "backends/backend.hpp"
+#include "core/check_report.hpp"
 #include "core/stream_access.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
@@ -146,6 +147,7 @@ void copy(BufferView dst, std::span<const std::byte> src) {
 void copy(std::span<std::byte> dst, BufferView src) {
     require_same_size("copy to host", dst.size(), src.size_bytes());
     if (dst.empty()) return;
+    const detail::ReportAfterSync report;  // a synchronous copy waits for the work before it
     const Device d = src.device();
     d.backend().copy_to_host(d.ordinal(), dst.data(), src.address(), dst.size(), std::nullopt);
 }

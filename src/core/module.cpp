@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cache/compile_cache.hpp"
+#include "core/check_report.hpp"
 #include "core/module_state.hpp"
 #include "core/option_policy.hpp"
 #include "gpukit/array_memory.hpp"
@@ -114,7 +115,10 @@ Module Module::compile(std::string_view source, const CompileOptions& options, D
     auto& backend = device.backend();
     std::string target = options.target.empty() ? device.properties().target : options.target;
     CheckTools check;
-    if (backend.info().capabilities.check_mode) check = options.check | CheckTools::from_environment();
+    if (backend.info().capabilities.check_mode) {
+        check = options.check | CheckTools::from_environment();
+        if (!check.empty()) detail::start_check_report();
+    }
     return Module(detail::get_or_load(device, {source, options, std::move(target), check}));
 }
 

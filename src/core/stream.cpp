@@ -2,6 +2,7 @@
 #include "gpukit/stream.hpp"
 #include "gpukit/event.hpp"
 
+#include "core/check_report.hpp"
 #include "core/stream_access.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
@@ -56,6 +57,7 @@ StreamRef StreamRef::default_stream(Device device) {
 Device StreamRef::device() const { return detail::StreamAccess::device_of(*this); }
 
 void StreamRef::synchronize() const {
+    const detail::ReportAfterSync report;
     const Device d = device();
     d.backend().synchronize_stream(d.ordinal(), detail::StreamAccess::resolve(*this, d, "synchronize a stream"));
 }

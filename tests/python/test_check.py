@@ -137,3 +137,70 @@ print(len(report.hazards), report.hazards[0].what)
     lines = result.stdout.strip().splitlines()
     assert lines[0] == "memcheck"
     assert lines[1] == "1 Invalid __global__ read of size 4 bytes"  # the reading thread stops before writing
+
+
+PRINTED_BY_ITSELF = f"""
+import numpy, gpukit
+kernel = gpukit.RawKernel('''{OVERSHOOTING_WRITE}''', "scale")  # no check=, no report asked for
+values = numpy.random.default_rng(8).uniform(-1, 1, 1000).astype(numpy.float32)
+out = gpukit.zeros(1000, numpy.float32)
+kernel(4, 256, (gpukit.asarray(values), out, 1000))
+assert (out.get() == 2 * values).all()  # a synchronisation: the hazards are printed here
+print("after the copy")
+gpukit.synchronize()  # nothing new to print
+"""
+
+
+def run_checked(script, **environment):
+    environment = {**os.environ, "GPUKIT_BACKEND": "sim", "GPUKIT_CHECK": "memcheck", **environment}
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment,
+                          timeout=600)
+
+
+def test_gpukit_check_alone_prints_the_report_on_stderr_once_with_a_summary_at_exit():
+    result = run_checked(PRINTED_BY_ITSELF)
+    assert result.returncode == 0, result.stderr  # printing never fails the program
+    assert result.stdout == "after the copy\n"
+    lines = result.stderr.splitlines()
+    assert lines.count("========= Invalid __global__ read of size 4 bytes") == 1, result.stderr
+    assert "=========     at scale in kernel.cu:4" in lines
+    assert "=========     (24 times from this line)" in lines
+    assert lines[-1] == "========= ERROR SUMMARY: 24 errors (1 distinct)", result.stderr
+    assert result.stderr.count("ERROR SUMMARY") == 1
+
+
+def test_the_printed_report_is_still_taken_by_the_program_and_not_printed_again():
+    script = PRINTED_BY_ITSELF + """
+report = gpukit.take_check_report()
+print(len(report.hazards), report.hazards[0].line, gpukit.print_check_report())
+"""
+    result = run_checked(script)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["after the copy", "1 4 True"]
+    assert result.stderr.count("========= Invalid __global__") == 1, result.stderr
+    assert result.stderr.splitlines()[-1] == "========= ERROR SUMMARY: 24 errors (1 distinct)"
+
+
+def test_a_clean_program_prints_only_the_summary():
+    result = run_checked(PRINTED_BY_ITSELF.replace("  out[i]", "  if (i < size) out[i]"))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "========= ERROR SUMMARY: 0 errors (0 distinct)\n"
+
+
+def test_the_report_on_stderr_can_be_turned_off_and_raise_changes_the_exit_status():
+    quiet = run_checked("import gpukit\ngpukit.set_print_check_report(False)\n" + PRINTED_BY_ITSELF)
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+    raising = run_checked(PRINTED_BY_ITSELF, GPUKIT_CHECK_RAISE="1")
+    assert raising.returncode == 1 and "HazardError" in raising.stderr, raising.stderr
+    assert raising.stderr.count("========= Invalid __global__ read of size 4 bytes") == 1, raising.stderr
+    unset = run_checked(PRINTED_BY_ITSELF, GPUKIT_CHECK="")
+    assert unset.returncode == 0 and unset.stderr == "", unset.stderr
+
+
+def test_set_print_check_report_round_trips():
+    before = gpukit.print_check_report()
+    try:
+        gpukit.set_print_check_report(not before)
+        assert gpukit.print_check_report() is (not before)
+    finally:
+        gpukit.set_print_check_report(before)

@@ -85,6 +85,7 @@ def run(args):
     source = read_source(args.file)
     use_backend(checking_backend())  # check mode runs on the simulator, whatever GPUKIT_BACKEND says
     _check.set_raise_on_hazard(False)  # a hazard is reported, not raised
+    _check.set_print_check_report(False)  # reported once, below, even when GPUKIT_CHECK is set
     options = [f"-D{define}" for define in args.defines]
     options += [f"-I{directory}" for directory in [*args.include_dirs, args.file.resolve().parent]]
     module = _kernel.RawModule(source, options, check=",".join(args.tools), program_name=args.file.name)

@@ -303,6 +303,9 @@ public:
 
     std::vector<Hazard> take_check_hazards() override {
         streams_.synchronize_all();
+        return take_finished_check_hazards();
+    }
+    std::vector<Hazard> take_finished_check_hazards() override {
         std::lock_guard lock(hazards_mutex_);
         return std::exchange(hazards_, {});
     }

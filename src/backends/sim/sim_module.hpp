@@ -37,6 +37,20 @@ struct SharedVariable {
     bool dynamic = false;  // the buffer behind every extern __shared__ array
 };
 
+// A variable in the module's image, which check mode bounds on its own.
+struct ModuleVariable {
+    enum class Space : std::uint8_t {
+        constant,  // the source's __constant__ variable
+        device,    // any other of the source's variables (__device__, a function's static)
+        compiler,  // made by the compiler for the source's code: switch tables, vtables, __func__
+        runtime,   // the prelude's, the C++ runtime's, the linker's: the kernel's code never reads them
+    };
+    std::string name;  // demangled
+    std::uintptr_t begin = 0;
+    std::uintptr_t end = 0;
+    Space space = Space::device;
+};
+
 // Where an instruction of the module comes from.
 struct SourceLocation {
     std::string file;
@@ -76,9 +90,15 @@ public:
     // [begin, end) of each loaded segment of the image, and the address the image is loaded at.
     const std::vector<std::pair<std::uintptr_t, std::uintptr_t>>& segments() const noexcept { return segments_; }
     std::uintptr_t base() const noexcept { return base_; }
+    // The variables of the image, by address, each once.
+    const std::vector<ModuleVariable>& variables() const noexcept { return variables_; }
     // The source line of the instruction before `return_address` (check-mode modules carry
-    // debug information); empty when unknown.
+    // debug information); empty when unknown. Its file as source_name tells it.
     SourceLocation source_of(const void* return_address) const;
+    // A source file as the compile saw it (a debug line's path, or __FILE__) by the name the user
+    // gave it: the program's name (CompileOptions::program_name) for its source, a header's
+    // name (CompileOptions::headers) for a header, a path on disk for a file included from there.
+    std::string source_name(std::string_view compiled_path) const;
 
 private:
     void* handle_ = nullptr;
@@ -86,6 +106,9 @@ private:
     std::uintptr_t base_ = 0;
     std::vector<std::pair<std::uintptr_t, std::uintptr_t>> segments_;  // [begin, end) of the image
     std::vector<std::pair<std::uintptr_t, std::uintptr_t>> writable_;  // the parts writable once loaded
+    std::vector<ModuleVariable> variables_;
+    std::string program_name_;       // CompileOptions::program_name, as the module records it
+    std::string compile_directory_;  // the compile's scratch directory, ending in '/'; empty if unknown
     std::vector<SharedVariable> shared_;
     std::uint64_t anchor_offset_ = 0;  // of the prelude's thread_local_anchor in the module's block
     const gpukit_sim::ModuleRecord* record_ = nullptr;

@@ -42,6 +42,13 @@ def test_the_fixed_twin_is_clean_and_exits_0():
     assert result.stdout.count("clean") == 4
 
 
+def test_gpukit_check_in_the_environment_does_not_print_the_report_twice():
+    result = check(PLANTED, *VECTOR_ADD, env={"GPUKIT_CHECK": "memcheck"})
+    assert result.returncode == 1 and result.stderr == "", result.stderr
+    assert result.stdout.count("========= Invalid __global__ read of size 4 bytes") == 1
+    assert result.stdout.count("ERROR SUMMARY") == 1
+
+
 def test_json_has_one_record_per_distinct_hazard():
     result = check(PLANTED, *VECTOR_ADD, "--json")
     assert result.returncode == 1
