@@ -253,11 +253,13 @@ std::vector<CompileOption> CompileOptions::parsed() const {
 
 void CompileOptions::validate() const {
     parsed();
-    if (program_name.empty() || program_name.size() > 255 || program_name == "." || program_name == ".." ||
-        program_name.find_first_of("/\\\"") != std::string::npos || has_control_character(program_name))
+    // A relative name ("kernels/fill.cu": check mode reports files as the user named them), never
+    // one that leaves the compile's directory.
+    if (program_name.size() > 255 || !is_contained_name(program_name) ||
+        program_name.find_first_of("\\\"") != std::string::npos || has_control_character(program_name))
         throw InvalidArgumentError(concat(
-            "CompileOptions::program_name must be a file name of at most 255 bytes without '/', '\\\\', quotes or "
-            "control characters (it names the source in compile errors), got '",
+            "CompileOptions::program_name must be a relative file name of at most 255 bytes without '..', '\\\\', "
+            "quotes or control characters (it names the source in compile errors), got '",
             program_name, "'"));
     std::set<std::string_view> header_names;
     for (const Header& header : headers) {

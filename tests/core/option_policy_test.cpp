@@ -199,14 +199,15 @@ TEST(CompileOptionPolicy, FieldsAreCheckedLikeOptions) {
     EXPECT_THROW(CompileOptions{}.option("-fplugin=x.so").validate(), InvalidArgumentError);
 }
 
-TEST(CompileOptionPolicy, TheProgramNameIsAPlainFileName) {
-    for (const std::string name : {"kernel.cu", "vector add.cu", "matmul_tiled.cu", "a", "ünïcode.cu"}) {
+TEST(CompileOptionPolicy, TheProgramNameIsARelativeFileNameThatStaysInside) {
+    for (const std::string name :
+         {"kernel.cu", "vector add.cu", "matmul_tiled.cu", "a", "ünïcode.cu", "dir/kernel.cu"}) {
         CompileOptions options;
         options.program_name = name;
         EXPECT_NO_THROW(options.validate()) << name;
     }
     for (const std::string name :
-         {std::string(), std::string("../kernel.cu"), std::string("/tmp/kernel.cu"), std::string("dir/kernel.cu"),
+         {std::string(), std::string("../kernel.cu"), std::string("/tmp/kernel.cu"), std::string("dir/../../k.cu"),
           std::string("a\"b.cu"), std::string("a\\b.cu"), std::string("a\nb.cu"), std::string("a\0b", 3),
           std::string(256, 'k'), std::string("."), std::string("..")}) {
         CompileOptions options;
