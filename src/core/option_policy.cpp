@@ -255,7 +255,7 @@ void CompileOptions::validate() const {
     parsed();
     // A relative name ("kernels/fill.cu": check mode reports files as the user named them), never
     // one that leaves the compile's directory.
-    if (program_name.size() > 255 || !is_contained_name(program_name) ||
+    if (program_name.size() > 255 || !detail::is_contained_name(program_name) ||
         program_name.find_first_of("\\\"") != std::string::npos || has_control_character(program_name))
         throw InvalidArgumentError(concat(
             "CompileOptions::program_name must be a relative file name of at most 255 bytes without '..', '\\\\', "
