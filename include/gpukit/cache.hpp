@@ -8,6 +8,16 @@
 // default 1 GiB) by evicting the least recently used entries. GPUKIT_CACHE_DISABLE=1 turns the
 // disk cache off.
 //
+// The disk holds compiled code that gpukit loads, so the cache is private: gpukit creates its
+// directory with mode 0700 and uses it only while it is yours and no one else can write it.
+// Otherwise a directory you chose (GPUKIT_CACHE_DIR, configure_cache) is an InvalidArgumentError
+// at every compile, naming the directory, its owner and mode; the default one is left alone with
+// a warning on standard error, and compiled kernels are kept in the process only. Entries and the
+// statistics file are opened without following symbolic links and without blocking, and used
+// only when each is a regular file of yours that no one else can write: anything else planted
+// there (a link, a FIFO, a directory, a device, another user's file) is skipped with a warning.
+// Each entry's checksum is verified before it is loaded.
+//
 // In the process, the images compiled or read from disk and the modules loaded from them are kept
 // for the next compile of the same thing (the memo), least recently used first out beyond a bound
 // in entries and in bytes (GPUKIT_CACHE_MEMORY_MAX_ENTRIES, default 256, and
@@ -21,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <string>
 
 namespace gpukit {
 
@@ -62,8 +73,13 @@ struct CacheConfig {
 
 CacheConfig cache_config();
 // Changes where and how much the disk cache keeps, taking effect for the next lookup, and the
-// memo's bound, trimming it at once.
+// memo's bound, trimming it at once. Creates the directory (mode 0700) if it is missing; throws
+// InvalidArgumentError when it is not private to you (another user's, or writable by group or
+// others).
 void configure_cache(const CacheConfig& config);
+// Why the configured directory is not used: it is not private to you. Empty when it is used, or
+// when there is no directory or the disk cache is off.
+std::string cache_directory_refusal();
 // Total bytes and entries on disk now.
 struct DiskUsage {
     std::uint64_t bytes = 0;

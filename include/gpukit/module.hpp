@@ -31,6 +31,38 @@ namespace detail {
 struct ModuleState;
 }
 
+// One compiler option as gpukit reads it. Every backend takes the same fixed set, in NVRTC's
+// spellings (accepted_compile_options lists them), and refuses anything else: a host compiler's
+// -fplugin=, -B, -Wp, or -o would let a compile run or overwrite other programs.
+struct CompileOption {
+    enum class Kind {
+        define,             // -DNAME, -DNAME=VALUE, --define-macro=: name is NAME (or F(x)), value VALUE
+        undefine,           // -UNAME, --undefine-macro=NAME
+        include_dir,        // -I<dir>, --include-path=<dir>: an existing directory
+        std,                // -std=c++11|c++14|c++17|c++20, --std=
+        optimisation,       // -O0..-O3, -Os, -Og (name "0".."3", "s", "g"): the simulator's; no device meaning
+        fast_math,          // --use_fast_math
+        fast_math_part,     // --ftz=, --prec-div=, --prec-sqrt=, --fmad=: name "ftz"..., value "true"/"false"
+        device_debug,       // -G, --device-debug
+        line_info,          // -lineinfo, --generate-line-info
+        debug_info,         // -g: debug information on the simulator, line information on a GPU
+        max_registers,      // -maxrregcount=N, --maxrregcount=N (name N)
+        restrict_pointers,  // --restrict
+        no_warnings,        // -w, --disable-warnings
+        device_only,        // an NVRTC option without a meaning on the host (accepted_compile_options)
+    };
+    Kind kind = Kind::define;
+    std::string name;
+    std::string value;
+    std::string nvrtc;  // NVRTC's spelling; empty for what has no device meaning (optimisation)
+};
+
+// Reads one option of CompileOptions::extra_options. Throws InvalidArgumentError naming the option
+// and listing what is accepted.
+CompileOption parse_compile_option(std::string_view option);
+// The options parse_compile_option accepts, as text for messages and help.
+std::string_view accepted_compile_options();
+
 // A header handed to the compiler as a string: `#include "name"` finds it.
 struct Header {
     std::string name;
@@ -46,8 +78,10 @@ struct CompileOptions {
     bool line_info = true;      // -lineinfo: source lines for profilers and sanitizers
     // Template kernels to instantiate and look up by these names, e.g. "axpy<float>".
     std::vector<std::string> name_expressions;
-    std::vector<std::string> extra_options;  // passed through unchanged
-    std::string program_name = "kernel.cu";  // the file name compile errors mention
+    // More options, each one of accepted_compile_options() (NVRTC's spellings); anything else is
+    // refused with InvalidArgumentError. A -std= here replaces `std`.
+    std::vector<std::string> extra_options;
+    std::string program_name = "kernel.cu";  // the file name compile errors mention: no '/', no quotes
     std::string target;                      // e.g. "sm_80"; empty compiles for the device's own architecture
     // Check mode's tools (gpukit/check.hpp), on backends that run them; GPUKIT_CHECK adds to them.
     CheckTools check;
@@ -58,7 +92,16 @@ struct CompileOptions {
     CompileOptions& name_expression(std::string expression);
     CompileOptions& option(std::string raw);
 
-    // The compiler command-line options these settings amount to (without the target).
+    // Every setting above as checked options, in the order the compiler sees them: the -std, the
+    // defines, the include directories, fast math, line information, then extra_options. Throws
+    // InvalidArgumentError naming the bad field or option and what is accepted.
+    std::vector<CompileOption> parsed() const;
+    // Checks every field: parsed(), and the program name (a file name: no '/', quotes or control
+    // characters), the headers' names (relative, no ".."; each once), the name expressions (no
+    // control characters, '#' or quotes) and the target. Throws InvalidArgumentError.
+    void validate() const;
+    // The NVRTC command-line options these settings amount to (without the target): parsed()'s
+    // NVRTC spellings. Throws as parsed() does.
     std::vector<std::string> to_arguments() const;
 };
 

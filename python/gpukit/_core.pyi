@@ -1002,6 +1002,11 @@ class DiskCacheStats:
 def cache_config() -> CacheConfig:
     """The cache's configuration (from GPUKIT_CACHE_* on first use)."""
 
+def cache_directory_refusal() -> str:
+    """
+    Why the configured directory is not used (it is not private to you); '' when it is used.
+    """
+
 def cache_stats() -> CacheStats: ...
 
 def cache_disk_stats() -> DiskCacheStats: ...

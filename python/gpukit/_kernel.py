@@ -64,35 +64,22 @@ def _check_tools(check):
 
 
 def _compile_options(options, name_expressions, check, program_name):
-    """The core's CompileOptions for NVRTC-style command-line ``options`` (CuPy's and PyCUDA's)."""
+    """The core's CompileOptions for NVRTC-style command-line ``options`` (CuPy's and PyCUDA's).
+
+    Only ``-arch=`` is read here (it names the target); the C++ core checks every other option
+    against one allowlist for both backends (``-D``, ``-U``, ``-I``, ``-std=``, ``-O``, fast math,
+    ``-G``, ``-lineinfo``, ...) and raises ValueError listing it for anything else."""
     options = _str_sequence(options, "options")
     if not isinstance(program_name, str):
         raise TypeError(f"program_name must be a str (the file name messages give the source), not "
                         f"{describe_value(program_name)}")
     compile_options = _core.CompileOptions()
-    defines, include_dirs, extra = [], [], []
+    extra = []
     for option in options:
-        if option.startswith("--define-macro="):
-            option = "-D" + option[len("--define-macro="):]
-        if option.startswith("--include-path="):
-            option = "-I" + option[len("--include-path="):]
-        if option.startswith("-D"):
-            name, _, value = option[2:].partition("=")
-            defines.append((name, value))
-        elif option.startswith("-I"):
-            include_dirs.append(option[2:])
-        elif option.startswith(("-std=", "--std=")):
-            compile_options.std = option.split("=", 1)[1]
-        elif option in ("--use_fast_math", "-use_fast_math"):
-            compile_options.fast_math = True
-        elif option in ("-lineinfo", "--generate-line-info"):
-            compile_options.line_info = True
-        elif option.startswith(("-arch=", "--gpu-architecture=")):
+        if option.startswith(("-arch=", "--gpu-architecture=")):
             compile_options.target = option.split("=", 1)[1].replace("compute_", "sm_")
         else:
             extra.append(option)
-    compile_options.defines = defines
-    compile_options.include_dirs = include_dirs
     compile_options.extra_options = extra
     compile_options.name_expressions = list(name_expressions)
     compile_options.check = _check_tools(check)
@@ -103,8 +90,11 @@ def _compile_options(options, name_expressions, check, program_name):
 class RawModule:
     """CUDA C source compiled for one device, as ``cupy.RawModule``.
 
-    ``options``: NVRTC-style flags (``-DNAME=VALUE``, ``-I``, ``-std=``, ``--use_fast_math``; others
-    pass through). ``name_expressions``: template kernels to instantiate (``'axpy<float>'``).
+    ``options``: NVRTC-style flags, the same on every backend: ``-DNAME=VALUE``, ``-UNAME``, ``-I<dir>``,
+    ``-std=c++17``, ``-O0``..``-O3`` (the simulator's), ``--use_fast_math`` and its parts, ``-G``,
+    ``-lineinfo``, ``-maxrregcount=N``, ``--restrict``, ``-w``, ``-arch=`` (the target) and a few more
+    NVRTC options; anything else raises ValueError listing them (a host compiler's ``-fplugin=`` or
+    ``-B`` would run other programs). ``name_expressions``: template kernels to instantiate (``'axpy<float>'``).
     ``check``: simulator check-mode tools for this module, ``'memcheck,racecheck'``, a list of them,
     ``'all'`` or True (``GPUKIT_CHECK`` adds to them). ``device`` or ``backend`` (``'cuda'`` or
     ``'sim'``): where it runs, by default the current device.

@@ -63,6 +63,8 @@ void bind_cache(nb::module_& m) {
         .def_ro("evictions", &DiskCacheStats::evictions);
 
     m.def("cache_config", &cache_config, "The cache's configuration (from GPUKIT_CACHE_* on first use).");
+    m.def("cache_directory_refusal", &cache_directory_refusal,
+          "Why the configured directory is not used (it is not private to you); '' when it is used.");
     m.def("cache_stats", &cache_stats);
     m.def("cache_disk_stats", &cache_disk_stats);
     m.def(

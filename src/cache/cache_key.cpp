@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "gpukit/error.hpp"
 #include "util/sha256.hpp"
 
 namespace gpukit::detail {
@@ -12,7 +13,8 @@ namespace {
 // Bump when anything below changes the encoding or what enters the key: old entries then simply
 // stop matching.
 // 3: includes under a certainly-false condition (`#if 0`) no longer enter the key.
-constexpr std::string_view key_format_version = "gpukit-cache-key/3";
+// 4: #import is followed as #include is; options enter in their checked NVRTC spellings.
+constexpr std::string_view key_format_version = "gpukit-cache-key/4";
 
 std::string_view tag(HeaderOrigin origin) {
     switch (origin) {
@@ -21,6 +23,7 @@ std::string_view tag(HeaderOrigin origin) {
         case HeaderOrigin::unreadable_file: return "unreadable";
         case HeaderOrigin::not_found: return "not found";
         case HeaderOrigin::computed: return "computed";
+        case HeaderOrigin::refused: return "refused";
     }
     return "?";
 }
@@ -33,6 +36,14 @@ IncludeSearch include_search(const CompileOptions& options) {
     for (const Header& header : options.headers) search.string_headers.push_back({header.name, header.source});
     search.directories = options.include_dirs;
     return search;
+}
+
+// The include rules (source/include_resolver.hpp) hold before anything is compiled or looked up:
+// a refused header ends the compile with an error that names it and quotes nothing else.
+void refuse_if_refused(const ReachedHeader& reached, const CompileInput& input) {
+    if (reached.origin != HeaderOrigin::refused) return;
+    throw CompileError(input.options.program_name, input.target, refusal_message(reached, input.options.program_name),
+                       input.options.to_arguments(), std::string(input.source));
 }
 
 // Feeds fields to SHA-256 each prefixed by its length, so that no two different field sequences
@@ -64,13 +75,15 @@ std::vector<ResolvedInclude> find_includes(const CompileInput& input) {
     std::vector<ResolvedInclude> found;
     if (!may_include(input.source)) return found;
     walk_includes(input.source, include_search(input.options), [&](const ReachedHeader& reached) {
+        refuse_if_refused(reached, input);
         ResolvedInclude include{reached.header.form, reached.header.name, {}, {}};
         switch (reached.origin) {
             case HeaderOrigin::string_header: include.resolved = string_header_marker; break;
             case HeaderOrigin::file:
             case HeaderOrigin::unreadable_file: include.resolved = reached.path; break;
             case HeaderOrigin::not_found:
-            case HeaderOrigin::computed: break;
+            case HeaderOrigin::computed:
+            case HeaderOrigin::refused: break;
         }
         if (reached.origin == HeaderOrigin::string_header || reached.origin == HeaderOrigin::file) {
             include.content_hash = sha256_hex(reached.content);
@@ -87,7 +100,15 @@ std::string compute_cache_key(std::string_view compiler_identity, const CompileI
     key.field(compiler_identity);
     key.field(input.target);
     key.number(input.check.bits());
-    key.list(options.to_arguments());
+    // Every checked option, with what has no NVRTC spelling (-O3 is the simulator's alone).
+    const std::vector<CompileOption> parsed = options.parsed();
+    key.number(parsed.size());
+    for (const CompileOption& option : parsed) {
+        key.number(static_cast<std::uint64_t>(option.kind));
+        key.field(option.name);
+        key.field(option.value);
+        key.field(option.nvrtc);
+    }
     key.list(options.name_expressions);
     key.field(options.program_name);
     key.field(input.source);
@@ -100,6 +121,7 @@ std::string compute_cache_key(std::string_view compiler_identity, const CompileI
     // up front and the walk streams straight into the hash. String headers' content is in already.
     if (may_include(input.source)) {
         walk_includes(input.source, include_search(options), [&](const ReachedHeader& reached) {
+            refuse_if_refused(reached, input);
             key.field(tag(reached.origin));
             key.field(reached.header.form == IncludeForm::angled ? "<>" : "\"\"");
             key.field(reached.header.name);

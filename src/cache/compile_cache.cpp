@@ -19,6 +19,9 @@
 #include "cache/lru_map.hpp"
 #include "core/module_state.hpp"
 #include "gpukit/error.hpp"
+#include "util/private_files.hpp"
+#include "util/text.hpp"
+#include "util/warning.hpp"
 
 namespace gpukit {
 
@@ -33,7 +36,12 @@ using ModuleKey = std::tuple<std::string, const Backend*, int>;  // (cache key, 
 struct CacheState {
     std::mutex mutex;
     std::optional<CacheConfig> config;      // read from the environment on first use
-    std::shared_ptr<const DiskCache> disk;  // null while the disk cache is off
+    std::shared_ptr<const DiskCache> disk;  // null while the disk cache is off or refused
+    // Why the configured directory is not used (not private to this user); empty when it is.
+    std::string refusal;
+    // The user named the directory (GPUKIT_CACHE_DIR, configure_cache): a refusal is an error then,
+    // where the default directory only falls back to the in-process cache, with a warning.
+    bool chosen_directory = false;
     // The memo, each within config's memory bounds.
     LruMap<std::string, std::shared_ptr<const CompiledImage>> memory;
     LruMap<ModuleKey, std::shared_ptr<ModuleState>> loaded;
@@ -74,17 +82,42 @@ bool parse_disable_flag(std::string_view text) {
                                std::string(text) + "'");
 }
 
-std::shared_ptr<const DiskCache> make_disk_cache(const CacheConfig& config) {
-    if (!config.disk_enabled || config.directory.empty()) return nullptr;
-    return std::make_shared<const DiskCache>(config.directory, config.max_bytes);
+// Why `config`'s directory must not be used, after creating it (mode 0700) if it is missing: it
+// is not a directory, or another user owns it, or its group or others can write it. Anyone who can
+// write there can plant compiled code that this process would load. Empty when it is fine.
+std::string refusal_of(const CacheConfig& config, bool chosen) {
+    if (!config.disk_enabled || config.directory.empty()) return {};
+    const std::optional<std::string> problem = make_private_directory(config.directory);
+    if (!problem) return {};
+    return concat("The compile cache directory ", config.directory.string(),
+                  chosen ? " (GPUKIT_CACHE_DIR or configure_cache)" : "", " cannot be used: ", *problem,
+                  ". Anyone who can write there could plant compiled code that gpukit would load. Use a directory "
+                  "that is yours and that no one else can write (gpukit creates a missing one with mode 0700), or "
+                  "turn the disk cache off with GPUKIT_CACHE_DISABLE=1");
+}
+
+// Call with the mutex held. A refused default directory falls back to the in-process cache with
+// a warning; a refused chosen one is an error at every lookup (get_or_compile).
+void apply(CacheState& state, CacheConfig config, bool chosen) {
+    state.refusal = refusal_of(config, chosen);
+    state.chosen_directory = chosen;
+    state.disk = state.refusal.empty() && config.disk_enabled && !config.directory.empty()
+                     ? std::make_shared<const DiskCache>(config.directory, config.max_bytes)
+                     : nullptr;
+    if (!state.refusal.empty() && !chosen)
+        warn_once(state.refusal + ". Compiled kernels are kept in this process only");
+    state.config = std::move(config);
 }
 
 // Call with the mutex held.
 void ensure_configured(CacheState& state) {
     if (state.config) return;
-    CacheConfig config = cache_config_from_environment();
-    state.disk = make_disk_cache(config);
-    state.config = std::move(config);
+    apply(state, cache_config_from_environment(), environment("GPUKIT_CACHE_DIR").has_value());
+}
+
+// Call with the mutex held: throws the refusal of a directory the user chose.
+void check_chosen_directory(const CacheState& state) {
+    if (state.chosen_directory && !state.refusal.empty()) throw InvalidArgumentError(state.refusal);
 }
 
 // The directory and bound to report on or clear, or nullopt when no directory is configured.
@@ -138,6 +171,13 @@ CacheConfig cache_config_from_environment() {
     return config;
 }
 
+void configure_cache_from_environment() {
+    CacheState& state = cache_state();
+    std::lock_guard lock(state.mutex);
+    state.config.reset();
+    ensure_configured(state);
+}
+
 CachedCompile get_or_compile(const Compiler& compiler, const CompileInput& input) {
     // The key once, outside the lock: it is the whole cost of an in-process hit besides one lookup.
     std::string key = compute_cache_key(compiler.identity(), input);
@@ -151,6 +191,7 @@ CachedCompile get_or_compile(const Compiler& compiler, const CompileInput& input
             return {std::move(key), *found};
         }
         ensure_configured(state);
+        check_chosen_directory(state);
         disk = state.disk;
     }
     std::vector<std::shared_ptr<const CompiledImage>> forgotten;  // freed after the lock is let go of
@@ -268,15 +309,22 @@ CacheConfig cache_config() {
 void configure_cache(const CacheConfig& config) {
     if (config.disk_enabled && config.directory.empty())
         throw InvalidArgumentError("configure_cache: the disk cache is enabled but no directory is given");
+    if (std::string refusal = detail::refusal_of(config, true); !refusal.empty()) throw InvalidArgumentError(refusal);
     detail::CacheState& state = detail::cache_state();
     std::vector<std::shared_ptr<const CompiledImage>> forgotten_images;  // freed after unlocking
     std::vector<std::shared_ptr<detail::ModuleState>> forgotten_modules;
     std::lock_guard lock(state.mutex);
-    state.disk = detail::make_disk_cache(config);
-    state.config = config;
+    detail::apply(state, config, true);
     state.stats.memory_evictions +=
         state.memory.trim(config.memory_max_entries, config.memory_max_bytes, forgotten_images) +
         state.loaded.trim(config.memory_max_entries, config.memory_max_bytes, forgotten_modules);
+}
+
+std::string cache_directory_refusal() {
+    detail::CacheState& state = detail::cache_state();
+    std::lock_guard lock(state.mutex);
+    detail::ensure_configured(state);
+    return state.refusal;
 }
 
 DiskUsage cache_disk_usage() {

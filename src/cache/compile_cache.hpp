@@ -33,4 +33,7 @@ std::shared_ptr<ModuleState> get_or_load(const Device& device, const CompileInpu
 // once, on first use; configure_cache() replaces it.
 CacheConfig cache_config_from_environment();
 
+// Forgets the configuration and reads the environment again, as the first lookup does (tests).
+void configure_cache_from_environment();
+
 }  // namespace gpukit::detail

@@ -1,12 +1,14 @@
 // src/cache/disk_cache.cpp: atomic writes, checked reads and LRU eviction of disk cache entries.
 #include "cache/disk_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
-#include <fstream>
 #include <functional>
 #include <iterator>
 #include <optional>
@@ -17,7 +19,9 @@
 
 #include "cache/cache_entry.hpp"
 #include "gpukit/error.hpp"
-#include "util/files.hpp"
+#include "util/private_files.hpp"
+#include "util/text.hpp"
+#include "util/warning.hpp"
 
 namespace gpukit::detail {
 
@@ -56,22 +60,24 @@ struct CacheFiles {
     std::vector<FileOnDisk> temporaries;
 };
 
-// The cache's own files only: <2 hex digits>/<name>.gkc or .tmp. Anything else a user keeps in
-// the directory is never counted nor deleted. Files that vanish meanwhile (another process
-// evicting) are skipped.
+// The cache's own files only: <2 hex digits>/<name>.gkc or .tmp, each a real directory and a
+// regular file (a symbolic link is never followed). Anything else a user keeps in the directory is
+// never counted nor deleted. Files that vanish meanwhile (another process evicting) are skipped.
 CacheFiles list_cache_files(const fs::path& directory) {
     CacheFiles files;
     std::error_code error;
     for (fs::directory_iterator shard(directory, error), end; !error && shard != end; shard.increment(error)) {
         std::error_code shard_error;
-        if (!is_shard_directory_name(shard->path().filename().string()) || !shard->is_directory(shard_error)) continue;
+        if (!is_shard_directory_name(shard->path().filename().string()) || !shard->is_directory(shard_error) ||
+            shard->is_symlink(shard_error))
+            continue;
         for (fs::directory_iterator file(shard->path(), shard_error); !shard_error && file != end;
              file.increment(shard_error)) {
             const std::string extension = file->path().extension().string();
             const bool is_entry = extension == entry_extension;
             if (!is_entry && extension != temporary_extension) continue;
             std::error_code file_error;
-            if (!file->is_regular_file(file_error)) continue;
+            if (!fs::is_regular_file(file->symlink_status(file_error))) continue;
             FileOnDisk found{file->path(), file->file_size(file_error), {}};
             if (file_error) continue;
             found.last_write = file->last_write_time(file_error);
@@ -82,28 +88,49 @@ CacheFiles list_cache_files(const fs::path& directory) {
     return files;
 }
 
-// Deletes a temporary file on scope exit unless it was renamed into place.
+// A temporary file of an open shard directory, deleted on scope exit unless renamed into place.
 class TemporaryFile {
 public:
-    explicit TemporaryFile(fs::path path) : path_(std::move(path)) {}
+    TemporaryFile(int directory, std::string name) : directory_(directory), name_(std::move(name)) {}
     TemporaryFile(const TemporaryFile&) = delete;
     TemporaryFile& operator=(const TemporaryFile&) = delete;
     ~TemporaryFile() {
-        std::error_code ignored;  // a destructor must not throw; a leftover is removed by a later eviction
-        if (!renamed_) fs::remove(path_, ignored);
+        // A leftover is removed by a later eviction; a destructor must not throw.
+        if (created_ && !renamed_) ::unlinkat(directory_, name_.c_str(), 0);
     }
-    const fs::path& path() const { return path_; }
-    bool rename_to(const fs::path& target) {
-        std::error_code error;
-        fs::rename(path_, target, error);
-        renamed_ = !error;
+    // Creates it (mode 0600, failing if anything is there) with `bytes`; false when it could not.
+    bool write(std::string_view bytes) {
+        FileDescriptor file(
+            ::openat(directory_, name_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+        if (!file.is_open()) return false;
+        created_ = true;
+        while (!bytes.empty()) {
+            const ssize_t wrote = ::write(file.get(), bytes.data(), bytes.size());
+            if (wrote < 0 && errno == EINTR) continue;
+            if (wrote <= 0) return false;
+            bytes.remove_prefix(static_cast<std::size_t>(wrote));
+        }
+        return true;
+    }
+    bool rename_to(const std::string& target) {
+        renamed_ = ::renameat(directory_, name_.c_str(), directory_, target.c_str()) == 0;
         return renamed_;
     }
 
 private:
-    fs::path path_;
+    int directory_;
+    std::string name_;
+    bool created_ = false;
     bool renamed_ = false;
 };
+
+// Says once per path that something not to be trusted sits where the cache looks, and that it is
+// left alone.
+void warn_skipped(const std::string& problem) {
+    warn_once(concat("compile cache: skipped ", problem,
+                     "; the cache reads only regular files that are yours and that no one else can write ",
+                     "(remove it, or run `gpukit cache clear`)"));
+}
 
 }  // namespace
 
@@ -118,18 +145,21 @@ DiskCache::LoadResult DiskCache::load(std::string_view key) const {
     if (!valid_key(key))
         throw InvalidArgumentError("disk cache key must be lower-case hexadecimal, at least 2 digits: '" +
                                    std::string(key) + "'");
-    const fs::path path = entry_path(key);
-    // Absent or unreadable: a miss; storing may still work, or else every lookup compiles.
-    std::optional<std::string> bytes = read_file(path);
+    // Absent or unreadable: a miss; storing may still work, or else every lookup compiles. Anything
+    // but a regular file of this user's, writable by no one else, is never opened for reading.
+    OwnedFile file = open_owned_file(directory_, entry_path(key).lexically_relative(directory_), O_RDONLY);
+    if (file.outcome == OwnedFile::refused) warn_skipped(file.problem);
+    if (file.outcome != OwnedFile::opened) return {};
+    std::optional<std::string> bytes = read_descriptor(file.fd.get());
     if (!bytes) return {};
     std::optional<CompiledImage> image = decode_cache_entry(key, *bytes);
     if (!image) {
         std::error_code ignored;  // another process may have removed or replaced it already
-        fs::remove(path, ignored);
+        fs::remove(entry_path(key), ignored);
         return {LoadResult::corrupt, {}};
     }
-    std::error_code ignored;  // a read-only cache still serves hits; its LRU order just goes stale
-    fs::last_write_time(path, fs::file_time_type::clock::now(), ignored);
+    // A read-only cache still serves hits; its LRU order just goes stale.
+    ::futimens(file.fd.get(), nullptr);
     return {LoadResult::hit, std::move(*image)};
 }
 
@@ -145,24 +175,22 @@ bool DiskCache::store(std::string_view key, const CompiledImage& image, std::uin
         const std::string entry = encode_cache_entry(key, image);
         if (entry.size() > max_bytes_) return false;
 
-        const fs::path target = entry_path(key);
-        std::error_code error;
-        fs::create_directories(target.parent_path(), error);
-        if (error) return false;
-
-        TemporaryFile temporary(target.parent_path() / (std::string(key) + "." + unique_temporary_suffix() +
-                                                        std::string(temporary_extension)));
-        {
-            std::ofstream out(temporary.path(), std::ios::binary | std::ios::trunc);
-            if (!out) return false;
-            out.write(entry.data(), static_cast<std::streamsize>(entry.size()));
-            out.flush();
-            out.close();
-            if (!out) return false;
+        if (auto problem = make_private_directory(directory_)) {
+            warn_once(concat("compile cache: not storing compiled code: ", *problem));
+            return false;
         }
+        const fs::path target = entry_path(key);
+        OwnedFile shard = open_owned_directory(directory_, target.parent_path().filename(), /*create=*/true);
+        if (shard.outcome == OwnedFile::refused) warn_skipped(shard.problem);
+        if (shard.outcome != OwnedFile::opened) return false;
+
+        TemporaryFile temporary(shard.fd.get(),
+                                std::string(key) + "." + unique_temporary_suffix() + std::string(temporary_extension));
+        if (!temporary.write(entry)) return false;
         // No fsync: after a crash the entry may be short or empty, which the checksum turns into a
-        // recompile. rename() replaces any entry of the same key atomically (same directory).
-        if (!temporary.rename_to(target)) return false;
+        // recompile. rename() replaces any entry of the same key atomically (same directory), and
+        // whatever was planted there: a symbolic link or a FIFO is replaced, never written through.
+        if (!temporary.rename_to(target.filename().string())) return false;
         evicted += evict_to(max_bytes_, &target);
         return true;
     } catch (...) {

@@ -9,8 +9,12 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "gpukit/error.hpp"
+#include "util/private_files.hpp"
+#include "util/text.hpp"
+#include "util/warning.hpp"
 
 namespace gpukit::detail {
 
@@ -62,44 +66,39 @@ std::string format(const DiskCacheStats& stats) {
     return text;
 }
 
+// The statistics file of `cache_directory`, opened as cache entries are: a symbolic link, FIFO,
+// directory or device planted in its place, or a file another user owns or can write, is skipped
+// with a warning and reads as no file.
+FileDescriptor open_stats(const fs::path& cache_directory, int open_flags) {
+    OwnedFile file = open_owned_file(cache_directory, "stats", open_flags);
+    if (file.outcome == OwnedFile::refused)
+        warn_once(concat("compile cache: skipped ", file.problem,
+                         "; the cache's statistics are kept only in a regular file that is yours and that no one "
+                         "else can write (remove it, or run `gpukit cache clear`)"));
+    return std::move(file.fd);  // not open unless opened
+}
+
 // An open descriptor holding a flock, both released on scope exit.
 class LockedFile {
 public:
-    LockedFile(const fs::path& path, int open_flags, int lock)
-        : fd_(::open(path.c_str(), open_flags | O_CLOEXEC, 0644)) {
-        if (fd_ >= 0 && ::flock(fd_, lock) != 0) close();
+    LockedFile(const fs::path& cache_directory, int open_flags, int lock)
+        : fd_(open_stats(cache_directory, open_flags)) {
+        if (fd_.is_open() && ::flock(fd_.get(), lock) != 0) fd_ = FileDescriptor();
     }
-    ~LockedFile() { close(); }
-    LockedFile(const LockedFile&) = delete;
-    LockedFile& operator=(const LockedFile&) = delete;
 
-    bool is_open() const noexcept { return fd_ >= 0; }
+    bool is_open() const noexcept { return fd_.is_open(); }
 
-    std::string read_all() const {
-        std::string text;
-        char buffer[512];
-        for (off_t offset = 0;;) {
-            const ssize_t got = ::pread(fd_, buffer, sizeof buffer, offset);
-            if (got <= 0) break;
-            text.append(buffer, static_cast<std::size_t>(got));
-            offset += got;
-        }
-        return text;
-    }
+    std::string read_all() const { return read_descriptor(fd_.get()).value_or(std::string()); }
 
     // False when the file could not be rewritten; a short write leaves a damaged file, which
     // parses as fewer counts: advisory, as documented.
     bool replace_with(const std::string& text) const {
-        return ::pwrite(fd_, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size()) &&
-               ::ftruncate(fd_, static_cast<off_t>(text.size())) == 0;
+        return ::pwrite(fd_.get(), text.data(), text.size(), 0) == static_cast<ssize_t>(text.size()) &&
+               ::ftruncate(fd_.get(), static_cast<off_t>(text.size())) == 0;
     }
 
 private:
-    void close() noexcept {
-        if (fd_ >= 0) ::close(fd_);  // closing releases the flock
-        fd_ = -1;
-    }
-    int fd_;
+    FileDescriptor fd_;  // closing releases the flock
 };
 
 }  // namespace
@@ -108,7 +107,7 @@ DiskCacheStatsFile::DiskCacheStatsFile(const fs::path& cache_directory) : path_(
 
 void DiskCacheStatsFile::add(const DiskCacheStats& delta) const noexcept {
     try {
-        LockedFile file(path_, O_RDWR | O_CREAT, LOCK_EX);
+        LockedFile file(path_.parent_path(), O_RDWR | O_CREAT, LOCK_EX);
         if (!file.is_open()) return;
         DiskCacheStats stats = parse(file.read_all());
         for (const Field& field : fields) stats.*field.counter += delta.*field.counter;
@@ -120,7 +119,7 @@ void DiskCacheStatsFile::add(const DiskCacheStats& delta) const noexcept {
 
 DiskCacheStats DiskCacheStatsFile::read() const noexcept {
     try {
-        LockedFile file(path_, O_RDONLY, LOCK_SH);
+        LockedFile file(path_.parent_path(), O_RDONLY, LOCK_SH);
         return file.is_open() ? parse(file.read_all()) : DiskCacheStats{};
     } catch (...) {
         return {};

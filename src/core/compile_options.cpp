@@ -32,13 +32,8 @@ CompileOptions& CompileOptions::option(std::string raw) {
 
 std::vector<std::string> CompileOptions::to_arguments() const {
     std::vector<std::string> args;
-    if (!std.empty()) args.push_back("-std=" + std);
-    for (const auto& [name, value] : defines)
-        args.push_back(value.empty() ? detail::concat("-D", name) : detail::concat("-D", name, "=", value));
-    for (const auto& dir : include_dirs) args.push_back("-I" + dir.string());
-    if (fast_math) args.push_back("--use_fast_math");
-    if (line_info) args.push_back("-lineinfo");
-    args.insert(args.end(), extra_options.begin(), extra_options.end());
+    for (CompileOption& option : parsed())
+        if (!option.nvrtc.empty()) args.push_back(std::move(option.nvrtc));
     return args;
 }
 

@@ -8,6 +8,7 @@
 #include "cache/compile_cache.hpp"
 #include "core/check_report.hpp"
 #include "core/module_state.hpp"
+#include "core/option_policy.hpp"
 #include "gpukit/array_memory.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/kernel.hpp"
@@ -109,6 +110,8 @@ std::unique_ptr<KernelState> open_kernel(ModuleState& module, std::string_view n
 }  // namespace detail
 
 Module Module::compile(std::string_view source, const CompileOptions& options, Device device) {
+    options.validate();
+    detail::check_source_policy(source, options);
     auto& backend = device.backend();
     std::string target = options.target.empty() ? device.properties().target : options.target;
     CheckTools check;
@@ -121,6 +124,8 @@ Module Module::compile(std::string_view source, const CompileOptions& options, D
 
 CompiledImage Module::compile_image(std::string_view source, const CompileOptions& options, std::string_view target,
                                     std::string_view backend) {
+    options.validate();
+    detail::check_source_policy(source, options);
     CheckTools check;
     if (backend_info(backend).capabilities.check_mode) check = options.check | CheckTools::from_environment();
     const detail::CompileInput input{source, options, std::string(target), check};

@@ -71,9 +71,11 @@ SourceLexer::Item SourceLexer::next(Code code) {
     while (true) {
         if (skip_blank()) at_line_start_ = true;
         if (at_end()) return Item::end;
-        if (at_line_start_ && peek() == '#') {
-            token_ = Token{TokenKind::punct, src_.substr(pos_, 1), pos_};
-            ++pos_;
+        // '#', or its digraph "%:", which the compilers read as '#' too.
+        if (at_line_start_ && (peek() == '#' || (peek() == '%' && peek(1) == ':'))) {
+            const std::size_t hash_size = peek() == '#' ? 1 : 2;
+            token_ = Token{TokenKind::punct, src_.substr(pos_, hash_size), pos_};
+            pos_ += hash_size;
             directive_.clear();
             bool ended_by_newline = false;
             while (!(ended_by_newline = skip_blank()) && !at_end()) {

@@ -39,19 +39,23 @@ bool Preprocessor::directive(const SourceLexer& lexer) {
     if (line.empty()) return false;  // a null directive
     const bool live = region_live();
     if (line[0].kind == TokenKind::number) {  // a GNU line marker
+        names_files_in_line_directives_ |= line.size() > 1;
         if (live) renumber_lines(lexer, 0);
         return false;
     }
     if (!is_identifier(line[0])) return false;
     const std::string_view name = line[0].text;
+    // Anything after the number (a file name, or a macro that may expand to one), live or not.
+    if (name == "line")
+        names_files_in_line_directives_ |= line.size() > 2 || (line.size() == 2 && line[1].kind != TokenKind::number);
     if (name == "if" || name == "ifdef" || name == "ifndef" || name == "elif" || name == "elifdef" ||
         name == "elifndef" || name == "else" || name == "endif") {
         conditional(lexer);
         return false;
     }
     if (name == "include" || name == "include_next" || name == "import") {
-        // #import, a deprecated GCC extension, is not listed: the compile cache never followed it.
-        if (name != "import") record_include(lexer, live);
+        // #import, a deprecated GCC extension, reads a file as #include does (once only).
+        record_include(lexer, live);
         // The header may define or undefine any macro.
         if (live) knowledge_.forget_all();
         return live && options_.include_markers;

@@ -36,7 +36,7 @@ struct HeaderName {
     friend bool operator==(const HeaderName&, const HeaderName&) = default;
 };
 
-// An #include or #include_next line.
+// An #include, #include_next or #import line.
 struct IncludeDirective {
     using Form = IncludeForm;
     HeaderName header;
@@ -79,8 +79,12 @@ public:
     // Live #define lines in order, and the names of live #undef lines.
     const std::vector<MacroDefinition>& macros() const { return macros_; }
     const std::vector<Token>& undefined_macros() const { return undefined_macros_; }
-    // Every #include and #include_next, dead ones too, in order.
+    // Every #include, #include_next and #import, dead ones too, in order.
     const std::vector<IncludeDirective>& includes() const { return includes_; }
+    // Whether a `#line` directive or a GNU line marker (live or not) names a file, or has a macro
+    // where a number alone would do: some compilers quote lines of the file a diagnostic's line
+    // is attributed to, and that file is then one the text chose.
+    bool names_files_in_line_directives() const { return names_files_in_line_directives_; }
     // Where a position of text() was written, with `#line` directives applied.
     SourceLocation location(std::size_t position) const { return lines_.locate(position); }
     SourceLocation location(const Token& token) const { return location(token.position); }
@@ -119,6 +123,7 @@ private:
     std::vector<MacroDefinition> macros_;
     std::vector<Token> undefined_macros_;
     std::vector<IncludeDirective> includes_;
+    bool names_files_in_line_directives_ = false;
     MacroKnowledge knowledge_;
     std::vector<Conditional> conditionals_;
 };

@@ -19,7 +19,9 @@ extern char** environ;
 
 namespace gpukit::detail {
 
-ProcessResult run_process(const std::vector<std::string>& argv) {
+ProcessResult run_process(const std::vector<std::string>& argv) { return run_process(argv, {}); }
+
+ProcessResult run_process(const std::vector<std::string>& argv, const std::filesystem::path& directory) {
     int pipe_fds[2];
     if (pipe2(pipe_fds, O_CLOEXEC) != 0)
         throw BackendUnavailableError(concat("Cannot run ", argv.at(0), ": pipe failed: ", std::strerror(errno)));
@@ -27,6 +29,7 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
+    if (!directory.empty()) posix_spawn_file_actions_addchdir_np(&actions, directory.c_str());
     std::vector<char*> args;
     args.reserve(argv.size() + 1);
     for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gpukit/error.hpp"
 #include "temp_directory.hpp"
 #include "util/sha256.hpp"
 
@@ -51,6 +52,9 @@ TEST(CacheKey, ChangesWithAnOption) {
     EXPECT_NE(base, key_of(kernel_source, no_line_info));
     EXPECT_NE(base, key_of(kernel_source, other_std));
     EXPECT_NE(base, key_of(kernel_source, base_options().option("-G")));
+    // -O has no NVRTC spelling (the simulator's alone) and still changes the key.
+    EXPECT_NE(key_of(kernel_source, base_options().option("-O0")), key_of(kernel_source, base_options().option("-O3")));
+    EXPECT_NE(base, key_of(kernel_source, base_options().option("-O3")));
 }
 
 TEST(CacheKey, ChangesWithADefine) {
@@ -160,8 +164,8 @@ TEST(CacheKey, ListOrderCounts) {
 
 TEST(CacheKey, FieldBoundariesAreUnambiguous) {
     // Moving text between neighbouring fields must change the key.
-    const CompileOptions ab_c = CompileOptions{}.option("ab").option("c");
-    const CompileOptions a_bc = CompileOptions{}.option("a").option("bc");
+    const CompileOptions ab_c = CompileOptions{}.option("-DAB").option("-DC");
+    const CompileOptions a_bc = CompileOptions{}.option("-DA").option("-DBC");
     EXPECT_NE(key_of(kernel_source, ab_c), key_of(kernel_source, a_bc));
     CompileOptions name_a = CompileOptions{}.header("a", "bc");
     CompileOptions name_ab = CompileOptions{}.header("ab", "c");
@@ -186,12 +190,36 @@ TEST(FindIncludes, ResolvesStringHeadersFilesAndToolkitHeaders) {
     EXPECT_EQ(found[2].content_hash, "");
 }
 
-TEST(FindIncludes, ComputedIncludesAreListedByTheirText) {
-    const auto found = find_includes(CompileInput{"#include KERNEL_HEADER\n", CompileOptions{}, "sm_80"});
-    ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].form, IncludeDirective::Form::computed);
-    EXPECT_EQ(found[0].name, "KERNEL_HEADER");
-    EXPECT_EQ(found[0].resolved, "");
+TEST(FindIncludes, ComputedIncludesInAHeaderUnderARootAreListedByTheirText) {
+    TempDirectory directory;
+    write_file(directory.path() / "kernel.h", "#include KERNEL_HEADER\n");
+    const CompileOptions options = CompileOptions{}.include_dir(directory.path());
+    const auto found = find_includes(CompileInput{"#include \"kernel.h\"\n", options, "sm_80"});
+    ASSERT_EQ(found.size(), 2u);
+    EXPECT_EQ(found[1].form, IncludeDirective::Form::computed);
+    EXPECT_EQ(found[1].name, "KERNEL_HEADER");
+    EXPECT_EQ(found[1].resolved, "");
+}
+
+// The include rules (source/include_resolver.hpp) hold before any lookup: the key is never made
+// for a source that reaches a refused header, and the error quotes nothing of the file.
+TEST(CacheKey, ARefusedIncludeIsACompileErrorThatQuotesNothing) {
+    TempDirectory directory;
+    write_file(directory.path() / "secret.txt", "the secret line\n");
+    const std::string absolute = "int a;\n#include \"" + (directory.path() / "secret.txt").string() + "\"\n";
+    const CompileOptions options = CompileOptions{}.include_dir(directory.path() / "..");
+    for (const std::string& source : {absolute, std::string("#include KERNEL_HEADER\n"),
+                                      std::string("#include <../../../../../../etc/passwd>\n")}) {
+        try {
+            key_of(source, CompileOptions{});
+            ADD_FAILURE() << "accepted: " << source;
+        } catch (const CompileError& error) {
+            EXPECT_EQ(error.log().find("the secret line"), std::string::npos) << error.log();
+            EXPECT_NE(error.log().find("kernel.cu:"), std::string::npos) << error.log();
+            EXPECT_NE(error.log().find("not allowed"), std::string::npos) << error.log();
+        }
+        EXPECT_THROW(find_includes(CompileInput{source, CompileOptions{}, "sm_80"}), CompileError);
+    }
 }
 
 }  // namespace

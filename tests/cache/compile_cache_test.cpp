@@ -2,6 +2,8 @@
 #include "cache/compile_cache.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -146,7 +148,7 @@ TEST_F(CompileCacheTest, WorksWithTheDiskDisabled) {
     clear_memory_cache();
     get();
     EXPECT_EQ(compiler_.calls, 2);
-    EXPECT_FALSE(fs::exists(directory_.path() / "cache"));
+    EXPECT_TRUE(fs::is_empty(directory_.path() / "cache"));  // made private when configured, then left alone
     EXPECT_EQ(cache_stats().disk_hits, 0u);
 }
 
@@ -263,7 +265,7 @@ TEST_F(CompileCacheTest, NoDiskStatisticsWhileTheDiskIsOff) {
     configure_cache({directory_.path() / "cache", std::uint64_t{1} << 30, false});
     get();
     EXPECT_EQ(cache_disk_stats().misses, 0u);
-    EXPECT_FALSE(fs::exists(directory_.path() / "cache"));
+    EXPECT_TRUE(fs::is_empty(directory_.path() / "cache"));
 }
 
 TEST_F(CompileCacheTest, ConfigurationIsReportedBack) {
@@ -462,6 +464,81 @@ TEST_F(CacheEnvironmentTest, DisableFlag) {
     }
     environment_.set("GPUKIT_CACHE_DISABLE", "maybe");
     EXPECT_THROW(cache_config_from_environment(), InvalidArgumentError);
+}
+
+// --- the cache directory must be private ----------------------------------------------------------
+
+class CacheDirectoryPolicyTest : public CompileCacheTest {
+protected:
+    void TearDown() override {
+        environment_.reset();  // the variables first, then the configuration they gave
+        CompileCacheTest::TearDown();
+    }
+    // A directory anyone can write (mode 1777, like /tmp).
+    fs::path shared_directory() const {
+        const fs::path path = directory_.path() / "shared";
+        fs::create_directories(path);
+        fs::permissions(path, fs::perms::all | fs::perms::sticky_bit);
+        return path;
+    }
+    std::optional<ScopedEnvironment> environment_{std::in_place};
+};
+
+TEST_F(CacheDirectoryPolicyTest, ConfiguringADirectoryOthersCanWriteIsAnError) {
+    const fs::path shared = shared_directory();
+    try {
+        configure_cache({shared, std::uint64_t{1} << 30, true});
+        FAIL() << "a directory anyone can write was accepted";
+    } catch (const InvalidArgumentError& error) {
+        const std::string message = error.what();
+        EXPECT_NE(message.find(shared.string()), std::string::npos) << message;
+        EXPECT_NE(message.find("mode 1777"), std::string::npos) << message;
+        EXPECT_NE(message.find("GPUKIT_CACHE_DISABLE=1"), std::string::npos) << message;
+    }
+    EXPECT_EQ(cache_config().directory, directory_.path() / "cache");  // the old configuration stays
+    // Off, the directory is not looked at.
+    EXPECT_NO_THROW(configure_cache({shared, std::uint64_t{1} << 30, false}));
+}
+
+TEST_F(CacheDirectoryPolicyTest, AMissingDirectoryIsCreatedMode0700) {
+    const fs::path made = directory_.path() / "new" / "cache";
+    configure_cache({made, std::uint64_t{1} << 30, true});
+    struct stat status {};
+    ASSERT_EQ(stat(made.c_str(), &status), 0);
+    EXPECT_EQ(status.st_mode & 07777, 0700u);
+    EXPECT_EQ(cache_directory_refusal(), "");
+}
+
+TEST_F(CacheDirectoryPolicyTest, AChosenDirectoryOthersCanWriteFailsEveryCompile) {
+    environment_->set("GPUKIT_CACHE_DIR", shared_directory().c_str());
+    configure_cache_from_environment();
+    EXPECT_NE(cache_directory_refusal().find("mode 1777"), std::string::npos);
+    EXPECT_THROW(get(), InvalidArgumentError);
+    EXPECT_EQ(compiler_.calls.load(), 0);
+    EXPECT_TRUE(fs::is_empty(directory_.path() / "shared"));
+}
+
+TEST_F(CacheDirectoryPolicyTest, TheDefaultDirectoryFallsBackToTheProcessWithAWarning) {
+    environment_->set("GPUKIT_CACHE_DIR", nullptr);
+    environment_->set("XDG_CACHE_HOME", shared_directory().parent_path().c_str());
+    fs::rename(directory_.path() / "shared", directory_.path() / "gpukit");
+    configure_cache_from_environment();
+    EXPECT_NE(cache_directory_refusal().find("mode 1777"), std::string::npos);
+    const CachedCompile first = get();
+    const CachedCompile second = get();
+    EXPECT_EQ(first.image, second.image);  // the in-process cache still serves
+    EXPECT_EQ(compiler_.calls.load(), 1);
+    EXPECT_EQ(cache_stats().memory_hits, 1u);
+    EXPECT_TRUE(fs::is_empty(directory_.path() / "gpukit"));  // nothing written there
+}
+
+TEST_F(CacheDirectoryPolicyTest, AnotherUsersDirectoryIsRefused) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "only root can give a directory to another user; tests/util's TrustProblem covers it";
+    const fs::path theirs = directory_.path() / "theirs";
+    fs::create_directories(theirs);
+    ASSERT_EQ(chown(theirs.c_str(), 65534, 65534), 0);
+    EXPECT_THROW(configure_cache({theirs, std::uint64_t{1} << 30, true}), InvalidArgumentError);
 }
 
 }  // namespace

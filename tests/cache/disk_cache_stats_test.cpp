@@ -2,7 +2,10 @@
 #include "cache/disk_cache_stats.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -78,6 +81,59 @@ TEST(DiskCacheStatsFile, RemoveStartsFromZero) {
     file.remove();
     EXPECT_EQ(file.read().hits, 0u);
     file.remove();  // nothing there: fine
+}
+
+// --- planted in place of the file: skipped with a warning, never written through or blocked on ----
+
+TEST(DiskCacheStatsFile, ASymbolicLinkIsNotFollowed) {
+    TempDirectory directory, elsewhere;
+    write_file(elsewhere.path() / "target", "hits 40\n");
+    fs::create_symlink(elsewhere.path() / "target", directory.path() / "stats");
+    const DiskCacheStatsFile file(directory.path());
+    EXPECT_EQ(file.read().hits, 0u);
+    file.add({.hits = 1});
+    EXPECT_EQ(read_file(elsewhere.path() / "target"), "hits 40\n");
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(directory.path() / "stats")));
+}
+
+TEST(DiskCacheStatsFile, AFifoNeverBlocks) {
+    TempDirectory directory;
+    ASSERT_EQ(mkfifo((directory.path() / "stats").c_str(), 0600), 0);
+    const auto start = std::chrono::steady_clock::now();
+    const DiskCacheStatsFile file(directory.path());
+    file.add({.hits = 1});
+    EXPECT_EQ(file.read().hits, 0u);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST(DiskCacheStatsFile, ADirectoryOrAFileOthersCanWriteIsSkipped) {
+    TempDirectory directory;
+    fs::create_directory(directory.path() / "stats");
+    EXPECT_EQ(DiskCacheStatsFile(directory.path()).read().hits, 0u);
+    DiskCacheStatsFile(directory.path()).add({.hits = 1});
+    fs::remove(directory.path() / "stats");
+    write_file(directory.path() / "stats", "hits 9\n");
+    fs::permissions(directory.path() / "stats", fs::perms::others_write, fs::perm_options::add);
+    EXPECT_EQ(DiskCacheStatsFile(directory.path()).read().hits, 0u);
+    DiskCacheStatsFile(directory.path()).add({.hits = 1});
+    EXPECT_EQ(read_file(directory.path() / "stats"), "hits 9\n");
+}
+
+TEST(DiskCacheStatsFile, AnotherUsersFileIsSkipped) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "only root can give a file to another user; tests/util's TrustProblem covers it";
+    TempDirectory directory;
+    write_file(directory.path() / "stats", "hits 9\n");
+    ASSERT_EQ(chown((directory.path() / "stats").c_str(), 65534, 65534), 0);
+    EXPECT_EQ(DiskCacheStatsFile(directory.path()).read().hits, 0u);
+}
+
+TEST(DiskCacheStatsFile, ANewFileIsMode0600) {
+    TempDirectory directory;
+    DiskCacheStatsFile(directory.path()).add({.misses = 1});
+    struct stat status {};
+    ASSERT_EQ(stat((directory.path() / "stats").c_str(), &status), 0);
+    EXPECT_EQ(status.st_mode & 07777, 0600u);
 }
 
 }  // namespace

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <thread>
 #include <vector>
@@ -344,6 +347,108 @@ TEST_F(DiskCacheTest, ConcurrentStoresAndLoadsNeverSeeAPartialEntry) {
     writer.join();
     for (std::thread& reader : readers) reader.join();
     EXPECT_EQ(bad.load(), 0);
+}
+
+// --- what another user may have planted where the cache looks ------------------------------------
+// Each is skipped (a miss, with a warning on stderr), never followed, never read, never blocked on.
+
+class PlantedEntryTest : public DiskCacheTest {
+protected:
+    const std::string key_ = key_for("planted");
+    const fs::path entry_ = cache_.entry_path(key_);
+    TempDirectory elsewhere_;
+
+    void SetUp() override { fs::create_directories(entry_.parent_path()); }
+
+    // A complete, valid entry for key_ somewhere else: what an attacker would plant.
+    fs::path valid_entry_elsewhere() {
+        const fs::path path = elsewhere_.path() / "planted.gkc";
+        write_file(path, encode_cache_entry(key_, sample_image()));
+        return path;
+    }
+};
+
+TEST_F(PlantedEntryTest, ASymbolicLinkToAValidEntryElsewhereIsNotFollowed) {
+    const fs::path target = valid_entry_elsewhere();
+    const std::string planted = read_file(target);
+    fs::create_symlink(target, entry_);
+    EXPECT_EQ(cache_.load(key_).status, DiskCache::LoadResult::miss);
+    // Storing replaces the link itself; the file it pointed at is untouched.
+    ASSERT_TRUE(cache_.store(key_, sample_image()));
+    EXPECT_FALSE(fs::is_symlink(fs::symlink_status(entry_)));
+    EXPECT_EQ(read_file(target), planted);
+    EXPECT_EQ(cache_.load(key_).status, DiskCache::LoadResult::hit);
+}
+
+TEST_F(PlantedEntryTest, AFifoIsNeverOpenedForABlockingRead) {
+    ASSERT_EQ(mkfifo(entry_.c_str(), 0600), 0);
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(cache_.load(key_).status, DiskCache::LoadResult::miss);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+    EXPECT_EQ(cache_.usage().entries, 0u);            // not counted as an entry either
+    ASSERT_TRUE(cache_.store(key_, sample_image()));  // replaced by a real entry
+    EXPECT_EQ(cache_.load(key_).status, DiskCache::LoadResult::hit);
+}
+
+TEST_F(PlantedEntryTest, ADirectoryIsSkipped) {
+    fs::create_directories(entry_ / "inside");
+    EXPECT_EQ(cache_.load(key_).status, DiskCache::LoadResult::miss);
+    EXPECT_FALSE(cache_.store(key_, sample_image()));  // rename() cannot replace a directory
+    EXPECT_TRUE(fs::is_directory(entry_ / "inside"));
+}
+
+TEST_F(PlantedEntryTest, AnEntryOthersCanWriteIsNotLoaded) {
+    ASSERT_TRUE(cache_.store(key_, sample_image()));
+    fs::permissions(entry_, fs::perms::others_write, fs::perm_options::add);
+    EXPECT_EQ(cache_.load(key_).status, DiskCache::LoadResult::miss);
+    fs::permissions(entry_, fs::perms::others_write, fs::perm_options::remove);
+    fs::permissions(entry_, fs::perms::group_write, fs::perm_options::add);
+    EXPECT_EQ(cache_.load(key_).status, DiskCache::LoadResult::miss);
+    ASSERT_TRUE(cache_.store(key_, sample_image()));  // a fresh entry of ours replaces it
+    EXPECT_EQ(cache_.load(key_).status, DiskCache::LoadResult::hit);
+}
+
+TEST_F(PlantedEntryTest, AnEntryOwnedByAnotherUserIsNotLoaded) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "only root can give a file to another user; tests/util's TrustProblem covers it";
+    write_file(entry_, encode_cache_entry(key_, sample_image()));
+    ASSERT_EQ(chown(entry_.c_str(), 65534, 65534), 0);
+    EXPECT_EQ(cache_.load(key_).status, DiskCache::LoadResult::miss);
+}
+
+TEST_F(PlantedEntryTest, AShardThatIsALinkOrOthersCanWriteIsSkipped) {
+    fs::remove(entry_.parent_path());
+    valid_entry_elsewhere();
+    fs::rename(elsewhere_.path() / "planted.gkc", elsewhere_.path() / entry_.filename());
+    fs::create_directory_symlink(elsewhere_.path(), entry_.parent_path());
+    EXPECT_EQ(cache_.load(key_).status, DiskCache::LoadResult::miss);
+    EXPECT_FALSE(cache_.store(key_, sample_image()));
+    EXPECT_EQ(cache_.usage().entries, 0u);  // a linked shard is not the cache's
+    fs::remove(entry_.parent_path());
+    ASSERT_TRUE(cache_.store(key_, sample_image()));
+    fs::permissions(entry_.parent_path(), fs::perms::all);
+    EXPECT_EQ(cache_.load(key_).status, DiskCache::LoadResult::miss);
+}
+
+TEST_F(DiskCacheTest, TheCacheDirectoryAndItsFilesAreMadePrivate) {
+    const std::string key = key_for("private");
+    ASSERT_TRUE(cache_.store(key, sample_image()));
+    struct stat status {};
+    ASSERT_EQ(stat((directory_.path() / "cache").c_str(), &status), 0);
+    EXPECT_EQ(status.st_mode & 07777, 0700u);
+    ASSERT_EQ(stat(cache_.entry_path(key).parent_path().c_str(), &status), 0);
+    EXPECT_EQ(status.st_mode & 07777, 0700u);
+    ASSERT_EQ(stat(cache_.entry_path(key).c_str(), &status), 0);
+    EXPECT_EQ(status.st_mode & 07777, 0600u);
+}
+
+TEST(DiskCacheShared, NothingIsStoredInADirectoryOthersCanWrite) {
+    TempDirectory directory;
+    fs::permissions(directory.path(), fs::perms::all | fs::perms::sticky_bit);
+    DiskCache cache(directory.path(), plenty);
+    EXPECT_FALSE(cache.store(key_for("shared"), sample_image()));
+    EXPECT_TRUE(fs::is_empty(directory.path()));
+    EXPECT_EQ(cache.load(key_for("shared")).status, DiskCache::LoadResult::miss);
 }
 
 }  // namespace

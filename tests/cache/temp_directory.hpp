@@ -20,6 +20,8 @@ public:
         path_ = std::filesystem::temp_directory_path() / ("gpukit-cache-test-" + std::to_string(::getpid()) + "-" +
                                                           std::to_string(counter++) + "-" + std::to_string(random()));
         std::filesystem::create_directories(path_);
+        // The cache trusts only what no one else can write, whatever the umask.
+        std::filesystem::permissions(path_, std::filesystem::perms::owner_all);
     }
     TempDirectory(const TempDirectory&) = delete;
     TempDirectory& operator=(const TempDirectory&) = delete;
@@ -36,8 +38,13 @@ private:
 
 inline void write_file(const std::filesystem::path& path, std::string_view content) {
     std::filesystem::create_directories(path.parent_path());
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    {
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    }
+    // Only the owner may write, whatever the umask: the cache refuses files others can write.
+    std::filesystem::permissions(path, std::filesystem::perms::group_write | std::filesystem::perms::others_write,
+                                 std::filesystem::perm_options::remove);
 }
 
 inline std::string read_file(const std::filesystem::path& path) {

@@ -93,16 +93,19 @@ TEST(IncludeResolver, QuotedNamesLookNextToTheIncludingFileFirst) {
 }
 
 TEST(IncludeResolver, TheSourceItselfHasNoDirectory) {
-    // The source is a string, not a file: a quoted name is not looked up in the working directory.
+    // The source is a string, not a file: a quoted name is not looked up in the working directory,
+    // and one that is there is refused (NVRTC would read it from there).
     TempDirectory directory;
     write_file(directory.path() / "a.h", "in the working directory");
     const std::filesystem::path previous = std::filesystem::current_path();
     std::filesystem::current_path(directory.path());
-    const auto found = reach("#include \"a.h\"\n");
+    const auto found = reach("#include \"a.h\"\n#include \"b.h\"\n");
     std::filesystem::current_path(previous);
-    ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].origin, HeaderOrigin::not_found);
+    ASSERT_EQ(found.size(), 2u);
+    EXPECT_EQ(found[0].origin, HeaderOrigin::refused);
     EXPECT_EQ(found[0].path, "");
+    EXPECT_EQ(found[0].content, "");
+    EXPECT_EQ(found[1].origin, HeaderOrigin::not_found);
 }
 
 TEST(IncludeResolver, CyclesTerminateAndEachHeaderIsListedOnce) {
@@ -122,11 +125,22 @@ TEST(IncludeResolver, AMissingHeaderIsListedOncePerForm) {
     EXPECT_EQ(found[1].header.form, IncludeForm::angled);
 }
 
-TEST(IncludeResolver, ComputedIncludesAreListedByTheirText) {
-    const auto found = reach("#include KERNEL_HEADER\n");
-    ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].header, (HeaderName{IncludeForm::computed, "KERNEL_HEADER"}));
-    EXPECT_EQ(found[0].origin, HeaderOrigin::computed);
+TEST(IncludeResolver, ComputedIncludesAreRefusedInTheSourceAndListedInFilesUnderARoot) {
+    const auto in_source = reach("#include KERNEL_HEADER\n");
+    ASSERT_EQ(in_source.size(), 1u);
+    EXPECT_EQ(in_source[0].header, (HeaderName{IncludeForm::computed, "KERNEL_HEADER"}));
+    EXPECT_EQ(in_source[0].origin, HeaderOrigin::refused);
+
+    IncludeSearch search;
+    search.string_headers.push_back({"given.h", "#include OTHER\n"});
+    EXPECT_EQ(reach("#include \"given.h\"\n", search).back().origin, HeaderOrigin::refused);
+
+    TempDirectory directory;
+    write_file(directory.path() / "kernel.h", "#include KERNEL_HEADER\n");
+    const auto in_file = reach("#include \"kernel.h\"\n", {{}, {directory.path()}});
+    ASSERT_EQ(in_file.size(), 2u);
+    EXPECT_EQ(in_file[1].header, (HeaderName{IncludeForm::computed, "KERNEL_HEADER"}));
+    EXPECT_EQ(in_file[1].origin, HeaderOrigin::computed);
 }
 
 TEST(IncludeResolver, IncludesUnderACertainlyFalseConditionAreNotFollowed) {
@@ -149,6 +163,94 @@ TEST(IncludeResolver, MayIncludeIsOneSubstringSearch) {
     EXPECT_FALSE(may_include("__global__ void k(float* x) { x[threadIdx.x] = 1; }"));
     EXPECT_TRUE(may_include("int include = 3;"));  // a false alarm costs a read, never a missed header
     EXPECT_TRUE(reach("int include = 3;\n").empty());
+}
+
+// --- the include rules: only string headers and files under the -I roots -------------------------
+
+// Where each directive of `source` went, refused ones included, with the includer and line.
+struct Place {
+    std::string includer;
+    std::size_t line;
+    HeaderOrigin origin;
+};
+std::vector<Place> places(std::string_view source, const IncludeSearch& search = {}) {
+    std::vector<Place> found;
+    walk_includes(source, search, [&](const ReachedHeader& reached) {
+        found.push_back({std::string(reached.includer), reached.line, reached.origin});
+    });
+    return found;
+}
+
+TEST(IncludeRules, AbsoluteNamesAreRefusedWhetherOrNotTheFileExists) {
+    TempDirectory directory;
+    write_file(directory.path() / "secret.h", "secret");
+    const std::string secret = (directory.path() / "secret.h").string();
+    for (const std::string& source :
+         {"#include \"" + secret + "\"\n", "#include <" + secret + ">\n", std::string("#include \"/etc/passwd\"\n"),
+          std::string("#include </no/such/file.h>\n"), "#import \"" + secret + "\"\n", "%:include \"" + secret + "\"\n",
+          "#include_next \"" + secret + "\"\n"}) {
+        const auto found = reach(source, {{}, {directory.path()}});
+        ASSERT_EQ(found.size(), 1u) << source;
+        EXPECT_EQ(found[0].origin, HeaderOrigin::refused) << source;
+        EXPECT_EQ(found[0].content, "") << source;  // never read
+    }
+}
+
+TEST(IncludeRules, DotDotOutOfTheRootsIsRefused) {
+    TempDirectory directory;
+    write_file(directory.path() / "outside.h", "outside");
+    write_file(directory.path() / "root" / "sub" / "inner.h", "#include \"../up.h\"\n#include \"../../outside.h\"\n");
+    write_file(directory.path() / "root" / "up.h", "int up;");
+    write_file(directory.path() / "root" / "escape.h", "#include <../outside.h>\n");
+    const IncludeSearch search{{}, {directory.path() / "root"}};
+    // From the source: no directory of its own, so any leading '..' leaves the roots.
+    EXPECT_EQ(reach("#include \"../outside.h\"\n", search)[0].origin, HeaderOrigin::refused);
+    EXPECT_EQ(reach("#include \"sub/../../outside.h\"\n", search)[0].origin, HeaderOrigin::refused);
+    EXPECT_EQ(reach("#include <../outside.h>\n", search)[0].origin, HeaderOrigin::refused);
+    // From a file under the root: '..' that stays inside is its own business; out of it, refused.
+    const auto found = places("#include \"sub/inner.h\"\n#include \"escape.h\"\n", search);
+    ASSERT_EQ(found.size(), 5u);
+    EXPECT_EQ(found[0].origin, HeaderOrigin::file);
+    EXPECT_EQ(found[1].origin, HeaderOrigin::file);  // ../up.h: still under root
+    EXPECT_EQ(found[2].origin, HeaderOrigin::refused);
+    EXPECT_EQ(found[2].includer, (directory.path() / "root" / "sub" / "inner.h").string());
+    EXPECT_EQ(found[2].line, 2u);
+    EXPECT_EQ(found[3].origin, HeaderOrigin::file);
+    EXPECT_EQ(found[4].origin, HeaderOrigin::refused);  // angled '..' from a file: never allowed
+    // Names with '..' that stay inside are fine from anywhere.
+    EXPECT_EQ(reach("#include \"sub/../up.h\"\n", search)[0].origin, HeaderOrigin::file);
+}
+
+TEST(IncludeRules, DeadDirectivesAreCheckedByNameToo) {
+    const auto found = places("int a;\n#if 0\n#include \"/etc/passwd\"\n#include MACRO\n#endif\n");
+    ASSERT_EQ(found.size(), 1u);  // a dead computed include is never compiled: left alone
+    EXPECT_EQ(found[0].origin, HeaderOrigin::refused);
+    EXPECT_EQ(found[0].includer, "");
+    EXPECT_EQ(found[0].line, 3u);
+}
+
+TEST(IncludeRules, StringHeadersAreCheckedLikeTheSource) {
+    IncludeSearch search;
+    search.string_headers.push_back({"params.h", "// the parameters\n#include \"/etc/shadow\"\n"});
+    const auto found = places("#include \"params.h\"\n", search);
+    ASSERT_EQ(found.size(), 2u);
+    EXPECT_EQ(found[0].origin, HeaderOrigin::string_header);
+    EXPECT_EQ(found[1].origin, HeaderOrigin::refused);
+    EXPECT_EQ(found[1].includer, "params.h");
+    EXPECT_EQ(found[1].line, 2u);
+}
+
+TEST(IncludeRules, TheRefusalNamesTheDirectiveAndWhatIsAllowed) {
+    const HeaderName header{IncludeForm::quoted, "/etc/passwd"};
+    const std::string message =
+        refusal_message(ReachedHeader{header, HeaderOrigin::refused, {}, {}, {}, 7}, "vector_add.cu");
+    EXPECT_EQ(message.rfind("vector_add.cu:7: error: #include \"/etc/passwd\": not found or not allowed", 0), 0u)
+        << message;
+    EXPECT_NE(message.find("-I"), std::string::npos) << message;
+    const HeaderName computed{IncludeForm::computed, "HEADER"};
+    const std::string in_header =
+        refusal_message(ReachedHeader{computed, HeaderOrigin::refused, {}, {}, "params.h", 2}, "kernel.cu");
+    EXPECT_EQ(in_header.rfind("params.h:2: error: #include HEADER: not allowed", 0), 0u) << in_header;
 }
 
 }  // namespace

@@ -41,6 +41,15 @@ TEST(PreprocessorIncludes, QuotedAndAngledForms) {
     EXPECT_EQ(found[1], (HeaderName{Form::angled, "b/c.h"}));
 }
 
+TEST(PreprocessorIncludes, TheDigraphOfTheHashStartsADirective) {
+    // "%:" is '#' to every C++ compiler: an include written with it is an include.
+    EXPECT_EQ(scan_includes("%:include \"a.h\"\n  %:  include <b.h>\nint x = 5 %: 2;\n"),
+              (std::vector<HeaderName>{{Form::quoted, "a.h"}, {Form::angled, "b.h"}}));
+    const Preprocessor preprocessor("%:define N 4\nint a[N];\n", PreprocessorOptions{});
+    ASSERT_EQ(preprocessor.macros().size(), 1u);
+    EXPECT_EQ(preprocessor.macros()[0].name, "N");
+}
+
 TEST(PreprocessorIncludes, WhitespaceAnywhereInTheDirective) {
     EXPECT_EQ(names("   #   include   \"a.h\"  \n\t#\tinclude<b.h>\r\n#include\"c.h\""), (Names{"a.h", "b.h", "c.h"}));
 }
@@ -179,8 +188,8 @@ TEST(PreprocessorIncludes, MarkersLeaveAHashWhereLiveIncludesStandWhenAsked) {
     EXPECT_EQ(texts, (Texts{"a", "#", "b", "#", "c"}));
     const Preprocessor plain(source, PreprocessorOptions{});
     EXPECT_EQ(plain.tokens().size(), 3u);
-    // #import leaves a marker but is no include the compile cache follows.
-    EXPECT_EQ(names(source), (Names{"x.h", "z.h"}));
+    // #import reads a file as #include does: the compile cache and the include rules follow it.
+    EXPECT_EQ(names(source), (Names{"x.h", "y.h", "z.h"}));
 }
 
 TEST(PreprocessorIncludes, WithoutTokensOnlyTheDirectivesAreRead) {
@@ -455,6 +464,19 @@ std::vector<std::size_t> lines_of(const Preprocessor& preprocessor) {
     std::vector<std::size_t> lines;
     for (const Token& token : preprocessor.tokens()) lines.push_back(preprocessor.location(token).line);
     return lines;
+}
+
+TEST(PreprocessorLines, LineDirectivesThatNameFilesAreNoticed) {
+    auto names_files = [](std::string_view text) {
+        return Preprocessor(text, PreprocessorOptions{.multi_char_puncts = {}, .keep_tokens = false})
+            .names_files_in_line_directives();
+    };
+    EXPECT_FALSE(names_files("int a;\n#line 10\nint b;\n"));
+    EXPECT_FALSE(names_files("int line = 3;\n"));
+    EXPECT_TRUE(names_files("#line 10 \"/etc/passwd\"\nint b;\n"));
+    EXPECT_TRUE(names_files("# 10 \"/etc/passwd\"\nint b;\n"));  // a GNU line marker
+    EXPECT_TRUE(names_files("#line WHERE\n"));                   // a macro may expand to a file name
+    EXPECT_TRUE(names_files("#if 0\n#line 1 \"x\"\n#endif\n"));  // dead ones too
 }
 
 TEST(PreprocessorLines, EachTokenKnowsItsLine) {

@@ -15,7 +15,19 @@ examples:
   gpukit cache clear         delete every compiled kernel (and the counts); the next runs compile again
 
 GPUKIT_CACHE_DIR moves the cache, GPUKIT_CACHE_MAX_BYTES bounds it, GPUKIT_CACHE_DISABLE=1 turns it off.
+
+The cache holds compiled code that gpukit loads, so it is private to you: gpukit creates its directory
+with mode 0700 and refuses a directory another user owns or that others can write (an error for
+GPUKIT_CACHE_DIR; the default one is left alone with a warning, and kernels are kept in the process
+only). Entries and the statistics file are opened without following symbolic links and without
+blocking, and used only when each is a regular file of yours that no one else can write: a link, FIFO,
+directory, device or another user's file in their place is skipped with a warning. Each entry's
+checksum is verified before it is loaded.
 """
+
+POLICY = ("private to you: created with mode 0700, refused if another user owns it or others can write it; "
+          "entries are loaded only when each is a regular file of yours that no one else can write, checksum "
+          "verified; links, FIFOs, directories, devices and other users' files are skipped with a warning")
 
 
 def add_to(subcommands):
@@ -58,6 +70,8 @@ def describe():
     return {
         "directory": config.directory,
         "disk_enabled": config.disk_enabled,
+        "policy": POLICY,
+        "refused": _core.cache_directory_refusal() or None,
         "max_bytes": config.max_bytes,
         "entries": entries,
         "bytes": size_bytes,
@@ -75,6 +89,9 @@ def text_lines(cache):
     lines = [f"compile cache     {cache['directory']}"]
     if not cache["disk_enabled"]:
         lines.append("    turned off      GPUKIT_CACHE_DISABLE is set: kernels compile again in every process")
+    elif cache["refused"]:
+        lines.append(f"    refused         {cache['refused']}")
+    lines.append(f"    policy          {cache['policy']}")
     lines.append(f"    holds           {plural(cache['entries'], 'compiled module', 'compiled modules')}, "
                  f"{format_bytes(cache['bytes'])} (at most {format_bytes(cache['max_bytes'])})")
     lookups = f"{plural(cache['hits'], 'hit', 'hits')}, {plural(cache['misses'], 'miss', 'misses')} (compiles)"

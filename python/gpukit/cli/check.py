@@ -1,5 +1,7 @@
 """gpukit check: one kernel of a .cu file, run on the simulator in check mode with arguments made
-from the command line, and the hazards it found, as compute-sanitizer prints them.
+from the command line, and the hazards it found, as compute-sanitizer prints them. With --sandbox,
+all of it runs in a child that cannot reach the network or write outside a private temporary
+directory (cli/_sandbox.py).
 
 Exit status: 0 when the tools found nothing, 1 when they found a hazard (or the kernel failed
 while running), 2 when the command line is wrong (no such file or kernel, a malformed --arg, a
@@ -7,7 +9,9 @@ grid the device cannot launch, arguments that do not match the kernel's paramete
 
 import argparse
 import json
+import os
 import pathlib
+import stat
 import sys
 
 import numpy
@@ -15,6 +19,7 @@ import numpy
 from .. import _check, _core, _kernel
 from .._backend import use_backend
 from .._errors import KernelNotFoundError, LaunchError
+from . import _sandbox
 from ._errors import CommandError
 from ._kernel_args import SYNTAX, parse_argument
 
@@ -33,6 +38,15 @@ tools (--tools, comma-separated, or all):
 """ + "".join(f"  {name:<10}  {summary}\n" for name, summary in _core.check_tools()) + """
 exit status: 0 clean, 1 hazards found (or the kernel failed), 2 a mistake on the command line.
 examples/check/ holds the course's classic mistakes, each with its fix and the command that checks it.
+
+security: on the simulator the kernel is compiled and run as native code of yours, with your rights,
+exactly like importing a C extension: without --sandbox, check only kernels you trust. --sandbox runs
+the compile and the launch in a child process with no network, no other process in sight, a
+read-only view of the files and an empty private temporary directory as the only place it can write
+(Linux user namespaces, no privileges needed; the compile cache is read, never written). It still
+reads what you can read and uses the CPU and memory it likes. Compiler options pass one allowlist
+and #include finds only the -I folders, FILE.cu's folder and gpukit's and the compiler's headers,
+with or without it. README.md, "Security", says what gpukit protects and what it does not.
 """
 
 
@@ -58,10 +72,16 @@ def add_to(subcommands):
                         help="look for #include files in DIR (FILE.cu's own folder is searched too)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random fills (default 0)")
     parser.add_argument("--json", action="store_true", help="the hazards as JSON records instead of text")
+    parser.add_argument("--sandbox", action="store_true",
+                        help="run it all in a child with no network and a read-only view of the files "
+                             "(see security below)")
     parser.set_defaults(run=run)
 
 
 def run(args):
+    if args.sandbox:
+        _core.cache_directory_refusal()  # makes the cache directory now: inside, nothing can be made
+        return _sandbox.run(command_line(args))
     source = read_source(args.file)
     use_backend(checking_backend())  # check mode runs on the simulator, whatever GPUKIT_BACKEND says
     _check.set_raise_on_hazard(False)  # a hazard is reported, not raised
@@ -96,20 +116,58 @@ def run(args):
     return 0 if report.clean else 1
 
 
+def command_line(args):
+    """The ``gpukit check`` arguments that give ``args``, without --sandbox: what the sandbox runs."""
+    argv = ["check", str(args.file), "--kernel", args.kernel, "--grid", ",".join(map(str, args.grid)),
+            "--block", ",".join(map(str, args.block)), "--shared", str(args.shared), "--tools", ",".join(args.tools),
+            "--seed", str(args.seed)]
+    for argument in args.kernel_args:
+        argv += ["--arg", argument.text]
+    for define in args.defines:
+        argv.append(f"-D{define}")
+    for directory in args.include_dirs:
+        argv.append(f"-I{directory}")
+    if args.json:
+        argv.append("--json")
+    return argv
+
+
 def checking_backend():
     """The first backend that runs check mode (the simulator)."""
     return next(info.name for info in _core.backends() if info.capabilities.check_mode)
 
 
 def read_source(path):
+    """FILE.cu's text. Opened without blocking and read only when it is a regular file: a FIFO or a
+    device named by mistake (or planted) is refused instead of waited on for ever."""
     try:
-        return path.read_text()
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise CommandError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise CommandError(f"{path} is a folder; give the .cu file inside it") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise CommandError(f"cannot read {path}: {error}") from None
+    except OSError as error:
+        raise CommandError(f"cannot read {path}: {error.strerror}") from None
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        if stat.S_ISDIR(mode):
+            raise CommandError(f"{path} is a folder; give the .cu file inside it")
+        raise CommandError(f"{path} is not a regular file ({describe_mode(mode)}); give a .cu file")
+    with os.fdopen(descriptor, "rb") as file:
+        try:
+            return file.read().decode()
+        except (OSError, UnicodeDecodeError) as error:
+            raise CommandError(f"cannot read {path}: {error}") from None
+
+
+def describe_mode(mode):
+    """What a non-regular file is, in words."""
+    for test, words in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                        (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "not a plain file"
 
 
 def find_kernel(module, name, path):

@@ -184,7 +184,17 @@ CompiledImage NvrtcCompiler::compile(const CompileInput& input) const {
     for (const auto& expression : options.name_expressions)
         check_nvrtc(api.nvrtcAddNameExpression(program.get(), expression.c_str()), "Failed to add a name expression");
 
-    std::vector<std::string> arguments = options.to_arguments();
+    // Only checked options (CompileOptions::parsed, one allowlist for every backend), in NVRTC's
+    // spellings; what has none (-O, the host's optimisation level) is noted in the log.
+    std::vector<std::string> arguments;
+    std::string notes;
+    for (CompileOption& option : options.parsed()) {
+        if (!option.nvrtc.empty())
+            arguments.push_back(std::move(option.nvrtc));
+        else if (option.kind == CompileOption::Kind::optimisation)
+            notes += concat("gpukit: -O", option.name, " sets the simulator's optimisation; NVRTC optimises device ",
+                            "code by default (--dopt=off to turn it off)\n");
+    }
     arguments.push_back("--gpu-architecture=" + target);
     if (api.toolkit_include) arguments.push_back("-I" + *api.toolkit_include);
     std::vector<const char*> argv;
@@ -204,7 +214,7 @@ CompiledImage NvrtcCompiler::compile(const CompileInput& input) const {
     }
 
     CompiledImage image;
-    image.log = std::move(log);
+    image.log = trim_trailing(notes + log);
     const bool cubin = target.rfind("sm_", 0) == 0;
     std::size_t size = 0;
     if (cubin) {

@@ -12,11 +12,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "backends/sim/fiber_stacks.hpp"
 #include "gpukit/error.hpp"
 #include "util/elf_symbols.hpp"
+#include "util/private_files.hpp"
 #include "util/process.hpp"
 #include "util/text.hpp"
 
@@ -88,20 +88,18 @@ std::string_view unqualified(std::string_view name) {
 
 SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hooks) {
     // dlopen needs a file, and one name per module: the dynamic linker hands back an already
-    // loaded library for a name it has seen. The file goes as soon as it is mapped.
+    // loaded library for a name it has seen. The file is created afresh (O_EXCL|O_NOFOLLOW) in this
+    // process's private directory (mkdtemp, 0700, removed at exit), where no one else can plant a
+    // link or swap the file before it is loaded; it goes as soon as it is mapped.
     static std::atomic<unsigned long> counter{0};
-    const auto path =
-        std::filesystem::temp_directory_path() / concat("gpukit-kernel-", getpid(), "-", counter.fetch_add(1), ".so");
-    {
-        std::ofstream out(path, std::ios::binary);
-        out.write(image.data(), static_cast<std::streamsize>(image.size()));
-        if (!out) throw BackendUnavailableError(concat("Cannot write a kernel module to ", path.string()));
-    }
+    const auto path = process_private_directory().path() / concat("kernel-", counter.fetch_add(1), ".so");
+    write_new_file(path, image, 0700);
     handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     std::error_code ignored;
     path_ = path.string();
     if (!handle_) {
         const char* why = dlerror();
+        std::filesystem::remove(path, ignored);
         throw BackendUnavailableError(concat("The dynamic linker refused a kernel module: ", why ? why : "unknown"));
     }
     auto entry = reinterpret_cast<gpukit_sim_module_entry>(dlsym(handle_, "gpukit_sim_module"));

@@ -86,3 +86,66 @@ def test_a_bad_cache_setting_is_one_line(cache_dir):
     result = run_gpukit("cache", "info", env={"GPUKIT_CACHE_DIR": str(cache_dir), "GPUKIT_CACHE_MAX_BYTES": "1GB"})
     assert result.returncode == 2
     assert_one_line_error(result.stderr, "gpukit cache", "GPUKIT_CACHE_MAX_BYTES must be a whole number of bytes")
+
+
+# --- the cache is private to its user ---------------------------------------------------------------
+
+def shared_directory(tmp_path):
+    """A directory anyone can write, like /tmp (mode 1777)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    return shared
+
+
+def test_info_shows_the_policy_and_a_new_directory_is_private(cache_dir):
+    info = cache_info(cache_dir)
+    assert info["refused"] is None
+    assert "mode 0700" in info["policy"] and "skipped with a warning" in info["policy"]
+    assert cache_dir.stat().st_mode & 0o7777 == 0o700
+    text = run_gpukit("cache", "info", env={"GPUKIT_CACHE_DIR": str(cache_dir)}).stdout
+    assert "    policy          private to you: created with mode 0700" in text
+
+
+def test_a_chosen_directory_others_can_write_is_refused_with_a_clear_error(tmp_path):
+    shared = shared_directory(tmp_path)
+    info = cache_info(shared)
+    assert f"The compile cache directory {shared}" in info["refused"] and "mode 1777" in info["refused"]
+    text = run_gpukit("cache", "info", env={"GPUKIT_CACHE_DIR": str(shared)}).stdout
+    assert f"    refused         The compile cache directory {shared}" in text
+    compiled = subprocess.run([sys.executable, "-c", f"import gpukit; gpukit.RawKernel({KERNEL!r}, 'touch')"],
+                              env=environment(shared), capture_output=True, text=True)
+    assert compiled.returncode != 0
+    last_line = compiled.stderr.strip().splitlines()[-1]
+    assert last_line.startswith("gpukit.InvalidArgumentError: The compile cache directory ")  # a ValueError
+    assert "mode 1777" in last_line
+    assert list(shared.iterdir()) == []
+
+
+def test_the_default_directory_falls_back_to_the_process_with_a_warning(tmp_path):
+    shared = shared_directory(tmp_path)
+    (shared / "gpukit").mkdir()
+    (shared / "gpukit").chmod(0o777)
+    env = {**os.environ, "XDG_CACHE_HOME": str(shared)}
+    del env["GPUKIT_CACHE_DIR"]
+    compiled = subprocess.run([sys.executable, "-c", f"import gpukit; gpukit.RawKernel({KERNEL!r}, 'touch')"],
+                              env=env, capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    assert compiled.stderr.count("gpukit: warning: The compile cache directory") == 1
+    assert "Compiled kernels are kept in this process only" in compiled.stderr
+    assert list((shared / "gpukit").iterdir()) == []
+
+
+def test_planted_entries_are_skipped_with_a_warning(cache_dir):
+    compile_in_a_new_process(cache_dir)
+    (entry,) = cache_dir.glob("*/*.gkc")
+    target = cache_dir.parent / "elsewhere.gkc"
+    entry.rename(target)
+    entry.symlink_to(target)  # a link to a valid entry: not followed, compiled again
+    compiled = subprocess.run([sys.executable, "-c", f"import gpukit; gpukit.RawKernel({KERNEL!r}, 'touch')"],
+                              env=environment(cache_dir), capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    assert f"compile cache: skipped {entry} is a symbolic link" in compiled.stderr
+    assert not entry.is_symlink()  # replaced by a fresh entry of ours
+    info = cache_info(cache_dir)
+    assert (info["hits"], info["misses"]) == (0, 2)
