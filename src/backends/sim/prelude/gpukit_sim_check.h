@@ -42,10 +42,9 @@ struct RefuseToJudge {
     GPUKIT_SIM_CHECK_INLINE bool operator()(const RaceRecord&, bool) const { return false; }
 };
 
-#ifndef GPUKIT_SIM_RACE_PREFETCH
-#define GPUKIT_SIM_RACE_PREFETCH 8
-#endif
-constexpr unsigned long kRacePrefetchCells = GPUKIT_SIM_RACE_PREFETCH;  // 4 cache lines ahead
+// How far ahead racecheck asks for the global cells of a stream: 8 cells, 4 cache lines (on vector
+// add a fifth less CPU time than without).
+constexpr unsigned long kRacePrefetchCells = 8;
 
 // racecheck in the kernel: observes the access in the records of one word; false when the
 // runtime must judge it (a possible race, or an order only the runtime can tell).
