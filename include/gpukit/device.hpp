@@ -4,6 +4,7 @@
 // Which backend the process uses is chosen once (gpukit/backend.hpp).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -82,6 +83,9 @@ public:
     void use() const;
     // Waits for all work on the device to finish.
     void synchronize() const;
+    // As synchronize(), for at most `timeout`: past it, WaitTimeoutError. On the simulator the
+    // device's work is then given up (the device is usable again); on a GPU it goes on running.
+    void synchronize(std::chrono::duration<double> timeout) const;
 
     // "device 0 (NVIDIA H100 80GB HBM3)": how error messages name a device.
     std::string describe() const;
@@ -109,6 +113,15 @@ public:
 private:
     Device previous_;
 };
+
+// Long waits for the device (synchronize(), copies that wait for earlier work, ...) call `check`
+// every 100 ms or so while they wait; when it returns true the wait ends with
+// WaitInterruptedError, on the simulator after giving up the device's work so that the device is
+// usable again. The Python bindings install one that runs Python's signal handlers: Ctrl-C
+// interrupts a wait. Null removes it.
+using WaitInterruptCheck = bool (*)();
+void set_wait_interrupt_check(WaitInterruptCheck check) noexcept;
+WaitInterruptCheck wait_interrupt_check() noexcept;
 
 // Every device of the selected backend.
 std::vector<Device> devices();

@@ -3,7 +3,10 @@
 
 #include <optional>
 
+#include <atomic>
+
 #include "backends/backend.hpp"
+#include "core/wait_limit.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
 
@@ -31,7 +34,19 @@ MemoryInfo Device::memory_info() const { return backend_->memory_info(ordinal_);
 
 void Device::use() const { current_device = *this; }
 
-void Device::synchronize() const { backend_->synchronize_device(ordinal_); }
+void Device::synchronize() const { backend_->synchronize_device(ordinal_, std::nullopt); }
+
+void Device::synchronize(std::chrono::duration<double> timeout) const {
+    backend_->synchronize_device(ordinal_, detail::deadline_after(timeout, "Device::synchronize"));
+}
+
+namespace {
+std::atomic<WaitInterruptCheck> interrupt_check{nullptr};
+}
+
+void set_wait_interrupt_check(WaitInterruptCheck check) noexcept { interrupt_check.store(check); }
+
+WaitInterruptCheck wait_interrupt_check() noexcept { return interrupt_check.load(); }
 
 std::string Device::describe() const { return detail::concat("device ", ordinal_, " (", properties().name, ")"); }
 

@@ -3,6 +3,7 @@
 
 #include "backends/backend.hpp"
 #include "core/stream_access.hpp"
+#include "core/wait_limit.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
 
@@ -50,7 +51,12 @@ void Event::record(StreamRef stream) {
 
 void Event::synchronize() const {
     const auto& s = state();
-    s.backend->synchronize_event(s.device, s.handle);
+    s.backend->synchronize_event(s.device, s.handle, std::nullopt);
+}
+
+void Event::synchronize(std::chrono::duration<double> timeout) const {
+    const auto& s = state();
+    s.backend->synchronize_event(s.device, s.handle, detail::deadline_after(timeout, "Event::synchronize"));
 }
 
 bool Event::query() const {
