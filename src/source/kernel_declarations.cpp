@@ -534,4 +534,44 @@ std::vector<std::string> declared_kernel_names(std::string_view source) {
     return names;
 }
 
+std::vector<std::string> declared_constant_names(std::string_view source) {
+    const Preprocessor preprocessor(source, kPreprocessorOptions);
+    const TokenStream ts(preprocessor.tokens());
+    std::vector<std::string> names;
+    auto take = [&names](std::string_view name) {
+        if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
+    };
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+        if (!is_word(ts[i], "__constant__")) continue;
+        // Each declarator's name: the last plain word before its '[', '=', '{', ',' or ';'.
+        std::string_view name;
+        bool named = false;  // this declarator's name is taken; skip to the next ',' or ';'
+        for (std::size_t j = i + 1; j < ts.size() && j - i < kMaxDeclaratorScan; ++j) {
+            const Token& token = ts[j];
+            if (is_punct(token, ";")) {
+                if (!named) take(name);
+                i = j;
+                break;
+            }
+            if (is_punct(token, ",")) {
+                if (!named) take(name);
+                name = {};
+                named = false;
+            } else if (is_punct(token, "[") || is_punct(token, "=") || is_punct(token, "{")) {
+                if (!named) take(name);
+                named = true;
+            } else if (token.kind == TokenKind::identifier && !named && !contains(kReservedWords, token.text)) {
+                name = token.text;
+            }
+            // A bracket group or template arguments is one unit: an initialiser's commas are not declarators.
+            if (const std::size_t close = ts.closer(j, ts.size()); close != kNone) {
+                j = close;
+            } else if (const std::size_t angle = ts.closing_angle(j, ts.size()); angle != kNone && !named) {
+                j = angle;
+            }
+        }
+    }
+    return names;
+}
+
 }  // namespace gpukit::detail

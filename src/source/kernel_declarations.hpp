@@ -46,4 +46,8 @@ std::vector<DeclaredKernel> declared_kernels(std::string_view source);
 // duplicates.
 std::vector<std::string> declared_kernel_names(std::string_view source);
 
+// The names of the __constant__ variables `source` declares, unqualified ("coefficients" for
+// `namespace ns { __constant__ float coefficients[4]; }`), in order, without duplicates.
+std::vector<std::string> declared_constant_names(std::string_view source);
+
 }  // namespace gpukit::detail

@@ -672,6 +672,190 @@ TEST_F(CheckMode, EnvironmentNamesTheTools) {
     EXPECT_EQ(CheckTools::from_bits(CheckTools::all().bits()), CheckTools::all());
 }
 
+// Each __constant__ and __device__ variable is bounded on its own, as an allocation is: reading
+// past a __constant__ array is a constant-memory access out of bounds, named by the variable.
+TEST_F(CheckMode, ConstantAndDeviceVariablesAreBoundedOneByOne) {
+    const char* weigh = R"(
+__constant__ float coefficients[4];
+extern "C" __global__ void weigh(const float* x, float* y, int taps) {
+  int i = threadIdx.x;
+  float sum = 0.0f;
+  for (int t = 0; t < taps; ++t) sum += coefficients[t] * x[i + t];
+  y[i] = sum;
+})";
+    const auto x = random_floats(64, 17), weights = random_floats(4, 18);
+    auto dx = DeviceBuffer::from_host(std::span<const float>(x));
+    DeviceBuffer dy(32 * sizeof(float));
+    auto module = Module::compile(weigh, CompileOptions{.check = CheckTool::memcheck});
+    module.write_global("coefficients", std::span<const float>(weights));
+    for (const int taps : {6, 1000}) {  // just past the array, and far past it
+        module.kernel("weigh")({.grid = 1, .block = 32}, dx, dy, taps);
+        const auto report = take_check_report();
+        const Hazard& hazard = only_hazard(report);
+        EXPECT_EQ(hazard.what, "Invalid __constant__ read of size 4 bytes") << report.text();
+        EXPECT_EQ(hazard.line, 6);
+        EXPECT_EQ(hazard.file, "kernel.cu");
+        EXPECT_EQ(hazard.occurrences, 32u);  // each thread stops at its first
+        expect_contains(hazard.detail, "0 bytes after the end of __constant__ coefficients");
+        expect_contains(hazard.detail, "16 bytes): offset 16 of it");
+    }
+    // The fixed twin: four taps, the right sums.
+    module.kernel("weigh")({.grid = 1, .block = 32}, dx, dy, 4);
+    const auto clean = take_check_report();
+    EXPECT_TRUE(clean.clean()) << clean.text();
+    std::vector<float> y(32);
+    copy(std::span<float>(y), dy.view());
+    for (int i = 0; i < 32; ++i) {
+        float sum = 0.0f;
+        for (int t = 0; t < 4; ++t) sum += weights[t] * x[i + t];
+        EXPECT_FLOAT_EQ(y[i], sum) << i;
+    }
+
+    const char* count = R"(
+__device__ int counts[8];
+extern "C" __global__ void count(int bins) {
+  atomicAdd(&counts[threadIdx.x % bins], 1);
+})";
+    auto counting = Module::compile(count, CompileOptions{.check = CheckTool::memcheck});
+    counting.kernel("count")({.grid = 1, .block = 32}, 9);  // bin 8 is one past the end
+    auto report = take_check_report();
+    const Hazard& hazard = only_hazard(report);
+    EXPECT_EQ(hazard.what, "Invalid __global__ atomic of size 4 bytes") << report.text();
+    EXPECT_EQ(hazard.line, 4);
+    expect_contains(hazard.detail, "0 bytes after the end of __device__ variable counts");
+    expect_contains(hazard.detail, "32 bytes): offset 32 of it");
+    EXPECT_EQ(hazard.occurrences, 3u);  // threads 8, 17 and 26
+    counting.write_global("counts", std::span<const int>(std::vector<int>(8, 0)));
+    counting.kernel("count")({.grid = 1, .block = 32}, 8);
+    report = take_check_report();
+    EXPECT_TRUE(report.clean()) << report.text();
+    EXPECT_EQ(counting.read_global<int>("counts"), std::vector<int>(8, 4));
+}
+
+// racecheck tells the bytes of a word apart: threads writing neighbouring bytes (an 8-bit image
+// written per pixel) do not race, two writing one byte do, and so does a wider write over them.
+TEST_F(CheckMode, RacesAreJudgedByteByByte) {
+    const char* per_pixel = R"(
+extern "C" __global__ void threshold(const unsigned char* in, unsigned char* out, short* wide, int n) {
+  __shared__ unsigned char tile[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  tile[threadIdx.x] = i < n ? in[i] : 0;
+  __syncthreads();
+  unsigned char v = tile[(threadIdx.x + 1) % blockDim.x];
+  if (i < n) out[i] = v > 127 ? 255 : 0;
+  if (i < n) wide[i] = (short)(v - 128);
+})";
+    const int n = 1001;  // not a multiple of the 4 bytes of a word
+    std::vector<unsigned char> in(n);
+    for (int i = 0; i < n; ++i) in[i] = static_cast<unsigned char>((i * 7919 + 13) % 256);
+    auto din = DeviceBuffer::from_host(std::span<const unsigned char>(in));
+    DeviceBuffer dout(n), dwide(n * sizeof(short));
+    const LaunchConfig config{.grid = grid_for(n, 256), .block = 256};
+    checked(per_pixel, "threshold", CheckTool::racecheck)(config, din, dout, dwide, n);
+    auto report = take_check_report();
+    EXPECT_TRUE(report.clean()) << report.text();
+    std::vector<unsigned char> out(n);
+    std::vector<short> wide(n);
+    copy(std::span<unsigned char>(out), dout.view());
+    copy(std::span<short>(wide), dwide.view());
+    for (int i = 0; i < n; ++i) {
+        const int neighbour = i / 256 * 256 + (i % 256 + 1) % 256;  // the next pixel of its block's tile
+        const unsigned char v = neighbour < n ? in[neighbour] : 0;
+        ASSERT_EQ(out[i], v > 127 ? 255 : 0) << i;
+        ASSERT_EQ(wide[i], static_cast<short>(v - 128)) << i;
+    }
+
+    // Two threads a byte: the pairs race, one byte wide.
+    const char* halves = R"(
+extern "C" __global__ void halves(unsigned char* out) {
+  out[threadIdx.x / 2] = (unsigned char)threadIdx.x;
+})";
+    DeviceBuffer small(64);
+    checked(halves, "halves", CheckTool::racecheck)({.grid = 1, .block = 64}, small);
+    report = take_check_report();
+    auto found = races(report);
+    ASSERT_EQ(found.size(), 1u) << report.text();
+    EXPECT_EQ(found[0].what, "Race (write-after-write) on __global__ memory");
+    EXPECT_EQ(found[0].size, 1u);
+    expect_contains(found[0].detail, "both touch the byte at");
+    EXPECT_EQ(found[0].occurrences, 32u);  // the second of each pair
+    EXPECT_EQ(found[0].thread.x % 2, 1u);
+    EXPECT_EQ(found[0].other_thread.x, found[0].thread.x - 1);
+
+    // A 4-byte write over another thread's 1-byte write of the same word.
+    const char* overlap = R"(
+extern "C" __global__ void overlap(unsigned char* bytes) {
+  if (threadIdx.x == 0) bytes[1] = 7;
+  if (threadIdx.x == 1) *(unsigned int*)bytes = 0x01020304u;
+})";
+    checked(overlap, "overlap", CheckTool::racecheck)({.grid = 1, .block = 32}, small);
+    report = take_check_report();
+    found = races(report);
+    ASSERT_EQ(found.size(), 1u) << report.text();
+    EXPECT_EQ(found[0].what, "Race (write-after-write) on __global__ memory");
+    EXPECT_EQ(found[0].line, 4);
+    EXPECT_EQ(found[0].other_line, 3);
+    EXPECT_EQ(found[0].address, small.address() + 1);  // the byte both wrote
+    EXPECT_EQ(found[0].size, 1u);
+}
+
+// Hazard::file is the source's name as the user gave it, whichever tool reports and wherever
+// the line is: the program (CompileOptions::program_name, folders and all) or a header handed in
+// CompileOptions::headers, never the compile's scratch directory.
+TEST_F(CheckMode, FilesAreNamedAsTheUserNamedThem) {
+    const char* header = R"(
+__device__ void store(float* p, int i, float v) {
+  p[i] = v;
+}
+__device__ void wait_here() {
+  __syncthreads();
+})";
+    const char* source = R"(#include "helpers/store.cuh"
+extern "C" __global__ void fill(float* p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  p[i] = 0.0f;
+  store(p, i + n, 1.0f);
+})";
+    const char* waits = R"(#include "helpers/store.cuh"
+extern "C" __global__ void halves(float* p) {
+  if (threadIdx.x < 16) wait_here();
+  else __syncthreads();
+  p[threadIdx.x] = 1.0f;
+})";
+    CompileOptions options;
+    options.check = CheckTool::memcheck | CheckTool::synccheck;
+    options.program_name = "kernels/fill.cu";
+    options.headers = {{"helpers/store.cuh", header}};
+    DeviceBuffer p(64 * sizeof(float));
+    Module::compile(source, options).kernel("fill")({.grid = 1, .block = 64}, p, 0);
+    Module::compile(source, options).kernel("fill")({.grid = 1, .block = 32}, p, 48);
+    auto report = take_check_report();
+    const Hazard& in_header = only_hazard(report);
+    EXPECT_EQ(in_header.what, "Invalid __global__ write of size 4 bytes") << report.text();
+    EXPECT_EQ(in_header.file, "helpers/store.cuh");
+    EXPECT_EQ(in_header.line, 3);
+
+    const char* planted = R"(extern "C" __global__ void fill(float* p, int n) {
+  p[threadIdx.x + n] = 0.0f;
+})";
+    Module::compile(planted, options).kernel("fill")({.grid = 1, .block = 32}, p, 48);
+    report = take_check_report();
+    EXPECT_EQ(only_hazard(report).file, "kernels/fill.cu") << report.text();
+    EXPECT_EQ(only_hazard(report).line, 2);
+    expect_contains(report.text(), "at fill in kernels/fill.cu:2");
+
+    // synccheck reads its lines from the barriers themselves, not from the debug lines.
+    Module::compile(waits, options).kernel("halves")({.grid = 1, .block = 32}, p);
+    report = take_check_report();
+    auto found = sync_errors(report);
+    ASSERT_EQ(found.size(), 1u) << report.text();
+    EXPECT_EQ(found[0].file, "kernels/fill.cu");
+    EXPECT_EQ(found[0].line, 4);
+    EXPECT_EQ(found[0].other_file, "helpers/store.cuh");
+    EXPECT_EQ(found[0].other_line, 6);
+    expect_contains(found[0].detail, "waits at the one at helpers/store.cuh:6");
+}
+
 // LaunchConfig::check: a module compiled for fast mode, one launch of it checked. The launch sees
 // the module's variables as they are and leaves them as a plain launch would.
 const char* scale_with_a_bound_off_by_one = R"(

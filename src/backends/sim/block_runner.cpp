@@ -55,6 +55,7 @@ struct SimThread {
     std::uint64_t result = 0;
     check::ThreadState check;        // check mode: what the tools keep per thread
     bool mask_without_self = false;  // its collective's mask left the lane out
+    gpukit_sim::ThreadContext* thread_context = nullptr;  // at the top of its stack
 };
 
 struct WarpState {
@@ -70,12 +71,17 @@ constexpr unsigned bit(unsigned lane) { return 1u << lane; }
 thread_local RunningBlock running{};
 thread_local bool running_valid = false;
 
+class Block;
+// The block this OS thread runs: check mode's loop-mode accesses find it here (a plain pointer,
+// which costs no thread-local initialisation check on every access).
+thread_local Block* running_block_object = nullptr;
+
 class Block {
 public:
     void run(const BlockLaunch& launch, Index3 block_idx) {
         launch_ = &launch;
         block_idx_ = block_idx;
-        block_context_ = {block_idx, launch.block, launch.grid, nullptr};
+        block_context_ = {block_idx, launch.block, launch.grid, nullptr, 0, 0, 0};
         running = {launch.kernel->name.c_str(), block_idx, launch.tag, launch.module};
         running_valid = true;
         struct Done {
@@ -86,6 +92,7 @@ public:
         deadlock_.clear();
         solo_yields_ = 0;
         launch.module->record().prepare_thread();
+        running_block_object = this;
         check_hooks_ = launch.checker ? launch.checker->hooks() : check::Hooks{};
         if (launch.checker) {
             check_block_.index = block_idx;
@@ -164,18 +171,19 @@ public:
     }
 
     // Check mode: judges an access of `self`; a bad one ends the thread before it happens.
-    void check_access(SimThread& self, const void* address, std::size_t size, unsigned flags, const void* pc) {
-        const auto region = reinterpret_cast<std::uintptr_t>(&self) & ~(stack_bytes_ - 1);
+    void check_access(SimThread& self, const gpukit_sim::ThreadContext& context, const void* address, std::size_t size,
+                      unsigned flags, const void* pc) {
+        const auto region = reinterpret_cast<std::uintptr_t>(&context) & ~(stack_bytes_ - 1);
         const unsigned warp_generation = warps_.empty() ? 0u : warps_[self.warp].generation;
-        if (judge(self.idx, self.linear, region, generation_, warp_generation, self.check, address, size, flags, pc) ==
+        if (judge(context, self.linear, region, generation_, warp_generation, self.check, address, size, flags, pc) ==
             check::Verdict::stop)
             thread_exited(self);
     }
 
     // Check mode, a kernel that never synchronises: its threads run one after another on the
     // loop's stack. A bad access ends the loop there, and run_loop starts it again after the thread.
-    void check_loop_access(const void* address, std::size_t size, unsigned flags, const void* pc) {
-        const gpukit_sim::ThreadContext& context = *stacks_.context(0);
+    void check_loop_access(const gpukit_sim::ThreadContext& context, const void* address, std::size_t size,
+                           unsigned flags, const void* pc) {
         const Index3 dim = launch_->block;
         const unsigned linear = context.thread_idx.x + dim.x * (context.thread_idx.y + dim.y * context.thread_idx.z);
         if (linear != loop_thread_) {
@@ -183,7 +191,7 @@ public:
             loop_thread_check_ = {};
         }
         const auto region = reinterpret_cast<std::uintptr_t>(&context) & ~(stack_bytes_ - 1);
-        if (judge(context.thread_idx, linear, region, 0, 0, loop_thread_check_, address, size, flags, pc) ==
+        if (judge(context, linear, region, 0, 0, loop_thread_check_, address, size, flags, pc) ==
             check::Verdict::proceed)
             return;
         loop_resume_at_ = linear + 1;
@@ -191,11 +199,12 @@ public:
     }
 
     // The access as the launch's tools see it.
-    check::Verdict judge(Index3 thread_idx, unsigned linear, std::uintptr_t stack_region, unsigned block_generation,
-                         unsigned warp_generation, check::ThreadState& thread_state, const void* address,
-                         std::size_t size, unsigned flags, const void* pc) {
+    check::Verdict judge(const gpukit_sim::ThreadContext& context, unsigned linear, std::uintptr_t stack_region,
+                         unsigned block_generation, unsigned warp_generation, check::ThreadState& thread_state,
+                         const void* address, std::size_t size, unsigned flags, const void* pc) {
         const check::AccessSite site{check_block_,
-                                     thread_idx,
+                                     context,
+                                     context.thread_idx,
                                      linear,
                                      block_generation,
                                      warp_generation,
@@ -224,6 +233,8 @@ public:
             wait(self);
         }
         self.state = State::ready;
+        if (block_context_.who_base) [[unlikely]]
+            update_race_who(self);
         switch (kind) {
             case gpukit_sim::barrier_count: return count_[slot];
             case gpukit_sim::barrier_and: return and_[slot];
@@ -250,6 +261,8 @@ public:
         warp.waiting |= bit(self.lane);
         if (kind != gpukit_sim::warp_activemask) try_complete_warp(self.warp, self.mask);
         wait(self);
+        if (block_context_.who_base) [[unlikely]]
+            update_race_who(self);
         return self.result;
     }
 
@@ -321,6 +334,18 @@ private:
     }
 
     SimThread& lane_thread(unsigned warp, unsigned lane) { return *threads_[warp * 32 + lane]; }
+
+    // racecheck: who `t` is now, for the records its accesses leave (gpukit_sim::RaceRecord).
+    void update_race_who(SimThread& t) {
+        const auto field = [](unsigned long long value, unsigned shift, unsigned bits) {
+            return (value & ((1ull << bits) - 1)) << shift;
+        };
+        t.thread_context->race_who =
+            block_context_.who_base | field(t.linear, gpukit_sim::race_thread_shift, gpukit_sim::race_thread_bits) |
+            field(generation_, gpukit_sim::race_block_generation_shift, gpukit_sim::race_block_generation_bits) |
+            field(warps_[t.warp].generation, gpukit_sim::race_warp_generation_shift,
+                  gpukit_sim::race_warp_generation_bits);
+    }
 
     // Where `t` waits, as check mode's tools see it; the mask as the kernel passed it.
     static check::SyncSite sync_site(const SimThread& t) {
@@ -687,6 +712,7 @@ void Block::run_fibers() {
         context->thread = &t;
         context->block = &block_context_;
         context->last_access = nullptr;
+        t.thread_context = context;
         t.context = make_context(stacks_.top(i), fiber_main, &t);
         warps_[t.warp].live |= bit(t.lane);
     }
@@ -695,6 +721,8 @@ void Block::run_fibers() {
     generation_ = 0;
     count_[0] = or_[0] = 0;
     and_[0] = 1;
+    if (block_context_.who_base)
+        for (SimThread* t : threads_) update_race_who(*t);
     current_ = threads_[0];
     gpukit_sim_switch(&scheduler_, threads_[0]->context);
 }
@@ -767,10 +795,11 @@ void hook_yield(void* thread) {
         this_block.yield(nullptr);  // loop mode: only the watchdog
 }
 
-void hook_access(void* thread, const void* address, unsigned long size, unsigned flags, const void* pc) {
-    if (!thread) return this_block.check_loop_access(address, size, flags, pc);
-    auto& self = *static_cast<SimThread*>(thread);
-    self.block->check_access(self, address, size, flags, pc);
+void hook_access(gpukit_sim::ThreadContext* context, const void* address, unsigned long size, unsigned flags,
+                 const void* pc) {
+    if (!context->thread) return running_block_object->check_loop_access(*context, address, size, flags, pc);
+    auto& self = *static_cast<SimThread*>(context->thread);
+    self.block->check_access(self, *context, address, size, flags, pc);
 }
 
 [[noreturn]] void hook_fault(int kind, const char* text, const char* file, int line, const char* function, long value,

@@ -60,7 +60,7 @@ std::vector<std::string> flags_for(const std::string& compiler) {
 }
 constexpr const char* registry_file_name = "<gpukit kernel registry>";
 // Bump when what this file generates changes (registry, aliases, link steps): part of the identity.
-constexpr int pipeline_version = 11;
+constexpr int pipeline_version = 12;
 
 // A scratch directory, removed with everything in it when the compile is over.
 class WorkDirectory {
@@ -184,6 +184,33 @@ std::vector<Registration> kernels_to_register(const CompileInput& input, const s
     return registrations;
 }
 
+// `text` as a C++ string literal: printable ASCII as it is, anything else as a three-digit octal
+// escape (which no following digit can extend).
+std::string string_literal(std::string_view text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte < 0x7f && c != '"' && c != '\\' && c != '?') {
+            out += c;
+        } else {
+            out += {'\\', static_cast<char>('0' + (byte >> 6)), static_cast<char>('0' + ((byte >> 3) & 7)),
+                    static_cast<char>('0' + (byte & 7))};
+        }
+    }
+    return out + "\"";
+}
+
+// What check mode needs of the source beside the debug lines: the program's name, as the user
+// gave it, and the names of its __constant__ variables (a list "a\0b\0\0"), read by SimModule.
+std::string source_records(const std::string& program_name, const std::vector<std::string>& texts) {
+    std::string constants;
+    for (const auto& text : texts)
+        for (const auto& name : declared_constant_names(text)) constants += name + '\0';
+    return concat("GPUKIT_SIM_EXPORT const char* gpukit_sim_program_name() { return ", string_literal(program_name),
+                  "; }\n", "GPUKIT_SIM_EXPORT const char* gpukit_sim_constant_names() { return ",
+                  string_literal(constants), "; }\n");
+}
+
 std::string registry_source(const std::vector<Registration>& registrations, const SyncAnalysis& analysis,
                             unsigned check_tools) {
     std::string records;
@@ -284,7 +311,8 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
 
     const std::string unit =
         concat("#include \"gpukit_sim.h\"\n#line 1 \"", options.program_name, "\"\n", input.source, "\n#line 1 \"",
-               registry_file_name, "\"\n", registry_source(registrations, analysis, input.check.bits()));
+               registry_file_name, "\"\n", registry_source(registrations, analysis, input.check.bits()),
+               input.check.empty() ? std::string() : source_records(options.program_name, texts));
     write_file(work.path() / "module.cpp", unit);
 
     std::string notes;
@@ -301,6 +329,12 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
         flags.insert(flags.end(),
                      {every_store ? "-Og" : "-O2", "-g", "-fsanitize=thread", "-fno-optimize-sibling-calls",
                       "-Wno-tsan", concat("-DGPUKIT_SIM_CHECK=", input.check.bits())});
+        // No call at every function's entry and exit: the runtime keeps no shadow call stack.
+        if (compiler.find("clang") == std::string::npos) {
+            flags.emplace_back("--param=tsan-instrument-func-entry-exit=0");
+        } else {
+            flags.insert(flags.end(), {"-mllvm", "-tsan-instrument-func-entry-exit=false"});
+        }
     }
     command.insert(command.end(), flags.begin(), flags.end());
     command.push_back("-I" + prelude_dir.string());

@@ -51,6 +51,41 @@ bool is_prelude_symbol(const std::string& name) {
     return name.find("gpukit_sim") != std::string::npos;
 }
 
+// What made a variable the source did not declare: the prelude, the C++ runtime and the linker
+// (their objects hold no data of the kernel's), or the compiler, for the source's own code
+// (switch tables "CSWTCH.12", copies "table.0", vtables and type information, __func__).
+ModuleVariable::Space space_of_internal(const std::string& symbol, const std::string& demangled) {
+    if (is_prelude_symbol(symbol) || symbol.rfind("DW.ref.", 0) == 0 || symbol.rfind("completed.", 0) == 0)
+        return ModuleVariable::Space::runtime;
+    if (symbol.find('.') != std::string::npos) return ModuleVariable::Space::compiler;
+    for (const char* prefix : {"_ZTV", "_ZTI", "_ZTS", "_ZTT"})
+        if (symbol.rfind(prefix, 0) == 0) return ModuleVariable::Space::compiler;
+    const auto last = demangled.rfind("::");
+    const std::string_view base = last == std::string::npos ? std::string_view(demangled)
+                                                            : std::string_view(demangled).substr(last + 2);
+    return base.rfind("__", 0) == 0 ? ModuleVariable::Space::compiler : ModuleVariable::Space::device;
+}
+
+// The text a module's `const char* symbol()` returns; null when the module has no such function.
+const char* exported_text(void* handle, const char* symbol) {
+    const auto function = reinterpret_cast<const char* (*)()>(dlsym(handle, symbol));
+    return function ? function() : nullptr;
+}
+
+// The words of a list a module exports as "a\0b\0\0"; none when it has no such list.
+std::vector<std::string> exported_words(void* handle, const char* symbol) {
+    std::vector<std::string> words;
+    for (const char* text = exported_text(handle, symbol); text && *text; text += std::strlen(text) + 1)
+        words.emplace_back(text);
+    return words;
+}
+
+// The last part of a qualified name: "ns::table" -> "table".
+std::string_view unqualified(std::string_view name) {
+    const auto last = name.rfind("::");
+    return last == std::string_view::npos ? name : name.substr(last + 2);
+}
+
 }  // namespace
 
 namespace {
@@ -162,6 +197,36 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
             globals_.emplace(demangle(symbol.name), global);
         }
     }
+    // What the compile recorded about its sources (the registry, gpukit_sim.h); older modules
+    // recorded nothing, and their names stay as the debug lines give them.
+    if (const char* name = exported_text(handle_, "gpukit_sim_program_name")) program_name_ = name;
+    if (const char* prelude_file = exported_text(handle_, "gpukit_sim_prelude_file")) {
+        const std::string_view file = prelude_file;
+        constexpr std::string_view tail = "prelude/gpukit_sim.h";
+        if (file.size() > tail.size() && file.substr(file.size() - tail.size()) == tail)
+            compile_directory_ = std::string(file.substr(0, file.size() - tail.size()));
+    }
+    const auto constants = exported_words(handle_, "gpukit_sim_constant_names");
+    for (const auto& symbol : symbols) {
+        if (!symbol.defined || symbol.type != elf_type_object || symbol.size == 0) continue;
+        ModuleVariable variable;
+        variable.name = demangle(symbol.name);
+        variable.begin = base + symbol.value;
+        variable.end = variable.begin + symbol.size;
+        variable.space = space_of_internal(symbol.name, variable.name);
+        if (variable.space == ModuleVariable::Space::device &&
+            std::find(constants.begin(), constants.end(), unqualified(variable.name)) != constants.end())
+            variable.space = ModuleVariable::Space::constant;
+        variables_.push_back(std::move(variable));
+    }
+    // By address; of aliases (one variable, several symbols) the source's own name is kept.
+    std::sort(variables_.begin(), variables_.end(), [](const ModuleVariable& a, const ModuleVariable& b) {
+        return a.begin != b.begin ? a.begin < b.begin : a.space < b.space;
+    });
+    variables_.erase(std::unique(variables_.begin(), variables_.end(),
+                                 [](const ModuleVariable& a, const ModuleVariable& b) { return a.begin == b.begin; }),
+                     variables_.end());
+
     for (unsigned i = 0; i < record_->kernel_count; ++i) {
         SimKernel kernel;
         kernel.module = this;
@@ -231,24 +296,24 @@ std::uintptr_t SimModule::thread_local_block() const {
     return reinterpret_cast<std::uintptr_t>(record_->prepare_thread()) - anchor_offset_;
 }
 
-SourceLocation source_location(const std::string& path, std::uintptr_t offset) {
+namespace {
+
+// The inlining chain of the instruction at `offset` in the shared object at `path`, innermost
+// first (addr2line -i); none when unknown or where there is no addr2line.
+std::vector<SourceLocation> inlining_chain(const std::string& path, std::uintptr_t offset, bool basenames) {
     if (path.empty()) return {};
     char hex[32];
     std::snprintf(hex, sizeof hex, "0x%lx", static_cast<unsigned long>(offset));
-    // With -i, addr2line lists the inlining chain, innermost first: the access is the user's at
-    // the first frame outside the prelude's headers (an atomicAdd reports its caller's line).
+    std::vector<std::string> command = {"addr2line", "-C", "-f", "-i"};
+    if (basenames) command.emplace_back("--basenames");
+    command.insert(command.end(), {"-e", path, hex});
     ProcessResult result;
     try {
-        result = run_process({"addr2line", "-C", "-f", "-i", "--basenames", "-e", path, hex});
+        result = run_process(command);
     } catch (const std::exception&) {
         return {};  // no addr2line here: lines are a nicety
     }
     if (result.exit_code != 0) return {};
-    const auto is_prelude = [](std::string_view file) {
-        for (const auto& header : prelude_files())
-            if (file == header.name) return true;
-        return false;
-    };
     std::vector<SourceLocation> frames;
     for (std::size_t at = 0; at < result.output.size();) {
         const auto function_end = result.output.find('\n', at);
@@ -267,22 +332,82 @@ SourceLocation source_location(const std::string& path, std::uintptr_t offset) {
         if (where_end == std::string::npos) break;
         at = where_end + 1;
     }
+    return frames;
+}
+
+bool is_prelude_file(std::string_view file) {
+    const auto slash = file.rfind('/');
+    const std::string_view base = slash == std::string_view::npos ? file : file.substr(slash + 1);
+    for (const auto& header : prelude_files())
+        if (base == header.name) return true;
+    return false;
+}
+
+}  // namespace
+
+SourceLocation source_location(const std::string& path, std::uintptr_t offset) {
+    // With -i, addr2line lists the inlining chain, innermost first: the access is the user's at
+    // the first frame outside the prelude's headers (an atomicAdd reports its caller's line).
+    const auto frames = inlining_chain(path, offset, true);
     if (frames.empty()) return {};
     for (const auto& frame : frames)
-        if (!frame.file.empty() && !is_prelude(frame.file)) return frame;
+        if (!frame.file.empty() && !is_prelude_file(frame.file)) return frame;
     return frames.front();
+}
+
+SourceLocation SimModule::locate(std::uintptr_t offset) const {
+    const auto frames = inlining_chain(path_, offset, false);
+    if (frames.empty()) return {};
+    const auto is_prelude = [this](std::string_view file) {
+        if (!compile_directory_.empty()) return file.rfind(compile_directory_ + "prelude/", 0) == 0;
+        return is_prelude_file(file);
+    };
+    SourceLocation chosen = frames.front();
+    for (const auto& frame : frames) {
+        if (!frame.file.empty() && !is_prelude(frame.file)) {
+            chosen = frame;
+            break;
+        }
+    }
+    chosen.file = source_name(chosen.file);
+    return chosen;
+}
+
+std::string SimModule::source_name(std::string_view compiled_path) const {
+    const std::string_view path = compiled_path;
+    if (path.empty()) return {};
+    // The program's own source: its #line name, which the debug lines may join to the directory
+    // the compiler ran in.
+    if (!program_name_.empty()) {
+        if (path == program_name_) return program_name_;
+        if (path.size() > program_name_.size() && path.substr(path.size() - program_name_.size()) == program_name_ &&
+            path[path.size() - program_name_.size() - 1] == '/' && program_name_.front() != '/')
+            return program_name_;
+    }
+    // A header handed in CompileOptions::headers, or the prelude: written into the scratch directory.
+    if (!compile_directory_.empty() && path.rfind(compile_directory_, 0) == 0) {
+        std::string_view inside = path.substr(compile_directory_.size());
+        for (std::string_view folder : {"headers/", "prelude/"})
+            if (inside.rfind(folder, 0) == 0) return std::string(inside.substr(folder.size()));
+        return std::string(inside);
+    }
+    if (program_name_.empty()) {  // a module from before the compile recorded its names
+        const auto slash = path.rfind('/');
+        return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+    }
+    return std::string(path);
 }
 
 SourceLocation SimModule::source_of(const void* return_address) const {
     if (!return_address) return {};
     // The call that reported the access ends just before its return address.
-    return source_location(path_, reinterpret_cast<std::uintptr_t>(return_address) - 1 - base_);
+    return locate(reinterpret_cast<std::uintptr_t>(return_address) - 1 - base_);
 }
 
 SourceLocation SimModule::source_at(const void* pc) const {
     const auto address = reinterpret_cast<std::uintptr_t>(pc);
     if (address < code_.first || address >= code_.second) return {};
-    return source_location(path_, address - base_);
+    return locate(address - base_);
 }
 
 const SimKernel* SimModule::kernel(std::string_view name) const {

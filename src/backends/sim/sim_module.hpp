@@ -47,6 +47,20 @@ struct SharedVariable {
     bool dynamic = false;  // the buffer behind every extern __shared__ array
 };
 
+// A variable in the module's image, which check mode bounds on its own.
+struct ModuleVariable {
+    enum class Space : std::uint8_t {
+        constant,  // the source's __constant__ variable
+        device,    // any other of the source's variables (__device__, a function's static)
+        compiler,  // made by the compiler for the source's code: switch tables, vtables, __func__
+        runtime,   // the prelude's, the C++ runtime's, the linker's: the kernel's code never reads them
+    };
+    std::string name;  // demangled
+    std::uintptr_t begin = 0;
+    std::uintptr_t end = 0;
+    Space space = Space::device;
+};
+
 // Where an instruction of the module comes from.
 struct SourceLocation {
     std::string file;
@@ -106,17 +120,25 @@ public:
     // [begin, end) of each loaded segment of the image, and the address the image is loaded at.
     const std::vector<std::pair<std::uintptr_t, std::uintptr_t>>& segments() const noexcept { return segments_; }
     std::uintptr_t base() const noexcept { return base_; }
+    // The variables of the image, by address, each once.
+    const std::vector<ModuleVariable>& variables() const noexcept { return variables_; }
     // The source line of the instruction before `return_address` (modules carry line tables);
-    // empty when unknown.
+    // empty when unknown. Its file as source_name tells it.
     SourceLocation source_of(const void* return_address) const;
     // The source line of the instruction at `pc`; empty when unknown or not in this module.
     SourceLocation source_at(const void* pc) const;
+    // A source file as the compile saw it (a debug line's path, or __FILE__) by the name the user
+    // gave it: the program's name (CompileOptions::program_name) for its source, a header's
+    // name (CompileOptions::headers) for a header, a path on disk for a file included from there.
+    std::string source_name(std::string_view compiled_path) const;
     // [begin, end) of the module's code, where a faulting instruction would be.
     std::pair<std::uintptr_t, std::uintptr_t> code() const noexcept { return code_; }
     const std::string& path() const noexcept { return path_; }
 
 private:
     void place_data(std::string_view image, const ModulePlacement& placement, const std::vector<ElfSymbol>& symbols);
+    // The source line of the instruction at `offset` in the module's file, its file by source_name.
+    SourceLocation locate(std::uintptr_t offset) const;
 
     void* handle_ = nullptr;
     std::string path_;  // the file dlopen mapped, kept while loaded: addr2line reads its lines
@@ -129,6 +151,9 @@ private:
     std::uintptr_t base_ = 0;
     std::vector<std::pair<std::uintptr_t, std::uintptr_t>> segments_;  // [begin, end) of the image
     std::vector<std::pair<std::uintptr_t, std::uintptr_t>> writable_;  // the parts writable once loaded
+    std::vector<ModuleVariable> variables_;
+    std::string program_name_;       // CompileOptions::program_name, as the module records it
+    std::string compile_directory_;  // the compile's scratch directory, ending in '/'; empty if unknown
     std::vector<SharedVariable> shared_;
     std::uint64_t anchor_offset_ = 0;  // of the prelude's thread_local_anchor in the module's block
     const gpukit_sim::ModuleRecord* record_ = nullptr;

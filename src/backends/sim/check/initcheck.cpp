@@ -3,8 +3,9 @@
 //
 // Device memory: each allocation's record of the bytes written (allocations.hpp), which copies,
 // memsets and kernels launched without initcheck mark too. The kernel's filter passes accesses to
-// an allocation once it is written whole. Shared memory: every access reaches initcheck, and each
-// byte carries the serial of the block run that last wrote it, so a block starts without clearing.
+// an allocation once it is written whole. Shared memory: each byte carries the serial of the block
+// run that last wrote it, so a block starts without clearing; the kernel stamps its writes and
+// checks its reads itself, and sends here only a read of bytes this block has not written.
 #include <algorithm>
 #include <cstring>
 #include <span>
@@ -14,15 +15,17 @@
 #include "backends/sim/allocations.hpp"
 #include "backends/sim/check/hazard_log.hpp"
 #include "backends/sim/check/tools.hpp"
+#include "backends/sim/prelude/gpukit_sim_race.h"
 #include "util/text.hpp"
 
 namespace gpukit::detail::sim::check {
 
 namespace {
 
-// Per byte of a worker's __shared__ variables, the block run that last wrote it.
+// Per 4-byte word of a worker's __shared__ variables (from the word holding the first), the block
+// run that last wrote it and which of its bytes (gpukit_sim::init_record).
 struct SharedWritten final : WorkerState {
-    std::vector<std::uint32_t> serials;
+    std::vector<std::uint32_t> words;
     std::uint32_t serial = 0;  // the block run now
 };
 
@@ -36,11 +39,20 @@ public:
 
     void block_starts(BlockSite& block) override {
         auto& written = block.state<SharedWritten>(CheckTool::initcheck);
-        written.serials.resize(launch_.module.thread_local_bytes());
-        if (++written.serial == 0) {  // wrapped: old stamps could match again
-            std::fill(written.serials.begin(), written.serials.end(), 0u);
+        written.words.resize((block.shared_begin + launch_.module.thread_local_bytes() + 3) / 4 -
+                             block.shared_begin / 4);
+        if (++written.serial == gpukit_sim::kInitSerialLimit) {  // wrapped: old stamps could match again
+            std::fill(written.words.begin(), written.words.end(), 0u);
             written.serial = 1;
         }
+        block.context->written_serial = written.serial;
+    }
+
+    void fill_shared_ranges(BlockSite& block, std::span<const SharedArea>,
+                            std::span<gpukit_sim::AccessRange> ranges) override {
+        auto& written = block.made_state<SharedWritten>(CheckTool::initcheck);
+        for (auto& range : ranges)
+            range.written_words = written.words.data() + (range.begin / 4 - block.shared_begin / 4);
     }
 
     Verdict global_access(const AccessSite& site, const GlobalRange& range, const Access& access) override {
@@ -58,15 +70,27 @@ public:
 
     Verdict shared_access(const AccessSite& site, const SharedArea& area, const Access& access) override {
         auto& shared = site.block.made_state<SharedWritten>(CheckTool::initcheck);
-        std::uint32_t* written = shared.serials.data() + (access.address - site.block.shared_begin);
-        if (access.reads() &&
-            !std::all_of(written, written + access.size, [&](std::uint32_t serial) { return serial == shared.serial; }))
+        std::uint32_t* const words = shared.words.data();
+        const std::uintptr_t first_word = site.block.shared_begin / 4;
+        const auto each_word = [&](auto&& visit) {  // (record, bytes of the word the access touches)
+            for (std::uintptr_t word = access.address & ~std::uintptr_t{3}; word < access.address + access.size;
+                 word += 4)
+                visit(words[word / 4 - first_word], gpukit_sim::race_word_bytes(word, access.address, access.size));
+        };
+        bool written = true;
+        each_word([&](std::uint32_t record, unsigned bytes) {
+            written = written && gpukit_sim::init_written(record, shared.serial, bytes);
+        });
+        if (access.reads() && !written)
             record(site, access, "shared", [&] {
                 return concat("Address ", hex(access.address), " is ", access.address - area.begin,
                               " bytes into __shared__ ", area.variable.name, ", which no thread of block ",
                               to_string(dim(site.block.index)), " wrote before this read");
             });
-        if (access.writes()) std::fill(written, written + access.size, shared.serial);
+        if (access.writes())
+            each_word([&](std::uint32_t& record, unsigned bytes) {
+                record = gpukit_sim::init_record(record, shared.serial, bytes);
+            });
         return Verdict::proceed;
     }
 
@@ -103,7 +127,7 @@ void mark_arguments_written(std::span<const std::vector<unsigned char>> argument
 
 constinit const ToolDefinition initcheck_tool =
     define_tool<Initcheck>(CheckTool::initcheck, "initcheck",
-                           {.accesses = Accesses::unproven, .every_shared_access = true, .unwritten_allocations = true},
+                           {.accesses = Accesses::unproven, .unwritten_allocations = true},
                            mark_arguments_written);
 
 }  // namespace gpukit::detail::sim::check

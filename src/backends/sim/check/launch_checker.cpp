@@ -28,9 +28,16 @@ LaunchChecker::LaunchChecker(const SimModule& module, std::string kernel, CheckT
       serial_(next_serial()),
       log_(module, std::move(kernel)),
       info_{module, grid, block, dynamic_shared_bytes, {}, log_} {
-    for (const auto& allocation : allocations_.allocations)
-        ranges_.push_back({allocation.address, allocation.address + allocation.size, &allocation, 0});
-    for (const auto& [begin, end] : module.segments()) ranges_.push_back({begin, end, nullptr, 0});
+    for (std::size_t i = 0; i < allocations_.allocations.size(); ++i) {
+        const Allocation& allocation = allocations_.allocations[i];
+        ranges_.push_back({allocation.address, allocation.address + allocation.size, &allocation, nullptr,
+                           allocations_.keep_alive[i], 0});
+    }
+    // The runtime's objects in the image are no kernel data: an access there is out of bounds of
+    // the variable next to it.
+    for (const auto& variable : module.variables())
+        if (variable.space != ModuleVariable::Space::runtime)
+            ranges_.push_back({variable.begin, variable.end, nullptr, &variable, nullptr, 0});
     std::sort(ranges_.begin(), ranges_.end(),
               [](const GlobalRange& a, const GlobalRange& b) { return a.begin < b.begin; });
     for (std::size_t i = 0; i < ranges_.size(); ++i) ranges_[i].index = i;
@@ -41,12 +48,12 @@ LaunchChecker::LaunchChecker(const SimModule& module, std::string kernel, CheckT
         const bool* written = needs_.unwritten_allocations && range.allocation && range.allocation->written
                                   ? reinterpret_cast<const bool*>(&range.allocation->written->whole)
                                   : nullptr;
-        filter_ranges_.push_back({range.begin, range.end, written});
+        filter_ranges_.push_back({range.begin, range.end, written, nullptr, nullptr, gpukit_sim::range_global});
     }
     filter_.judge_nothing = needs_.accesses == Accesses::none;
-    filter_.call_always = needs_.accesses == Accesses::every;
     filter_.range_count = static_cast<unsigned>(filter_ranges_.size());
     filter_.ranges = filter_ranges_.data();
+    filter_.pc_base = module.base();
 
     for (const ToolDefinition* definition : tool_definitions()) {
         if (!tools.contains(definition->tool)) continue;
@@ -58,6 +65,7 @@ LaunchChecker::LaunchChecker(const SimModule& module, std::string kernel, CheckT
         }
         hooks_ |= definition->hooks;
     }
+    for (Tool* tool : tools_for(Hook::fill_filter)) tool->fill_filter(filter_, filter_ranges_);
 }
 
 LaunchChecker::~LaunchChecker() = default;
@@ -65,23 +73,28 @@ LaunchChecker::~LaunchChecker() = default;
 const gpukit_sim::AccessFilter& LaunchChecker::block_starts(BlockSite& block) {
     for (Tool* tool : tools_for(Hook::block_starts)) tool->block_starts(block);
     // Made once per launch on each worker: neither the launch's ranges nor this worker's copy of
-    // the __shared__ variables move.
+    // the __shared__ variables move, nor the records the tools keep of them.
     if (block.filter_launch == serial_) return block.filter;
     block.filter_launch = serial_;
     block.filter_ranges.assign(filter_ranges_.begin(), filter_ranges_.end());
-    // A range whose `written` stays false sends every access to it to the runtime.
-    static const bool never_written = false;
+    std::vector<SharedArea> areas;
+    std::vector<gpukit_sim::AccessRange> shared;
     for (const auto& variable : module_.shared_variables()) {
         const std::uintptr_t begin = block.shared_begin + variable.offset;
         const std::size_t size = variable.dynamic ? dynamic_shared_bytes_ : variable.size;
-        if (size)
-            block.filter_ranges.push_back({begin, begin + size, needs_.every_shared_access ? &never_written : nullptr});
+        if (!size) continue;
+        areas.push_back({variable, begin, begin + size});
+        shared.push_back({begin, begin + size, nullptr, nullptr, nullptr, gpukit_sim::range_shared});
     }
+    for (Tool* tool : tools_for(Hook::fill_shared_ranges)) tool->fill_shared_ranges(block, areas, shared);
+    block.filter_ranges.insert(block.filter_ranges.end(), shared.begin(), shared.end());
     std::sort(block.filter_ranges.begin(), block.filter_ranges.end(),
               [](const gpukit_sim::AccessRange& a, const gpukit_sim::AccessRange& b) { return a.begin < b.begin; });
     block.filter = filter_;
     block.filter.range_count = static_cast<unsigned>(block.filter_ranges.size());
     block.filter.ranges = block.filter_ranges.data();
+    block.range_cache.fill(nullptr);
+    block.filter.range_cache = block.range_cache.data();
     return block.filter;
 }
 
@@ -118,7 +131,49 @@ Verdict LaunchChecker::check(const AccessSite& site, const Access& access) {
     }
     if (const GlobalRange* range = range_of(address, size))
         return ask(Hook::global_access, [&](Tool& tool) { return tool.global_access(site, *range, access); });
+    if (const ModuleVariable* variable = variable_next_to(address, size)) {
+        return ask(Hook::variable_overrun, [&](Tool& tool) { return tool.variable_overrun(site, *variable, access); });
+    }
+    // The image's own data beside the variables (literals, the linker's tables) is fine to read.
+    const bool in_image = std::any_of(module_.segments().begin(), module_.segments().end(), [&](const auto& segment) {
+        return address >= segment.first && address < segment.second;
+    });
+    if (in_image) return Verdict::proceed;
     return ask(Hook::stray_access, [&](Tool& tool) { return tool.stray_access(site, access); });
 }
 
+const ModuleVariable* LaunchChecker::variable_next_to(std::uintptr_t address, std::size_t size) const {
+    const auto segment_of = [&](std::uintptr_t a) {
+        return std::find_if(module_.segments().begin(), module_.segments().end(),
+                            [&](const auto& segment) { return a >= segment.first && a < segment.second; });
+    };
+    const auto segment = segment_of(address);
+    const bool in_image = segment != module_.segments().end();
+    constexpr std::uintptr_t near_bytes = 65536;  // outside the image: how far past a variable still counts
+    // The neighbours among the variables that hold the kernel's data.
+    const ModuleVariable* before = nullptr;
+    const ModuleVariable* after = nullptr;
+    for (const auto& variable : module_.variables()) {
+        if (variable.space == ModuleVariable::Space::runtime) continue;
+        if (in_image ? segment_of(variable.begin) != segment
+                     : (variable.end + near_bytes < address || address + size + near_bytes < variable.begin))
+            continue;
+        if (variable.begin <= address) {
+            if (!before || variable.begin > before->begin) before = &variable;
+        } else if (!after || variable.begin < after->begin) {
+            after = &variable;
+        }
+    }
+    const ModuleVariable* chosen = nullptr;
+    if (before && (address < before->end || !after)) {
+        chosen = before;  // it starts inside `before` and runs past its end, or lies past it
+    } else if (before && after) {
+        chosen = address - before->end <= after->begin - std::min(after->begin, address + size) ? before : after;
+    } else {
+        chosen = after;
+    }
+    const bool source = chosen && (chosen->space == ModuleVariable::Space::constant ||
+                                   chosen->space == ModuleVariable::Space::device);
+    return source ? chosen : nullptr;
+}
 }  // namespace gpukit::detail::sim::check

@@ -1,10 +1,12 @@
 // src/backends/sim/check/launch_checker.hpp: check mode's dispatcher for one launch: what its tools
 // share, and each access handed to the tools that judge it.
 //
-// An access is fine without asking any tool inside the simulated thread's own stack (local
-// memory) or the block's context. Otherwise it is in one of the block's __shared__ variables
-// (within or past the part the launch may use), in global memory (a live allocation or the
-// module's image), or in none of them, and the tools that take that hook judge it.
+// Most accesses never get here: the kernel judges them with the filter and the records the tools
+// hand it (gpukit_sim::AccessFilter). What does is fine without asking any tool inside the
+// simulated thread's own stack (local memory) or the block's context. Otherwise it is in one of
+// the block's __shared__ variables (within or past the part the launch may use), in global memory
+// (a live allocation or a variable of the module), next to a variable of the source in the
+// module's image, or in none of them, and the tools that take that hook judge it.
 //
 // The allocations are read once, when the launch starts: an access then costs a search of a
 // small sorted array, not a lock shared by every worker.
@@ -60,6 +62,9 @@ private:
     };
 
     const GlobalRange* range_of(std::uintptr_t address, std::size_t size) const;
+    // The source's variable an access in the module's image but outside every variable belongs
+    // to: the one it runs past the end of, or the nearer of its neighbours in the segment.
+    const ModuleVariable* variable_next_to(std::uintptr_t address, std::size_t size) const;
     // Asks the tools that take `hook`, in order, until one stops the access.
     template <class Ask>
     Verdict ask(Hook hook, Ask&& ask) const {

@@ -2,9 +2,10 @@
 // array and global, and misaligned ones. The thread stops before such an access, so the process
 // goes on.
 //
-// The kernel's filter passes an aligned access inside a known range by itself (the stack, the
-// block's context, a live allocation, the module's image, this worker's __shared__ variables):
-// what reaches memcheck is the rest, and what other tools send to the runtime.
+// The kernel's filter passes an aligned access inside a known range by itself (the stack, a live
+// allocation, a variable of the module, this worker's __shared__ variables): what reaches
+// memcheck is the rest, and what other tools send to the runtime. Each __constant__ and
+// __device__ variable is bounded on its own, as an allocation is.
 #include <string>
 
 #include "backends/sim/allocations.hpp"
@@ -46,6 +47,28 @@ public:
                        : concat("Address ", hex(address), " is ", address + access.size - area.end,
                                 " bytes past the end of __shared__ ", area.variable.name, " (", area.variable.size,
                                 " bytes)");
+        });
+        return Verdict::stop;
+    }
+
+    // Past the end of a __constant__ or __device__ variable (or before its start), into the
+    // module's image around it.
+    Verdict variable_overrun(const AccessSite& site, const ModuleVariable& variable, const Access& access) override {
+        const bool constant = variable.space == ModuleVariable::Space::constant;
+        record(site, access, access_words(constant ? "constant" : "global", access), [&] {
+            const std::uintptr_t address = access.address;
+            const std::string named = concat(constant ? "__constant__ " : "__device__ variable ", variable.name,
+                                             " (at ", hex(variable.begin), ", ", variable.end - variable.begin,
+                                             " bytes)");
+            if (address < variable.begin)
+                return concat("Address ", hex(address), " is ", variable.begin - address, " bytes before ", named,
+                              ": offset -", variable.begin - address, " of it");
+            if (address < variable.end)
+                return concat("Access at ", hex(address), " of ", access.size, " bytes, at offset ",
+                              address - variable.begin, " of ", named, ", runs ", address + access.size - variable.end,
+                              " bytes past its end");
+            return concat("Address ", hex(address), " is ", address - variable.end, " bytes after the end of ", named,
+                          ": offset ", address - variable.begin, " of it");
         });
         return Verdict::stop;
     }

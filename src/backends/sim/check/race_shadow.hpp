@@ -1,61 +1,51 @@
-// src/backends/sim/check/race_shadow.hpp: racecheck's bookkeeping per 4-byte word, and its shadow of
-// a range of global memory.
+// src/backends/sim/check/race_shadow.hpp: racecheck's records of global memory, the clock that
+// orders accesses across blocks, and the judgement of an access the kernel sent on.
 //
-// Two accesses to one word race when they come from different threads, at least one writes,
-// not both are atomic, and nothing orders them. Threads of one block are ordered by a
-// __syncthreads between them, lanes of one warp also by a warp collective. Beyond barriers,
-// memory is published the way CUDA code publishes it: a thread writes, executes __threadfence,
-// then an atomic; a thread that performs an atomic after that sees the write (the last-block
-// reduction, a spin lock). A plain read of a word that atomics update is not reported either:
-// it starts every atomicCAS loop (the CUDA guide's own atomicAdd for double), and the CAS decides.
+// Each 4-byte word of global memory has a cell (gpukit_sim::GlobalRaceCell, 32 bytes): its latest
+// writer and a reader, each with the bytes of the word it touched, so that threads writing
+// different bytes of one word (a uchar image written per pixel) do not race. The kernel updates
+// the cells itself when the block shows the order (gpukit_sim_race.h); what it cannot judge comes
+// here. Beyond barriers, memory is published the way CUDA code publishes it: a thread writes,
+// executes __threadfence, then an atomic; a thread that performs an atomic after that sees the
+// write (the last-block reduction, a spin lock). A plain read of a word that atomics update is not
+// reported either: it starts every atomicCAS loop (the CUDA guide's own atomicAdd for double), and
+// the CAS decides.
 //
-// Each word remembers its last writer and two recent readers in 48 bytes, so that the shadow of
-// a large allocation stays a small multiple of it.
+// The cells of a live allocation outlive the launch: the next launch tells the old records from
+// its own by their time (the clock only moves forward), so it neither clears nor faults in a
+// fresh shadow. A plain access takes its block's time (its latest atomic or fence, or its start):
+// older than the access, which can only make it look published sooner, hiding a race, never
+// inventing one.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
+#include <mutex>
+#include <vector>
 
-#include "backends/sim/prelude/gpukit_sim_abi.h"
+#include "backends/sim/prelude/gpukit_sim_race.h"
 
 namespace gpukit::detail::sim::check {
 
-// Who accesses, and at which point of the block's synchronisation.
-struct AccessAgent {
-    std::uint64_t block = 0;        // linear block index
-    unsigned thread = 0;            // linear thread index in the block; its warp is thread / 32
-    unsigned block_generation = 0;  // block barriers completed so far
-    unsigned warp_generation = 0;   // warp collectives completed so far by this warp
-    std::uint32_t last_atomic = 0;  // the launch's sync clock at this thread's latest atomic; 0: none
-};
-
-// One remembered access. `who` packs the agent (block modulo 2^24, generations modulo 2^16 and
-// 2^12: a wrap can only hide a race, never invent one); 0 means none.
-struct ShadowAccess {
-    std::uint64_t who = 0;
-    std::uint32_t pc = 0;    // the instruction's offset in the module's image
-    std::uint32_t time = 0;  // the sync clock when it happened
-};
-
-struct ShadowWord {
-    ShadowAccess writer;
-    ShadowAccess readers[2];
-};
-
-// What one launch knows of ordering beyond barriers: a clock that every atomic and every fence
-// advances, and per block (hashed) the clock at its latest __threadfence.
+// The clock every atomic and every fence advances, one for the process, and per block (hashed)
+// the time of its latest __threadfence.
 class SyncClock {
 public:
     SyncClock() : fences_(std::make_unique<std::atomic<std::uint32_t>[]>(fence_slots)) {}
     std::uint32_t now() const noexcept { return clock_.load(std::memory_order_relaxed); }
     std::uint32_t tick() noexcept { return clock_.fetch_add(1, std::memory_order_relaxed) + 1; }
-    void fence(std::uint64_t block) noexcept { fences_[block % fence_slots].store(tick(), std::memory_order_relaxed); }
+    std::uint32_t fence(std::uint64_t block) noexcept {
+        const std::uint32_t time = tick();
+        fences_[block % fence_slots].store(time, std::memory_order_relaxed);
+        return time;
+    }
     std::uint32_t last_fence(std::uint64_t block) const noexcept {
         return fences_[block % fence_slots].load(std::memory_order_relaxed);
     }
+    // Back to the start, when no launch uses the clock (and no record outlives the reset).
+    void reset() noexcept;
 
 private:
     static constexpr std::size_t fence_slots = 4096;
@@ -63,30 +53,8 @@ private:
     std::unique_ptr<std::atomic<std::uint32_t>[]> fences_;
 };
 
-// The parts of a packed agent a report needs.
-struct UnpackedAgent {
-    std::uint64_t block;  // modulo 2^24
-    unsigned thread;
-    bool atomic;
-};
-
-ShadowAccess shadow_access(const AccessAgent& agent, bool atomic, std::uint32_t pc, std::uint32_t time);
-UnpackedAgent unpack(const ShadowAccess& access);
-
-struct Race {
-    const char* kind;  // "read-after-write", "write-after-read", "write-after-write"
-    ShadowAccess earlier;
-    bool earlier_is_write;
-};
-
-// Records `now` (made by `agent`) in `word` and returns the race it forms with an earlier
-// access, if any.
-std::optional<Race> observe(ShadowWord& word, const ShadowAccess& now, const AccessAgent& agent, bool is_write,
-                            const SyncClock& clock);
-
-// The shadow of one range of global memory: a record and a spin lock per 4-byte word, in address
-// space reserved for the whole range at once, which the kernel fills with zero pages (huge ones
-// where it can) only where the launch touches it.
+// The cells of one range of global memory, in address space reserved for the whole range at once,
+// which the kernel fills with zero pages (huge ones where it can) only where a launch touches it.
 class GlobalShadow {
 public:
     GlobalShadow(std::uintptr_t begin, std::uintptr_t end);
@@ -94,15 +62,80 @@ public:
     GlobalShadow(const GlobalShadow&) = delete;
     GlobalShadow& operator=(const GlobalShadow&) = delete;
 
-    ShadowWord& word(std::uintptr_t address) const { return words_[address / 4 - first_word_]; }
-    std::atomic<std::uint8_t>& lock(std::uintptr_t address) const { return locks_[address / 4 - first_word_]; }
+    gpukit_sim::GlobalRaceCell* cell(std::uintptr_t address) const { return cells_ + (address / 4 - first_word_); }
+    std::size_t bytes() const noexcept { return bytes_; }
 
 private:
     std::uintptr_t first_word_;
     std::size_t bytes_;
     void* mapping_;
-    ShadowWord* words_;
-    std::atomic<std::uint8_t>* locks_;
+    gpukit_sim::GlobalRaceCell* cells_;
 };
+
+// The shadows of live allocations, kept from launch to launch, and the clock they are read by.
+class ShadowStore {
+public:
+    static ShadowStore& instance();
+
+    // A launch starts: its time (records older than it are stale).
+    std::uint32_t start_launch();
+    void end_launch();
+    SyncClock& clock() noexcept { return clock_; }
+
+    // The shadow of the allocation [begin, end) for one launch: the one the last launch left, or
+    // a fresh one. `lifetime` expires when the allocation is freed, and with it the shadow.
+    std::shared_ptr<GlobalShadow> acquire(std::uintptr_t begin, std::uintptr_t end,
+                                          const std::shared_ptr<const void>& lifetime);
+    // The launch is done with it: kept for the next, within `kept_bytes` of address space.
+    void release(const std::shared_ptr<GlobalShadow>& shadow);
+
+private:
+    struct Entry {
+        std::uintptr_t begin;
+        std::uintptr_t end;
+        std::weak_ptr<const void> lifetime;
+        std::shared_ptr<GlobalShadow> shadow;
+        bool in_use;
+        std::uint64_t last_use;
+    };
+    static constexpr std::size_t kept_bytes = std::size_t{2} << 30;  // reserved, of which only touched pages count
+
+    std::mutex mutex_;
+    SyncClock clock_;
+    std::vector<Entry> entries_;
+    unsigned launches_ = 0;  // running now
+    std::uint64_t uses_ = 0;
+};
+
+// Who made an earlier access, for the report.
+struct RaceAgent {
+    std::uint64_t block;  // linear, modulo 2^24
+    unsigned thread;      // linear in its block
+};
+RaceAgent agent_of(std::uint64_t who);
+
+struct Race {
+    const char* kind;  // "read-after-write", "write-after-read", "write-after-write"
+    gpukit_sim::RaceRecord earlier;
+    bool earlier_is_write;
+};
+
+// What the runtime knows of the accessing thread beyond its `who`.
+struct RaceJudge {
+    const SyncClock& clock;
+    std::uint32_t last_atomic;  // the clock at the thread's latest atomic; 0: none
+
+    // Whether nothing orders `earlier` before the access, where the block shows no order
+    // (race_may_conflict said so): published (an atomic, or a plain access its block fenced
+    // afterwards) and seen by a thread that has performed an atomic since.
+    bool concurrent(const gpukit_sim::RaceRecord& earlier) const;
+};
+
+// Observes `now` in a word's records (a GlobalRaceCell under its lock, or a SharedRaceCell) and
+// returns the race it forms with an earlier access, if any. The access is recorded either way.
+bool observe_global(gpukit_sim::GlobalRaceCell& cell, const gpukit_sim::RaceAccess& now, const RaceJudge& judge,
+                    Race& race);
+bool observe_shared(gpukit_sim::SharedRaceCell& cell, const gpukit_sim::RaceAccess& now, const RaceJudge& judge,
+                    Race& race);
 
 }  // namespace gpukit::detail::sim::check

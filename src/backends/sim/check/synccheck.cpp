@@ -67,7 +67,8 @@ public:
     void barrier_divergence(const BlockSite& block, const SyncSite& thread, const SyncSite& first) override {
         record(block, thread.thread, divergent_barrier, thread.file, thread.line,
                concat("thread ", to_string(thread.thread), " waits at this ", barrier_name(thread.kind),
-                      " while thread ", to_string(first.thread), " waits at the one at ", first.file, ":", first.line,
+                      " while thread ", to_string(first.thread), " waits at the one at ", file_name(first.file), ":",
+                      first.line,
                       "; the threads of a block must all reach the same barrier"),
                &first);
     }
@@ -95,16 +96,19 @@ public:
     }
 
 private:
+    // A barrier's file (its __FILE__) by the name the user gave it.
+    std::string file_name(const char* file) const { return file ? launch_.module.source_name(file) : ""; }
+
     // A hazard of `thread` at `file:line`; `other`: the site it conflicts with.
     void record(const BlockSite& block, Index3 thread, const char* what, const char* file, int line, std::string detail,
                 const SyncSite* other = nullptr, const void* later_pc = nullptr) {
         Hazard hazard = launch_.log.hazard(CheckTool::synccheck, block.index, thread);
         hazard.what = what;
-        hazard.file = file ? file : "";
+        hazard.file = file_name(file);
         hazard.line = line;
         hazard.detail = std::move(detail);
         if (other) {
-            hazard.other_file = other->file ? other->file : "";
+            hazard.other_file = file_name(other->file);
             hazard.other_line = other->line;
         }
         hazard.other_thread = dim(other ? other->thread : Index3{});

@@ -46,12 +46,14 @@ struct Access {
     bool reads() const noexcept { return !writes() || atomic(); }
 };
 
-// Global memory a kernel may touch: a live allocation, or a segment of the module's image.
+// Global memory a kernel may touch: a live allocation, or a variable of the module's image.
 struct GlobalRange {
     std::uintptr_t begin;
     std::uintptr_t end;
-    const Allocation* allocation;  // null for the module's image
-    std::size_t index;             // in LaunchInfo::ranges
+    const Allocation* allocation;            // null for a variable
+    const ModuleVariable* variable;          // null for an allocation
+    std::shared_ptr<const void> lifetime;  // an allocation's: expires once it is freed and no launch holds it
+    std::size_t index;                       // in LaunchInfo::ranges
 };
 
 // One __shared__ variable in the worker's copy of them: the launch may use [begin, end), which is
@@ -85,11 +87,12 @@ struct BlockSite {
     gpukit_sim::Index3 index{};
     std::uint64_t linear = 0;
     std::uintptr_t shared_begin = 0;  // the worker's copy of the module's __shared__ variables
-    const gpukit_sim::BlockContext* context = nullptr;
+    gpukit_sim::BlockContext* context = nullptr;  // the tools keep its check-mode fields up to date
     std::array<std::unique_ptr<WorkerState>, tool_count> states;  // by CheckTool
 
     // The dispatcher's: the launch's filter with this worker's __shared__ variables added.
     std::vector<gpukit_sim::AccessRange> filter_ranges;
+    std::array<const gpukit_sim::AccessRange*, gpukit_sim::kRangeCacheSize> range_cache{};
     gpukit_sim::AccessFilter filter{};
     std::uint64_t filter_launch = 0;  // the launch serial `filter` was made for
 
@@ -116,6 +119,7 @@ struct ThreadState {
 // Where the accessing thread stands.
 struct AccessSite {
     BlockSite& block;
+    const gpukit_sim::ThreadContext& context;
     gpukit_sim::Index3 thread;
     unsigned thread_linear;
     unsigned block_generation;   // block barriers the block has completed
@@ -143,6 +147,16 @@ public:
     // A worker starts a block of the launch.
     virtual void block_starts(BlockSite&) {}
 
+    // ---- The kernel's filter (gpukit_sim::AccessFilter), made once per launch: a tool that judges
+    // accesses in the kernel hands it its records.
+
+    // The launch's global ranges, in LaunchInfo::ranges' order.
+    virtual void fill_filter(gpukit_sim::AccessFilter&, std::span<gpukit_sim::AccessRange> /*global*/) {}
+    // A worker's first block of the launch: the ranges of its copy of the __shared__ variables, in
+    // `areas`' order.
+    virtual void fill_shared_ranges(BlockSite&, std::span<const SharedArea> /*areas*/,
+                                    std::span<gpukit_sim::AccessRange> /*ranges*/) {}
+
     // ---- Accesses that reach the runtime (which ones: ToolNeeds::accesses). The tools see an
     // access in CheckTool's order; the first that answers `stop` ends the thread before it, and
     // the tools after it do not see it.
@@ -155,6 +169,11 @@ public:
     virtual Verdict shared_access(const AccessSite&, const SharedArea&, const Access&) { return Verdict::proceed; }
     // Inside a __shared__ variable, past the part the launch may use.
     virtual Verdict shared_overrun(const AccessSite&, const SharedArea&, const Access&) { return Verdict::proceed; }
+    // In the module's image outside every variable, next to a variable of the source: past its
+    // end, or before its start.
+    virtual Verdict variable_overrun(const AccessSite&, const ModuleVariable&, const Access&) {
+        return Verdict::proceed;
+    }
     // Neither the thread's stack, the block's context, shared nor global memory.
     virtual Verdict stray_access(const AccessSite&, const Access&) { return Verdict::proceed; }
 
@@ -176,17 +195,20 @@ public:
 // Tool's hooks, to tell which ones a tool takes.
 enum class Hook : unsigned {
     block_starts,
+    fill_filter,
+    fill_shared_ranges,
     fence,
     global_access,
     shared_access,
     shared_overrun,
+    variable_overrun,
     stray_access,
     mask_without_lane,
     barrier_divergence,
     returned_lane_read,
     return_during_barrier,
 };
-inline constexpr std::size_t hook_count = 10;
+inline constexpr std::size_t hook_count = 13;
 
 class Hooks {
 public:
@@ -215,10 +237,15 @@ constexpr Hooks hooks_of() {
         if (overridden) hooks |= hook;
     };
     take(Hook::block_starts, !std::is_same_v<decltype(&T::block_starts), decltype(&Tool::block_starts)>);
+    take(Hook::fill_filter, !std::is_same_v<decltype(&T::fill_filter), decltype(&Tool::fill_filter)>);
+    take(Hook::fill_shared_ranges,
+         !std::is_same_v<decltype(&T::fill_shared_ranges), decltype(&Tool::fill_shared_ranges)>);
     take(Hook::fence, !std::is_same_v<decltype(&T::fence), decltype(&Tool::fence)>);
     take(Hook::global_access, !std::is_same_v<decltype(&T::global_access), decltype(&Tool::global_access)>);
     take(Hook::shared_access, !std::is_same_v<decltype(&T::shared_access), decltype(&Tool::shared_access)>);
     take(Hook::shared_overrun, !std::is_same_v<decltype(&T::shared_overrun), decltype(&Tool::shared_overrun)>);
+    take(Hook::variable_overrun,
+         !std::is_same_v<decltype(&T::variable_overrun), decltype(&Tool::variable_overrun)>);
     take(Hook::stray_access, !std::is_same_v<decltype(&T::stray_access), decltype(&Tool::stray_access)>);
     take(Hook::mask_without_lane, !std::is_same_v<decltype(&T::mask_without_lane), decltype(&Tool::mask_without_lane)>);
     take(Hook::barrier_divergence,
@@ -233,15 +260,13 @@ constexpr Hooks hooks_of() {
 // Which accesses reach the runtime, for a tool to judge.
 enum class Accesses : std::uint8_t {
     none,      // none: the filter passes them all (the tool watches synchronisation only)
-    unproven,  // those the filter cannot prove fine: outside every known range, misaligned, fences
-    every,     // every one, even those the filter could prove fine
+    unproven,  // those the kernel cannot judge: outside every known range, misaligned, fences, atomics,
+               // and those its records send on (an uninitialised read, a possible race)
 };
 
 // What a tool needs from the compiler and from the kernel's filter (gpukit_sim::AccessFilter).
 struct ToolNeeds {
     Accesses accesses = Accesses::none;
-    // With `unproven`: every access to a __shared__ variable too.
-    bool every_shared_access = false;
     // With `unproven`: every access to an allocation not yet written whole too.
     bool unwritten_allocations = false;
     // Every store the source makes kept, at -Og: from -O1 on, a store that the next thread of the

@@ -28,7 +28,6 @@ ToolNeeds needs_of(CheckTools tools) {
         if (!tools.contains(definition->tool)) continue;
         const ToolNeeds& needs = definition->needs;
         all.accesses = std::max(all.accesses, needs.accesses);
-        all.every_shared_access |= needs.every_shared_access;
         all.unwritten_allocations |= needs.unwritten_allocations;
         all.every_store |= needs.every_store;
     }

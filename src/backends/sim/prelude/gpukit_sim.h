@@ -69,13 +69,18 @@ inline void yield_after_failed_cas();
 #define GPUKIT_SIM_EXPORT extern "C" __attribute__((visibility("default"), no_sanitize_thread))
 #define GPUKIT_SIM_RUNNER __attribute__((no_sanitize_thread))
 
+// Where this file was compiled: the simulator finds the compile's scratch directory from it, to
+// name the files of debug lines and barriers as the user named them (SimModule::source_name).
+GPUKIT_SIM_EXPORT const char* gpukit_sim_prelude_file() { return __FILE__; }
+
 namespace gpukit_sim {
 
 inline const RuntimeHooks* hooks = nullptr;  // set once when the runtime loads the module
 
 // The running simulated thread's context, at the base of its stack. Reading the stack pointer
-// is not volatile, so the compiler may compute this once per function.
-inline ThreadContext& current() {
+// is not volatile, so the compiler may compute this once per function. Always inlined: check mode's
+// hooks, which are not instrumented, call it too, and a call would cost more than its body.
+__attribute__((always_inline)) inline ThreadContext& current() {
     unsigned long sp;
 #if defined(__x86_64__)
     __asm__("mov %%rsp, %0" : "=r"(sp));
@@ -127,11 +132,57 @@ T from_bits(unsigned long long bits) {
 }
 
 // Reads of the built-in variables: const, so `threadIdx.x = 0` does not compile, as on the GPU.
+static_assert(sizeof(uint3) == sizeof(Index3) && sizeof(dim3) == sizeof(Index3));
+#ifndef GPUKIT_SIM_CHECK
 inline const uint3& thread_idx() { return reinterpret_cast<const uint3&>(current().thread_idx); }
 inline const uint3& block_idx() { return reinterpret_cast<const uint3&>(current().block->block_idx); }
 inline const dim3& block_dim() { return reinterpret_cast<const dim3&>(current().block->block_dim); }
 inline const dim3& grid_dim() { return reinterpret_cast<const dim3&>(current().block->grid_dim); }
-static_assert(sizeof(uint3) == sizeof(Index3) && sizeof(dim3) == sizeof(Index3));
+#else
+// Check mode reports every load the kernel makes; the built-in variables are the simulator's own
+// records, so they are read by values that no instrumentation sees (a load in assembly, which
+// the optimiser still drops when the component goes unused).
+__attribute__((always_inline)) inline unsigned unseen_load(const unsigned& place) {
+#if defined(__x86_64__)
+    unsigned value;
+    __asm__("movl %1, %0" : "=r"(value) : "m"(place));
+    return value;
+#elif defined(__aarch64__)
+    unsigned value;
+    __asm__("ldr %w0, %1" : "=r"(value) : "m"(place));
+    return value;
+#else
+    return place;
+#endif
+}
+__attribute__((always_inline)) inline const BlockContext& unseen_block() {
+    const BlockContext* const* place = &current().block;
+#if defined(__x86_64__)
+    const BlockContext* block;
+    __asm__("movq %1, %0" : "=r"(block) : "m"(*place));
+    return *block;
+#elif defined(__aarch64__)
+    const BlockContext* block;
+    __asm__("ldr %0, %1" : "=r"(block) : "m"(*place));
+    return *block;
+#else
+    return **place;
+#endif
+}
+__attribute__((always_inline)) inline uint3 unseen_index(const Index3& index) {
+    return uint3{unseen_load(index.x), unseen_load(index.y), unseen_load(index.z)};
+}
+__attribute__((always_inline)) inline const uint3 thread_idx() { return unseen_index(current().thread_idx); }
+__attribute__((always_inline)) inline const uint3 block_idx() { return unseen_index(unseen_block().block_idx); }
+__attribute__((always_inline)) inline const dim3 block_dim() {
+    const uint3 d = unseen_index(unseen_block().block_dim);
+    return dim3(d.x, d.y, d.z);
+}
+__attribute__((always_inline)) inline const dim3 grid_dim() {
+    const uint3 d = unseen_index(unseen_block().grid_dim);
+    return dim3(d.x, d.y, d.z);
+}
+#endif
 
 }  // namespace gpukit_sim
 
@@ -316,10 +367,20 @@ namespace gpukit_sim {
 template <auto Kernel>
 struct KernelTraits;
 
+// A kernel's parameter values, one member each: a tuple whose members need no function to reach.
+template <std::size_t I, class T>
+struct ParamValue {
+    T value;
+};
+template <class Indices, class... T>
+struct ParamValues;
+template <std::size_t... I, class... T>
+struct ParamValues<std::index_sequence<I...>, T...> : ParamValue<I, T>... {};
+
 template <class... Params, void (*Kernel)(Params...)>
 struct KernelTraits<Kernel> {
     static constexpr unsigned count = sizeof...(Params);
-    using Values = std::tuple<std::decay_t<Params>...>;
+    using Values = ParamValues<std::index_sequence_for<Params...>, std::decay_t<Params>...>;
 
     static constexpr unsigned long sizes[count + 1] = {sizeof(std::decay_t<Params>)..., 0};
 
@@ -348,8 +409,18 @@ struct KernelTraits<Kernel> {
     template <std::size_t... I>
     GPUKIT_SIM_RUNNER static Values unpack(void* const* args, std::index_sequence<I...>) {
         Values values{};
-        (std::memcpy(static_cast<void*>(&std::get<I>(values)), args[I], sizeof(std::tuple_element_t<I, Values>)), ...);
+        (std::memcpy(static_cast<void*>(&static_cast<ParamValue<I, std::decay_t<Params>>&>(values).value), args[I],
+                     sizeof(std::decay_t<Params>)),
+         ...);
         return values;
+    }
+
+    // The kernel called with the values, read here: in check mode nothing instrumented reads them
+    // (std::apply, not inlined into an uninstrumented caller, would, once per thread).
+    template <std::size_t... I>
+    GPUKIT_SIM_RUNNER __attribute__((always_inline)) static void call(const Values& values,
+                                                                      std::index_sequence<I...>) {
+        Kernel(static_cast<const ParamValue<I, std::decay_t<Params>>&>(values).value...);
     }
 
     // The threads of a block in order, x fastest, from linear index `first`. The kernel is inlined
@@ -360,17 +431,25 @@ struct KernelTraits<Kernel> {
         const Index3 dim = context.block->block_dim;
         context.thread = nullptr;
         unsigned x = first % dim.x, y = first / dim.x % dim.y;
+#ifdef GPUKIT_SIM_CHECK
+        // racecheck: who the thread is (the block has no barrier, so its generations stay 0).
+        unsigned long long who = context.block->who_base | static_cast<unsigned long long>(first) << race_thread_shift;
+#endif
         for (unsigned z = first / (dim.x * dim.y); z < dim.z; ++z, y = 0)
             for (; y < dim.y; ++y, x = 0)
                 for (; x < dim.x; ++x) {
                     context.thread_idx = Index3{x, y, z};
-                    std::apply(Kernel, values);
+#ifdef GPUKIT_SIM_CHECK
+                    context.race_who = who;
+                    who += 1ull << race_thread_shift;
+#endif
+                    call(values, std::index_sequence_for<Params...>{});
                 }
     }
 
     GPUKIT_SIM_RUNNER static void run_thread(void* const* args) {
         const Values values = unpack(args, std::index_sequence_for<Params...>{});
-        std::apply(Kernel, values);
+        call(values, std::index_sequence_for<Params...>{});
     }
 };
 

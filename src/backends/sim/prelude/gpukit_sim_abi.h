@@ -5,7 +5,7 @@
 
 namespace gpukit_sim {
 
-constexpr unsigned kAbiVersion = 8;
+constexpr unsigned kAbiVersion = 9;
 
 // Every simulated thread runs on a stack of this many bytes aligned to its own size, whose lowest
 // bytes hold its ThreadContext: the thread finds its identity from its stack pointer, with no
@@ -44,20 +44,32 @@ enum WarpKind : int {
     warp_match_all = 16,
 };
 
-// Check mode: what a kernel may judge by itself, before it calls the runtime. An access inside
-// the thread's stack, the block's context or one of `ranges` (live allocations and the module's
-// image, by address), naturally aligned, needs nothing more, unless `call_always` (racecheck
-// sees every access) or the range's `written` flag is present and still false (initcheck must
-// see reads of memory nothing has written, and partial writes of it).
+// Check mode: what a kernel judges by itself before it calls the runtime (gpukit_sim_check.h).
+// An access inside the thread's stack is fine. One inside a range of `ranges` (live allocations,
+// the module's variables and the block's __shared__ variables, by address), naturally aligned,
+// is judged in the kernel, with the records of the range the runtime hands it: initcheck's (an
+// allocation written whole, the bytes of __shared__ memory this block wrote) and racecheck's
+// (gpukit_sim_race.h). Everything else, and whatever the kernel cannot decide (a possible race,
+// an uninitialised read), goes to the runtime, which reports it.
+enum RangeKind : unsigned char { range_global = 0, range_shared = 1 };
 struct AccessRange {
     unsigned long begin, end;
-    const bool* written;  // initcheck: the allocation is written whole; null when not judged
+    const bool* written;     // initcheck: the allocation is written whole; null when not judged
+    unsigned* written_words; // initcheck, __shared__: the record (init_record) of the word holding `begin`
+    void* race_cells;        // racecheck: the cell of the word holding `begin` (GlobalRaceCell or
+                             // SharedRaceCell by `kind`); null when racecheck does not watch
+    RangeKind kind;
 };
+constexpr unsigned kRangeCacheSize = 64;
 struct AccessFilter {
     bool judge_nothing;  // only synccheck: remember where the thread is, judge no access
-    bool call_always;
     unsigned range_count;
     const AccessRange* ranges;
+    // The range each instruction touched last, by a hash of the instruction (kRangeCacheSize
+    // entries, null: none yet): one worker's, so that most accesses skip the search.
+    const AccessRange** range_cache;
+    unsigned long pc_base;  // racecheck: the module's load address (records keep offsets from it)
+    unsigned launch_time;   // racecheck: the sync clock when the launch started; older records are stale
 };
 
 struct BlockContext {
@@ -65,6 +77,48 @@ struct BlockContext {
     Index3 block_dim;
     Index3 grid_dim;
     const AccessFilter* filter;  // check mode only
+    // Check mode, kept up to date by the runtime:
+    unsigned long long who_base;  // racecheck: the block's part of RaceRecord::who (race_block_shift)
+    unsigned sync_time;           // racecheck: the sync clock at the block's latest atomic or fence
+    unsigned written_serial;      // initcheck: this block run, as init_record counts it
+};
+
+// initcheck's record of one 4-byte word of __shared__ memory: the block run that last wrote it
+// (BlockContext::written_serial, high 28 bits) and which bytes of the word that run wrote.
+constexpr unsigned kInitSerialLimit = 1u << 28;
+__attribute__((always_inline)) inline bool init_written(unsigned record, unsigned serial, unsigned bytes) {
+    return (record >> 4) == serial && (record & bytes) == bytes;
+}
+__attribute__((always_inline)) inline unsigned init_record(unsigned record, unsigned serial, unsigned bytes) {
+    return ((record >> 4) == serial ? record : serial << 4) | bytes;
+}
+
+// racecheck's record of one access, two words. `who`: the thread and how far its block and its
+// warp have synchronised; `meta`: the sync clock (low 32 bits), which bytes of the word it
+// touched, and the instruction, as an offset from AccessFilter::pc_base.
+struct RaceRecord {
+    unsigned long long who;
+    unsigned long long meta;
+};
+constexpr unsigned long long race_lock = 1;  // in a GlobalRaceCell's writer.who: a thread updates the cell
+constexpr unsigned long long race_valid = 2;
+constexpr unsigned long long race_atomic = 4;
+constexpr unsigned race_thread_shift = 3, race_thread_bits = 10;  // up to 1024 threads a block
+constexpr unsigned race_block_shift = 13, race_block_bits = 24;   // the linear block index, modulo 2^24
+constexpr unsigned race_block_generation_shift = 37, race_block_generation_bits = 16;  // barriers completed
+constexpr unsigned race_warp_generation_shift = 53, race_warp_generation_bits = 11;    // collectives completed
+constexpr unsigned race_bytes_shift = 32, race_pc_shift = 36;  // in `meta`
+// One per 4-byte word of global memory: the latest writer and a reader. Workers share them: the
+// writer's lock bit guards the cell.
+struct GlobalRaceCell {
+    RaceRecord writer;
+    RaceRecord reader;
+};
+// One per 4-byte word of a worker's __shared__ memory, which one block at a time touches: no lock,
+// and two readers, so that a thread that reads, then writes, still meets another reader.
+struct SharedRaceCell {
+    RaceRecord writer;
+    RaceRecord readers[2];
 };
 
 // Who a simulated thread is: at the top of its stack region (see kStackBytes), where the runtime
@@ -73,7 +127,7 @@ struct BlockContext {
 // the bottom. Regions sit kStackBytes apart, so the offset varies with the region's address:
 // at one fixed offset every thread's context would fall into the same cache set.
 constexpr unsigned long kContextReserve = 256;  // the ThreadContext and the runtime's record
-inline unsigned long context_address(unsigned long region) {
+__attribute__((always_inline)) inline unsigned long context_address(unsigned long region) {
     return region + kStackBytes - kContextReserve - ((region / kStackBytes) & 63) * 64;
 }
 struct ThreadContext {
@@ -81,6 +135,7 @@ struct ThreadContext {
     void* thread;  // the runtime's handle of the simulated thread; null in loop mode
     const BlockContext* block;
     const void* last_access;  // check mode: the instruction after its latest memory access
+    unsigned long long race_who;  // racecheck: RaceRecord::who of this thread's accesses now
 };
 
 // Why a kernel ends its launch through RuntimeHooks::fault.
@@ -98,9 +153,9 @@ struct RuntimeHooks {
     void (*barrier_in_loop_mode)(const char* what, const char* file, int line);
     // Lets the other threads of the block run (a failed atomicCAS: a spin lock makes progress).
     void (*yield)(void* thread);
-    // Check mode: the kernel is about to access `size` bytes at `address` (flags: access_*), from
-    // the instruction after `pc`. Does not return when the access must not happen.
-    void (*access)(void* thread, const void* address, unsigned long size, unsigned flags, const void* pc);
+    // Check mode: the thread of `context` is about to access `size` bytes at `address` (flags:
+    // access_*), from the instruction after `pc`. Does not return when the access must not happen.
+    void (*access)(ThreadContext* context, const void* address, unsigned long size, unsigned flags, const void* pc);
     // The calling simulated thread ends its launch (a failed assert, __trap(), abort(), exit()):
     // `text` is the failed expression or what was called, `file`/`line`/`function` say where when
     // known (null, 0), `value` is exit's status, `pc` the caller's return address. Never returns.
