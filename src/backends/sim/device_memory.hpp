@@ -8,8 +8,8 @@
 // they can on a GPU. The mapping sits high in the address space, where a freshly started process
 // has nothing, so that the device process can map it at the same address.
 //
-// The allocator is first fit by size over address-ordered free ranges, 256-byte aligned like
-// cudaMalloc; freed ranges of 128 KiB and more give their pages back to the system (as malloc's
+// The allocator is best fit by size over address-ordered free ranges, 256-byte aligned like
+// cudaMalloc, with an untouched red zone after each allocation (an eighth of it); freed ranges of 128 KiB and more give their pages back to the system (as malloc's
 // large blocks do). After fork(), the child keeps a private copy-on-write view of the memory, so
 // that nothing it writes reaches the parent's device.
 #pragma once
@@ -26,7 +26,8 @@ namespace gpukit::detail::sim {
 
 class DeviceMemory {
 public:
-    // Reserves `capacity` bytes of address space backed by a new memfd. Throws
+    // Reserves address space for `capacity` bytes of allocations (and their red zones) backed by
+    // a new memfd. Throws
     // BackendUnavailableError when the system refuses.
     explicit DeviceMemory(std::size_t capacity);
     ~DeviceMemory();

@@ -60,7 +60,7 @@ std::vector<std::string> flags_for(const std::string& compiler) {
 }
 constexpr const char* registry_file_name = "<gpukit kernel registry>";
 // Bump when what this file generates changes (registry, aliases, link steps): part of the identity.
-constexpr int pipeline_version = 12;
+constexpr int pipeline_version = 13;
 
 // A scratch directory, removed with everything in it when the compile is over.
 class WorkDirectory {
@@ -335,6 +335,9 @@ CompiledImage HostCompiler::compile(const CompileInput& input) const {
         } else {
             flags.insert(flags.end(), {"-mllvm", "-tsan-instrument-func-entry-exit=false"});
         }
+    } else {
+        // Line tables only (no cost when running): a faulting kernel's report names its line.
+        flags.emplace_back("-g1");
     }
     command.insert(command.end(), flags.begin(), flags.end());
     command.push_back("-I" + prelude_dir.string());
