@@ -239,7 +239,7 @@ class Device:
     def use(self) -> None:
         """Makes this the current device of the calling thread."""
 
-    def synchronize(self) -> None:
+    def synchronize(self, timeout: float | None = None) -> None:
         """Waits for all work on the device to finish."""
 
     def describe(self) -> str: ...
@@ -292,7 +292,7 @@ class Stream:
         The native handle as an int (a ``CUstream``); 0 for the default stream.
         """
 
-    def synchronize(self) -> None:
+    def synchronize(self, timeout: float | None = None) -> None:
         """Waits until all work enqueued on the stream has finished."""
 
     def done(self) -> bool:
@@ -341,7 +341,7 @@ class Event:
         Captures the work enqueued so far on ``stream`` (default: the current stream).
         """
 
-    def synchronize(self) -> None:
+    def synchronize(self, timeout: float | None = None) -> None:
         """Waits until the captured work has finished."""
 
     def done(self) -> bool:

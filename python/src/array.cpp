@@ -21,6 +21,7 @@
 #include "gpukit/current_stream.hpp"
 #include "numpy_bridge.hpp"
 #include "python_stream.hpp"
+#include "python_refs.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -94,7 +95,7 @@ nb::object get(const Array& array, nb::handle stream, nb::handle out) {
     const NumpyHost host(out, true);
     if (host.view().shape != array.shape() || host.view().dtype != array.dtype()) throw refuse();
     {
-        nb::gil_scoped_release unlocked;
+        GilRelease unlocked;
         array.copy_to_host(host.view());
     }
     return nb::borrow(out);
@@ -103,7 +104,7 @@ nb::object get(const Array& array, nb::handle stream, nb::handle out) {
 void set(Array& array, nb::handle values, nb::handle stream) {
     const StreamArgumentScope scope(stream, array.device());
     const NumpyHost host(as_numpy(values), false);
-    nb::gil_scoped_release unlocked;
+    GilRelease unlocked;
     array.copy_from_host(host.view());
 }
 
@@ -112,13 +113,13 @@ void set(Array& array, nb::handle values, nb::handle stream) {
 void assign(Array target, nb::handle value) {
     if (nb::isinstance<Array>(value)) {
         const Array& source = *nb::inst_ptr<Array>(value);
-        nb::gil_scoped_release unlocked;
+        GilRelease unlocked;
         return target.assign(source);
     }
     nb::object host = as_numpy(value);
     if (!held_dtype(host.attr("dtype"))) host = host.attr("astype")(numpy_dtype(target.dtype()));
     const NumpyHost view(host, false);
-    nb::gil_scoped_release unlocked;
+    GilRelease unlocked;
     target.assign(view.view());
 }
 
@@ -180,14 +181,14 @@ nb::object export_dlpack(const Array& array, nb::handle stream, nb::handle max_v
     const bool versioned = !max_version.is_none() && to_int64(as_tuple(max_version)[0]) >= 1;
     std::optional<Array> copied;
     if (copy_asked) {
-        nb::gil_scoped_release unlocked;
+        GilRelease unlocked;
         copied = array.copy();
     }
     const bool no_wait = !stream.is_none() && PyIndex_Check(stream.ptr()) && to_int64(stream) == -1;
     if (!no_wait) {
         // We cannot make a foreign stream wait on ours, so the work on this device finishes first.
         raise_deferred_launch_error();
-        nb::gil_scoped_release unlocked;
+        GilRelease unlocked;
         array.device().synchronize();
     }
     return dlpack_capsule(copied ? *copied : array, versioned);
@@ -277,7 +278,7 @@ void bind_array(nb::module_& m) {
             },
             "dtype"_a = nb::none(), "copy"_a = nb::none())
         // ---- on the device
-        .def("copy", &Array::copy, nb::call_guard<nb::gil_scoped_release>(),
+        .def("copy", &Array::copy, nb::call_guard<GilRelease>(),
              "A new C-contiguous array with the same elements.")
         .def(
             "astype",
@@ -287,7 +288,7 @@ void bind_array(nb::module_& m) {
                 if (dtype == a.dtype() && !copy) return nb::borrow(self);
                 std::optional<Array> converted;
                 {
-                    nb::gil_scoped_release unlocked;
+                    GilRelease unlocked;
                     converted = a.astype(dtype);
                 }
                 return nb::cast(std::move(*converted));
@@ -303,7 +304,7 @@ void bind_array(nb::module_& m) {
                     numpy_module().attr("array")(value, "dtype"_a = numpy_dtype(a.dtype())).attr("tobytes")());
                 const std::span<const std::byte> bytes(
                     static_cast<const std::byte*>(static_cast<const void*>(element.c_str())), element.size());
-                nb::gil_scoped_release unlocked;
+                GilRelease unlocked;
                 a.fill_bytes(bytes);
             },
             "value"_a, "Sets every element to ``value`` (converted to the array's dtype as NumPy converts it).")
@@ -317,7 +318,7 @@ void bind_array(nb::module_& m) {
         .def(
             "reshape", [](const Array& a, const nb::args& shape) { return a.reshape(to_extents(shape)); },
             "The same elements in a new shape (one extent may be -1); a view, so the array must be C-contiguous.")
-        .def("ravel", &Array::ravel, nb::call_guard<nb::gil_scoped_release>(),
+        .def("ravel", &Array::ravel, nb::call_guard<GilRelease>(),
              "A 1-D view of a C-contiguous array, else a 1-D copy.")
         .def(
             "transpose", [](const Array& a, const nb::args& axes) { return a.transpose(to_extents(axes)); },
@@ -373,7 +374,7 @@ void bind_array(nb::module_& m) {
         "from_host",
         [](nb::handle values, const Device& device) {
             const NumpyHost host(as_numpy(values), false);
-            nb::gil_scoped_release unlocked;
+            GilRelease unlocked;
             return Array::from_host(host.view(), device);
         },
         "values"_a, "device"_a, "A new array on `device` holding a copy of host data (a NumPy array, in any layout).");

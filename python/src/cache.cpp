@@ -7,6 +7,7 @@
 
 #include "bindings.hpp"
 #include "gpukit/cache.hpp"
+#include "python_refs.hpp"
 
 namespace nb = nanobind;
 
@@ -53,7 +54,7 @@ void bind_cache(nb::module_& m) {
     m.def(
         "clear_disk_cache",
         [] {
-            nb::gil_scoped_release unlocked;
+            GilRelease unlocked;
             clear_disk_cache();
         },
         "Deletes every entry of the disk cache and its counts.");

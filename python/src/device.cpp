@@ -6,12 +6,14 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
 #include <optional>
 #include <vector>
 
 #include "bindings.hpp"
 #include "gpukit/array_memory.hpp"
 #include "gpukit/device.hpp"
+#include "python_refs.hpp"
 
 namespace nb = nanobind;
 
@@ -95,12 +97,18 @@ void bind_device(nb::module_& m) {
         .def("use", &Device::use, "Makes this the current device of the calling thread.")
         .def(
             "synchronize",
-            [](const Device& d) {
+            [](const Device& d, std::optional<double> timeout) {
                 raise_deferred_launch_error();
-                nb::gil_scoped_release unlocked;
-                d.synchronize();
+                GilRelease unlocked;
+                if (timeout)
+                    d.synchronize(std::chrono::duration<double>(*timeout));
+                else
+                    d.synchronize();
             },
-            "Waits for all work on the device to finish.")
+            nb::arg("timeout") = nb::none(),
+            "Waits for all work on the device to finish; Ctrl-C interrupts the wait (KeyboardInterrupt). With "
+            "``timeout`` (seconds), raises WaitTimeoutError past it. On the simulator an interrupted or timed-out "
+            "wait gives up the device's running work, so that the device is usable again.")
         .def("describe", &Device::describe)
         .def("__enter__",
              [](const Device& d) {

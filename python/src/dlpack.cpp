@@ -194,7 +194,7 @@ Array from_cuda_array_interface(nb::handle object, const Device& device) {
         // The producer's work must be done before ours reads; its stream is foreign to us, and the
         // device's primary context is shared, so finishing the device's work covers it.
         raise_deferred_launch_error();
-        nb::gil_scoped_release unlocked;
+        GilRelease unlocked;
         device.synchronize();
     }
     const auto address = nb::cast<std::uint64_t>(nb::cast<nb::tuple>(interface["data"])[0]);

@@ -16,6 +16,7 @@
 #include "gpukit/module.hpp"
 #include "kernel_args.hpp"
 #include "python_stream.hpp"
+#include "python_refs.hpp"
 
 namespace nb = nanobind;
 
@@ -115,7 +116,7 @@ void bind_module_kernel(nb::module_& m) {
         .def_static(
             "compile",
             [](const std::string& source, const CompileOptions& options, std::optional<Device> device) {
-                nb::gil_scoped_release unlocked;
+                GilRelease unlocked;
                 return Module::compile(source, options, device.value_or(Device::current()));
             },
             nb::arg("source"), nb::arg("options"), nb::arg("device").none())
@@ -149,7 +150,7 @@ void bind_module_kernel(nb::module_& m) {
                 const LaunchConfig config{to_dim3(grid, "grid"), to_dim3(block, "block"), shared_mem,
                                           stream_argument(stream, kernel.device()), CheckTools::parse(check)};
                 const PackedArguments packed = pack_arguments(kernel, args);
-                nb::gil_scoped_release unlocked;
+                GilRelease unlocked;
                 if (packed.needs_device_sync()) kernel.device().synchronize();
                 kernel.launch(config, packed.args());
             },

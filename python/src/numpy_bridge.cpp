@@ -1,6 +1,8 @@
 // python/src/numpy_bridge.cpp: see numpy_bridge.hpp.
 #include "numpy_bridge.hpp"
 
+#include "python_refs.hpp"
+
 #include <nanobind/stl/string.h>
 
 #include <array>
@@ -96,7 +98,7 @@ nb::object to_numpy(const Array& array) {
     nb::object host = numpy_empty(array.shape(), array.dtype());
     const NumpyHost out(host, true);
     {
-        nb::gil_scoped_release unlocked;
+        GilRelease unlocked;
         array.copy_to_host(out.view());
     }
     return host;

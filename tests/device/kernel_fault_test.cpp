@@ -136,7 +136,7 @@ extern "C" __global__ void divide(int* out) {
 TEST_F(KernelFaults, AFailedAssertReportsLikeCudasDeviceAssert) {
     const auto e = fault_of(R"(#include <cassert>
 extern "C" __global__ void checked(int* out) {
-  out[threadIdx.x] = threadIdx.x;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
   assert(threadIdx.x != 3 || blockIdx.x != 1);
 })",
                             "checked", 2, 32);

@@ -7,6 +7,7 @@ grid the device cannot launch, arguments that do not match the kernel's paramete
 
 import argparse
 import json
+import os
 import pathlib
 import sys
 
@@ -14,11 +15,13 @@ import numpy
 
 from .. import _check, _core, _kernel
 from .._backend import use_backend
-from .._errors import KernelNotFoundError, LaunchError
+from .._errors import KernelNotFoundError, LaunchError, LaunchTimeoutError
 from ._errors import CommandError
 from ._kernel_args import SYNTAX, parse_argument
 
 HELP = "run one kernel under the simulator's check mode and report its hazards (exit 1 if any)"
+
+DEFAULT_TIME_LIMIT = 60.0  # seconds a checked launch may run (check mode is slow, but not this slow)
 
 TOOLS = tuple(name for name, _ in _core.check_tools())  # the rows of gpukit/check_tools.def, in order
 
@@ -58,11 +61,17 @@ def add_to(subcommands):
                         help="look for #include files in DIR (FILE.cu's own folder is searched too)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random fills (default 0)")
     parser.add_argument("--json", action="store_true", help="the hazards as JSON records instead of text")
+    parser.add_argument("--time-limit", type=_argument_type(parse_seconds), default=DEFAULT_TIME_LIMIT,
+                        metavar="SECONDS",
+                        help=f"give up the launch past this many seconds, saying how far it got (default "
+                             f"{DEFAULT_TIME_LIMIT:g}; 0: no limit)")
     parser.set_defaults(run=run)
 
 
 def run(args):
     source = read_source(args.file)
+    # The simulator gives up a launch past its time limit (LaunchTimeoutError: the kernel, the blocks done).
+    os.environ["GPUKIT_SIM_LAUNCH_TIMEOUT"] = f"{args.time_limit:g}"
     use_backend(checking_backend())  # check mode runs on the simulator, whatever GPUKIT_BACKEND says
     _check.set_raise_on_hazard(False)  # a hazard is reported, not raised
     options = [f"-D{define}" for define in args.defines]
@@ -82,6 +91,11 @@ def run(args):
               (f", {args.shared} bytes of dynamic shared memory" if args.shared else ""))
     try:
         report = _check.take_check_report()
+    except LaunchTimeoutError as failure:  # it ran too long: which kernel, how far it got
+        print(f"gpukit check: {args.kernel} ran past the time limit of {args.time_limit:g} s with "
+              f"{failure.blocks_done} of its {failure.blocks_total} blocks done, and was given up (a loop that "
+              "never ends? --time-limit sets the limit)", file=sys.stderr)
+        return 1
     except LaunchError as failure:  # the kernel itself failed (a deadlock, a runaway atomicCAS loop): exit 1
         print(f"gpukit check: {args.kernel} failed while running: {failure}", file=sys.stderr)
         return 1
@@ -136,6 +150,16 @@ def parse_byte_count(text):
     if not text.isdigit():
         raise ValueError(f"'{text}' is not a whole number of bytes")
     return int(text)
+
+
+def parse_seconds(text):
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= 0 or seconds == float("inf"):
+        raise ValueError(f"'{text}' is not a number of seconds >= 0 (0: no limit)")
+    return seconds
 
 
 def parse_tools(text):
