@@ -78,6 +78,9 @@ private:
 // wait that lets go of it meanwhile. The wait may throw; the owner defers what it throws.
 using DeviceWait = void (*)(const Device& device);
 void set_device_wait(DeviceWait wait) noexcept;
+// Waits for `device` with the installed wait, deferring what it throws: for owners whose
+// resource a launch may still use as they go (array memory; a module's code).
+void wait_for_device_quietly(const Device& device) noexcept;
 
 // Keeps `error` (the first one, if several) for the next raise_deferred_launch_error. Process-wide.
 void defer_launch_error(std::exception_ptr error) noexcept;

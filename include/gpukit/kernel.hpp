@@ -12,11 +12,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "gpukit/check.hpp"
+#include "gpukit/dtype.hpp"
 #include "gpukit/geometry.hpp"
 #include "gpukit/memory.hpp"
 #include "gpukit/stream.hpp"
@@ -41,9 +44,21 @@ struct LaunchConfig {
     CheckTools check;
 };
 
-// A raw device address, for memory gpukit did not allocate.
+// A raw device address, for memory gpukit did not allocate, or a view whose layout the kernel is
+// told separately (strides passed as arguments). Passed for any pointer parameter unchecked.
 struct DevicePtr {
     std::uint64_t address = 0;
+};
+
+// What a parameter's declared type says about the values it takes (read from KernelParam::type).
+enum class ParamKind : std::uint8_t {
+    unknown,  // no declaration was read (a module loaded from an image): only sizes are checked
+    pointer,  // `T*`, `T[]`: device memory
+    signed_integer,
+    unsigned_integer,
+    boolean,
+    floating,
+    other,  // a struct, a typedef, a template parameter, a reference: only its size is checked
 };
 
 // One kernel parameter: where it sits in the parameter buffer and how big it is (from the
@@ -56,6 +71,19 @@ struct KernelParam {
 
     // "parameter 3 ('const int size', 4 bytes)"-style description used in errors.
     std::string describe(std::size_t index) const;
+
+    ParamKind kind() const;
+    // The element type a pointer parameter points to, where it is a type arrays hold: `const float *`
+    // points to float32. nullopt for parameters that are not pointers, for `void *`, `char *` and
+    // `unsigned char *` (byte views), and where the element type is a typedef, a template parameter,
+    // a struct or another pointer (`T *`, `float2 *`, `float **`): gpukit cannot tell what they hold.
+    std::optional<DType> pointee() const;
+    // Whether a (C-contiguous) array of `dtype` may be passed for this parameter: a pointer to that
+    // type or, as C's aliasing rules allow, to its signed or unsigned twin (`int *` takes uint32
+    // arrays; `__nv_bfloat16 *` takes the uint16 arrays that hold bfloat16 bits where NumPy has no
+    // bfloat16); any array for a byte view or an element type gpukit cannot tell; none for a
+    // parameter that is not a pointer (ParamKind::other and unknown take any).
+    bool takes_array_of(DType dtype) const;
 };
 
 struct KernelAttributes {
@@ -103,6 +131,7 @@ struct ArgSlot {
     const void* pointer;
     std::size_t size;
     std::uint64_t address;
+    const Array* array = nullptr;  // checked against its parameter before the launch
 };
 
 template <class T>
@@ -112,7 +141,7 @@ ArgSlot make_arg_slot(const T& value) {
                   std::is_same_v<U, ManagedBuffer>) {
         return {nullptr, sizeof(std::uint64_t), value.address()};
     } else if constexpr (std::is_same_v<U, Array>) {
-        return {nullptr, sizeof(std::uint64_t), launch_address(value)};
+        return {nullptr, sizeof(std::uint64_t), launch_address(value), &value};
     } else if constexpr (std::is_same_v<U, DevicePtr>) {
         return {nullptr, sizeof(std::uint64_t), value.address};
     } else {
@@ -142,6 +171,16 @@ public:
                                            std::uint32_t block_size_limit = 0) const;
     int max_active_blocks_per_multiprocessor(std::uint32_t block_threads, std::size_t dynamic_shared_bytes = 0) const;
 
+    // Throws KernelArgumentError when an array cannot be argument `index` of `count`: the parameter
+    // is not a pointer, the pointer does not point to the array's element type
+    // (KernelParam::takes_array_of), or the array is a view that is not C-contiguous, which a kernel
+    // would read as if it were. Where `count` is not the number of parameters, only the layout is
+    // checked (the launch then refuses the count). Launches with Array arguments check each one;
+    // KernelArgs carry bytes and are not checked.
+    void check_array_argument(std::size_t index, std::size_t count, const Array& array) const;
+    void check_array_argument(std::size_t index, std::size_t count, DType dtype, std::span<const std::int64_t> shape,
+                              std::span<const std::int64_t> strides) const;
+
     void launch(const LaunchConfig& config, const KernelArgs& args) const;
 
     // The backend's handle of the kernel (a CUfunction for CUDA), for interop with other libraries.
@@ -153,6 +192,7 @@ public:
         std::array<const void*, sizeof...(Args) + 1> pointers{};
         std::array<std::size_t, sizeof...(Args) + 1> sizes{};
         for (std::size_t i = 0; i < sizeof...(Args); ++i) {
+            if (slots[i].array) check_array_argument(i, sizeof...(Args), *slots[i].array);
             pointers[i] = slots[i].pointer ? slots[i].pointer : &slots[i].address;
             sizes[i] = slots[i].size;
         }

@@ -38,7 +38,7 @@ from ._check import (
     set_raise_on_hazard,
     take_check_report,
 )
-from ._core import Event, Stream, get_current_stream, get_elapsed_time, ndarray
+from ._core import DevicePointer, Event, Stream, get_current_stream, get_elapsed_time, ndarray
 from ._creation import (
     arange,
     empty,
@@ -88,16 +88,19 @@ del _name
 
 __version__ = _core.version()  # the version CMake states, which pyproject.toml repeats
 
+#: A null pointer for a kernel's pointer parameter: launches refuse None and plain ints there.
+nullptr = DevicePointer(0)
+
 __all__ = [
     "ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError",
-    "ContextUnusableError", "CudaError", "Device", "Event", "GpukitError", "Hazard", "HazardError",
+    "ContextUnusableError", "CudaError", "Device", "DevicePointer", "Event", "GpukitError", "Hazard", "HazardError",
     "InvalidArgumentError", "KernelArgumentError", "KernelFaultError", "KernelNotFoundError",
     "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError", "OutOfMemoryError",
     "RawKernel", "RawModule", "Stream", "UsageError", "WaitInterruptedError", "WaitTimeoutError", "all_devices",
     "arange", "array", "asarray",
     "asnumpy", "backend", "backends", "benchmark", "check_tools_from_environment", "cuda_available",
     "cuda_unavailable_reason", "devices", "empty", "empty_like", "from_dlpack", "full", "full_like",
-    "get_current_stream", "get_device", "get_elapsed_time", "ndarray", "ones", "ones_like", "pinned_empty",
+    "get_current_stream", "get_device", "get_elapsed_time", "ndarray", "nullptr", "ones", "ones_like", "pinned_empty",
     "raise_on_hazard", "set_raise_on_hazard", "synchronize", "take_check_report", "use_backend", "zeros",
     "zeros_like",
 ]

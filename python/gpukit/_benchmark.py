@@ -5,8 +5,9 @@ import time
 
 import numpy
 
-from ._backend import get_device
+from ._backend import Device, get_device
 from ._core import Event, get_current_stream
+from ._errors import describe_value
 
 
 class BenchmarkResult:
@@ -48,8 +49,36 @@ def benchmark(func, args=(), kwargs=None, n_repeat=10000, *, name=None, n_warmup
     Each timed run records an event on every device in ``devices`` (default: the current device)
     before and after the call and waits for it, so device times cover the work the call enqueued
     on the current stream."""
+    if not callable(func):
+        raise TypeError(f"func must be callable, not {describe_value(func)}")
+    if not isinstance(args, (tuple, list)):
+        raise TypeError(f"args must be a tuple of func's arguments, not {describe_value(args)} (write (x,) for one)")
+    if kwargs is not None and not isinstance(kwargs, dict):
+        raise TypeError(f"kwargs must be a dict of func's keyword arguments or None, not {describe_value(kwargs)}")
+    for count_name, count in (("n_repeat", n_repeat), ("n_warmup", n_warmup)):
+        if not isinstance(count, (int, numpy.integer)) or isinstance(count, (bool, numpy.bool_)):
+            raise TypeError(f"{count_name} must be an int, not {describe_value(count)}")
+        if count < 0:
+            raise ValueError(f"{count_name} must be at least 0, not {count}")
+    if not isinstance(max_duration, (int, float, numpy.number)) or isinstance(max_duration, bool):
+        raise TypeError(f"max_duration must be a number of seconds, not {describe_value(max_duration)}")
+    if not max_duration >= 0:  # 0: one timed run
+        raise ValueError(f"max_duration must be at least 0 seconds, not {max_duration}")
     kwargs = {} if kwargs is None else kwargs
-    devices = (get_device(),) if devices is None else tuple(devices)
+    if devices is None:
+        devices = (get_device(),)
+    elif isinstance(devices, Device):
+        devices = (devices,)
+    else:
+        try:
+            devices = tuple(devices)
+        except TypeError:
+            raise TypeError(f"devices must be a sequence of gpukit.Device or None, not {describe_value(devices)}") \
+                from None
+        for index, device in enumerate(devices):
+            if not isinstance(device, Device):
+                raise TypeError(f"devices must be a sequence of gpukit.Device; devices[{index}] is "
+                                f"{describe_value(device)}")
     if name is None:
         name = getattr(func, "__name__", None) or getattr(func, "name", None) or type(func).__name__
     stream = get_current_stream()

@@ -24,7 +24,7 @@ def take_check_report():
 def set_raise_on_hazard(raise_on_hazard=True):
     """Whether a check-mode launch that finds a hazard raises :class:`gpukit.HazardError` at the next
     synchronisation (the hazards stay in the report)."""
-    _core.set_raise_on_hazard(bool(raise_on_hazard))
+    _core.set_raise_on_hazard(raise_on_hazard)  # True or False: another value is refused
 
 
 def raise_on_hazard():

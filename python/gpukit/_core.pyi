@@ -8,6 +8,11 @@ import pathlib
 from typing import overload
 
 
+def python_spelling(message: str) -> str:
+    """
+    A core message with the C++ APIs it names spelled as in Python (for tests).
+    """
+
 def version() -> str:
     """gpukit's version, e.g. '0.1.0'."""
 
@@ -409,7 +414,7 @@ class ndarray:
     On a CUDA device the array exposes ``__cuda_array_interface__`` (version 3, with the current stream) and ``__dlpack__`` with ``kDLCUDA``: CuPy, PyTorch and Numba take it without a copy. On the simulator, device memory is host memory, so ``__dlpack_device__`` is ``kDLCPU`` and ``numpy.from_dlpack(array)`` is a zero-copy NumPy view; ``__cuda_array_interface__`` is absent there (no CUDA library could read the pointer). NumPy's implicit conversion (``numpy.asarray(array)``) raises on both backends, so code that runs on the simulator runs unchanged on a GPU.
     """
 
-    def __init__(self, shape: object, dtype: object = float, memptr: object | None = None, strides: object | None = None) -> None: ...
+    def __init__(self, shape: object, dtype: object = float, memptr: ndarray | None = None, strides: object | None = None) -> None: ...
 
     @property
     def dtype(self) -> object:
@@ -468,7 +473,7 @@ class ndarray:
         ``out``: a NumPy array of the same shape and dtype to copy into. Returns once the data is on the host (the copy runs on ``stream``, default the current stream).
         """
 
-    def set(self, arr: object, stream: object | None = None) -> None:
+    def set(self, arr: object, stream: Stream | None = None) -> None:
         """
         Copies host data (a NumPy array or anything NumPy can read) of the same shape and dtype into the array.
 
@@ -555,6 +560,11 @@ def empty(shape: object, dtype: object, device: Device) -> ndarray:
     A new C-contiguous array on `device`; its contents are whatever the memory held.
     """
 
+def checked_shape(shape: object, dtype: object) -> tuple[tuple[int, ...], int]:
+    """
+    (shape as a tuple, bytes) for an array of `shape` and `dtype`, refused as gpukit.empty refuses them.
+    """
+
 def from_host(values: object, device: Device) -> ndarray:
     """
     A new array on `device` holding a copy of host data (a NumPy array, in any layout).
@@ -569,6 +579,29 @@ def dtype_names() -> list[str]:
     """
     The names of the element types gpukit arrays hold, NumPy's numeric types and bfloat16.
     """
+
+class DevicePointer:
+    """
+    A raw device address for a pointer parameter: memory gpukit did not allocate, or a view whose layout the kernel is told separately (its strides as further arguments).
+
+    Kernel launches refuse plain ints, None and non-contiguous views for pointer parameters; ``DevicePointer(address)`` says the int is an address, unchecked. It holds nothing alive: the memory must outlive the launch. ``gpukit.nullptr`` is ``DevicePointer(0)``.
+    """
+
+    def __init__(self, address: int) -> None: ...
+
+    @property
+    def address(self) -> int:
+        """The address, as an int."""
+
+    def __int__(self) -> int: ...
+
+    def __index__(self) -> int: ...
+
+    def __eq__(self, arg: object, /) -> object: ...
+
+    def __hash__(self) -> int: ...
+
+    def __repr__(self) -> str: ...
 
 class CompileOptions:
     """How a module is compiled."""
@@ -732,7 +765,7 @@ class Kernel:
     @property
     def native_handle(self) -> int: ...
 
-    def launch(self, grid: object, block: object, args: object, shared_mem: int, stream: object | None = None, check: str = '') -> None:
+    def launch(self, grid: object, block: object, args: object, shared_mem: int = 0, stream: Stream | None = None, check: str | None = None) -> None:
         """
         Checks and enqueues one launch on `stream` (a gpukit.Stream; None: the current stream) (see gpukit.RawKernel.__call__).
         """
@@ -881,6 +914,18 @@ class CacheConfig:
     def disk_enabled(self) -> bool:
         """False under GPUKIT_CACHE_DISABLE=1 or without a directory."""
 
+    @property
+    def memory_max_entries(self) -> int:
+        """
+        The most images, and the most loaded modules, this process keeps for the next compile of the same source (GPUKIT_CACHE_MEMORY_MAX_ENTRIES, default 256).
+        """
+
+    @property
+    def memory_max_bytes(self) -> int:
+        """
+        The most bytes of images, and of the images of loaded modules, kept likewise (GPUKIT_CACHE_MEMORY_MAX_BYTES, default 256 MiB).
+        """
+
 class CacheStats:
     """This process's cache lookups."""
 
@@ -898,10 +943,36 @@ class CacheStats:
     def corrupt_entries(self) -> int: ...
 
     @property
-    def evictions(self) -> int: ...
+    def evictions(self) -> int:
+        """Disk entries deleted to stay under the disk's bound."""
 
     @property
     def compile_seconds(self) -> float: ...
+
+    @property
+    def memory_evictions(self) -> int:
+        """
+        Images and modules this process let go of to stay under the in-process bound.
+        """
+
+class MemoryCacheUsage:
+    """
+    What this process keeps for the next compile of the same source: compiled images and loaded modules (a module's bytes are its image's).
+    """
+
+    @property
+    def images(self) -> int: ...
+
+    @property
+    def image_bytes(self) -> int: ...
+
+    @property
+    def modules(self) -> int: ...
+
+    @property
+    def module_bytes(self) -> int: ...
+
+    def __repr__(self) -> str: ...
 
 class DiskCacheStats:
     """
@@ -935,4 +1006,14 @@ def clear_disk_cache() -> None:
     """Deletes every entry of the disk cache and its counts."""
 
 def clear_memory_cache() -> None:
-    """Forgets the compiled images this process holds."""
+    """
+    Forgets the compiled images and loaded modules this process keeps (modules still held stay loaded).
+    """
+
+def memory_cache_usage() -> MemoryCacheUsage:
+    """What the in-process memo holds now."""
+
+def configure_memory_cache(max_entries: int | None = None, max_bytes: int | None = None) -> None:
+    """
+    Bounds the in-process memo (None keeps a bound as it is), trimming it at once.
+    """

@@ -175,3 +175,15 @@ class WaitTimeoutError(GpukitError, TimeoutError):
 class WaitInterruptedError(GpukitError, RuntimeError):
     """A wait for the device was interrupted by the interrupt check of the C++ API. Ctrl-C in Python raises
     ``KeyboardInterrupt`` itself (the device's work given up on the simulator)."""
+
+
+def describe_value(value):
+    """What a user passed, for messages: ``None``, ``an int (5)``, ``a str ('x')``: the words the
+    core's messages use (python/src/arguments.cpp)."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{'an' if name[0] in 'aeiouAEIOU' else 'a'} {name} ({text})"

@@ -12,6 +12,7 @@ import numpy
 from . import _core
 from ._backend import get_device
 from ._core import ndarray
+from ._errors import describe_value
 
 _DLPACK_CUDA = 2  # DLPack's kDLCUDA: CUDA device memory
 
@@ -25,7 +26,7 @@ def asarray(a, dtype=None):
     memory, or a device copy of host data (NumPy arrays, lists, scalars, CPU DLPack tensors)."""
     shared = a if isinstance(a, ndarray) else _device_memory_of(a)
     if shared is None:
-        return _core.from_host(numpy.asarray(a, dtype=dtype), get_device())
+        return _core.from_host(_host_array(a, dtype, "a"), get_device())
     return shared if dtype is None else shared.astype(dtype, copy=False)
 
 
@@ -33,9 +34,20 @@ def array(obj, dtype=None, copy=True):
     """Like :func:`asarray`, but a copy unless ``copy=False``."""
     shared = obj if isinstance(obj, ndarray) else _device_memory_of(obj)
     if shared is None:  # host data, which asarray copies anyway
-        return _core.from_host(numpy.asarray(obj, dtype=dtype), get_device())
+        return _core.from_host(_host_array(obj, dtype, "obj"), get_device())
     result = shared if dtype is None else shared.astype(dtype, copy=False)
     return result.copy() if copy and result is shared else result
+
+
+def _host_array(values, dtype, name):
+    """``numpy.asarray(values, dtype)``, refusing what is not numbers (None, objects, strings) as a TypeError."""
+    if values is None:
+        raise TypeError(f"{name} must be an array, a (nested) list of numbers or a number, not None")
+    host = numpy.asarray(values, dtype=dtype)
+    if host.dtype.kind in "OUSV" and dtype is None:
+        raise TypeError(f"{name} must be an array, a (nested) list of numbers or a number, not {describe_value(values)}"
+                        f", which NumPy makes a {host.dtype} array of")
+    return host
 
 
 def _device_memory_of(obj):
@@ -70,6 +82,10 @@ def from_dlpack(x):
     gpukit allocated). BufferError when the memory is somewhere gpukit cannot address."""
     if isinstance(x, ndarray):
         return x
+    if not (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")):
+        raise TypeError("x must be a DLPack producer, an object with __dlpack__ and __dlpack_device__ (a PyTorch "
+                        f"tensor, a CuPy or NumPy array, ...), not {describe_value(x)}; gpukit.asarray copies other "
+                        "host data")
     device = _core.dlpack_import_device(*x.__dlpack_device__())
     # The producer orders its work before our current stream (1: CUDA's legacy default stream).
     stream = _core.exchange_stream(device) if _memory_is_cuda(device) else None

@@ -6,15 +6,32 @@ limits, the arguments against the kernel's parameters (count, sizes, integer ran
 each parameter can take), with a message that names the parameter.
 """
 
-import operator
-
 import numpy
 
 from . import _core
 from ._backend import all_devices, backends, get_device
+from ._errors import describe_value
+
+
+def _str_sequence(value, name):
+    """``value`` as a tuple of str: one str, or an iterable of them; TypeError naming ``name`` otherwise."""
+    if isinstance(value, str):
+        return (value,)
+    try:
+        items = tuple(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a str or a sequence of str, not {describe_value(value)}") from None
+    for index, item in enumerate(items):
+        if not isinstance(item, str):
+            raise TypeError(f"{name} must be a str or a sequence of str; {name}[{index}] is {describe_value(item)}")
+    return items
 
 
 def _device_for(device, backend):
+    if device is not None and not isinstance(device, _core.Device):
+        raise TypeError(f"device must be a gpukit.Device (e.g. gpukit.Device(0)) or None, not {describe_value(device)}")
+    if backend is not None and not isinstance(backend, str):
+        raise TypeError(f"backend must be a backend's name (a str) or None, not {describe_value(backend)}")
     if device is not None and backend not in (None, "nvrtc"):
         raise ValueError("give either device= or backend=, not both")
     if device is not None:
@@ -36,19 +53,22 @@ def _device_for(device, backend):
 
 
 def _check_tools(check):
+    """``check=`` as the core's tool list: None or False for none, True for all, a str or a list of names."""
     if check is None or check is False:
         return "none"
     if check is True:
         return "all"
     if not isinstance(check, str):
-        check = ",".join(check)
+        check = ",".join(_str_sequence(check, "check"))
     return _core.normalize_check_tools(check)
 
 
 def _compile_options(options, name_expressions, check, program_name):
     """The core's CompileOptions for NVRTC-style command-line ``options`` (CuPy's and PyCUDA's)."""
-    if isinstance(options, str):
-        options = (options,)
+    options = _str_sequence(options, "options")
+    if not isinstance(program_name, str):
+        raise TypeError(f"program_name must be a str (the file name messages give the source), not "
+                        f"{describe_value(program_name)}")
     compile_options = _core.CompileOptions()
     defines, include_dirs, extra = [], [], []
     for option in options:
@@ -93,9 +113,11 @@ class RawModule:
 
     def __init__(self, code, options=(), name_expressions=(), *, check=None, device=None, backend=None,
                  program_name="kernel.cu"):
+        if not isinstance(code, str):
+            raise TypeError(f"code must be a str of CUDA C source, not {describe_value(code)}")
         self.code = code
-        self.options = tuple((options,) if isinstance(options, str) else options)
-        self.name_expressions = tuple(name_expressions)
+        self.options = _str_sequence(options, "options")
+        self.name_expressions = _str_sequence(name_expressions, "name_expressions")
         compile_options = _compile_options(self.options, self.name_expressions, check, program_name)
         self._module = _core.Module.compile(code, compile_options, _device_for(device, backend))
         self._kernels = {}
@@ -119,6 +141,8 @@ class RawModule:
         """The kernel ``name`` (its extern "C" name, name expression or mangled name) as a :class:`RawKernel`.
 
         Raises :class:`gpukit.KernelNotFoundError` listing the kernels the module has."""
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str (a kernel's name), not {describe_value(name)}")
         kernel = self._kernels.get(name)
         if kernel is None:
             kernel = self._kernels[name] = RawKernel._of(self, self._module.kernel(name))
@@ -143,6 +167,8 @@ class RawKernel:
 
     def __init__(self, code, name, options=(), *, name_expressions=(), check=None, device=None, backend=None,
                  program_name="kernel.cu"):
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str (the kernel's name), not {describe_value(name)}")
         module = RawModule(code, options, name_expressions or ((name,) if "<" in name else ()), check=check,
                            device=device, backend=backend, program_name=program_name)
         self._init(module, module._module.kernel(name))
@@ -206,10 +232,16 @@ class RawKernel:
         ``shared_mem``: bytes of dynamic shared memory. ``check``: on the simulator, run this
         launch under check mode's tools (``'memcheck'``, ``'racecheck,initcheck'``, ``'all'``), on
         top of those the module was compiled with; the report is read with
-        :func:`gpukit.take_check_report`. On a GPU it raises ValueError."""
-        if not hasattr(type(shared_mem), "__index__") or isinstance(shared_mem, bool):
-            raise TypeError(f"shared_mem must be an int number of bytes, not {type(shared_mem).__name__}")
-        self._kernel.launch(grid, block, args, operator.index(shared_mem), stream, check or "")
+        :func:`gpukit.take_check_report`. On a GPU it raises ValueError.
+
+        Pointer parameters take gpukit arrays (C-contiguous, of the element type the parameter
+        points to, or its signed/unsigned twin; ``void*``, ``char*`` and ``unsigned char*`` take any
+        array, as do pointers to typedefs, template parameters and structs, whose element type
+        gpukit cannot tell), or :class:`gpukit.DevicePointer` for a raw address, unchecked
+        (``gpukit.nullptr`` for a null pointer). Plain ints and None are refused there."""
+        if check is not None and check.__class__ is not str:
+            check = None if check is False else "all" if check is True else _check_tools(check)
+        self._kernel.launch(grid, block, args, shared_mem, stream, check)
 
     def __repr__(self):
         return f"<gpukit.RawKernel {self.name} on {self.device!r}>"

@@ -9,11 +9,13 @@
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "arguments.hpp"
 #include "bindings.hpp"
 #include "dlpack.hpp"
 #include "dlpack_abi.hpp"
@@ -60,10 +62,10 @@ const char* const array_doc =
     "unchanged on a GPU.";
 
 void construct(Array* self, nb::handle shape, nb::handle dtype_like, nb::handle memptr, nb::handle strides_like) {
-    Shape extents = to_shape(shape);
+    Shape extents = to_shape(shape, "shape");
     const DType dtype = to_dtype(dtype_like);
     std::optional<Strides> strides;
-    if (!strides_like.is_none()) strides = to_shape(strides_like);
+    if (!strides_like.is_none()) strides = to_shape(strides_like, "strides");
     if (memptr.is_none()) {
         check_shape(extents, static_cast<std::int64_t>(itemsize(dtype)));
         if (strides) {
@@ -76,24 +78,23 @@ void construct(Array* self, nb::handle shape, nb::handle dtype_like, nb::handle 
         new (self) Array(Array::empty(std::move(extents), dtype, Device::current()));
         return;
     }
-    if (!nb::isinstance<Array>(memptr))
-        throw nb::type_error(("memptr must be a gpukit.ndarray (e.g. from RawModule.get_global), not " +
-                              std::string(Py_TYPE(memptr.ptr())->tp_name))
-                                 .c_str());
-    new (self) Array(nb::inst_ptr<Array>(memptr)->reinterpret(dtype, std::move(extents), std::move(strides)));
+    const Array& viewed =
+        to_instance<Array>(memptr, "memptr", "gpukit.ndarray (e.g. from RawModule.get_global) or None");
+    new (self) Array(viewed.reinterpret(dtype, std::move(extents), std::move(strides)));
 }
 
 nb::object get(const Array& array, nb::handle stream, nb::handle out) {
     const StreamArgumentScope scope(stream, array.device());
     if (out.is_none()) return to_numpy(array);
-    const auto refuse = [&] {
-        return nb::value_error(("out must be a NumPy array of shape " + format_shape(array.shape()) + " and dtype " +
-                                std::string(to_string(array.dtype())))
-                                   .c_str());
-    };
-    if (!nb::isinstance(out, numpy_module().attr("ndarray"))) throw refuse();
+    const std::string wanted =
+        "a NumPy array of shape " + format_shape(array.shape()) + " and dtype " + std::string(to_string(array.dtype()));
+    if (!nb::isinstance(out, numpy_module().attr("ndarray")))
+        raise_type_error("out must be " + wanted + " (or None), not " + describe_value(out));
+    const std::string given = "shape " + str_of(out.attr("shape")) + " and dtype " + str_of(out.attr("dtype"));
+    if (!held_dtype(out.attr("dtype"))) raise_value_error("out must be " + wanted + ", not one of " + given);
     const NumpyHost host(out, true);
-    if (host.view().shape != array.shape() || host.view().dtype != array.dtype()) throw refuse();
+    if (host.view().shape != array.shape() || host.view().dtype != array.dtype())
+        raise_value_error("out must be " + wanted + ", not one of " + given);
     {
         GilRelease unlocked;
         array.copy_to_host(host.view());
@@ -101,9 +102,20 @@ nb::object get(const Array& array, nb::handle stream, nb::handle out) {
     return nb::borrow(out);
 }
 
+// Host data for `name`: anything NumPy makes an array of, not None.
+nb::object host_values(nb::handle values, std::string_view name) {
+    const std::string accepted = " must be numbers: a NumPy array or anything NumPy makes one of (a list, a number)";
+    if (values.is_none()) raise_type_error(std::string(name) + accepted + ", not None");
+    nb::object host = as_numpy(values);
+    const char kind = str_of(host.attr("dtype").attr("kind")).at(0);
+    if (kind == 'O' || kind == 'U' || kind == 'S' || kind == 'V')
+        raise_type_error(std::string(name) + accepted + ", not " + describe_value(values));
+    return host;
+}
+
 void set(Array& array, nb::handle values, nb::handle stream) {
     const StreamArgumentScope scope(stream, array.device());
-    const NumpyHost host(as_numpy(values), false);
+    const NumpyHost host(host_values(values, "arr"), false);
     GilRelease unlocked;
     array.copy_from_host(host.view());
 }
@@ -116,11 +128,30 @@ void assign(Array target, nb::handle value) {
         GilRelease unlocked;
         return target.assign(source);
     }
-    nb::object host = as_numpy(value);
+    nb::object host = host_values(value, "value");
     if (!held_dtype(host.attr("dtype"))) host = host.attr("astype")(numpy_dtype(target.dtype()));
     const NumpyHost view(host, false);
     GilRelease unlocked;
     target.assign(view.view());
+}
+
+// One element of `dtype` holding `value`, converted as numpy.array(value, dtype) converts it.
+// TypeError for what is not a number, OverflowError for a number the dtype cannot hold.
+nb::bytes element_bytes(nb::handle value, DType dtype) {
+    const bool number = PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr()) || PyComplex_Check(value.ptr()) ||
+                        PyObject_IsInstance(value.ptr(), numpy_module().attr("generic").ptr()) == 1 ||
+                        (PyObject_IsInstance(value.ptr(), numpy_module().attr("ndarray").ptr()) == 1 &&
+                         nb::cast<int>(value.attr("ndim")) == 0);
+    if (!number)
+        raise_type_error("value must be a number (an int, float, complex, bool or NumPy scalar), not " +
+                         describe_value(value));
+    try {
+        return nb::borrow<nb::bytes>(
+            numpy_module().attr("array")(value, "dtype"_a = numpy_dtype(dtype)).attr("tobytes")());
+    } catch (nb::python_error& failure) {
+        if (!failure.matches(PyExc_OverflowError)) throw;
+        raise_overflow_error("value " + repr_of(value) + " is out of range for " + std::string(to_string(dtype)));
+    }
 }
 
 nb::dict cuda_array_interface(const Array& array) {
@@ -151,10 +182,20 @@ nb::tuple as_tuple(nb::handle sequence) {
     return nb::steal<nb::tuple>(items);
 }
 
+// A tuple of ints for `name`, as __dlpack__'s dl_device and max_version are.
+std::vector<std::int64_t> int_tuple(nb::handle value, std::string_view name, std::string_view accepted) {
+    if (!PyTuple_Check(value.ptr()) && !PyList_Check(value.ptr()))
+        raise_type_error(std::string(name) + " must be " + std::string(accepted) + ", not " + describe_value(value));
+    nb::tuple items = as_tuple(value);
+    if (nb::len(items) != 2)
+        raise_value_error(std::string(name) + " must be " + std::string(accepted) + ", not " + describe_value(value));
+    return {to_int64(items[0], std::string(name) + "[0]", 0, std::numeric_limits<std::int32_t>::max()),
+            to_int64(items[1], std::string(name) + "[1]", 0, std::numeric_limits<std::int32_t>::max())};
+}
+
 std::pair<int, int> to_int_pair(nb::handle pair) {
-    nb::tuple items = as_tuple(pair);
-    if (nb::len(items) != 2) throw nb::value_error("dl_device must be a pair (device type, device id)");
-    return {static_cast<int>(to_int64(items[0])), static_cast<int>(to_int64(items[1]))};
+    const auto items = int_tuple(pair, "dl_device", "a pair (device type, device id)");
+    return {static_cast<int>(items[0]), static_cast<int>(items[1])};
 }
 
 std::string pair_text(std::pair<int, int> pair) {
@@ -178,13 +219,17 @@ nb::object export_dlpack(const Array& array, nb::handle stream, nb::handle max_v
             return host.attr("__dlpack__")("max_version"_a = max_version);
         }
     }
-    const bool versioned = !max_version.is_none() && to_int64(as_tuple(max_version)[0]) >= 1;
+    const bool versioned =
+        !max_version.is_none() && int_tuple(max_version, "max_version", "a (major, minor) version tuple")[0] >= 1;
+    if (!stream.is_none() && (PyBool_Check(stream.ptr()) || !PyIndex_Check(stream.ptr())))
+        raise_type_error("stream must be an int (the consumer's stream; -1: do not synchronise) or None, not " +
+                         describe_value(stream));
     std::optional<Array> copied;
     if (copy_asked) {
         GilRelease unlocked;
         copied = array.copy();
     }
-    const bool no_wait = !stream.is_none() && PyIndex_Check(stream.ptr()) && to_int64(stream) == -1;
+    const bool no_wait = !stream.is_none() && to_clamped_int64(stream) == -1;
     if (!no_wait) {
         // We cannot make a foreign stream wait on ours, so the work on this device finishes first.
         raise_deferred_launch_error();
@@ -218,7 +263,10 @@ void bind_array(nb::module_& m) {
         });
 
     nb::class_<Array> cls(m, "ndarray", nb::is_weak_referenceable(), array_doc);
-    cls.def("__init__", &construct, "shape"_a, "dtype"_a = nb::handle(reinterpret_cast<PyObject*>(&PyFloat_Type)),
+    cls.def("__init__", &construct, "shape"_a.none(),
+            "dtype"_a.none() = nb::handle(reinterpret_cast<PyObject*>(&PyFloat_Type)),
+            nb::sig("def __init__(self, shape: object, dtype: object = float, memptr: ndarray | None = None, "
+                    "strides: object | None = None) -> None"),
             "memptr"_a = nb::none(), "strides"_a = nb::none())
         // ---- what it is
         .def_prop_ro(
@@ -253,7 +301,8 @@ void bind_array(nb::module_& m) {
              "A NumPy copy of the array, in row-major order whatever the view's strides.\n\n``out``: a NumPy array of "
              "the same shape and dtype to copy into. Returns once the data is on the host (the copy runs on "
              "``stream``, default the current stream).")
-        .def("set", &set, "arr"_a, "stream"_a = nb::none(),
+        .def("set", &set, "arr"_a.none(), "stream"_a = nb::none(),
+             nb::sig("def set(self, arr: object, stream: Stream | None = None) -> None"),
              "Copies host data (a NumPy array or anything NumPy can read) of the same shape and dtype into the "
              "array.\n\n"
              "For a strided view the bytes between its elements are read and written back unchanged, so no other "
@@ -282,10 +331,10 @@ void bind_array(nb::module_& m) {
              "A new C-contiguous array with the same elements.")
         .def(
             "astype",
-            [](nb::handle self, nb::handle dtype_like, bool copy) -> nb::object {
+            [](nb::handle self, nb::handle dtype_like, nb::handle copy) -> nb::object {
                 const Array& a = *nb::inst_ptr<Array>(self);
                 const DType dtype = to_dtype(dtype_like);
-                if (dtype == a.dtype() && !copy) return nb::borrow(self);
+                if (dtype == a.dtype() && !to_bool(copy, "copy")) return nb::borrow(self);
                 std::optional<Array> converted;
                 {
                     GilRelease unlocked;
@@ -293,35 +342,41 @@ void bind_array(nb::module_& m) {
                 }
                 return nb::cast(std::move(*converted));
             },
-            "dtype"_a, "copy"_a = true, nb::sig("def astype(self, dtype: object, copy: bool = True) -> ndarray"),
+            "dtype"_a.none(), "copy"_a = nb::handle(Py_True),
+            nb::sig("def astype(self, dtype: object, copy: bool = True) -> ndarray"),
             "The elements converted to ``dtype`` (through a host copy until elementwise kernels arrive); the array "
             "itself when it has that dtype and ``copy`` is False.")
         .def(
             "fill",
             [](Array& a, nb::handle value) {
-                // NumPy converts the value (and refuses what does not fit, as numpy.array(value, dtype) does).
-                const auto element = nb::borrow<nb::bytes>(
-                    numpy_module().attr("array")(value, "dtype"_a = numpy_dtype(a.dtype())).attr("tobytes")());
+                const auto element = element_bytes(value, a.dtype());
                 const std::span<const std::byte> bytes(
                     static_cast<const std::byte*>(static_cast<const void*>(element.c_str())), element.size());
                 GilRelease unlocked;
                 a.fill_bytes(bytes);
             },
-            "value"_a, "Sets every element to ``value`` (converted to the array's dtype as NumPy converts it).")
+            "value"_a.none(), nb::sig("def fill(self, value: object) -> None"),
+            "Sets every element to ``value`` (converted to the array's dtype as NumPy converts it).")
         // ---- views
         .def(
-            "__getitem__", [](const Array& a, nb::handle key) { return a.index(to_key(key)); }, "key"_a)
+            "__getitem__", [](const Array& a, nb::handle key) { return a.index(to_key(key)); }, "key"_a.none(),
+            nb::sig("def __getitem__(self, key: object) -> ndarray"))
         .def(
             "__setitem__",
-            [](const Array& a, nb::handle key, nb::handle value) { assign(a.index(to_key(key)), value); }, "key"_a,
-            "value"_a)
+            [](const Array& a, nb::handle key, nb::handle value) { assign(a.index(to_key(key)), value); },
+            "key"_a.none(), "value"_a.none(), nb::sig("def __setitem__(self, key: object, value: object) -> None"))
         .def(
-            "reshape", [](const Array& a, const nb::args& shape) { return a.reshape(to_extents(shape)); },
+            "reshape", [](const Array& a, const nb::args& shape) { return a.reshape(to_extents(shape, "shape")); },
             "The same elements in a new shape (one extent may be -1); a view, so the array must be C-contiguous.")
         .def("ravel", &Array::ravel, nb::call_guard<GilRelease>(),
              "A 1-D view of a C-contiguous array, else a 1-D copy.")
         .def(
-            "transpose", [](const Array& a, const nb::args& axes) { return a.transpose(to_extents(axes)); },
+            "transpose",
+            [](const Array& a, const nb::args& axes) {
+                // a.transpose(None), as NumPy's: the axes reversed.
+                if (axes.size() == 1 && axes[0].is_none()) return a.transpose();
+                return a.transpose(to_extents(axes, "axes"));
+            },
             "A view with the dimensions permuted (reversed when no axes are given).")
         .def_prop_ro(
             "T", [](const Array& a) { return a.transpose(); }, "The transposed view.")
@@ -365,11 +420,25 @@ void bind_array(nb::module_& m) {
 
     m.def(
         "empty",
-        [](nb::handle shape, nb::handle dtype, const Device& device) {
-            return Array::empty(to_shape(shape), to_dtype(dtype), device);
+        [](nb::handle shape, nb::handle dtype, nb::handle device) {
+            return Array::empty(to_shape(shape), to_dtype(dtype), to_device(device, "device"));
         },
-        "shape"_a, "dtype"_a, "device"_a,
+        "shape"_a.none(), "dtype"_a.none(), "device"_a.none(),
+        nb::sig("def empty(shape: object, dtype: object, device: Device) -> ndarray"),
         "A new C-contiguous array on `device`; its contents are whatever the memory held.");
+    m.def(
+        "checked_shape",
+        [](nb::handle shape, nb::handle dtype) {
+            const Shape extents = to_shape(shape, "shape");
+            const auto item = static_cast<std::int64_t>(itemsize(to_dtype(dtype)));
+            check_shape(extents, item);
+            std::int64_t bytes = item;
+            for (std::int64_t extent : extents) bytes *= extent;
+            return nb::make_tuple(to_tuple(extents), bytes);
+        },
+        "shape"_a.none(), "dtype"_a.none(),
+        nb::sig("def checked_shape(shape: object, dtype: object) -> tuple[tuple[int, ...], int]"),
+        "(shape as a tuple, bytes) for an array of `shape` and `dtype`, refused as gpukit.empty refuses them.");
     m.def(
         "from_host",
         [](nb::handle values, const Device& device) {
@@ -380,11 +449,12 @@ void bind_array(nb::module_& m) {
         "values"_a, "device"_a, "A new array on `device` holding a copy of host data (a NumPy array, in any layout).");
     m.def(
         "module_global",
-        [](const Module& module, std::string_view name, nb::handle dtype, nb::handle shape) {
-            return module_global(module, name, to_dtype(dtype),
+        [](const Module& module, nb::handle name, nb::handle dtype, nb::handle shape) {
+            return module_global(module, to_str(name, "name"), to_dtype(dtype),
                                  shape.is_none() ? std::nullopt : std::optional<Shape>(to_shape(shape)));
         },
-        "module"_a, "name"_a, "dtype"_a, "shape"_a = nb::none(),
+        "module"_a, "name"_a.none(), "dtype"_a.none(), "shape"_a = nb::none(),
+        nb::sig("def module_global(module: Module, name: str, dtype: object, shape: object | None = None) -> ndarray"),
         "An array viewing a module's __device__ or __constant__ variable (1-D over all of it unless `shape` says); "
         "it keeps the module loaded.");
     m.def(

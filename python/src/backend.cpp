@@ -3,6 +3,7 @@
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include "arguments.hpp"
 #include "bindings.hpp"
 #include "gpukit/backend.hpp"
 #include "gpukit/version.hpp"
@@ -67,7 +68,8 @@ void bind_backend(nb::module_& m) {
     m.def("backend_info", &backend_info, nb::rv_policy::reference, nb::arg("name"),
           "The backend of that name; InvalidArgumentError naming the backends there are.");
     m.def(
-        "select_backend", [](std::string_view name) { select_backend(name); }, nb::arg("name"),
+        "select_backend", [](nb::handle name) { select_backend(to_str(name, "name")); }, nb::arg("name").none(),
+        nb::sig("def select_backend(name: str) -> None"),
         "Chooses the process's backend by name, or 'auto'. A later call asking for another raises UsageError.");
     m.def("selected_backend", &selected_backend, nb::rv_policy::reference,
           "The backend in use, choosing it from GPUKIT_BACKEND on first use.");

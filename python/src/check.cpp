@@ -8,7 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "arguments.hpp"
 #include "bindings.hpp"
+#include "errors.hpp"
 #include "gpukit/check.hpp"
 #include "python_refs.hpp"
 
@@ -25,7 +27,9 @@ void bind_check(nb::module_& m) {
         .def_prop_ro(
             "tool", [](const Hazard& h) { return std::string(to_string(h.tool)); },
             "'memcheck', 'racecheck', 'synccheck' or 'initcheck'.")
-        .def_ro("what", &Hazard::what, "What happened, e.g. 'Invalid __global__ write of size 4 bytes'.")
+        .def_prop_ro(
+            "what", [](const Hazard& h) { return python_spelling(h.what); },
+            "What happened, e.g. 'Invalid __global__ write of size 4 bytes'.")
         .def_ro("kernel", &Hazard::kernel)
         .def_prop_ro("block", [](const Hazard& h) { return dim3_tuple(h.block); })
         .def_prop_ro("thread", [](const Hazard& h) { return dim3_tuple(h.thread); })
@@ -34,7 +38,7 @@ void bind_check(nb::module_& m) {
         .def_ro("address", &Hazard::address)
         .def_ro("size", &Hazard::size)
         .def_ro("is_write", &Hazard::is_write)
-        .def_ro("detail", &Hazard::detail)
+        .def_prop_ro("detail", [](const Hazard& h) { return python_spelling(h.detail); })
         .def_ro("occurrences", &Hazard::occurrences)
         .def_ro("other_access", &Hazard::other_access, "racecheck: the earlier access ('Write' or 'Read').")
         .def_ro("other_file", &Hazard::other_file)
@@ -49,8 +53,10 @@ void bind_check(nb::module_& m) {
     nb::class_<CheckReport>(m, "CheckReport", "The hazards check-mode launches found.")
         .def_ro("hazards", &CheckReport::hazards)
         .def_prop_ro("clean", &CheckReport::clean, "True when nothing was found.")
-        .def("text", &CheckReport::text, "compute-sanitizer's layout: a block of '=========' lines per hazard.")
-        .def("__str__", &CheckReport::text)
+        .def(
+            "text", [](const CheckReport& r) { return python_spelling(r.text()); },
+            "compute-sanitizer's layout: a block of '=========' lines per hazard.")
+        .def("__str__", [](const CheckReport& r) { return python_spelling(r.text()); })
         .def("__len__", [](const CheckReport& r) { return r.hazards.size(); })
         .def(
             "__bool__", [](const CheckReport& r) { return !r.clean(); }, "True when hazards were found.")
@@ -67,8 +73,11 @@ void bind_check(nb::module_& m) {
             return take_check_report();
         },
         "Waits for check-mode launches to finish and returns the hazards found since the last call.");
-    m.def("set_raise_on_hazard", &set_raise_on_hazard, nb::arg("raise_on_hazard"),
-          "Whether a check-mode launch that finds a hazard raises HazardError at the next synchronisation.");
+    m.def(
+        "set_raise_on_hazard",
+        [](nb::handle raise_on_hazard) { set_raise_on_hazard(to_bool(raise_on_hazard, "raise_on_hazard")); },
+        nb::arg("raise_on_hazard").none(), nb::sig("def set_raise_on_hazard(raise_on_hazard: bool) -> None"),
+        "Whether a check-mode launch that finds a hazard raises HazardError at the next synchronisation.");
     m.def("raise_on_hazard", &raise_on_hazard);
     m.def(
         "check_tools",

@@ -7,9 +7,11 @@
 #include <nanobind/stl/vector.h>
 
 #include <chrono>
+#include <limits>
 #include <optional>
 #include <vector>
 
+#include "arguments.hpp"
 #include "bindings.hpp"
 #include "gpukit/array_memory.hpp"
 #include "gpukit/device.hpp"
@@ -71,10 +73,13 @@ void bind_device(nb::module_& m) {
                        "selected backend. `with device:` makes it current inside the block.")
         .def(
             "__init__",
-            [](Device* self, std::optional<int> ordinal) {
-                new (self) Device(ordinal ? gpukit::device(*ordinal) : Device::current());
+            [](Device* self, nb::handle ordinal) {
+                new (self) Device(ordinal.is_none() ? Device::current()
+                                                    : gpukit::device(static_cast<int>(
+                                                          to_int64(ordinal, "id", std::numeric_limits<int>::min(),
+                                                                   std::numeric_limits<int>::max()))));
             },
-            nb::arg("id") = nb::none())
+            nb::arg("id") = nb::none(), nb::sig("def __init__(self, id: int | None = None) -> None"))
         .def_prop_ro("id", &Device::ordinal, "The device's ordinal within its backend.")
         .def_prop_ro(
             "backend", [](const Device& d) { return d.backend_info().name; }, "The backend's name.")
@@ -97,7 +102,8 @@ void bind_device(nb::module_& m) {
         .def("use", &Device::use, "Makes this the current device of the calling thread.")
         .def(
             "synchronize",
-            [](const Device& d, std::optional<double> timeout) {
+            [](const Device& d, nb::handle timeout_object) {
+                const std::optional<double> timeout = to_timeout(timeout_object, "timeout");
                 raise_deferred_launch_error();
                 GilRelease unlocked;
                 if (timeout)
@@ -105,7 +111,7 @@ void bind_device(nb::module_& m) {
                 else
                     d.synchronize();
             },
-            nb::arg("timeout") = nb::none(),
+            nb::arg("timeout").none() = nb::none(), nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
             "Waits for all work on the device to finish; Ctrl-C interrupts the wait (KeyboardInterrupt). With "
             "``timeout`` (seconds), raises WaitTimeoutError past it. On the simulator an interrupted or timed-out "
             "wait gives up the device's running work, so that the device is usable again.")

@@ -3,10 +3,15 @@
 // The Python classes live in gpukit/_errors.py, where they can inherit from both gpukit's base and
 // the builtin a Python user catches (ValueError, MemoryError, ...). The translator builds them with
 // the core's message and the fields the C++ exception carries.
+#include "errors.hpp"
+
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include <regex>
 #include <utility>
+#include <vector>
 
 #include "bindings.hpp"
 #include "gpukit/check.hpp"
@@ -19,10 +24,34 @@ namespace nb = nanobind;
 namespace gpukit::python {
 namespace {
 
-// Raises gpukit._errors.<class_name>(message, **fields). Never throws: a failure to build the
-// exception leaves that failure as the Python error instead.
-void raise_python(const char* class_name, const char* message, const nb::dict& fields = {}) {
+// Each C++ spelling a core message may use, and what a Python user writes instead. (Messages of
+// C++-only APIs, Module::load_file and BufferView's copies, never reach Python: the test lists them.)
+const std::vector<std::pair<std::regex, std::string>>& spellings() {
+    static const std::vector<std::pair<std::regex, std::string>> table = [] {
+        const std::pair<const char*, const char*> rows[] = {
+            {R"(Kernel::set_max_dynamic_shared_bytes\((\d+)\))", "kernel.max_dynamic_shared_size_bytes = $1"},
+            {R"(Kernel::set_max_dynamic_shared_bytes)", "kernel.max_dynamic_shared_size_bytes = ..."},
+            {R"(Event::elapsed_ms)", "Event.elapsed_time"},
+            {R"(EventFlags::timing)", "timing=True (the default)"},
+            {R"(LaunchConfig::check)", "check="},
+            {R"(LaunchConfig::shared_bytes)", "shared_mem="},
+            {R"(CompileOptions::name_expressions)", "name_expressions="},
+            {R"(gpukit::grid_for computes the grid)", "grid = (n + block - 1) // block"},
+            {R"(gpukit::grid_for)", "(n + block - 1) // block"},
+            {R"(DevicePtr\{array\.address\(\)\})", "gpukit.DevicePointer(array.data_ptr)"},
+        };
+        std::vector<std::pair<std::regex, std::string>> compiled;
+        for (const auto& [cpp, python] : rows) compiled.emplace_back(std::regex(cpp), python);
+        return compiled;
+    }();
+    return table;
+}
+
+// Raises gpukit._errors.<class_name>(message, **fields), the message in Python's words. Never
+// throws: a failure to build the exception leaves that failure as the Python error instead.
+void raise_python(const char* class_name, const char* cpp_message, const nb::dict& fields = {}) {
     try {
+        const std::string message = python_spelling(cpp_message);
         nb::object type = nb::module_::import_("gpukit._errors").attr(class_name);
         nb::object error = type(message, **fields);
         PyErr_SetObject(type.ptr(), error.ptr());
@@ -161,8 +190,17 @@ void translate(const std::exception_ptr& thrown, void*) {
 
 }  // namespace
 
-void bind_errors(nb::module_&) {
+std::string python_spelling(std::string_view message) {
+    std::string text(message);
+    if (text.find("::") == std::string::npos && text.find("DevicePtr") == std::string::npos) return text;
+    for (const auto& [cpp, python] : spellings()) text = std::regex_replace(text, cpp, python);
+    return text;
+}
+
+void bind_errors(nb::module_& m) {
     nb::register_exception_translator(translate);
+    m.def("python_spelling", &python_spelling, nb::arg("message"),
+          "A core message with the C++ APIs it names spelled as in Python (for tests).");
     // Ctrl-C interrupts a wait for the device (synchronize, a copy that waits for a kernel).
     set_wait_interrupt_check(&run_python_signal_handlers);
 }

@@ -9,11 +9,14 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
 
+#include "arguments.hpp"
 #include "dlpack_abi.hpp"
+#include "errors.hpp"
 #include "gpukit/array.hpp"
 #include "gpukit/error.hpp"
 #include "host_buffer.hpp"
@@ -27,6 +30,7 @@ namespace {
 // The types arguments are recognised by, looked up once; they live as long as the process.
 struct ArgumentTypes {
     PyTypeObject* array = reinterpret_cast<PyTypeObject*>(nb::type<Array>().ptr());
+    PyTypeObject* device_pointer = reinterpret_cast<PyTypeObject*>(nb::type<DevicePtr>().ptr());
     PyObject* numpy_ndarray = numpy_module().attr("ndarray").ptr();
     PyObject* numpy_generic = numpy_module().attr("generic").ptr();
 };
@@ -34,37 +38,6 @@ struct ArgumentTypes {
 const ArgumentTypes& argument_types() {
     static const ArgumentTypes types;
     return types;
-}
-
-// What a parameter's declared type says about the values it takes.
-enum class ParamKind { unknown, pointer, signed_integer, unsigned_integer, boolean, floating, other };
-
-std::string base_type(std::string_view declared) {
-    std::istringstream words{std::string(declared)};
-    std::string word, base;
-    while (words >> word) {
-        if (word == "const" || word == "volatile" || word == "__restrict__" || word == "restrict") continue;
-        if (word.rfind("std::", 0) == 0) word.erase(0, 5);
-        base += base.empty() ? word : " " + word;
-    }
-    return base;
-}
-
-ParamKind classify(const KernelParam& param) {
-    if (param.type.empty()) return ParamKind::unknown;
-    if (param.type.find('*') != std::string::npos) return ParamKind::pointer;
-    const std::string base = base_type(param.type);
-    for (const char* name : {"float", "double", "__half", "half", "__nv_bfloat16", "nv_bfloat16"})
-        if (base == name) return ParamKind::floating;
-    if (base == "bool") return ParamKind::boolean;
-    for (const char* name : {"size_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uintptr_t", "unsigned"})
-        if (base == name) return ParamKind::unsigned_integer;
-    if (base.rfind("unsigned ", 0) == 0) return ParamKind::unsigned_integer;
-    for (const char* name :
-         {"char", "signed char", "short", "short int", "int", "signed", "signed int", "long", "long int", "long long",
-          "long long int", "int8_t", "int16_t", "int32_t", "int64_t", "intptr_t", "ptrdiff_t", "ssize_t"})
-        if (base == name) return ParamKind::signed_integer;
-    return ParamKind::other;
 }
 
 bool is_integer_kind(ParamKind kind) {
@@ -88,18 +61,21 @@ std::string short_repr(nb::handle value) {
 // One argument's conversion: what it is, where it goes, what to say when it cannot go there.
 class ArgumentPacker {
 public:
-    ArgumentPacker(const Kernel& kernel, std::vector<std::byte>& bytes, std::vector<std::size_t>& sizes)
-        : kernel_(kernel), bytes_(bytes), sizes_(sizes) {}
+    ArgumentPacker(const Kernel& kernel, std::size_t count, std::vector<std::byte>& bytes,
+                   std::vector<std::size_t>& sizes)
+        : kernel_(kernel), count_(count), bytes_(bytes), sizes_(sizes) {}
 
     // `param` is null when the kernel's parameters are unknown or the count does not match:
     // the value then travels at its natural size and the core's check has the last word.
     void pack(std::size_t index, nb::handle value, const KernelParam* param) {
         index_ = index;
         param_ = param;
-        kind_ = param ? classify(*param) : ParamKind::unknown;
+        kind_ = param ? param->kind() : ParamKind::unknown;
         const ArgumentTypes& types = argument_types();
         if (PyObject_TypeCheck(value.ptr(), types.array) && nb::inst_ready(value))
             return pack_gpukit_array(*nb::inst_ptr<Array>(value));
+        if (PyObject_TypeCheck(value.ptr(), types.device_pointer) && nb::inst_ready(value))
+            return pack_device_pointer(*nb::inst_ptr<DevicePtr>(value));
         if (PyBool_Check(value.ptr()) || PyLong_Check(value.ptr())) return pack_int(value);
         if (PyFloat_Check(value.ptr())) return pack_float(PyFloat_AsDouble(value.ptr()), value);
         if (PyComplex_Check(value.ptr())) return pack_complex(value);
@@ -110,9 +86,17 @@ public:
                 concat_message("is a NumPy array in host memory, which a kernel cannot read; copy it to the "
                                "device with gpukit.asarray(x) and pass that (bring results back with .get())"));
         }
-        if (PyBytes_Check(value.ptr()) || PyByteArray_Check(value.ptr()) || PyMemoryView_Check(value.ptr()))
+        if (PyBytes_Check(value.ptr()) || PyByteArray_Check(value.ptr()) || PyMemoryView_Check(value.ptr())) {
+            refuse_for_pointer(value, "bytes are a struct's bytes, not a device address");
             return pack_raw_bytes(value);
-        if (value.is_none()) return pack_null_pointer();
+        }
+        if (value.is_none()) {
+            if (kind_ == ParamKind::unknown || kind_ == ParamKind::pointer || kind_ == ParamKind::other)
+                refuse(concat_message("is None, which is not a kernel argument: pass a gpukit array",
+                                      param_ ? " for " + parameter() : std::string(),
+                                      ", or gpukit.nullptr for a null pointer"));
+            refuse(concat_message("is None, which is not a kernel argument: ", parameter(), " takes a number"));
+        }
         if (nb::hasattr(value, "__cuda_array_interface__")) return pack_cuda_array(value);
         refuse(concat_message("is a ", python_type_name(value),
                               ", which cannot be a kernel argument: pass a gpukit array, a Python or NumPy number, "
@@ -146,14 +130,39 @@ private:
         refuse(concat_message("is ", what, " (a device address) but ", parameter(), " is not a pointer"));
     }
 
+    // A number or bytes for a pointer parameter: an address gpukit cannot vouch for, refused unless
+    // the user says it is one (gpukit.DevicePointer).
+    void refuse_for_pointer(nb::handle value, std::string_view why) const {
+        if (kind_ != ParamKind::pointer) return;
+        refuse(concat_message("is ", describe_value(value), " but ", parameter(), " is a pointer (", why,
+                              "): pass a gpukit array, or gpukit.DevicePointer(address) for a raw device address ",
+                              "(gpukit.nullptr for a null pointer)"));
+    }
+
+    // The core's verdict on an array for this parameter (element type, layout), as a TypeError:
+    // like numpy.ctypeslib.ndpointer, the argument is of the wrong kind.
+    void check_array(DType dtype, std::span<const std::int64_t> shape, std::span<const std::int64_t> strides) const {
+        try {
+            kernel_.check_array_argument(index_, count_, dtype, shape, strides);
+        } catch (const KernelArgumentError& refused) {
+            refuse(python_spelling(refused.what()));
+        }
+    }
+
     void pack_gpukit_array(const Array& array) {
         refuse_unless_pointer("a gpukit array");
         if (!(array.device() == kernel_.device()))
             throw InvalidArgumentError(concat_message("is an array on ", array.device().describe(),
                                                       " but the kernel runs on ", kernel_.device().describe(),
                                                       "; copy it there first"));
+        check_array(array.dtype(), array.shape(), array.strides());
         array.memory()->mark_used_by_launch();  // it outlives the launch (gpukit/array_memory.hpp)
         pack_address(array.address());
+    }
+
+    void pack_device_pointer(const DevicePtr& pointer) {
+        refuse_unless_pointer("a gpukit.DevicePointer");
+        pack_address(pointer.address);
     }
 
     void pack_cuda_array(nb::handle value) {
@@ -164,20 +173,22 @@ private:
                                   "gpukit.asarray(host_copy)"));
         refuse_unless_pointer("a CUDA array");
         nb::dict interface = nb::cast<nb::dict>(value.attr("__cuda_array_interface__"));
+        const DType dtype = to_dtype(interface["typestr"]);
+        const Shape shape = to_shape(interface["shape"]);
+        const bool strided = interface.contains("strides") && !interface["strides"].is_none();
+        const Strides strides =
+            strided ? to_shape(interface["strides"]) : c_strides(shape, static_cast<std::int64_t>(itemsize(dtype)));
+        check_array(dtype, shape, strides);
         // CAI v3: the producer's work on `stream` must finish before we read; without a way to
         // make our stream wait on a foreign one, wait for the device (the context is shared).
         if (interface.contains("stream") && !interface["stream"].is_none()) needs_device_sync_ = true;
         pack_address(nb::cast<std::uint64_t>(nb::cast<nb::tuple>(interface["data"])[0]));
     }
 
-    void pack_null_pointer() {
-        refuse_unless_pointer("None");
-        pack_address(0);
-    }
-
     // An integer within the parameter's range, as many bytes as the parameter takes.
     void pack_int(nb::handle value) {
         if (kind_ == ParamKind::floating) return pack_float(PyLong_AsDouble(value.ptr()), value);
+        refuse_for_pointer(value, "an int is not known to be a device address");
         std::size_t size = param_ ? param_->size : 0;
         if (!param_) {  // natural size: int32 where it fits, as C would pass a literal
             int overflow = 0;
@@ -186,14 +197,12 @@ private:
                                     v <= std::numeric_limits<std::int32_t>::max();
             size = fits_int32 ? 4 : 8;
         }
-        if (kind_ == ParamKind::pointer) size = 8;
         if (size != 1 && size != 2 && size != 4 && size != 8)
             refuse(concat_message("is an integer but ", parameter(),
                                   " is not a number; pass bytes or a NumPy structured scalar of ", size, " bytes"));
 
         const bool is_signed_param = kind_ == ParamKind::signed_integer;
-        const bool is_unsigned_param =
-            kind_ == ParamKind::unsigned_integer || kind_ == ParamKind::boolean || kind_ == ParamKind::pointer;
+        const bool is_unsigned_param = kind_ == ParamKind::unsigned_integer || kind_ == ParamKind::boolean;
         const unsigned bits = static_cast<unsigned>(size * 8);
         // The accepted range: a signed or unsigned integer of `bits`, or (type unknown) either.
         const long double low = is_unsigned_param ? 0.0L : -std::ldexp(1.0L, static_cast<int>(bits) - 1);
@@ -272,12 +281,10 @@ private:
         const char kind = nb::cast<std::string>(value.attr("dtype").attr("kind")).at(0);
         const bool is_float = kind == 'f' || kind == 'c';
         const bool is_integer = kind == 'i' || kind == 'u' || kind == 'b';
-        if ((is_float && (is_integer_kind(kind_) || kind_ == ParamKind::pointer)) ||
-            (is_integer && kind_ == ParamKind::floating))
+        refuse_for_pointer(value, "a number is not known to be a device address");
+        if ((is_float && is_integer_kind(kind_)) || (is_integer && kind_ == ParamKind::floating))
             refuse(concat_message("is a NumPy ", text_of(value.attr("dtype")), " scalar but ", parameter(), " is ",
-                                  kind_ == ParamKind::floating  ? "a floating-point type"
-                                  : kind_ == ParamKind::pointer ? "a pointer"
-                                                                : "an integer"));
+                                  kind_ == ParamKind::floating ? "a floating-point type" : "an integer"));
         pack_raw_bytes(value);
     }
 
@@ -287,6 +294,7 @@ private:
     }
 
     const Kernel& kernel_;
+    std::size_t count_;
     std::vector<std::byte>& bytes_;
     std::vector<std::size_t>& sizes_;
     std::size_t index_ = 0;
@@ -299,8 +307,8 @@ private:
 
 PackedArguments pack_arguments(const Kernel& kernel, nb::handle arguments) {
     if (!PyTuple_Check(arguments.ptr()) && !PyList_Check(arguments.ptr()))
-        throw nb::type_error(("Cannot launch " + kernel.name() + ": args must be a tuple of kernel arguments, not a " +
-                              python_type_name(arguments) + " (write (x,) for one argument)")
+        throw nb::type_error(("Cannot launch " + kernel.name() + ": args must be a tuple of kernel arguments, not " +
+                              describe_value(arguments) + " (write (x,) for one argument)")
                                  .c_str());
     nb::sequence values = nb::borrow<nb::sequence>(arguments);
     const std::size_t count = nb::len(values);
@@ -309,7 +317,7 @@ PackedArguments pack_arguments(const Kernel& kernel, nb::handle arguments) {
 
     PackedArguments packed;
     std::vector<std::size_t> sizes;
-    ArgumentPacker packer(kernel, packed.bytes_, sizes);
+    ArgumentPacker packer(kernel, count, packed.bytes_, sizes);
     for (std::size_t i = 0; i < count; ++i) packer.pack(i, values[i], typed ? &params[i] : nullptr);
     packed.needs_device_sync_ = packer.needs_device_sync();
 

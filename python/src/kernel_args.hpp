@@ -4,7 +4,9 @@
 // Python value travels: an int for a 4-byte `int` is range-checked and sent as 4 bytes, a float
 // for a 4-byte `float` as float32, a gpukit array as its device address. Mistakes a launch check
 // cannot see from sizes alone (a float for an int, a host NumPy array for a pointer) are refused
-// here, naming the argument and the parameter.
+// here, naming the argument and the parameter. A pointer parameter takes a gpukit array the core
+// accepts for it (Kernel::check_array_argument: the element type, C-contiguity) or an explicit
+// gpukit.DevicePointer; None, ints and bytes are refused there.
 #pragma once
 
 #include <nanobind/nanobind.h>

@@ -5,6 +5,9 @@
 
 #include <nanobind/stl/string.h>
 
+#include "arguments.hpp"
+#include "gpukit/error.hpp"
+
 #include <array>
 #include <climits>
 #include <string>
@@ -66,7 +69,14 @@ DType to_dtype(nb::handle dtype_like) {
         if (dtype_like.ptr() == numpy_dtypes[static_cast<std::size_t>(row.dtype)]) return row.dtype;
     if (PyUnicode_Check(dtype_like.ptr()) && nb::cast<std::string>(dtype_like) == "bfloat16")
         numpy_dtype(DType::bfloat16);  // NumPy knows no such name: say what would give it one
-    nb::object resolved = numpy_module().attr("dtype")(dtype_like);
+    nb::object resolved;
+    try {
+        resolved = numpy_module().attr("dtype")(dtype_like);
+    } catch (nb::python_error& failure) {
+        if (!failure.matches(PyExc_TypeError)) throw;
+        raise_type_error("dtype must be a numpy.dtype, a type or a name such as 'float32', not " +
+                         describe_value(dtype_like));
+    }
     if (auto dtype = dtype_named(nb::cast<std::string>(resolved.attr("name"))))
         if (numpy_holds(*dtype)) return *dtype;
     return parse_dtype(nb::cast<std::string>(nb::str(resolved)));  // throws, naming what arrays hold
@@ -115,33 +125,46 @@ NumpyHost::NumpyHost(nb::handle array, bool writable) {
     view_ = HostView(static_cast<std::byte*>(buffer_.buf), dtype, std::move(shape), std::move(strides));
 }
 
-std::int64_t to_int64(nb::handle value) {
+std::int64_t to_clamped_int64(nb::handle value) {
     const Py_ssize_t n = PyNumber_AsSsize_t(value.ptr(), nullptr);  // clamps
     if (n == -1 && PyErr_Occurred()) nb::raise_python_error();
     return static_cast<std::int64_t>(n);
 }
 
-Shape to_shape(nb::handle shape) {
-    if (PyIndex_Check(shape.ptr())) return {to_int64(shape)};
+Shape to_shape(nb::handle shape, std::string_view name) {
+    const auto refuse = [&] {
+        raise_type_error(std::string(name) + " must be an int or a tuple of ints, not " + describe_value(shape));
+    };
+    if (shape.is_none() || PyBool_Check(shape.ptr()) || PyUnicode_Check(shape.ptr()) || PyBytes_Check(shape.ptr()))
+        refuse();
+    if (PyIndex_Check(shape.ptr())) return {to_int64(shape, name)};
+    if (!PySequence_Check(shape.ptr())) refuse();
+    nb::object items = nb::steal(PySequence_Fast(shape.ptr(), ""));
+    if (!items.is_valid()) {
+        PyErr_Clear();
+        refuse();
+    }
     Shape extents;
-    for (nb::handle extent : shape) extents.push_back(to_int64(extent));
+    const Py_ssize_t count = PySequence_Fast_GET_SIZE(items.ptr());
+    for (Py_ssize_t i = 0; i < count; ++i) {
+        nb::handle extent = PySequence_Fast_GET_ITEM(items.ptr(), i);
+        extents.push_back(to_int64(extent, std::string(name) + "[" + std::to_string(i) + "]"));
+    }
     return extents;
 }
 
-std::vector<std::int64_t> to_extents(nb::handle args) {
+std::vector<std::int64_t> to_extents(nb::handle args, std::string_view name) {
     nb::tuple items = nb::borrow<nb::tuple>(args);
-    if (nb::len(items) == 1 && (PyTuple_Check(items[0].ptr()) || PyList_Check(items[0].ptr())))
-        return to_shape(items[0]);
-    return to_shape(items);
+    if (nb::len(items) == 1 && !PyIndex_Check(items[0].ptr())) return to_shape(items[0], name);
+    return to_shape(items, name);
 }
 
 namespace {
 
 std::optional<std::int64_t> slice_bound(PyObject* bound) {
     if (bound == Py_None) return std::nullopt;
-    if (!PyIndex_Check(bound))
-        throw nb::type_error("slice indices must be integers or None or have an __index__ method");
-    return to_int64(bound);
+    if (!PyIndex_Check(bound)) raise_type_error("slice indices must be ints or None, not " + describe_value(bound));
+    return to_clamped_int64(bound);  // as Python's slices do, bounds beyond any extent clamp
 }
 
 Index to_index(nb::handle item) {
@@ -152,7 +175,16 @@ Index to_index(nb::handle item) {
         auto* slice = reinterpret_cast<PySliceObject*>(object);
         return Slice{slice_bound(slice->start), slice_bound(slice->stop), slice_bound(slice->step)};
     }
-    if (!PyBool_Check(object) && PyIndex_Check(object)) return to_int64(item);
+    if (!PyBool_Check(object) && PyIndex_Check(object)) {
+        nb::object index = nb::steal(PyNumber_Index(object));
+        if (!index.is_valid()) nb::raise_python_error();
+        int overflow = 0;
+        const long long n = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+        if (overflow != 0)
+            throw IndexError("index " + str_of(index) +
+                             " is out of bounds for any axis (an index is a 64-bit integer)");
+        return static_cast<std::int64_t>(n);
+    }
     throw nb::type_error(("gpukit arrays take integers, slices, '...' and None as indices, not " +
                           std::string(Py_TYPE(object)->tp_name) +
                           "; index arrays (advanced indexing) are not supported yet: index the host copy from .get()")

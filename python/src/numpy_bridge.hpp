@@ -8,6 +8,7 @@
 #include <nanobind/nanobind.h>
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "gpukit/array.hpp"
@@ -50,12 +51,15 @@ private:
     HostView view_;
 };
 
-// A Python int, or anything with __index__ (NumPy integers), as an int64; values beyond it clamp.
-std::int64_t to_int64(nanobind::handle value);
-// A shape: an int for 1-D, or a sequence of ints.
-Shape to_shape(nanobind::handle shape);
+// A Python int, or anything with __index__ (NumPy integers), as an int64; values beyond it clamp
+// (slice bounds).
+std::int64_t to_clamped_int64(nanobind::handle value);
+// A shape: an int for 1-D, or a sequence of ints. `name` is the parameter for messages: TypeError
+// for None, a bool, a float or a str, OverflowError for an extent beyond int64 (negative extents
+// are the core's to refuse).
+Shape to_shape(nanobind::handle shape, std::string_view name = "shape");
 // reshape(2, 3) or reshape((2, 3)): *args, or one tuple or list of them.
-std::vector<std::int64_t> to_extents(nanobind::handle args);
+std::vector<std::int64_t> to_extents(nanobind::handle args, std::string_view name);
 // A basic-indexing key: an int, slice, None, Ellipsis or a tuple of them. TypeError for anything
 // else, pointing to .get() for index arrays.
 std::vector<Index> to_key(nanobind::handle key);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "arguments.hpp"
 #include "bindings.hpp"
 #include "gpukit/array_memory.hpp"
 #include "gpukit/event.hpp"
@@ -56,10 +57,7 @@ std::string hex(std::uintptr_t value) {
 
 StreamRef stream_argument(nb::handle stream, const Device& device) {
     if (stream.is_none()) return current_stream(device);
-    if (!nb::isinstance<PythonStream>(stream))
-        throw nb::type_error(
-            ("stream must be a gpukit.Stream or None, not " + std::string(Py_TYPE(stream.ptr())->tp_name)).c_str());
-    return nb::inst_ptr<PythonStream>(stream)->for_device(device);
+    return to_instance<PythonStream>(stream, "stream", "gpukit.Stream or None (the current stream)").for_device(device);
 }
 
 void bind_stream_event(nb::module_& m) {
@@ -74,11 +72,13 @@ void bind_stream_event(nb::module_& m) {
     stream_class
         .def(
             "__init__",
-            [](PythonStream* self, bool non_blocking, std::optional<Device> device) {
-                new (self) PythonStream(device.value_or(Device::current()),
-                                        non_blocking ? StreamFlags::non_blocking : StreamFlags::blocking);
+            [](PythonStream* self, nb::handle non_blocking, nb::handle device) {
+                new (self) PythonStream(to_device(device, "device"), to_bool(non_blocking, "non_blocking")
+                                                                         ? StreamFlags::non_blocking
+                                                                         : StreamFlags::blocking);
             },
-            nb::arg("non_blocking") = false, nb::arg("device") = nb::none())
+            nb::arg("non_blocking").none() = false, nb::arg("device") = nb::none(),
+            nb::sig("def __init__(self, non_blocking: bool = False, device: Device | None = None) -> None"))
         .def_prop_ro("device", &PythonStream::device,
                      "The device the stream belongs to (the current device for :attr:`Stream.null`).")
         .def_prop_ro("is_default", &PythonStream::is_default, "True for :attr:`Stream.null`.")
@@ -86,7 +86,8 @@ void bind_stream_event(nb::module_& m) {
                      "The native handle as an int (a ``CUstream``); 0 for the default stream.")
         .def(
             "synchronize",
-            [](const PythonStream& s, std::optional<double> timeout) {
+            [](const PythonStream& s, nb::handle timeout_object) {
+                const std::optional<double> timeout = to_timeout(timeout_object, "timeout");
                 raise_deferred_launch_error();
                 const StreamRef stream = s.for_device(Device::current());
                 GilRelease unlocked;
@@ -95,24 +96,25 @@ void bind_stream_event(nb::module_& m) {
                 else
                     stream.synchronize();
             },
-            nb::arg("timeout") = nb::none(),
+            nb::arg("timeout").none() = nb::none(), nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
             "Waits until all work enqueued on the stream has finished; ``timeout`` as for "
             ":meth:`Device.synchronize`.")
         .def(
             "done", [](const PythonStream& s) { return s.for_device(Device::current()).query(); },
             "True when all work enqueued so far has finished.")
         .def(
-            "wait_event", [](const PythonStream& s, const Event& event) { s.for_device(event.device()).wait(event); },
-            nb::arg("event"), "Work enqueued on this stream after this call waits until ``event`` has completed.")
+            "wait_event",
+            [](const PythonStream& s, nb::handle event_object) {
+                const Event& event = to_instance<Event>(event_object, "event", "gpukit.Event");
+                s.for_device(event.device()).wait(event);
+            },
+            nb::arg("event").none(), nb::sig("def wait_event(self, event: Event) -> None"),
+            "Work enqueued on this stream after this call waits until ``event`` has completed.")
         .def(
             "record",
             [](nb::handle self, nb::handle event) {
                 nb::object target = event.is_none() ? nb::cast(Event(Device::current())) : nb::borrow(event);
-                if (!nb::isinstance<Event>(target))
-                    throw nb::type_error(
-                        ("event must be a gpukit.Event or None, not " + std::string(Py_TYPE(event.ptr())->tp_name))
-                            .c_str());
-                Event& recorded = nb::cast<Event&>(target);
+                Event& recorded = to_instance<Event>(target, "event", "gpukit.Event or None (a new one)");
                 recorded.record(stream_argument(self, recorded.device()));
                 return target;
             },
@@ -164,11 +166,12 @@ void bind_stream_event(nb::module_& m) {
                       "captures the work enqueued on the stream so far; ``synchronize()`` waits for it.")
         .def(
             "__init__",
-            [](Event* self, bool timing, std::optional<Device> device) {
-                new (self)
-                    Event(device.value_or(Device::current()), timing ? EventFlags::timing : EventFlags::no_timing);
+            [](Event* self, nb::handle timing, nb::handle device) {
+                new (self) Event(to_device(device, "device"),
+                                 to_bool(timing, "timing") ? EventFlags::timing : EventFlags::no_timing);
             },
-            nb::arg("timing") = true, nb::arg("device") = nb::none())
+            nb::arg("timing").none() = true, nb::arg("device") = nb::none(),
+            nb::sig("def __init__(self, timing: bool = True, device: Device | None = None) -> None"))
         .def_prop_ro("device", &Event::device, "The device the event belongs to.")
         .def(
             "record", [](Event& e, nb::handle stream) { e.record(stream_argument(stream, e.device())); },
@@ -176,7 +179,8 @@ void bind_stream_event(nb::module_& m) {
             "Captures the work enqueued so far on ``stream`` (default: the current stream).")
         .def(
             "synchronize",
-            [](const Event& e, std::optional<double> timeout) {
+            [](const Event& e, nb::handle timeout_object) {
+                const std::optional<double> timeout = to_timeout(timeout_object, "timeout");
                 raise_deferred_launch_error();
                 GilRelease unlocked;
                 if (timeout)
@@ -184,13 +188,16 @@ void bind_stream_event(nb::module_& m) {
                 else
                     e.synchronize();
             },
-            nb::arg("timeout") = nb::none(),
+            nb::arg("timeout").none() = nb::none(), nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
             "Waits until the captured work has finished; ``timeout`` as for :meth:`Device.synchronize`.")
         .def("done", &Event::query, "True when the captured work has finished (or nothing was recorded).")
         .def_prop_ro("is_recorded", &Event::is_recorded, "True once :meth:`record` has been called.")
         .def(
-            "elapsed_time", [](const Event& start, const Event& end) { return Event::elapsed_ms(start, end); },
-            nb::arg("end"),
+            "elapsed_time",
+            [](const Event& start, nb::handle end) {
+                return Event::elapsed_ms(start, to_instance<Event>(end, "end", "gpukit.Event"));
+            },
+            nb::arg("end").none(), nb::sig("def elapsed_time(self, end: Event) -> float"),
             "Milliseconds from this event to ``end``; both recorded, ``end`` completed (synchronise it first).")
         .def("__repr__", [](const Event& e) {
             return std::string("<gpukit.Event ") + (e.is_recorded() ? "recorded" : "not recorded") + " on " +
@@ -208,8 +215,14 @@ void bind_stream_event(nb::module_& m) {
           "The calling thread's current stream of the current device: the innermost ``with stream:``, or the last "
           "``stream.use()``, else :attr:`Stream.null`.");
     m.def(
-        "get_elapsed_time", [](const Event& start, const Event& end) { return Event::elapsed_ms(start, end); },
-        nb::arg("start_event"), nb::arg("end_event"),
+        "get_elapsed_time",
+        [](nb::handle start_object, nb::handle end_object) {
+            const Event& start = to_instance<Event>(start_object, "start_event", "gpukit.Event");
+            const Event& end = to_instance<Event>(end_object, "end_event", "gpukit.Event");
+            return Event::elapsed_ms(start, end);
+        },
+        nb::arg("start_event").none(), nb::arg("end_event").none(),
+        nb::sig("def get_elapsed_time(start_event: Event, end_event: Event) -> float"),
         "Milliseconds between two recorded events (as ``cupy.cuda.get_elapsed_time``).");
 }
 

@@ -18,17 +18,20 @@ std::atomic<bool> has_deferred_error{false};  // lets the common case skip the l
 
 void set_device_wait(DeviceWait wait) noexcept { installed_wait.store(wait); }
 
-void ArrayMemory::wait_for_launches() noexcept {
-    if (!used_by_launch()) return;
+void wait_for_device_quietly(const Device& device) noexcept {
     try {
         if (const DeviceWait wait = installed_wait.load())
-            wait(device_);
+            wait(device);
         else
-            device_.synchronize();
+            device.synchronize();
     } catch (...) {
-        // The memory goes all the same; the error reaches the user at the next synchronisation.
+        // The resource goes all the same; the error reaches the user at the next synchronisation.
         defer_launch_error(std::current_exception());
     }
+}
+
+void ArrayMemory::wait_for_launches() noexcept {
+    if (used_by_launch()) wait_for_device_quietly(device_);
 }
 
 void defer_launch_error(std::exception_ptr error) noexcept {

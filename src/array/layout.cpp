@@ -106,15 +106,24 @@ std::vector<std::int64_t> resolve_axes(std::size_t ndim, std::span<const std::in
         for (std::int64_t axis = n; axis-- > 0;) order.push_back(axis);
         return order;
     }
-    for (std::int64_t axis : axes) order.push_back(axis < 0 ? axis + n : axis);
-    std::vector<std::int64_t> sorted = order;
-    std::sort(sorted.begin(), sorted.end());
-    bool permutation = sorted.size() == ndim;
-    for (std::size_t i = 0; permutation && i < sorted.size(); ++i)
-        permutation = sorted[i] == static_cast<std::int64_t>(i);
-    if (!permutation)
-        throw InvalidArgumentError("axes " + format_shape(order) + " are not a permutation of the " +
-                                   std::to_string(ndim) + " dimensions");
+    const auto refuse = [&](const std::string& why) {
+        throw InvalidArgumentError("axes " + format_shape(axes) + ": " + why);
+    };
+    if (axes.size() != ndim)
+        refuse("give one axis for each of the array's " + std::to_string(ndim) + " dimensions, not " +
+               std::to_string(axes.size()));
+    std::vector<bool> seen(ndim, false);
+    for (std::int64_t axis : axes) {
+        if (axis < -n || axis >= n)
+            refuse("axis " + std::to_string(axis) + " is out of bounds for an array of " + std::to_string(ndim) +
+                   " dimensions (axes are " + std::to_string(-n) + " to " + std::to_string(n - 1) + ")");
+        const std::int64_t resolved = axis < 0 ? axis + n : axis;
+        if (seen[static_cast<std::size_t>(resolved)])
+            refuse("axis " + std::to_string(resolved) + " is repeated; the axes must be a permutation of 0 to " +
+                   std::to_string(n - 1));
+        seen[static_cast<std::size_t>(resolved)] = true;
+        order.push_back(resolved);
+    }
     return order;
 }
 

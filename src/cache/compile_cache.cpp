@@ -11,11 +11,12 @@
 #include <optional>
 #include <string_view>
 #include <tuple>
-#include <unordered_map>
+#include <vector>
 
 #include "cache/cache_key.hpp"
 #include "cache/disk_cache.hpp"
 #include "cache/disk_cache_stats.hpp"
+#include "cache/lru_map.hpp"
 #include "core/module_state.hpp"
 #include "gpukit/error.hpp"
 
@@ -27,13 +28,19 @@ namespace {
 
 constexpr std::uint64_t default_max_bytes = std::uint64_t{1} << 30;
 
+using ModuleKey = std::tuple<std::string, const Backend*, int>;  // (cache key, backend, device)
+
 struct CacheState {
     std::mutex mutex;
     std::optional<CacheConfig> config;      // read from the environment on first use
     std::shared_ptr<const DiskCache> disk;  // null while the disk cache is off
-    std::unordered_map<std::string, std::shared_ptr<const CompiledImage>> memory;
-    // Loaded modules by (cache key, backend, device).
-    std::map<std::tuple<std::string, const Backend*, int>, std::shared_ptr<ModuleState>, std::less<>> loaded;
+    // The memo, each within config's memory bounds.
+    LruMap<std::string, std::shared_ptr<const CompiledImage>> memory;
+    LruMap<ModuleKey, std::shared_ptr<ModuleState>> loaded;
+    // Every module loaded and not yet freed, evicted ones included: while a Module holds one,
+    // compiling the same thing gives it back rather than loading a second copy with its own
+    // __device__ variables. Expired entries are swept when they outnumber the live ones.
+    std::map<ModuleKey, std::weak_ptr<ModuleState>, std::less<>> alive;
     CacheStats stats;
 };
 
@@ -49,12 +56,12 @@ std::optional<std::string_view> environment(const char* name) {
     return std::string_view(value);
 }
 
-std::uint64_t parse_max_bytes(std::string_view text) {
+std::uint64_t parse_count(const char* variable, std::string_view text, const char* unit, const char* example) {
     std::uint64_t value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (error != std::errc{} || end != text.data() + text.size())
-        throw InvalidArgumentError("GPUKIT_CACHE_MAX_BYTES must be a whole number of bytes (e.g. 1073741824), got '" +
-                                   std::string(text) + "'");
+        throw InvalidArgumentError(std::string(variable) + " must be a whole number of " + unit + " (e.g. " + example +
+                                   "), got '" + std::string(text) + "'");
     return value;
 }
 
@@ -95,6 +102,18 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Stores an image in the memo and trims it; returns the image kept for `key`. Call with the mutex
+// held; `evicted` is freed by the caller after unlocking.
+std::shared_ptr<const CompiledImage> remember_image(CacheState& state, const std::string& key,
+                                                    std::shared_ptr<const CompiledImage> image,
+                                                    std::vector<std::shared_ptr<const CompiledImage>>& evicted) {
+    const std::uint64_t bytes = image->data.size();
+    std::shared_ptr<const CompiledImage> kept = state.memory.emplace(key, std::move(image), bytes);
+    state.stats.memory_evictions +=
+        state.memory.trim(state.config->memory_max_entries, state.config->memory_max_bytes, evicted);
+    return kept;
+}
+
 }  // namespace
 
 CacheConfig cache_config_from_environment() {
@@ -107,7 +126,12 @@ CacheConfig cache_config_from_environment() {
         config.directory = std::filesystem::path(*home) / ".cache" / "gpukit";
     }
     config.max_bytes = default_max_bytes;
-    if (auto max_bytes = environment("GPUKIT_CACHE_MAX_BYTES")) config.max_bytes = parse_max_bytes(*max_bytes);
+    if (auto max_bytes = environment("GPUKIT_CACHE_MAX_BYTES"))
+        config.max_bytes = parse_count("GPUKIT_CACHE_MAX_BYTES", *max_bytes, "bytes", "1073741824");
+    if (auto entries = environment("GPUKIT_CACHE_MEMORY_MAX_ENTRIES"))
+        config.memory_max_entries = parse_count("GPUKIT_CACHE_MEMORY_MAX_ENTRIES", *entries, "entries", "256");
+    if (auto bytes = environment("GPUKIT_CACHE_MEMORY_MAX_BYTES"))
+        config.memory_max_bytes = parse_count("GPUKIT_CACHE_MEMORY_MAX_BYTES", *bytes, "bytes", "268435456");
     config.disk_enabled = !config.directory.empty();
     if (auto disable = environment("GPUKIT_CACHE_DISABLE"); disable && parse_disable_flag(*disable))
         config.disk_enabled = false;
@@ -122,13 +146,14 @@ CachedCompile get_or_compile(const Compiler& compiler, const CompileInput& input
     std::shared_ptr<const DiskCache> disk;
     {
         std::lock_guard lock(state.mutex);
-        if (auto found = state.memory.find(key); found != state.memory.end()) {
+        if (const auto* found = state.memory.find(key)) {
             ++state.stats.memory_hits;
-            return {std::move(key), found->second};
+            return {std::move(key), *found};
         }
         ensure_configured(state);
         disk = state.disk;
     }
+    std::vector<std::shared_ptr<const CompiledImage>> forgotten;  // freed after the lock is let go of
 
     // Disk and compiler run without the lock: other threads keep hitting memory meanwhile. Two
     // threads missing the same key both compile; the first image stored in memory is the one kept.
@@ -140,8 +165,8 @@ CachedCompile get_or_compile(const Compiler& compiler, const CompileInput& input
             auto image = std::make_shared<const CompiledImage>(std::move(loaded.image));
             std::lock_guard lock(state.mutex);
             ++state.stats.disk_hits;
-            auto [entry, inserted] = state.memory.emplace(key, std::move(image));
-            return {std::move(key), entry->second};
+            auto kept = remember_image(state, key, std::move(image), forgotten);
+            return {std::move(key), std::move(kept)};
         }
         found_corrupt = loaded.status == DiskCache::LoadResult::corrupt;
     }
@@ -174,18 +199,31 @@ CachedCompile get_or_compile(const Compiler& compiler, const CompileInput& input
     state.stats.compile_seconds += seconds;
     state.stats.evictions += evicted;
     if (found_corrupt) ++state.stats.corrupt_entries;
-    auto [entry, inserted] = state.memory.emplace(key, std::move(image));
-    return {std::move(key), entry->second};
+    auto kept = remember_image(state, key, std::move(image), forgotten);
+    return {std::move(key), std::move(kept)};
 }
 
 std::shared_ptr<ModuleState> get_or_load(const Device& device, const CompileInput& input) {
     Backend& backend = device.backend();
     CachedCompile compiled = get_or_compile(backend.compiler(), input);
     CacheState& state = cache_state();
-    auto key = std::make_tuple(std::move(compiled.key), static_cast<const Backend*>(&backend), device.ordinal());
+    ModuleKey key{std::move(compiled.key), &backend, device.ordinal()};
+    std::vector<std::shared_ptr<ModuleState>> evicted;                // freed (unloaded) after the lock is let go of
+    const auto remember = [&](std::shared_ptr<ModuleState> module) {  // call with the mutex held
+        auto kept = state.loaded.emplace(key, std::move(module), compiled.image->data.size());
+        state.alive.insert_or_assign(key, kept);
+        state.stats.memory_evictions +=
+            state.loaded.trim(state.config->memory_max_entries, state.config->memory_max_bytes, evicted);
+        if (state.alive.size() > 2 * state.loaded.size() + 64)
+            std::erase_if(state.alive, [](const auto& entry) { return entry.second.expired(); });
+        return kept;
+    };
     {
         std::lock_guard lock(state.mutex);
-        if (auto found = state.loaded.find(key); found != state.loaded.end()) return found->second;
+        ensure_configured(state);
+        if (const auto* found = state.loaded.find(key)) return *found;
+        if (const auto found = state.alive.find(key); found != state.alive.end())
+            if (auto held = found->second.lock()) return remember(std::move(held));
     }
     // Loading runs without the lock (a shared object's constructors, a driver call).
     const CompiledImage& image = *compiled.image;
@@ -197,7 +235,13 @@ std::shared_ptr<ModuleState> get_or_load(const Device& device, const CompileInpu
     module->options = input.options;
     module->check = input.check;
     std::lock_guard lock(state.mutex);
-    return state.loaded.try_emplace(std::move(key), std::move(module)).first->second;  // another thread's, if first
+    ensure_configured(state);
+    if (const auto found = state.alive.find(key); found != state.alive.end())
+        if (auto held = found->second.lock()) {  // another thread loaded it meanwhile: keep theirs
+            evicted.push_back(std::move(module));
+            return remember(std::move(held));
+        }
+    return remember(std::move(module));
 }
 
 }  // namespace detail
@@ -225,9 +269,14 @@ void configure_cache(const CacheConfig& config) {
     if (config.disk_enabled && config.directory.empty())
         throw InvalidArgumentError("configure_cache: the disk cache is enabled but no directory is given");
     detail::CacheState& state = detail::cache_state();
+    std::vector<std::shared_ptr<const CompiledImage>> forgotten_images;  // freed after unlocking
+    std::vector<std::shared_ptr<detail::ModuleState>> forgotten_modules;
     std::lock_guard lock(state.mutex);
     state.disk = detail::make_disk_cache(config);
     state.config = config;
+    state.stats.memory_evictions +=
+        state.memory.trim(config.memory_max_entries, config.memory_max_bytes, forgotten_images) +
+        state.loaded.trim(config.memory_max_entries, config.memory_max_bytes, forgotten_modules);
 }
 
 DiskUsage cache_disk_usage() {
@@ -235,14 +284,21 @@ DiskUsage cache_disk_usage() {
     return disk ? disk->usage() : DiskUsage{};
 }
 
+MemoryCacheUsage memory_cache_usage() {
+    detail::CacheState& state = detail::cache_state();
+    std::lock_guard lock(state.mutex);
+    return {state.memory.size(), state.memory.bytes(), state.loaded.size(), state.loaded.bytes()};
+}
+
 void clear_memory_cache() {
     detail::CacheState& state = detail::cache_state();
-    decltype(state.memory) forgotten_images;
-    decltype(state.loaded) forgotten_modules;
+    std::vector<std::shared_ptr<const CompiledImage>> forgotten_images;
+    std::vector<std::shared_ptr<detail::ModuleState>> forgotten_modules;
     {
         std::lock_guard lock(state.mutex);
-        forgotten_images.swap(state.memory);
-        forgotten_modules.swap(state.loaded);
+        state.memory.clear(forgotten_images);
+        state.loaded.clear(forgotten_modules);
+        state.alive.clear();
     }  // freed here, outside the lock: unloading a module may take a while
 }
 

@@ -54,6 +54,7 @@ void Kernel::launch_raw(const LaunchConfig& config, const void* const* args, con
     if (!module_->check.contains(config.check)) return launch_checked(config, args, sizes, count);
     const Device device(*module_->backend, module_->device);
     const auto stream = detail::StreamAccess::resolve(config.stream, device, "launch a kernel");
+    module_->launched.store(true, std::memory_order_relaxed);
     module_->backend->launch(module_->device, kernel.function, config.grid, config.block, config.shared_bytes, stream,
                              const_cast<void**>(args));
 }

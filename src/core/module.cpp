@@ -7,6 +7,7 @@
 
 #include "cache/compile_cache.hpp"
 #include "core/module_state.hpp"
+#include "gpukit/array_memory.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/kernel.hpp"
 #include "source/kernel_declarations.hpp"
@@ -17,6 +18,11 @@ namespace gpukit {
 using detail::concat;
 
 namespace detail {
+
+ModuleState::~ModuleState() {
+    if (launched.load(std::memory_order_relaxed)) wait_for_device_quietly(Device(*backend, device));
+    backend->release_module(device, handle);
+}
 
 namespace {
 

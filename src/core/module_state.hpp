@@ -27,7 +27,10 @@ struct KernelState {
 struct ModuleState {
     ModuleState(Backend& backend_, int device_, NativeModule handle_)
         : backend(&backend_), device(device_), handle(handle_) {}
-    ~ModuleState() { backend->release_module(device, handle); }
+    // A launch still queued or running executes the module's code: after one, unloading waits for
+    // the device (the compile cache evicts modules whenever its bound is reached, so the last
+    // reference may well go while a launch runs).
+    ~ModuleState();
     ModuleState(const ModuleState&) = delete;
     ModuleState& operator=(const ModuleState&) = delete;
 
@@ -46,6 +49,8 @@ struct ModuleState {
 
     std::mutex mutex;  // guards kernels
     std::map<std::string, std::unique_ptr<KernelState>, std::less<>> kernels;
+
+    std::atomic<bool> launched{false};  // set by the first launch of one of its kernels
 };
 
 }  // namespace gpukit::detail

@@ -96,11 +96,21 @@ TEST(Axes, ArePermutationsWithNegativesFromTheEnd) {
     EXPECT_EQ(resolve_axes(0, {}), std::vector<std::int64_t>{});
     for (const std::vector<std::int64_t>& bad : {std::vector<std::int64_t>{0, 0, 1}, {0, 1}, {0, 1, 3}, {0, 1, 2, 3}})
         EXPECT_THROW(resolve_axes(3, bad), InvalidArgumentError);
-    try {
-        resolve_axes(3, std::vector<std::int64_t>{0, 0, 1});
-    } catch (const InvalidArgumentError& e) {
-        EXPECT_STREQ(e.what(), "axes (0, 0, 1) are not a permutation of the 3 dimensions");
-    }
+    const auto message = [](std::vector<std::int64_t> axes) {
+        try {
+            resolve_axes(3, axes);
+        } catch (const InvalidArgumentError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(message({0, 0, 1}), "axes (0, 0, 1): axis 0 is repeated; the axes must be a permutation of 0 to 2");
+    EXPECT_EQ(message({-3, 0, 2}), "axes (-3, 0, 2): axis 0 is repeated; the axes must be a permutation of 0 to 2");
+    EXPECT_EQ(message({0, 5, 1}),
+              "axes (0, 5, 1): axis 5 is out of bounds for an array of 3 dimensions (axes are -3 to 2)");
+    EXPECT_EQ(message({-4, 0, 1}),
+              "axes (-4, 0, 1): axis -4 is out of bounds for an array of 3 dimensions (axes are -3 to 2)");
+    EXPECT_EQ(message({0, 1}), "axes (0, 1): give one axis for each of the array's 3 dimensions, not 2");
     const ViewLayout transposed = permute(Shape{2, 3, 4}, Strides{48, 16, 4}, std::vector<std::int64_t>{2, 0, 1});
     EXPECT_EQ(transposed.shape, (Shape{4, 2, 3}));
     EXPECT_EQ(transposed.strides, (Strides{4, 48, 16}));

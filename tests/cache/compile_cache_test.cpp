@@ -287,6 +287,72 @@ TEST_F(CompileCacheTest, ConcurrentLookupsAgree) {
     EXPECT_EQ(stats.misses, static_cast<std::uint64_t>(compiler_.calls.load()));
 }
 
+// ---- the in-process memo's bound
+
+TEST_F(CompileCacheTest, TheMemoKeepsAtMostItsBoundOfImages) {
+    // Two thousand distinct modules, as a long session or a parameter sweep compiles: the memo keeps
+    // the last 64 (the disk is off here, so that what left memory is compiled again).
+    CacheConfig config = cache_config();
+    config.memory_max_entries = 64;
+    config.disk_enabled = false;
+    configure_cache(config);
+    for (int i = 0; i < 2000; ++i) {
+        get("kernel " + std::to_string(i));
+        const MemoryCacheUsage usage = memory_cache_usage();
+        ASSERT_LE(usage.images, 64u) << "after " << i + 1 << " modules";
+        ASSERT_LE(usage.image_bytes, 64u * 64u);
+    }
+    EXPECT_EQ(memory_cache_usage().images, 64u);
+    EXPECT_EQ(cache_stats().memory_evictions, 2000u - 64u);
+    EXPECT_EQ(compiler_.calls, 2000);
+    get("kernel 1999");  // among the last 64: a memory hit
+    EXPECT_EQ(cache_stats().memory_hits, 1u);
+    EXPECT_EQ(compiler_.calls, 2000);
+    get("kernel 0");  // evicted long ago
+    EXPECT_EQ(compiler_.calls, 2001);
+}
+
+TEST_F(CompileCacheTest, TheMemoKeepsWhatWasUsedLast) {
+    CacheConfig config = cache_config();
+    config.memory_max_entries = 3;
+    configure_cache(config);
+    get("a");
+    get("b");
+    get("c");
+    get("a");  // a is now the most recently used, b the least
+    get("d");
+    reset_cache_stats();
+    get("a");
+    get("c");
+    get("d");
+    EXPECT_EQ(cache_stats().memory_hits, 3u);
+    get("b");
+    EXPECT_EQ(cache_stats().disk_hits, 1u);
+}
+
+TEST_F(CompileCacheTest, TheMemoKeepsAtMostItsBoundOfBytes) {
+    CacheConfig config = cache_config();
+    config.memory_max_bytes = 10'000;
+    configure_cache(config);
+    const std::string big(3000, 'x');
+    for (int i = 0; i < 10; ++i) get(big + std::to_string(i));
+    const MemoryCacheUsage usage = memory_cache_usage();
+    EXPECT_LE(usage.image_bytes, 10'000u);
+    EXPECT_EQ(usage.images, 3u);  // each image is a little over 3000 bytes
+    EXPECT_EQ(cache_stats().memory_evictions, 7u);
+}
+
+TEST_F(CompileCacheTest, ClearingTheMemoEmptiesIt) {
+    get("a");
+    get("b");
+    EXPECT_EQ(memory_cache_usage().images, 2u);
+    clear_memory_cache();
+    const MemoryCacheUsage usage = memory_cache_usage();
+    EXPECT_EQ(usage.images, 0u);
+    EXPECT_EQ(usage.image_bytes, 0u);
+    EXPECT_EQ(usage.modules, 0u);
+}
+
 // Sets environment variables for one test and puts the old values back.
 class ScopedEnvironment {
 public:
@@ -319,8 +385,8 @@ private:
 class CacheEnvironmentTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        for (const char* name :
-             {"GPUKIT_CACHE_DIR", "GPUKIT_CACHE_MAX_BYTES", "GPUKIT_CACHE_DISABLE", "XDG_CACHE_HOME"})
+        for (const char* name : {"GPUKIT_CACHE_DIR", "GPUKIT_CACHE_MAX_BYTES", "GPUKIT_CACHE_DISABLE", "XDG_CACHE_HOME",
+                                 "GPUKIT_CACHE_MEMORY_MAX_ENTRIES", "GPUKIT_CACHE_MEMORY_MAX_BYTES"})
             environment_.set(name, nullptr);
         environment_.set("HOME", "/home/someone");
     }
@@ -332,6 +398,28 @@ TEST_F(CacheEnvironmentTest, Defaults) {
     EXPECT_EQ(config.directory, fs::path("/home/someone/.cache/gpukit"));
     EXPECT_EQ(config.max_bytes, std::uint64_t{1} << 30);
     EXPECT_TRUE(config.disk_enabled);
+    EXPECT_EQ(config.memory_max_entries, 256u);
+    EXPECT_EQ(config.memory_max_bytes, std::uint64_t{256} << 20);
+}
+
+TEST_F(CacheEnvironmentTest, MemoBoundsArePlainIntegers) {
+    environment_.set("GPUKIT_CACHE_MEMORY_MAX_ENTRIES", "32");
+    environment_.set("GPUKIT_CACHE_MEMORY_MAX_BYTES", "1048576");
+    EXPECT_EQ(cache_config_from_environment().memory_max_entries, 32u);
+    EXPECT_EQ(cache_config_from_environment().memory_max_bytes, 1048576u);
+    environment_.set("GPUKIT_CACHE_MEMORY_MAX_ENTRIES", "0");  // keep nothing beyond what Modules hold
+    EXPECT_EQ(cache_config_from_environment().memory_max_entries, 0u);
+    for (const char* bad : {"-1", "many", "1e3"}) {
+        environment_.set("GPUKIT_CACHE_MEMORY_MAX_ENTRIES", bad);
+        try {
+            cache_config_from_environment();
+            ADD_FAILURE() << bad << " was accepted";
+        } catch (const InvalidArgumentError& e) {
+            EXPECT_EQ(std::string(e.what()), std::string("GPUKIT_CACHE_MEMORY_MAX_ENTRIES must be a whole number of "
+                                                         "entries (e.g. 256), got '") +
+                                                 bad + "'");
+        }
+    }
 }
 
 TEST_F(CacheEnvironmentTest, XdgCacheHomeWhenAbsolute) {

@@ -154,5 +154,38 @@ TEST_F(BadInputs, LaunchOnADestroyedStream) {
     expect_contains(text, "Cannot launch a kernel: the stream was destroyed");
 }
 
+TEST_F(BadInputs, AnArrayOfAnotherElementTypeForAPointer) {
+    const std::vector<double> wide(a_.begin(), a_.begin() + 16);
+    const Array doubles = Array::from_host(std::span<const double>(wide), {16});
+    const Array floats = Array::from_host(std::span<const float>(b_).first(16), {16});
+    Array out = Array::empty({16}, DType::float32);
+    const auto text =
+        GPUKIT_MESSAGE_OF(KernelArgumentError, (*kernel_)({.grid = 1, .block = 16}, doubles, floats, out, 16));
+    expect_contains(text,
+                    "Cannot launch vector_add: argument 0 is a float64 array but parameter 0 ('const float * A') "
+                    "points to float32 elements");
+    const auto to_an_int =
+        GPUKIT_MESSAGE_OF(KernelArgumentError, (*kernel_)({.grid = 1, .block = 16}, floats, floats, out, floats));
+    expect_contains(to_an_int,
+                    "argument 3 is an array (a device address) but parameter 3 ('const int size') is not "
+                    "a pointer");
+    (*kernel_)({.grid = 1, .block = 16}, floats, floats, out, 16);  // the right types run
+    const std::vector<float> sums = out.to_vector<float>();
+    for (int i = 0; i < 16; ++i) EXPECT_EQ(sums[i], 2 * b_[i]);
+}
+
+TEST_F(BadInputs, ANonContiguousViewForAPointer) {
+    const Array matrix = Array::from_host(std::span<const float>(a_).first(64), {8, 8});
+    const Array column = matrix.index({Slice{}, std::int64_t{3}});
+    Array out = Array::empty({8}, DType::float32);
+    const auto text =
+        GPUKIT_MESSAGE_OF(KernelArgumentError, (*kernel_)({.grid = 1, .block = 8}, column, column, out, 8));
+    expect_contains(text, "argument 0 is a view that is not C-contiguous (shape (8,), strides (32,) bytes)");
+    const Array copied = column.copy();  // what the message says to pass
+    (*kernel_)({.grid = 1, .block = 8}, copied, copied, out, 8);
+    const std::vector<float> sums = out.to_vector<float>();
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(sums[i], 2 * a_[i * 8 + 3]);
+}
+
 }  // namespace
 }  // namespace gpukit::testing

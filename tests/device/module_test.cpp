@@ -188,5 +188,49 @@ TEST_F(Modules, OccupancySuggestsABlockSize) {
     EXPECT_EQ(attributes.static_shared_bytes, 0u);
 }
 
+// The memo's bound for one test; the configuration before it comes back afterwards.
+class MemoBound {
+public:
+    explicit MemoBound(std::uint64_t entries) : previous_(cache_config()) {
+        CacheConfig bounded = previous_;
+        bounded.memory_max_entries = entries;
+        configure_cache(bounded);
+    }
+    ~MemoBound() { configure_cache(previous_); }
+    MemoBound(const MemoBound&) = delete;
+    MemoBound& operator=(const MemoBound&) = delete;
+
+private:
+    CacheConfig previous_;
+};
+
+std::string marked_source(int index) {
+    return "__device__ int marker;\nextern \"C\" __global__ void touch_" + std::to_string(index) +
+           "(int* out) { *out = marker; }\n";
+}
+
+TEST_F(Modules, TheMemoHoldsABoundedNumberOfModulesAndGivesBackOnesStillHeld) {
+    const MemoBound bound(2);
+    clear_memory_cache();
+    Module held = Module::compile(marked_source(0));
+    const int mark[] = {4242};
+    held.write_global("marker", std::span<const int>(mark));
+    for (int i = 1; i <= 6; ++i) {
+        Module::compile(marked_source(i));  // dropped at once: only the memo holds it
+        EXPECT_LE(memory_cache_usage().modules, 2u) << "after " << i + 1 << " modules";
+    }
+    EXPECT_GE(cache_stats().memory_evictions, 4u);
+    // `held` left the memo but not memory: compiling its source again gives the same module, with
+    // the value its __device__ variable was given, and its kernel still runs.
+    const Module again = Module::compile(marked_source(0));
+    EXPECT_EQ(again.read_global<int>("marker"), std::vector<int>{4242});
+    DeviceBuffer out(sizeof(int));
+    held.kernel("touch_0")({.grid = 1, .block = 1}, out);
+    std::vector<int> seen(1);
+    copy(std::span<int>(seen), out.view());
+    EXPECT_EQ(seen[0], 4242);
+    clear_memory_cache();
+}
+
 }  // namespace
 }  // namespace gpukit::testing

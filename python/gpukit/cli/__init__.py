@@ -68,6 +68,8 @@ def main(argv=None):
         # complains once more while flushing it at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as error:  # a file or device the command needs cannot be used: say which and why
+        return _fail(prog, f"{error.filename}: {error.strerror}" if error.filename else str(error))
 
 
 def _fail(prog, message):

@@ -56,8 +56,19 @@ def add_to(subcommands):
                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="tiny sizes, one run each (for tests)")
     parser.add_argument("--json", action="store_true", help="the results as JSON instead of a table")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    parser.add_argument("--seed", type=_seed, default=0, help="seed of the random inputs (default 0)")
     parser.set_defaults(run=run)
+
+
+def _seed(text):
+    """--seed's value: a whole number at least 0, as numpy.random.default_rng takes it."""
+    try:
+        seed = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"{seed} is negative; a seed is at least 0")
+    return seed
 
 
 @dataclass(frozen=True)

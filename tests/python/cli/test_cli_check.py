@@ -182,7 +182,7 @@ def vector_add_with(*arguments):
     ([*VECTOR_ADD[:4], "--block", "2048", *VECTOR_ADD[6:]], ["block.x = 2048 exceeds the device's limit of 1024"]),
     ([*VECTOR_ADD, "--arg", "float32[10]"], ["takes 4 parameters", "5 arguments were given"]),
     (vector_add_with("float32[10]", "float32[10]", "int32:10", "int32:10"), ["parameter 2 ('float * C')",
-                                                                             "takes 8 bytes"]),
+                                                                             "is a pointer"]),
     (vector_add_with("float32[10]", "float32[10]", "float32[10]", "float32[10]"),
      ["parameter 3 ('const int size') is not a pointer"]),
 ], ids=["kernel not in the file", "block over the limit", "one argument too many", "a scalar for a pointer",
