@@ -245,7 +245,9 @@ class Device:
         """Makes this the current device of the calling thread."""
 
     def synchronize(self, timeout: float | None = None) -> None:
-        """Waits for all work on the device to finish."""
+        """
+        Waits for all work on the device to finish; Ctrl-C interrupts the wait (KeyboardInterrupt). With ``timeout`` (seconds), raises WaitTimeoutError past it. On the simulator an interrupted or timed-out wait gives up the device's running work, so that the device is usable again.
+        """
 
     def describe(self) -> str: ...
 
@@ -298,7 +300,9 @@ class Stream:
         """
 
     def synchronize(self, timeout: float | None = None) -> None:
-        """Waits until all work enqueued on the stream has finished."""
+        """
+        Waits until all work enqueued on the stream has finished; ``timeout`` as for :meth:`Device.synchronize`.
+        """
 
     def done(self) -> bool:
         """True when all work enqueued so far has finished."""
@@ -347,7 +351,9 @@ class Event:
         """
 
     def synchronize(self, timeout: float | None = None) -> None:
-        """Waits until the captured work has finished."""
+        """
+        Waits until the captured work has finished; ``timeout`` as for :meth:`Device.synchronize`.
+        """
 
     def done(self) -> bool:
         """True when the captured work has finished (or nothing was recorded)."""
