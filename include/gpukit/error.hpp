@@ -181,8 +181,8 @@ private:
 // --time-limit`); it was abandoned with the device's other running work.
 class LaunchTimeoutError : public LaunchError {
 public:
-    LaunchTimeoutError(const std::string& message, std::string kernel, double limit_seconds,
-                       std::uint64_t blocks_done, std::uint64_t blocks_total)
+    LaunchTimeoutError(const std::string& message, std::string kernel, double limit_seconds, std::uint64_t blocks_done,
+                       std::uint64_t blocks_total)
         : LaunchError(message),
           kernel_(std::move(kernel)),
           limit_seconds_(limit_seconds),

@@ -22,8 +22,8 @@
 #include "gpukit/array.hpp"
 #include "gpukit/current_stream.hpp"
 #include "numpy_bridge.hpp"
-#include "python_stream.hpp"
 #include "python_refs.hpp"
+#include "python_stream.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -327,8 +327,7 @@ void bind_array(nb::module_& m) {
             },
             "dtype"_a = nb::none(), "copy"_a = nb::none())
         // ---- on the device
-        .def("copy", &Array::copy, nb::call_guard<GilRelease>(),
-             "A new C-contiguous array with the same elements.")
+        .def("copy", &Array::copy, nb::call_guard<GilRelease>(), "A new C-contiguous array with the same elements.")
         .def(
             "astype",
             [](nb::handle self, nb::handle dtype_like, nb::handle copy) -> nb::object {

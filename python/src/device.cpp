@@ -111,7 +111,8 @@ void bind_device(nb::module_& m) {
                 else
                     d.synchronize();
             },
-            nb::arg("timeout").none() = nb::none(), nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
+            nb::arg("timeout").none() = nb::none(),
+            nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
             "Waits for all work on the device to finish; Ctrl-C interrupts the wait (KeyboardInterrupt). With "
             "``timeout`` (seconds), raises WaitTimeoutError past it. On the simulator an interrupted or timed-out "
             "wait gives up the device's running work, so that the device is usable again.")

@@ -112,7 +112,8 @@ void translate(const std::exception_ptr& thrown, void*) {
         fields["thread"] = site.thread_known ? index_tuple(site.thread) : nb::object(nb::none());
         fields["file"] = site.file.empty() ? nb::object(nb::none()) : nb::object(nb::str(site.file.c_str()));
         fields["line"] = site.line > 0 ? nb::object(nb::int_(site.line)) : nb::object(nb::none());
-        fields["function"] = site.function.empty() ? nb::object(nb::none()) : nb::object(nb::str(site.function.c_str()));
+        fields["function"] =
+            site.function.empty() ? nb::object(nb::none()) : nb::object(nb::str(site.function.c_str()));
         fields["address"] = site.address ? nb::object(nb::int_(site.address)) : nb::object(nb::none());
         raise_python("KernelFaultError", e.what(), fields);
     } catch (const LaunchTimeoutError& e) {
@@ -131,7 +132,8 @@ void translate(const std::exception_ptr& thrown, void*) {
     } catch (const WaitInterruptedError& e) {
         if (pending_interrupt.type) {
             // What the signal handler raised (KeyboardInterrupt), as if the wait had been Python code.
-            PyErr_Restore(std::exchange(pending_interrupt.type, nullptr), std::exchange(pending_interrupt.value, nullptr),
+            PyErr_Restore(std::exchange(pending_interrupt.type, nullptr),
+                          std::exchange(pending_interrupt.value, nullptr),
                           std::exchange(pending_interrupt.traceback, nullptr));
             return;
         }

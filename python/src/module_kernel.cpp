@@ -17,8 +17,8 @@
 #include "gpukit/kernel.hpp"
 #include "gpukit/module.hpp"
 #include "kernel_args.hpp"
-#include "python_stream.hpp"
 #include "python_refs.hpp"
+#include "python_stream.hpp"
 
 namespace nb = nanobind;
 

@@ -1,12 +1,11 @@
 // python/src/numpy_bridge.cpp: see numpy_bridge.hpp.
 #include "numpy_bridge.hpp"
 
-#include "python_refs.hpp"
-
 #include <nanobind/stl/string.h>
 
 #include "arguments.hpp"
 #include "gpukit/error.hpp"
+#include "python_refs.hpp"
 
 #include <array>
 #include <climits>

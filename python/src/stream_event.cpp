@@ -96,7 +96,8 @@ void bind_stream_event(nb::module_& m) {
                 else
                     stream.synchronize();
             },
-            nb::arg("timeout").none() = nb::none(), nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
+            nb::arg("timeout").none() = nb::none(),
+            nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
             "Waits until all work enqueued on the stream has finished; ``timeout`` as for "
             ":meth:`Device.synchronize`.")
         .def(
@@ -188,7 +189,8 @@ void bind_stream_event(nb::module_& m) {
                 else
                     e.synchronize();
             },
-            nb::arg("timeout").none() = nb::none(), nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
+            nb::arg("timeout").none() = nb::none(),
+            nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
             "Waits until the captured work has finished; ``timeout`` as for :meth:`Device.synchronize`.")
         .def("done", &Event::query, "True when the captured work has finished (or nothing was recorded).")
         .def_prop_ro("is_recorded", &Event::is_recorded, "True once :meth:`record` has been called.")

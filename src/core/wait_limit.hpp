@@ -19,9 +19,9 @@ inline Deadline deadline_after(std::chrono::duration<double> timeout, const char
                                           " (leave it out to wait as long as it takes)"));
     // Capped at a year: a later deadline would overflow the clock.
     const auto capped = std::chrono::duration<double>(std::min(seconds, 365.0 * 24 * 3600));
-    return WaitLimit{std::chrono::steady_clock::now() +
-                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(capped),
-                     seconds};
+    return WaitLimit{
+        std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(capped),
+        seconds};
 }
 
 }  // namespace gpukit::detail

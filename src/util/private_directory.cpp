@@ -9,8 +9,8 @@
 #include <cstring>
 #include <mutex>
 #include <string>
-#include <vector>
 #include <utility>
+#include <vector>
 
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
@@ -48,8 +48,7 @@ fs::path PrivateDirectory::write_file(std::string_view name, std::string_view by
         throw InvalidArgumentError(concat("PrivateDirectory::write_file: '", name, "' is not a plain file name"));
     const fs::path path = path_ / name;
     const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-    if (fd < 0)
-        throw BackendUnavailableError(concat("Cannot create ", path.string(), ": ", std::strerror(errno)));
+    if (fd < 0) throw BackendUnavailableError(concat("Cannot create ", path.string(), ": ", std::strerror(errno)));
     std::size_t written = 0;
     while (written < bytes.size()) {
         const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);

@@ -110,7 +110,8 @@ extern "C" __global__ void scribble(unsigned long long address) {
 })")
                       .kernel("scribble");
     try {
-        kernel({.grid = 1, .block = 64}, static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(host.data())));
+        kernel({.grid = 1, .block = 64},
+               static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(host.data())));
         Device::current().synchronize();
     } catch (const KernelFaultError& e) {
         EXPECT_EQ(e.kind(), FaultKind::memory_access);
@@ -144,7 +145,8 @@ extern "C" __global__ void checked(int* out) {
     EXPECT_EQ(e.site().block, Dim3(1, 0, 0));
     EXPECT_EQ(e.site().thread, Dim3(3, 0, 0));
     EXPECT_EQ(e.site().line, 4);
-    expect_contains(e.what(), "block: [1,0,0], thread: [3,0,0] Assertion `threadIdx.x != 3 || blockIdx.x != 1` failed.");
+    expect_contains(e.what(),
+                    "block: [1,0,0], thread: [3,0,0] Assertion `threadIdx.x != 3 || blockIdx.x != 1` failed.");
     expect_device_usable();
 }
 
@@ -154,13 +156,15 @@ TEST_F(KernelFaults, AbortExitAndTrapEndTheLaunchNotTheProcess) {
         FaultKind kind;
         const char* said;
     };
-    for (const Case& c : {Case{"abort()", FaultKind::abort, "abort()"}, Case{"exit(3)", FaultKind::exit, "called exit(3)"},
-                          Case{"__trap()", FaultKind::trap, "__trap()"}}) {
+    for (const Case& c :
+         {Case{"abort()", FaultKind::abort, "abort()"}, Case{"exit(3)", FaultKind::exit, "called exit(3)"},
+          Case{"__trap()", FaultKind::trap, "__trap()"}}) {
         SCOPED_TRACE(c.call);
         const std::string source = std::string(R"(#include <cstdlib>
 extern "C" __global__ void ends(int* out) {
   out[threadIdx.x] = 1;
-  if (threadIdx.x == 7) )") + c.call + R"(;
+  if (threadIdx.x == 7) )") + c.call +
+                                   R"(;
 })";
         const auto e = fault_of(source.c_str(), "ends", 1, 32);
         EXPECT_EQ(e.kind(), c.kind);

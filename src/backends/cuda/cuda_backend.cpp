@@ -135,7 +135,8 @@ public:
                 api_.cuCtxSetCurrent(context);
                 result->set_value(api_.cuCtxSynchronize());
             }).detach();
-            if (done.wait_until(deadline->deadline) == std::future_status::timeout) throw_timeout(*deadline, s, "the device's work");
+            if (done.wait_until(deadline->deadline) == std::future_status::timeout)
+                throw_timeout(*deadline, s, "the device's work");
             status = done.get();
         }
         check(status, &s.health, [&] { return concat("Failed to synchronize ", describe(s.properties)); });
@@ -463,10 +464,11 @@ private:
     }
 
     [[noreturn]] static void throw_timeout(const WaitLimit& limit, const DeviceState& s, const char* what) {
-        throw WaitTimeoutError(concat("Waiting for ", what, " on ", describe(s.properties), " timed out after ",
-                                      limit.seconds, " s; the GPU goes on running it (CUDA cannot stop a running "
-                                      "kernel)"),
-                               limit.seconds);
+        throw WaitTimeoutError(
+            concat("Waiting for ", what, " on ", describe(s.properties), " timed out after ", limit.seconds,
+                   " s; the GPU goes on running it (CUDA cannot stop a running "
+                   "kernel)"),
+            limit.seconds);
     }
 
     // Waits for `done` until the deadline: CUDA's waits have no timeout, its queries answer at once.

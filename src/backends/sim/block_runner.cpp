@@ -53,8 +53,8 @@ struct SimThread {
     int operand = 0;
     int width = 32;
     std::uint64_t result = 0;
-    check::ThreadState check;        // check mode: what the tools keep per thread
-    bool mask_without_self = false;  // its collective's mask left the lane out
+    check::ThreadState check;                             // check mode: what the tools keep per thread
+    bool mask_without_self = false;                       // its collective's mask left the lane out
     gpukit_sim::ThreadContext* thread_context = nullptr;  // at the top of its stack
 };
 
@@ -202,14 +202,8 @@ public:
     check::Verdict judge(const gpukit_sim::ThreadContext& context, unsigned linear, std::uintptr_t stack_region,
                          unsigned block_generation, unsigned warp_generation, check::ThreadState& thread_state,
                          const void* address, std::size_t size, unsigned flags, const void* pc) {
-        const check::AccessSite site{check_block_,
-                                     context,
-                                     context.thread_idx,
-                                     linear,
-                                     block_generation,
-                                     warp_generation,
-                                     stack_region,
-                                     stack_region + stack_bytes_,
+        const check::AccessSite site{check_block_,     context,         context.thread_idx, linear,
+                                     block_generation, warp_generation, stack_region,       stack_region + stack_bytes_,
                                      thread_state};
         return launch_->checker->check(site, {reinterpret_cast<std::uintptr_t>(address), size, flags, pc});
     }
@@ -803,7 +797,7 @@ void hook_access(gpukit_sim::ThreadContext* context, const void* address, unsign
 }
 
 [[noreturn]] void hook_fault(int kind, const char* text, const char* file, int line, const char* function, long value,
-                            const void* pc) {
+                             const void* pc) {
     this_block.fault(kind, text, file, line, function, value, pc, __builtin_frame_address(0));
 }
 
@@ -815,8 +809,13 @@ void hook_barrier_in_loop_mode(const char* what, const char* file, int line) {
                              "GPUKIT_SIM_ALWAYS_FIBERS=1 runs every kernel in the synchronising mode meanwhile"));
 }
 
-const gpukit_sim::RuntimeHooks hooks{gpukit_sim::kAbiVersion, hook_block_barrier, hook_warp_collective,
-                                     hook_barrier_in_loop_mode, hook_yield, hook_access, hook_fault};
+const gpukit_sim::RuntimeHooks hooks{gpukit_sim::kAbiVersion,
+                                     hook_block_barrier,
+                                     hook_warp_collective,
+                                     hook_barrier_in_loop_mode,
+                                     hook_yield,
+                                     hook_access,
+                                     hook_fault};
 
 }  // namespace
 

@@ -58,8 +58,8 @@ DeviceMemory::DeviceMemory(std::size_t capacity) {
     if (ftruncate(fd_, static_cast<off_t>(capacity_)) != 0) {
         const int error = errno;
         close(fd_);
-        throw BackendUnavailableError(concat("The simulator cannot size its device memory to ",
-                                             format_bytes(capacity_), " (ftruncate: ", std::strerror(error), ")"));
+        throw BackendUnavailableError(concat("The simulator cannot size its device memory to ", format_bytes(capacity_),
+                                             " (ftruncate: ", std::strerror(error), ")"));
     }
     void* mapped = MAP_FAILED;
     for (std::uint64_t hint : preferred_bases) {

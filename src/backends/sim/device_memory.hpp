@@ -9,9 +9,9 @@
 // has nothing, so that the device process can map it at the same address.
 //
 // The allocator is best fit by size over address-ordered free ranges, 256-byte aligned like
-// cudaMalloc, with an untouched red zone after each allocation (an eighth of it); freed ranges of 128 KiB and more give their pages back to the system (as malloc's
-// large blocks do). After fork(), the child keeps a private copy-on-write view of the memory, so
-// that nothing it writes reaches the parent's device.
+// cudaMalloc, with an untouched red zone after each allocation (an eighth of it); freed ranges of 128 KiB and more give
+// their pages back to the system (as malloc's large blocks do). After fork(), the child keeps a private copy-on-write
+// view of the memory, so that nothing it writes reaches the parent's device.
 #pragma once
 
 #include <cstddef>
@@ -50,16 +50,16 @@ public:
     std::vector<std::pair<std::uint64_t, std::size_t>> live() const;
 
 private:
-    void take(std::uint64_t begin, std::uint64_t end);    // removes [begin, end) from the free ranges
-    void give(std::uint64_t begin, std::uint64_t end);    // adds it back, merged with its neighbours
+    void take(std::uint64_t begin, std::uint64_t end);  // removes [begin, end) from the free ranges
+    void give(std::uint64_t begin, std::uint64_t end);  // adds it back, merged with its neighbours
     void erase_free(std::map<std::uint64_t, std::uint64_t>::iterator range);
 
     int fd_ = -1;
     std::uint64_t base_ = 0;
     std::size_t capacity_ = 0;
     mutable std::mutex mutex_;
-    std::map<std::uint64_t, std::uint64_t> free_;            // begin -> end, by address (offsets)
-    std::multimap<std::uint64_t, std::uint64_t> by_size_;    // size -> begin
+    std::map<std::uint64_t, std::uint64_t> free_;                               // begin -> end, by address (offsets)
+    std::multimap<std::uint64_t, std::uint64_t> by_size_;                       // size -> begin
     std::map<std::uint64_t, std::pair<std::uint64_t, std::size_t>> allocated_;  // offset -> (end, asked)
 };
 

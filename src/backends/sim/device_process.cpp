@@ -297,9 +297,12 @@ bool DeviceProcess::spawn_once(std::string& why) {
     const std::string parent = std::to_string(getpid());
     const std::string control_arg = std::to_string(child_control_fd);
     const std::string memory_arg = std::to_string(child_memory_fd);
-    std::vector<char*> argv = {const_cast<char*>("gpukit-sim-device"), const_cast<char*>(control_arg.c_str()),
-                               const_cast<char*>(memory_arg.c_str()),  const_cast<char*>(base.c_str()),
-                               const_cast<char*>(capacity.c_str()),    const_cast<char*>(parent.c_str()),
+    std::vector<char*> argv = {const_cast<char*>("gpukit-sim-device"),
+                               const_cast<char*>(control_arg.c_str()),
+                               const_cast<char*>(memory_arg.c_str()),
+                               const_cast<char*>(base.c_str()),
+                               const_cast<char*>(capacity.c_str()),
+                               const_cast<char*>(parent.c_str()),
                                nullptr};
     pid_t pid = 0;
     int spawned = posix_spawn(&pid, path.c_str(), &actions, &attributes, argv.data(), environ);
@@ -444,9 +447,9 @@ void DeviceProcess::after_death(int status) {
     for (unsigned i : busy)
         if (!failures[i]) {
             if (recorded && !control_->crash.in_kernel)
-                failures[i] = std::make_exception_ptr(LaunchAbandonedError(concat(
-                    "The simulator's device process crashed outside any kernel (signal ", control_->crash.signal,
-                    "): a gpukit bug, please report it. The launch was abandoned; the device is usable again")));
+                failures[i] = std::make_exception_ptr(LaunchAbandonedError(
+                    concat("The simulator's device process crashed outside any kernel (signal ", control_->crash.signal,
+                           "): a gpukit bug, please report it. The launch was abandoned; the device is usable again")));
             else
                 failures[i] = std::make_exception_ptr(LaunchAbandonedError(concat(
                     "The launch was abandoned: another launch running at the same time faulted (",
@@ -504,8 +507,9 @@ std::exception_ptr DeviceProcess::crash_error(const protocol::CrashRecord& recor
                 if (address < 65536)
                     whose = " (a null pointer, or an offset from one)";
                 else if (!memory_.contains(address, 1))
-                    whose = " that is not device memory (a host pointer, a pointer into a freed or never-made "
-                            "allocation, or a wild one)";
+                    whose =
+                        " that is not device memory (a host pointer, a pointer into a freed or never-made "
+                        "allocation, or a wild one)";
                 else
                     whose = " that may not be written (a read-only variable)";
                 what = concat(record.signal == SIGBUS ? "made a misaligned or unmapped access (SIGBUS)"
@@ -523,8 +527,9 @@ std::exception_ptr DeviceProcess::crash_error(const protocol::CrashRecord& recor
                 break;
             case SIGABRT:
                 kind = FaultKind::abort;
-                what = "aborted (SIGABRT: std::terminate, a C++ exception through a noexcept function, or a "
-                       "library's abort)";
+                what =
+                    "aborted (SIGABRT: std::terminate, a C++ exception through a noexcept function, or a "
+                    "library's abort)";
                 break;
             case SIGTRAP:
                 kind = FaultKind::trap;
@@ -550,9 +555,10 @@ unsigned DeviceProcess::take_slot(std::uint64_t& generation) {
     const bool supervisor = std::this_thread::get_id() == supervisor_.get_id();
     std::unique_lock lock(mutex_);
     if (owner_ != getpid())
-        throw UsageError("The simulator's device belongs to the process that used it before fork(): a forked "
-                         "child cannot use it (as with CUDA). Use gpukit in the child only, or start it with "
-                         "the 'spawn' or 'forkserver' method of multiprocessing");
+        throw UsageError(
+            "The simulator's device belongs to the process that used it before fork(): a forked "
+            "child cannot use it (as with CUDA). Use gpukit in the child only, or start it with "
+            "the 'spawn' or 'forkserver' method of multiprocessing");
     start_asked_ = true;
     changed_.notify_all();
     auto free_slot = [&]() -> int {
@@ -587,8 +593,8 @@ bool DeviceProcess::call(unsigned slot, std::uint64_t generation, double time_li
     protocol::futex_wake(s.state);
     std::optional<Clock::time_point> deadline;
     if (time_limit_seconds > 0)
-        deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                      std::chrono::duration<double>(time_limit_seconds));
+        deadline = Clock::now() +
+                   std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(time_limit_seconds));
     bool abandoned = false;
     for (;;) {
         const std::uint32_t state = s.state.load(std::memory_order_acquire);

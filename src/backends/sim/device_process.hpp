@@ -75,8 +75,8 @@ private:
     struct SlotUse {
         bool busy = false;
         bool launch = false;
-        std::string kernel;              // the launch's kernel, for reports
-        std::exception_ptr failure;      // set when the device process died under it
+        std::string kernel;          // the launch's kernel, for reports
+        std::exception_ptr failure;  // set when the device process died under it
         bool timed_out = false;
     };
     enum class State { stopped, starting, ready, failed };
@@ -110,7 +110,7 @@ private:
     std::atomic<std::uint64_t> starts_{0};
     pid_t owner_ = 0;  // the process that made this (not a forked child)
 
-    std::mutex mutex_;                // guards what follows
+    std::mutex mutex_;  // guards what follows
     std::condition_variable changed_;
     State state_ = State::stopped;
     bool start_asked_ = false;

@@ -66,7 +66,8 @@ void Writer::patch_u64(std::size_t at, std::uint64_t value) {
 
 void Reader::need(std::size_t bytes) const {
     if (size_ - at_ < bytes)
-        throw BackendUnavailableError("gpukit internal error: a message from the simulator's device process is cut short");
+        throw BackendUnavailableError(
+            "gpukit internal error: a message from the simulator's device process is cut short");
 }
 
 std::uint64_t Reader::u64() {

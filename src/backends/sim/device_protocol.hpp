@@ -51,15 +51,15 @@ struct JournalEntry {
 struct CrashRecord {
     std::atomic<std::uint32_t> claimed;  // the first faulting thread writes the rest
     std::int32_t signal;
-    std::int32_t code;                   // siginfo's si_code
-    std::uint32_t tag;                   // the slot of the launch that faulted
-    std::uint32_t in_kernel;             // a simulated thread was running
+    std::int32_t code;        // siginfo's si_code
+    std::uint32_t tag;        // the slot of the launch that faulted
+    std::uint32_t in_kernel;  // a simulated thread was running
     std::uint32_t thread_known;
-    std::uint32_t stack_overflow;        // the address is a guard page below a simulated stack
+    std::uint32_t stack_overflow;  // the address is a guard page below a simulated stack
     std::uint32_t block[3];
     std::uint32_t thread[3];
-    std::uint64_t address;               // si_addr
-    std::uint64_t module_offset;         // the faulting instruction in the module's file
+    std::uint64_t address;        // si_addr
+    std::uint64_t module_offset;  // the faulting instruction in the module's file
     std::uint32_t pc_in_module;
     char kernel[256];
     char module_path[512];

@@ -19,9 +19,8 @@ KernelFaultError kernel_fault(FaultKind kind, FaultSite site, std::string_view w
     if (kind == FaultKind::assertion) {
         // CUDA's device assert, word for word after the kernel's name.
         message = concat("Kernel ", site.kernel, " failed a device assert: ", where.empty() ? "?" : where, ": ",
-                         site.function.empty() ? site.kernel : site.function, ": block: ",
-                         index(site.block, "[", "]"), ", thread: ", index(site.thread, "[", "]"), " Assertion `",
-                         what, "` failed.");
+                         site.function.empty() ? site.kernel : site.function, ": block: ", index(site.block, "[", "]"),
+                         ", thread: ", index(site.thread, "[", "]"), " Assertion `", what, "` failed.");
     } else {
         message = concat("Kernel ", site.kernel, " ", what);
         if (site.thread_known)
@@ -35,8 +34,9 @@ KernelFaultError kernel_fault(FaultKind kind, FaultSite site, std::string_view w
         " The launch ended there and the device goes on: device memory keeps what the launch wrote before, and the "
         "work queued after it on its stream was skipped.";
     if (kind == FaultKind::memory_access)
-        message += " Run it in check mode (GPUKIT_CHECK=memcheck) to stop the bad access before it happens, with its "
-                   "source line.";
+        message +=
+            " Run it in check mode (GPUKIT_CHECK=memcheck) to stop the bad access before it happens, with its "
+            "source line.";
     return KernelFaultError(kind, message, std::move(site));
 }
 

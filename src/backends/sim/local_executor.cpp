@@ -124,8 +124,8 @@ LaunchResult LocalExecutor::launch(const LaunchRequest& request, std::atomic<std
                                                          request.shared_bytes);
     // The tools the module was not compiled for do not see this launch; some must know of it.
     check::before_unwatched_launch(tools, request.arguments);
-    BlockLaunch launch{module.get(), &kernel,         pointers.data(),      request.grid, request.block,
-                       request.shared_bytes, checker.get(), tag};
+    BlockLaunch launch{module.get(),  &kernel, pointers.data(), request.grid, request.block, request.shared_bytes,
+                       checker.get(), tag};
     const gpukit_sim::Index3 grid = request.grid;
     const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
     LaunchResult result;

@@ -53,8 +53,8 @@ double launch_time_limit() {
     char* end = nullptr;
     const double seconds = std::strtod(value, &end);
     if (end == value || *end || !(seconds >= 0))
-        throw InvalidArgumentError(concat("GPUKIT_SIM_LAUNCH_TIMEOUT=", value,
-                                          ": give the launch time limit in seconds (0 for none)"));
+        throw InvalidArgumentError(
+            concat("GPUKIT_SIM_LAUNCH_TIMEOUT=", value, ": give the launch time limit in seconds (0 for none)"));
     return seconds;
 }
 
@@ -109,8 +109,7 @@ DeviceProperties simulated_properties(unsigned workers) {
 
 class SimBackend final : public Backend {
 public:
-    SimBackend()
-        : properties_(simulated_properties(WorkerPool::configured_size())), memory_(properties_.total_memory) {
+    SimBackend() : properties_(simulated_properties(WorkerPool::configured_size())), memory_(properties_.total_memory) {
         static const int registered = pthread_atfork(nullptr, nullptr, [] { forked = true; });
         (void)registered;
         const double limit = launch_time_limit();
@@ -337,7 +336,9 @@ public:
         for (const auto& kernel : as_module(module).kernels) names.push_back(kernel.info.name);
         return names;
     }
-    std::vector<std::string> global_names(int, NativeModule module) override { return as_module(module).info.global_names; }
+    std::vector<std::string> global_names(int, NativeModule module) override {
+        return as_module(module).info.global_names;
+    }
     std::optional<GlobalSymbol> find_global(int device, NativeModule module, const std::string& name) override {
         const auto& globals = as_module(module).globals;
         auto it = globals.find(name);
@@ -442,9 +443,10 @@ private:
 
     static void check_device(int device) {
         if (forked)
-            throw UsageError("The simulator's device belongs to the process that used it before fork(): a forked "
-                             "child cannot use it (as with CUDA). Use gpukit in the child only, or start it with "
-                             "the 'spawn' or 'forkserver' method of multiprocessing");
+            throw UsageError(
+                "The simulator's device belongs to the process that used it before fork(): a forked "
+                "child cannot use it (as with CUDA). Use gpukit in the child only, or start it with "
+                "the 'spawn' or 'forkserver' method of multiprocessing");
         if (device != 0)
             throw InvalidArgumentError(concat("There is no simulator device ", device, "; the simulator has device 0"));
     }

@@ -61,8 +61,8 @@ ModuleVariable::Space space_of_internal(const std::string& symbol, const std::st
     for (const char* prefix : {"_ZTV", "_ZTI", "_ZTS", "_ZTT"})
         if (symbol.rfind(prefix, 0) == 0) return ModuleVariable::Space::compiler;
     const auto last = demangled.rfind("::");
-    const std::string_view base = last == std::string::npos ? std::string_view(demangled)
-                                                            : std::string_view(demangled).substr(last + 2);
+    const std::string_view base =
+        last == std::string::npos ? std::string_view(demangled) : std::string_view(demangled).substr(last + 2);
     return base.rfind("__", 0) == 0 ? ModuleVariable::Space::compiler : ModuleVariable::Space::device;
 }
 
@@ -191,7 +191,8 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
             const std::uintptr_t address = base + symbol.value;
             std::uint64_t device = 0;
             for (const auto& range : data_)
-                if (address >= range.begin && address + symbol.size <= range.end) device = range.device + (address - range.begin);
+                if (address >= range.begin && address + symbol.size <= range.end)
+                    device = range.device + (address - range.begin);
             const SimGlobal global{reinterpret_cast<void*>(address), symbol.size, device};
             globals_.emplace(symbol.name, global);
             globals_.emplace(demangle(symbol.name), global);
@@ -264,16 +265,18 @@ void SimModule::place_data(std::string_view image, const ModulePlacement& placem
                 if (!symbol.defined || symbol.type != elf_type_object || symbol.size == 0 || address < begin ||
                     address + symbol.size > end || is_prelude_symbol(symbol.name))
                     continue;
-                kept.emplace_back(address - begin, std::string(static_cast<const char*>(target) + (address - begin),
-                                                               symbol.size));
+                kept.emplace_back(address - begin,
+                                  std::string(static_cast<const char*>(target) + (address - begin), symbol.size));
             }
         std::memcpy(target, reinterpret_cast<const void*>(begin), end - begin);
-        for (const auto& [offset, bytes] : kept) std::memcpy(static_cast<char*>(target) + offset, bytes.data(), bytes.size());
+        for (const auto& [offset, bytes] : kept)
+            std::memcpy(static_cast<char*>(target) + offset, bytes.data(), bytes.size());
         const int protection = span.writable ? PROT_READ | PROT_WRITE : PROT_READ;
         if (mmap(reinterpret_cast<void*>(begin), end - begin, protection, MAP_SHARED | MAP_FIXED, placement.memory_fd,
                  static_cast<off_t>(device - placement.memory_base)) == MAP_FAILED)
-            throw BackendUnavailableError(concat("The simulator cannot move a module's variables into device memory (mmap: ",
-                                                 std::strerror(errno), ")"));
+            throw BackendUnavailableError(concat(
+                "The simulator cannot move a module's variables into device memory (mmap: ", std::strerror(errno),
+                ")"));
         data_.push_back({begin, end, device});
         device += end - begin;
     }

@@ -171,10 +171,9 @@ struct StreamScheduler::State {
             if (done()) return;
             if (deadline && Clock::now() >= deadline->deadline) {
                 const bool stopped = give_up(lock, waited, concat("waiting for ", what, " timed out"));
-                throw WaitTimeoutError(
-                    concat("Waiting for ", what, " timed out after ", deadline->seconds, " s. ",
-                           stopped ? given_up : still_running),
-                    deadline->seconds);
+                throw WaitTimeoutError(concat("Waiting for ", what, " timed out after ", deadline->seconds, " s. ",
+                                              stopped ? given_up : still_running),
+                                       deadline->seconds);
             }
             if (const WaitInterruptCheck check = wait_interrupt_check()) {
                 lock.unlock();
@@ -208,9 +207,10 @@ struct StreamScheduler::State {
         for (const auto& [raw, stream] : streams) {
             targets.emplace_back(stream, stream->enqueued);
             if (stream->enqueued > stream->completed && !stream->error)
-                stream->error = std::make_exception_ptr(LaunchAbandonedError(
-                    concat("Work on this stream was abandoned: ", why, " in another thread or on another stream, and "
-                           "the simulator gave up the device's work to keep the device usable")));
+                stream->error = std::make_exception_ptr(
+                    LaunchAbandonedError(concat("Work on this stream was abandoned: ", why,
+                                                " in another thread or on another stream, and "
+                                                "the simulator gave up the device's work to keep the device usable")));
         }
         changed.notify_all();
         const auto stop_now = stop;
@@ -318,7 +318,8 @@ void StreamScheduler::synchronize(SimStream* raw, const Deadline& deadline) {
     std::unique_lock lock(state_->mutex);
     auto stream = state_->resolve(raw);
     const std::uint64_t target = stream->enqueued;
-    state_->wait(lock, [&] { return stream->completed >= target; }, deadline, {stream}, "the stream's work");
+    state_->wait(
+        lock, [&] { return stream->completed >= target; }, deadline, {stream}, "the stream's work");
     state_->rethrow_error(*stream);
 }
 
@@ -387,7 +388,8 @@ void StreamScheduler::synchronize(SimEvent* raw, const Deadline& deadline) {
     const std::uint64_t target = event->recorded;
     std::vector<std::shared_ptr<SimStream>> waited;
     if (auto stream = event->stream.lock()) waited.push_back(std::move(stream));
-    state_->wait(lock, [&] { return event->completed >= target; }, deadline, waited, "the event's work");
+    state_->wait(
+        lock, [&] { return event->completed >= target; }, deadline, waited, "the event's work");
 }
 
 bool StreamScheduler::query(SimEvent* raw) {

@@ -127,7 +127,6 @@ void mark_arguments_written(std::span<const std::vector<unsigned char>> argument
 
 constinit const ToolDefinition initcheck_tool =
     define_tool<Initcheck>(CheckTool::initcheck, "initcheck",
-                           {.accesses = Accesses::unproven, .unwritten_allocations = true},
-                           mark_arguments_written);
+                           {.accesses = Accesses::unproven, .unwritten_allocations = true}, mark_arguments_written);
 
 }  // namespace gpukit::detail::sim::check

@@ -172,8 +172,8 @@ const ModuleVariable* LaunchChecker::variable_next_to(std::uintptr_t address, st
     } else {
         chosen = after;
     }
-    const bool source = chosen && (chosen->space == ModuleVariable::Space::constant ||
-                                   chosen->space == ModuleVariable::Space::device);
+    const bool source =
+        chosen && (chosen->space == ModuleVariable::Space::constant || chosen->space == ModuleVariable::Space::device);
     return source ? chosen : nullptr;
 }
 }  // namespace gpukit::detail::sim::check

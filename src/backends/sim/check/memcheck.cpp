@@ -57,9 +57,9 @@ public:
         const bool constant = variable.space == ModuleVariable::Space::constant;
         record(site, access, access_words(constant ? "constant" : "global", access), [&] {
             const std::uintptr_t address = access.address;
-            const std::string named = concat(constant ? "__constant__ " : "__device__ variable ", variable.name,
-                                             " (at ", hex(variable.begin), ", ", variable.end - variable.begin,
-                                             " bytes)");
+            const std::string named =
+                concat(constant ? "__constant__ " : "__device__ variable ", variable.name, " (at ", hex(variable.begin),
+                       ", ", variable.end - variable.begin, " bytes)");
             if (address < variable.begin)
                 return concat("Address ", hex(address), " is ", variable.begin - address, " bytes before ", named,
                               ": offset -", variable.begin - address, " of it");

@@ -121,8 +121,8 @@ RaceAgent agent_of(std::uint64_t who) {
 
 bool RaceJudge::concurrent(const gpukit_sim::RaceRecord& earlier) const {
     const std::uint32_t time = gpukit_sim::race_time(earlier.meta);
-    const bool published = (earlier.who & gpukit_sim::race_atomic) != 0 ||
-                           clock.last_fence(agent_of(earlier.who).block) > time;
+    const bool published =
+        (earlier.who & gpukit_sim::race_atomic) != 0 || clock.last_fence(agent_of(earlier.who).block) > time;
     return !(published && last_atomic > time);
 }
 

@@ -62,9 +62,9 @@ public:
             const std::size_t end = std::min(cells.size(), (begin + used + 3) / 4 - first_word);
             if (first < end) std::fill(cells.begin() + first, cells.begin() + end, gpukit_sim::SharedRaceCell{});
         }
-        block.context->who_base = gpukit_sim::race_valid |
-                                  gpukit_sim::race_field(block.linear, 0, gpukit_sim::race_block_bits)
-                                      << gpukit_sim::race_block_shift;
+        block.context->who_base =
+            gpukit_sim::race_valid | gpukit_sim::race_field(block.linear, 0, gpukit_sim::race_block_bits)
+                                         << gpukit_sim::race_block_shift;
         block.context->sync_time = store_.clock().now();
     }
 
@@ -85,10 +85,10 @@ public:
 
     Verdict global_access(const AccessSite& site, const GlobalRange& range, const Access& access) override {
         const GlobalShadow& shadow = *shadows_[range.index];
-        observe_words(site, access, "__global__", [&](std::uintptr_t word, const gpukit_sim::RaceAccess& now,
-                                                      const RaceJudge& judge, Race& race) {
-            return observe_global(*shadow.cell(word), now, judge, race);
-        });
+        observe_words(site, access, "__global__",
+                      [&](std::uintptr_t word, const gpukit_sim::RaceAccess& now, const RaceJudge& judge, Race& race) {
+                          return observe_global(*shadow.cell(word), now, judge, race);
+                      });
         return Verdict::proceed;
     }
 
@@ -96,10 +96,10 @@ public:
     Verdict shared_access(const AccessSite& site, const SharedArea&, const Access& access) override {
         gpukit_sim::SharedRaceCell* cells = site.block.made_state<SharedShadow>(CheckTool::racecheck).cells.data();
         const std::uintptr_t first_word = site.block.shared_begin / 4;
-        observe_words(site, access, "__shared__", [&](std::uintptr_t word, const gpukit_sim::RaceAccess& now,
-                                                      const RaceJudge& judge, Race& race) {
-            return observe_shared(cells[word / 4 - first_word], now, judge, race);
-        });
+        observe_words(site, access, "__shared__",
+                      [&](std::uintptr_t word, const gpukit_sim::RaceAccess& now, const RaceJudge& judge, Race& race) {
+                          return observe_shared(cells[word / 4 - first_word], now, judge, race);
+                      });
         return Verdict::proceed;
     }
 

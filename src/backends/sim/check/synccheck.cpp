@@ -68,8 +68,7 @@ public:
         record(block, thread.thread, divergent_barrier, thread.file, thread.line,
                concat("thread ", to_string(thread.thread), " waits at this ", barrier_name(thread.kind),
                       " while thread ", to_string(first.thread), " waits at the one at ", file_name(first.file), ":",
-                      first.line,
-                      "; the threads of a block must all reach the same barrier"),
+                      first.line, "; the threads of a block must all reach the same barrier"),
                &first);
     }
 

@@ -50,10 +50,10 @@ struct Access {
 struct GlobalRange {
     std::uintptr_t begin;
     std::uintptr_t end;
-    const Allocation* allocation;            // null for a variable
-    const ModuleVariable* variable;          // null for an allocation
+    const Allocation* allocation;          // null for a variable
+    const ModuleVariable* variable;        // null for an allocation
     std::shared_ptr<const void> lifetime;  // an allocation's: expires once it is freed and no launch holds it
-    std::size_t index;                       // in LaunchInfo::ranges
+    std::size_t index;                     // in LaunchInfo::ranges
 };
 
 // One __shared__ variable in the worker's copy of them: the launch may use [begin, end), which is
@@ -86,7 +86,7 @@ public:
 struct BlockSite {
     gpukit_sim::Index3 index{};
     std::uint64_t linear = 0;
-    std::uintptr_t shared_begin = 0;  // the worker's copy of the module's __shared__ variables
+    std::uintptr_t shared_begin = 0;              // the worker's copy of the module's __shared__ variables
     gpukit_sim::BlockContext* context = nullptr;  // the tools keep its check-mode fields up to date
     std::array<std::unique_ptr<WorkerState>, tool_count> states;  // by CheckTool
 
@@ -244,8 +244,7 @@ constexpr Hooks hooks_of() {
     take(Hook::global_access, !std::is_same_v<decltype(&T::global_access), decltype(&Tool::global_access)>);
     take(Hook::shared_access, !std::is_same_v<decltype(&T::shared_access), decltype(&Tool::shared_access)>);
     take(Hook::shared_overrun, !std::is_same_v<decltype(&T::shared_overrun), decltype(&Tool::shared_overrun)>);
-    take(Hook::variable_overrun,
-         !std::is_same_v<decltype(&T::variable_overrun), decltype(&Tool::variable_overrun)>);
+    take(Hook::variable_overrun, !std::is_same_v<decltype(&T::variable_overrun), decltype(&Tool::variable_overrun)>);
     take(Hook::stray_access, !std::is_same_v<decltype(&T::stray_access), decltype(&Tool::stray_access)>);
     take(Hook::mask_without_lane, !std::is_same_v<decltype(&T::mask_without_lane), decltype(&Tool::mask_without_lane)>);
     take(Hook::barrier_divergence,

@@ -57,7 +57,9 @@ void apply_journal(std::uint64_t position) {
         const protocol::JournalEntry entry = control->journal[head % protocol::journal_entries];
         switch (entry.kind) {
             case protocol::JournalKind::add: executor->allocation_added(entry.address, entry.bytes, false); break;
-            case protocol::JournalKind::add_written: executor->allocation_added(entry.address, entry.bytes, true); break;
+            case protocol::JournalKind::add_written:
+                executor->allocation_added(entry.address, entry.bytes, true);
+                break;
             case protocol::JournalKind::remove: executor->allocation_removed(entry.address); break;
             case protocol::JournalKind::write: executor->host_wrote(entry.address, entry.bytes); break;
         }

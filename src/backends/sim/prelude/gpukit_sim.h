@@ -29,9 +29,9 @@ __attribute__((noreturn)) void __assert_fail(const char* assertion, const char* 
 
 #include <cassert>
 #include <cstddef>
-#include <cstdlib>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <tuple>
@@ -342,20 +342,17 @@ extern "C" GPUKIT_SIM_RUNNER __attribute__((noinline)) void abort(void) GPUKIT_S
     gpukit_sim::end_launch(gpukit_sim::fault_abort, "abort()", nullptr, 0, nullptr, 0, __builtin_return_address(0));
 }
 extern "C" GPUKIT_SIM_RUNNER __attribute__((noinline)) void exit(int status) GPUKIT_SIM_LIBC_NOEXCEPT {
-    gpukit_sim::end_launch(gpukit_sim::fault_exit, "exit()", nullptr, 0, nullptr, status,
-                           __builtin_return_address(0));
+    gpukit_sim::end_launch(gpukit_sim::fault_exit, "exit()", nullptr, 0, nullptr, status, __builtin_return_address(0));
 }
 extern "C" GPUKIT_SIM_RUNNER __attribute__((noinline)) void _Exit(int status) GPUKIT_SIM_LIBC_NOEXCEPT {
-    gpukit_sim::end_launch(gpukit_sim::fault_exit, "_Exit()", nullptr, 0, nullptr, status,
-                           __builtin_return_address(0));
+    gpukit_sim::end_launch(gpukit_sim::fault_exit, "_Exit()", nullptr, 0, nullptr, status, __builtin_return_address(0));
 }
 extern "C" GPUKIT_SIM_RUNNER __attribute__((noinline)) void quick_exit(int status) GPUKIT_SIM_LIBC_NOEXCEPT {
     gpukit_sim::end_launch(gpukit_sim::fault_exit, "quick_exit()", nullptr, 0, nullptr, status,
                            __builtin_return_address(0));
 }
-extern "C" GPUKIT_SIM_RUNNER __attribute__((noinline)) void __assert_fail(const char* assertion, const char* file,
-                                                                          unsigned line, const char* function)
-    GPUKIT_SIM_LIBC_NOEXCEPT {
+extern "C" GPUKIT_SIM_RUNNER __attribute__((noinline)) void __assert_fail(
+    const char* assertion, const char* file, unsigned line, const char* function) GPUKIT_SIM_LIBC_NOEXCEPT {
     gpukit_sim::end_launch(gpukit_sim::fault_assertion, assertion, file, static_cast<int>(line), function, 0,
                            __builtin_return_address(0));
 }
@@ -418,8 +415,7 @@ struct KernelTraits<Kernel> {
     // The kernel called with the values, read here: in check mode nothing instrumented reads them
     // (std::apply, not inlined into an uninstrumented caller, would, once per thread).
     template <std::size_t... I>
-    GPUKIT_SIM_RUNNER __attribute__((always_inline)) static void call(const Values& values,
-                                                                      std::index_sequence<I...>) {
+    GPUKIT_SIM_RUNNER __attribute__((always_inline)) static void call(const Values& values, std::index_sequence<I...>) {
         Kernel(static_cast<const ParamValue<I, std::decay_t<Params>>&>(values).value...);
     }
 

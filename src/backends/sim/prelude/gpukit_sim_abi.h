@@ -54,10 +54,10 @@ enum WarpKind : int {
 enum RangeKind : unsigned char { range_global = 0, range_shared = 1 };
 struct AccessRange {
     unsigned long begin, end;
-    const bool* written;     // initcheck: the allocation is written whole; null when not judged
-    unsigned* written_words; // initcheck, __shared__: the record (init_record) of the word holding `begin`
-    void* race_cells;        // racecheck: the cell of the word holding `begin` (GlobalRaceCell or
-                             // SharedRaceCell by `kind`); null when racecheck does not watch
+    const bool* written;      // initcheck: the allocation is written whole; null when not judged
+    unsigned* written_words;  // initcheck, __shared__: the record (init_record) of the word holding `begin`
+    void* race_cells;         // racecheck: the cell of the word holding `begin` (GlobalRaceCell or
+                              // SharedRaceCell by `kind`); null when racecheck does not watch
     RangeKind kind;
 };
 constexpr unsigned kRangeCacheSize = 64;
@@ -107,7 +107,7 @@ constexpr unsigned race_thread_shift = 3, race_thread_bits = 10;  // up to 1024 
 constexpr unsigned race_block_shift = 13, race_block_bits = 24;   // the linear block index, modulo 2^24
 constexpr unsigned race_block_generation_shift = 37, race_block_generation_bits = 16;  // barriers completed
 constexpr unsigned race_warp_generation_shift = 53, race_warp_generation_bits = 11;    // collectives completed
-constexpr unsigned race_bytes_shift = 32, race_pc_shift = 36;  // in `meta`
+constexpr unsigned race_bytes_shift = 32, race_pc_shift = 36;                          // in `meta`
 // One per 4-byte word of global memory: the latest writer and a reader. Workers share them: the
 // writer's lock bit guards the cell.
 struct GlobalRaceCell {
@@ -134,7 +134,7 @@ struct ThreadContext {
     Index3 thread_idx;
     void* thread;  // the runtime's handle of the simulated thread; null in loop mode
     const BlockContext* block;
-    const void* last_access;  // check mode: the instruction after its latest memory access
+    const void* last_access;      // check mode: the instruction after its latest memory access
     unsigned long long race_who;  // racecheck: RaceRecord::who of this thread's accesses now
 };
 

@@ -96,8 +96,8 @@ GPUKIT_SIM_CHECK_INLINE bool judged_in_kernel(const ThreadContext& context, unsi
     if (range->written && !__atomic_load_n(range->written, __ATOMIC_RELAXED)) return false;
     const bool write = (flags & access_write) != 0;
     // initcheck, __shared__: the words' records (one word, or the 2 or 4 an aligned 8 or 16 bytes span).
-    unsigned* const words = range->written_words ? range->written_words + ((address - (range->begin & ~3ul)) >> 2)
-                                                 : nullptr;
+    unsigned* const words =
+        range->written_words ? range->written_words + ((address - (range->begin & ~3ul)) >> 2) : nullptr;
     const unsigned words_touched = size <= 4 ? 1 : static_cast<unsigned>(size / 4);
     const unsigned bytes = size <= 4 ? ((1u << size) - 1u) << (address & 3) : 15u;
     if (words && !write) {
