@@ -3,7 +3,6 @@ KernelFaultError naming the kernel, block, thread and line; synchronize() takes 
 (KeyboardInterrupt); os.fork() after use gives the child a clear error; the interpreter exits cleanly
 while a daemon thread launches kernels. On the simulator, whose device process contains the faults."""
 
-import os
 import signal
 import subprocess
 import sys
@@ -86,7 +85,7 @@ def test_a_faulting_kernel_raises_and_the_device_goes_on(module, rng, kernel, re
         assert error.block == (1, 0, 0)
         assert error.address == 9 * 4
     if reason == "assertion":
-        assert f"thread: [4,0,0] Assertion `threadIdx.x != 4` failed." in str(error)
+        assert "thread: [4,0,0] Assertion `threadIdx.x != 4` failed." in str(error)
     assert_device_usable(module, rng)
 
 
