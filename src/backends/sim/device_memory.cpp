@@ -32,8 +32,10 @@ void after_fork_in_child() {
     DeviceMemory* memory = the_memory.load();
     if (!memory) return;
     // Copy-on-write from here on: the child reads the device memory as it was, its writes stay its own.
-    mmap(reinterpret_cast<void*>(memory->base()), memory->capacity(), PROT_READ | PROT_WRITE,
-         MAP_PRIVATE | MAP_FIXED | MAP_NORESERVE, memory->fd(), 0);
+    void* base = reinterpret_cast<void*>(memory->base());
+    if (mmap(base, memory->capacity(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED | MAP_NORESERVE, memory->fd(),
+             0) == MAP_FAILED)
+        munmap(base, memory->capacity());  // no view at all rather than one that writes the parent's device
 }
 
 std::uint64_t round_up(std::uint64_t value, std::uint64_t to) { return (value + to - 1) / to * to; }
