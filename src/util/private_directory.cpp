@@ -45,7 +45,8 @@ PrivateDirectory::PrivateDirectory(PrivateDirectory&& other) noexcept
 
 fs::path PrivateDirectory::write_file(std::string_view name, std::string_view bytes, mode_t mode) const {
     if (name.empty() || name.find('/') != std::string_view::npos)
-        throw InvalidArgumentError(concat("PrivateDirectory::write_file: '", name, "' is not a plain file name"));
+        throw InvalidArgumentError(
+            concat("Cannot write '", name, "' into ", path_.string(), ": not a plain file name"));
     fs::path path = path_ / name;
     const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
     if (fd < 0) throw BackendUnavailableError(concat("Cannot create ", path.string(), ": ", std::strerror(errno)));
