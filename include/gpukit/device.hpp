@@ -87,6 +87,11 @@ public:
     // device's work is then given up (the device is usable again); on a GPU it goes on running.
     void synchronize(std::chrono::duration<double> timeout) const;
 
+    // Whether kernels on this device can use the host memory [address, address + bytes) as it is
+    // (sharing it without a copy); false on the simulator for memory outside its device memory,
+    // since kernels run in its device process (GPUKIT_SIM_ISOLATION=0 runs them here).
+    bool kernels_reach_host_memory(const void* address, std::size_t bytes) const;
+
     // "device 0 (NVIDIA H100 80GB HBM3)": how error messages name a device.
     std::string describe() const;
 

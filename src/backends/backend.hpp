@@ -73,6 +73,15 @@ public:
     virtual int device_count() = 0;
     virtual const DeviceProperties& properties(int device) = 0;
     virtual MemoryInfo memory_info(int device) = 0;
+    // Whether kernels can reach [address, address + bytes) of the host's memory as it is, for
+    // sharing host memory without a copy where the backend addresses host memory at all (DLPack's
+    // kDLCPU). False where kernels run apart from this process (the simulator's device process).
+    virtual bool kernels_reach_host_memory(int device, std::uint64_t address, std::size_t bytes) {
+        static_cast<void>(device);
+        static_cast<void>(address);
+        static_cast<void>(bytes);
+        return true;
+    }
     // Waits for all the device's work. Past the deadline: WaitTimeoutError. A wait also ends when
     // the interrupt check (gpukit/device.hpp) says so: WaitInterruptedError. A backend that can
     // give up running work (the simulator) does so before throwing either, so that the device is

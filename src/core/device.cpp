@@ -48,6 +48,10 @@ void set_wait_interrupt_check(WaitInterruptCheck check) noexcept { interrupt_che
 
 WaitInterruptCheck wait_interrupt_check() noexcept { return interrupt_check.load(); }
 
+bool Device::kernels_reach_host_memory(const void* address, std::size_t bytes) const {
+    return backend_->kernels_reach_host_memory(ordinal_, reinterpret_cast<std::uint64_t>(address), bytes);
+}
+
 std::string Device::describe() const { return detail::concat("device ", ordinal_, " (", properties().name, ")"); }
 
 DeviceScope::DeviceScope(Device device) : previous_(Device::current()) { device.use(); }

@@ -150,6 +150,12 @@ public:
     // it fail as on a GPU, even where the operating system would overcommit. Managed memory is
     // device memory here (the host addresses both); pinned memory is device memory too, which
     // kernels may read as they may on a GPU, but check mode does not count it as theirs.
+    bool kernels_reach_host_memory(int device, std::uint64_t address, std::size_t bytes) override {
+        check_device(device);
+        // In the device process kernels see device memory only (it is shared); in this process, everything.
+        return local_ != nullptr || memory_.contains(address, bytes);
+    }
+
     std::uint64_t allocate(int device, MemoryKind kind, std::size_t bytes) override {
         check_device(device);
         const std::size_t rounded = (bytes + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
