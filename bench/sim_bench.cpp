@@ -7,7 +7,10 @@
 // - vector add, 2^24 threads (no barrier): ns per simulated thread (goal <= 5);
 // - shared-memory tree reduction, 256 threads per block, 2^22 threads: ns per thread per barrier
 //   (9 barriers per thread; goal <= 15);
-// - 16x16 tiled matmul at 1024x1024: seconds (goal <= 10).
+// - 16x16 tiled matmul at 1024x1024: seconds (goal <= 10);
+// - a tiny launch (one block of 32 threads): microseconds each, the fixed cost of a launch.
+// GPUKIT_SIM_ISOLATION=0 runs the kernels in this process instead of the device process: run it
+// both ways to see what containing faults costs.
 // Then check mode (every tool: memcheck, racecheck, synccheck, initcheck) against the fast mode on
 // the same three kernels at smaller sizes (2^20 threads, 2^18 threads, 256x256): the slowdown
 // (goal <= 20x), by the wall clock and by the CPU time the process used. On a machine shared with
@@ -80,7 +83,11 @@ int main(int argc, char** argv) {
     const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
     gpukit::select_backend("sim");
     const auto& device = gpukit::Device::current().properties();
-    std::printf("gpukit simulator benchmark on %s\n", device.name.c_str());
+    const char* isolation = std::getenv("GPUKIT_SIM_ISOLATION");
+    std::printf("gpukit simulator benchmark on %s; kernels run %s\n", device.name.c_str(),
+                isolation && (std::strcmp(isolation, "0") == 0 || std::strcmp(isolation, "off") == 0)
+                    ? "in this process (GPUKIT_SIM_ISOLATION=0)"
+                    : "in the device process");
     const int repeats = quick ? 3 : 9;
 
     // Barrier-free: vector add.
@@ -136,6 +143,13 @@ int main(int argc, char** argv) {
             return std::fprintf(stderr, "matmul_tiled: wrong result at (%d, %d)\n", r, col), 1;
     }
 
+    // Tiny launches: one block of 32 threads, launched 200 times and waited for, per launch. Where
+    // kernels run in the device process (the default), each launch is a round trip to it.
+    const int tiny_launches = 200;
+    const Timing tiny_time = time_runs(repeats, [&] {
+        for (int i = 0; i < tiny_launches; ++i) add({.grid = 1, .block = 32}, da, db, dc, 32);
+    });
+
     const double tiled_threads = double(size) * size;
     const double tiled_barriers = tiled_threads * 2 * (size / 16);
     const double reduce_barriers = double(rn) * barriers_per_thread;
@@ -150,6 +164,8 @@ int main(int argc, char** argv) {
                 matmul_time.median, matmul_time.best, quick ? "(quick)" : "<= 10 s");
     std::printf("%-46s %11.2f ns\n", "  tiled matmul: per thread-barrier incl. work",
                 matmul_time.median * 1e9 / tiled_barriers);
+    std::printf("%-46s %11.2f us %11.2f us\n", "tiny launch (1 block of 32), in a stream: each",
+                tiny_time.median * 1e6 / tiny_launches, tiny_time.best * 1e6 / tiny_launches);
     std::printf("simulated threads per second (median): vector_add %.3g, reduction %.3g, matmul %.3g\n",
                 n / add_time.median, rn / reduce_time.median, tiled_threads / matmul_time.median);
 

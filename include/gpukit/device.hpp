@@ -4,6 +4,7 @@
 // Which backend the process uses is chosen once (gpukit/backend.hpp).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -82,6 +83,14 @@ public:
     void use() const;
     // Waits for all work on the device to finish.
     void synchronize() const;
+    // As synchronize(), for at most `timeout`: past it, WaitTimeoutError. On the simulator the
+    // device's work is then given up (the device is usable again); on a GPU it goes on running.
+    void synchronize(std::chrono::duration<double> timeout) const;
+
+    // Whether kernels on this device can use the host memory [address, address + bytes) as it is
+    // (sharing it without a copy); false on the simulator for memory outside its device memory,
+    // since kernels run in its device process (GPUKIT_SIM_ISOLATION=0 runs them here).
+    bool kernels_reach_host_memory(const void* address, std::size_t bytes) const;
 
     // "device 0 (NVIDIA H100 80GB HBM3)": how error messages name a device.
     std::string describe() const;
@@ -109,6 +118,15 @@ public:
 private:
     Device previous_;
 };
+
+// Long waits for the device (synchronize(), copies that wait for earlier work, ...) call `check`
+// every 100 ms or so while they wait; when it returns true the wait ends with
+// WaitInterruptedError, on the simulator after giving up the device's work so that the device is
+// usable again. The Python bindings install one that runs Python's signal handlers: Ctrl-C
+// interrupts a wait. Null removes it.
+using WaitInterruptCheck = bool (*)();
+void set_wait_interrupt_check(WaitInterruptCheck check) noexcept;
+WaitInterruptCheck wait_interrupt_check() noexcept;
 
 // Every device of the selected backend.
 std::vector<Device> devices();

@@ -8,17 +8,26 @@
 //   ├── CompileError              the compiler's log, options and source
 //   ├── LaunchError               a launch that cannot run as asked
 //   │   ├── LaunchConfigError     grid, block or shared memory against the limits
-//   │   └── KernelArgumentError   argument count or sizes against the kernel's parameters
+//   │   ├── KernelArgumentError   argument count or sizes against the kernel's parameters
+//   │   ├── KernelFaultError      a kernel faulted (bad access, assert, trap, ...): kernel, block, thread, line
+//   │   ├── LaunchTimeoutError    a launch ran past its time limit: kernel, blocks done
+//   │   └── LaunchAbandonedError  a launch given up with the device's work (a fault elsewhere, an interrupt)
 //   ├── KernelNotFoundError       the name asked for and the kernels the module has
 //   ├── InvalidArgumentError      a bad value given to an API call (sizes that do not match, ...)
 //   ├── IndexError                an index outside an array's bounds, more indices than dimensions
-//   └── UsageError                an object used in a state that forbids it (moved-from, destroyed)
+//   ├── UsageError                an object used in a state that forbids it (moved-from, destroyed)
+//   ├── WaitTimeoutError          a wait for the device (synchronize with a timeout) ran out of time
+//   └── WaitInterruptedError      a wait for the device was interrupted (Ctrl-C in Python)
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "gpukit/geometry.hpp"
 
 namespace gpukit {
 
@@ -123,6 +132,82 @@ private:
     int parameter_index_;
 };
 
+// What went wrong in a faulting kernel.
+enum class FaultKind : std::uint8_t {
+    memory_access,        // a read or write of memory the kernel cannot reach (SIGSEGV, SIGBUS)
+    stack_overflow,       // a simulated thread overflowed its stack
+    integer_division,     // integer division by zero, or INT_MIN / -1 (SIGFPE)
+    illegal_instruction,  // SIGILL: __builtin_trap(), code the CPU cannot run
+    assertion,            // assert() failed
+    trap,                 // __trap() or __brkpt()
+    abort,                // abort() or std::terminate
+    exit,                 // exit() or its kin, which a kernel must not call
+    process_ended,        // the simulator's device process ended for a reason it could not report
+};
+// "memory_access", "assertion", ...: as Python's KernelFaultError.reason reads.
+std::string_view to_string(FaultKind kind);
+
+// Where a kernel faulted. The thread and the source line are known where the simulator could
+// tell (a fault outside any simulated thread has neither).
+struct FaultSite {
+    std::string kernel;
+    Dim3 block{0, 0, 0};
+    Dim3 thread{0, 0, 0};
+    bool thread_known = false;
+    std::string file;  // the source's name as compiled ("kernel.cu"); empty when unknown
+    int line = 0;
+    std::string function;       // the function the line is in, where known
+    std::uint64_t address = 0;  // the address a bad access touched; 0 when none
+};
+
+// A kernel faulted on the simulator: the launch ended there, the rest of its blocks did not run.
+// The simulator contains the fault (kernels run in a device process of their own) and the device
+// stays usable: device memory keeps what the kernel wrote before it faulted, and the work queued
+// after it on the same stream is skipped until this error has been reported.
+class KernelFaultError : public LaunchError {
+public:
+    KernelFaultError(FaultKind kind, const std::string& message, FaultSite site)
+        : LaunchError(message), kind_(kind), site_(std::move(site)) {}
+
+    FaultKind kind() const noexcept { return kind_; }
+    const FaultSite& site() const noexcept { return site_; }
+
+private:
+    FaultKind kind_;
+    FaultSite site_;
+};
+
+// A launch ran past the time limit set for launches (GPUKIT_SIM_LAUNCH_TIMEOUT, `gpukit check
+// --time-limit`); it was abandoned with the device's other running work.
+class LaunchTimeoutError : public LaunchError {
+public:
+    LaunchTimeoutError(const std::string& message, std::string kernel, double limit_seconds, std::uint64_t blocks_done,
+                       std::uint64_t blocks_total)
+        : LaunchError(message),
+          kernel_(std::move(kernel)),
+          limit_seconds_(limit_seconds),
+          blocks_done_(blocks_done),
+          blocks_total_(blocks_total) {}
+
+    const std::string& kernel() const noexcept { return kernel_; }
+    double limit_seconds() const noexcept { return limit_seconds_; }
+    std::uint64_t blocks_done() const noexcept { return blocks_done_; }
+    std::uint64_t blocks_total() const noexcept { return blocks_total_; }
+
+private:
+    std::string kernel_;
+    double limit_seconds_;
+    std::uint64_t blocks_done_;
+    std::uint64_t blocks_total_;
+};
+
+// Work that was running or queued when the device's work was given up (a kernel faulted on
+// another stream, a wait was interrupted or timed out): it did not run to its end.
+class LaunchAbandonedError : public LaunchError {
+public:
+    using LaunchError::LaunchError;
+};
+
 class KernelNotFoundError : public Error {
 public:
     KernelNotFoundError(std::string name, std::vector<std::string> available);
@@ -147,6 +232,26 @@ public:
 };
 
 class UsageError : public Error {
+public:
+    using Error::Error;
+};
+
+// A wait for the device with a timeout (Device::synchronize(timeout), ...) ran out of time. On
+// the simulator the device's work was given up so that the device is usable again; on a GPU it
+// goes on running.
+class WaitTimeoutError : public Error {
+public:
+    WaitTimeoutError(const std::string& message, double timeout_seconds)
+        : Error(message), timeout_seconds_(timeout_seconds) {}
+    double timeout_seconds() const noexcept { return timeout_seconds_; }
+
+private:
+    double timeout_seconds_;
+};
+
+// A wait for the device was interrupted by the check installed with set_wait_interrupt_check
+// (the Python bindings: Ctrl-C). On the simulator the device's work was given up.
+class WaitInterruptedError : public Error {
 public:
     using Error::Error;
 };

@@ -28,6 +28,8 @@ public:
     void record(StreamRef stream = {});
     // Waits until the captured work has finished.
     void synchronize() const;
+    // At most `timeout` (see Device::synchronize(timeout)); WaitTimeoutError past it.
+    void synchronize(std::chrono::duration<double> timeout) const;
     // True when the captured work has finished (or nothing was recorded).
     bool query() const;
     bool is_recorded() const;

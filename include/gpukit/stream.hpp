@@ -33,6 +33,8 @@ public:
     Device device() const;
 
     void synchronize() const;
+    // At most `timeout` (see Device::synchronize(timeout)); WaitTimeoutError past it.
+    void synchronize(std::chrono::duration<double> timeout) const;
     // True when all work enqueued so far has finished.
     bool query() const;
     // Work enqueued on this stream after this call waits until `event` has completed.
@@ -70,6 +72,7 @@ public:
 
     Device device() const;
     void synchronize() const { ref().synchronize(); }
+    void synchronize(std::chrono::duration<double> timeout) const { ref().synchronize(timeout); }
     bool query() const { return ref().query(); }
     void wait(const Event& event) const;
 

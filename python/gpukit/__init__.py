@@ -63,11 +63,16 @@ from ._errors import (
     HazardError,
     InvalidArgumentError,
     KernelArgumentError,
+    KernelFaultError,
     KernelNotFoundError,
+    LaunchAbandonedError,
     LaunchConfigError,
     LaunchError,
+    LaunchTimeoutError,
     OutOfMemoryError,
     UsageError,
+    WaitInterruptedError,
+    WaitTimeoutError,
 )
 from ._interop import array, asarray, asnumpy, from_dlpack
 from ._kernel import RawKernel, RawModule
@@ -77,8 +82,9 @@ from ._kernel import RawKernel, RawModule
 # its stub (_core.pyi) describes them rather than importing them back from here.
 for _name in ("ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CompileError", "ContextUnusableError",
               "CudaError", "GpukitError", "HazardError", "InvalidArgumentError", "KernelArgumentError",
-              "KernelNotFoundError", "LaunchConfigError", "LaunchError", "OutOfMemoryError", "RawKernel", "RawModule",
-              "UsageError"):
+              "KernelFaultError", "KernelNotFoundError", "LaunchAbandonedError", "LaunchConfigError", "LaunchError",
+              "LaunchTimeoutError", "OutOfMemoryError", "RawKernel", "RawModule", "UsageError", "WaitInterruptedError",
+              "WaitTimeoutError"):
     globals()[_name].__module__ = __name__
 del _name
 
@@ -90,8 +96,10 @@ nullptr = DevicePointer(0)
 __all__ = [
     "ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError",
     "ContextUnusableError", "CudaError", "Device", "DevicePointer", "Event", "GpukitError", "Hazard", "HazardError",
-    "InvalidArgumentError", "KernelArgumentError", "KernelNotFoundError", "LaunchConfigError", "LaunchError",
-    "OutOfMemoryError", "RawKernel", "RawModule", "Stream", "UsageError", "all_devices", "arange", "array", "asarray",
+    "InvalidArgumentError", "KernelArgumentError", "KernelFaultError", "KernelNotFoundError",
+    "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError", "OutOfMemoryError",
+    "RawKernel", "RawModule", "Stream", "UsageError", "WaitInterruptedError", "WaitTimeoutError", "all_devices",
+    "arange", "array", "asarray",
     "asnumpy", "backend", "backends", "benchmark", "check_tools_from_environment", "cuda_available",
     "cuda_unavailable_reason", "devices", "empty", "empty_like", "from_dlpack", "full", "full_like",
     "get_current_stream", "get_device", "get_elapsed_time", "ndarray", "nullptr", "ones", "ones_like", "pinned_empty",

@@ -66,6 +66,6 @@ def get_device():
     return _core.current_device()
 
 
-def synchronize():
-    """Waits for all work on the current device."""
-    _core.current_device().synchronize()
+def synchronize(timeout=None):
+    """Waits for all work on the current device; see :meth:`Device.synchronize` for ``timeout`` and Ctrl-C."""
+    _core.current_device().synchronize(timeout)

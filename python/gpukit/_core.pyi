@@ -244,8 +244,10 @@ class Device:
     def use(self) -> None:
         """Makes this the current device of the calling thread."""
 
-    def synchronize(self) -> None:
-        """Waits for all work on the device to finish."""
+    def synchronize(self, timeout: float | None = None) -> None:
+        """
+        Waits for all work on the device to finish; Ctrl-C interrupts the wait (KeyboardInterrupt). With ``timeout`` (seconds), raises WaitTimeoutError past it. On the simulator an interrupted or timed-out wait gives up the device's running work, so that the device is usable again.
+        """
 
     def describe(self) -> str: ...
 
@@ -297,8 +299,10 @@ class Stream:
         The native handle as an int (a ``CUstream``); 0 for the default stream.
         """
 
-    def synchronize(self) -> None:
-        """Waits until all work enqueued on the stream has finished."""
+    def synchronize(self, timeout: float | None = None) -> None:
+        """
+        Waits until all work enqueued on the stream has finished; ``timeout`` as for :meth:`Device.synchronize`.
+        """
 
     def done(self) -> bool:
         """True when all work enqueued so far has finished."""
@@ -346,8 +350,10 @@ class Event:
         Captures the work enqueued so far on ``stream`` (default: the current stream).
         """
 
-    def synchronize(self) -> None:
-        """Waits until the captured work has finished."""
+    def synchronize(self, timeout: float | None = None) -> None:
+        """
+        Waits until the captured work has finished; ``timeout`` as for :meth:`Device.synchronize`.
+        """
 
     def done(self) -> bool:
         """True when the captured work has finished (or nothing was recorded)."""

@@ -14,12 +14,18 @@ The C++ core's messages come through unchanged; the fields it attaches become at
     ├── CompileError (RuntimeError)              .log, .options, .source
     ├── LaunchError (RuntimeError)               a launch that cannot run as asked
     │   ├── LaunchConfigError (ValueError)       grid, block or shared memory beyond the limits
-    │   └── KernelArgumentError (ValueError)     argument count, sizes or range: .parameter_index
+    │   ├── KernelArgumentError (ValueError)     argument count, sizes or range: .parameter_index
+    │   ├── KernelFaultError                     a kernel faulted (simulator): .reason, .kernel, .block, .thread, .line
+    │   ├── LaunchTimeoutError (TimeoutError)    a launch ran past the launch time limit: .blocks_done
+    │   └── LaunchAbandonedError                 work given up with the device's (a fault elsewhere, Ctrl-C)
     ├── KernelNotFoundError (LookupError)        .name, .available
     ├── HazardError (RuntimeError)               check mode found a hazard: .hazard
     ├── InvalidArgumentError (ValueError)        a bad value given to a call
     ├── ArrayIndexError (IndexError)             an index out of an array's bounds, too many indices
-    └── UsageError (RuntimeError)                an object used in a state that forbids it
+    ├── UsageError (RuntimeError)                an object used in a state that forbids it
+    ├── WaitTimeoutError (TimeoutError)          synchronize(timeout=...) ran out of time: .timeout_seconds
+    └── WaitInterruptedError                     a wait for the device was interrupted (not by Ctrl-C, which
+                                                 raises KeyboardInterrupt itself)
 """
 
 
@@ -97,6 +103,41 @@ class KernelArgumentError(LaunchError, ValueError):
     parameter_index = None
 
 
+class KernelFaultError(LaunchError):
+    """A kernel faulted on the simulator (a bad access, an integer division by zero, a failed assert,
+    abort(), exit(), __trap(), a stack overflow). The launch ended there; the device stays usable, and the
+    work queued after it on its stream was skipped.
+
+    Attributes: ``reason`` (``'memory_access'``, ``'integer_division'``, ``'assertion'``, ``'abort'``,
+    ``'exit'``, ``'trap'``, ``'stack_overflow'``, ...), ``kernel``, ``block`` (x, y, z), ``thread`` (x, y, z)
+    or None when unknown, ``file`` and ``line`` of the source or None, ``function``, and ``address`` (the
+    address a bad access touched) or None."""
+
+    reason = ""
+    kernel = ""
+    block = (0, 0, 0)
+    thread = None
+    file = None
+    line = None
+    function = None
+    address = None
+
+
+class LaunchTimeoutError(LaunchError, TimeoutError):
+    """A launch ran past the launch time limit (``gpukit check --time-limit``, GPUKIT_SIM_LAUNCH_TIMEOUT)
+    and was given up. Attributes: ``kernel``, ``limit_seconds``, ``blocks_done``, ``blocks_total``."""
+
+    kernel = ""
+    limit_seconds = 0.0
+    blocks_done = 0
+    blocks_total = 0
+
+
+class LaunchAbandonedError(LaunchError):
+    """Work that was running or queued when the device's work was given up (a kernel faulted at the same
+    time, a wait was interrupted or timed out): it did not run to its end."""
+
+
 class KernelNotFoundError(GpukitError, LookupError):
     """The module has no kernel of that name. ``name`` is what was asked for, ``available`` what the module has."""
 
@@ -122,6 +163,18 @@ class ArrayIndexError(GpukitError, IndexError):
 
 class UsageError(GpukitError, RuntimeError):
     """An object used in a state that forbids it (a destroyed stream, a backend switched too late)."""
+
+
+class WaitTimeoutError(GpukitError, TimeoutError):
+    """A wait for the device (``synchronize(timeout=...)``) ran out of time. On the simulator the device's
+    work was given up so that the device is usable again. ``timeout_seconds`` is the timeout."""
+
+    timeout_seconds = 0.0
+
+
+class WaitInterruptedError(GpukitError, RuntimeError):
+    """A wait for the device was interrupted by the interrupt check of the C++ API. Ctrl-C in Python raises
+    ``KeyboardInterrupt`` itself (the device's work given up on the simulator)."""
 
 
 def describe_value(value):

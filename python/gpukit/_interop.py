@@ -4,7 +4,8 @@
 device, on either backend, so a program behaves the same on the simulator and on a GPU. Device
 memory of other libraries is shared without a copy: objects with ``__cuda_array_interface__`` and
 DLPack producers on a CUDA device (CuPy, PyTorch, Numba). :func:`from_dlpack` shares whatever the
-current backend can address, which on the simulator includes host memory (``kDLCPU``).
+current backend can address: on the simulator its device memory (NumPy views of gpukit arrays), and
+any host memory (``kDLCPU``) when its kernels run in this process (``GPUKIT_SIM_ISOLATION=0``).
 """
 
 import numpy
@@ -77,9 +78,10 @@ def asnumpy(a, stream=None, out=None):
 def from_dlpack(x):
     """A gpukit array sharing the memory of a DLPack producer (a PyTorch tensor, a CuPy array, ...).
 
-    On a GPU the producer must be on a CUDA device; on the simulator, on the CPU (zero-copy: the
-    simulator's device memory is host memory; note that check mode's memcheck only knows memory
-    gpukit allocated). BufferError when the memory is somewhere gpukit cannot address."""
+    On a GPU the producer must be on a CUDA device; on the simulator, on the CPU, in the simulator's
+    device memory (NumPy views of gpukit arrays), or anywhere with ``GPUKIT_SIM_ISOLATION=0`` (kernels
+    in this process; check mode's memcheck only knows memory gpukit allocated). BufferError when the
+    memory is somewhere gpukit's kernels cannot reach; gpukit.asarray copies it instead."""
     if isinstance(x, ndarray):
         return x
     if not (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")):

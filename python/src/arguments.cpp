@@ -95,6 +95,17 @@ bool to_bool(nb::handle value, std::string_view name) {
     raise_type_error(std::string(name) + " must be True or False, not " + describe_value(value));
 }
 
+std::optional<double> to_timeout(nb::handle value, std::string_view name) {
+    if (value.is_none()) return std::nullopt;
+    if (PyBool_Check(value.ptr()) || !(PyFloat_Check(value.ptr()) || PyIndex_Check(value.ptr()) ||
+                                       Py_TYPE(value.ptr())->tp_as_number && PyNumber_Check(value.ptr())))
+        raise_type_error(std::string(name) + " must be a number of seconds (an int or a float) or None, not " +
+                         describe_value(value));
+    const double seconds = PyFloat_AsDouble(value.ptr());
+    if (seconds == -1.0 && PyErr_Occurred()) throw nb::python_error();
+    return seconds;
+}
+
 std::string to_str(nb::handle value, std::string_view name) {
     if (!PyUnicode_Check(value.ptr()))
         raise_type_error(std::string(name) + " must be a str, not " + describe_value(value));

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -44,6 +45,10 @@ bool to_bool(nanobind::handle value, std::string_view name);
 
 // A str. TypeError for anything else (bytes included).
 std::string to_str(nanobind::handle value, std::string_view name);
+
+// A wait's timeout in seconds: an int or a float (NumPy's too), or nullopt for None (no limit).
+// TypeError for anything else (a bool, a str); the core refuses a negative or NaN one.
+std::optional<double> to_timeout(nanobind::handle value, std::string_view name);
 
 // A gpukit.Device, or the calling thread's current device for None.
 Device to_device(nanobind::handle value, std::string_view name);

@@ -22,6 +22,7 @@
 #include "gpukit/array.hpp"
 #include "gpukit/current_stream.hpp"
 #include "numpy_bridge.hpp"
+#include "python_refs.hpp"
 #include "python_stream.hpp"
 
 namespace nb = nanobind;
@@ -95,7 +96,7 @@ nb::object get(const Array& array, nb::handle stream, nb::handle out) {
     if (host.view().shape != array.shape() || host.view().dtype != array.dtype())
         raise_value_error("out must be " + wanted + ", not one of " + given);
     {
-        nb::gil_scoped_release unlocked;
+        GilRelease unlocked;
         array.copy_to_host(host.view());
     }
     return nb::borrow(out);
@@ -115,7 +116,7 @@ nb::object host_values(nb::handle values, std::string_view name) {
 void set(Array& array, nb::handle values, nb::handle stream) {
     const StreamArgumentScope scope(stream, array.device());
     const NumpyHost host(host_values(values, "arr"), false);
-    nb::gil_scoped_release unlocked;
+    GilRelease unlocked;
     array.copy_from_host(host.view());
 }
 
@@ -124,13 +125,13 @@ void set(Array& array, nb::handle values, nb::handle stream) {
 void assign(Array target, nb::handle value) {
     if (nb::isinstance<Array>(value)) {
         const Array& source = *nb::inst_ptr<Array>(value);
-        nb::gil_scoped_release unlocked;
+        GilRelease unlocked;
         return target.assign(source);
     }
     nb::object host = host_values(value, "value");
     if (!held_dtype(host.attr("dtype"))) host = host.attr("astype")(numpy_dtype(target.dtype()));
     const NumpyHost view(host, false);
-    nb::gil_scoped_release unlocked;
+    GilRelease unlocked;
     target.assign(view.view());
 }
 
@@ -225,14 +226,14 @@ nb::object export_dlpack(const Array& array, nb::handle stream, nb::handle max_v
                          describe_value(stream));
     std::optional<Array> copied;
     if (copy_asked) {
-        nb::gil_scoped_release unlocked;
+        GilRelease unlocked;
         copied = array.copy();
     }
     const bool no_wait = !stream.is_none() && to_clamped_int64(stream) == -1;
     if (!no_wait) {
         // We cannot make a foreign stream wait on ours, so the work on this device finishes first.
         raise_deferred_launch_error();
-        nb::gil_scoped_release unlocked;
+        GilRelease unlocked;
         array.device().synchronize();
     }
     return dlpack_capsule(copied ? *copied : array, versioned);
@@ -326,8 +327,7 @@ void bind_array(nb::module_& m) {
             },
             "dtype"_a = nb::none(), "copy"_a = nb::none())
         // ---- on the device
-        .def("copy", &Array::copy, nb::call_guard<nb::gil_scoped_release>(),
-             "A new C-contiguous array with the same elements.")
+        .def("copy", &Array::copy, nb::call_guard<GilRelease>(), "A new C-contiguous array with the same elements.")
         .def(
             "astype",
             [](nb::handle self, nb::handle dtype_like, nb::handle copy) -> nb::object {
@@ -336,7 +336,7 @@ void bind_array(nb::module_& m) {
                 if (dtype == a.dtype() && !to_bool(copy, "copy")) return nb::borrow(self);
                 std::optional<Array> converted;
                 {
-                    nb::gil_scoped_release unlocked;
+                    GilRelease unlocked;
                     converted = a.astype(dtype);
                 }
                 return nb::cast(std::move(*converted));
@@ -351,7 +351,7 @@ void bind_array(nb::module_& m) {
                 const auto element = element_bytes(value, a.dtype());
                 const std::span<const std::byte> bytes(
                     static_cast<const std::byte*>(static_cast<const void*>(element.c_str())), element.size());
-                nb::gil_scoped_release unlocked;
+                GilRelease unlocked;
                 a.fill_bytes(bytes);
             },
             "value"_a.none(), nb::sig("def fill(self, value: object) -> None"),
@@ -367,7 +367,7 @@ void bind_array(nb::module_& m) {
         .def(
             "reshape", [](const Array& a, const nb::args& shape) { return a.reshape(to_extents(shape, "shape")); },
             "The same elements in a new shape (one extent may be -1); a view, so the array must be C-contiguous.")
-        .def("ravel", &Array::ravel, nb::call_guard<nb::gil_scoped_release>(),
+        .def("ravel", &Array::ravel, nb::call_guard<GilRelease>(),
              "A 1-D view of a C-contiguous array, else a 1-D copy.")
         .def(
             "transpose",
@@ -442,7 +442,7 @@ void bind_array(nb::module_& m) {
         "from_host",
         [](nb::handle values, const Device& device) {
             const NumpyHost host(as_numpy(values), false);
-            nb::gil_scoped_release unlocked;
+            GilRelease unlocked;
             return Array::from_host(host.view(), device);
         },
         "values"_a, "device"_a, "A new array on `device` holding a copy of host data (a NumPy array, in any layout).");

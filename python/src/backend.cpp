@@ -7,6 +7,7 @@
 #include "bindings.hpp"
 #include "gpukit/backend.hpp"
 #include "gpukit/version.hpp"
+#include "python_refs.hpp"
 
 namespace nb = nanobind;
 
@@ -49,14 +50,14 @@ void bind_backend(nb::module_& m) {
         .def_prop_ro(
             "unavailable_reason",
             [](const BackendInfo& info) {
-                nb::gil_scoped_release unlocked;  // the first ask probes the machine (loads a driver)
+                GilRelease unlocked;  // the first ask probes the machine (loads a driver)
                 return backend_unavailable_reason(info.name);
             },
             "Why the backend cannot run here, or '' when it can.")
         .def_prop_ro(
             "toolchain",
             [](const BackendInfo& info) {
-                nb::gil_scoped_release unlocked;
+                GilRelease unlocked;
                 return backend_toolchain(info.name);
             },
             "The libraries and compilers it uses: where they were found, their versions, or why they cannot be used.")
@@ -75,7 +76,7 @@ void bind_backend(nb::module_& m) {
     m.def(
         "backend_unavailable_reason",
         [](std::string_view name) {
-            nb::gil_scoped_release unlocked;
+            GilRelease unlocked;
             return backend_unavailable_reason(name);
         },
         nb::arg("name"), "Why a backend ('auto': any backend) cannot be used here, or '' when it can.");

@@ -8,6 +8,7 @@
 #include "arguments.hpp"
 #include "bindings.hpp"
 #include "gpukit/cache.hpp"
+#include "python_refs.hpp"
 
 namespace nb = nanobind;
 
@@ -77,7 +78,7 @@ void bind_cache(nb::module_& m) {
     m.def(
         "clear_disk_cache",
         [] {
-            nb::gil_scoped_release unlocked;
+            GilRelease unlocked;
             clear_disk_cache();
         },
         "Deletes every entry of the disk cache and its counts.");

@@ -12,6 +12,7 @@
 #include "bindings.hpp"
 #include "errors.hpp"
 #include "gpukit/check.hpp"
+#include "python_refs.hpp"
 
 namespace nb = nanobind;
 
@@ -68,7 +69,7 @@ void bind_check(nb::module_& m) {
     m.def(
         "take_check_report",
         [] {
-            nb::gil_scoped_release unlocked;
+            GilRelease unlocked;
             return take_check_report();
         },
         "Waits for check-mode launches to finish and returns the hazards found since the last call.");

@@ -6,6 +6,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "bindings.hpp"
 #include "gpukit/array_memory.hpp"
 #include "gpukit/device.hpp"
+#include "python_refs.hpp"
 
 namespace nb = nanobind;
 
@@ -100,12 +102,20 @@ void bind_device(nb::module_& m) {
         .def("use", &Device::use, "Makes this the current device of the calling thread.")
         .def(
             "synchronize",
-            [](const Device& d) {
+            [](const Device& d, nb::handle timeout_object) {
+                const std::optional<double> timeout = to_timeout(timeout_object, "timeout");
                 raise_deferred_launch_error();
-                nb::gil_scoped_release unlocked;
-                d.synchronize();
+                GilRelease unlocked;
+                if (timeout)
+                    d.synchronize(std::chrono::duration<double>(*timeout));
+                else
+                    d.synchronize();
             },
-            "Waits for all work on the device to finish.")
+            nb::arg("timeout").none() = nb::none(),
+            nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
+            "Waits for all work on the device to finish; Ctrl-C interrupts the wait (KeyboardInterrupt). With "
+            "``timeout`` (seconds), raises WaitTimeoutError past it. On the simulator an interrupted or timed-out "
+            "wait gives up the device's running work, so that the device is usable again.")
         .def("describe", &Device::describe)
         .def("__enter__",
              [](const Device& d) {

@@ -134,7 +134,8 @@ std::string where(int device_type) {
     return "DLPack device type " + std::to_string(device_type);
 }
 
-Array adopt(const dlpack::Tensor& tensor, std::shared_ptr<ImportedMemory> memory, bool read_only) {
+Array adopt(const dlpack::Tensor& tensor, std::shared_ptr<ImportedMemory> memory, bool read_only,
+            const Device& device) {
     if (read_only)
         throw nb::buffer_error(
             "the DLPack tensor is read-only, and gpukit arrays are writable; pass a writable one or a copy");
@@ -151,6 +152,22 @@ Array adopt(const dlpack::Tensor& tensor, std::shared_ptr<ImportedMemory> memory
     if (tensor.strides)
         for (int i = 0; i < tensor.ndim; ++i) strides[i] = tensor.strides[i] * itemsize;
     const std::uint64_t address = reinterpret_cast<std::uint64_t>(tensor.data) + tensor.byte_offset;
+    if (tensor.device.device_type == dlpack::kDLCPU) {
+        // The bytes the view spans, from its lowest element to the end of its highest.
+        std::int64_t low = 0, high = itemsize;
+        for (std::size_t i = 0; i < shape.size(); ++i) {
+            if (shape[i] == 0) low = high = 0;
+            if (shape[i] <= 0) break;
+            const std::int64_t reach = (static_cast<std::int64_t>(shape[i]) - 1) * strides[i];
+            (reach < 0 ? low : high) += reach;
+        }
+        const auto first = static_cast<std::uint64_t>(static_cast<std::int64_t>(address) + low);
+        if (high > low && !device.kernels_reach_host_memory(reinterpret_cast<const void*>(first),
+                                                            static_cast<std::size_t>(high - low)))
+            throw nb::buffer_error(
+                "the simulator runs kernels in a device process of its own, which cannot reach this host memory: "
+                "use gpukit.asarray (a copy), or run with GPUKIT_SIM_ISOLATION=0 to share host memory");
+    }
     return Array(std::move(memory), address, std::move(shape), std::move(strides), *dtype);
 }
 
@@ -167,7 +184,7 @@ Array from_dlpack(nb::handle capsule, const Device& device) {
             if (managed->deleter) managed->deleter(managed);
         });
         PyCapsule_SetName(capsule.ptr(), versioned_used_name);
-        return adopt(managed->dl_tensor, std::move(memory), (managed->flags & dlpack::flag_read_only) != 0);
+        return adopt(managed->dl_tensor, std::move(memory), (managed->flags & dlpack::flag_read_only) != 0, device);
     }
     if (PyCapsule_IsValid(capsule.ptr(), legacy_name)) {
         auto* managed = static_cast<dlpack::ManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), legacy_name));
@@ -175,7 +192,7 @@ Array from_dlpack(nb::handle capsule, const Device& device) {
             if (managed->deleter) managed->deleter(managed);
         });
         PyCapsule_SetName(capsule.ptr(), legacy_used_name);
-        return adopt(managed->dl_tensor, std::move(memory), false);
+        return adopt(managed->dl_tensor, std::move(memory), false, device);
     }
     throw nb::type_error("Not an unconsumed DLPack capsule (a capsule named 'dltensor' or 'dltensor_versioned')");
 }
@@ -194,7 +211,7 @@ Array from_cuda_array_interface(nb::handle object, const Device& device) {
         // The producer's work must be done before ours reads; its stream is foreign to us, and the
         // device's primary context is shared, so finishing the device's work covers it.
         raise_deferred_launch_error();
-        nb::gil_scoped_release unlocked;
+        GilRelease unlocked;
         device.synchronize();
     }
     const auto address = nb::cast<std::uint64_t>(nb::cast<nb::tuple>(interface["data"])[0]);

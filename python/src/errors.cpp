@@ -15,7 +15,9 @@
 
 #include "bindings.hpp"
 #include "gpukit/check.hpp"
+#include "gpukit/device.hpp"
 #include "gpukit/error.hpp"
+#include "python_refs.hpp"
 
 namespace nb = nanobind;
 
@@ -30,6 +32,9 @@ const std::vector<std::pair<std::regex, std::string>>& spellings() {
             {R"(Kernel::set_max_dynamic_shared_bytes\((\d+)\))", "kernel.max_dynamic_shared_size_bytes = $1"},
             {R"(Kernel::set_max_dynamic_shared_bytes)", "kernel.max_dynamic_shared_size_bytes = ..."},
             {R"(Event::elapsed_ms)", "Event.elapsed_time"},
+            {R"(Device::synchronize)", "Device.synchronize"},
+            {R"(Stream::synchronize)", "Stream.synchronize"},
+            {R"(Event::synchronize)", "Event.synchronize"},
             {R"(EventFlags::timing)", "timing=True (the default)"},
             {R"(LaunchConfig::check)", "check="},
             {R"(LaunchConfig::shared_bytes)", "shared_mem="},
@@ -75,9 +80,73 @@ nb::dict cuda_fields(const CudaError& e) {
     return fields;
 }
 
+// The exception Python's signal handlers raised while a wait for the device checked for an
+// interrupt (KeyboardInterrupt from Ctrl-C): it is raised in place of the WaitInterruptedError the
+// wait ends with. One per thread (only the main thread runs signal handlers).
+struct PendingInterrupt {
+    PyObject* type = nullptr;
+    PyObject* value = nullptr;
+    PyObject* traceback = nullptr;
+};
+thread_local PendingInterrupt pending_interrupt;
+
+// The wait interrupt check (gpukit/device.hpp): runs Python's signal handlers, with the GIL.
+bool run_python_signal_handlers() {
+    // No handlers run any more; taking the GIL could end this thread.
+    if (interpreter_finalizing() || python_exiting()) return false;
+    const PyGILState_STATE state = PyGILState_Ensure();
+    bool interrupted = false;
+    if (PyErr_CheckSignals() != 0) {
+        Py_XDECREF(pending_interrupt.type);
+        Py_XDECREF(pending_interrupt.value);
+        Py_XDECREF(pending_interrupt.traceback);
+        PyErr_Fetch(&pending_interrupt.type, &pending_interrupt.value, &pending_interrupt.traceback);
+        interrupted = pending_interrupt.type != nullptr;
+    }
+    PyGILState_Release(state);
+    return interrupted;
+}
+
+nb::object index_tuple(const Dim3& d) { return nb::make_tuple(d.x, d.y, d.z); }
+
 void translate(const std::exception_ptr& thrown, void*) {
     try {
         std::rethrow_exception(thrown);
+    } catch (const KernelFaultError& e) {
+        const FaultSite& site = e.site();
+        nb::dict fields;
+        fields["reason"] = std::string(to_string(e.kind()));
+        fields["kernel"] = site.kernel;
+        fields["block"] = index_tuple(site.block);
+        fields["thread"] = site.thread_known ? index_tuple(site.thread) : nb::object(nb::none());
+        fields["file"] = site.file.empty() ? nb::object(nb::none()) : nb::object(nb::str(site.file.c_str()));
+        fields["line"] = site.line > 0 ? nb::object(nb::int_(site.line)) : nb::object(nb::none());
+        fields["function"] =
+            site.function.empty() ? nb::object(nb::none()) : nb::object(nb::str(site.function.c_str()));
+        fields["address"] = site.address ? nb::object(nb::int_(site.address)) : nb::object(nb::none());
+        raise_python("KernelFaultError", e.what(), fields);
+    } catch (const LaunchTimeoutError& e) {
+        nb::dict fields;
+        fields["kernel"] = e.kernel();
+        fields["limit_seconds"] = e.limit_seconds();
+        fields["blocks_done"] = e.blocks_done();
+        fields["blocks_total"] = e.blocks_total();
+        raise_python("LaunchTimeoutError", e.what(), fields);
+    } catch (const LaunchAbandonedError& e) {
+        raise_python("LaunchAbandonedError", e.what());
+    } catch (const WaitTimeoutError& e) {
+        nb::dict fields;
+        fields["timeout_seconds"] = e.timeout_seconds();
+        raise_python("WaitTimeoutError", e.what(), fields);
+    } catch (const WaitInterruptedError& e) {
+        if (pending_interrupt.type) {
+            // What the signal handler raised (KeyboardInterrupt), as if the wait had been Python code.
+            PyErr_Restore(std::exchange(pending_interrupt.type, nullptr),
+                          std::exchange(pending_interrupt.value, nullptr),
+                          std::exchange(pending_interrupt.traceback, nullptr));
+            return;
+        }
+        raise_python("WaitInterruptedError", e.what());
     } catch (const OutOfMemoryError& e) {
         nb::dict fields = cuda_fields(e);
         fields["requested_bytes"] = e.requested_bytes();
@@ -143,6 +212,8 @@ void bind_errors(nb::module_& m) {
     nb::register_exception_translator(translate);
     m.def("python_spelling", &python_spelling, nb::arg("message"),
           "A core message with the C++ APIs it names spelled as in Python (for tests).");
+    // Ctrl-C interrupts a wait for the device (synchronize, a copy that waits for a kernel).
+    set_wait_interrupt_check(&run_python_signal_handlers);
 }
 
 }  // namespace gpukit::python

@@ -8,6 +8,7 @@ NB_MODULE(_core, m) {
         "compile cache and the backends. Use it through the gpukit package.";
     using namespace gpukit::python;
     install_device_wait();
+    register_python_exit();
     bind_errors(m);
     bind_backend(m);
     bind_device(m);

@@ -17,6 +17,7 @@
 #include "gpukit/kernel.hpp"
 #include "gpukit/module.hpp"
 #include "kernel_args.hpp"
+#include "python_refs.hpp"
 #include "python_stream.hpp"
 
 namespace nb = nanobind;
@@ -149,7 +150,7 @@ void bind_module_kernel(nb::module_& m) {
             [](nb::handle source_object, const CompileOptions& options, nb::handle device_object) {
                 const std::string source = to_str(source_object, "code");
                 const Device device = to_device(device_object, "device");
-                nb::gil_scoped_release unlocked;
+                GilRelease unlocked;
                 return Module::compile(source, options, device);
             },
             nb::arg("source").none(), nb::arg("options"), nb::arg("device").none(),
@@ -205,7 +206,7 @@ void bind_module_kernel(nb::module_& m) {
                                           to_size(shared_mem, "shared_mem"), stream_argument(stream, kernel.device()),
                                           launch_check_tools(check)};
                 const PackedArguments packed = pack_arguments(kernel, args);
-                nb::gil_scoped_release unlocked;
+                GilRelease unlocked;
                 if (packed.needs_device_sync()) kernel.device().synchronize();
                 kernel.launch(config, packed.args());
             },

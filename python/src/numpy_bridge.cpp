@@ -5,6 +5,7 @@
 
 #include "arguments.hpp"
 #include "gpukit/error.hpp"
+#include "python_refs.hpp"
 
 #include <array>
 #include <climits>
@@ -106,7 +107,7 @@ nb::object to_numpy(const Array& array) {
     nb::object host = numpy_empty(array.shape(), array.dtype());
     const NumpyHost out(host, true);
     {
-        nb::gil_scoped_release unlocked;
+        GilRelease unlocked;
         array.copy_to_host(out.view());
     }
     return host;

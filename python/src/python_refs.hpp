@@ -11,6 +11,26 @@ namespace gpukit::python {
 // True while the interpreter shuts down: no other thread may take the GIL then.
 bool interpreter_finalizing() noexcept;
 
+// True once Python runs its atexit callbacks (gpukit's is registered when the extension loads):
+// from then on a thread that is not Python's main thread does not come back to Python.
+bool python_exiting() noexcept;
+void register_python_exit() noexcept;
+
+// As nb::gil_scoped_release (also as a call guard), except for a thread that comes back once
+// Python is exiting (a daemon thread launching kernels): it waits there for the process to end.
+// Python would end it on taking the GIL (pthread_exit), and that unwinding through C++ frames
+// that cannot be unwound (destructors) ends the whole process with std::terminate.
+class GilRelease {
+public:
+    GilRelease() noexcept;
+    ~GilRelease();
+    GilRelease(const GilRelease&) = delete;
+    GilRelease& operator=(const GilRelease&) = delete;
+
+private:
+    PyThreadState* state_;
+};
+
 // Drops one reference from any thread, with or without the GIL; nothing once Python has shut down
 // (the object is then left to the process's end).
 void release_reference(PyObject* object) noexcept;

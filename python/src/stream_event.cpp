@@ -7,6 +7,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -85,13 +86,20 @@ void bind_stream_event(nb::module_& m) {
                      "The native handle as an int (a ``CUstream``); 0 for the default stream.")
         .def(
             "synchronize",
-            [](const PythonStream& s) {
+            [](const PythonStream& s, nb::handle timeout_object) {
+                const std::optional<double> timeout = to_timeout(timeout_object, "timeout");
                 raise_deferred_launch_error();
                 const StreamRef stream = s.for_device(Device::current());
-                nb::gil_scoped_release unlocked;
-                stream.synchronize();
+                GilRelease unlocked;
+                if (timeout)
+                    stream.synchronize(std::chrono::duration<double>(*timeout));
+                else
+                    stream.synchronize();
             },
-            "Waits until all work enqueued on the stream has finished.")
+            nb::arg("timeout").none() = nb::none(),
+            nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
+            "Waits until all work enqueued on the stream has finished; ``timeout`` as for "
+            ":meth:`Device.synchronize`.")
         .def(
             "done", [](const PythonStream& s) { return s.for_device(Device::current()).query(); },
             "True when all work enqueued so far has finished.")
@@ -172,12 +180,18 @@ void bind_stream_event(nb::module_& m) {
             "Captures the work enqueued so far on ``stream`` (default: the current stream).")
         .def(
             "synchronize",
-            [](const Event& e) {
+            [](const Event& e, nb::handle timeout_object) {
+                const std::optional<double> timeout = to_timeout(timeout_object, "timeout");
                 raise_deferred_launch_error();
-                nb::gil_scoped_release unlocked;
-                e.synchronize();
+                GilRelease unlocked;
+                if (timeout)
+                    e.synchronize(std::chrono::duration<double>(*timeout));
+                else
+                    e.synchronize();
             },
-            "Waits until the captured work has finished.")
+            nb::arg("timeout").none() = nb::none(),
+            nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
+            "Waits until the captured work has finished; ``timeout`` as for :meth:`Device.synchronize`.")
         .def("done", &Event::query, "True when the captured work has finished (or nothing was recorded).")
         .def_prop_ro("is_recorded", &Event::is_recorded, "True once :meth:`record` has been called.")
         .def(

@@ -10,6 +10,7 @@
 // never throw.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -34,6 +35,14 @@ using NativeStream = void*;  // nullptr: the device's default stream
 using NativeEvent = void*;
 using NativeModule = void*;
 using NativeFunction = void*;
+
+// How long a wait for the device may last: until `deadline`; `seconds` as the caller asked, for
+// messages. A nullopt Deadline waits as long as it takes.
+struct WaitLimit {
+    std::chrono::steady_clock::time_point deadline;
+    double seconds = 0;
+};
+using Deadline = std::optional<WaitLimit>;
 
 // The code generator behind a backend (NVRTC, the host C++ compiler). Separate from the backend
 // so that compiling (and caching) needs no device.
@@ -64,7 +73,20 @@ public:
     virtual int device_count() = 0;
     virtual const DeviceProperties& properties(int device) = 0;
     virtual MemoryInfo memory_info(int device) = 0;
-    virtual void synchronize_device(int device) = 0;
+    // Whether kernels can reach [address, address + bytes) of the host's memory as it is, for
+    // sharing host memory without a copy where the backend addresses host memory at all (DLPack's
+    // kDLCPU). False where kernels run apart from this process (the simulator's device process).
+    virtual bool kernels_reach_host_memory(int device, std::uint64_t address, std::size_t bytes) {
+        static_cast<void>(device);
+        static_cast<void>(address);
+        static_cast<void>(bytes);
+        return true;
+    }
+    // Waits for all the device's work. Past the deadline: WaitTimeoutError. A wait also ends when
+    // the interrupt check (gpukit/device.hpp) says so: WaitInterruptedError. A backend that can
+    // give up running work (the simulator) does so before throwing either, so that the device is
+    // usable again.
+    virtual void synchronize_device(int device, const Deadline& deadline) = 0;
     virtual const Compiler& compiler() = 0;
 
     // ---- memory
@@ -85,13 +107,13 @@ public:
     // ---- streams and events
     virtual NativeStream create_stream(int device, StreamFlags flags) = 0;
     virtual void release_stream(int device, NativeStream stream) noexcept = 0;
-    virtual void synchronize_stream(int device, NativeStream stream) = 0;
+    virtual void synchronize_stream(int device, NativeStream stream, const Deadline& deadline) = 0;
     virtual bool query_stream(int device, NativeStream stream) = 0;
     virtual void stream_wait_event(int device, NativeStream stream, NativeEvent event) = 0;
     virtual NativeEvent create_event(int device, EventFlags flags) = 0;
     virtual void release_event(int device, NativeEvent event) noexcept = 0;
     virtual void record_event(int device, NativeEvent event, NativeStream stream) = 0;
-    virtual void synchronize_event(int device, NativeEvent event) = 0;
+    virtual void synchronize_event(int device, NativeEvent event, const Deadline& deadline) = 0;
     virtual bool query_event(int device, NativeEvent event) = 0;
     virtual float elapsed_ms(int device, NativeEvent start, NativeEvent end) = 0;
 

@@ -1,6 +1,6 @@
 # src/backends/backends.cmake: the backends built into gpukit, in the order automatic selection
 # tries them: one line each. A backend is a folder here with
-#   backend.cmake  adds the folder's sources to the gpukit target, or, where this machine cannot
+#   backend.cmake  adds the folder's sources to the gpukit_objects target, or, where this machine cannot
 #                  build it, sets gpukit_backend_unbuilt_reason to say why;
 #   the code       defines `const BackendDescriptor& <name>_backend_descriptor()` (backend.hpp).
 # From the list this file generates the registry's table (built_backends.cpp); nothing else in
@@ -65,4 +65,4 @@ std::span<const UnbuiltBackend> unbuilt_backends() {
 
 }  // namespace gpukit::detail
 " @ONLY)
-target_sources(gpukit PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/generated/built_backends.cpp)
+target_sources(gpukit_objects PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/generated/built_backends.cpp)

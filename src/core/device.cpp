@@ -3,8 +3,11 @@
 
 #include <optional>
 
+#include <atomic>
+
 #include "backends/backend.hpp"
 #include "core/check_report.hpp"
+#include "core/wait_limit.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
 
@@ -34,7 +37,24 @@ void Device::use() const { current_device = *this; }
 
 void Device::synchronize() const {
     const detail::ReportAfterSync report;
-    backend_->synchronize_device(ordinal_);
+    backend_->synchronize_device(ordinal_, std::nullopt);
+}
+
+void Device::synchronize(std::chrono::duration<double> timeout) const {
+    const detail::ReportAfterSync report;
+    backend_->synchronize_device(ordinal_, detail::deadline_after(timeout, "Device::synchronize"));
+}
+
+namespace {
+std::atomic<WaitInterruptCheck> interrupt_check{nullptr};
+}
+
+void set_wait_interrupt_check(WaitInterruptCheck check) noexcept { interrupt_check.store(check); }
+
+WaitInterruptCheck wait_interrupt_check() noexcept { return interrupt_check.load(); }
+
+bool Device::kernels_reach_host_memory(const void* address, std::size_t bytes) const {
+    return backend_->kernels_reach_host_memory(ordinal_, reinterpret_cast<std::uint64_t>(address), bytes);
 }
 
 std::string Device::describe() const { return detail::concat("device ", ordinal_, " (", properties().name, ")"); }

@@ -79,6 +79,21 @@ std::string CompileError::numbered_source() const {
     return out;
 }
 
+std::string_view to_string(FaultKind kind) {
+    switch (kind) {
+        case FaultKind::memory_access: return "memory_access";
+        case FaultKind::stack_overflow: return "stack_overflow";
+        case FaultKind::integer_division: return "integer_division";
+        case FaultKind::illegal_instruction: return "illegal_instruction";
+        case FaultKind::assertion: return "assertion";
+        case FaultKind::trap: return "trap";
+        case FaultKind::abort: return "abort";
+        case FaultKind::exit: return "exit";
+        case FaultKind::process_ended: return "process_ended";
+    }
+    return "unknown";
+}
+
 namespace {
 std::string not_found_message(const std::string& name, const std::vector<std::string>& available) {
     if (available.empty()) return concat("No kernel named '", name, "' in the module: it has no kernels");

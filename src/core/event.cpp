@@ -4,6 +4,7 @@
 #include "backends/backend.hpp"
 #include "core/check_report.hpp"
 #include "core/stream_access.hpp"
+#include "core/wait_limit.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
 
@@ -52,7 +53,13 @@ void Event::record(StreamRef stream) {
 void Event::synchronize() const {
     const detail::ReportAfterSync report;
     const auto& s = state();
-    s.backend->synchronize_event(s.device, s.handle);
+    s.backend->synchronize_event(s.device, s.handle, std::nullopt);
+}
+
+void Event::synchronize(std::chrono::duration<double> timeout) const {
+    const detail::ReportAfterSync report;
+    const auto& s = state();
+    s.backend->synchronize_event(s.device, s.handle, detail::deadline_after(timeout, "Event::synchronize"));
 }
 
 bool Event::query() const {

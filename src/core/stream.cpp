@@ -4,6 +4,7 @@
 
 #include "core/check_report.hpp"
 #include "core/stream_access.hpp"
+#include "core/wait_limit.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
 
@@ -59,7 +60,16 @@ Device StreamRef::device() const { return detail::StreamAccess::device_of(*this)
 void StreamRef::synchronize() const {
     const detail::ReportAfterSync report;
     const Device d = device();
-    d.backend().synchronize_stream(d.ordinal(), detail::StreamAccess::resolve(*this, d, "synchronize a stream"));
+    d.backend().synchronize_stream(d.ordinal(), detail::StreamAccess::resolve(*this, d, "synchronize a stream"),
+                                   std::nullopt);
+}
+
+void StreamRef::synchronize(std::chrono::duration<double> timeout) const {
+    const detail::ReportAfterSync report;
+    const Device d = device();
+    const auto deadline = detail::deadline_after(timeout, "Stream::synchronize");
+    d.backend().synchronize_stream(d.ordinal(), detail::StreamAccess::resolve(*this, d, "synchronize a stream"),
+                                   deadline);
 }
 
 bool StreamRef::query() const {

@@ -82,6 +82,21 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> read_elf_load_segments(std:
     return segments;
 }
 
+std::vector<ElfSegment> read_elf_segments(std::string_view image) {
+    std::vector<ElfSegment> segments;
+    for (const auto& program : program_headers(image, "read_elf_segments"))
+        if (program.p_type == PT_LOAD)
+            segments.push_back({program.p_vaddr, program.p_vaddr + program.p_memsz, (program.p_flags & PF_W) != 0,
+                                (program.p_flags & PF_X) != 0});
+    return segments;
+}
+
+std::pair<std::uint64_t, std::uint64_t> read_elf_relro(std::string_view image) {
+    for (const auto& program : program_headers(image, "read_elf_relro"))
+        if (program.p_type == PT_GNU_RELRO) return {program.p_vaddr, program.p_vaddr + program.p_memsz};
+    return {0, 0};
+}
+
 std::vector<std::pair<std::uint64_t, std::uint64_t>> read_elf_writable_ranges(std::string_view image) {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> writable, relro;
     for (const auto& program : program_headers(image, "read_elf_writable_ranges")) {

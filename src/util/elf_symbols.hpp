@@ -33,6 +33,17 @@ std::vector<ElfSymbol> read_elf_symbols(std::string_view image);
 // base of a shared object).
 std::vector<std::pair<std::uint64_t, std::uint64_t>> read_elf_load_segments(std::string_view image);
 
+// A loadable segment and how it is mapped.
+struct ElfSegment {
+    std::uint64_t begin = 0;  // virtual addresses, relative to the load base of a shared object
+    std::uint64_t end = 0;
+    bool writable = false;
+    bool executable = false;
+};
+std::vector<ElfSegment> read_elf_segments(std::string_view image);
+// The range the dynamic linker makes read-only after relocating it (PT_GNU_RELRO); empty if none.
+std::pair<std::uint64_t, std::uint64_t> read_elf_relro(std::string_view image);
+
 // The parts of those that stay writable once loaded: writable segments less the range the dynamic
 // linker makes read-only after relocating it (PT_GNU_RELRO: vtables, typeinfo, const pointers).
 std::vector<std::pair<std::uint64_t, std::uint64_t>> read_elf_writable_ranges(std::string_view image);

@@ -300,10 +300,41 @@ PrivateDirectory::PrivateDirectory(std::string_view prefix) {
     creator_ = getpid();
 }
 
-PrivateDirectory::~PrivateDirectory() {
-    if (getpid() != creator_) return;  // a forked child's copy: the directory is its parent's
-    std::error_code ignored;           // a leftover private directory is not worth an exception
+PrivateDirectory PrivateDirectory::adopt(fs::path path) {
+    PrivateDirectory directory;
+    directory.path_ = std::move(path);
+    directory.creator_ = getpid();
+    return directory;
+}
+
+PrivateDirectory::PrivateDirectory(PrivateDirectory&& other) noexcept
+    : path_(std::exchange(other.path_, {})), creator_(std::exchange(other.creator_, 0)) {}
+
+void PrivateDirectory::remove() noexcept {
+    if (path_.empty() || getpid() != creator_) return;  // moved from, or a forked child's copy
+    std::error_code ignored;                            // a leftover private directory is not worth an exception
     fs::remove_all(path_, ignored);
+    path_.clear();
+}
+
+void PrivateDirectory::remove_at_exit() const {
+    struct Entry {
+        fs::path path;
+        pid_t creator;
+    };
+    static std::mutex mutex;
+    static auto* entries = new std::vector<Entry>;  // never destroyed: the exit handler reads it
+    const std::lock_guard lock(mutex);
+    if (entries->empty())
+        std::atexit([] {
+            const std::lock_guard inner(mutex);
+            for (const auto& entry : *entries)
+                if (entry.creator == getpid()) {
+                    std::error_code ignored;
+                    fs::remove_all(entry.path, ignored);
+                }
+        });
+    entries->push_back({path_, creator_});
 }
 
 const PrivateDirectory& process_private_directory() {

@@ -89,9 +89,14 @@ class PrivateDirectory {
 public:
     // `prefix`: the start of the directory's name, e.g. "gpukit-sim-". Throws gpukit::Error.
     explicit PrivateDirectory(std::string_view prefix);
+    // Adopts a directory made by another process of this program (the simulator's device process
+    // made it and died), to remove it.
+    static PrivateDirectory adopt(std::filesystem::path path);
+    PrivateDirectory(PrivateDirectory&& other) noexcept;
+    PrivateDirectory& operator=(PrivateDirectory&&) = delete;
     PrivateDirectory(const PrivateDirectory&) = delete;
     PrivateDirectory& operator=(const PrivateDirectory&) = delete;
-    ~PrivateDirectory();
+    ~PrivateDirectory() { remove(); }
 
     const std::filesystem::path& path() const noexcept { return path_; }
     // The process that created it, the only one that removes it.
@@ -110,7 +115,14 @@ public:
     // naming it, its owner and mode. Returns the copy's path.
     std::filesystem::path copy_to(const std::filesystem::path& destination) const;
 
+    // Removes the directory and what it holds now (a no-op for a moved-from object, or in another
+    // process than the one that made it: a forked child's copy leaves it to its parent). Never throws.
+    void remove() noexcept;
+    // Removes it when the program exits, for a directory whose owner lives to the end.
+    void remove_at_exit() const;
+
 private:
+    PrivateDirectory() = default;
     std::filesystem::path path_;
     pid_t creator_ = 0;
 };

@@ -1,5 +1,5 @@
 // tests/device/simulator_behaviour_test.cpp: what a kernel's mistakes and options do, on either
-// backend: deadlocks end with a report (simulator), crashes name the thread (simulator), compile
+// backend: deadlocks end with a report (simulator), compile
 // options reach the compiler, oversized static shared memory is refused.
 #include <gtest/gtest.h>
 
@@ -127,25 +127,7 @@ extern "C" __global__ void locked_sum(int* lock, int* total) {
     EXPECT_EQ(sum, 32 * 33 / 2);
 }
 
-TEST_F(SimulatorBehaviour, ACrashNamesTheKernelBlockAndThread) {
-    if (!on_simulator()) GTEST_SKIP() << "on a GPU a wild write is a sticky CUDA error (gpu_sticky tests)";
-    if (checking_everything()) GTEST_SKIP() << "check mode stops the wild write before it crashes";
-    GTEST_FLAG_SET(death_test_style, "threadsafe");
-    EXPECT_DEATH(
-        {
-            auto kernel = Module::compile(R"(
-extern "C" __global__ void wild(int* out) {
-  if (blockIdx.x == 2 && threadIdx.x == 5) out = nullptr;
-  out[threadIdx.x] = 1;
-})")
-                              .kernel("wild");
-            DeviceBuffer out(64 * sizeof(int));
-            kernel({.grid = 4, .block = 64}, out);
-            Device::current().synchronize();
-        },
-        "kernel wild crashed with SIGSEGV(.|\n)*by thread \\(5,0,0\\) in block "
-        "\\(2,0,0\\)(.|\n)*GPUKIT_CHECK=memcheck");
-}
+// A crashing kernel: tests/device/kernel_fault_test.cpp.
 
 }  // namespace
 }  // namespace gpukit::testing

@@ -5,6 +5,9 @@ NumPy interop runs everywhere. CuPy, PyTorch and Numba need a GPU: those tests s
 
 import ctypes
 import gc
+import os
+import subprocess
+import sys
 
 import numpy
 import pytest
@@ -85,16 +88,44 @@ def test_numpy_from_dlpack_is_a_zero_copy_view_on_the_simulator(vector_add, key,
 
 
 @needs_simulator
-def test_gpukit_from_dlpack_shares_numpy_memory_on_the_simulator(vector_add, rng):
-    a, b = random_array(rng, 300, "float32"), random_array(rng, 300, "float32")
-    out = numpy.zeros(300, numpy.float32)
-    shared = gpukit.from_dlpack(out)
-    assert shared.shape == (300,) and shared.dtype == numpy.float32
-    vector_add(2, 256, (gpukit.asarray(a), gpukit.asarray(b), shared, 300))
-    gpukit.synchronize()
-    numpy.testing.assert_array_equal(out, a + b)
-    strided = gpukit.from_dlpack(numpy.arange(20, dtype=numpy.int64)[::-3])
-    numpy.testing.assert_array_equal(strided.get(), numpy.arange(20)[::-3])
+def test_gpukit_from_dlpack_refuses_numpy_memory_the_device_process_cannot_reach(rng):
+    # Kernels run in the simulator's device process, which sees device memory only: host memory is
+    # refused (a copy through asarray works), gpukit's own memory shared back through NumPy is not.
+    with pytest.raises(BufferError, match="gpukit.asarray"):
+        gpukit.from_dlpack(numpy.zeros(300, numpy.float32))
+    with pytest.raises(BufferError, match="GPUKIT_SIM_ISOLATION=0"):
+        gpukit.from_dlpack(numpy.arange(20, dtype=numpy.int64)[::-3])
+    own = gpukit.asarray(random_array(rng, 40, "float32"))
+    back = gpukit.from_dlpack(numpy.from_dlpack(own))
+    numpy.testing.assert_array_equal(back.get(), own.get())
+
+
+@needs_simulator
+def test_gpukit_from_dlpack_shares_numpy_memory_when_kernels_run_in_this_process():
+    code = """
+import numpy, gpukit
+gpukit.use_backend("sim")
+add = gpukit.RawModule(r'''
+extern "C" __global__ void add(const float* a, const float* b, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = a[i] + b[i];
+}''').get_function("add")
+rng = numpy.random.default_rng(3)
+a, b = rng.uniform(-1, 1, 300).astype(numpy.float32), rng.uniform(-1, 1, 300).astype(numpy.float32)
+out = numpy.zeros(300, numpy.float32)
+shared = gpukit.from_dlpack(out)
+assert shared.shape == (300,) and shared.dtype == numpy.float32
+add((2,), (256,), (gpukit.asarray(a), gpukit.asarray(b), shared, 300))
+gpukit.synchronize()
+numpy.testing.assert_array_equal(out, a + b)
+strided = gpukit.from_dlpack(numpy.arange(20, dtype=numpy.int64)[::-3])
+numpy.testing.assert_array_equal(strided.get(), numpy.arange(20)[::-3])
+print("shared")
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                            env=dict(os.environ, GPUKIT_SIM_ISOLATION="0"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "shared\n"
 
 
 @needs_gpu

@@ -18,12 +18,14 @@ import numpy
 
 from .. import _check, _core, _kernel
 from .._backend import use_backend
-from .._errors import KernelNotFoundError, LaunchError
+from .._errors import KernelNotFoundError, LaunchError, LaunchTimeoutError
 from . import _sandbox
 from ._errors import CommandError
 from ._kernel_args import SYNTAX, parse_argument
 
 HELP = "run one kernel under the simulator's check mode and report its hazards (exit 1 if any)"
+
+DEFAULT_TIME_LIMIT = 60.0  # seconds a checked launch may run (check mode is slow, but not this slow)
 
 TOOLS = tuple(name for name, _ in _core.check_tools())  # the rows of gpukit/check_tools.def, in order
 
@@ -75,6 +77,10 @@ def add_to(subcommands):
     parser.add_argument("--sandbox", action="store_true",
                         help="run it all in a child with no network and a read-only view of the files "
                              "(see security below)")
+    parser.add_argument("--time-limit", type=_argument_type(parse_seconds), default=DEFAULT_TIME_LIMIT,
+                        metavar="SECONDS",
+                        help=f"give up the launch past this many seconds, saying how far it got (default "
+                             f"{DEFAULT_TIME_LIMIT:g}; 0: no limit)")
     parser.set_defaults(run=run)
 
 
@@ -83,6 +89,8 @@ def run(args):
         _core.cache_directory_refusal()  # makes the cache directory now: inside, nothing can be made
         return _sandbox.run(command_line(args))
     source = read_source(args.file)
+    # The simulator gives up a launch past its time limit (LaunchTimeoutError: the kernel, the blocks done).
+    os.environ["GPUKIT_SIM_LAUNCH_TIMEOUT"] = f"{args.time_limit:g}"
     use_backend(checking_backend())  # check mode runs on the simulator, whatever GPUKIT_BACKEND says
     _check.set_raise_on_hazard(False)  # a hazard is reported, not raised
     _check.set_print_check_report(False)  # reported once, below, even when GPUKIT_CHECK is set
@@ -103,6 +111,11 @@ def run(args):
               (f", {args.shared} bytes of dynamic shared memory" if args.shared else ""))
     try:
         report = _check.take_check_report()
+    except LaunchTimeoutError as failure:  # it ran too long: which kernel, how far it got
+        print(f"gpukit check: {args.kernel} ran past the time limit of {args.time_limit:g} s with "
+              f"{failure.blocks_done} of its {failure.blocks_total} blocks done, and was given up (a loop that "
+              "never ends? --time-limit sets the limit)", file=sys.stderr)
+        return 1
     except LaunchError as failure:  # the kernel itself failed (a deadlock, a runaway atomicCAS loop): exit 1
         print(f"gpukit check: {args.kernel} failed while running: {failure}", file=sys.stderr)
         return 1
@@ -120,7 +133,7 @@ def command_line(args):
     """The ``gpukit check`` arguments that give ``args``, without --sandbox: what the sandbox runs."""
     argv = ["check", str(args.file), "--kernel", args.kernel, "--grid", ",".join(map(str, args.grid)),
             "--block", ",".join(map(str, args.block)), "--shared", str(args.shared), "--tools", ",".join(args.tools),
-            "--seed", str(args.seed)]
+            "--seed", str(args.seed), "--time-limit", f"{args.time_limit:g}"]
     for argument in args.kernel_args:
         argv += ["--arg", argument.text]
     for define in args.defines:
@@ -195,6 +208,16 @@ def parse_byte_count(text):
     if not text.isdigit():
         raise ValueError(f"'{text}' is not a whole number of bytes")
     return int(text)
+
+
+def parse_seconds(text):
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= 0 or seconds == float("inf"):
+        raise ValueError(f"'{text}' is not a number of seconds >= 0 (0: no limit)")
+    return seconds
 
 
 def parse_tools(text):

@@ -4,8 +4,12 @@
 // Every driver call goes through check() in driver.hpp with the action it was attempting.
 #include "backends/cuda/cuda_backend.hpp"
 
+#include <chrono>
 #include <deque>
+#include <future>
+#include <memory>
 #include <mutex>
+#include <thread>
 
 #include "backends/cuda/driver.hpp"
 #include "backends/cuda/nvrtc.hpp"
@@ -117,10 +121,25 @@ public:
         return info;
     }
 
-    void synchronize_device(int device) override {
+    void synchronize_device(int device, const Deadline& deadline) override {
         auto& s = activate(device, "synchronize");
-        check(api_.cuCtxSynchronize(), &s.health,
-              [&] { return concat("Failed to synchronize ", describe(s.properties)); });
+        CUresult status = CUDA_SUCCESS;
+        if (!deadline) {
+            status = api_.cuCtxSynchronize();
+        } else {
+            // CUDA has no timed wait for a whole context: a thread waits, this one waits for it.
+            // Past the deadline the thread goes on waiting for the GPU, and ends when it is done.
+            auto result = std::make_shared<std::promise<CUresult>>();
+            auto done = result->get_future();
+            std::thread([this, context = s.context, result] {
+                api_.cuCtxSetCurrent(context);
+                result->set_value(api_.cuCtxSynchronize());
+            }).detach();
+            if (done.wait_until(deadline->deadline) == std::future_status::timeout)
+                throw_timeout(*deadline, s, "the device's work");
+            status = done.get();
+        }
+        check(status, &s.health, [&] { return concat("Failed to synchronize ", describe(s.properties)); });
     }
 
     const Compiler& compiler() override { return nvrtc_compiler(); }
@@ -221,8 +240,9 @@ public:
         if (make_current_quietly(device)) api_.cuStreamDestroy(as_stream(stream));
     }
 
-    void synchronize_stream(int device, NativeStream stream) override {
+    void synchronize_stream(int device, NativeStream stream, const Deadline& deadline) override {
         auto& s = activate(device, "synchronize a stream on");
+        if (deadline) poll_until(*deadline, s, "the stream's work", [&] { return query_stream(device, stream); });
         check(api_.cuStreamSynchronize(as_stream(stream)), &s.health,
               [&] { return concat("Failed to synchronize stream ", stream, " on ", describe(s.properties)); });
     }
@@ -263,8 +283,9 @@ public:
         });
     }
 
-    void synchronize_event(int device, NativeEvent event) override {
+    void synchronize_event(int device, NativeEvent event, const Deadline& deadline) override {
         auto& s = activate(device, "wait for an event on");
+        if (deadline) poll_until(*deadline, s, "the event's work", [&] { return query_event(device, event); });
         check(api_.cuEventSynchronize(as_event(event)), &s.health,
               [&] { return concat("Failed to wait for event ", event, " on ", describe(s.properties)); });
     }
@@ -440,6 +461,26 @@ private:
             throw InvalidArgumentError(concat("There is no CUDA device ", device, "; this machine has ",
                                               devices_.size(), devices_.size() == 1 ? " device" : " devices"));
         return devices_[static_cast<std::size_t>(device)];
+    }
+
+    [[noreturn]] static void throw_timeout(const WaitLimit& limit, const DeviceState& s, const char* what) {
+        throw WaitTimeoutError(
+            concat("Waiting for ", what, " on ", describe(s.properties), " timed out after ", limit.seconds,
+                   " s; the GPU goes on running it (CUDA cannot stop a running "
+                   "kernel)"),
+            limit.seconds);
+    }
+
+    // Waits for `done` until the deadline: CUDA's waits have no timeout, its queries answer at once.
+    // Spins briefly, then sleeps a little longer each time, up to a millisecond.
+    template <class Done>
+    static void poll_until(const WaitLimit& limit, const DeviceState& s, const char* what, Done done) {
+        auto pause = std::chrono::microseconds(10);
+        while (!done()) {
+            if (std::chrono::steady_clock::now() >= limit.deadline) throw_timeout(limit, s, what);
+            std::this_thread::sleep_for(pause);
+            pause = std::min(pause * 2, std::chrono::microseconds(1000));
+        }
     }
 
     // Makes the device's primary context current on this thread; refuses a poisoned context.

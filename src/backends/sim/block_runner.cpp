@@ -9,6 +9,7 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -16,6 +17,7 @@
 
 #include "backends/sim/check/launch_checker.hpp"
 #include "backends/sim/context_switch.hpp"
+#include "backends/sim/fault_report.hpp"
 #include "backends/sim/fiber_stacks.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
@@ -80,12 +82,13 @@ public:
         launch_ = &launch;
         block_idx_ = block_idx;
         block_context_ = {block_idx, launch.block, launch.grid, nullptr, 0, 0, 0};
-        running = {launch.kernel->name.c_str(), block_idx};
+        running = {launch.kernel->name.c_str(), block_idx, launch.tag, launch.module};
         running_valid = true;
         struct Done {
             ~Done() { running_valid = false; }
         } done;
         failure_ = nullptr;
+        fault_.reset();
         deadlock_.clear();
         solo_yields_ = 0;
         launch.module->record().prepare_thread();
@@ -105,6 +108,7 @@ public:
         } else {
             run_fibers();
         }
+        if (fault_) throw_fault();
         if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
         if (!deadlock_.empty()) throw LaunchError(deadlock_);
     }
@@ -143,6 +147,28 @@ public:
     }
 
     const FiberStacks& stacks() const noexcept { return stacks_; }
+
+    // A simulated thread ends the launch (RuntimeHooks::fault), on its own stack: note who and why,
+    // and leave the block at once. The threads not yet finished are abandoned (their stacks are
+    // made afresh for the next block); run() throws the KernelFaultError.
+    [[noreturn]] void fault(int kind, const char* text, const char* file, int line, const char* function, long value,
+                            const void* pc, const void* stack) {
+        const gpukit_sim::ThreadContext* context = stacks_.context_of(stack);
+        PendingFault pending;
+        pending.kind = kind;
+        pending.text = text ? text : "";
+        pending.file = file ? file : "";
+        pending.line = line;
+        pending.function = function ? function : "";
+        pending.value = value;
+        pending.pc = pc;
+        pending.thread_known = context != nullptr;
+        if (context) pending.thread = context->thread_idx;
+        if (!fault_) fault_ = std::move(pending);
+        if (context && context->thread) leave_to_scheduler(*static_cast<SimThread*>(context->thread));
+        loop_resume_at_ = launch_->block.x * launch_->block.y * launch_->block.z;  // the loop does not go on
+        leave_loop();
+    }
 
     // Check mode: judges an access of `self`; a bad one ends the thread before it happens.
     void check_access(SimThread& self, const gpukit_sim::ThreadContext& context, const void* address, std::size_t size,
@@ -549,6 +575,48 @@ private:
 
     void write_deadlock_report();
 
+    // The KernelFaultError of the thread that ended the launch, on the worker's own stack (finding
+    // the source line of abort() and exit() runs addr2line).
+    [[noreturn]] void throw_fault() {
+        const PendingFault pending = std::move(*fault_);
+        fault_.reset();
+        FaultSite site;
+        site.kernel = launch_->kernel->name;
+        site.block = Dim3(block_idx_.x, block_idx_.y, block_idx_.z);
+        site.thread = Dim3(pending.thread.x, pending.thread.y, pending.thread.z);
+        site.thread_known = pending.thread_known;
+        site.file = pending.file;
+        site.line = pending.line;
+        site.function = pending.function;
+        if (site.file.empty() && pending.pc) {
+            const auto where = launch_->module->source_of(pending.pc);
+            site.file = where.file;
+            site.line = where.line;
+            if (site.function.empty()) site.function = where.function;
+        }
+        switch (pending.kind) {
+            case gpukit_sim::fault_assertion: throw kernel_fault(FaultKind::assertion, std::move(site), pending.text);
+            case gpukit_sim::fault_abort:
+                throw kernel_fault(FaultKind::abort, std::move(site), concat("called ", pending.text));
+            case gpukit_sim::fault_exit:
+                throw kernel_fault(FaultKind::exit, std::move(site),
+                                   concat("called ", pending.text.substr(0, pending.text.size() - 1), pending.value,
+                                          "), which a kernel cannot do: the process goes on"));
+            default: throw kernel_fault(FaultKind::trap, std::move(site), concat("called ", pending.text));
+        }
+    }
+
+    struct PendingFault {
+        int kind = 0;
+        std::string text, file, function;
+        int line = 0;
+        long value = 0;
+        const void* pc = nullptr;
+        bool thread_known = false;
+        Index3 thread{};
+    };
+    std::optional<PendingFault> fault_;
+
     const BlockLaunch* launch_ = nullptr;
     Index3 block_idx_{};
     gpukit_sim::BlockContext block_context_{};
@@ -728,6 +796,11 @@ void hook_access(gpukit_sim::ThreadContext* context, const void* address, unsign
     self.block->check_access(self, *context, address, size, flags, pc);
 }
 
+[[noreturn]] void hook_fault(int kind, const char* text, const char* file, int line, const char* function, long value,
+                             const void* pc) {
+    this_block.fault(kind, text, file, line, function, value, pc, __builtin_frame_address(0));
+}
+
 void hook_barrier_in_loop_mode(const char* what, const char* file, int line) {
     // The static analysis missed a path to a synchronising built-in: a bug in gpukit, not in
     // the kernel. Say so, and how to run anyway.
@@ -736,8 +809,13 @@ void hook_barrier_in_loop_mode(const char* what, const char* file, int line) {
                              "GPUKIT_SIM_ALWAYS_FIBERS=1 runs every kernel in the synchronising mode meanwhile"));
 }
 
-const gpukit_sim::RuntimeHooks hooks{gpukit_sim::kAbiVersion,   hook_block_barrier, hook_warp_collective,
-                                     hook_barrier_in_loop_mode, hook_yield,         hook_access};
+const gpukit_sim::RuntimeHooks hooks{gpukit_sim::kAbiVersion,
+                                     hook_block_barrier,
+                                     hook_warp_collective,
+                                     hook_barrier_in_loop_mode,
+                                     hook_yield,
+                                     hook_access,
+                                     hook_fault};
 
 }  // namespace
 

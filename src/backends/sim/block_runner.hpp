@@ -26,9 +26,11 @@ struct BlockLaunch {
     gpukit_sim::Index3 block;
     std::size_t dynamic_shared_bytes;
     check::LaunchChecker* checker = nullptr;  // check mode: every thread is a fiber, every access judged
+    unsigned tag = 0;                         // names the launch in crash reports (the device process's slot)
 };
 
-// Runs block `block_idx` of the launch on this OS thread. Throws LaunchError on a deadlock.
+// Runs block `block_idx` of the launch on this OS thread. Throws LaunchError on a deadlock,
+// KernelFaultError when a thread ends the launch (a failed assert, __trap(), abort(), exit()).
 void run_block(const BlockLaunch& launch, gpukit_sim::Index3 block_idx);
 
 // The services kernels call (barriers, warp collectives), handed to every module at load time.
@@ -38,6 +40,8 @@ const gpukit_sim::RuntimeHooks& runtime_hooks();
 struct RunningBlock {
     const char* kernel;
     gpukit_sim::Index3 block_idx;
+    unsigned tag;  // BlockLaunch::tag
+    const SimModule* module;
 };
 const RunningBlock* running_block() noexcept;
 // True when `address` is in the guard page below one of this OS thread's fiber stacks.

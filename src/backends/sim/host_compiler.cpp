@@ -62,7 +62,7 @@ std::vector<std::string> flags_for(const std::string& compiler) {
 }
 constexpr const char* registry_file_name = "<gpukit kernel registry>";
 // Bump when what this file generates changes (registry, aliases, link steps): part of the identity.
-constexpr int pipeline_version = 14;
+constexpr int pipeline_version = 15;
 
 // GPUKIT_SIM_KEEP=<dir>: where to keep each compile's generated sources and objects, for
 // inspection. Checked before compiling, so that a directory another user could write (or owns) is
@@ -419,6 +419,9 @@ CompiledImage compile_in(const PrivateDirectory& work, const CompileInput& input
         } else {
             flags.insert(flags.end(), {"-mllvm", "-tsan-instrument-func-entry-exit=false"});
         }
+    } else {
+        // Line tables only (no cost when running): a faulting kernel's report names its line.
+        flags.emplace_back("-g1");
     }
     command.insert(command.end(), flags.begin(), flags.end());
     command.push_back("-I" + prelude_dir.string());

@@ -1,24 +1,27 @@
 // src/backends/sim/sim_backend.cpp: the simulator backend: kernels compiled by the host compiler,
-// blocks run on a pool of worker threads, device memory in host memory.
+// run in a supervised device process (device_process.hpp) on its pool of worker threads; device
+// memory shared between it and this process (device_memory.hpp); streams and events here.
 #include "backends/sim/sim_backend.hpp"
 
+#include <pthread.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 
-#include "backends/sim/allocations.hpp"
-#include "backends/sim/block_runner.hpp"
-#include "backends/sim/check/launch_checker.hpp"
-#include "backends/sim/check/tools.hpp"
 #include "backends/sim/crash_report.hpp"
+#include "backends/sim/device_memory.hpp"
+#include "backends/sim/device_process.hpp"
 #include "backends/sim/host_compiler.hpp"
+#include "backends/sim/local_executor.hpp"
 #include "backends/sim/sim_module.hpp"
 #include "backends/sim/sim_streams.hpp"
 #include "backends/sim/worker_pool.hpp"
@@ -29,6 +32,49 @@ namespace gpukit::detail::sim {
 namespace {
 
 constexpr std::size_t allocation_alignment = 256;  // what cudaMalloc guarantees
+
+// GPUKIT_SIM_ISOLATION=0 (or off, none): kernels run in this process, as a debugger wants them;
+// a faulting kernel then ends the process. Default: in the device process.
+bool run_in_this_process() {
+    const char* value = std::getenv("GPUKIT_SIM_ISOLATION");
+    if (!value || !*value) return false;
+    const std::string text = value;
+    if (text == "0" || text == "off" || text == "none" || text == "false") return true;
+    if (text == "1" || text == "on" || text == "process" || text == "true") return false;
+    throw InvalidArgumentError(concat("GPUKIT_SIM_ISOLATION=", text,
+                                      ": say 'process' (kernels run in a device process of their own, the default) or "
+                                      "'0' (in this process, for a debugger)"));
+}
+
+// GPUKIT_SIM_LAUNCH_TIMEOUT=<seconds>: a launch running longer is given up (0 or unset: no limit).
+double launch_time_limit() {
+    const char* value = std::getenv("GPUKIT_SIM_LAUNCH_TIMEOUT");
+    if (!value || !*value) return 0;
+    char* end = nullptr;
+    const double seconds = std::strtod(value, &end);
+    if (end == value || *end || !(seconds >= 0))
+        throw InvalidArgumentError(
+            concat("GPUKIT_SIM_LAUNCH_TIMEOUT=", value, ": give the launch time limit in seconds (0 for none)"));
+    return seconds;
+}
+
+// A module as the host sees it; the code runs in the executor.
+struct HostModule;
+struct HostKernel {
+    HostModule* module;
+    unsigned index;
+    KernelInfo info;
+};
+struct HostModule {
+    std::uint64_t id = 0;
+    std::uint64_t data = 0;  // its data segments in device memory
+    ModuleInfo info;
+    std::vector<HostKernel> kernels;  // never resized once made: handles point into it
+    std::map<std::string, GlobalInfo, std::less<>> globals;
+};
+
+// Set by fork() in the child: the device belongs to the parent.
+std::atomic<bool> forked{false};
 
 std::string host_machine() {
     utsname name{};
@@ -63,7 +109,21 @@ DeviceProperties simulated_properties(unsigned workers) {
 
 class SimBackend final : public Backend {
 public:
-    SimBackend() : properties_(simulated_properties(WorkerPool::instance().size())) { install_crash_report(); }
+    SimBackend() : properties_(simulated_properties(WorkerPool::configured_size())), memory_(properties_.total_memory) {
+        static const int registered = pthread_atfork(nullptr, nullptr, [] { forked = true; });
+        (void)registered;
+        const double limit = launch_time_limit();
+        if (run_in_this_process()) {
+            install_crash_report();
+            local_ = std::make_unique<LocalExecutor>(memory_.fd(), memory_.base());
+            local_->directory().remove_at_exit();
+            executor_ = local_.get();
+        } else {
+            process_ = std::make_unique<DeviceProcess>(memory_, limit);
+            executor_ = process_.get();
+            streams_.set_stopper([this](const std::string& why) { return executor_.load()->abandon(why); });
+        }
+    }
 
     const BackendInfo& info() const override { return sim_backend_descriptor().info; }
     int device_count() override { return 1; }
@@ -78,54 +138,77 @@ public:
         return {pages > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size) : 0,
                 properties_.total_memory};
     }
-    void synchronize_device(int device) override {
+    void synchronize_device(int device, const Deadline& deadline) override {
         check_device(device);
-        streams_.synchronize_all();
+        streams_.synchronize_all(deadline);
     }
     const Compiler& compiler() override { return host_compiler(); }
 
-    // ---- memory: host memory, aligned like device allocations
+    // ---- memory: device memory (device_memory.hpp), shared with the device process
 
     // The simulated device has as much memory as the machine: allocations beyond what is left of
     // it fail as on a GPU, even where the operating system would overcommit. Managed memory is
-    // device memory here (the host addresses both); pinned memory is host memory, aligned like the
-    // real thing, which kernels may not use.
+    // device memory here (the host addresses both); pinned memory is device memory too, which
+    // kernels may read as they may on a GPU, but check mode does not count it as theirs.
+    bool kernels_reach_host_memory(int device, std::uint64_t address, std::size_t bytes) override {
+        check_device(device);
+        // In the device process kernels see device memory only (it is shared); in this process, everything.
+        return local_ != nullptr || memory_.contains(address, bytes);
+    }
+
     std::uint64_t allocate(int device, MemoryKind kind, std::size_t bytes) override {
         check_device(device);
-        if (kind == MemoryKind::pinned) return reinterpret_cast<std::uint64_t>(allocate_pinned(bytes));
         const std::size_t rounded = (bytes + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
-        std::size_t in_use = allocated_.load();
-        void* memory = nullptr;
-        if (rounded >= bytes && rounded <= properties_.total_memory - std::min(in_use, properties_.total_memory))
-            memory = std::aligned_alloc(allocation_alignment, rounded);
-        if (!memory) {
+        const std::size_t in_use = allocated_.load();
+        const std::size_t free = properties_.total_memory - std::min(in_use, properties_.total_memory);
+        std::optional<std::uint64_t> address;
+        if (rounded >= bytes && rounded <= free) address = memory_.allocate(rounded, allocation_alignment);
+        if (!address) {
+            if (kind == MemoryKind::pinned)
+                throw OutOfMemoryError(concat("Failed to allocate ", format_bytes(bytes), " of host memory"),
+                                       "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", bytes, free,
+                                       properties_.total_memory);
             throw OutOfMemoryError(concat("Failed to allocate ", format_bytes(bytes), " on the simulator"),
-                                   "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", bytes,
-                                   properties_.total_memory - std::min(in_use, properties_.total_memory),
+                                   "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", bytes, free,
                                    properties_.total_memory);
         }
         allocated_ += rounded;
-        AllocationTable::instance().add(reinterpret_cast<std::uint64_t>(memory), bytes);
+        if (kind == MemoryKind::pinned) {
+            std::lock_guard lock(pinned_mutex_);
+            pinned_.insert(*address);
+            return *address;
+        }
         // The host writes managed memory without telling anyone: initcheck counts it as written.
-        if (kind == MemoryKind::managed)
-            AllocationTable::instance().mark_written(reinterpret_cast<std::uint64_t>(memory), bytes);
-        return reinterpret_cast<std::uint64_t>(memory);
+        try {
+            executor_.load()->allocation_added(*address, bytes, kind == MemoryKind::managed);
+        } catch (...) {
+            allocated_ -= rounded;
+            memory_.release(*address);
+            throw;
+        }
+        return *address;
     }
     void release(int, MemoryKind kind, std::uint64_t address) noexcept override {
-        if (kind == MemoryKind::pinned) return std::free(reinterpret_cast<void*>(address));
-        if (auto allocation = AllocationTable::instance().containing(address, 1)) {
-            allocated_ -= (allocation->size + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
-            AllocationTable::instance().remove(address);
+        if (kind == MemoryKind::pinned) {
+            std::lock_guard lock(pinned_mutex_);
+            pinned_.erase(address);
+        } else if (!forked) {
+            try {
+                executor_.load()->allocation_removed(address);
+            } catch (...) {
+                // Only check mode's record of allocations misses it; the memory goes all the same.
+            }
         }
-        std::free(reinterpret_cast<void*>(address));
+        const std::size_t bytes = memory_.release(address);
+        allocated_ -= (bytes + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
     }
 
     void copy_to_device(int device, std::uint64_t dst, const void* src, std::size_t bytes,
                         std::optional<NativeStream> stream) override {
         check_device(device);
-        submit(stream, [=] {
+        submit(stream, [=, this] {
             std::memcpy(reinterpret_cast<void*>(dst), src, bytes);
-            AllocationTable::instance().mark_written(dst, bytes);
+            executor_.load()->host_wrote(dst, bytes);
         });
     }
     void copy_to_host(int device, void* dst, std::uint64_t src, std::size_t bytes,
@@ -136,17 +219,17 @@ public:
     void copy_on_device(int device, std::uint64_t dst, std::uint64_t src, std::size_t bytes,
                         std::optional<NativeStream> stream) override {
         check_device(device);
-        submit(stream, [=] {
+        submit(stream, [=, this] {
             std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
-            AllocationTable::instance().mark_written(dst, bytes);
+            executor_.load()->host_wrote(dst, bytes);
         });
     }
     void fill(int device, std::uint64_t dst, std::uint8_t value, std::size_t bytes,
               std::optional<NativeStream> stream) override {
         check_device(device);
-        submit(stream, [=] {
+        submit(stream, [=, this] {
             std::memset(reinterpret_cast<void*>(dst), value, bytes);
-            AllocationTable::instance().mark_written(dst, bytes);
+            executor_.load()->host_wrote(dst, bytes);
         });
     }
 
@@ -157,15 +240,23 @@ public:
         return streams_.create_stream(flags == StreamFlags::blocking);
     }
     void release_stream(int, NativeStream stream) noexcept override {
+        if (forked) return;
         try {
             streams_.destroy_stream(as_stream(stream));
         } catch (...) {
             // A destructor has no one to report to; the stream's thread has ended either way.
         }
     }
-    void synchronize_stream(int, NativeStream stream) override { streams_.synchronize(as_stream(stream)); }
-    bool query_stream(int, NativeStream stream) override { return streams_.query(as_stream(stream)); }
-    void stream_wait_event(int, NativeStream stream, NativeEvent event) override {
+    void synchronize_stream(int device, NativeStream stream, const Deadline& deadline) override {
+        check_device(device);
+        streams_.synchronize(as_stream(stream), deadline);
+    }
+    bool query_stream(int device, NativeStream stream) override {
+        check_device(device);
+        return streams_.query(as_stream(stream));
+    }
+    void stream_wait_event(int device, NativeStream stream, NativeEvent event) override {
+        check_device(device);
         streams_.wait(as_stream(stream), static_cast<SimEvent*>(event));
     }
     NativeEvent create_event(int device, EventFlags flags) override {
@@ -173,18 +264,27 @@ public:
         return streams_.create_event(flags == EventFlags::timing);
     }
     void release_event(int, NativeEvent event) noexcept override {
+        if (forked) return;
         try {
             streams_.destroy_event(static_cast<SimEvent*>(event));
         } catch (...) {
             // As for streams: nothing to report from a destructor.
         }
     }
-    void record_event(int, NativeEvent event, NativeStream stream) override {
+    void record_event(int device, NativeEvent event, NativeStream stream) override {
+        check_device(device);
         streams_.record(static_cast<SimEvent*>(event), as_stream(stream));
     }
-    void synchronize_event(int, NativeEvent event) override { streams_.synchronize(static_cast<SimEvent*>(event)); }
-    bool query_event(int, NativeEvent event) override { return streams_.query(static_cast<SimEvent*>(event)); }
-    float elapsed_ms(int, NativeEvent start, NativeEvent end) override {
+    void synchronize_event(int device, NativeEvent event, const Deadline& deadline) override {
+        check_device(device);
+        streams_.synchronize(static_cast<SimEvent*>(event), deadline);
+    }
+    bool query_event(int device, NativeEvent event) override {
+        check_device(device);
+        return streams_.query(static_cast<SimEvent*>(event));
+    }
+    float elapsed_ms(int device, NativeEvent start, NativeEvent end) override {
+        check_device(device);
         return streams_.elapsed_ms(static_cast<SimEvent*>(start), static_cast<SimEvent*>(end));
     }
 
@@ -197,41 +297,78 @@ public:
                 concat("The simulator runs modules it compiled itself (shared objects); it "
                        "cannot load ",
                        to_string(format), ". Compile the CUDA C source instead"));
-        return new SimModule(image, runtime_hooks());
+        start_executor();
+        auto module = std::make_unique<HostModule>();
+        module->id = next_module_.fetch_add(1) + 1;
+        const std::size_t data_bytes = module_data_bytes(image);
+        if (data_bytes) {
+            const auto data = memory_.allocate(data_bytes, static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));
+            if (!data)
+                throw OutOfMemoryError(concat("Failed to place a module's variables (", format_bytes(data_bytes),
+                                              ") in the simulator's memory"),
+                                       "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", data_bytes, 0,
+                                       properties_.total_memory);
+            module->data = *data;
+        }
+        try {
+            module->info = executor_.load()->load(module->id, image, module->data);
+        } catch (...) {
+            if (module->data) memory_.release(module->data);
+            throw;
+        }
+        module->kernels.reserve(module->info.kernels.size());
+        for (unsigned i = 0; i < module->info.kernels.size(); ++i)
+            module->kernels.push_back({module.get(), i, module->info.kernels[i]});
+        for (const auto& [name, global] : module->info.globals) module->globals.emplace(name, global);
+        return module.release();
     }
-    void release_module(int, NativeModule module) noexcept override { delete static_cast<SimModule*>(module); }
+    void release_module(int, NativeModule handle) noexcept override {
+        std::unique_ptr<HostModule> module(static_cast<HostModule*>(handle));
+        if (forked) {
+            static_cast<void>(module.release());  // the parent's device still has it
+            return;
+        }
+        executor_.load()->unload(module->id);
+        if (module->data) memory_.release(module->data);
+    }
 
     std::optional<NativeFunction> find_function(int, NativeModule module, const std::string& symbol) override {
-        if (const SimKernel* kernel = static_cast<SimModule*>(module)->kernel(symbol))
-            return const_cast<SimKernel*>(kernel);
+        for (auto& kernel : as_module(module).kernels)
+            if (kernel.info.name == symbol) return &kernel;
         return std::nullopt;
     }
     std::vector<std::string> function_symbols(int, NativeModule module) override {
-        return static_cast<SimModule*>(module)->kernel_names();
+        std::vector<std::string> names;
+        for (const auto& kernel : as_module(module).kernels) names.push_back(kernel.info.name);
+        return names;
     }
     std::vector<std::string> global_names(int, NativeModule module) override {
-        return static_cast<SimModule*>(module)->global_names();
+        return as_module(module).info.global_names;
     }
     std::optional<GlobalSymbol> find_global(int device, NativeModule module, const std::string& name) override {
-        auto global = static_cast<SimModule*>(module)->global(name);
-        if (!global) return std::nullopt;
-        return GlobalSymbol{
-            name, BufferView(Device(*this, device), reinterpret_cast<std::uint64_t>(global->address), global->size)};
+        const auto& globals = as_module(module).globals;
+        auto it = globals.find(name);
+        if (it == globals.end()) return std::nullopt;
+        if (!it->second.address)
+            throw InvalidArgumentError(concat("The variable '", name,
+                                              "' lies among the module's code, where the host cannot reach it on the "
+                                              "simulator; declare it outside functions, without const"));
+        return GlobalSymbol{name, BufferView(Device(*this, device), it->second.address, it->second.size)};
     }
     std::optional<std::vector<KernelParam>> function_params(int, NativeFunction function) override {
-        const auto& record = *as_kernel(function).record;
+        const auto& info = as_kernel(function).info;
         std::vector<KernelParam> params;
-        for (unsigned i = 0; i < record.param_count; ++i)
-            params.push_back({record.param_offsets[i], record.param_sizes[i], {}, {}});
+        for (std::size_t i = 0; i < info.param_sizes.size(); ++i)
+            params.push_back({info.param_offsets[i], info.param_sizes[i], {}, {}});
         return params;
     }
     KernelAttributes function_attributes(int, NativeFunction function) override {
-        const SimKernel& kernel = as_kernel(function);
+        const auto& info = as_kernel(function).info;
         KernelAttributes a;
-        a.static_shared_bytes = kernel.static_shared_bytes;
+        a.static_shared_bytes = info.static_shared_bytes;
         a.max_threads_per_block = properties_.limits.max_threads_per_block;
         const std::size_t limit = properties_.limits.shared_memory_per_block;
-        a.max_dynamic_shared_bytes = kernel.static_shared_bytes < limit ? limit - kernel.static_shared_bytes : 0;
+        a.max_dynamic_shared_bytes = info.static_shared_bytes < limit ? limit - info.static_shared_bytes : 0;
         return a;
     }
     void set_max_dynamic_shared(int, NativeFunction, std::size_t) override {
@@ -249,55 +386,32 @@ public:
     void launch(int device, NativeFunction function, const Dim3& grid, const Dim3& block, std::size_t shared_bytes,
                 NativeStream stream, void** args) override {
         check_device(device);
-        SimKernel& kernel = as_kernel(function);
+        const HostKernel& kernel = as_kernel(function);
         // The driver copies parameters at launch; so do we, for the work that runs later.
-        auto storage = std::make_shared<LaunchStorage>();
-        const auto& record = *kernel.record;
-        storage->values.resize(record.param_count);
-        for (unsigned i = 0; i < record.param_count; ++i) {
-            storage->values[i].resize(record.param_sizes[i]);
-            std::memcpy(storage->values[i].data(), args[i], record.param_sizes[i]);
+        auto values = std::make_shared<std::vector<std::vector<unsigned char>>>(kernel.info.param_sizes.size());
+        for (std::size_t i = 0; i < values->size(); ++i) {
+            (*values)[i].resize(kernel.info.param_sizes[i]);
+            std::memcpy((*values)[i].data(), args[i], kernel.info.param_sizes[i]);
         }
-        for (auto& value : storage->values) storage->pointers.push_back(value.data());
-        const SimModule* module = kernel.module;
-        streams_.enqueue(as_stream(stream), [this, storage, &kernel, module, grid, block, shared_bytes] {
-            std::unique_ptr<check::LaunchChecker> checker;
-            const CheckTools tools = CheckTools::from_bits(module->record().check_tools);
-            if (!tools.empty())
-                checker = std::make_unique<check::LaunchChecker>(
-                    *module, kernel.name, tools, gpukit_sim::Index3{grid.x, grid.y, grid.z},
-                    gpukit_sim::Index3{block.x, block.y, block.z}, shared_bytes);
-            // The tools the module was not compiled for do not see this launch; some must know of it.
-            check::before_unwatched_launch(tools, storage->values);
-            const BlockLaunch launch{module,
-                                     &kernel,
-                                     storage->pointers.data(),
-                                     {grid.x, grid.y, grid.z},
-                                     {block.x, block.y, block.z},
-                                     shared_bytes,
-                                     checker.get()};
+        const std::uint64_t module = kernel.module->id;
+        const unsigned index = kernel.index;
+        streams_.enqueue(as_stream(stream), [this, values, module, index, grid, block, shared_bytes] {
+            LaunchRequest request;
+            request.module = module;
+            request.kernel = index;
+            request.grid = {grid.x, grid.y, grid.z};
+            request.block = {block.x, block.y, block.z};
+            request.shared_bytes = shared_bytes;
+            request.arguments = *values;
+            std::atomic<std::uint64_t> blocks_done{0};
+            LaunchResult result = executor_.load()->launch(request, blocks_done);
             // Whatever the launch ends with, its hazards are kept for take_check_report().
-            std::vector<Hazard> found;
-            auto keep_hazards = [&] {
-                if (!checker) return;
-                found = checker->hazards();
+            if (!result.hazards.empty()) {
                 std::lock_guard lock(hazards_mutex_);
-                hazards_.insert(hazards_.end(), found.begin(), found.end());
-            };
-            const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
-            try {
-                WorkerPool::instance().run(blocks, [&](std::uint64_t index) {
-                    const gpukit_sim::Index3 at{static_cast<unsigned>(index % grid.x),
-                                                static_cast<unsigned>((index / grid.x) % grid.y),
-                                                static_cast<unsigned>(index / (std::uint64_t{grid.x} * grid.y))};
-                    run_block(launch, at);
-                });
-            } catch (...) {
-                keep_hazards();
-                throw;
+                hazards_.insert(hazards_.end(), result.hazards.begin(), result.hazards.end());
             }
-            keep_hazards();
-            if (!found.empty() && raise_on_hazard()) throw HazardError(found.front());
+            if (result.error) std::rethrow_exception(result.error);
+            if (!result.hazards.empty() && raise_on_hazard()) throw HazardError(result.hazards.front());
         });
     }
 
@@ -311,26 +425,43 @@ public:
     }
 
 private:
-    void* allocate_pinned(std::size_t bytes) {
-        const std::size_t rounded = (bytes + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
-        void* host = rounded >= bytes ? std::aligned_alloc(allocation_alignment, rounded) : nullptr;
-        if (!host)
-            throw OutOfMemoryError(concat("Failed to allocate ", format_bytes(bytes), " of host memory"),
-                                   "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", bytes, 0, properties_.total_memory);
-        return host;
+    // The device process starts with the first module; where it cannot, kernels run in this
+    // process, unisolated, after saying so once.
+    void start_executor() {
+        std::call_once(started_, [&] {
+            if (!process_ || process_->start()) return;
+            std::fprintf(stderr,
+                         "gpukit: %s. Kernels run in this process instead: a faulting kernel will end it "
+                         "(GPUKIT_SIM_ISOLATION=0 says this is wanted and silences this message).\n",
+                         process_->start_failure().c_str());
+            install_crash_report();
+            local_ = std::make_unique<LocalExecutor>(memory_.fd(), memory_.base());
+            local_->directory().remove_at_exit();
+            // What check mode knows of the allocations so far: each counts as written.
+            std::set<std::uint64_t> pinned;
+            {
+                std::lock_guard lock(pinned_mutex_);
+                pinned = pinned_;
+            }
+            for (const auto& [address, bytes] : memory_.live())
+                if (!pinned.count(address)) local_->allocation_added(address, bytes, true);
+            executor_ = local_.get();
+            streams_.set_stopper(nullptr);
+        });
     }
 
-    struct LaunchStorage {
-        std::vector<std::vector<unsigned char>> values;
-        std::vector<void*> pointers;
-    };
-
     static void check_device(int device) {
+        if (forked)
+            throw UsageError(
+                "The simulator's device belongs to the process that used it before fork(): a forked "
+                "child cannot use it (as with CUDA). Use gpukit in the child only, or start it with "
+                "the 'spawn' or 'forkserver' method of multiprocessing");
         if (device != 0)
             throw InvalidArgumentError(concat("There is no simulator device ", device, "; the simulator has device 0"));
     }
     static SimStream* as_stream(NativeStream stream) { return static_cast<SimStream*>(stream); }
-    static SimKernel& as_kernel(NativeFunction function) { return *static_cast<SimKernel*>(function); }
+    static const HostKernel& as_kernel(NativeFunction function) { return *static_cast<HostKernel*>(function); }
+    static HostModule& as_module(NativeModule module) { return *static_cast<HostModule*>(module); }
 
     void submit(std::optional<NativeStream> stream, std::function<void()> work) {
         if (stream)
@@ -340,9 +471,17 @@ private:
     }
 
     DeviceProperties properties_;
+    DeviceMemory memory_;
+    std::unique_ptr<DeviceProcess> process_;  // kernels in a device process (the default)
+    std::unique_ptr<LocalExecutor> local_;    // or in this one
+    std::atomic<Executor*> executor_{nullptr};
+    std::once_flag started_;
+    std::atomic<std::uint64_t> next_module_{0};
     std::atomic<std::size_t> allocated_{0};  // rounded bytes of live allocations
-    std::mutex hazards_mutex_;               // guards hazards_
-    std::vector<Hazard> hazards_;            // found by check-mode launches, not yet taken
+    std::mutex pinned_mutex_;
+    std::set<std::uint64_t> pinned_;
+    std::mutex hazards_mutex_;     // guards hazards_
+    std::vector<Hazard> hazards_;  // found by check-mode launches, not yet taken
     StreamScheduler streams_;
 };
 

@@ -7,7 +7,10 @@
 #include <link.h>
 #include <unistd.h>
 
-#include <atomic>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,7 +19,6 @@
 #include "backends/sim/fiber_stacks.hpp"
 #include "gpukit/error.hpp"
 #include "util/elf_symbols.hpp"
-#include "util/private_files.hpp"
 #include "util/process.hpp"
 #include "util/text.hpp"
 
@@ -86,40 +88,68 @@ std::string_view unqualified(std::string_view name) {
 
 }  // namespace
 
-SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hooks) {
+namespace {
+
+struct DataSpan {
+    std::uint64_t begin, end;  // page-aligned, relative to the load base
+    bool writable;
+};
+
+// The page spans of the image's segments that are not code, merged where they share pages.
+std::vector<DataSpan> data_spans(std::string_view image) {
+    const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+    std::vector<DataSpan> spans;
+    for (const auto& segment : read_elf_segments(image)) {
+        if (segment.executable || segment.end <= segment.begin) continue;
+        spans.push_back({segment.begin / page * page, (segment.end + page - 1) / page * page, segment.writable});
+    }
+    std::sort(spans.begin(), spans.end(), [](const DataSpan& a, const DataSpan& b) { return a.begin < b.begin; });
+    std::vector<DataSpan> merged;
+    for (const auto& span : spans) {
+        if (!merged.empty() && span.begin < merged.back().end) {
+            merged.back().end = std::max(merged.back().end, span.end);
+            merged.back().writable |= span.writable;
+        } else {
+            merged.push_back(span);
+        }
+    }
+    return merged;
+}
+
+}  // namespace
+
+std::size_t module_data_bytes(std::string_view image) {
+    std::size_t bytes = 0;
+    for (const auto& span : data_spans(image)) bytes += span.end - span.begin;
+    return bytes;
+}
+
+SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hooks, const ModulePlacement& placement) {
     // dlopen needs a file, and one name per module: the dynamic linker hands back an already
-    // loaded library for a name it has seen. The file is created afresh (O_EXCL|O_NOFOLLOW) in this
-    // process's private directory (mkdtemp, 0700, removed at exit), where no one else can plant a
-    // link or swap the file before it is loaded; it goes as soon as it is mapped.
-    static std::atomic<unsigned long> counter{0};
-    const auto path = process_private_directory().path() / concat("kernel-", counter.fetch_add(1), ".so");
-    write_new_file(path, image, 0700);
-    handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    std::error_code ignored;
-    path_ = path.string();
+    // loaded library for a name it has seen. The file stays while the module is loaded.
+    path_ = placement.directory->write_file(placement.file_name, image, 0700).string();
+    handle_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle_) {
         const char* why = dlerror();
-        std::filesystem::remove(path, ignored);
+        std::error_code ignored;
+        std::filesystem::remove(path_, ignored);
         throw BackendUnavailableError(concat("The dynamic linker refused a kernel module: ", why ? why : "unknown"));
     }
     auto entry = reinterpret_cast<gpukit_sim_module_entry>(dlsym(handle_, "gpukit_sim_module"));
     if (!entry) {
         dlclose(handle_);
+        handle_ = nullptr;
         throw InvalidArgumentError("The image is not a gpukit simulator module (no gpukit_sim_module entry)");
     }
     record_ = entry(&hooks);
     if (record_->abi_version != gpukit_sim::kAbiVersion || record_->stack_bytes != simulated_stack_bytes()) {
+        const auto abi = record_->abi_version;
+        const auto stack = record_->stack_bytes;
         dlclose(handle_);
-        throw InvalidArgumentError(concat("The kernel module was built for simulator ABI ", record_->abi_version,
-                                          " and ", record_->stack_bytes, "-byte stacks; this process runs ABI ",
-                                          gpukit_sim::kAbiVersion, " with ", simulated_stack_bytes(),
-                                          "-byte stacks: compile it again"));
-    }
-
-    // Check-mode modules stay on disk while loaded: their source lines are read from the file.
-    if (!record_->check_tools) {
-        std::filesystem::remove(path_, ignored);
-        path_.clear();
+        handle_ = nullptr;
+        throw InvalidArgumentError(concat("The kernel module was built for simulator ABI ", abi, " and ", stack,
+                                          "-byte stacks; this process runs ABI ", gpukit_sim::kAbiVersion, " with ",
+                                          simulated_stack_bytes(), "-byte stacks: compile it again"));
     }
 
     link_map* map = nullptr;
@@ -127,8 +157,11 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
     const auto base = map ? map->l_addr : 0;
     base_ = base;
     const auto symbols = read_elf_symbols(image);
-    for (const auto& segment : read_elf_load_segments(image))
-        segments_.emplace_back(base + segment.first, base + segment.second);
+    for (const auto& segment : read_elf_segments(image)) {
+        segments_.emplace_back(base + segment.begin, base + segment.end);
+        if (segment.executable) code_ = {base + segment.begin, base + segment.end};
+    }
+    place_data(image, placement, symbols);
     for (const auto& range : read_elf_writable_ranges(image))
         writable_.emplace_back(base + range.first, base + range.second);
 
@@ -155,7 +188,12 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
         if (symbol.type == elf_type_tls && !is_prelude_symbol(symbol.name) && symbol.value != dynamic_offset) {
             locals.push_back({demangle(symbol.name), symbol.size});
         } else if (symbol.type == elf_type_object && symbol.size > 0 && !is_prelude_symbol(symbol.name)) {
-            const SimGlobal global{reinterpret_cast<void*>(base + symbol.value), symbol.size};
+            const std::uintptr_t address = base + symbol.value;
+            std::uint64_t device = 0;
+            for (const auto& range : data_)
+                if (address >= range.begin && address + symbol.size <= range.end)
+                    device = range.device + (address - range.begin);
+            const SimGlobal global{reinterpret_cast<void*>(address), symbol.size, device};
             globals_.emplace(symbol.name, global);
             globals_.emplace(demangle(symbol.name), global);
         }
@@ -210,6 +248,46 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
     for (auto& kernel : kernels_) kernel.static_shared_bytes += shared_for_all;
 }
 
+void SimModule::place_data(std::string_view image, const ModulePlacement& placement,
+                           const std::vector<ElfSymbol>& symbols) {
+    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    std::uint64_t device = placement.data;
+    for (const auto& span : data_spans(image)) {
+        const std::uintptr_t begin = base_ + span.begin;
+        const std::uintptr_t end = base_ + span.end;
+        void* const target = reinterpret_cast<void*>(device);
+        // After a restart of the device process the pages hold the variables' values from before
+        // it: the fresh pages take them over (the rest of the pages is this load's own).
+        std::vector<std::pair<std::uintptr_t, std::string>> kept;
+        if (placement.keep_values && span.writable)
+            for (const auto& symbol : symbols) {
+                const std::uintptr_t address = base_ + symbol.value;
+                if (!symbol.defined || symbol.type != elf_type_object || symbol.size == 0 || address < begin ||
+                    address + symbol.size > end || is_prelude_symbol(symbol.name))
+                    continue;
+                kept.emplace_back(address - begin,
+                                  std::string(static_cast<const char*>(target) + (address - begin), symbol.size));
+            }
+        std::memcpy(target, reinterpret_cast<const void*>(begin), end - begin);
+        for (const auto& [offset, bytes] : kept)
+            std::memcpy(static_cast<char*>(target) + offset, bytes.data(), bytes.size());
+        const int protection = span.writable ? PROT_READ | PROT_WRITE : PROT_READ;
+        if (mmap(reinterpret_cast<void*>(begin), end - begin, protection, MAP_SHARED | MAP_FIXED, placement.memory_fd,
+                 static_cast<off_t>(device - placement.memory_base)) == MAP_FAILED)
+            throw BackendUnavailableError(concat(
+                "The simulator cannot move a module's variables into device memory (mmap: ", std::strerror(errno),
+                ")"));
+        data_.push_back({begin, end, device});
+        device += end - begin;
+    }
+    // What the dynamic linker had made read-only after relocating (as it rounds: whole pages).
+    const auto [relro_begin, relro_end] = read_elf_relro(image);
+    const std::uintptr_t protect_begin = (base_ + relro_begin) / page * page;
+    const std::uintptr_t protect_end = (base_ + relro_end) / page * page;
+    if (relro_end > relro_begin && protect_end > protect_begin)
+        mprotect(reinterpret_cast<void*>(protect_begin), protect_end - protect_begin, PROT_READ);
+}
+
 SimModule::~SimModule() {
     // Unloading fails only for a handle we never opened; nothing to report from a destructor.
     if (handle_) dlclose(handle_);
@@ -221,24 +299,24 @@ std::uintptr_t SimModule::thread_local_block() const {
     return reinterpret_cast<std::uintptr_t>(record_->prepare_thread()) - anchor_offset_;
 }
 
-SourceLocation SimModule::source_of(const void* return_address) const {
-    if (path_.empty() || !return_address) return {};
-    // The call that reported the access ends just before its return address.
-    const auto offset = reinterpret_cast<std::uintptr_t>(return_address) - 1 - base_;
+namespace {
+
+// The inlining chain of the instruction at `offset` in the shared object at `path`, innermost
+// first (addr2line -i); none when unknown or where there is no addr2line.
+std::vector<SourceLocation> inlining_chain(const std::string& path, std::uintptr_t offset, bool basenames) {
+    if (path.empty()) return {};
     char hex[32];
     std::snprintf(hex, sizeof hex, "0x%lx", static_cast<unsigned long>(offset));
-    // With -i, addr2line lists the inlining chain, innermost first: the access is the user's at
-    // the first frame outside the prelude's headers (an atomicAdd reports its caller's line).
-    const auto result = run_process({"addr2line", "-C", "-f", "-i", "-e", path_, hex});
+    std::vector<std::string> command = {"addr2line", "-C", "-f", "-i"};
+    if (basenames) command.emplace_back("--basenames");
+    command.insert(command.end(), {"-e", path, hex});
+    ProcessResult result;
+    try {
+        result = run_process(command);
+    } catch (const std::exception&) {
+        return {};  // no addr2line here: lines are a nicety
+    }
     if (result.exit_code != 0) return {};
-    const auto is_prelude = [this](std::string_view file) {
-        if (!compile_directory_.empty()) return file.rfind(compile_directory_ + "prelude/", 0) == 0;
-        const auto slash = file.rfind('/');
-        const std::string_view base = slash == std::string_view::npos ? file : file.substr(slash + 1);
-        for (const auto& header : prelude_files())
-            if (base == header.name) return true;
-        return false;
-    };
     std::vector<SourceLocation> frames;
     for (std::size_t at = 0; at < result.output.size();) {
         const auto function_end = result.output.find('\n', at);
@@ -257,10 +335,39 @@ SourceLocation SimModule::source_of(const void* return_address) const {
         if (where_end == std::string::npos) break;
         at = where_end + 1;
     }
+    return frames;
+}
+
+bool is_prelude_file(std::string_view file) {
+    const auto slash = file.rfind('/');
+    const std::string_view base = slash == std::string_view::npos ? file : file.substr(slash + 1);
+    for (const auto& header : prelude_files())
+        if (base == header.name) return true;
+    return false;
+}
+
+}  // namespace
+
+SourceLocation source_location(const std::string& path, std::uintptr_t offset) {
+    // With -i, addr2line lists the inlining chain, innermost first: the access is the user's at
+    // the first frame outside the prelude's headers (an atomicAdd reports its caller's line).
+    const auto frames = inlining_chain(path, offset, true);
     if (frames.empty()) return {};
+    for (const auto& frame : frames)
+        if (!frame.file.empty() && !is_prelude_file(frame.file)) return frame;
+    return frames.front();
+}
+
+SourceLocation SimModule::locate(std::uintptr_t offset) const {
+    const auto frames = inlining_chain(path_, offset, false);
+    if (frames.empty()) return {};
+    const auto is_prelude = [this](std::string_view file) {
+        if (!compile_directory_.empty()) return file.rfind(compile_directory_ + "prelude/", 0) == 0;
+        return is_prelude_file(file);
+    };
     SourceLocation chosen = frames.front();
     for (const auto& frame : frames) {
-        if (!is_prelude(frame.file)) {
+        if (!frame.file.empty() && !is_prelude(frame.file)) {
             chosen = frame;
             break;
         }
@@ -292,6 +399,18 @@ std::string SimModule::source_name(std::string_view compiled_path) const {
         return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
     }
     return std::string(path);
+}
+
+SourceLocation SimModule::source_of(const void* return_address) const {
+    if (!return_address) return {};
+    // The call that reported the access ends just before its return address.
+    return locate(reinterpret_cast<std::uintptr_t>(return_address) - 1 - base_);
+}
+
+SourceLocation SimModule::source_at(const void* pc) const {
+    const auto address = reinterpret_cast<std::uintptr_t>(pc);
+    if (address < code_.first || address >= code_.second) return {};
+    return locate(address - base_);
 }
 
 const SimKernel* SimModule::kernel(std::string_view name) const {

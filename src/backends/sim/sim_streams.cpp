@@ -1,6 +1,7 @@
 // src/backends/sim/sim_streams.cpp: streams and events of the simulated device.
 #include "backends/sim/sim_streams.hpp"
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -10,7 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "gpukit/device.hpp"
 #include "gpukit/error.hpp"
+#include "util/text.hpp"
 
 namespace gpukit::detail::sim {
 
@@ -24,7 +27,28 @@ using Ready = std::function<bool()>;
 struct Work {
     std::function<void()> run;
     std::vector<Ready> after;
+    std::uint64_t epoch = 0;   // the scheduler's epoch when it was enqueued: older work is skipped
+    bool always_runs = false;  // bookkeeping (an event record) that runs even when skipped
 };
+
+// How often a wait looks at the clock and asks the interrupt check.
+constexpr auto wait_slice = std::chrono::milliseconds(100);
+
+// Errors after which a stream skips its later work until they are reported: the launch did not
+// run to its end, so what follows would read what it did not write.
+bool stops_the_stream(const std::exception_ptr& error) {
+    try {
+        std::rethrow_exception(error);
+    } catch (const KernelFaultError&) {
+        return true;
+    } catch (const LaunchTimeoutError&) {
+        return true;
+    } catch (const LaunchAbandonedError&) {
+        return true;
+    } catch (...) {
+        return false;
+    }
+}
 
 }  // namespace
 
@@ -36,6 +60,7 @@ public:
     std::uint64_t enqueued = 0;
     std::uint64_t completed = 0;
     std::exception_ptr error;
+    bool skipping = false;  // an error that stops the stream is waiting to be reported
     bool stopping = false;
     std::thread thread;
 };
@@ -45,6 +70,7 @@ struct SimEvent {
     std::uint64_t recorded = 0;   // records asked for
     std::uint64_t completed = 0;  // records that have happened
     Clock::time_point when{};
+    std::weak_ptr<SimStream> stream;  // of the latest record
 };
 
 struct StreamScheduler::State {
@@ -53,6 +79,8 @@ struct StreamScheduler::State {
     std::map<SimStream*, std::shared_ptr<SimStream>> streams;
     std::map<SimEvent*, std::shared_ptr<SimEvent>> events;
     std::shared_ptr<SimStream> default_stream;
+    std::uint64_t epoch = 0;  // raised when the device's work is given up
+    std::function<bool(const std::string&)> stop;
 
     std::shared_ptr<SimStream> start(bool is_default, bool blocking) {
         auto stream = std::make_shared<SimStream>();
@@ -76,18 +104,28 @@ struct StreamScheduler::State {
             if (stream.queue.empty()) return;  // stopping
             Work work = std::move(stream.queue.front());
             stream.queue.pop_front();
+            const bool skip = (work.epoch != epoch || stream.skipping) && !work.always_runs;
             lock.unlock();
             std::exception_ptr failure;
-            try {
-                work.run();
-            } catch (...) {
-                failure = std::current_exception();
+            if (!skip) {
+                try {
+                    work.run();
+                } catch (...) {
+                    failure = std::current_exception();
+                }
             }
             lock.lock();
-            if (failure && !stream.error) stream.error = failure;
+            if (failure) {
+                if (!stream.error) stream.error = failure;
+                if (stops_the_stream(failure)) stream.skipping = true;
+            }
             ++stream.completed;
             changed.notify_all();
         }
+    }
+
+    Work work(std::function<void()> run, const SimStream& stream, bool always_runs = false) {
+        return Work{std::move(run), implicit_order(stream), epoch, always_runs};
     }
 
     // What work enqueued on `stream` now must wait for, per the legacy default stream's rules.
@@ -120,14 +158,82 @@ struct StreamScheduler::State {
         return it->second;
     }
 
-    void wait_idle(std::unique_lock<std::mutex>& lock, SimStream& stream) {
-        const std::uint64_t target = stream.enqueued;
-        changed.wait(lock, [&] { return stream.completed >= target; });
+    // Waits until `done`; past the deadline, or when the interrupt check says so, gives up the
+    // device's work (where it can) and throws. `waited`: the streams whose work the caller waits
+    // for, which the caller's error reports; `what` names that work in the message.
+    template <class Done>
+    void wait(std::unique_lock<std::mutex>& lock, Done done, const Deadline& deadline,
+              const std::vector<std::shared_ptr<SimStream>>& waited, const char* what) {
+        while (!done()) {
+            auto until = Clock::now() + wait_slice;
+            if (deadline && deadline->deadline < until) until = deadline->deadline;
+            changed.wait_until(lock, until, done);
+            if (done()) return;
+            if (deadline && Clock::now() >= deadline->deadline) {
+                const bool stopped = give_up(lock, waited, concat("waiting for ", what, " timed out"));
+                throw WaitTimeoutError(concat("Waiting for ", what, " timed out after ", deadline->seconds, " s. ",
+                                              stopped ? given_up : still_running),
+                                       deadline->seconds);
+            }
+            if (const WaitInterruptCheck check = wait_interrupt_check()) {
+                lock.unlock();
+                const bool interrupted = check();
+                lock.lock();
+                if (interrupted) {
+                    const bool stopped = give_up(lock, waited, concat("waiting for ", what, " was interrupted"));
+                    throw WaitInterruptedError(
+                        concat("Waiting for ", what, " was interrupted. ", stopped ? given_up : still_running));
+                }
+            }
+        }
+    }
+
+    static constexpr const char* given_up =
+        "The simulator gave up the device's work so that the device is usable again: the running launches were "
+        "stopped (its device process was restarted) and the work queued on every stream was skipped; device memory "
+        "keeps what that work wrote";
+    static constexpr const char* still_running =
+        "The work goes on running: kernels run in this process (GPUKIT_SIM_ISOLATION=0), where they cannot be "
+        "stopped";
+
+    // Stops the running work and skips everything queued; returns false where it cannot (then
+    // nothing changes). The streams in `waited` are left without an error (the caller reports
+    // it); the others that lost work report LaunchAbandonedError.
+    bool give_up(std::unique_lock<std::mutex>& lock, const std::vector<std::shared_ptr<SimStream>>& waited,
+                 const std::string& why) {
+        if (!stop) return false;
+        ++epoch;
+        std::vector<std::pair<std::shared_ptr<SimStream>, std::uint64_t>> targets;
+        for (const auto& [raw, stream] : streams) {
+            targets.emplace_back(stream, stream->enqueued);
+            if (stream->enqueued > stream->completed && !stream->error)
+                stream->error = std::make_exception_ptr(
+                    LaunchAbandonedError(concat("Work on this stream was abandoned: ", why,
+                                                " in another thread or on another stream, and "
+                                                "the simulator gave up the device's work to keep the device usable")));
+        }
+        changed.notify_all();
+        const auto stop_now = stop;
+        lock.unlock();
+        stop_now(why);
+        lock.lock();
+        // The running work ends at once (its launches fail), the queued work is skipped.
+        changed.wait(lock, [&] {
+            for (const auto& [stream, target] : targets)
+                if (stream->completed < target) return false;
+            return true;
+        });
+        for (const auto& stream : waited) {
+            stream->error = nullptr;
+            stream->skipping = false;
+        }
+        return true;
     }
 
     void rethrow_error(SimStream& stream) {
         if (stream.error) {
             auto error = std::exchange(stream.error, nullptr);
+            stream.skipping = false;
             std::rethrow_exception(error);
         }
     }
@@ -152,6 +258,11 @@ StreamScheduler::~StreamScheduler() {
         if (stream->thread.joinable()) stream->thread.join();
 }
 
+void StreamScheduler::set_stopper(std::function<bool(const std::string&)> stop) {
+    std::lock_guard lock(state_->mutex);
+    state_->stop = std::move(stop);
+}
+
 SimStream* StreamScheduler::default_stream() { return state_->default_stream.get(); }
 
 SimStream* StreamScheduler::create_stream(bool blocking) {
@@ -166,7 +277,8 @@ void StreamScheduler::destroy_stream(SimStream* raw) {
         auto it = state_->streams.find(raw);
         if (it == state_->streams.end()) return;
         stream = it->second;
-        state_->wait_idle(lock, *stream);  // the work already enqueued still runs
+        const std::uint64_t target = stream->enqueued;  // the work already enqueued still runs
+        state_->changed.wait(lock, [&] { return stream->completed >= target; });
         stream->stopping = true;
         state_->streams.erase(it);
         state_->changed.notify_all();
@@ -177,7 +289,7 @@ void StreamScheduler::destroy_stream(SimStream* raw) {
 void StreamScheduler::enqueue(SimStream* raw, std::function<void()> work) {
     std::lock_guard lock(state_->mutex);
     auto stream = state_->resolve(raw);
-    stream->queue.push_back({std::move(work), state_->implicit_order(*stream)});
+    stream->queue.push_back(state_->work(std::move(work), *stream));
     ++stream->enqueued;
     state_->changed.notify_all();
 }
@@ -189,20 +301,25 @@ void StreamScheduler::run_synchronously(const std::function<void()>& work) {
         after.push_back([stream = state_->default_stream, target = state_->default_stream->enqueued] {
             return stream->completed >= target;
         });
-        state_->changed.wait(lock, [&] {
-            for (const auto& ready : after)
-                if (!ready()) return false;
-            return true;
-        });
+        state_->wait(
+            lock,
+            [&] {
+                for (const auto& ready : after)
+                    if (!ready()) return false;
+                return true;
+            },
+            std::nullopt, {state_->default_stream}, "the earlier work on the default stream");
         state_->rethrow_error(*state_->default_stream);
     }
     work();
 }
 
-void StreamScheduler::synchronize(SimStream* raw) {
+void StreamScheduler::synchronize(SimStream* raw, const Deadline& deadline) {
     std::unique_lock lock(state_->mutex);
     auto stream = state_->resolve(raw);
-    state_->wait_idle(lock, *stream);
+    const std::uint64_t target = stream->enqueued;
+    state_->wait(
+        lock, [&] { return stream->completed >= target; }, deadline, {stream}, "the stream's work");
     state_->rethrow_error(*stream);
 }
 
@@ -212,11 +329,22 @@ bool StreamScheduler::query(SimStream* raw) {
     return stream->completed >= stream->enqueued;
 }
 
-void StreamScheduler::synchronize_all() {
+void StreamScheduler::synchronize_all(const Deadline& deadline) {
     std::unique_lock lock(state_->mutex);
     std::vector<std::shared_ptr<SimStream>> all;
-    for (auto& [raw, stream] : state_->streams) all.push_back(stream);
-    for (auto& stream : all) state_->wait_idle(lock, *stream);
+    std::vector<std::uint64_t> targets;
+    for (auto& [raw, stream] : state_->streams) {
+        all.push_back(stream);
+        targets.push_back(stream->enqueued);
+    }
+    state_->wait(
+        lock,
+        [&] {
+            for (std::size_t i = 0; i < all.size(); ++i)
+                if (all[i]->completed < targets[i]) return false;
+            return true;
+        },
+        deadline, all, "the device's work");
     for (auto& stream : all) state_->rethrow_error(*stream);
 }
 
@@ -239,23 +367,29 @@ void StreamScheduler::record(SimEvent* raw, SimStream* raw_stream) {
     auto event = state_->resolve(raw);
     auto stream = state_->resolve(raw_stream);
     const std::uint64_t generation = ++event->recorded;
+    event->stream = stream;
     State* state = state_.get();
-    stream->queue.push_back({[state, event, generation] {
-                                 const auto now = Clock::now();
-                                 std::lock_guard inner(state->mutex);
-                                 event->when = now;
-                                 if (event->completed < generation) event->completed = generation;
-                             },
-                             state_->implicit_order(*stream)});
+    // Completes even where the stream skips its work: nothing may wait for ever on an event.
+    stream->queue.push_back(state_->work(
+        [state, event, generation] {
+            const auto now = Clock::now();
+            std::lock_guard inner(state->mutex);
+            event->when = now;
+            if (event->completed < generation) event->completed = generation;
+        },
+        *stream, true));
     ++stream->enqueued;
     state_->changed.notify_all();
 }
 
-void StreamScheduler::synchronize(SimEvent* raw) {
+void StreamScheduler::synchronize(SimEvent* raw, const Deadline& deadline) {
     std::unique_lock lock(state_->mutex);
     auto event = state_->resolve(raw);
     const std::uint64_t target = event->recorded;
-    state_->changed.wait(lock, [&] { return event->completed >= target; });
+    std::vector<std::shared_ptr<SimStream>> waited;
+    if (auto stream = event->stream.lock()) waited.push_back(std::move(stream));
+    state_->wait(
+        lock, [&] { return event->completed >= target; }, deadline, waited, "the event's work");
 }
 
 bool StreamScheduler::query(SimEvent* raw) {
@@ -269,9 +403,9 @@ void StreamScheduler::wait(SimStream* raw_stream, SimEvent* raw) {
     auto stream = state_->resolve(raw_stream);
     auto event = state_->resolve(raw);
     const std::uint64_t generation = event->recorded;
-    auto after = state_->implicit_order(*stream);
-    after.push_back([event, generation] { return event->completed >= generation; });
-    stream->queue.push_back({[] {}, std::move(after)});
+    Work work = state_->work([] {}, *stream);
+    work.after.push_back([event, generation] { return event->completed >= generation; });
+    stream->queue.push_back(std::move(work));
     ++stream->enqueued;
     state_->changed.notify_all();
 }

@@ -3,13 +3,27 @@
 // Each stream is a queue with a thread of its own: work on it runs in order and asynchronously
 // with the host, as on a GPU. The legacy default stream keeps CUDA's semantics: its work waits
 // for earlier work on every blocking stream, and work on blocking streams waits for earlier work
-// on it. An error raised by work on a stream (a deadlocked block) is reported by the next call
-// that synchronises with that stream.
+// on it. An error raised by work on a stream (a deadlocked block, a faulting kernel) is reported by
+// the next call that synchronises with that stream.
+//
+// A faulting kernel is like CUDA's sticky error, but for its stream only and until reported: the
+// work queued after it on the stream is skipped (event records still complete, so nothing waits
+// for ever), and once a synchronising call has raised the error the stream runs new work again.
+//
+// Waits can end early. A deadline ends them with WaitTimeoutError, the interrupt check
+// (gpukit/device.hpp: Ctrl-C in Python) with WaitInterruptedError; before either, the device's
+// work is given up where it can be (abandon_all): the running launches are stopped (the device
+// process restarted) and everything queued on every stream is skipped, so the device is usable
+// again. Streams other than those the interrupted wait was for report the loss at their next
+// synchronisation (LaunchAbandonedError).
 #pragma once
 
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <string>
+
+#include "backends/backend.hpp"
 
 namespace gpukit::detail::sim {
 
@@ -22,6 +36,10 @@ public:
     ~StreamScheduler();
     StreamScheduler(const StreamScheduler&) = delete;
     StreamScheduler& operator=(const StreamScheduler&) = delete;
+
+    // How running work is stopped when a wait gives up: returns false where it cannot be (kernels
+    // running in this process).
+    void set_stopper(std::function<bool(const std::string& why)> stop);
 
     SimStream* default_stream();
     SimStream* create_stream(bool blocking);
@@ -36,14 +54,14 @@ public:
     void run_synchronously(const std::function<void()>& work);
 
     // Waits for the stream's work so far; rethrows (and clears) the first error it raised.
-    void synchronize(SimStream* stream);
+    void synchronize(SimStream* stream, const Deadline& deadline = std::nullopt);
     bool query(SimStream* stream);
-    void synchronize_all();
+    void synchronize_all(const Deadline& deadline = std::nullopt);
 
     SimEvent* create_event(bool timing);
     void destroy_event(SimEvent* event);
     void record(SimEvent* event, SimStream* stream);
-    void synchronize(SimEvent* event);
+    void synchronize(SimEvent* event, const Deadline& deadline = std::nullopt);
     bool query(SimEvent* event);
     // Later work on `stream` waits until the event's latest record has completed.
     void wait(SimStream* stream, SimEvent* event);

@@ -20,6 +20,7 @@ namespace {
 struct Job {
     std::uint64_t count;
     const std::function<void(std::uint64_t)>* run_one;
+    std::atomic<std::uint64_t>* progress;  // blocks that returned, for the caller; may be null
     std::atomic<std::uint64_t> next{0};
     std::atomic<std::uint64_t> finished{0};
     std::atomic<bool> failed{false};
@@ -63,6 +64,7 @@ struct WorkerPool::Impl {
                 if (!job->failed.load(std::memory_order_relaxed)) {
                     try {
                         (*job->run_one)(index);
+                        if (job->progress) job->progress->fetch_add(1, std::memory_order_relaxed);
                     } catch (...) {
                         std::lock_guard lock(mutex);
                         if (!job->error) job->error = std::current_exception();
@@ -91,13 +93,17 @@ WorkerPool& WorkerPool::instance() {
     return *pool;
 }
 
+unsigned WorkerPool::configured_size() { return configured_threads(); }
+
 unsigned WorkerPool::size() const noexcept { return static_cast<unsigned>(impl_->threads.size()); }
 
-void WorkerPool::run(std::uint64_t count, const std::function<void(std::uint64_t)>& run_one) {
+void WorkerPool::run(std::uint64_t count, const std::function<void(std::uint64_t)>& run_one,
+                     std::atomic<std::uint64_t>* finished) {
     if (count == 0) return;
     auto job = std::make_shared<Job>();
     job->count = count;
     job->run_one = &run_one;
+    job->progress = finished;
     std::unique_lock lock(impl_->mutex);
     impl_->jobs.push_back(job);
     impl_->work_ready.notify_all();

@@ -4,6 +4,7 @@
 // worker, so its fibers never change OS thread (their thread-local shared memory stays theirs).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 
@@ -13,10 +14,14 @@ class WorkerPool {
 public:
     static WorkerPool& instance();
     unsigned size() const noexcept;
+    // The threads instance() starts (or started), without starting them.
+    static unsigned configured_size();
 
     // Calls run_one(i) for every i in [0, count) on the workers and waits for all of them. The
     // first exception a block throws is rethrown here; the blocks not yet started are skipped.
-    void run(std::uint64_t count, const std::function<void(std::uint64_t)>& run_one);
+    // `finished`, when given, counts the calls that returned (how far a long launch got).
+    void run(std::uint64_t count, const std::function<void(std::uint64_t)>& run_one,
+             std::atomic<std::uint64_t>* finished = nullptr);
 
     struct Impl;
 

@@ -198,3 +198,21 @@ def test_what_the_kernel_or_the_device_refuses(options, fragments):
     result = check(FIXED, *options)
     assert result.returncode == 2, result.stdout
     assert_one_line_error(result.stderr, "gpukit check", *fragments)
+
+
+def test_a_launch_past_the_time_limit_is_given_up_naming_the_kernel_and_how_far_it_got(tmp_path):
+    spin = tmp_path / "spin.cu"
+    spin.write_text('extern "C" __global__ void spin(volatile int* flag) {\n'
+                    "  if (blockIdx.x == 1) while (flag[0] == 0) {}\n"
+                    "}\n")
+    result = check(spin, "--kernel", "spin", "--grid", "2", "--block", "1", "--arg", "int32[1]", "--tools",
+                   "memcheck", "--time-limit", "1", timeout=120)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    assert "gpukit check: spin ran past the time limit of 1 s with 1 of its 2 blocks done" in result.stderr
+
+
+def test_a_bad_time_limit_is_one_line(capsys):
+    status, _, err = run_in_process(capsys, "check", PLANTED, *VECTOR_ADD, "--time-limit", "-3")
+    assert status == 2
+    assert_one_line_error(err, "gpukit check", "'-3' is not a number of seconds >= 0")

@@ -8,9 +8,30 @@
 // after any call that may switch to another fiber (barriers and warp collectives).
 #pragma once
 
+// A kernel's assert, abort() and exit() end its launch with a report naming the block and thread
+// (as a GPU's device assert does), not the process: the module defines them for its own code
+// (-fno-semantic-interposition binds its calls to these; the process keeps the C library's). They
+// are declared before any header, so that the C library's declarations agree with these.
+#include <features.h>
+#ifdef __THROW
+#define GPUKIT_SIM_LIBC_NOEXCEPT __THROW
+#else
+#define GPUKIT_SIM_LIBC_NOEXCEPT
+#endif
+extern "C" {
+__attribute__((noreturn)) void abort(void) GPUKIT_SIM_LIBC_NOEXCEPT;
+__attribute__((noreturn)) void exit(int status) GPUKIT_SIM_LIBC_NOEXCEPT;
+__attribute__((noreturn)) void _Exit(int status) GPUKIT_SIM_LIBC_NOEXCEPT;
+__attribute__((noreturn)) void quick_exit(int status) GPUKIT_SIM_LIBC_NOEXCEPT;
+__attribute__((noreturn)) void __assert_fail(const char* assertion, const char* file, unsigned line,
+                                             const char* function) GPUKIT_SIM_LIBC_NOEXCEPT;
+}
+
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <tuple>
@@ -299,6 +320,42 @@ inline long long clock64() {
 }
 inline long long int clock() { return clock64(); }
 inline unsigned long long __globaltimer() { return static_cast<unsigned long long>(clock64()); }
+
+// ---- ending the launch from a kernel: __trap() and __brkpt() as on a GPU; assert, abort and exit
+// as declared at the top. Not inlined, so that the return address is the kernel's call site.
+namespace gpukit_sim {
+[[noreturn]] GPUKIT_SIM_RUNNER inline void end_launch(int kind, const char* text, const char* file, int line,
+                                                      const char* function, long value, const void* pc) {
+    hooks->fault(kind, text, file, line, function, value, pc);
+    __builtin_unreachable();
+}
+}  // namespace gpukit_sim
+[[noreturn]] GPUKIT_SIM_RUNNER __attribute__((noinline)) inline void __trap(int line = __builtin_LINE(),
+                                                                            const char* file = __builtin_FILE()) {
+    gpukit_sim::end_launch(gpukit_sim::fault_trap, "__trap()", file, line, nullptr, 0, __builtin_return_address(0));
+}
+[[noreturn]] GPUKIT_SIM_RUNNER __attribute__((noinline)) inline void __brkpt(int line = __builtin_LINE(),
+                                                                             const char* file = __builtin_FILE()) {
+    gpukit_sim::end_launch(gpukit_sim::fault_trap, "__brkpt()", file, line, nullptr, 0, __builtin_return_address(0));
+}
+extern "C" GPUKIT_SIM_RUNNER __attribute__((noinline)) void abort(void) GPUKIT_SIM_LIBC_NOEXCEPT {
+    gpukit_sim::end_launch(gpukit_sim::fault_abort, "abort()", nullptr, 0, nullptr, 0, __builtin_return_address(0));
+}
+extern "C" GPUKIT_SIM_RUNNER __attribute__((noinline)) void exit(int status) GPUKIT_SIM_LIBC_NOEXCEPT {
+    gpukit_sim::end_launch(gpukit_sim::fault_exit, "exit()", nullptr, 0, nullptr, status, __builtin_return_address(0));
+}
+extern "C" GPUKIT_SIM_RUNNER __attribute__((noinline)) void _Exit(int status) GPUKIT_SIM_LIBC_NOEXCEPT {
+    gpukit_sim::end_launch(gpukit_sim::fault_exit, "_Exit()", nullptr, 0, nullptr, status, __builtin_return_address(0));
+}
+extern "C" GPUKIT_SIM_RUNNER __attribute__((noinline)) void quick_exit(int status) GPUKIT_SIM_LIBC_NOEXCEPT {
+    gpukit_sim::end_launch(gpukit_sim::fault_exit, "quick_exit()", nullptr, 0, nullptr, status,
+                           __builtin_return_address(0));
+}
+extern "C" GPUKIT_SIM_RUNNER __attribute__((noinline)) void __assert_fail(
+    const char* assertion, const char* file, unsigned line, const char* function) GPUKIT_SIM_LIBC_NOEXCEPT {
+    gpukit_sim::end_launch(gpukit_sim::fault_assertion, assertion, file, static_cast<int>(line), function, 0,
+                           __builtin_return_address(0));
+}
 
 namespace gpukit_sim {
 

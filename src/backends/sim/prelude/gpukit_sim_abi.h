@@ -5,7 +5,7 @@
 
 namespace gpukit_sim {
 
-constexpr unsigned kAbiVersion = 8;
+constexpr unsigned kAbiVersion = 9;
 
 // Every simulated thread runs on a stack of this many bytes aligned to its own size, whose lowest
 // bytes hold its ThreadContext: the thread finds its identity from its stack pointer, with no
@@ -138,6 +138,9 @@ struct ThreadContext {
     unsigned long long race_who;  // racecheck: RaceRecord::who of this thread's accesses now
 };
 
+// Why a kernel ends its launch through RuntimeHooks::fault.
+enum FaultHookKind : int { fault_assertion = 0, fault_trap = 1, fault_abort = 2, fault_exit = 3 };
+
 // Services of the runtime, given to the module when it is loaded.
 struct RuntimeHooks {
     unsigned abi_version;
@@ -153,6 +156,11 @@ struct RuntimeHooks {
     // Check mode: the thread of `context` is about to access `size` bytes at `address` (flags:
     // access_*), from the instruction after `pc`. Does not return when the access must not happen.
     void (*access)(ThreadContext* context, const void* address, unsigned long size, unsigned flags, const void* pc);
+    // The calling simulated thread ends its launch (a failed assert, __trap(), abort(), exit()):
+    // `text` is the failed expression or what was called, `file`/`line`/`function` say where when
+    // known (null, 0), `value` is exit's status, `pc` the caller's return address. Never returns.
+    void (*fault)(int kind, const char* text, const char* file, int line, const char* function, long value,
+                  const void* pc);
 };
 
 // access_fence: a __threadfence (no address): what the thread wrote before it is published.

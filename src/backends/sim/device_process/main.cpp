@@ -1,0 +1,184 @@
+// src/backends/sim/device_process/main.cpp: gpukit-sim-device, the simulator's device process.
+//
+//   gpukit-sim-device CONTROL_FD MEMORY_FD MEMORY_BASE MEMORY_BYTES HOST_PID
+//
+// Started by the host (device_process.cpp), never by hand: it maps the device memory at the
+// host's address and the control block, then serves each request slot with a thread of its own,
+// running launches on a LocalExecutor. It dies with the host (PR_SET_PDEATHSIG), ignores Ctrl-C
+// (the host decides), and dumps no core when a kernel crashes it (the host reports the crash).
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backends/sim/crash_report.hpp"
+#include "backends/sim/device_executable.hpp"
+#include "backends/sim/device_protocol.hpp"
+#include "backends/sim/local_executor.hpp"
+
+namespace gpukit::detail::sim {
+
+// The device process starts no other.
+std::string_view device_executable() { return {}; }
+
+namespace {
+
+protocol::Control* control = nullptr;
+LocalExecutor* executor = nullptr;
+std::mutex journal_mutex;
+
+[[noreturn]] void fail(const std::string& why) {
+    if (control) {
+        std::snprintf(control->failure, sizeof control->failure, "%s", why.c_str());
+        control->ready.store(protocol::failed);
+        protocol::futex_wake(control->ready);
+    }
+    std::_Exit(1);
+}
+
+// Applies the host's journal up to `position`: what check mode knows of allocations.
+void apply_journal(std::uint64_t position) {
+    std::lock_guard lock(journal_mutex);
+    const std::uint64_t tail = control->journal_tail.load(std::memory_order_acquire);
+    if (position > tail) position = tail;
+    for (std::uint64_t head = control->journal_head.load(); head < position; ++head) {
+        const protocol::JournalEntry entry = control->journal[head % protocol::journal_entries];
+        switch (entry.kind) {
+            case protocol::JournalKind::add: executor->allocation_added(entry.address, entry.bytes, false); break;
+            case protocol::JournalKind::add_written:
+                executor->allocation_added(entry.address, entry.bytes, true);
+                break;
+            case protocol::JournalKind::remove: executor->allocation_removed(entry.address); break;
+            case protocol::JournalKind::write: executor->host_wrote(entry.address, entry.bytes); break;
+        }
+        control->journal_head.store(head + 1, std::memory_order_release);
+    }
+}
+
+void answer_load(protocol::Slot& slot, bool keep_values) {
+    protocol::Reader in(slot.request_data, slot.request_size);
+    const auto id = in.u64();
+    const auto image = in.u64();
+    const auto image_bytes = in.u64();
+    const auto data = in.u64();
+    protocol::Writer out(slot.reply_data, protocol::reply_bytes);
+    try {
+        const std::string_view bytes(reinterpret_cast<const char*>(image), image_bytes);
+        const ModuleInfo info = keep_values ? executor->reload(id, bytes, data) : executor->load(id, bytes, data);
+        out.u64(0);
+        protocol::write_module_info(out, info);
+    } catch (...) {
+        out = protocol::Writer(slot.reply_data, protocol::reply_bytes);
+        out.u64(1);
+        protocol::write_error(out, std::current_exception());
+    }
+    slot.reply_size = out.size();
+}
+
+void answer_launch(protocol::Slot& slot, unsigned index) {
+    apply_journal(slot.journal_position);
+    protocol::Writer out(slot.reply_data, protocol::reply_bytes);
+    LaunchResult result;
+    try {
+        protocol::Reader in(slot.request_data, slot.request_size);
+        std::vector<std::vector<unsigned char>> arguments;
+        const LaunchRequest request = protocol::read_launch(in, arguments);
+        result = executor->launch(request, slot.blocks_done, index);
+    } catch (...) {
+        result.error = std::current_exception();
+    }
+    // A kernel's printf reaches the host before the launch counts as done.
+    std::fflush(stdout);
+    std::fflush(stderr);
+    protocol::write_result(out, result);
+    slot.reply_size = out.size();
+}
+
+void serve(unsigned index) {
+    protocol::Slot& slot = control->slots[index];
+    for (;;) {
+        const std::uint32_t state = slot.state.load(std::memory_order_acquire);
+        if (state != protocol::requested) {
+            protocol::futex_wait(slot.state, state, -1);
+            continue;
+        }
+        switch (slot.request) {
+            case protocol::Request::load: answer_load(slot, false); break;
+            case protocol::Request::reload: answer_load(slot, true); break;
+            case protocol::Request::unload: {
+                protocol::Reader in(slot.request_data, slot.request_size);
+                executor->unload(in.u64());
+                slot.reply_size = 0;
+                break;
+            }
+            case protocol::Request::launch: answer_launch(slot, index); break;
+            case protocol::Request::drain_journal:
+                apply_journal(slot.journal_position);
+                slot.reply_size = 0;
+                break;
+        }
+        slot.state.store(protocol::replied, std::memory_order_release);
+        protocol::futex_wake(slot.state);
+    }
+}
+
+int run(int argc, char** argv) {
+    if (argc != 6) {
+        std::fprintf(stderr, "gpukit-sim-device is started by gpukit's simulator, not by hand\n");
+        return 2;
+    }
+    const int control_fd = std::atoi(argv[1]);
+    const int memory_fd = std::atoi(argv[2]);
+    const auto base = std::strtoull(argv[3], nullptr, 16);
+    const auto bytes = std::strtoull(argv[4], nullptr, 10);
+    const auto host = static_cast<pid_t>(std::atol(argv[5]));
+    // Die with the host; if it is already gone, the death signal will never come.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != host) return 0;
+    const rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    signal(SIGINT, SIG_IGN);
+
+    void* mapped = mmap(nullptr, sizeof(protocol::Control), PROT_READ | PROT_WRITE, MAP_SHARED, control_fd, 0);
+    if (mapped == MAP_FAILED) return 3;
+    control = static_cast<protocol::Control*>(mapped);
+    if (control->magic != protocol::magic || control->version != protocol::version)
+        fail("its control block is of another gpukit version");
+    void* memory = mmap(reinterpret_cast<void*>(base), bytes, PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_FIXED_NOREPLACE | MAP_NORESERVE, memory_fd, 0);
+    if (memory != reinterpret_cast<void*>(base))
+        fail(std::string("the device memory's address range is taken in the new process (mmap: ") +
+             std::strerror(errno) + ")");
+
+    record_crashes_in(&control->crash);
+    install_crash_report();
+    try {
+        executor = new LocalExecutor(memory_fd, base);  // lives as long as the process
+    } catch (const std::exception& e) {
+        fail(e.what());
+    }
+    std::snprintf(control->directory, sizeof control->directory, "%s", executor->directory().path().c_str());
+    control->pid = getpid();
+    for (unsigned i = 0; i < protocol::slot_count; ++i) std::thread(serve, i).detach();
+    control->ready.store(protocol::serving);
+    protocol::futex_wake(control->ready);
+    for (;;) pause();  // the slots' threads serve; the host ends the process
+}
+
+}  // namespace
+
+}  // namespace gpukit::detail::sim
+
+int main(int argc, char** argv) { return gpukit::detail::sim::run(argc, argv); }

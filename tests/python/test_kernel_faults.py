@@ -1,0 +1,204 @@
+"""A buggy kernel never takes the Python process down, and a hung one can be given up: faults raise
+KernelFaultError naming the kernel, block, thread and line; synchronize() takes a timeout and Ctrl-C
+(KeyboardInterrupt); os.fork() after use gives the child a clear error; the interpreter exits cleanly
+while a daemon thread launches kernels. On the simulator, whose device process contains the faults."""
+
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import numpy
+import pytest
+
+import gpukit
+from conftest import on_simulator
+
+pytestmark = pytest.mark.skipif(not on_simulator(), reason="a faulting kernel on a GPU is a sticky error")
+
+FAULTS = r"""
+#include <cassert>
+#include <cstdlib>
+extern "C" __global__ void null_write(int* out) {
+  if (blockIdx.x == 1 && threadIdx.x == 9) out = nullptr;
+  out[threadIdx.x] = 1;
+}
+extern "C" __global__ void divide(int* out) {
+  volatile int zero = threadIdx.x - threadIdx.x;
+  out[threadIdx.x] = 7 / zero;
+}
+extern "C" __global__ void asserting(int* out) {
+  assert(threadIdx.x != 4);
+}
+extern "C" __global__ void aborting(int* out) { if (threadIdx.x == 2) abort(); }
+extern "C" __global__ void exiting(int* out) { exit(1); }
+extern "C" __global__ void trapping(int* out) { __trap(); }
+extern "C" __global__ void spin(volatile int* flag) { while (flag[0] == 0) {} }
+extern "C" __global__ void add(const float* a, const float* b, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = a[i] + b[i];
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def module():
+    return gpukit.RawModule(FAULTS)
+
+
+def assert_device_usable(module, rng):
+    n = 5000
+    a = rng.uniform(-1, 1, n).astype(numpy.float32)
+    b = rng.uniform(-1, 1, n).astype(numpy.float32)
+    out = gpukit.empty(n, numpy.float32)
+    module.get_function("add")(((n + 255) // 256,), (256,), (gpukit.asarray(a), gpukit.asarray(b), out, n))
+    numpy.testing.assert_array_equal(gpukit.asnumpy(out), a + b)
+
+
+@pytest.mark.parametrize("kernel, reason, thread, line", [
+    ("null_write", "memory_access", (9, 0, 0), 6),
+    ("divide", "integer_division", None, 10),
+    ("asserting", "assertion", (4, 0, 0), 13),
+    ("aborting", "abort", (2, 0, 0), None),
+    ("exiting", "exit", None, None),
+    ("trapping", "trap", None, None),
+])
+def test_a_faulting_kernel_raises_and_the_device_goes_on(module, rng, kernel, reason, thread, line):
+    if reason in ("memory_access", "integer_division") and gpukit.check_tools_from_environment() != "none":
+        pytest.skip("check mode stops the access before it happens")
+    out = gpukit.zeros(64, numpy.int32)
+    with pytest.raises(gpukit.KernelFaultError) as caught:
+        module.get_function(kernel)((2,), (32,), (out,))
+        gpukit.synchronize()
+    error = caught.value
+    assert isinstance(error, gpukit.LaunchError)
+    assert error.reason == reason
+    assert error.kernel == kernel
+    assert f"Kernel {kernel}" in str(error)
+    if thread is not None:
+        assert error.thread == thread
+    if line is not None:
+        assert error.line == line
+    if reason == "memory_access":
+        assert error.block == (1, 0, 0)
+        assert error.address == 9 * 4
+    if reason == "assertion":
+        assert "thread: [4,0,0] Assertion `threadIdx.x != 4` failed." in str(error)
+    assert_device_usable(module, rng)
+
+
+def test_synchronize_with_a_timeout_gives_up_a_kernel_that_never_ends(module, rng):
+    flag = gpukit.zeros(1, numpy.int32)
+    module.get_function("spin")((1,), (1,), (flag,))
+    start = time.monotonic()
+    with pytest.raises(gpukit.WaitTimeoutError) as caught:
+        gpukit.synchronize(timeout=0.3)
+    assert isinstance(caught.value, TimeoutError)
+    assert caught.value.timeout_seconds == pytest.approx(0.3)
+    assert time.monotonic() - start < 30
+    with pytest.raises(gpukit.InvalidArgumentError):
+        gpukit.get_device().synchronize(timeout=-1)
+    stream = gpukit.Stream()
+    with stream:
+        module.get_function("spin")((1,), (1,), (flag,))
+    with pytest.raises(gpukit.WaitTimeoutError):
+        stream.synchronize(timeout=0.2)
+    assert_device_usable(module, rng)
+
+
+def test_ctrl_c_interrupts_synchronize_with_keyboard_interrupt(module, rng):
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers run on the main thread only")
+    flag = gpukit.zeros(1, numpy.int32)
+    module.get_function("spin")((2,), (64,), (flag,))
+    main = threading.main_thread().ident
+    timer = threading.Timer(0.3, lambda: signal.pthread_kill(main, signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            gpukit.synchronize()
+    finally:
+        timer.cancel()
+    assert_device_usable(module, rng)
+
+
+def run_script(body, timeout=120):
+    """PRELUDE, then ``body``, in a new interpreter: the CompletedProcess, output as text."""
+    return subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(body)], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+PRELUDE = f"""
+import os, signal, sys, threading, time
+import numpy
+import gpukit
+gpukit.use_backend("sim")
+SOURCE = {FAULTS!r}
+module = gpukit.RawModule(SOURCE)
+def add_works():
+    a = numpy.arange(1000, dtype=numpy.float32)
+    out = gpukit.empty(1000, numpy.float32)
+    module.get_function("add")((4,), (256,), (gpukit.asarray(a), gpukit.asarray(a), out, 1000))
+    return bool((gpukit.asnumpy(out) == 2 * a).all())
+"""
+
+
+def test_sigint_from_another_process_interrupts_a_hung_kernel():
+    process = subprocess.Popen(
+        [sys.executable, "-c", PRELUDE + textwrap.dedent("""
+            flag = gpukit.zeros(1, numpy.int32)
+            module.get_function("spin")((1,), (1,), (flag,))
+            print("waiting", flush=True)
+            try:
+                gpukit.synchronize()
+            except KeyboardInterrupt:
+                print("interrupted", flush=True)
+            print("usable" if add_works() else "broken", flush=True)
+        """)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline() == "waiting\n"
+        time.sleep(0.3)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert out.split() == ["interrupted", "usable"]
+
+
+def test_a_forked_child_gets_a_clear_error_and_never_hangs():
+    result = run_script("""
+        assert add_works()
+        pid = os.fork()
+        if pid == 0:
+            signal.alarm(60)  # a hang fails the test instead of blocking it
+            try:
+                add_works()
+                os._exit(3)
+            except gpukit.UsageError as error:
+                os._exit(0 if "fork()" in str(error) else 4)
+            except BaseException:
+                os._exit(5)
+        _, status = os.waitpid(pid, 0)
+        print(os.waitstatus_to_exitcode(status))
+        print("parent", add_works())
+    """)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["0", "parent", "True"]
+
+
+def test_the_interpreter_exits_cleanly_while_a_daemon_thread_launches_kernels():
+    result = run_script("""
+        def launch_forever():
+            while True:
+                add_works()
+        for _ in range(2):
+            threading.Thread(target=launch_forever, daemon=True).start()
+        time.sleep(1.0)
+        print("exiting", flush=True)
+    """, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "exiting\n"
+    assert "Fatal" not in result.stderr and "terminate" not in result.stderr, result.stderr
