@@ -193,7 +193,8 @@ void Kernel::check_array_argument(std::size_t index, std::size_t count, DType dt
     const auto& params = state_->params;
     const KernelParam* param =
         state_->params_known && count == params.size() && index < params.size() ? &params[index] : nullptr;
-    if (param && !param->takes_array_of(dtype)) {
+    const bool taken = !param || (state_->array_dtypes[index] >> static_cast<unsigned>(dtype) & 1U) != 0;
+    if (!taken) {
         if (param->kind() != ParamKind::pointer)
             refuse(detail::concat("is an array (a device address) but ", param->describe(index), " is not a pointer"));
         const DType element = *param->pointee();

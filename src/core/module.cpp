@@ -10,6 +10,7 @@
 #include "core/module_state.hpp"
 #include "core/option_policy.hpp"
 #include "gpukit/array_memory.hpp"
+#include "gpukit/dtype.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/kernel.hpp"
 #include "source/kernel_declarations.hpp"
@@ -99,6 +100,13 @@ std::unique_ptr<KernelState> open_kernel(ModuleState& module, std::string_view n
                     kernel->params[i].name = (*declared)[i].name;
                 }
         }
+    }
+    static_assert(std::size(dtype_table) <= 32, "array_dtypes holds one bit a dtype");
+    for (const KernelParam& param : kernel->params) {
+        std::uint32_t taken = 0;
+        for (const DTypeInfo& info : dtype_table)
+            if (param.takes_array_of(info.dtype)) taken |= 1U << static_cast<unsigned>(info.dtype);
+        kernel->array_dtypes.push_back(taken);
     }
     kernel->attributes = backend.function_attributes(module.device, *function);
     kernel->max_dynamic_shared_bytes = kernel->attributes.max_dynamic_shared_bytes;

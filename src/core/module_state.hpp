@@ -19,6 +19,10 @@ struct KernelState {
     NativeFunction function = nullptr;
     std::vector<KernelParam> params;
     bool params_known = false;  // false where the driver cannot report parameters
+    // Per parameter, the dtypes of the arrays it takes (bit i: DType i; KernelParam::takes_array_of),
+    // worked out once from the declarations so a launch checks its array arguments in a few
+    // instructions.
+    std::vector<std::uint32_t> array_dtypes;
     KernelAttributes attributes;
     std::atomic<std::size_t> max_dynamic_shared_bytes{0};
     const LaunchLimits* limits = nullptr;  // the device's, alive as long as the backend
