@@ -39,7 +39,7 @@ def test_options_are_strings():
 
 
 def test_the_program_name_is_a_file_name():
-    with pytest.raises(ValueError, match="program_name= must be a file name"):
+    with pytest.raises(ValueError, match="program_name= must be a relative file name"):
         gpukit.RawKernel("#define SCALE 1\n" + KERNEL, "fill", program_name="../../etc/kernel.cu")
 
 

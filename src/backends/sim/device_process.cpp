@@ -90,6 +90,7 @@ public:
         }
         try {
             directory_ = std::make_unique<PrivateDirectory>("gpukit-sim-device-");
+            directory_->remove_at_exit();  // this object lives to the end: nothing else removes it
             path_ = directory_->write_file("gpukit-sim-device", device_executable(), 0700).string();
         } catch (const std::exception& e) {
             why = e.what();
