@@ -45,7 +45,8 @@ def _host_array(values, dtype, name):
     if values is None:
         raise TypeError(f"{name} must be an array, a (nested) list of numbers or a number, not None")
     host = numpy.asarray(values, dtype=dtype)
-    if host.dtype.kind in "OUSV" and dtype is None:
+    # ml_dtypes' bfloat16 is a kind 'V' dtype to NumPy, but numbers: the core takes it.
+    if host.dtype.kind in "OUSV" and dtype is None and host.dtype.name != "bfloat16":
         raise TypeError(f"{name} must be an array, a (nested) list of numbers or a number, not {describe_value(values)}"
                         f", which NumPy makes a {host.dtype} array of")
     return host
