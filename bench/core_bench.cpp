@@ -6,7 +6,10 @@
 //   cuLaunchKernel loop on the same function in the same run (goal: within 10%);
 // - compile cache: an in-process hit (goal <= 10 us), a disk hit in a new process (goal <= 2 ms),
 //   and a cold NVRTC compile of the course's vector add;
-// - host-to-device bandwidth from pageable and from page-locked memory.
+// - host-to-device bandwidth from pageable and from page-locked memory;
+// - a launch and a wait for the device: a bare cuLaunchKernel + cuCtxSynchronize, gpukit's plain
+//   wait (C++ without an interrupt check), and the interruptible one that Python's waits use
+//   (src/backends/cuda/device_waiter.hpp), for a device sync and a stream sync.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -163,6 +166,45 @@ void BM_HostToDevice_Pinned(benchmark::State& state) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * transfer_bytes));
 }
 BENCHMARK(BM_HostToDevice_Pinned)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The wait interrupt check installed while an interruptible wait is measured: never interrupts.
+bool never_interrupted() { return false; }
+
+void BM_LaunchAndSync_Bare(benchmark::State& state) {
+    auto kernel = gpukit::Module::compile(empty_source).kernel("empty");
+    const auto& api = gpukit::detail::cuda::driver();
+    auto function = static_cast<CUfunction>(kernel.native_handle());
+    for (auto _ : state) {
+        api.cuLaunchKernel(function, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr);
+        if (api.cuCtxSynchronize() != CUDA_SUCCESS) state.SkipWithError("cuCtxSynchronize failed");
+    }
+}
+BENCHMARK(BM_LaunchAndSync_Bare);
+
+// `interruptible`: as Python waits (an interrupt check installed); `stream`: a stream's wait.
+void launch_and_sync(benchmark::State& state, bool interruptible, bool stream_wait) {
+    auto kernel = gpukit::Module::compile(empty_source).kernel("empty");
+    const gpukit::Stream stream;
+    const gpukit::LaunchConfig config{.grid = 1, .block = 32, .stream = stream};
+    gpukit::set_wait_interrupt_check(interruptible ? &never_interrupted : nullptr);
+    const gpukit::Device device = gpukit::Device::current();
+    for (auto _ : state) {
+        kernel(config);
+        if (stream_wait)
+            stream.synchronize();
+        else
+            device.synchronize();
+    }
+    gpukit::set_wait_interrupt_check(nullptr);
+}
+void BM_LaunchAndSync_GpukitDevice(benchmark::State& state) { launch_and_sync(state, false, false); }
+void BM_LaunchAndSync_GpukitDeviceInterruptible(benchmark::State& state) { launch_and_sync(state, true, false); }
+void BM_LaunchAndSync_GpukitStream(benchmark::State& state) { launch_and_sync(state, false, true); }
+void BM_LaunchAndSync_GpukitStreamInterruptible(benchmark::State& state) { launch_and_sync(state, true, true); }
+BENCHMARK(BM_LaunchAndSync_GpukitDevice);
+BENCHMARK(BM_LaunchAndSync_GpukitDeviceInterruptible);
+BENCHMARK(BM_LaunchAndSync_GpukitStream);
+BENCHMARK(BM_LaunchAndSync_GpukitStreamInterruptible);
 
 }  // namespace
 

@@ -6,11 +6,10 @@
 
 #include <chrono>
 #include <deque>
-#include <future>
 #include <memory>
 #include <mutex>
-#include <thread>
 
+#include "backends/cuda/device_waiter.hpp"
 #include "backends/cuda/driver.hpp"
 #include "backends/cuda/nvrtc.hpp"
 #include "util/text.hpp"
@@ -27,6 +26,7 @@ struct DeviceState {
     ContextHealth health;
     std::once_flag context_once;
     CUcontext context = nullptr;
+    std::unique_ptr<DeviceWaiter> waiter;  // for waits with a deadline or an interrupt check
 };
 
 int attribute(const DriverApi& api, CUdevice device, CUdevice_attribute which) {
@@ -123,22 +123,11 @@ public:
 
     void synchronize_device(int device, const Deadline& deadline) override {
         auto& s = activate(device, "synchronize");
-        CUresult status = CUDA_SUCCESS;
-        if (!deadline) {
-            status = api_.cuCtxSynchronize();
-        } else {
-            // CUDA has no timed wait for a whole context: a thread waits, this one waits for it.
-            // Past the deadline the thread goes on waiting for the GPU, and ends when it is done.
-            auto result = std::make_shared<std::promise<CUresult>>();
-            auto done = result->get_future();
-            std::thread([this, context = s.context, result] {
-                api_.cuCtxSetCurrent(context);
-                result->set_value(api_.cuCtxSynchronize());
-            }).detach();
-            if (done.wait_until(deadline->deadline) == std::future_status::timeout)
-                throw_timeout(*deadline, s, "the device's work");
-            status = done.get();
-        }
+        const auto blocking = [this] { return api_.cuCtxSynchronize(); };
+        const CUresult status =
+            DeviceWaiter::needed(deadline)
+                ? s.waiter->wait(blocking, nullptr, deadline, concat("the device's work on ", describe(s.properties)))
+                : blocking();
         check(status, &s.health, [&] { return concat("Failed to synchronize ", describe(s.properties)); });
     }
 
@@ -242,8 +231,13 @@ public:
 
     void synchronize_stream(int device, NativeStream stream, const Deadline& deadline) override {
         auto& s = activate(device, "synchronize a stream on");
-        if (deadline) poll_until(*deadline, s, "the stream's work", [&] { return query_stream(device, stream); });
-        check(api_.cuStreamSynchronize(as_stream(stream)), &s.health,
+        const auto blocking = [this, stream] { return api_.cuStreamSynchronize(as_stream(stream)); };
+        const CUresult status = DeviceWaiter::needed(deadline)
+                                    ? s.waiter->wait(
+                                          blocking, [&] { return api_.cuStreamQuery(as_stream(stream)); }, deadline,
+                                          concat("the work of stream ", stream, " on ", describe(s.properties)))
+                                    : blocking();
+        check(status, &s.health,
               [&] { return concat("Failed to synchronize stream ", stream, " on ", describe(s.properties)); });
     }
 
@@ -285,8 +279,13 @@ public:
 
     void synchronize_event(int device, NativeEvent event, const Deadline& deadline) override {
         auto& s = activate(device, "wait for an event on");
-        if (deadline) poll_until(*deadline, s, "the event's work", [&] { return query_event(device, event); });
-        check(api_.cuEventSynchronize(as_event(event)), &s.health,
+        const auto blocking = [this, event] { return api_.cuEventSynchronize(as_event(event)); };
+        const CUresult status = DeviceWaiter::needed(deadline)
+                                    ? s.waiter->wait(
+                                          blocking, [&] { return api_.cuEventQuery(as_event(event)); }, deadline,
+                                          concat("the work of event ", event, " on ", describe(s.properties)))
+                                    : blocking();
+        check(status, &s.health,
               [&] { return concat("Failed to wait for event ", event, " on ", describe(s.properties)); });
     }
 
@@ -463,26 +462,6 @@ private:
         return devices_[static_cast<std::size_t>(device)];
     }
 
-    [[noreturn]] static void throw_timeout(const WaitLimit& limit, const DeviceState& s, const char* what) {
-        throw WaitTimeoutError(
-            concat("Waiting for ", what, " on ", describe(s.properties), " timed out after ", limit.seconds,
-                   " s; the GPU goes on running it (CUDA cannot stop a running "
-                   "kernel)"),
-            limit.seconds);
-    }
-
-    // Waits for `done` until the deadline: CUDA's waits have no timeout, its queries answer at once.
-    // Spins briefly, then sleeps a little longer each time, up to a millisecond.
-    template <class Done>
-    static void poll_until(const WaitLimit& limit, const DeviceState& s, const char* what, Done done) {
-        auto pause = std::chrono::microseconds(10);
-        while (!done()) {
-            if (std::chrono::steady_clock::now() >= limit.deadline) throw_timeout(limit, s, what);
-            std::this_thread::sleep_for(pause);
-            pause = std::min(pause * 2, std::chrono::microseconds(1000));
-        }
-    }
-
     // Makes the device's primary context current on this thread; refuses a poisoned context.
     DeviceState& activate(int device, const char* what) {
         auto& s = state(device);
@@ -491,6 +470,7 @@ private:
         std::call_once(s.context_once, [&] {
             check(api_.cuDevicePrimaryCtxRetain(&s.context, s.device), &s.health,
                   [&] { return concat("Failed to create the CUDA context of ", describe(s.properties)); });
+            s.waiter = std::make_unique<DeviceWaiter>(api_, s.context);
         });
         CUcontext current = nullptr;
         api_.cuCtxGetCurrent(&current);
