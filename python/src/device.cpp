@@ -101,16 +101,7 @@ void bind_device(nb::module_& m) {
             "(free bytes, total bytes) now.")
         .def("use", &Device::use, "Makes this the current device of the calling thread.")
         .def(
-            "synchronize",
-            [](const Device& d, nb::handle timeout_object) {
-                const std::optional<double> timeout = to_timeout(timeout_object, "timeout");
-                raise_deferred_launch_error();
-                GilRelease unlocked;
-                if (timeout)
-                    d.synchronize(std::chrono::duration<double>(*timeout));
-                else
-                    d.synchronize();
-            },
+            "synchronize", [](const Device& d, nb::handle timeout) { synchronize_for_python(d, timeout); },
             nb::arg("timeout").none() = nb::none(),
             nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
             "Waits for all work on the device to finish; Ctrl-C interrupts the wait (KeyboardInterrupt). With "

@@ -4,7 +4,12 @@
 
 #include <nanobind/nanobind.h>
 
+#include <chrono>
 #include <memory>
+#include <optional>
+
+#include "arguments.hpp"
+#include "gpukit/array_memory.hpp"
 
 namespace gpukit::python {
 
@@ -42,5 +47,19 @@ std::shared_ptr<const void> hold_reference(nanobind::handle object);
 // threads, which the device's work may be waiting on, run meanwhile), except while the
 // interpreter shuts down. Called once when the extension loads.
 void install_device_wait() noexcept;
+
+// `waitable.synchronize()` (a Device, a StreamRef or an Event) as Python calls it, with `timeout`
+// (None, or seconds) passed on: a launch error deferred earlier is raised first, and the wait runs
+// without the GIL (Ctrl-C still reaches it through the wait interrupt check).
+template <class Waitable>
+void synchronize_for_python(const Waitable& waitable, nanobind::handle timeout_object) {
+    const std::optional<double> timeout = to_timeout(timeout_object, "timeout");
+    raise_deferred_launch_error();
+    GilRelease unlocked;
+    if (timeout)
+        waitable.synchronize(std::chrono::duration<double>(*timeout));
+    else
+        waitable.synchronize();
+}
 
 }  // namespace gpukit::python

@@ -86,15 +86,8 @@ void bind_stream_event(nb::module_& m) {
                      "The native handle as an int (a ``CUstream``); 0 for the default stream.")
         .def(
             "synchronize",
-            [](const PythonStream& s, nb::handle timeout_object) {
-                const std::optional<double> timeout = to_timeout(timeout_object, "timeout");
-                raise_deferred_launch_error();
-                const StreamRef stream = s.for_device(Device::current());
-                GilRelease unlocked;
-                if (timeout)
-                    stream.synchronize(std::chrono::duration<double>(*timeout));
-                else
-                    stream.synchronize();
+            [](const PythonStream& s, nb::handle timeout) {
+                synchronize_for_python(s.for_device(Device::current()), timeout);
             },
             nb::arg("timeout").none() = nb::none(),
             nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
@@ -179,16 +172,7 @@ void bind_stream_event(nb::module_& m) {
             nb::arg("stream") = nb::none(),
             "Captures the work enqueued so far on ``stream`` (default: the current stream).")
         .def(
-            "synchronize",
-            [](const Event& e, nb::handle timeout_object) {
-                const std::optional<double> timeout = to_timeout(timeout_object, "timeout");
-                raise_deferred_launch_error();
-                GilRelease unlocked;
-                if (timeout)
-                    e.synchronize(std::chrono::duration<double>(*timeout));
-                else
-                    e.synchronize();
-            },
+            "synchronize", [](const Event& e, nb::handle timeout) { synchronize_for_python(e, timeout); },
             nb::arg("timeout").none() = nb::none(),
             nb::sig("def synchronize(self, timeout: float | None = None) -> None"),
             "Waits until the captured work has finished; ``timeout`` as for :meth:`Device.synchronize`.")
