@@ -160,6 +160,8 @@ public:
     const std::string& lowered_name() const;  // the symbol in the module
     Device device() const;
     const std::vector<KernelParam>& params() const;
+    // params()[i].kind(), worked out once when the kernel was loaded (a launch asks it per argument).
+    ParamKind param_kind(std::size_t index) const;
     KernelAttributes attributes() const;
 
     // Opt in to more dynamic shared memory than the default (48 KiB, static included), up to

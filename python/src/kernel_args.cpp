@@ -70,7 +70,7 @@ public:
     void pack(std::size_t index, nb::handle value, const KernelParam* param) {
         index_ = index;
         param_ = param;
-        kind_ = param ? param->kind() : ParamKind::unknown;
+        kind_ = param ? kernel_.param_kind(index) : ParamKind::unknown;
         const ArgumentTypes& types = argument_types();
         if (PyObject_TypeCheck(value.ptr(), types.array) && nb::inst_ready(value))
             return pack_gpukit_array(*nb::inst_ptr<Array>(value));

@@ -14,6 +14,8 @@ const std::string& Kernel::lowered_name() const { return state_->symbol; }
 Device Kernel::device() const { return Device(*module_->backend, module_->device); }
 const std::vector<KernelParam>& Kernel::params() const { return state_->params; }
 
+ParamKind Kernel::param_kind(std::size_t index) const { return state_->param_kinds.at(index); }
+
 KernelAttributes Kernel::attributes() const {
     KernelAttributes attributes = state_->attributes;
     attributes.max_dynamic_shared_bytes = state_->max_dynamic_shared_bytes.load(std::memory_order_relaxed);

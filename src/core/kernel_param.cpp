@@ -195,7 +195,7 @@ void Kernel::check_array_argument(std::size_t index, std::size_t count, DType dt
         state_->params_known && count == params.size() && index < params.size() ? &params[index] : nullptr;
     const bool taken = !param || (state_->array_dtypes[index] >> static_cast<unsigned>(dtype) & 1U) != 0;
     if (!taken) {
-        if (param->kind() != ParamKind::pointer)
+        if (state_->param_kinds[index] != ParamKind::pointer)
             refuse(detail::concat("is an array (a device address) but ", param->describe(index), " is not a pointer"));
         const DType element = *param->pointee();
         refuse(detail::concat("is a ", to_string(dtype), " array but ", param->describe(index), " points to ",

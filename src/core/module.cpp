@@ -107,6 +107,7 @@ std::unique_ptr<KernelState> open_kernel(ModuleState& module, std::string_view n
         for (const DTypeInfo& info : dtype_table)
             if (param.takes_array_of(info.dtype)) taken |= 1U << static_cast<unsigned>(info.dtype);
         kernel->array_dtypes.push_back(taken);
+        kernel->param_kinds.push_back(param.kind());
     }
     kernel->attributes = backend.function_attributes(module.device, *function);
     kernel->max_dynamic_shared_bytes = kernel->attributes.max_dynamic_shared_bytes;

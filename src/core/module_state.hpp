@@ -23,6 +23,7 @@ struct KernelState {
     // worked out once from the declarations so a launch checks its array arguments in a few
     // instructions.
     std::vector<std::uint32_t> array_dtypes;
+    std::vector<ParamKind> param_kinds;  // KernelParam::kind() of each, for the same reason
     KernelAttributes attributes;
     std::atomic<std::size_t> max_dynamic_shared_bytes{0};
     const LaunchLimits* limits = nullptr;  // the device's, alive as long as the backend
