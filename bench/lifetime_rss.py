@@ -6,6 +6,8 @@ behind: RSS, the device's free memory and the number of Python objects must leve
 
     GPUKIT_BACKEND=sim python bench/lifetime_rss.py --cycles 100000
     GPUKIT_BACKEND=cuda python bench/lifetime_rss.py --cycles 100000
+
+tests/python/test_lifetime.py runs the same cycle (it imports this file) with fewer repetitions.
 """
 
 import argparse
@@ -25,12 +27,14 @@ extern "C" __global__ void fill(float* values, const float value, const int size
 """
 
 
-def resident_mib():
+def resident_bytes():
     with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def one_cycle(kernel, index):
+def one_cycle(kernel, index, check=False):
+    """Allocate, launch (on a new stream timed by two new events, every other cycle), views, a
+    DLPack capsule, free. With ``check``, asserts what the launch wrote and what the events timed."""
     array = gpukit.empty(1024, numpy.float32)
     if index % 2:
         stream, start, end = gpukit.Stream(), gpukit.Event(), gpukit.Event()
@@ -38,19 +42,21 @@ def one_cycle(kernel, index):
         kernel(4, 256, (array, float(index), 1024), stream=stream)
         end.record(stream)
         end.synchronize()
-        start.elapsed_time(end)
+        elapsed = start.elapsed_time(end)
+        assert not check or elapsed >= 0
     else:
         kernel(4, 256, (array, float(index), 1024))
     view = array[::2]
     row = array.reshape(32, 32)[index % 32]
     capsule = view.__dlpack__()
+    assert not check or (row.get() == index).all()
     del array, view, row, capsule
 
 
 def report(label, started, free_before):
     gc.collect()
     free, total = gpukit.get_device().mem_info
-    print(f"{label:>8} cycles: RSS {resident_mib():7.1f} MiB, device free {free / 2**20:10.1f} MiB "
+    print(f"{label:>8} cycles: RSS {resident_bytes() / 2**20:7.1f} MiB, device free {free / 2**20:10.1f} MiB "
           f"({(free_before - free) / 2**20:+.1f} MiB), {len(gc.get_objects()):7d} Python objects, "
           f"{time.perf_counter() - started:7.1f} s", flush=True)
 

@@ -3,11 +3,15 @@ creating and freeing arrays many times leaves nothing behind."""
 
 import gc
 import math
-import os
+import pathlib
+import sys
 
 import numpy
 
 import gpukit
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
+import lifetime_rss  # noqa: E402  (the benchmark's cycle: one definition for both)
 
 SLOW_COPY = r"""
 extern "C" __global__ void slow_copy(const float* in, float* out, const int size, const int rounds) {
@@ -36,11 +40,6 @@ def test_an_array_freed_while_a_launch_reads_it_stays_valid_until_the_launch_end
     assert all((array.get() == -7.0).all() for array in scribble)
 
 
-def resident_bytes():
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-
 def cycle(count):
     for _ in range(count):
         array = gpukit.empty(1024, numpy.float32)
@@ -52,12 +51,12 @@ def cycle(count):
 def test_no_leak_over_100000_create_and_free_cycles():
     cycle(2000)  # warm up allocator caches and interned objects
     gc.collect()
-    rss_before = resident_bytes()
+    rss_before = lifetime_rss.resident_bytes()
     free_before = gpukit.get_device().mem_info[0]
     objects_before = len(gc.get_objects())
     cycle(100_000)
     gc.collect()
-    grown = resident_bytes() - rss_before
+    grown = lifetime_rss.resident_bytes() - rss_before
     # 100000 arrays of 4 KiB would be 400 MiB; allocator noise stays far below 16 MiB.
     assert grown < 16 * 2**20, f"resident memory grew by {grown / 2**20:.1f} MiB"
     assert len(gc.get_objects()) - objects_before < 100
@@ -79,49 +78,26 @@ def test_arrays_freed_while_their_fill_or_copy_still_runs_on_a_stream(rng):
     numpy.testing.assert_array_equal(kept.get(), values.get())
 
 
-FILL = r"""
-extern "C" __global__ void fill(float* values, const float value, const int size) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < size) values[i] = value;
-}"""
-
-
 def launch_cycle(kernel, count, check_every=0):
-    """``count`` cycles of: allocate, launch (on a new stream timed by two new events, every other
-    cycle), views, a DLPack capsule, free. Checks the values of every ``check_every``-th cycle."""
+    """``count`` of bench/lifetime_rss.py's cycles; checks the results of every ``check_every``-th."""
     for index in range(count):
-        array = gpukit.empty(1024, numpy.float32)
-        if index % 2:
-            stream, start, end = gpukit.Stream(), gpukit.Event(), gpukit.Event()
-            start.record(stream)
-            kernel(4, 256, (array, float(index), 1024), stream=stream)
-            end.record(stream)
-            end.synchronize()
-            assert start.elapsed_time(end) >= 0
-        else:
-            kernel(4, 256, (array, float(index), 1024))
-        view = array[::2]
-        row = array.reshape(32, 32)[index % 32]
-        capsule = view.__dlpack__()
-        if check_every and index % check_every == 0:
-            assert (row.get() == index).all()
-        del array, view, row, capsule
+        lifetime_rss.one_cycle(kernel, index, check=check_every and index % check_every == 0)
 
 
 def test_no_leak_over_launch_stream_event_and_view_cycles():
     # bench/lifetime_rss.py runs 100000 of these cycles and reports the figures; ten thousand here
     # find a leak of 300 bytes a cycle.
-    kernel = gpukit.RawKernel(FILL, "fill")
+    kernel = gpukit.RawKernel(lifetime_rss.FILL, "fill")
     launch_cycle(kernel, 500, check_every=97)
     gpukit.synchronize()
     gc.collect()
-    rss_before = resident_bytes()
+    rss_before = lifetime_rss.resident_bytes()
     free_before = gpukit.get_device().mem_info[0]
     objects_before = len(gc.get_objects())
     launch_cycle(kernel, 10_000, check_every=997)
     gpukit.synchronize()
     gc.collect()
-    grown = resident_bytes() - rss_before
+    grown = lifetime_rss.resident_bytes() - rss_before
     assert grown < 3 * 2**20, f"resident memory grew by {grown / 2**20:.1f} MiB over 10000 launch cycles"
     assert len(gc.get_objects()) - objects_before < 100
     if gpukit.backend() == "cuda":
