@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import numpy
@@ -60,6 +61,22 @@ def test_a_short_wait_with_a_timeout_returns_at_once(spin):
     spin((1,), (1,), (1, done))
     gpukit.synchronize(timeout=10)
     assert done.get()[0] == 1
+
+
+def test_a_long_wait_in_one_thread_holds_up_no_wait_in_another(spin):
+    slow, fast = gpukit.Stream(non_blocking=True), gpukit.Stream(non_blocking=True)
+    slow_done, fast_done = gpukit.zeros(1, numpy.int32), gpukit.zeros(1, numpy.int32)
+    spin((1,), (1,), (1500, slow_done), stream=slow)
+    waiting = threading.Thread(target=slow.synchronize)
+    waiting.start()
+    time.sleep(0.1)  # the slow wait has gone to a waiter thread
+    spin((1,), (1,), (50, fast_done), stream=fast)
+    started = time.monotonic()
+    fast.synchronize(timeout=1.0)
+    assert time.monotonic() - started < 0.5
+    assert fast_done.get()[0] == 1
+    waiting.join()
+    assert slow_done.get()[0] == 1
 
 
 def test_ctrl_c_interrupts_a_wait_for_the_gpu():

@@ -18,8 +18,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// How long the caller polls a query, or looks for the thread's answer, before it sleeps: short
-// waits keep the latency of CUDA's own spinning wait.
+// How long the caller looks for the thread's answer before it sleeps: short waits keep the
+// latency of CUDA's own spinning wait.
 constexpr auto poll_window = std::chrono::milliseconds(2);
 // How long the thread stays awake for the next wait after one: a loop of launches and waits
 // then hands each wait over without waking a sleeping thread.
@@ -40,36 +40,39 @@ struct DeviceWaiter::Shared {
     CUcontext context = nullptr;
     std::mutex mutex;
     std::condition_variable changed;
-    std::deque<std::shared_ptr<Job>> jobs;  // one at a time, in order
+    std::deque<std::shared_ptr<Job>> jobs;  // not yet taken by a thread
     std::atomic<std::uint64_t> submitted{0};
-    bool started = false;
-    bool sleeping = false;
+    int idle = 0;      // threads without a job: awake for a moment, then sleeping
+    int sleeping = 0;  // of those, the ones waiting on `changed`
     bool closing = false;
 
-    // The thread: runs each job's blocking call and posts its result.
+    // One thread: runs the blocking call of each job it takes and posts its result. Each wait has
+    // a thread of its own, so that one for an endless kernel holds up no other.
     void run() {
         api->cuCtxSetCurrent(context);
         std::unique_lock lock(mutex);
         for (;;) {
             if (jobs.empty()) {
                 if (closing) return;
+                ++idle;
                 const std::uint64_t seen = submitted.load();
                 lock.unlock();
                 for (const auto until = Clock::now() + stay_awake; submitted.load() == seen && Clock::now() < until;)
                     std::this_thread::yield();
                 lock.lock();
                 if (jobs.empty() && !closing) {
-                    sleeping = true;
+                    ++sleeping;
                     changed.wait(lock, [&] { return closing || !jobs.empty(); });
-                    sleeping = false;
+                    --sleeping;
                 }
+                --idle;
                 continue;
             }
             const std::shared_ptr<Job> job = jobs.front();
+            jobs.pop_front();
             lock.unlock();
             const CUresult result = job->blocking();
             lock.lock();
-            jobs.pop_front();
             job->result = result;
             job->done.store(true, std::memory_order_release);
             changed.notify_all();
@@ -100,15 +103,9 @@ CUresult DeviceWaiter::wait(const std::function<CUresult()>& blocking, const std
                                           " s; the GPU goes on running it (CUDA cannot stop a running kernel)"),
                                    deadline->seconds);
     };
-    if (query) {
-        for (const auto until = Clock::now() + poll_window;;) {
-            const CUresult status = query();
-            if (status != CUDA_ERROR_NOT_READY) return status == CUDA_SUCCESS ? blocking() : status;
-            const auto now = Clock::now();
-            past_deadline(now);
-            if (now >= until) break;
-            std::this_thread::yield();
-        }
+    if (query) {  // work already done needs no thread
+        const CUresult status = query();
+        if (status != CUDA_ERROR_NOT_READY) return status == CUDA_SUCCESS ? blocking() : status;
     }
 
     Shared& shared = *shared_;
@@ -117,11 +114,10 @@ CUresult DeviceWaiter::wait(const std::function<CUresult()>& blocking, const std
     std::unique_lock lock(shared.mutex);
     shared.jobs.push_back(job);
     ++shared.submitted;
-    if (!shared.started) {
-        shared.started = true;
+    if (static_cast<int>(shared.jobs.size()) > shared.idle) {
         // Detached: a wait for an endless kernel never returns, and the process must still end.
         std::thread([keep = shared_] { keep->run(); }).detach();
-    } else if (shared.sleeping) {
+    } else if (shared.sleeping > 0) {
         shared.changed.notify_all();
     }
     lock.unlock();

@@ -2,12 +2,13 @@
 //
 // cuCtxSynchronize, cuStreamSynchronize and cuEventSynchronize neither time out nor return on
 // Ctrl-C. A wait that has a deadline, or that runs while a wait interrupt check is installed (the
-// Python bindings install one), goes through a DeviceWaiter: where CUDA has a query for the work
-// (streams, events) the caller first polls it, so that a short wait costs what CUDA's own spinning
-// wait costs; a longer one is handed to the waiter's thread, which makes the blocking call, while
-// the caller waits for that thread in slices and looks at the deadline and the interrupt check
-// between them. Past either the caller throws; the thread goes on waiting for the GPU (CUDA cannot
-// stop a running kernel), and later waits queue behind it.
+// Python bindings install one), goes through a DeviceWaiter: unless a query says the work is done
+// already, the wait is handed to one of the waiter's threads, which makes CUDA's blocking call;
+// the caller looks for its answer, spinning for a moment (so that a short wait costs about what
+// CUDA's own spinning wait costs) and then in slices, between which it looks at the deadline and
+// the interrupt check. Past either the caller throws; the thread goes on waiting for the GPU (CUDA
+// cannot stop a running kernel). Each wait in progress has a thread of its own, so a wait for an
+// endless kernel holds up no other; a thread stays for the next wait once its own is over.
 #pragma once
 
 #include <cuda.h>
@@ -24,7 +25,7 @@ namespace gpukit::detail::cuda {
 
 class DeviceWaiter {
 public:
-    // `context` is made current on the waiter's thread, which starts at the first hand-off.
+    // `context` is made current on the waiter's threads, which start at the first hand-offs.
     DeviceWaiter(const DriverApi& api, CUcontext context);
     ~DeviceWaiter();
     DeviceWaiter(const DeviceWaiter&) = delete;
