@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <tuple>
 
@@ -36,6 +37,12 @@ protected:
         for (const auto& hazard : report.hazards)
             if (hazard.tool == CheckTool::racecheck) found.push_back(hazard);
         return found;
+    }
+
+    static std::vector<float> floats_of(const DeviceBuffer& buffer) {
+        std::vector<float> host(buffer.size_bytes() / sizeof(float));
+        copy(std::span<float>(host), buffer.view());
+        return host;
     }
 
     static const Hazard& only_hazard(const CheckReport& report) {
@@ -782,6 +789,143 @@ extern "C" __global__ void count(int bins) {
     report = take_check_report();
     EXPECT_TRUE(report.clean()) << report.text();
     EXPECT_EQ(counting.read_global<int>("counts"), std::vector<int>(8, 4));
+}
+
+// The issue's kernel: an index past a four-element __constant__ table is a constant-memory read
+// out of bounds of `table`, with its size and the offset, and the thread stops before it.
+TEST_F(CheckMode, AConstantTableReadPastItsEndNamesTheTable) {
+    const char* source = R"(
+__constant__ float table[4];
+extern "C" __global__ void k(float* p, int n) { p[0] = table[n]; }   // launched with n = 6
+)";
+    auto module = Module::compile(source, CompileOptions{.check = CheckTool::memcheck});
+    const auto values = random_floats(4, 31);
+    module.write_global("table", std::span<const float>(values));
+    const float untouched = 12345.0f;
+    auto out = DeviceBuffer::from_host(std::span<const float>(&untouched, 1));
+    const std::tuple<int, const char*, const char*> cases[] = {
+        {6, "8 bytes after the end of __constant__ table", "16 bytes): offset 24 of it"},
+        {4, "0 bytes after the end of __constant__ table", "16 bytes): offset 16 of it"},
+        {-1, "4 bytes before __constant__ table", "16 bytes): offset -4 of it"},
+    };
+    for (const auto& [n, where, offset] : cases) {
+        module.kernel("k")({.grid = 1, .block = 1}, out, n);
+        const auto report = take_check_report();
+        const Hazard& hazard = only_hazard(report);
+        EXPECT_EQ(hazard.tool, CheckTool::memcheck);
+        EXPECT_EQ(hazard.what, "Invalid __constant__ read of size 4 bytes") << report.text();
+        EXPECT_EQ(hazard.kernel, "k");
+        EXPECT_EQ(hazard.file, "kernel.cu");
+        EXPECT_EQ(hazard.line, 3);
+        EXPECT_EQ(hazard.block, Dim3(0, 0, 0));
+        EXPECT_EQ(hazard.thread, Dim3(0, 0, 0));
+        EXPECT_EQ(hazard.size, 4u);
+        EXPECT_FALSE(hazard.is_write);
+        expect_contains(hazard.detail, where);
+        expect_contains(hazard.detail, offset);
+        expect_contains(report.text(), "========= Invalid __constant__ read of size 4 bytes");
+        EXPECT_EQ(floats_of(out), std::vector<float>{untouched});  // it stopped before the store
+    }
+    for (int n = 0; n < 4; ++n) {
+        module.kernel("k")({.grid = 1, .block = 1}, out, n);
+        EXPECT_EQ(floats_of(out), std::vector<float>{values[n]});
+        const auto clean = take_check_report();
+        EXPECT_TRUE(clean.clean()) << clean.text();
+    }
+}
+
+// An index run out of one variable is that variable's overrun even where its neighbour lies (each
+// variable has red zones around it): reads of a __constant__ array between others, and writes to
+// a __device__ array, which stop before they change its neighbour.
+TEST_F(CheckMode, AnIndexRunTowardsANeighbouringVariableNamesTheOneItLeft) {
+    const char* source = R"(
+__constant__ float first[4];
+__constant__ float table[4];
+__constant__ float last[4];
+__device__ int counts[8];
+__device__ int neighbour[8];
+extern "C" __global__ void look_up(float* p, int n) { p[0] = table[n]; }
+extern "C" __global__ void store(int n, int value) { counts[n] = value; }
+)";
+    auto module = Module::compile(source, CompileOptions{.check = CheckTool::memcheck});
+    for (const char* name : {"first", "table", "last"})
+        module.write_global(name, std::span<const float>(random_floats(4, 40)));
+    DeviceBuffer out(sizeof(float));
+    // 64 bytes either side: as far as the red zone of a 16-byte variable reaches.
+    for (int n = -16; n < 20; ++n) {
+        if (n >= 0 && n < 4) continue;
+        module.kernel("look_up")({.grid = 1, .block = 1}, out, n);
+        const auto report = take_check_report();
+        const Hazard& hazard = only_hazard(report);
+        EXPECT_EQ(hazard.what, "Invalid __constant__ read of size 4 bytes") << n << "\n" << report.text();
+        expect_contains(hazard.detail, "__constant__ table (at ");
+        expect_contains(hazard.detail, "16 bytes): offset " + std::to_string(4 * n) + " of it");
+    }
+
+    std::mt19937 random(41);
+    std::vector<int> kept(8);
+    for (auto& v : kept) v = static_cast<int>(random() % 100000) + 1;
+    module.write_global("neighbour", std::span<const int>(kept));
+    module.write_global("counts", std::span<const int>(std::vector<int>(8, 0)));
+    for (const int n : {8, 9, 15, 23, -1, -16}) {
+        module.kernel("store")({.grid = 1, .block = 1}, n, -7);
+        const auto report = take_check_report();
+        const Hazard& hazard = only_hazard(report);
+        EXPECT_EQ(hazard.what, "Invalid __global__ write of size 4 bytes") << n << "\n" << report.text();
+        EXPECT_TRUE(hazard.is_write);
+        EXPECT_EQ(hazard.line, 8);
+        expect_contains(hazard.detail, "__device__ variable counts (at ");
+        expect_contains(hazard.detail, "32 bytes): offset " + std::to_string(4 * n) + " of it");
+    }
+    EXPECT_EQ(module.read_global<int>("neighbour"), kept);
+    EXPECT_EQ(module.read_global<int>("counts"), std::vector<int>(8, 0));
+    module.kernel("store")({.grid = 1, .block = 1}, 7, 99);
+    const auto clean = take_check_report();
+    EXPECT_TRUE(clean.clean()) << clean.text();
+    std::vector<int> expected(8, 0);
+    expected[7] = 99;
+    EXPECT_EQ(module.read_global<int>("counts"), expected);
+}
+
+// __shared__ arrays are bounded one by one too: an index one past a tile, or one before it, is
+// an out-of-bounds shared read naming the tile, not a read of the array declared next to it.
+TEST_F(CheckMode, AnIndexRunOutOfASharedArrayNamesIt) {
+    const char* source = R"(
+extern "C" __global__ void shift(const float* in, float* out, int n) {
+  __shared__ float a[32];
+  __shared__ float b[32];
+  a[threadIdx.x] = in[threadIdx.x];
+  b[threadIdx.x] = -in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = a[(int)threadIdx.x + n] + 0.0f * b[threadIdx.x];
+})";
+    const auto in = random_floats(32, 42);
+    auto din = DeviceBuffer::from_host(std::span<const float>(in));
+    auto kernel = checked(source, "shift");
+    const std::tuple<int, unsigned, const char*> cases[] = {
+        {1, 31, "0 bytes after the end of __shared__ shift::a (128 bytes): offset 128 of it"},
+        {-1, 0, "4 bytes before __shared__ shift::a (128 bytes): offset -4 of it"},
+    };
+    for (const auto& [n, thread, where] : cases) {
+        const std::vector<float> before(32, 5.0f);
+        auto dout = DeviceBuffer::from_host(std::span<const float>(before));
+        kernel({.grid = 1, .block = 32}, din, dout, n);
+        const auto report = take_check_report();
+        const Hazard& hazard = only_hazard(report);
+        EXPECT_EQ(hazard.what, "Invalid __shared__ read of size 4 bytes") << report.text();
+        EXPECT_EQ(hazard.line, 8);
+        EXPECT_EQ(hazard.thread, Dim3(thread, 0, 0));
+        EXPECT_EQ(hazard.occurrences, 1u);
+        expect_contains(hazard.detail, where);
+        const auto out = floats_of(dout);
+        for (unsigned i = 0; i < 32; ++i)
+            EXPECT_EQ(out[i], i == thread ? 5.0f : in[i + n]) << i;  // the stopped thread stored nothing
+    }
+    DeviceBuffer dout(32 * sizeof(float));
+    kernel({.grid = 1, .block = 32}, din, dout, 0);
+    const auto clean = take_check_report();
+    EXPECT_TRUE(clean.clean()) << clean.text();
+    EXPECT_EQ(floats_of(dout), in);
 }
 
 // racecheck tells the bytes of a word apart: threads writing neighbouring bytes (an 8-bit image

@@ -64,6 +64,35 @@ TEST_F(Modules, TemplateKernelsByNameExpression) {
     EXPECT_THROW(module.write_global("counter", std::span<const int>(two)), InvalidArgumentError);
 }
 
+// The check-mode tests' kernel run plainly: an index past a __constant__ array that stays in the
+// module's data reads whatever lies there, on every backend, and the launch ends normally. (Under
+// --check it is a hazard naming the table, which check_mode_test.cpp looks at closely.)
+TEST_F(Modules, AConstantIndexPastItsArrayIsNoFault) {
+    const char* source = R"(
+__constant__ float table[4];
+extern "C" __global__ void k(float* p, int n) { p[0] = table[n]; }   // launched with n = 6
+)";
+    auto module = Module::compile(source);
+    const auto values = random_floats(4, 51);
+    module.write_global("table", std::span<const float>(values));
+    DeviceBuffer out(sizeof(float));
+    module.kernel("k")({.grid = 1, .block = 1}, out, 6);
+    EXPECT_NO_THROW(Device::current().synchronize());
+    if (checking_everything()) {
+        const auto report = take_check_report();
+        ASSERT_EQ(report.hazards.size(), 1u) << report.text();
+        EXPECT_EQ(report.hazards[0].what, "Invalid __constant__ read of size 4 bytes");
+        expect_contains(report.hazards[0].detail, "8 bytes after the end of __constant__ table");
+    }
+    // The device goes on: the same kernel reads the table in bounds.
+    for (int n = 0; n < 4; ++n) {
+        module.kernel("k")({.grid = 1, .block = 1}, out, n);
+        std::vector<float> host(1);
+        copy(std::span<float>(host), out.view());
+        EXPECT_EQ(host[0], values[n]) << n;
+    }
+}
+
 // Kernels declared without extern "C": found by name on both backends (NVRTC mangles them).
 TEST_F(Modules, CppKernelsByTheirNames) {
     auto module = Module::compile(R"(

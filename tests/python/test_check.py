@@ -107,6 +107,55 @@ def test_racecheck_reports_nothing_once_the_barrier_is_there():
     numpy.testing.assert_array_equal(data.get(), values.reshape(2, 256)[:, ::-1].reshape(-1))
 
 
+CONSTANT_TABLE = r"""
+__constant__ float table[4];
+extern "C" __global__ void k(float* p, int n) { p[0] = table[n]; }   // launched with n = 6
+"""
+
+
+def test_memcheck_names_the_constant_table_an_index_runs_past():
+    module = gpukit.RawModule(CONSTANT_TABLE, check="memcheck")
+    values = numpy.random.default_rng(12).uniform(-1, 1, 4).astype(numpy.float32)
+    module.get_global("table", numpy.float32).set(values)
+    kernel = module.get_function("k")
+    out = gpukit.asarray(numpy.array([7.5], numpy.float32))
+    kernel((1,), (1,), (out, numpy.int32(6)))
+    gpukit.synchronize()
+    report = gpukit.take_check_report()
+    assert len(report.hazards) == 1, report.text()
+    hazard = report.hazards[0]
+    assert hazard.tool == "memcheck"
+    assert hazard.what == "Invalid __constant__ read of size 4 bytes"
+    assert "8 bytes after the end of __constant__ table" in hazard.detail
+    assert "16 bytes): offset 24 of it" in hazard.detail
+    assert (hazard.kernel, hazard.file, hazard.line) == ("k", "kernel.cu", 3)
+    assert hazard.block == (0, 0, 0) and hazard.thread == (0, 0, 0)
+    assert hazard.size == 4 and not hazard.is_write
+    assert "Invalid __constant__ read" in report.text() and "at k in kernel.cu:3" in report.text()
+    assert out.get()[0] == numpy.float32(7.5)  # the thread stopped before its store
+    for n in range(4):  # in bounds: the table's values, and nothing to report
+        kernel((1,), (1,), (out, numpy.int32(n)))
+        assert out.get()[0] == values[n]
+    assert gpukit.take_check_report().clean
+
+
+def test_gpukit_check_alone_names_the_constant_table_too():
+    script = f"""
+import numpy, gpukit
+kernel = gpukit.RawModule(r'''{CONSTANT_TABLE}''').get_function("k")  # no check= here
+out = gpukit.zeros(1, numpy.float32)
+kernel((1,), (1,), (out, numpy.int32(6)))
+report = gpukit.take_check_report()
+print(len(report.hazards), report.hazards[0].what)
+print(report.hazards[0].detail)
+"""
+    result = run_checked(script)
+    assert result.returncode == 0, result.stderr
+    count_and_what, detail = result.stdout.strip().splitlines()
+    assert count_and_what == "1 Invalid __constant__ read of size 4 bytes"
+    assert "8 bytes after the end of __constant__ table" in detail and "offset 24 of it" in detail
+
+
 def test_raise_on_hazard_raises_hazard_error_at_the_next_synchronisation():
     gpukit.set_raise_on_hazard(True)
     assert gpukit.raise_on_hazard()

@@ -20,6 +20,7 @@
 #include "backends/sim/fiber_stacks.hpp"
 #include "backends/sim/prelude/gpukit_sim_abi.h"
 #include "backends/sim/prelude_files.hpp"
+#include "backends/sim/red_zones.hpp"
 #include "backends/sim/sync_analysis.hpp"
 #include "source/include_resolver.hpp"
 #include "source/kernel_declarations.hpp"
@@ -62,7 +63,7 @@ std::vector<std::string> flags_for(const std::string& compiler) {
 }
 constexpr const char* registry_file_name = "<gpukit kernel registry>";
 // Bump when what this file generates changes (registry, aliases, link steps): part of the identity.
-constexpr int pipeline_version = 15;
+constexpr int pipeline_version = 16;
 
 // GPUKIT_SIM_KEEP=<dir>: where to keep each compile's generated sources and objects, for
 // inspection. Checked before compiling, so that a directory another user could write (or owns) is
@@ -365,6 +366,32 @@ std::string clean_log(std::string log, const fs::path& directory) {
                        user_flags, std::string(input.source));
 }
 
+// module.s, the check-mode compile's assembly, as module.o with red zones around its variables
+// (red_zones.hpp). Should the assembler refuse the padded text, the module goes without them,
+// and says so: memcheck then misses an index that lands inside a neighbouring variable.
+void assemble_with_red_zones(const PrivateDirectory& work, const std::string& compiler, const CompileInput& input,
+                             const std::vector<std::string>& user_flags) {
+    const fs::path user_dir = work.path() / "user";
+    work.write_file("module.padded.s", add_red_zones(read_all(work.path() / "module.s")));
+    // No -g: the compiler's assembly carries its debug lines already.
+    auto assemble = [&](const char* source) {
+        return run_process({compiler, "-c", (work.path() / source).string(), "-o", (work.path() / "module.o").string()},
+                           user_dir);
+    };
+    const auto padded = assemble("module.padded.s");
+    if (padded.exit_code == 0) return;
+    warn_once(
+        concat("gpukit simulator: check mode could not put red zones around the variables of a module (the "
+               "assembler refused them: ",
+               clean_log(padded.output, work.path()),
+               "); memcheck misses an index that runs from one __constant__, __device__ or __shared__ "
+               "variable into its neighbour. Please report this with the kernel's source"));
+    const auto plain = assemble("module.s");
+    if (plain.exit_code != 0)
+        throw CompileError(input.options.program_name, input.target, clean_log(plain.output, work.path()), user_flags,
+                           std::string(input.source));
+}
+
 CompiledImage compile_in(const PrivateDirectory& work, const CompileInput& input) {
     const std::string compiler = host_compiler_path();
     const auto& options = input.options;
@@ -408,8 +435,12 @@ CompiledImage compile_in(const PrivateDirectory& work, const CompileInput& input
         flags.insert(flags.end(),
                      {every_store ? "-Og" : "-O2", "-g", "-fsanitize=thread", "-fno-optimize-sibling-calls",
                       "-Wno-tsan", concat("-DGPUKIT_SIM_CHECK=", input.check.bits())});
+        // Each variable alone in a section named after it, reached through its own symbol: the
+        // red zones go around it there (red_zones.hpp).
+        flags.emplace_back("-fdata-sections");
         // No call at every function's entry and exit: the runtime keeps no shadow call stack.
         if (compiler.find("clang") == std::string::npos) {
+            flags.emplace_back("-fno-section-anchors");
             flags.emplace_back("--param=tsan-instrument-func-entry-exit=0");
             // g++'s -Og leaves small aggregates (the uint3 of threadIdx and friends) on the stack,
             // written a field at a time and read back whole: a store-forwarding stall at every
@@ -427,10 +458,12 @@ CompiledImage compile_in(const PrivateDirectory& work, const CompileInput& input
     command.push_back("-I" + prelude_dir.string());
     command.push_back("-I" + header_dir.string());
     command.insert(command.end(), user_flags.begin(), user_flags.end());
-    auto compile_unit = [&](const std::string& source, const std::string& object, std::vector<std::string> more) {
+    // `stage`: -c for an object, -S for assembly.
+    auto compile_unit = [&](const std::string& source, const std::string& output, std::vector<std::string> more,
+                            const char* stage = "-c") {
         std::vector<std::string> args = command;
         args.insert(args.end(), more.begin(), more.end());
-        args.insert(args.end(), {"-c", (work.path() / source).string(), "-o", (work.path() / object).string()});
+        args.insert(args.end(), {stage, (work.path() / source).string(), "-o", (work.path() / output).string()});
         return run_process(args, user_dir);
     };
 
@@ -444,7 +477,10 @@ CompiledImage compile_in(const PrivateDirectory& work, const CompileInput& input
                                    return names_files_in_line_directives(header.source);
                                })))
         module_flags.push_back("-fno-diagnostics-show-caret");
-    const auto compiled = compile_unit("module.cpp", "module.o", std::move(module_flags));
+    // Check mode compiles to assembly, puts red zones around the variables, and assembles that.
+    const bool red_zones = !input.check.empty();
+    const auto compiled = red_zones ? compile_unit("module.cpp", "module.s", std::move(module_flags), "-S")
+                                    : compile_unit("module.cpp", "module.o", std::move(module_flags));
     const std::optional<std::vector<std::string>> files_read =
         dependencies_in(read_all(work.path() / "module.d"), "gpukit-module");
     if (!files_read) refuse_files_read(input, user_flags, "gpukit could not read the list of files the compiler read");
@@ -460,6 +496,7 @@ CompiledImage compile_in(const PrivateDirectory& work, const CompileInput& input
         throw CompileError(options.program_name, input.target, clean_log(compiled.output, work.path()), user_flags,
                            std::string(input.source));
     std::string log = notes + clean_log(compiled.output, work.path());
+    if (red_zones) assemble_with_red_zones(work, compiler, input, user_flags);
 
     std::vector<std::string> objects = {(work.path() / "module.o").string()};
     std::vector<std::string> dynamic_arrays;

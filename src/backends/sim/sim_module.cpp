@@ -2,6 +2,7 @@
 #include "backends/sim/sim_module.hpp"
 
 #include "backends/sim/prelude_files.hpp"
+#include "backends/sim/red_zones.hpp"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -227,6 +228,20 @@ SimModule::SimModule(std::string_view image, const gpukit_sim::RuntimeHooks& hoo
     variables_.erase(std::unique(variables_.begin(), variables_.end(),
                                  [](const ModuleVariable& a, const ModuleVariable& b) { return a.begin == b.begin; }),
                      variables_.end());
+    // Check mode's red zones, where the compile put them: around every variable alone in its
+    // section, which is every variable but one the source placed in a section itself.
+    const bool red_zones = std::any_of(symbols.begin(), symbols.end(), [](const ElfSymbol& symbol) {
+        return symbol.defined && symbol.name == red_zone_marker;
+    });
+    if (red_zones) {
+        for (auto& variable : variables_) variable.red_zone = red_zone_bytes(variable.end - variable.begin);
+        for (const auto& symbol : symbols) {
+            if (!symbol.defined || symbol.type != elf_type_tls || is_prelude_symbol(symbol.name)) continue;
+            for (auto& variable : shared_)
+                if (variable.offset == symbol.value && !variable.dynamic)
+                    variable.red_zone = red_zone_bytes(variable.size);
+        }
+    }
 
     for (unsigned i = 0; i < record_->kernel_count; ++i) {
         SimKernel kernel;

@@ -45,6 +45,10 @@ struct SharedVariable {
     std::uint64_t offset = 0;
     std::size_t size = 0;
     bool dynamic = false;  // the buffer behind every extern __shared__ array
+    // Bytes on each side that belong to no variable (red_zones.hpp), around the source's static
+    // __shared__ variables; 0 for the dynamic buffer, the prelude's and the C++ runtime's
+    // thread-locals, and in a module without red zones.
+    std::size_t red_zone = 0;
 };
 
 // A variable in the module's image, which check mode bounds on its own.
@@ -59,6 +63,7 @@ struct ModuleVariable {
     std::uintptr_t begin = 0;
     std::uintptr_t end = 0;
     Space space = Space::device;
+    std::size_t red_zone = 0;  // bytes on each side that belong to no variable (red_zones.hpp); 0: none
 };
 
 // Where an instruction of the module comes from.
@@ -107,10 +112,10 @@ public:
 
     // For check mode.
     const std::vector<SharedVariable>& shared_variables() const noexcept { return shared_; }
-    // Bytes of the module's thread-local block that its variables span.
+    // Bytes of the module's thread-local block that its variables span, with their red zones.
     std::size_t thread_local_bytes() const noexcept {
         std::size_t end = 0;
-        for (const auto& v : shared_) end = std::max<std::size_t>(end, v.offset + v.size);
+        for (const auto& v : shared_) end = std::max<std::size_t>(end, v.offset + v.size + v.red_zone);
         return end;
     }
     // The calling OS thread's copy of the module's thread-locals, allocating it if need be.

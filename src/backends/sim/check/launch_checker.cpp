@@ -120,12 +120,35 @@ Verdict LaunchChecker::check(const AccessSite& site, const Access& access) {
     if (address >= context && address + size <= context + sizeof(gpukit_sim::BlockContext)) return Verdict::proceed;
 
     if (address - site.block.shared_begin < shared_extent_) {
+        const auto area_of = [&](const SharedVariable& variable) {
+            const std::uintptr_t begin = site.block.shared_begin + variable.offset;
+            return SharedArea{variable, begin, begin + (variable.dynamic ? dynamic_shared_bytes_ : variable.size)};
+        };
         for (const auto& variable : module_.shared_variables()) {
             const std::uintptr_t begin = site.block.shared_begin + variable.offset;
             if (address < begin || address >= begin + variable.size) continue;
-            const SharedArea area{variable, begin, begin + (variable.dynamic ? dynamic_shared_bytes_ : variable.size)};
+            const SharedArea area = area_of(variable);
             if (address + size <= area.end)
                 return ask(Hook::shared_access, [&](Tool& tool) { return tool.shared_access(site, area, access); });
+            return ask(Hook::shared_overrun, [&](Tool& tool) { return tool.shared_overrun(site, area, access); });
+        }
+        // Between the variables, which only red zones and alignment leave: out of the source's
+        // variable whose red zone it is in, or else of the nearest one.
+        const SharedVariable* nearest = nullptr;
+        std::uintptr_t nearest_distance = 0;
+        for (const auto& variable : module_.shared_variables()) {
+            if (!variable.red_zone) continue;
+            const std::uintptr_t begin = site.block.shared_begin + variable.offset;
+            const std::uintptr_t end = begin + variable.size;
+            const bool in_red_zone = address + size > begin - variable.red_zone && address < end + variable.red_zone;
+            const std::uintptr_t distance = in_red_zone ? 0 : (address < begin ? begin - address : address - end);
+            if (!nearest || distance < nearest_distance) {
+                nearest = &variable;
+                nearest_distance = distance;
+            }
+        }
+        if (nearest) {
+            const SharedArea area = area_of(*nearest);
             return ask(Hook::shared_overrun, [&](Tool& tool) { return tool.shared_overrun(site, area, access); });
         }
     }
@@ -143,6 +166,16 @@ Verdict LaunchChecker::check(const AccessSite& site, const Access& access) {
 }
 
 const ModuleVariable* LaunchChecker::variable_next_to(std::uintptr_t address, std::size_t size) const {
+    const auto from_source = [](const ModuleVariable& variable) {
+        return variable.space == ModuleVariable::Space::constant || variable.space == ModuleVariable::Space::device;
+    };
+    // In a variable's red zone, or running from inside it into one: an index run out of it.
+    for (const auto& variable : module_.variables())
+        if (from_source(variable) && address + size > variable.begin - variable.red_zone &&
+            address < variable.end + variable.red_zone)
+            return &variable;
+
+    // Farther (or in a module without red zones): the nearer of its neighbours.
     const auto segment_of = [&](std::uintptr_t a) {
         return std::find_if(module_.segments().begin(), module_.segments().end(),
                             [&](const auto& segment) { return a >= segment.first && a < segment.second; });
@@ -172,8 +205,6 @@ const ModuleVariable* LaunchChecker::variable_next_to(std::uintptr_t address, st
     } else {
         chosen = after;
     }
-    const bool source =
-        chosen && (chosen->space == ModuleVariable::Space::constant || chosen->space == ModuleVariable::Space::device);
-    return source ? chosen : nullptr;
+    return chosen && from_source(*chosen) ? chosen : nullptr;
 }
 }  // namespace gpukit::detail::sim::check

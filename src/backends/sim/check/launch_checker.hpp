@@ -4,9 +4,11 @@
 // Most accesses never get here: the kernel judges them with the filter and the records the tools
 // hand it (gpukit_sim::AccessFilter). What does is fine without asking any tool inside the
 // simulated thread's own stack (local memory) or the block's context. Otherwise it is in one of
-// the block's __shared__ variables (within or past the part the launch may use), in global memory
-// (a live allocation or a variable of the module), next to a variable of the source in the
-// module's image, or in none of them, and the tools that take that hook judge it.
+// the block's __shared__ variables (within or past the part the launch may use) or the red zone
+// around one, in global memory (a live allocation or a variable of the module), next to a
+// variable of the source in the module's image (in its red zone, most often), or in none of them,
+// and the tools that take that hook judge it. The red zones (red_zones.hpp) are why an index run
+// out of one variable is told from an access to its neighbour.
 //
 // The allocations are read once, when the launch starts: an access then costs a search of a
 // small sorted array, not a lock shared by every worker.
@@ -62,8 +64,9 @@ private:
     };
 
     const GlobalRange* range_of(std::uintptr_t address, std::size_t size) const;
-    // The source's variable an access in the module's image but outside every variable belongs
-    // to: the one it runs past the end of, or the nearer of its neighbours in the segment.
+    // The source's variable an access outside every variable belongs to: the one whose red zone
+    // it is in (red_zones.hpp) or it runs out of; else the nearer of its neighbours in the
+    // segment (or, outside the image, within 64 KiB).
     const ModuleVariable* variable_next_to(std::uintptr_t address, std::size_t size) const;
     // Asks the tools that take `hook`, in order, until one stops the access.
     template <class Ask>

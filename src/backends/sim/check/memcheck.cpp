@@ -4,8 +4,9 @@
 //
 // The kernel's filter passes an aligned access inside a known range by itself (the stack, a live
 // allocation, a variable of the module, this worker's __shared__ variables): what reaches
-// memcheck is the rest, and what other tools send to the runtime. Each __constant__ and
-// __device__ variable is bounded on its own, as an allocation is.
+// memcheck is the rest, and what other tools send to the runtime. Each __constant__, __device__
+// and __shared__ variable is bounded on its own, as an allocation is: an index run out of one
+// lands in its red zone (red_zones.hpp), and the hazard names it.
 #include <string>
 
 #include "backends/sim/allocations.hpp"
@@ -40,13 +41,19 @@ public:
     Verdict shared_overrun(const AccessSite& site, const SharedArea& area, const Access& access) override {
         record(site, access, access_words("shared", access), [&] {
             const std::uintptr_t address = access.address;
-            return area.variable.dynamic
-                       ? concat("Address ", hex(address), " is ", address - area.begin,
-                                " bytes into the dynamic shared memory, past the ", launch_.dynamic_shared_bytes,
-                                " bytes the launch asked for (LaunchConfig::shared_bytes)")
-                       : concat("Address ", hex(address), " is ", address + access.size - area.end,
-                                " bytes past the end of __shared__ ", area.variable.name, " (", area.variable.size,
-                                " bytes)");
+            if (area.variable.dynamic && address >= area.begin)
+                return concat("Address ", hex(address), " is ", address - area.begin,
+                              " bytes into the dynamic shared memory, past the ", launch_.dynamic_shared_bytes,
+                              " bytes the launch asked for (LaunchConfig::shared_bytes)");
+            const std::string named = concat("__shared__ ", area.variable.name, " (", area.variable.size, " bytes)");
+            if (address < area.begin)
+                return concat("Address ", hex(address), " is ", area.begin - address, " bytes before ", named,
+                              ": offset -", area.begin - address, " of it");
+            if (address < area.end)
+                return concat("Address ", hex(address), " is ", address + access.size - area.end,
+                              " bytes past the end of ", named);
+            return concat("Address ", hex(address), " is ", address - area.end, " bytes after the end of ", named,
+                          ": offset ", address - area.begin, " of it");
         });
         return Verdict::stop;
     }

@@ -167,10 +167,11 @@ public:
     virtual Verdict global_access(const AccessSite&, const GlobalRange&, const Access&) { return Verdict::proceed; }
     // Inside the part of a __shared__ variable the launch may use.
     virtual Verdict shared_access(const AccessSite&, const SharedArea&, const Access&) { return Verdict::proceed; }
-    // Inside a __shared__ variable, past the part the launch may use.
+    // Outside the part of a __shared__ variable the launch may use: past it (the dynamic buffer),
+    // or in the red zone around the variable (red_zones.hpp), which is no variable's.
     virtual Verdict shared_overrun(const AccessSite&, const SharedArea&, const Access&) { return Verdict::proceed; }
-    // In the module's image outside every variable, next to a variable of the source: past its
-    // end, or before its start.
+    // Outside every variable, next to a variable of the source: in its red zone (red_zones.hpp)
+    // or past it in the module's image, or before its start.
     virtual Verdict variable_overrun(const AccessSite&, const ModuleVariable&, const Access&) {
         return Verdict::proceed;
     }
