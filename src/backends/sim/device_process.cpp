@@ -124,6 +124,15 @@ Executable& executable() {
     return *instance;
 }
 
+// A load or reload: the module's id, its image staged in device memory, its data segments' place.
+void write_module_request(protocol::Writer& out, std::uint64_t id, std::uint64_t image, std::uint64_t image_bytes,
+                          std::uint64_t data) {
+    out.u64(id);
+    out.u64(image);
+    out.u64(image_bytes);
+    out.u64(data);
+}
+
 // Duplicates `fd` above the descriptors a child's file actions write to.
 int high_copy(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 64); }
 
@@ -367,25 +376,12 @@ void DeviceProcess::reload_everything() {
     }
     for (const auto& [id, module] : modules) {
         try {
-            std::uint64_t generation = 0;
-            const unsigned slot = take_slot(generation);
-            struct Release {
-                DeviceProcess* self;
-                unsigned slot;
-                ~Release() { self->give_back(slot); }
-            } release{this, slot};
             const auto staging = memory_.allocate(module.image.size());
             if (!staging) continue;
             std::memcpy(reinterpret_cast<void*>(*staging), module.image.data(), module.image.size());
-            protocol::Slot& s = control_->slots[slot];
-            s.request = protocol::Request::reload;
-            protocol::Writer out(s.request_data, protocol::request_bytes);
-            out.u64(id);
-            out.u64(*staging);
-            out.u64(module.image.size());
-            out.u64(module.data);
-            s.request_size = out.size();
-            const bool answered = call(slot, generation);
+            Call call(*this, protocol::Request::reload);
+            write_module_request(call.out(), id, *staging, module.image.size(), module.data);
+            const bool answered = call.send();
             memory_.release(*staging);
             if (!answered) return;  // it died loading this module: the next start goes on without it
         } catch (const std::exception&) {
@@ -552,7 +548,7 @@ bool DeviceProcess::start() {
     return state_ == State::ready;
 }
 
-unsigned DeviceProcess::take_slot(std::uint64_t& generation) {
+unsigned DeviceProcess::take_slot(std::uint64_t& generation, bool launch, std::string kernel) {
     const bool supervisor = std::this_thread::get_id() == supervisor_.get_id();
     std::unique_lock lock(mutex_);
     if (owner_ != getpid())
@@ -577,6 +573,8 @@ unsigned DeviceProcess::take_slot(std::uint64_t& generation) {
     const auto slot = static_cast<unsigned>(free_slot());
     slots_[slot] = SlotUse{};
     slots_[slot].busy = true;
+    slots_[slot].launch = launch;
+    slots_[slot].kernel = std::move(kernel);
     generation = generation_;
     return slot;
 }
@@ -588,37 +586,82 @@ void DeviceProcess::give_back(unsigned slot) {
     changed_.notify_all();
 }
 
-bool DeviceProcess::call(unsigned slot, std::uint64_t generation, double time_limit_seconds) {
-    protocol::Slot& s = control_->slots[slot];
-    s.state.store(protocol::requested, std::memory_order_release);
-    protocol::futex_wake(s.state);
+DeviceProcess::Call::Call(DeviceProcess& process, protocol::Request kind, std::string kernel)
+    : process_(process),
+      index_(process.take_slot(generation_, kind == protocol::Request::launch, std::move(kernel))),
+      slot_(process.control_->slots[index_]),
+      out_(slot_.request_data, protocol::request_bytes) {
+    slot_.request = kind;
+    // What the host journalled before this request is applied before it runs.
+    slot_.journal_position = process.control_->journal_tail.load(std::memory_order_acquire);
+    slot_.blocks_done.store(0, std::memory_order_relaxed);
+}
+
+DeviceProcess::Call::~Call() { process_.give_back(index_); }
+
+bool DeviceProcess::Call::send(double time_limit_seconds) {
+    slot_.request_size = out_.size();
+    slot_.state.store(protocol::requested, std::memory_order_release);
+    protocol::futex_wake(slot_.state);
     std::optional<Clock::time_point> deadline;
     if (time_limit_seconds > 0)
         deadline = Clock::now() +
                    std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(time_limit_seconds));
     bool abandoned = false;
     for (;;) {
-        const std::uint32_t state = s.state.load(std::memory_order_acquire);
+        const std::uint32_t state = slot_.state.load(std::memory_order_acquire);
         if (state == protocol::replied) return true;
-        if (live_generation_.load() != generation) return false;
+        if (process_.live_generation_.load() != generation_) return false;
         long long slice = wait_slice_ns;
         if (deadline && !abandoned) {
             const auto left = *deadline - Clock::now();
             if (left <= Clock::duration::zero()) {
+                std::string kernel;
                 {
-                    std::lock_guard lock(mutex_);
-                    slots_[slot].timed_out = true;
+                    std::lock_guard lock(process_.mutex_);
+                    process_.slots_[index_].timed_out = true;
+                    kernel = process_.slots_[index_].kernel;
                 }
-                abandon(concat("The launch was abandoned: kernel ", slots_[slot].kernel,
-                               ", running at the same time, ran past the time limit of ", time_limit_seconds,
-                               " s and the simulator restarted its device process"));
+                process_.abandon(concat("The launch was abandoned: kernel ", kernel,
+                                        ", running at the same time, ran past the time limit of ", time_limit_seconds,
+                                        " s and the simulator restarted its device process"));
                 abandoned = true;
                 continue;
             }
             slice = std::min<long long>(slice, std::chrono::duration_cast<std::chrono::nanoseconds>(left).count() + 1);
         }
-        protocol::futex_wait(s.state, state, slice);
+        protocol::futex_wait(slot_.state, state, slice);
     }
+}
+
+protocol::Reader DeviceProcess::Call::answer(std::string_view doing) {
+    const bool answered = send();
+    process_.forward_output();  // what the request printed (a module's static initialisation) comes first
+    if (!answered) {
+        if (const std::exception_ptr why = failure()) std::rethrow_exception(why);
+        throw BackendUnavailableError(concat("The simulator's device process ended while ", doing));
+    }
+    protocol::Reader in(slot_.reply_data, slot_.reply_size);
+    if (const std::exception_ptr error = protocol::read_error(in)) std::rethrow_exception(error);
+    return in;
+}
+
+std::exception_ptr DeviceProcess::Call::failure() const {
+    std::lock_guard lock(process_.mutex_);
+    return process_.slots_[index_].failure;
+}
+
+bool DeviceProcess::Call::timed_out() const {
+    std::lock_guard lock(process_.mutex_);
+    return process_.slots_[index_].timed_out;
+}
+
+template <class Write, class Read>
+auto DeviceProcess::request(protocol::Request kind, std::string_view doing, Write&& write, Read&& read) {
+    Call call(*this, kind);
+    write(call.out());
+    protocol::Reader in = call.answer(doing);
+    return read(in);
 }
 
 ModuleInfo DeviceProcess::load(std::uint64_t id, std::string_view image, std::uint64_t data) {
@@ -634,34 +677,10 @@ ModuleInfo DeviceProcess::load(std::uint64_t id, std::string_view image, std::ui
     } unstage{memory_, *staging};
     std::memcpy(reinterpret_cast<void*>(*staging), image.data(), image.size());
 
-    std::uint64_t generation = 0;
-    const unsigned slot = take_slot(generation);
-    struct Release {
-        DeviceProcess* self;
-        unsigned slot;
-        ~Release() { self->give_back(slot); }
-    } release{this, slot};
-    protocol::Slot& s = control_->slots[slot];
-    s.request = protocol::Request::load;
-    protocol::Writer out(s.request_data, protocol::request_bytes);
-    out.u64(id);
-    out.u64(*staging);
-    out.u64(image.size());
-    out.u64(data);
-    s.request_size = out.size();
-    if (!call(slot, generation)) {
-        std::exception_ptr failure;
-        {
-            std::lock_guard lock(mutex_);
-            failure = slots_[slot].failure;
-        }
-        if (failure) std::rethrow_exception(failure);
-        throw BackendUnavailableError("The simulator's device process ended while loading a module");
-    }
-    forward_output();  // a module's static initialisation may print
-    protocol::Reader in(s.reply_data, s.reply_size);
-    if (in.u64() != 0) std::rethrow_exception(protocol::read_error(in));
-    ModuleInfo info = protocol::read_module_info(in);
+    ModuleInfo info = request(
+        protocol::Request::load, "loading a module",
+        [&](protocol::Writer& out) { write_module_request(out, id, *staging, image.size(), data); },
+        [](protocol::Reader& in) { return protocol::read_module_info(in); });
     Module module{std::string(image), data, {}};
     for (const auto& kernel : info.kernels) module.kernels.push_back(kernel.name);
     std::lock_guard lock(mutex_);
@@ -675,32 +694,15 @@ void DeviceProcess::unload(std::uint64_t id) noexcept {
         if (!modules_.erase(id) || owner_ != getpid() || shutting_down_ || state_ != State::ready) return;
     }
     try {
-        std::uint64_t generation = 0;
-        const unsigned slot = take_slot(generation);
-        struct Release {
-            DeviceProcess* self;
-            unsigned slot;
-            ~Release() { self->give_back(slot); }
-        } release{this, slot};
-        protocol::Slot& s = control_->slots[slot];
-        s.request = protocol::Request::unload;
-        protocol::Writer out(s.request_data, protocol::request_bytes);
-        out.u64(id);
-        s.request_size = out.size();
-        call(slot, generation);
+        request(
+            protocol::Request::unload, "unloading a module", [&](protocol::Writer& out) { out.u64(id); },
+            [](protocol::Reader&) {});
     } catch (...) {
         // Unloading is a courtesy: a device process that is gone has unloaded it too.
     }
 }
 
 LaunchResult DeviceProcess::launch(const LaunchRequest& request, std::atomic<std::uint64_t>& blocks_done) {
-    std::uint64_t generation = 0;
-    const unsigned slot = take_slot(generation);
-    struct Release {
-        DeviceProcess* self;
-        unsigned slot;
-        ~Release() { self->give_back(slot); }
-    } release{this, slot};
     std::string kernel;
     {
         std::lock_guard lock(mutex_);
@@ -710,30 +712,22 @@ LaunchResult DeviceProcess::launch(const LaunchRequest& request, std::atomic<std
                 "The launch's module is not loaded in the simulator's device process: it crashed the process "
                 "while being loaded again after an earlier fault. Compile the module again");
         if (request.kernel < it->second.kernels.size()) kernel = it->second.kernels[request.kernel];
-        slots_[slot].launch = true;
-        slots_[slot].kernel = kernel;
     }
-    protocol::Slot& s = control_->slots[slot];
-    s.request = protocol::Request::launch;
-    s.blocks_done.store(0);
-    s.journal_position = control_->journal_tail.load(std::memory_order_acquire);
-    protocol::Writer out(s.request_data, protocol::request_bytes);
-    protocol::write_launch(out, request);
-    if (!out.complete())
+    Call call(*this, protocol::Request::launch, kernel);
+    protocol::write_launch(call.out(), request);
+    if (!call.out().complete())
         throw KernelArgumentError(concat("Kernel ", kernel, ": the launch's arguments take more than ",
                                          protocol::request_bytes / 1024, " KiB"),
                                   -1);
-    s.request_size = out.size();
-    const bool answered = call(slot, generation, launch_time_limit_);
-    blocks_done.store(s.blocks_done.load());
+    const bool answered = call.send(launch_time_limit_);
+    blocks_done.store(call.slot().blocks_done.load());
     forward_output();
     if (answered) {
-        protocol::Reader in(s.reply_data, s.reply_size);
+        protocol::Reader in(call.slot().reply_data, call.slot().reply_size);
         return protocol::read_result(in);
     }
     LaunchResult result;
-    std::lock_guard lock(mutex_);
-    if (slots_[slot].timed_out) {
+    if (call.timed_out()) {
         const std::uint64_t total = std::uint64_t{request.grid.x} * request.grid.y * request.grid.z;
         const std::uint64_t done = blocks_done.load();
         result.error = std::make_exception_ptr(LaunchTimeoutError(
@@ -744,10 +738,9 @@ LaunchResult DeviceProcess::launch(const LaunchRequest& request, std::atomic<std
                    "GPUKIT_SIM_LAUNCH_TIMEOUT (gpukit check --time-limit) sets the limit"),
             kernel, launch_time_limit_, done, total));
     } else {
-        result.error = slots_[slot].failure
-                           ? slots_[slot].failure
-                           : std::make_exception_ptr(LaunchAbandonedError(
-                                 "The launch was abandoned: the simulator's device process ended under it"));
+        result.error = call.failure() ? call.failure()
+                                      : std::make_exception_ptr(LaunchAbandonedError(
+                                            "The launch was abandoned: the simulator's device process ended under it"));
     }
     return result;
 }
@@ -773,18 +766,9 @@ void DeviceProcess::journal(protocol::JournalKind kind, std::uint64_t address, s
 }
 
 void DeviceProcess::drain_journal() {
-    std::uint64_t generation = 0;
-    const unsigned slot = take_slot(generation);
-    struct Release {
-        DeviceProcess* self;
-        unsigned slot;
-        ~Release() { self->give_back(slot); }
-    } release{this, slot};
-    protocol::Slot& s = control_->slots[slot];
-    s.request = protocol::Request::drain_journal;
-    s.journal_position = control_->journal_tail.load(std::memory_order_acquire);
-    s.request_size = 0;
-    call(slot, generation);
+    // The request applies the journal up to its position (Call takes it). A device process that
+    // ended under it has nothing left to apply: the next one starts from the live allocations.
+    Call(*this, protocol::Request::drain_journal).send();
 }
 
 void DeviceProcess::allocation_added(std::uint64_t address, std::size_t bytes, bool written) {

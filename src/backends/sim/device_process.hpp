@@ -89,13 +89,45 @@ private:
     std::exception_ptr crash_error(const protocol::CrashRecord& record, unsigned slot) const;
 
     // ---- requests
-    // A free slot, the device process running (started if need be); its index and the generation
-    // of the process it belongs to. Throws BackendUnavailableError when it cannot start.
-    unsigned take_slot(std::uint64_t& generation);
+    // One request in flight, from taking a free slot of the control block (starting the device
+    // process if need be) to giving it back: every operation is one of these.
+    class Call {
+    public:
+        // Takes a slot for a request of that kind; a launch names its kernel, for reports.
+        // Throws BackendUnavailableError when the device process cannot start.
+        Call(DeviceProcess& process, protocol::Request kind, std::string kernel = {});
+        ~Call();
+        Call(const Call&) = delete;
+        Call& operator=(const Call&) = delete;
+
+        // The request's body, written into the slot.
+        protocol::Writer& out() noexcept { return out_; }
+        protocol::Slot& slot() noexcept { return slot_; }
+        // Posts the request and waits for the reply. False when the device process died first
+        // (failure() says why); `time_limit_seconds` > 0 gives it up past that (timed_out()).
+        bool send(double time_limit_seconds = 0);
+        // send() for a request whose reply starts with its error, then forwards what the device
+        // process printed: the rest of the reply. The error is rethrown; the process's death
+        // throws failure(), or BackendUnavailableError saying it ended while `doing`.
+        protocol::Reader answer(std::string_view doing);
+        // Why the device process died under the request, when it did.
+        std::exception_ptr failure() const;
+        bool timed_out() const;
+
+    private:
+        DeviceProcess& process_;
+        std::uint64_t generation_ =
+            0;  // of the device process the slot was taken in (before index_: take_slot sets it)
+        unsigned index_;
+        protocol::Slot& slot_;
+        protocol::Writer out_;
+    };
+    // A request whose body `write` writes; `read` reads the reply (see Call::answer) and gives
+    // the result.
+    template <class Write, class Read>
+    auto request(protocol::Request kind, std::string_view doing, Write&& write, Read&& read);
+    unsigned take_slot(std::uint64_t& generation, bool launch, std::string kernel);
     void give_back(unsigned slot);
-    // Posts the request in the slot and waits for the reply. Returns false when the process died
-    // first (the slot's failure says why); `time_limit_seconds` > 0 gives it up past that.
-    bool call(unsigned slot, std::uint64_t generation, double time_limit_seconds = 0);
     void journal(protocol::JournalKind kind, std::uint64_t address, std::uint64_t bytes);
     void drain_journal();
     void forward_output();

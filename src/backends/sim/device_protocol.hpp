@@ -6,7 +6,10 @@
 // slot runs it, writes the reply, sets `replied` and wakes the host. One wake each way, no copies
 // through the kernel: a launch costs two futex calls. Launch arguments and replies (module
 // descriptions, hazards, errors) are serialised into the slot; module images, too large for a
-// slot, are staged in device memory.
+// slot, are staged in device memory. A launch's reply is its LaunchResult (write_result); any
+// other reply starts with its error (write_error: none, or why the request failed), then what it
+// answers. A new request is a Request value, its writer in the host (DeviceProcess::request) and
+// its case in the device process's serve().
 //
 // Check mode's view of allocations (which memory is allocated, what the host wrote) changes in
 // the host and is read in the device process: the host appends to the journal, a ring the device

@@ -67,24 +67,32 @@ void apply_journal(std::uint64_t position) {
     }
 }
 
-void answer_load(protocol::Slot& slot, bool keep_values) {
+// A request other than a launch: its reply starts with its error, or with none and what `body`
+// writes.
+template <class Body>
+void answer(protocol::Slot& slot, Body body) {
     protocol::Reader in(slot.request_data, slot.request_size);
-    const auto id = in.u64();
-    const auto image = in.u64();
-    const auto image_bytes = in.u64();
-    const auto data = in.u64();
     protocol::Writer out(slot.reply_data, protocol::reply_bytes);
     try {
-        const std::string_view bytes(reinterpret_cast<const char*>(image), image_bytes);
-        const ModuleInfo info = keep_values ? executor->reload(id, bytes, data) : executor->load(id, bytes, data);
-        out.u64(0);
-        protocol::write_module_info(out, info);
+        protocol::write_error(out, nullptr);
+        body(in, out);
     } catch (...) {
         out = protocol::Writer(slot.reply_data, protocol::reply_bytes);
-        out.u64(1);
         protocol::write_error(out, std::current_exception());
     }
     slot.reply_size = out.size();
+}
+
+void answer_load(protocol::Slot& slot, bool keep_values) {
+    answer(slot, [keep_values](protocol::Reader& in, protocol::Writer& out) {
+        const auto id = in.u64();
+        const auto image = in.u64();
+        const auto image_bytes = in.u64();
+        const auto data = in.u64();
+        const std::string_view bytes(reinterpret_cast<const char*>(image), image_bytes);
+        protocol::write_module_info(out,
+                                    keep_values ? executor->reload(id, bytes, data) : executor->load(id, bytes, data));
+    });
 }
 
 void answer_launch(protocol::Slot& slot, unsigned index) {
@@ -117,16 +125,12 @@ void serve(unsigned index) {
         switch (slot.request) {
             case protocol::Request::load: answer_load(slot, false); break;
             case protocol::Request::reload: answer_load(slot, true); break;
-            case protocol::Request::unload: {
-                protocol::Reader in(slot.request_data, slot.request_size);
-                executor->unload(in.u64());
-                slot.reply_size = 0;
+            case protocol::Request::unload:
+                answer(slot, [](protocol::Reader& in, protocol::Writer&) { executor->unload(in.u64()); });
                 break;
-            }
             case protocol::Request::launch: answer_launch(slot, index); break;
             case protocol::Request::drain_journal:
-                apply_journal(slot.journal_position);
-                slot.reply_size = 0;
+                answer(slot, [&slot](protocol::Reader&, protocol::Writer&) { apply_journal(slot.journal_position); });
                 break;
         }
         slot.state.store(protocol::replied, std::memory_order_release);
