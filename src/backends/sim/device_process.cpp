@@ -6,9 +6,11 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -45,6 +47,12 @@ std::string hex(std::uint64_t value) {
     char text[32];
     std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
     return text;
+}
+
+// A text field of the control block, which its writer may have left without its '\0'.
+template <std::size_t size>
+std::string bounded(const char (&text)[size]) {
+    return {text, strnlen(text, size)};
 }
 
 std::string describe_status(int status) {
@@ -138,10 +146,13 @@ int high_copy(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 64); }
 
 }  // namespace
 
-DeviceProcess::DeviceProcess(DeviceMemory& memory, double launch_time_limit_seconds)
-    : memory_(memory), launch_time_limit_(launch_time_limit_seconds), owner_(getpid()) {
-    control_fd_ = memfd_create("gpukit-sim-control", MFD_CLOEXEC);
-    if (control_fd_ < 0 || ftruncate(control_fd_, sizeof(protocol::Control)) != 0)
+DeviceProcess::DeviceProcess(DeviceMemory& memory, double launch_time_limit_seconds, bool sandbox)
+    : memory_(memory), launch_time_limit_(launch_time_limit_seconds), owner_(getpid()), sandbox_(sandbox) {
+    control_fd_ = memfd_create("gpukit-sim-control", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    // Sealed at its size: a kernel in the device process, which holds it, cannot shrink it under
+    // this process's mapping (SIGBUS here).
+    if (control_fd_ < 0 || ftruncate(control_fd_, sizeof(protocol::Control)) != 0 ||
+        fcntl(control_fd_, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
         throw BackendUnavailableError(
             concat("The simulator cannot create its device process's control block: ", std::strerror(errno)));
     void* mapped = mmap(nullptr, sizeof(protocol::Control), PROT_READ | PROT_WRITE, MAP_SHARED, control_fd_, 0);
@@ -239,25 +250,34 @@ void DeviceProcess::supervise() {
         }
         std::string why;
         bool started = false;
+        sandbox_refused_ = false;
         // A start fails when the device memory's address is taken in the new process (rare: each
-        // process lays itself out at random); another try lands elsewhere.
-        for (int attempt = 0; attempt < 3 && !started; ++attempt) started = spawn_once(why);
+        // process lays itself out at random); another try lands elsewhere. A sandbox the system
+        // refuses is refused again: one try.
+        for (int attempt = 0; attempt < 3 && !started && !sandbox_refused_; ++attempt) started = spawn_once(why);
         if (!started) {
-            std::lock_guard lock(mutex_);
+            std::unique_lock lock(mutex_);
             state_ = State::failed;
-            start_failure_ = concat("The simulator's device process cannot start: ", why);
+            start_failure_ =
+                concat("The simulator's device process cannot start", sandbox_ ? " in the sandbox: " : ": ", why);
+            ++start_attempts_;
             changed_.notify_all();
-            return;
+            // set_sandbox() may ask for another try, under other terms.
+            changed_.wait(lock, [&] { return state_ != State::failed || shutting_down_; });
+            if (shutting_down_) return;
+            continue;
         }
         if (starts_.load() > 0) reload_everything();
         {
             std::lock_guard lock(mutex_);
             state_ = State::ready;
             ++starts_;
+            ++start_attempts_;
             changed_.notify_all();
         }
         int status = 0;
         while (waitpid(pid_.load(), &status, 0) < 0 && errno == EINTR) {}
+        end_sandboxed_process();
         after_death(status);
         std::lock_guard lock(mutex_);
         if (shutting_down_) return;
@@ -267,10 +287,31 @@ void DeviceProcess::supervise() {
 bool DeviceProcess::spawn_once(std::string& why) {
     const std::string path = executable().path(why);
     if (path.empty()) return false;
+    bool sandbox = false;
+    {
+        std::lock_guard lock(mutex_);
+        sandbox = sandbox_;
+    }
+    std::string private_tmp = "-";
+    if (sandbox) {
+        // The mount point of the sandbox's private tmpfs: empty here, whatever the device process
+        // wrote there (it saw a tmpfs of its own, gone with it).
+        try {
+            if (!sandbox_tmp_) {
+                sandbox_tmp_ = std::make_unique<PrivateDirectory>("gpukit-sim-sandbox-");
+                sandbox_tmp_->remove_at_exit();
+            }
+            private_tmp = sandbox_tmp_->path().string();
+        } catch (const std::exception& e) {
+            why = e.what();
+            return false;
+        }
+    }
     // A clean control block for the new process: no crash recorded, every slot idle.
     std::memset(static_cast<void*>(&control_->crash), 0, sizeof control_->crash);
     control_->ready.store(protocol::starting);
     control_->pid = 0;
+    control_->sandbox_refused = 0;
     control_->directory[0] = '\0';
     control_->failure[0] = '\0';
     for (auto& slot : control_->slots) slot.state.store(protocol::idle);
@@ -307,13 +348,10 @@ bool DeviceProcess::spawn_once(std::string& why) {
     const std::string parent = std::to_string(getpid());
     const std::string control_arg = std::to_string(child_control_fd);
     const std::string memory_arg = std::to_string(child_memory_fd);
-    std::vector<char*> argv = {const_cast<char*>("gpukit-sim-device"),
-                               const_cast<char*>(control_arg.c_str()),
-                               const_cast<char*>(memory_arg.c_str()),
-                               const_cast<char*>(base.c_str()),
-                               const_cast<char*>(capacity.c_str()),
-                               const_cast<char*>(parent.c_str()),
-                               nullptr};
+    std::vector<char*> argv = {const_cast<char*>("gpukit-sim-device"), const_cast<char*>(control_arg.c_str()),
+                               const_cast<char*>(memory_arg.c_str()),  const_cast<char*>(base.c_str()),
+                               const_cast<char*>(capacity.c_str()),    const_cast<char*>(parent.c_str()),
+                               const_cast<char*>(private_tmp.c_str()), nullptr};
     pid_t pid = 0;
     int spawned = posix_spawn(&pid, path.c_str(), &actions, &attributes, argv.data(), environ);
     if (spawned != 0 && executable().is_memfd()) {
@@ -341,18 +379,39 @@ bool DeviceProcess::spawn_once(std::string& why) {
                 kill(pid, SIGKILL);
                 while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
             }
-            why = ready == protocol::failed ? std::string(control_->failure)
+            why = ready == protocol::failed ? bounded(control_->failure)
                   : ended                   ? concat("it ended while starting (", describe_status(status), ")")
                                             : "it did not start within 20 s";
+            sandbox_refused_ = sandbox && ready == protocol::failed && control_->sandbox_refused;
             pid_ = 0;
-            if (control_->directory[0]) PrivateDirectory::adopt(control_->directory).remove();
+            // A sandboxed process's directory was in its tmpfs, gone with it; a path it wrote is
+            // never acted on.
+            if (!sandbox && control_->directory[0]) PrivateDirectory::adopt(bounded(control_->directory)).remove();
             return false;
         }
         protocol::futex_wait(control_->ready, ready, 10'000'000);
     }
+    if (sandbox) {
+        // The process that runs the kernels, a child of the one spawned: known here before any
+        // kernel ran, so that it can be made sure of its end (end_sandboxed_process).
+        const auto runner = static_cast<pid_t>(control_->pid);
+        kernel_runner_ = runner > 0 ? static_cast<int>(syscall(SYS_pidfd_open, runner, 0)) : -1;
+    }
     std::lock_guard lock(mutex_);
-    child_directory_ = control_->directory;
+    child_directory_ = sandbox ? std::string() : bounded(control_->directory);
+    running_sandboxed_ = sandbox;
     return true;
+}
+
+void DeviceProcess::end_sandboxed_process() {
+    // The spawned process ended; the one running the kernels follows it (PR_SET_PDEATHSIG), and
+    // must be gone before the control block is reset for another.
+    if (kernel_runner_ < 0) return;
+    syscall(SYS_pidfd_send_signal, kernel_runner_, SIGKILL, nullptr, 0);
+    pollfd gone{kernel_runner_, POLLIN, 0};
+    while (poll(&gone, 1, 5000) < 0 && errno == EINTR) {}
+    close(kernel_runner_);
+    kernel_runner_ = -1;
 }
 
 void DeviceProcess::reload_everything() {
@@ -409,15 +468,17 @@ void DeviceProcess::after_death(int status) {
     for (unsigned i : busy) {
         std::string kernel;
         bool launch = false;
+        std::uint64_t module = 0;
         {
             std::lock_guard lock(mutex_);
             kernel = slots_[i].kernel;
             launch = slots_[i].launch;
+            module = slots_[i].module;
         }
         if (!reason.empty()) {
             failures[i] = std::make_exception_ptr(LaunchAbandonedError(reason));
         } else if (recorded && control_->crash.in_kernel && control_->crash.tag == i) {
-            failures[i] = crash_error(control_->crash, i);
+            failures[i] = crash_error(control_->crash, module);
             first_fault = failures[i];
         } else if (launch && !recorded) {
             FaultSite site;
@@ -474,15 +535,14 @@ void DeviceProcess::after_death(int status) {
     if (!directory.empty()) PrivateDirectory::adopt(directory).remove();
 }
 
-std::exception_ptr DeviceProcess::crash_error(const protocol::CrashRecord& record, unsigned slot) const {
-    static_cast<void>(slot);
+std::exception_ptr DeviceProcess::crash_error(const protocol::CrashRecord& record, std::uint64_t module) {
     FaultSite site;
-    site.kernel = record.kernel;
+    site.kernel = bounded(record.kernel);
     site.block = Dim3(record.block[0], record.block[1], record.block[2]);
     site.thread = Dim3(record.thread[0], record.thread[1], record.thread[2]);
     site.thread_known = record.thread_known != 0;
     if (record.pc_in_module) {
-        const auto where = source_location(record.module_path, record.module_offset);
+        const auto where = module_source_location(module, record.module_offset);
         site.file = where.file;
         site.line = where.line;
         site.function = where.function;
@@ -538,7 +598,76 @@ std::exception_ptr DeviceProcess::crash_error(const protocol::CrashRecord& recor
     return std::make_exception_ptr(kernel_fault(kind, std::move(site), what));
 }
 
+SourceLocation DeviceProcess::module_source_location(std::uint64_t module, std::uint64_t offset) {
+    // The host's own copy of the module, not the device process's file: that one may be gone with
+    // a sandbox's tmpfs, and a path the device process names is never opened here.
+    std::string image;
+    {
+        std::lock_guard lock(mutex_);
+        const auto it = modules_.find(module);
+        if (it == modules_.end()) return {};
+        image = it->second.image;
+    }
+    try {
+        const PrivateDirectory directory("gpukit-sim-fault-");
+        return source_location(directory.write_file("module.so", image).string(), offset);
+    } catch (const std::exception&) {
+        return {};  // the report goes without its line
+    }
+}
+
+// ---- running in the sandbox, or no longer
+
+void DeviceProcess::set_sandbox(bool on) {
+    std::unique_lock lock(mutex_);
+    refuse_forked_child();
+    sandbox_ = on;
+    for (;;) {
+        if (shutting_down_) throw UsageError("The program is exiting: the simulator's device process has ended");
+        if (state_ == State::starting || (state_ == State::stopped && start_asked_)) {
+            // A start under way (or a restart after a death): see what it gives.
+            const auto attempts = start_attempts_;
+            changed_.wait(lock, [&] { return start_attempts_ != attempts || shutting_down_; });
+            continue;
+        }
+        if (state_ == State::stopped) {
+            if (!on) return;  // it starts out of the sandbox when first used
+        } else if (state_ == State::ready) {
+            if (running_sandboxed_ == on) return;
+            // Requests in flight are answered first; new ones wait for the process to come.
+            restarting_ = true;
+            changed_.wait(lock, [&] {
+                return shutting_down_ || state_ != State::ready ||
+                       std::none_of(std::begin(slots_), std::end(slots_), [](const SlotUse& s) { return s.busy; });
+            });
+            if (state_ == State::ready && pid_.load() > 0) kill(pid_.load(), SIGKILL);
+        } else {
+            state_ = State::stopped;  // failed: the supervisor tries again, under the terms asked now
+        }
+        const auto attempts = start_attempts_;
+        start_asked_ = true;
+        changed_.notify_all();
+        changed_.wait(lock, [&] { return start_attempts_ != attempts || shutting_down_; });
+        restarting_ = false;
+        changed_.notify_all();
+        if (state_ == State::failed) throw BackendUnavailableError(start_failure_);
+    }
+}
+
+bool DeviceProcess::sandboxed() const {
+    std::lock_guard lock(mutex_);
+    return sandbox_;
+}
+
 // ---- requests
+
+void DeviceProcess::refuse_forked_child() const {
+    if (owner_ != getpid())
+        throw UsageError(
+            "The simulator's device belongs to the process that used it before fork(): a forked "
+            "child cannot use it (as with CUDA). Use gpukit in the child only, or start it with "
+            "the 'spawn' or 'forkserver' method of multiprocessing");
+}
 
 bool DeviceProcess::start() {
     std::unique_lock lock(mutex_);
@@ -548,14 +677,10 @@ bool DeviceProcess::start() {
     return state_ == State::ready;
 }
 
-unsigned DeviceProcess::take_slot(std::uint64_t& generation, bool launch, std::string kernel) {
+unsigned DeviceProcess::take_slot(std::uint64_t& generation, const SlotUse& use) {
     const bool supervisor = std::this_thread::get_id() == supervisor_.get_id();
     std::unique_lock lock(mutex_);
-    if (owner_ != getpid())
-        throw UsageError(
-            "The simulator's device belongs to the process that used it before fork(): a forked "
-            "child cannot use it (as with CUDA). Use gpukit in the child only, or start it with "
-            "the 'spawn' or 'forkserver' method of multiprocessing");
+    refuse_forked_child();
     start_asked_ = true;
     changed_.notify_all();
     auto free_slot = [&]() -> int {
@@ -565,16 +690,15 @@ unsigned DeviceProcess::take_slot(std::uint64_t& generation, bool launch, std::s
     };
     changed_.wait(lock, [&] {
         if (shutting_down_ || state_ == State::failed) return true;
-        const bool running = state_ == State::ready || (supervisor && state_ == State::starting);
+        const bool running =
+            supervisor ? state_ == State::starting || state_ == State::ready : state_ == State::ready && !restarting_;
         return running && free_slot() >= 0;
     });
     if (state_ == State::failed) throw BackendUnavailableError(start_failure_);
     if (shutting_down_) throw UsageError("The program is exiting: the simulator's device process has ended");
     const auto slot = static_cast<unsigned>(free_slot());
-    slots_[slot] = SlotUse{};
+    slots_[slot] = use;
     slots_[slot].busy = true;
-    slots_[slot].launch = launch;
-    slots_[slot].kernel = std::move(kernel);
     generation = generation_;
     return slot;
 }
@@ -586,9 +710,9 @@ void DeviceProcess::give_back(unsigned slot) {
     changed_.notify_all();
 }
 
-DeviceProcess::Call::Call(DeviceProcess& process, protocol::Request kind, std::string kernel)
+DeviceProcess::Call::Call(DeviceProcess& process, protocol::Request kind, const SlotUse& use)
     : process_(process),
-      index_(process.take_slot(generation_, kind == protocol::Request::launch, std::move(kernel))),
+      index_(process.take_slot(generation_, use)),
       slot_(process.control_->slots[index_]),
       out_(slot_.request_data, protocol::request_bytes) {
     slot_.request = kind;
@@ -596,6 +720,8 @@ DeviceProcess::Call::Call(DeviceProcess& process, protocol::Request kind, std::s
     slot_.journal_position = process.control_->journal_tail.load(std::memory_order_acquire);
     slot_.blocks_done.store(0, std::memory_order_relaxed);
 }
+
+DeviceProcess::Call::Call(DeviceProcess& process, protocol::Request kind) : Call(process, kind, SlotUse{}) {}
 
 DeviceProcess::Call::~Call() { process_.give_back(index_); }
 
@@ -641,9 +767,14 @@ protocol::Reader DeviceProcess::Call::answer(std::string_view doing) {
         if (const std::exception_ptr why = failure()) std::rethrow_exception(why);
         throw BackendUnavailableError(concat("The simulator's device process ended while ", doing));
     }
-    protocol::Reader in(slot_.reply_data, slot_.reply_size);
+    protocol::Reader in = reply();
     if (const std::exception_ptr error = protocol::read_error(in)) std::rethrow_exception(error);
     return in;
+}
+
+protocol::Reader DeviceProcess::Call::reply() const {
+    // Never past the slot, whatever size the device process wrote.
+    return {slot_.reply_data, std::min<std::uint64_t>(slot_.reply_size, protocol::reply_bytes)};
 }
 
 std::exception_ptr DeviceProcess::Call::failure() const {
@@ -681,6 +812,7 @@ ModuleInfo DeviceProcess::load(std::uint64_t id, std::string_view image, std::ui
         protocol::Request::load, "loading a module",
         [&](protocol::Writer& out) { write_module_request(out, id, *staging, image.size(), data); },
         [](protocol::Reader& in) { return protocol::read_module_info(in); });
+    check_module_info(info);
     Module module{std::string(image), data, {}};
     for (const auto& kernel : info.kernels) module.kernels.push_back(kernel.name);
     std::lock_guard lock(mutex_);
@@ -703,7 +835,9 @@ void DeviceProcess::unload(std::uint64_t id) noexcept {
 }
 
 LaunchResult DeviceProcess::launch(const LaunchRequest& request, std::atomic<std::uint64_t>& blocks_done) {
-    std::string kernel;
+    SlotUse use;
+    use.launch = true;
+    use.module = request.module;
     {
         std::lock_guard lock(mutex_);
         auto it = modules_.find(request.module);
@@ -711,9 +845,10 @@ LaunchResult DeviceProcess::launch(const LaunchRequest& request, std::atomic<std
             throw LaunchAbandonedError(
                 "The launch's module is not loaded in the simulator's device process: it crashed the process "
                 "while being loaded again after an earlier fault. Compile the module again");
-        if (request.kernel < it->second.kernels.size()) kernel = it->second.kernels[request.kernel];
+        if (request.kernel < it->second.kernels.size()) use.kernel = it->second.kernels[request.kernel];
     }
-    Call call(*this, protocol::Request::launch, kernel);
+    const std::string& kernel = use.kernel;
+    Call call(*this, protocol::Request::launch, use);
     protocol::write_launch(call.out(), request);
     if (!call.out().complete())
         throw KernelArgumentError(concat("Kernel ", kernel, ": the launch's arguments take more than ",
@@ -723,7 +858,7 @@ LaunchResult DeviceProcess::launch(const LaunchRequest& request, std::atomic<std
     blocks_done.store(call.slot().blocks_done.load());
     forward_output();
     if (answered) {
-        protocol::Reader in(call.slot().reply_data, call.slot().reply_size);
+        protocol::Reader in = call.reply();
         return protocol::read_result(in);
     }
     LaunchResult result;
@@ -745,18 +880,47 @@ LaunchResult DeviceProcess::launch(const LaunchRequest& request, std::atomic<std
     return result;
 }
 
+void DeviceProcess::check_module_info(const ModuleInfo& info) const {
+    auto refuse = [](const std::string& what) {
+        throw LaunchError(concat("The simulator's device process describes the module impossibly (", what,
+                                 "): its code wrote over gpukit's record of it, e.g. from a static initialiser. "
+                                 "The module cannot be used"));
+    };
+    for (const auto& kernel : info.kernels) {
+        if (kernel.param_sizes.size() != kernel.param_offsets.size()) refuse(concat("kernel ", kernel.name));
+        std::size_t total = 0;
+        for (std::size_t i = 0; i < kernel.param_sizes.size(); ++i) {
+            // Each value is copied from the caller's argument, and all go into one request.
+            if (kernel.param_sizes[i] > protocol::request_bytes || kernel.param_offsets[i] > protocol::request_bytes)
+                refuse(concat("kernel ", kernel.name, ", parameter ", i + 1));
+            total += kernel.param_sizes[i];
+        }
+        if (total > protocol::request_bytes) refuse(concat("kernel ", kernel.name, "'s parameters"));
+    }
+    for (const auto& [name, global] : info.globals)
+        if (global.address && !memory_.contains(global.address, std::max<std::size_t>(global.size, 1)))
+            refuse(concat("variable ", name, " outside device memory"));
+}
+
 void DeviceProcess::journal(protocol::JournalKind kind, std::uint64_t address, std::uint64_t bytes) {
     std::unique_lock lock(journal_mutex_);
     if (kind == protocol::JournalKind::add || kind == protocol::JournalKind::add_written)
         live_allocations_[address] = bytes;
     else if (kind == protocol::JournalKind::remove)
         live_allocations_.erase(address);
-    for (;;) {
+    for (int drained = 0;; ++drained) {
         const std::uint64_t head = control_->journal_head.load(std::memory_order_acquire);
         const std::uint64_t tail = control_->journal_tail.load(std::memory_order_relaxed);
-        if (tail - head < protocol::journal_entries) {
+        if (head <= tail && tail - head < protocol::journal_entries) {
             control_->journal[tail % protocol::journal_entries] = {kind, 0, address, bytes};
             control_->journal_tail.store(tail + 1, std::memory_order_release);
+            return;
+        }
+        if (drained == 2) {
+            // A drain empties it; a device process that does not (its kernels' threads wrote over
+            // the control block) is restarted, and the next starts from live_allocations_.
+            lock.unlock();
+            abandon("The launch was abandoned: the simulator's device process stopped following its journal");
             return;
         }
         lock.unlock();

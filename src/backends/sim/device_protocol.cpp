@@ -78,6 +78,14 @@ std::uint64_t Reader::u64() {
     return value;
 }
 
+std::uint64_t Reader::count(std::size_t each) {
+    const std::uint64_t value = u64();
+    if (value > (size_ - at_) / each)
+        throw BackendUnavailableError(
+            "gpukit internal error: a message from the simulator's device process counts more than it holds");
+    return value;
+}
+
 std::string Reader::text() {
     const std::uint64_t length = u64();
     need(length);
@@ -255,10 +263,10 @@ void write_module_info(Writer& out, const ModuleInfo& info) {
 
 ModuleInfo read_module_info(Reader& in) {
     ModuleInfo info;
-    info.kernels.resize(in.u64());
+    info.kernels.resize(in.count(4 * sizeof(std::uint64_t)));
     for (auto& kernel : info.kernels) {
         kernel.name = in.text();
-        const auto params = in.u64();
+        const auto params = in.count(2 * sizeof(std::uint64_t));
         for (std::uint64_t i = 0; i < params; ++i) {
             kernel.param_sizes.push_back(in.u64());
             kernel.param_offsets.push_back(in.u64());
@@ -266,7 +274,7 @@ ModuleInfo read_module_info(Reader& in) {
         kernel.synchronises = in.u64() != 0;
         kernel.static_shared_bytes = in.u64();
     }
-    const auto globals = in.u64();
+    const auto globals = in.count(3 * sizeof(std::uint64_t));
     for (std::uint64_t i = 0; i < globals; ++i) {
         std::string name = in.text();
         GlobalInfo global;
@@ -274,7 +282,7 @@ ModuleInfo read_module_info(Reader& in) {
         global.size = in.u64();
         info.globals.emplace_back(std::move(name), global);
     }
-    const auto names = in.u64();
+    const auto names = in.count(sizeof(std::uint64_t));
     for (std::uint64_t i = 0; i < names; ++i) info.global_names.push_back(in.text());
     info.check_tools = static_cast<unsigned>(in.u64());
     return info;
@@ -305,7 +313,7 @@ LaunchRequest read_launch(Reader& in, std::vector<std::vector<unsigned char>>& a
     request.block.y = static_cast<unsigned>(in.u64());
     request.block.z = static_cast<unsigned>(in.u64());
     request.shared_bytes = in.u64();
-    arguments.resize(in.u64());
+    arguments.resize(in.count(sizeof(std::uint64_t)));
     for (auto& value : arguments) value = in.bytes();
     request.arguments = arguments;
     return request;
@@ -331,7 +339,7 @@ LaunchResult read_result(Reader& in) {
     LaunchResult result;
     result.error = read_error(in);
     const auto total = in.u64();
-    const auto sent = in.u64();
+    const auto sent = in.count(sizeof(std::uint64_t));
     for (std::uint64_t i = 0; i < sent; ++i) result.hazards.push_back(read_hazard(in));
     if (total > sent) {
         Hazard note;

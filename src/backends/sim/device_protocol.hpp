@@ -32,7 +32,7 @@
 namespace gpukit::detail::sim::protocol {
 
 constexpr std::uint64_t magic = 0x474b53494d444556ULL;  // "GKSIMDEV"
-constexpr std::uint32_t version = 1;
+constexpr std::uint32_t version = 2;
 constexpr unsigned slot_count = 16;
 constexpr std::size_t request_bytes = std::size_t{64} * 1024;  // CUDA allows 32 KiB of parameters
 constexpr std::size_t reply_bytes = std::size_t{1} << 20;
@@ -62,10 +62,9 @@ struct CrashRecord {
     std::uint32_t block[3];
     std::uint32_t thread[3];
     std::uint64_t address;        // si_addr
-    std::uint64_t module_offset;  // the faulting instruction in the module's file
+    std::uint64_t module_offset;  // the faulting instruction in the launch's module's file
     std::uint32_t pc_in_module;
     char kernel[256];
-    char module_path[512];
 };
 
 struct Slot {
@@ -83,9 +82,10 @@ struct Control {
     std::uint64_t magic;
     std::uint32_t version;
     std::atomic<std::uint32_t> ready;  // ReadyState; a futex the host waits on at start
-    std::int32_t pid;
-    char directory[512];  // the device process's private directory (module files)
-    char failure[1024];   // why it could not start
+    std::int32_t pid;                  // in the sandbox: the process that runs the kernels (the spawned one's child)
+    std::uint32_t sandbox_refused;     // it could not start because the system refuses the sandbox
+    char directory[512];               // the device process's private directory (module files)
+    char failure[1024];                // why it could not start
     CrashRecord crash;
     std::atomic<std::uint64_t> journal_head;  // the next entry the device process applies
     std::atomic<std::uint64_t> journal_tail;  // the next entry the host writes
@@ -122,6 +122,9 @@ class Reader {
 public:
     Reader(const unsigned char* buffer, std::size_t size) : buffer_(buffer), size_(size) {}
     std::uint64_t u64();
+    // A count of the things that follow, each at least `each` bytes: a count that cannot be what
+    // is left is refused (a reply's word is not trusted with an allocation).
+    std::uint64_t count(std::size_t each);
     std::string text();
     std::vector<unsigned char> bytes();
     bool done() const noexcept { return at_ >= size_; }

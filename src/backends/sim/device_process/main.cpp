@@ -1,11 +1,13 @@
 // src/backends/sim/device_process/main.cpp: gpukit-sim-device, the simulator's device process.
 //
-//   gpukit-sim-device CONTROL_FD MEMORY_FD MEMORY_BASE MEMORY_BYTES HOST_PID
+//   gpukit-sim-device CONTROL_FD MEMORY_FD MEMORY_BASE MEMORY_BYTES HOST_PID SANDBOX_TMP
 //
 // Started by the host (device_process.cpp), never by hand: it maps the device memory at the
 // host's address and the control block, then serves each request slot with a thread of its own,
 // running launches on a LocalExecutor. It dies with the host (PR_SET_PDEATHSIG), ignores Ctrl-C
 // (the host decides), and dumps no core when a kernel crashes it (the host reports the crash).
+// SANDBOX_TMP other than "-": first it enters the sandbox (util/sandbox.hpp), with that directory
+// as its private tmp and a PID namespace of its own; its child then does all of the above.
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -27,6 +29,7 @@
 #include "backends/sim/device_executable.hpp"
 #include "backends/sim/device_protocol.hpp"
 #include "backends/sim/local_executor.hpp"
+#include "util/sandbox.hpp"
 
 namespace gpukit::detail::sim {
 
@@ -139,7 +142,7 @@ void serve(unsigned index) {
 }
 
 int run(int argc, char** argv) {
-    if (argc != 6) {
+    if (argc != 7) {
         std::fprintf(stderr, "gpukit-sim-device is started by gpukit's simulator, not by hand\n");
         return 2;
     }
@@ -148,6 +151,7 @@ int run(int argc, char** argv) {
     const auto base = std::strtoull(argv[3], nullptr, 16);
     const auto bytes = std::strtoull(argv[4], nullptr, 10);
     const auto host = static_cast<pid_t>(std::atol(argv[5]));
+    const std::string sandbox_tmp = argv[6];
     // Die with the host; if it is already gone, the death signal will never come.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != host) return 0;
@@ -160,6 +164,19 @@ int run(int argc, char** argv) {
     control = static_cast<protocol::Control*>(mapped);
     if (control->magic != protocol::magic || control->version != protocol::version)
         fail("its control block is of another gpukit version");
+    if (sandbox_tmp != "-") {
+        // Still one thread, as a new user namespace needs. Returns in the child, which the host
+        // learns of before it runs anything else (the host makes sure of its end by it).
+        SandboxOptions options;
+        options.own_pids = true;
+        options.child_started = [](pid_t child) { control->pid = child; };
+        try {
+            enter_sandbox(sandbox_tmp, options);
+        } catch (const std::exception& e) {
+            control->sandbox_refused = 1;
+            fail(e.what());
+        }
+    }
     void* memory = mmap(reinterpret_cast<void*>(base), bytes, PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_FIXED_NOREPLACE | MAP_NORESERVE, memory_fd, 0);
     if (memory != reinterpret_cast<void*>(base))
@@ -174,7 +191,7 @@ int run(int argc, char** argv) {
         fail(e.what());
     }
     std::snprintf(control->directory, sizeof control->directory, "%s", executor->directory().path().c_str());
-    control->pid = getpid();
+    if (sandbox_tmp == "-") control->pid = getpid();
     for (unsigned i = 0; i < protocol::slot_count; ++i) std::thread(serve, i).detach();
     control->ready.store(protocol::serving);
     protocol::futex_wake(control->ready);
