@@ -92,8 +92,7 @@ int main(int argc, char** argv) {
     auto reduce = gpukit::Module::compile(gpukit::course::reduction_source).kernel("sum_reduce");
     gpukit::DeviceBuffer partial((rn / 256) * sizeof(float));
     const double reduction = median_seconds(rounds, [&] {
-        reduce({.grid = gpukit::grid_for(rn, 256), .block = 256, .shared_bytes = 256 * sizeof(float)}, da, partial,
-               rn);
+        reduce({.grid = gpukit::grid_for(rn, 256), .block = 256, .shared_bytes = 256 * sizeof(float)}, da, partial, rn);
         device.synchronize();
     });
     std::vector<float> partials(rn / 256);

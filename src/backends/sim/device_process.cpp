@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
@@ -38,6 +39,9 @@ constexpr auto start_timeout = std::chrono::seconds(20);
 constexpr long long wait_slice_ns = 200'000'000;  // how often a waiter looks whether the process died
 constexpr int child_control_fd = 3;
 constexpr int child_memory_fd = 4;
+
+// How many times this process is a fork()ed child of the one that started (pthread_atfork).
+std::atomic<std::uint64_t> forks{0};
 
 // The processes whose device process must go when the program exits.
 std::mutex exiting_mutex;
@@ -148,6 +152,9 @@ int high_copy(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 64); }
 
 DeviceProcess::DeviceProcess(DeviceMemory& memory, double launch_time_limit_seconds, bool sandbox)
     : memory_(memory), launch_time_limit_(launch_time_limit_seconds), owner_(getpid()), sandbox_(sandbox) {
+    static const int counted = pthread_atfork(nullptr, nullptr, [] { forks.fetch_add(1); });
+    static_cast<void>(counted);
+    forks_at_creation_ = forks.load();
     control_fd_ = memfd_create("gpukit-sim-control", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     // Sealed at its size: a kernel in the device process, which holds it, cannot shrink it under
     // this process's mapping (SIGBUS here).
@@ -662,7 +669,8 @@ bool DeviceProcess::sandboxed() const {
 // ---- requests
 
 void DeviceProcess::refuse_forked_child() const {
-    if (owner_ != getpid())
+    // fork() counts in the child (pthread_atfork): no getpid() call at every request.
+    if (forks_at_creation_ != forks.load(std::memory_order_relaxed) && owner_ != getpid())
         throw UsageError(
             "The simulator's device belongs to the process that used it before fork(): a forked "
             "child cannot use it (as with CUDA). Use gpukit in the child only, or start it with "
@@ -719,6 +727,7 @@ DeviceProcess::Call::Call(DeviceProcess& process, protocol::Request kind, const 
     // What the host journalled before this request is applied before it runs.
     slot_.journal_position = process.control_->journal_tail.load(std::memory_order_acquire);
     slot_.blocks_done.store(0, std::memory_order_relaxed);
+    slot_.printed = 0;
 }
 
 DeviceProcess::Call::Call(DeviceProcess& process, protocol::Request kind) : Call(process, kind, SlotUse{}) {}
@@ -727,8 +736,8 @@ DeviceProcess::Call::~Call() { process_.give_back(index_); }
 
 bool DeviceProcess::Call::send(double time_limit_seconds) {
     slot_.request_size = out_.size();
-    slot_.state.store(protocol::requested, std::memory_order_release);
-    protocol::futex_wake(slot_.state);
+    protocol::post(slot_.state, protocol::requested, slot_.device_sleeping);
+    if (protocol::spin(slot_.state, protocol::replied) == protocol::replied) return true;
     std::optional<Clock::time_point> deadline;
     if (time_limit_seconds > 0)
         deadline = Clock::now() +
@@ -756,13 +765,13 @@ bool DeviceProcess::Call::send(double time_limit_seconds) {
             }
             slice = std::min<long long>(slice, std::chrono::duration_cast<std::chrono::nanoseconds>(left).count() + 1);
         }
-        protocol::futex_wait(slot_.state, state, slice);
+        protocol::sleep_while(slot_.state, state, slot_.host_sleeping, slice);
     }
 }
 
 protocol::Reader DeviceProcess::Call::answer(std::string_view doing) {
     const bool answered = send();
-    process_.forward_output();  // what the request printed (a module's static initialisation) comes first
+    forward_output();  // what the request printed (a module's static initialisation) comes first
     if (!answered) {
         if (const std::exception_ptr why = failure()) std::rethrow_exception(why);
         throw BackendUnavailableError(concat("The simulator's device process ended while ", doing));
@@ -770,6 +779,11 @@ protocol::Reader DeviceProcess::Call::answer(std::string_view doing) {
     protocol::Reader in = reply();
     if (const std::exception_ptr error = protocol::read_error(in)) std::rethrow_exception(error);
     return in;
+}
+
+void DeviceProcess::Call::forward_output() {
+    // A process that died may have left output in the pipes without saying so.
+    if (slot_.printed || slot_.state.load() != protocol::replied) process_.forward_output();
 }
 
 protocol::Reader DeviceProcess::Call::reply() const {
@@ -856,7 +870,7 @@ LaunchResult DeviceProcess::launch(const LaunchRequest& request, std::atomic<std
                                   -1);
     const bool answered = call.send(launch_time_limit_);
     blocks_done.store(call.slot().blocks_done.load());
-    forward_output();
+    call.forward_output();
     if (answered) {
         protocol::Reader in = call.reply();
         return protocol::read_result(in);

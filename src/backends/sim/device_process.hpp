@@ -140,6 +140,8 @@ private:
         // Why the device process died under the request, when it did.
         std::exception_ptr failure() const;
         bool timed_out() const;
+        // Forwards what the device process printed for the request, if anything.
+        void forward_output();
 
     private:
         DeviceProcess& process_;
@@ -168,6 +170,7 @@ private:
     std::atomic<pid_t> pid_{0};
     std::atomic<std::uint64_t> starts_{0};
     pid_t owner_ = 0;  // the process that made this (not a forked child)
+    std::uint64_t forks_at_creation_ = 0;
 
     mutable std::mutex mutex_;  // guards what follows
     std::condition_variable changed_;

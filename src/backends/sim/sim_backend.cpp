@@ -130,6 +130,7 @@ public:
         (void)registered;
         const double limit = launch_time_limit();
         const bool sandbox = sandbox_from_environment();
+        protocol::spin_ns();  // GPUKIT_SIM_SPIN_US, checked here
         if (run_in_this_process()) {
             if (sandbox) throw InvalidArgumentError(concat("GPUKIT_SIM_SANDBOX=1: ", in_process_refusal));
             install_crash_report();

@@ -73,7 +73,7 @@ TEST(DeviceProtocol, ACountLargerThanTheReplyIsRefusedNotAllocated) {
 TEST(DeviceProtocol, ATextLongerThanTheReplyIsRefused) {
     auto bytes = buffer(64);
     Writer out(bytes.data(), bytes.size());
-    out.u64(1);  // one kernel
+    out.u64(1);                       // one kernel
     out.u64(std::uint64_t{1} << 40);  // whose name is a terabyte long
     Reader in(bytes.data(), out.size());
     EXPECT_THROW(read_module_info(in), BackendUnavailableError);

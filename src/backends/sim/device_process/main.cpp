@@ -9,6 +9,7 @@
 // SANDBOX_TMP other than "-": first it enters the sandbox (util/sandbox.hpp), with that directory
 // as its private tmp and a PID namespace of its own; its child then does all of the above.
 #include <signal.h>
+#include <stdio_ext.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -104,15 +105,13 @@ void answer_launch(protocol::Slot& slot, unsigned index) {
     LaunchResult result;
     try {
         protocol::Reader in(slot.request_data, slot.request_size);
-        std::vector<std::vector<unsigned char>> arguments;
+        // Kept from launch to launch (one thread per slot): their storage is reused.
+        static thread_local std::vector<std::vector<unsigned char>> arguments;
         const LaunchRequest request = protocol::read_launch(in, arguments);
         result = executor->launch(request, slot.blocks_done, index);
     } catch (...) {
         result.error = std::current_exception();
     }
-    // A kernel's printf reaches the host before the launch counts as done.
-    std::fflush(stdout);
-    std::fflush(stderr);
     protocol::write_result(out, result);
     slot.reply_size = out.size();
 }
@@ -120,9 +119,9 @@ void answer_launch(protocol::Slot& slot, unsigned index) {
 void serve(unsigned index) {
     protocol::Slot& slot = control->slots[index];
     for (;;) {
-        const std::uint32_t state = slot.state.load(std::memory_order_acquire);
+        const std::uint32_t state = protocol::spin(slot.state, protocol::requested);
         if (state != protocol::requested) {
-            protocol::futex_wait(slot.state, state, -1);
+            protocol::sleep_while(slot.state, state, slot.device_sleeping, -1);
             continue;
         }
         switch (slot.request) {
@@ -136,8 +135,13 @@ void serve(unsigned index) {
                 answer(slot, [&slot](protocol::Reader&, protocol::Writer&) { apply_journal(slot.journal_position); });
                 break;
         }
-        slot.state.store(protocol::replied, std::memory_order_release);
-        protocol::futex_wake(slot.state);
+        // What the request printed (a kernel's printf) reaches the host before it goes on: the
+        // host reads the pipes only when something was written. Output that bypasses stdio's
+        // buffers (write(2), the unbuffered stderr) comes through the host's forwarding thread.
+        slot.printed = __fpending(stdout) != 0 || __fpending(stderr) != 0;
+        std::fflush(stdout);
+        std::fflush(stderr);
+        protocol::post(slot.state, protocol::replied, slot.host_sleeping);
     }
 }
 
