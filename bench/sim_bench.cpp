@@ -10,7 +10,7 @@
 // - 16x16 tiled matmul at 1024x1024: seconds (goal <= 10);
 // - a tiny launch (one block of 32 threads): microseconds each, the fixed cost of a launch.
 // GPUKIT_SIM_ISOLATION=0 runs the kernels in this process instead of the device process: run it
-// both ways to see what containing faults costs.
+// both ways to see what containing faults costs (and with GPUKIT_SIM_SANDBOX=1, the sandbox).
 // Then check mode (every tool: memcheck, racecheck, synccheck, initcheck) against the fast mode on
 // the same three kernels at smaller sizes (2^20 threads, 2^18 threads, 256x256): the slowdown
 // (goal <= 20x), by the wall clock and by the CPU time the process used. On a machine shared with
@@ -126,7 +126,8 @@ int main(int argc, char** argv) {
     std::printf("gpukit simulator benchmark on %s; kernels run %s\n", device.name.c_str(),
                 isolation && (std::strcmp(isolation, "0") == 0 || std::strcmp(isolation, "off") == 0)
                     ? "in this process (GPUKIT_SIM_ISOLATION=0)"
-                    : "in the device process");
+                : gpukit::sandboxed() ? "in the device process, in its sandbox (GPUKIT_SIM_SANDBOX=1)"
+                                      : "in the device process");
     const int repeats = quick ? 3 : 9;
 
     // Barrier-free: vector add.

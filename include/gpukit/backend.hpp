@@ -29,6 +29,10 @@ struct BackendCapabilities {
     // read) or 2 (kDLCUDA: CUDA device memory, which CUDA libraries also take through the CUDA
     // Array Interface).
     int dlpack_device_type = 0;
+    // Can run kernels in a sandbox (set_sandbox): apart from this process, with no network, a
+    // private temporary directory and a read-only view of the files. Where kernels are native
+    // code with the user's rights (the simulator), this confines one you do not trust.
+    bool sandbox = false;
 };
 
 struct BackendInfo {
@@ -64,5 +68,16 @@ std::vector<ToolchainPart> backend_toolchain(std::string_view name);
 void select_backend(std::string_view name);
 // The backend in use, selecting it from GPUKIT_BACKEND (default auto) on first call.
 const BackendInfo& selected_backend();
+
+// Runs the selected backend's kernels in its sandbox (BackendCapabilities::sandbox), or, with
+// false, no longer. The sandbox starts at once: work already running finishes first, and the
+// modules loaded so far are loaded again inside it (their variables keep their values). Returns
+// when kernels run as asked. Throws BackendUnavailableError when the backend has no sandbox, or
+// when this system forbids what it needs (it names the setting, e.g. unprivileged user
+// namespaces): kernels are then refused, never run unconfined, until set_sandbox(false) says
+// they may. On the simulator GPUKIT_SIM_SANDBOX=1 turns it on from the start.
+void set_sandbox(bool on);
+// Whether the selected backend's kernels run in its sandbox.
+bool sandboxed();
 
 }  // namespace gpukit

@@ -26,6 +26,8 @@ from ._backend import (
     cuda_unavailable_reason,
     devices,
     get_device,
+    sandboxed,
+    set_sandbox,
     synchronize,
     use_backend,
 )
@@ -103,6 +105,7 @@ __all__ = [
     "asnumpy", "backend", "backends", "benchmark", "check_tools_from_environment", "cuda_available",
     "cuda_unavailable_reason", "devices", "empty", "empty_like", "from_dlpack", "full", "full_like",
     "get_current_stream", "get_device", "get_elapsed_time", "ndarray", "nullptr", "ones", "ones_like", "pinned_empty",
-    "print_check_report", "raise_on_hazard", "set_print_check_report", "set_raise_on_hazard", "synchronize",
+    "print_check_report", "raise_on_hazard", "sandboxed", "set_print_check_report", "set_raise_on_hazard",
+    "set_sandbox", "synchronize",
     "take_check_report", "use_backend", "zeros", "zeros_like",
 ]

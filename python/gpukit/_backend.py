@@ -20,13 +20,39 @@ def backends():
     return _core.backends()
 
 
-def use_backend(name):
+def use_backend(name, *, sandbox=None):
     """Chooses the backend for this process by name (``'cuda'``, ``'sim'``) or ``'auto'``.
 
     Call it before the first device is used; asking for another backend later raises
     :class:`gpukit.UsageError`, and asking for one that cannot run here raises
-    :class:`gpukit.BackendUnavailableError` saying what is missing."""
+    :class:`gpukit.BackendUnavailableError` saying what is missing. ``sandbox=True`` (or ``False``)
+    then calls :func:`set_sandbox`; ``None`` leaves it as it is."""
     _core.select_backend(name)
+    if sandbox is not None:
+        set_sandbox(sandbox)
+
+
+def set_sandbox(on):
+    """Runs kernels in the backend's sandbox (``True``), or no longer (``False``).
+
+    On the simulator a kernel is native code with your rights; in the sandbox it runs in the
+    simulator's device process with no network (no socket can be made), a private temporary directory
+    (``$TMPDIR``, an empty tmpfs, the only place it can write), every other file read-only, and no
+    other process of yours in reach (a PID namespace of its own; no tracing). Work already running
+    finishes first; loaded modules are loaded again inside, their variables keeping their values. It
+    returns once kernels run as asked. ``GPUKIT_SIM_SANDBOX=1`` turns it on from the start.
+
+    Raises :class:`gpukit.BackendUnavailableError` on a backend without a sandbox (see
+    ``capabilities.sandbox``; a GPU's kernels are not native code of yours), with
+    ``GPUKIT_SIM_ISOLATION=0``, or where this system forbids what it needs (unprivileged user
+    namespaces, named in the message): kernels are then refused, never run unconfined, until
+    ``set_sandbox(False)``."""
+    _core.set_sandbox(on)
+
+
+def sandboxed():
+    """Whether the backend's kernels run in its sandbox (:func:`set_sandbox`)."""
+    return _core.sandboxed()
 
 
 def backend():

@@ -45,6 +45,12 @@ class BackendCapabilities:
         Where DLPack places its memory: 1 (kDLCPU, host memory) or 2 (kDLCUDA, CUDA device memory).
         """
 
+    @property
+    def sandbox(self) -> bool:
+        """
+        Can run kernels in a sandbox (gpukit.set_sandbox): no network, a private temporary directory, the files read-only.
+        """
+
     def __repr__(self) -> str: ...
 
 class ToolchainPart:
@@ -115,6 +121,14 @@ def select_backend(name: str) -> None:
 
 def selected_backend() -> BackendInfo:
     """The backend in use, choosing it from GPUKIT_BACKEND on first use."""
+
+def set_sandbox(on: bool) -> None:
+    """
+    Runs the selected backend's kernels in its sandbox, or no longer; see gpukit.set_sandbox.
+    """
+
+def sandboxed() -> bool:
+    """Whether the selected backend's kernels run in its sandbox."""
 
 def backend_unavailable_reason(name: str) -> str:
     """

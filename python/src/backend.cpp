@@ -27,12 +27,16 @@ void bind_backend(nb::module_& m) {
         .def_ro("tensor_cores", &BackendCapabilities::tensor_cores, "Its devices may have tensor cores.")
         .def_ro("dlpack_device_type", &BackendCapabilities::dlpack_device_type,
                 "Where DLPack places its memory: 1 (kDLCPU, host memory) or 2 (kDLCUDA, CUDA device memory).")
+        .def_ro("sandbox", &BackendCapabilities::sandbox,
+                "Can run kernels in a sandbox (gpukit.set_sandbox): no network, a private temporary directory, "
+                "the files read-only.")
         .def("__repr__", [](const BackendCapabilities& c) {
             return "BackendCapabilities(simulated=" + std::string(c.simulated ? "True" : "False") +
                    ", check_mode=" + (c.check_mode ? "True" : "False") +
                    ", loads_binary_images=" + (c.loads_binary_images ? "True" : "False") +
                    ", tensor_cores=" + (c.tensor_cores ? "True" : "False") +
-                   ", dlpack_device_type=" + std::to_string(c.dlpack_device_type) + ")";
+                   ", dlpack_device_type=" + std::to_string(c.dlpack_device_type) +
+                   ", sandbox=" + (c.sandbox ? "True" : "False") + ")";
         });
 
     nb::class_<ToolchainPart>(m, "ToolchainPart", "A library or compiler a backend needs, as found here.")
@@ -73,6 +77,16 @@ void bind_backend(nb::module_& m) {
         "Chooses the process's backend by name, or 'auto'. A later call asking for another raises UsageError.");
     m.def("selected_backend", &selected_backend, nb::rv_policy::reference,
           "The backend in use, choosing it from GPUKIT_BACKEND on first use.");
+    m.def(
+        "set_sandbox",
+        [](nb::handle on) {
+            const bool value = to_bool(on, "on");
+            GilRelease unlocked;  // waits for the device process to start in (or out of) the sandbox
+            set_sandbox(value);
+        },
+        nb::arg("on").none(), nb::sig("def set_sandbox(on: bool) -> None"),
+        "Runs the selected backend's kernels in its sandbox, or no longer; see gpukit.set_sandbox.");
+    m.def("sandboxed", &sandboxed, "Whether the selected backend's kernels run in its sandbox.");
     m.def(
         "backend_unavailable_reason",
         [](std::string_view name) {

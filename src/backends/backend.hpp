@@ -88,6 +88,12 @@ public:
     // usable again.
     virtual void synchronize_device(int device, const Deadline& deadline) = 0;
     virtual const Compiler& compiler() = 0;
+    // Kernels in the backend's sandbox or not (gpukit::set_sandbox): called only where
+    // info().capabilities.sandbox says there is one.
+    virtual void set_sandbox(bool on) {
+        if (on) throw BackendUnavailableError("The " + info().name + " backend has no sandbox for kernels");
+    }
+    virtual bool sandboxed() const { return false; }
 
     // ---- memory
     // The address of `bytes` new bytes of that kind (a host address for pinned memory). Throws

@@ -190,6 +190,24 @@ void select_backend(std::string_view name) {
 
 const BackendInfo& selected_backend() { return detail::selected().info(); }
 
+void set_sandbox(bool on) {
+    detail::Backend& backend = detail::selected();
+    if (on && !backend.info().capabilities.sandbox) {
+        std::vector<std::string> able;
+        for (const auto& info : backends())
+            if (info.capabilities.sandbox) able.push_back(info.name);
+        throw BackendUnavailableError(detail::concat(
+            "Cannot run kernels in a sandbox: the ", backend.info().name,
+            " backend has none (its kernels do not run as native code of this process's user). ",
+            able.empty() ? std::string("No backend of this gpukit has one")
+                         : detail::concat("Select one that has (", detail::join(able, ", "),
+                                          ") before the first device is used, or leave the sandbox off")));
+    }
+    backend.set_sandbox(on);
+}
+
+bool sandboxed() { return detail::selected().sandboxed(); }
+
 std::string backend_unavailable_reason(std::string_view name) {
     auto& r = detail::registry();
     std::lock_guard lock(r.mutex);

@@ -8,10 +8,12 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -120,13 +122,53 @@ void install_filter() {
 #endif
 }
 
+// With SandboxOptions::own_pids: forks; the caller waits for the child and ends as it ends, and
+// the child returns, process 1 of the PID namespace unshare() made for the caller's children.
+void enter_own_pid_namespace(const SandboxOptions& options) {
+    int go[2];
+    if (::pipe2(go, O_CLOEXEC) != 0) refused("a pipe to the sandbox's first process", errno);
+    const pid_t child = ::fork();
+    if (child < 0) refused("starting the sandbox's first process (fork)", errno);
+    if (child > 0) {
+        ::close(go[0]);
+        if (options.child_started) options.child_started(child);
+        const char start = 1;
+        if (::write(go[1], &start, 1) != 1) ::kill(child, SIGKILL);
+        int status = 0;
+        while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+        if (WIFSIGNALED(status)) {
+            // The same end as the child's, for whoever waits for this process.
+            const int signal = WTERMSIG(status);
+            ::signal(signal, SIG_DFL);
+            sigset_t only;
+            sigemptyset(&only);
+            sigaddset(&only, signal);
+            ::sigprocmask(SIG_UNBLOCK, &only, nullptr);
+            ::raise(signal);
+        }
+        ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+    }
+    ::close(go[1]);
+    // Dies with the caller; if the caller died before this, the pipe says so (no byte, end of file).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    char start = 0;
+    if (::read(go[0], &start, 1) != 1) ::_exit(1);
+    ::close(go[0]);
+    ::setsid();  // no process group or session shared with a process outside
+    // A /proc of the new namespace, where the kernel allows it (a container that masks parts of
+    // /proc does not): without it the old one shows the other processes, which can still not be
+    // reached by their numbers.
+    ::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, nullptr);
+}
+
 }  // namespace
 
-void enter_sandbox(const fs::path& private_tmp) {
+void enter_sandbox(const fs::path& private_tmp, const SandboxOptions& options) {
     const uid_t user = ::geteuid();
     const gid_t group = ::getegid();
-    if (::unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC) != 0)
-        refused("a new user namespace (unshare)", errno);
+    const int namespaces =
+        CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | (options.own_pids ? CLONE_NEWPID : 0);
+    if (::unshare(namespaces) != 0) refused("a new user namespace (unshare)", errno);
     write_text("/proc/self/setgroups", "deny");
     write_text("/proc/self/uid_map", concat(user, " ", user, " 1"));  // the same user inside: files stay yours
     write_text("/proc/self/gid_map", concat(group, " ", group, " 1"));
@@ -136,6 +178,7 @@ void enter_sandbox(const fs::path& private_tmp) {
     if (::mount("tmpfs", private_tmp.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700") != 0)
         refused(concat("mounting a private tmpfs on ", private_tmp.string()), errno);
     ::setenv("TMPDIR", private_tmp.c_str(), 1);
+    if (options.own_pids) enter_own_pid_namespace(options);
     if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) refused("no_new_privs", errno);
     __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
     __user_cap_data_struct none[2] = {};

@@ -1,6 +1,9 @@
 // tests/device/stream_event_test.cpp: streams and events on the GPU.
 #include <gtest/gtest.h>
 
+#include <random>
+#include <vector>
+
 #include "device/device_test_fixture.hpp"
 
 namespace gpukit::testing {
@@ -61,6 +64,38 @@ TEST_F(StreamsAndEvents, DefaultStreamRef) {
     EXPECT_FALSE(StreamRef(owned).is_default());
     EXPECT_NE(StreamRef(owned).native_handle(), nullptr);
     EXPECT_EQ(StreamRef::default_stream(device(0)).device(), device(0));
+}
+
+// One-block launches back to back, each with its own arguments: on the simulator they run on the
+// thread that takes them (no worker is woken) and reach the device process without a sleep, so
+// order, arguments and results are what is checked.
+TEST_F(StreamsAndEvents, ManyOneBlockLaunchesRunInOrderWithTheirOwnArguments) {
+    // Unsigned arithmetic wraps exactly on every backend: any launch out of order, or run with
+    // another's arguments, changes the result.
+    auto step = Module::compile(R"(
+extern "C" __global__ void step(unsigned* x, unsigned scale, unsigned add, int n) {
+  int i = threadIdx.x;
+  if (i < n) x[i] = x[i] * scale + add;
+})")
+                    .kernel("step");
+    const int n = 32, launches = 300;
+    std::mt19937 random(34);
+    std::vector<unsigned> start(n), scales(launches), adds(launches);
+    for (auto& v : start) v = random();
+    for (auto& v : scales) v = random() | 1;
+    for (auto& v : adds) v = random();
+    auto x = DeviceBuffer::from_host(std::span<const unsigned>(start));
+    std::vector<unsigned> expected = start;
+    Stream stream;
+    for (int k = 0; k < launches; ++k) {
+        step({.grid = 1, .block = n, .stream = stream}, x, scales[k], adds[k], n);
+        for (auto& v : expected) v = v * scales[k] + adds[k];
+        if (k % 7 == 0) stream.synchronize();  // some waited for one by one, most queued
+    }
+    stream.synchronize();
+    std::vector<unsigned> out(n);
+    copy(std::span<unsigned>(out), x.view());
+    EXPECT_EQ(out, expected);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@ KernelFaultError naming the kernel, block, thread and line; synchronize() takes 
 (KeyboardInterrupt); os.fork() after use gives the child a clear error; the interpreter exits cleanly
 while a daemon thread launches kernels. On the simulator, whose device process contains the faults."""
 
+import os
 import signal
 import subprocess
 import sys
@@ -202,3 +203,36 @@ def test_the_interpreter_exits_cleanly_while_a_daemon_thread_launches_kernels():
     assert result.returncode == 0, result.stderr
     assert result.stdout == "exiting\n"
     assert "Fatal" not in result.stderr and "terminate" not in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("spin", ["0", "50", "2000"])
+def test_launches_are_right_however_long_the_processes_spin_for_each_other(spin):
+    """GPUKIT_SIM_SPIN_US: how long the host and the device process spin before they sleep."""
+    ran = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import numpy, gpukit
+        step = gpukit.RawKernel(r'''
+        extern "C" __global__ void step(unsigned* x, unsigned scale, unsigned add) {
+          x[threadIdx.x] = x[threadIdx.x] * scale + add;
+        }''', "step")
+        rng = numpy.random.default_rng(7)
+        start = rng.integers(1, 2**32, 32, dtype=numpy.uint32)
+        x = gpukit.asarray(start)
+        expected = start.copy()
+        for k in range(200):
+            scale, add = rng.integers(1, 2**32, 2, dtype=numpy.uint32)
+            step((1,), (32,), (x, scale, add))
+            if k % 5 == 0:
+                gpukit.synchronize()
+            expected = expected * scale + add
+        print(bool((x.get() == expected).all()))
+        """)], capture_output=True, text=True, timeout=120,
+        env=dict(os.environ, GPUKIT_BACKEND="sim", GPUKIT_SIM_SPIN_US=spin))
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == ["True"]
+
+
+def test_a_bad_spin_time_is_an_error():
+    ran = subprocess.run([sys.executable, "-c", "import gpukit; gpukit.zeros(4)"], capture_output=True, text=True,
+                         timeout=120, env=dict(os.environ, GPUKIT_BACKEND="sim", GPUKIT_SIM_SPIN_US="soon"))
+    assert ran.returncode != 0
+    assert "GPUKIT_SIM_SPIN_US=soon: give the microseconds" in ran.stderr

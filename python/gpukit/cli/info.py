@@ -66,7 +66,7 @@ def describe_backend(backend):
     }
 
 
-CAPABILITIES = ("simulated", "check_mode", "loads_binary_images", "tensor_cores", "dlpack_device_type")
+CAPABILITIES = ("simulated", "check_mode", "loads_binary_images", "tensor_cores", "dlpack_device_type", "sandbox")
 
 
 def selected_backend():

@@ -92,7 +92,6 @@ void record(int signal, siginfo_t* info, void* context) {
         if (pc >= begin && pc < end) {
             r.pc_in_module = 1;
             r.module_offset = pc - running->module->base();
-            copy_text(r.module_path, sizeof r.module_path, running->module->path().c_str());
         }
     }
 }

@@ -53,7 +53,7 @@ DeviceMemory::DeviceMemory(std::size_t capacity) {
     const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
     // Room for the red zones too (address space of a sparse file: it costs nothing until used).
     capacity_ = static_cast<std::size_t>(round_up(capacity + capacity / 4 + (std::uint64_t{64} << 20), page));
-    fd_ = memfd_create("gpukit-sim-device-memory", MFD_CLOEXEC);
+    fd_ = memfd_create("gpukit-sim-device-memory", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd_ < 0)
         throw BackendUnavailableError(
             concat("The simulator cannot create its device memory (memfd_create: ", std::strerror(errno), ")"));
@@ -62,6 +62,14 @@ DeviceMemory::DeviceMemory(std::size_t capacity) {
         close(fd_);
         throw BackendUnavailableError(concat("The simulator cannot size its device memory to ", format_bytes(capacity_),
                                              " (ftruncate: ", std::strerror(error), ")"));
+    }
+    // The device process holds the descriptor, and its kernels could shrink the file under this
+    // process's mapping (SIGBUS here at the next touch): its size is sealed.
+    if (fcntl(fd_, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+        const int error = errno;
+        close(fd_);
+        throw BackendUnavailableError(
+            concat("The simulator cannot seal its device memory's size (fcntl: ", std::strerror(error), ")"));
     }
     void* mapped = MAP_FAILED;
     for (std::uint64_t hint : preferred_bases) {

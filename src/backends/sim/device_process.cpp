@@ -3,12 +3,15 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -37,6 +40,9 @@ constexpr long long wait_slice_ns = 200'000'000;  // how often a waiter looks wh
 constexpr int child_control_fd = 3;
 constexpr int child_memory_fd = 4;
 
+// How many times this process is a fork()ed child of the one that started (pthread_atfork).
+std::atomic<std::uint64_t> forks{0};
+
 // The processes whose device process must go when the program exits.
 std::mutex exiting_mutex;
 std::vector<DeviceProcess*>* exiting_list = nullptr;
@@ -45,6 +51,12 @@ std::string hex(std::uint64_t value) {
     char text[32];
     std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
     return text;
+}
+
+// A text field of the control block, which its writer may have left without its '\0'.
+template <std::size_t size>
+std::string bounded(const char (&text)[size]) {
+    return {text, strnlen(text, size)};
 }
 
 std::string describe_status(int status) {
@@ -124,15 +136,30 @@ Executable& executable() {
     return *instance;
 }
 
+// A load or reload: the module's id, its image staged in device memory, its data segments' place.
+void write_module_request(protocol::Writer& out, std::uint64_t id, std::uint64_t image, std::uint64_t image_bytes,
+                          std::uint64_t data) {
+    out.u64(id);
+    out.u64(image);
+    out.u64(image_bytes);
+    out.u64(data);
+}
+
 // Duplicates `fd` above the descriptors a child's file actions write to.
 int high_copy(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 64); }
 
 }  // namespace
 
-DeviceProcess::DeviceProcess(DeviceMemory& memory, double launch_time_limit_seconds)
-    : memory_(memory), launch_time_limit_(launch_time_limit_seconds), owner_(getpid()) {
-    control_fd_ = memfd_create("gpukit-sim-control", MFD_CLOEXEC);
-    if (control_fd_ < 0 || ftruncate(control_fd_, sizeof(protocol::Control)) != 0)
+DeviceProcess::DeviceProcess(DeviceMemory& memory, double launch_time_limit_seconds, bool sandbox)
+    : memory_(memory), launch_time_limit_(launch_time_limit_seconds), owner_(getpid()), sandbox_(sandbox) {
+    static const int counted = pthread_atfork(nullptr, nullptr, [] { forks.fetch_add(1); });
+    static_cast<void>(counted);
+    forks_at_creation_ = forks.load();
+    control_fd_ = memfd_create("gpukit-sim-control", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    // Sealed at its size: a kernel in the device process, which holds it, cannot shrink it under
+    // this process's mapping (SIGBUS here).
+    if (control_fd_ < 0 || ftruncate(control_fd_, sizeof(protocol::Control)) != 0 ||
+        fcntl(control_fd_, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
         throw BackendUnavailableError(
             concat("The simulator cannot create its device process's control block: ", std::strerror(errno)));
     void* mapped = mmap(nullptr, sizeof(protocol::Control), PROT_READ | PROT_WRITE, MAP_SHARED, control_fd_, 0);
@@ -230,25 +257,34 @@ void DeviceProcess::supervise() {
         }
         std::string why;
         bool started = false;
+        sandbox_refused_ = false;
         // A start fails when the device memory's address is taken in the new process (rare: each
-        // process lays itself out at random); another try lands elsewhere.
-        for (int attempt = 0; attempt < 3 && !started; ++attempt) started = spawn_once(why);
+        // process lays itself out at random); another try lands elsewhere. A sandbox the system
+        // refuses is refused again: one try.
+        for (int attempt = 0; attempt < 3 && !started && !sandbox_refused_; ++attempt) started = spawn_once(why);
         if (!started) {
-            std::lock_guard lock(mutex_);
+            std::unique_lock lock(mutex_);
             state_ = State::failed;
-            start_failure_ = concat("The simulator's device process cannot start: ", why);
+            start_failure_ =
+                concat("The simulator's device process cannot start", sandbox_ ? " in the sandbox: " : ": ", why);
+            ++start_attempts_;
             changed_.notify_all();
-            return;
+            // set_sandbox() may ask for another try, under other terms.
+            changed_.wait(lock, [&] { return state_ != State::failed || shutting_down_; });
+            if (shutting_down_) return;
+            continue;
         }
         if (starts_.load() > 0) reload_everything();
         {
             std::lock_guard lock(mutex_);
             state_ = State::ready;
             ++starts_;
+            ++start_attempts_;
             changed_.notify_all();
         }
         int status = 0;
         while (waitpid(pid_.load(), &status, 0) < 0 && errno == EINTR) {}
+        end_sandboxed_process();
         after_death(status);
         std::lock_guard lock(mutex_);
         if (shutting_down_) return;
@@ -258,10 +294,31 @@ void DeviceProcess::supervise() {
 bool DeviceProcess::spawn_once(std::string& why) {
     const std::string path = executable().path(why);
     if (path.empty()) return false;
+    bool sandbox = false;
+    {
+        std::lock_guard lock(mutex_);
+        sandbox = sandbox_;
+    }
+    std::string private_tmp = "-";
+    if (sandbox) {
+        // The mount point of the sandbox's private tmpfs: empty here, whatever the device process
+        // wrote there (it saw a tmpfs of its own, gone with it).
+        try {
+            if (!sandbox_tmp_) {
+                sandbox_tmp_ = std::make_unique<PrivateDirectory>("gpukit-sim-sandbox-");
+                sandbox_tmp_->remove_at_exit();
+            }
+            private_tmp = sandbox_tmp_->path().string();
+        } catch (const std::exception& e) {
+            why = e.what();
+            return false;
+        }
+    }
     // A clean control block for the new process: no crash recorded, every slot idle.
     std::memset(static_cast<void*>(&control_->crash), 0, sizeof control_->crash);
     control_->ready.store(protocol::starting);
     control_->pid = 0;
+    control_->sandbox_refused = 0;
     control_->directory[0] = '\0';
     control_->failure[0] = '\0';
     for (auto& slot : control_->slots) slot.state.store(protocol::idle);
@@ -298,13 +355,10 @@ bool DeviceProcess::spawn_once(std::string& why) {
     const std::string parent = std::to_string(getpid());
     const std::string control_arg = std::to_string(child_control_fd);
     const std::string memory_arg = std::to_string(child_memory_fd);
-    std::vector<char*> argv = {const_cast<char*>("gpukit-sim-device"),
-                               const_cast<char*>(control_arg.c_str()),
-                               const_cast<char*>(memory_arg.c_str()),
-                               const_cast<char*>(base.c_str()),
-                               const_cast<char*>(capacity.c_str()),
-                               const_cast<char*>(parent.c_str()),
-                               nullptr};
+    std::vector<char*> argv = {const_cast<char*>("gpukit-sim-device"), const_cast<char*>(control_arg.c_str()),
+                               const_cast<char*>(memory_arg.c_str()),  const_cast<char*>(base.c_str()),
+                               const_cast<char*>(capacity.c_str()),    const_cast<char*>(parent.c_str()),
+                               const_cast<char*>(private_tmp.c_str()), nullptr};
     pid_t pid = 0;
     int spawned = posix_spawn(&pid, path.c_str(), &actions, &attributes, argv.data(), environ);
     if (spawned != 0 && executable().is_memfd()) {
@@ -332,18 +386,39 @@ bool DeviceProcess::spawn_once(std::string& why) {
                 kill(pid, SIGKILL);
                 while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
             }
-            why = ready == protocol::failed ? std::string(control_->failure)
+            why = ready == protocol::failed ? bounded(control_->failure)
                   : ended                   ? concat("it ended while starting (", describe_status(status), ")")
                                             : "it did not start within 20 s";
+            sandbox_refused_ = sandbox && ready == protocol::failed && control_->sandbox_refused;
             pid_ = 0;
-            if (control_->directory[0]) PrivateDirectory::adopt(control_->directory).remove();
+            // A sandboxed process's directory was in its tmpfs, gone with it; a path it wrote is
+            // never acted on.
+            if (!sandbox && control_->directory[0]) PrivateDirectory::adopt(bounded(control_->directory)).remove();
             return false;
         }
         protocol::futex_wait(control_->ready, ready, 10'000'000);
     }
+    if (sandbox) {
+        // The process that runs the kernels, a child of the one spawned: known here before any
+        // kernel ran, so that it can be made sure of its end (end_sandboxed_process).
+        const auto runner = static_cast<pid_t>(control_->pid);
+        kernel_runner_ = runner > 0 ? static_cast<int>(syscall(SYS_pidfd_open, runner, 0)) : -1;
+    }
     std::lock_guard lock(mutex_);
-    child_directory_ = control_->directory;
+    child_directory_ = sandbox ? std::string() : bounded(control_->directory);
+    running_sandboxed_ = sandbox;
     return true;
+}
+
+void DeviceProcess::end_sandboxed_process() {
+    // The spawned process ended; the one running the kernels follows it (PR_SET_PDEATHSIG), and
+    // must be gone before the control block is reset for another.
+    if (kernel_runner_ < 0) return;
+    syscall(SYS_pidfd_send_signal, kernel_runner_, SIGKILL, nullptr, 0);
+    pollfd gone{kernel_runner_, POLLIN, 0};
+    while (poll(&gone, 1, 5000) < 0 && errno == EINTR) {}
+    close(kernel_runner_);
+    kernel_runner_ = -1;
 }
 
 void DeviceProcess::reload_everything() {
@@ -367,25 +442,12 @@ void DeviceProcess::reload_everything() {
     }
     for (const auto& [id, module] : modules) {
         try {
-            std::uint64_t generation = 0;
-            const unsigned slot = take_slot(generation);
-            struct Release {
-                DeviceProcess* self;
-                unsigned slot;
-                ~Release() { self->give_back(slot); }
-            } release{this, slot};
             const auto staging = memory_.allocate(module.image.size());
             if (!staging) continue;
             std::memcpy(reinterpret_cast<void*>(*staging), module.image.data(), module.image.size());
-            protocol::Slot& s = control_->slots[slot];
-            s.request = protocol::Request::reload;
-            protocol::Writer out(s.request_data, protocol::request_bytes);
-            out.u64(id);
-            out.u64(*staging);
-            out.u64(module.image.size());
-            out.u64(module.data);
-            s.request_size = out.size();
-            const bool answered = call(slot, generation);
+            Call call(*this, protocol::Request::reload);
+            write_module_request(call.out(), id, *staging, module.image.size(), module.data);
+            const bool answered = call.send();
             memory_.release(*staging);
             if (!answered) return;  // it died loading this module: the next start goes on without it
         } catch (const std::exception&) {
@@ -413,15 +475,17 @@ void DeviceProcess::after_death(int status) {
     for (unsigned i : busy) {
         std::string kernel;
         bool launch = false;
+        std::uint64_t module = 0;
         {
             std::lock_guard lock(mutex_);
             kernel = slots_[i].kernel;
             launch = slots_[i].launch;
+            module = slots_[i].module;
         }
         if (!reason.empty()) {
             failures[i] = std::make_exception_ptr(LaunchAbandonedError(reason));
         } else if (recorded && control_->crash.in_kernel && control_->crash.tag == i) {
-            failures[i] = crash_error(control_->crash, i);
+            failures[i] = crash_error(control_->crash, module);
             first_fault = failures[i];
         } else if (launch && !recorded) {
             FaultSite site;
@@ -478,15 +542,14 @@ void DeviceProcess::after_death(int status) {
     if (!directory.empty()) PrivateDirectory::adopt(directory).remove();
 }
 
-std::exception_ptr DeviceProcess::crash_error(const protocol::CrashRecord& record, unsigned slot) const {
-    static_cast<void>(slot);
+std::exception_ptr DeviceProcess::crash_error(const protocol::CrashRecord& record, std::uint64_t module) {
     FaultSite site;
-    site.kernel = record.kernel;
+    site.kernel = bounded(record.kernel);
     site.block = Dim3(record.block[0], record.block[1], record.block[2]);
     site.thread = Dim3(record.thread[0], record.thread[1], record.thread[2]);
     site.thread_known = record.thread_known != 0;
     if (record.pc_in_module) {
-        const auto where = source_location(record.module_path, record.module_offset);
+        const auto where = module_source_location(module, record.module_offset);
         site.file = where.file;
         site.line = where.line;
         site.function = where.function;
@@ -542,7 +605,77 @@ std::exception_ptr DeviceProcess::crash_error(const protocol::CrashRecord& recor
     return std::make_exception_ptr(kernel_fault(kind, std::move(site), what));
 }
 
+SourceLocation DeviceProcess::module_source_location(std::uint64_t module, std::uint64_t offset) {
+    // The host's own copy of the module, not the device process's file: that one may be gone with
+    // a sandbox's tmpfs, and a path the device process names is never opened here.
+    std::string image;
+    {
+        std::lock_guard lock(mutex_);
+        const auto it = modules_.find(module);
+        if (it == modules_.end()) return {};
+        image = it->second.image;
+    }
+    try {
+        const PrivateDirectory directory("gpukit-sim-fault-");
+        return source_location(directory.write_file("module.so", image).string(), offset);
+    } catch (const std::exception&) {
+        return {};  // the report goes without its line
+    }
+}
+
+// ---- running in the sandbox, or no longer
+
+void DeviceProcess::set_sandbox(bool on) {
+    std::unique_lock lock(mutex_);
+    refuse_forked_child();
+    sandbox_ = on;
+    for (;;) {
+        if (shutting_down_) throw UsageError("The program is exiting: the simulator's device process has ended");
+        if (state_ == State::starting || (state_ == State::stopped && start_asked_)) {
+            // A start under way (or a restart after a death): see what it gives.
+            const auto attempts = start_attempts_;
+            changed_.wait(lock, [&] { return start_attempts_ != attempts || shutting_down_; });
+            continue;
+        }
+        if (state_ == State::stopped) {
+            if (!on) return;  // it starts out of the sandbox when first used
+        } else if (state_ == State::ready) {
+            if (running_sandboxed_ == on) return;
+            // Requests in flight are answered first; new ones wait for the process to come.
+            restarting_ = true;
+            changed_.wait(lock, [&] {
+                return shutting_down_ || state_ != State::ready ||
+                       std::none_of(std::begin(slots_), std::end(slots_), [](const SlotUse& s) { return s.busy; });
+            });
+            if (state_ == State::ready && pid_.load() > 0) kill(pid_.load(), SIGKILL);
+        } else {
+            state_ = State::stopped;  // failed: the supervisor tries again, under the terms asked now
+        }
+        const auto attempts = start_attempts_;
+        start_asked_ = true;
+        changed_.notify_all();
+        changed_.wait(lock, [&] { return start_attempts_ != attempts || shutting_down_; });
+        restarting_ = false;
+        changed_.notify_all();
+        if (state_ == State::failed) throw BackendUnavailableError(start_failure_);
+    }
+}
+
+bool DeviceProcess::sandboxed() const {
+    std::lock_guard lock(mutex_);
+    return sandbox_;
+}
+
 // ---- requests
+
+void DeviceProcess::refuse_forked_child() const {
+    // fork() counts in the child (pthread_atfork): no getpid() call at every request.
+    if (forks_at_creation_ != forks.load(std::memory_order_relaxed) && owner_ != getpid())
+        throw UsageError(
+            "The simulator's device belongs to the process that used it before fork(): a forked "
+            "child cannot use it (as with CUDA). Use gpukit in the child only, or start it with "
+            "the 'spawn' or 'forkserver' method of multiprocessing");
+}
 
 bool DeviceProcess::start() {
     std::unique_lock lock(mutex_);
@@ -552,14 +685,10 @@ bool DeviceProcess::start() {
     return state_ == State::ready;
 }
 
-unsigned DeviceProcess::take_slot(std::uint64_t& generation) {
+unsigned DeviceProcess::take_slot(std::uint64_t& generation, const SlotUse& use) {
     const bool supervisor = std::this_thread::get_id() == supervisor_.get_id();
     std::unique_lock lock(mutex_);
-    if (owner_ != getpid())
-        throw UsageError(
-            "The simulator's device belongs to the process that used it before fork(): a forked "
-            "child cannot use it (as with CUDA). Use gpukit in the child only, or start it with "
-            "the 'spawn' or 'forkserver' method of multiprocessing");
+    refuse_forked_child();
     start_asked_ = true;
     changed_.notify_all();
     auto free_slot = [&]() -> int {
@@ -569,13 +698,14 @@ unsigned DeviceProcess::take_slot(std::uint64_t& generation) {
     };
     changed_.wait(lock, [&] {
         if (shutting_down_ || state_ == State::failed) return true;
-        const bool running = state_ == State::ready || (supervisor && state_ == State::starting);
+        const bool running =
+            supervisor ? state_ == State::starting || state_ == State::ready : state_ == State::ready && !restarting_;
         return running && free_slot() >= 0;
     });
     if (state_ == State::failed) throw BackendUnavailableError(start_failure_);
     if (shutting_down_) throw UsageError("The program is exiting: the simulator's device process has ended");
     const auto slot = static_cast<unsigned>(free_slot());
-    slots_[slot] = SlotUse{};
+    slots_[slot] = use;
     slots_[slot].busy = true;
     generation = generation_;
     return slot;
@@ -588,37 +718,95 @@ void DeviceProcess::give_back(unsigned slot) {
     changed_.notify_all();
 }
 
-bool DeviceProcess::call(unsigned slot, std::uint64_t generation, double time_limit_seconds) {
-    protocol::Slot& s = control_->slots[slot];
-    s.state.store(protocol::requested, std::memory_order_release);
-    protocol::futex_wake(s.state);
+DeviceProcess::Call::Call(DeviceProcess& process, protocol::Request kind, const SlotUse& use)
+    : process_(process),
+      index_(process.take_slot(generation_, use)),
+      slot_(process.control_->slots[index_]),
+      out_(slot_.request_data, protocol::request_bytes) {
+    slot_.request = kind;
+    // What the host journalled before this request is applied before it runs.
+    slot_.journal_position = process.control_->journal_tail.load(std::memory_order_acquire);
+    slot_.blocks_done.store(0, std::memory_order_relaxed);
+    slot_.printed = 0;
+}
+
+DeviceProcess::Call::Call(DeviceProcess& process, protocol::Request kind) : Call(process, kind, SlotUse{}) {}
+
+DeviceProcess::Call::~Call() { process_.give_back(index_); }
+
+bool DeviceProcess::Call::send(double time_limit_seconds) {
+    slot_.request_size = out_.size();
+    protocol::post(slot_.state, protocol::requested, slot_.device_sleeping);
+    if (protocol::spin(slot_.state, protocol::replied) == protocol::replied) return true;
     std::optional<Clock::time_point> deadline;
     if (time_limit_seconds > 0)
         deadline = Clock::now() +
                    std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(time_limit_seconds));
     bool abandoned = false;
     for (;;) {
-        const std::uint32_t state = s.state.load(std::memory_order_acquire);
+        const std::uint32_t state = slot_.state.load(std::memory_order_acquire);
         if (state == protocol::replied) return true;
-        if (live_generation_.load() != generation) return false;
+        if (process_.live_generation_.load() != generation_) return false;
         long long slice = wait_slice_ns;
         if (deadline && !abandoned) {
             const auto left = *deadline - Clock::now();
             if (left <= Clock::duration::zero()) {
+                std::string kernel;
                 {
-                    std::lock_guard lock(mutex_);
-                    slots_[slot].timed_out = true;
+                    std::lock_guard lock(process_.mutex_);
+                    process_.slots_[index_].timed_out = true;
+                    kernel = process_.slots_[index_].kernel;
                 }
-                abandon(concat("The launch was abandoned: kernel ", slots_[slot].kernel,
-                               ", running at the same time, ran past the time limit of ", time_limit_seconds,
-                               " s and the simulator restarted its device process"));
+                process_.abandon(concat("The launch was abandoned: kernel ", kernel,
+                                        ", running at the same time, ran past the time limit of ", time_limit_seconds,
+                                        " s and the simulator restarted its device process"));
                 abandoned = true;
                 continue;
             }
             slice = std::min<long long>(slice, std::chrono::duration_cast<std::chrono::nanoseconds>(left).count() + 1);
         }
-        protocol::futex_wait(s.state, state, slice);
+        protocol::sleep_while(slot_.state, state, slot_.host_sleeping, slice);
     }
+}
+
+protocol::Reader DeviceProcess::Call::answer(std::string_view doing) {
+    const bool answered = send();
+    forward_output();  // what the request printed (a module's static initialisation) comes first
+    if (!answered) {
+        if (const std::exception_ptr why = failure()) std::rethrow_exception(why);
+        throw BackendUnavailableError(concat("The simulator's device process ended while ", doing));
+    }
+    protocol::Reader in = reply();
+    if (const std::exception_ptr error = protocol::read_error(in)) std::rethrow_exception(error);
+    return in;
+}
+
+void DeviceProcess::Call::forward_output() {
+    // A process that died may have left output in the pipes without saying so.
+    if (slot_.printed || slot_.state.load() != protocol::replied) process_.forward_output();
+}
+
+protocol::Reader DeviceProcess::Call::reply() const {
+    // Never past the slot, whatever size the device process wrote.
+    return {slot_.reply_data, std::min<std::uint64_t>(slot_.reply_size, protocol::reply_bytes)};
+}
+
+std::exception_ptr DeviceProcess::Call::failure() const {
+    std::lock_guard lock(process_.mutex_);
+    return process_.slots_[index_].failure;
+}
+
+bool DeviceProcess::Call::timed_out() const {
+    std::lock_guard lock(process_.mutex_);
+    return process_.slots_[index_].timed_out;
+}
+
+template <class Write, class Read>
+auto DeviceProcess::request(protocol::Request kind, std::string_view doing, Write&& write, Read&& read) {
+    Call call(*this, kind);
+    write(call.out());
+    protocol::Reader in = call.answer(doing);
+    return read(in);
 }
 
 ModuleInfo DeviceProcess::load(std::uint64_t id, std::string_view image, std::uint64_t data) {
@@ -634,34 +822,11 @@ ModuleInfo DeviceProcess::load(std::uint64_t id, std::string_view image, std::ui
     } unstage{memory_, *staging};
     std::memcpy(reinterpret_cast<void*>(*staging), image.data(), image.size());
 
-    std::uint64_t generation = 0;
-    const unsigned slot = take_slot(generation);
-    struct Release {
-        DeviceProcess* self;
-        unsigned slot;
-        ~Release() { self->give_back(slot); }
-    } release{this, slot};
-    protocol::Slot& s = control_->slots[slot];
-    s.request = protocol::Request::load;
-    protocol::Writer out(s.request_data, protocol::request_bytes);
-    out.u64(id);
-    out.u64(*staging);
-    out.u64(image.size());
-    out.u64(data);
-    s.request_size = out.size();
-    if (!call(slot, generation)) {
-        std::exception_ptr failure;
-        {
-            std::lock_guard lock(mutex_);
-            failure = slots_[slot].failure;
-        }
-        if (failure) std::rethrow_exception(failure);
-        throw BackendUnavailableError("The simulator's device process ended while loading a module");
-    }
-    forward_output();  // a module's static initialisation may print
-    protocol::Reader in(s.reply_data, s.reply_size);
-    if (in.u64() != 0) std::rethrow_exception(protocol::read_error(in));
-    ModuleInfo info = protocol::read_module_info(in);
+    ModuleInfo info = request(
+        protocol::Request::load, "loading a module",
+        [&](protocol::Writer& out) { write_module_request(out, id, *staging, image.size(), data); },
+        [](protocol::Reader& in) { return protocol::read_module_info(in); });
+    check_module_info(info);
     Module module{std::string(image), data, {}};
     for (const auto& kernel : info.kernels) module.kernels.push_back(kernel.name);
     std::lock_guard lock(mutex_);
@@ -675,33 +840,18 @@ void DeviceProcess::unload(std::uint64_t id) noexcept {
         if (!modules_.erase(id) || owner_ != getpid() || shutting_down_ || state_ != State::ready) return;
     }
     try {
-        std::uint64_t generation = 0;
-        const unsigned slot = take_slot(generation);
-        struct Release {
-            DeviceProcess* self;
-            unsigned slot;
-            ~Release() { self->give_back(slot); }
-        } release{this, slot};
-        protocol::Slot& s = control_->slots[slot];
-        s.request = protocol::Request::unload;
-        protocol::Writer out(s.request_data, protocol::request_bytes);
-        out.u64(id);
-        s.request_size = out.size();
-        call(slot, generation);
+        request(
+            protocol::Request::unload, "unloading a module", [&](protocol::Writer& out) { out.u64(id); },
+            [](protocol::Reader&) {});
     } catch (...) {
         // Unloading is a courtesy: a device process that is gone has unloaded it too.
     }
 }
 
 LaunchResult DeviceProcess::launch(const LaunchRequest& request, std::atomic<std::uint64_t>& blocks_done) {
-    std::uint64_t generation = 0;
-    const unsigned slot = take_slot(generation);
-    struct Release {
-        DeviceProcess* self;
-        unsigned slot;
-        ~Release() { self->give_back(slot); }
-    } release{this, slot};
-    std::string kernel;
+    SlotUse use;
+    use.launch = true;
+    use.module = request.module;
     {
         std::lock_guard lock(mutex_);
         auto it = modules_.find(request.module);
@@ -709,31 +859,24 @@ LaunchResult DeviceProcess::launch(const LaunchRequest& request, std::atomic<std
             throw LaunchAbandonedError(
                 "The launch's module is not loaded in the simulator's device process: it crashed the process "
                 "while being loaded again after an earlier fault. Compile the module again");
-        if (request.kernel < it->second.kernels.size()) kernel = it->second.kernels[request.kernel];
-        slots_[slot].launch = true;
-        slots_[slot].kernel = kernel;
+        if (request.kernel < it->second.kernels.size()) use.kernel = it->second.kernels[request.kernel];
     }
-    protocol::Slot& s = control_->slots[slot];
-    s.request = protocol::Request::launch;
-    s.blocks_done.store(0);
-    s.journal_position = control_->journal_tail.load(std::memory_order_acquire);
-    protocol::Writer out(s.request_data, protocol::request_bytes);
-    protocol::write_launch(out, request);
-    if (!out.complete())
+    const std::string& kernel = use.kernel;
+    Call call(*this, protocol::Request::launch, use);
+    protocol::write_launch(call.out(), request);
+    if (!call.out().complete())
         throw KernelArgumentError(concat("Kernel ", kernel, ": the launch's arguments take more than ",
                                          protocol::request_bytes / 1024, " KiB"),
                                   -1);
-    s.request_size = out.size();
-    const bool answered = call(slot, generation, launch_time_limit_);
-    blocks_done.store(s.blocks_done.load());
-    forward_output();
+    const bool answered = call.send(launch_time_limit_);
+    blocks_done.store(call.slot().blocks_done.load());
+    call.forward_output();
     if (answered) {
-        protocol::Reader in(s.reply_data, s.reply_size);
+        protocol::Reader in = call.reply();
         return protocol::read_result(in);
     }
     LaunchResult result;
-    std::lock_guard lock(mutex_);
-    if (slots_[slot].timed_out) {
+    if (call.timed_out()) {
         const std::uint64_t total = std::uint64_t{request.grid.x} * request.grid.y * request.grid.z;
         const std::uint64_t done = blocks_done.load();
         result.error = std::make_exception_ptr(LaunchTimeoutError(
@@ -744,12 +887,33 @@ LaunchResult DeviceProcess::launch(const LaunchRequest& request, std::atomic<std
                    "GPUKIT_SIM_LAUNCH_TIMEOUT (gpukit check --time-limit) sets the limit"),
             kernel, launch_time_limit_, done, total));
     } else {
-        result.error = slots_[slot].failure
-                           ? slots_[slot].failure
-                           : std::make_exception_ptr(LaunchAbandonedError(
-                                 "The launch was abandoned: the simulator's device process ended under it"));
+        result.error = call.failure() ? call.failure()
+                                      : std::make_exception_ptr(LaunchAbandonedError(
+                                            "The launch was abandoned: the simulator's device process ended under it"));
     }
     return result;
+}
+
+void DeviceProcess::check_module_info(const ModuleInfo& info) const {
+    auto refuse = [](const std::string& what) {
+        throw LaunchError(concat("The simulator's device process describes the module impossibly (", what,
+                                 "): its code wrote over gpukit's record of it, e.g. from a static initialiser. "
+                                 "The module cannot be used"));
+    };
+    for (const auto& kernel : info.kernels) {
+        if (kernel.param_sizes.size() != kernel.param_offsets.size()) refuse(concat("kernel ", kernel.name));
+        std::size_t total = 0;
+        for (std::size_t i = 0; i < kernel.param_sizes.size(); ++i) {
+            // Each value is copied from the caller's argument, and all go into one request.
+            if (kernel.param_sizes[i] > protocol::request_bytes || kernel.param_offsets[i] > protocol::request_bytes)
+                refuse(concat("kernel ", kernel.name, ", parameter ", i + 1));
+            total += kernel.param_sizes[i];
+        }
+        if (total > protocol::request_bytes) refuse(concat("kernel ", kernel.name, "'s parameters"));
+    }
+    for (const auto& [name, global] : info.globals)
+        if (global.address && !memory_.contains(global.address, std::max<std::size_t>(global.size, 1)))
+            refuse(concat("variable ", name, " outside device memory"));
 }
 
 void DeviceProcess::journal(protocol::JournalKind kind, std::uint64_t address, std::uint64_t bytes) {
@@ -758,12 +922,19 @@ void DeviceProcess::journal(protocol::JournalKind kind, std::uint64_t address, s
         live_allocations_[address] = bytes;
     else if (kind == protocol::JournalKind::remove)
         live_allocations_.erase(address);
-    for (;;) {
+    for (int drained = 0;; ++drained) {
         const std::uint64_t head = control_->journal_head.load(std::memory_order_acquire);
         const std::uint64_t tail = control_->journal_tail.load(std::memory_order_relaxed);
-        if (tail - head < protocol::journal_entries) {
+        if (head <= tail && tail - head < protocol::journal_entries) {
             control_->journal[tail % protocol::journal_entries] = {kind, 0, address, bytes};
             control_->journal_tail.store(tail + 1, std::memory_order_release);
+            return;
+        }
+        if (drained == 2) {
+            // A drain empties it; a device process that does not (its kernels' threads wrote over
+            // the control block) is restarted, and the next starts from live_allocations_.
+            lock.unlock();
+            abandon("The launch was abandoned: the simulator's device process stopped following its journal");
             return;
         }
         lock.unlock();
@@ -773,18 +944,9 @@ void DeviceProcess::journal(protocol::JournalKind kind, std::uint64_t address, s
 }
 
 void DeviceProcess::drain_journal() {
-    std::uint64_t generation = 0;
-    const unsigned slot = take_slot(generation);
-    struct Release {
-        DeviceProcess* self;
-        unsigned slot;
-        ~Release() { self->give_back(slot); }
-    } release{this, slot};
-    protocol::Slot& s = control_->slots[slot];
-    s.request = protocol::Request::drain_journal;
-    s.journal_position = control_->journal_tail.load(std::memory_order_acquire);
-    s.request_size = 0;
-    call(slot, generation);
+    // The request applies the journal up to its position (Call takes it). A device process that
+    // ended under it has nothing left to apply: the next one starts from the live allocations.
+    Call(*this, protocol::Request::drain_journal).send();
 }
 
 void DeviceProcess::allocation_added(std::uint64_t address, std::size_t bytes, bool written) {

@@ -16,6 +16,14 @@
 // each with the values they had. Device memory is the host's and survives; check mode's record of
 // what was written survives coarsely (every allocation counts as written).
 //
+// With the sandbox (set_sandbox; GPUKIT_SIM_SANDBOX=1), the child enters it as it starts, before
+// any thread or kernel runs (util/sandbox.hpp, with a PID namespace of its own): the child spawned
+// stays behind as the parent of the process that runs the kernels and ends as it ends. Every
+// restart enters it again; a system that forbids it makes every request fail with why, until
+// set_sandbox(false). Whatever the control block holds is then the word of a process that may run
+// hostile code: replies are read within their slots, module descriptions are checked before they
+// are used, paths it names are never opened or removed, and the journal never waits on it for ever.
+//
 // A kernel's printf goes to the child's stdout, a pipe the host forwards to its own stdout (its
 // file descriptor 1 as it is at the time, so a test that captures stdout sees it); a launch's
 // output is forwarded before the launch counts as done.
@@ -36,14 +44,16 @@
 #include "backends/sim/device_memory.hpp"
 #include "backends/sim/device_protocol.hpp"
 #include "backends/sim/executor.hpp"
+#include "backends/sim/sim_module.hpp"
+#include "util/private_files.hpp"
 
 namespace gpukit::detail::sim {
 
 class DeviceProcess final : public Executor {
 public:
     // Nothing starts until the first request. `launch_time_limit_seconds` > 0 gives up a launch
-    // that runs longer (LaunchTimeoutError).
-    DeviceProcess(DeviceMemory& memory, double launch_time_limit_seconds);
+    // that runs longer (LaunchTimeoutError). `sandbox`: kernels run in the sandbox from the start.
+    DeviceProcess(DeviceMemory& memory, double launch_time_limit_seconds, bool sandbox = false);
     ~DeviceProcess() override;
     DeviceProcess(const DeviceProcess&) = delete;
     DeviceProcess& operator=(const DeviceProcess&) = delete;
@@ -52,6 +62,14 @@ public:
     // cannot start here (why: start_failure()).
     bool start();
     const std::string& start_failure() const noexcept { return start_failure_; }
+
+    // Kernels in the sandbox, or no longer: the device process starts (or restarts, once the
+    // requests in flight are answered) as asked, and this returns when it serves. Throws
+    // BackendUnavailableError saying why it cannot start so; every request then fails the same way
+    // until another call. Turning it off before the first start starts nothing.
+    void set_sandbox(bool on);
+    // Whether kernels are to run in the sandbox (whether or not the device process runs now).
+    bool sandboxed() const;
 
     ModuleInfo load(std::uint64_t id, std::string_view image, std::uint64_t data) override;
     void unload(std::uint64_t id) noexcept override;
@@ -76,6 +94,7 @@ private:
         bool busy = false;
         bool launch = false;
         std::string kernel;          // the launch's kernel, for reports
+        std::uint64_t module = 0;    // the launch's module, for a fault's source line
         std::exception_ptr failure;  // set when the device process died under it
         bool timed_out = false;
     };
@@ -86,16 +105,58 @@ private:
     bool spawn_once(std::string& why);
     void reload_everything();
     void after_death(int status);
-    std::exception_ptr crash_error(const protocol::CrashRecord& record, unsigned slot) const;
+    void end_sandboxed_process();
+    std::exception_ptr crash_error(const protocol::CrashRecord& record, std::uint64_t module);
+    SourceLocation module_source_location(std::uint64_t module, std::uint64_t offset);
+    // Throws LaunchError when the device process describes a module the host cannot act on.
+    void check_module_info(const ModuleInfo& info) const;
+    void refuse_forked_child() const;
 
     // ---- requests
-    // A free slot, the device process running (started if need be); its index and the generation
-    // of the process it belongs to. Throws BackendUnavailableError when it cannot start.
-    unsigned take_slot(std::uint64_t& generation);
+    // One request in flight, from taking a free slot of the control block (starting the device
+    // process if need be) to giving it back: every operation is one of these.
+    class Call {
+    public:
+        // Takes a slot for a request of that kind; `use` says which launch it is, for reports.
+        // Throws BackendUnavailableError when the device process cannot start.
+        Call(DeviceProcess& process, protocol::Request kind, const SlotUse& use);
+        Call(DeviceProcess& process, protocol::Request kind);
+        ~Call();
+        Call(const Call&) = delete;
+        Call& operator=(const Call&) = delete;
+
+        // The request's body, written into the slot.
+        protocol::Writer& out() noexcept { return out_; }
+        protocol::Slot& slot() noexcept { return slot_; }
+        // Posts the request and waits for the reply. False when the device process died first
+        // (failure() says why); `time_limit_seconds` > 0 gives it up past that (timed_out()).
+        bool send(double time_limit_seconds = 0);
+        // send() for a request whose reply starts with its error, then forwards what the device
+        // process printed: the rest of the reply. The error is rethrown; the process's death
+        // throws failure(), or BackendUnavailableError saying it ended while `doing`.
+        protocol::Reader answer(std::string_view doing);
+        // The reply as the device process wrote it, after send() returned true.
+        protocol::Reader reply() const;
+        // Why the device process died under the request, when it did.
+        std::exception_ptr failure() const;
+        bool timed_out() const;
+        // Forwards what the device process printed for the request, if anything.
+        void forward_output();
+
+    private:
+        DeviceProcess& process_;
+        std::uint64_t generation_ =
+            0;  // of the device process the slot was taken in (before index_: take_slot sets it)
+        unsigned index_;
+        protocol::Slot& slot_;
+        protocol::Writer out_;
+    };
+    // A request whose body `write` writes; `read` reads the reply (see Call::answer) and gives
+    // the result.
+    template <class Write, class Read>
+    auto request(protocol::Request kind, std::string_view doing, Write&& write, Read&& read);
+    unsigned take_slot(std::uint64_t& generation, const SlotUse& use);
     void give_back(unsigned slot);
-    // Posts the request in the slot and waits for the reply. Returns false when the process died
-    // first (the slot's failure says why); `time_limit_seconds` > 0 gives it up past that.
-    bool call(unsigned slot, std::uint64_t generation, double time_limit_seconds = 0);
     void journal(protocol::JournalKind kind, std::uint64_t address, std::uint64_t bytes);
     void drain_journal();
     void forward_output();
@@ -109,11 +170,16 @@ private:
     std::atomic<pid_t> pid_{0};
     std::atomic<std::uint64_t> starts_{0};
     pid_t owner_ = 0;  // the process that made this (not a forked child)
+    std::uint64_t forks_at_creation_ = 0;
 
-    std::mutex mutex_;  // guards what follows
+    mutable std::mutex mutex_;  // guards what follows
     std::condition_variable changed_;
     State state_ = State::stopped;
     bool start_asked_ = false;
+    bool sandbox_ = false;              // asked for
+    bool running_sandboxed_ = false;    // the running device process is in it
+    bool restarting_ = false;           // set_sandbox() waits to restart it: new requests wait
+    std::uint64_t start_attempts_ = 0;  // starts that ended, in a running process or a failure
     bool shutting_down_ = false;
     std::uint64_t generation_ = 0;  // of the running device process
     std::string start_failure_;
@@ -122,6 +188,12 @@ private:
     SlotUse slots_[protocol::slot_count];
     std::map<std::uint64_t, Module> modules_;
     std::thread supervisor_;
+    // The supervisor's own: the sandbox's private tmp (its mount point here), whether the last
+    // start failed because the system refuses the sandbox, and a pidfd of the process that runs
+    // the kernels in the sandbox (a child of the one spawned).
+    std::unique_ptr<PrivateDirectory> sandbox_tmp_;
+    bool sandbox_refused_ = false;
+    int kernel_runner_ = -1;
     std::atomic<std::uint64_t> live_generation_{0};  // generation_, readable without the lock
 
     std::mutex journal_mutex_;  // guards the journal's tail and live_allocations_

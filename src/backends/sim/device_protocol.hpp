@@ -1,12 +1,18 @@
 // src/backends/sim/device_protocol.hpp: what the host process and the simulator's device process
 // share: one control block in a memfd both map, plain data only.
 //
-// Requests travel through slots. The host takes a free slot, writes the request into it, sets
-// its state to `requested` and wakes the futex on the state; the device process's thread for that
-// slot runs it, writes the reply, sets `replied` and wakes the host. One wake each way, no copies
-// through the kernel: a launch costs two futex calls. Launch arguments and replies (module
+// Requests travel through slots. The host takes a free slot, writes the request into it and sets
+// its state to `requested`; the device process's thread for that slot runs it, writes the reply
+// and sets `replied`. Each side waits for the other by spinning a little first (a tiny launch is
+// answered, and the next one posted, within microseconds: sooner than a sleeping thread wakes),
+// then sleeping on the futex of the state word, saying so in the slot so that the other side
+// wakes it: a launch answered while the host spins, while the device process's thread spins for
+// it, costs no system call at all. Launch arguments and replies (module
 // descriptions, hazards, errors) are serialised into the slot; module images, too large for a
-// slot, are staged in device memory.
+// slot, are staged in device memory. A launch's reply is its LaunchResult (write_result); any
+// other reply starts with its error (write_error: none, or why the request failed), then what it
+// answers. A new request is a Request value, its writer in the host (DeviceProcess::request) and
+// its case in the device process's serve().
 //
 // Check mode's view of allocations (which memory is allocated, what the host wrote) changes in
 // the host and is read in the device process: the host appends to the journal, a ring the device
@@ -29,7 +35,7 @@
 namespace gpukit::detail::sim::protocol {
 
 constexpr std::uint64_t magic = 0x474b53494d444556ULL;  // "GKSIMDEV"
-constexpr std::uint32_t version = 1;
+constexpr std::uint32_t version = 2;
 constexpr unsigned slot_count = 16;
 constexpr std::size_t request_bytes = std::size_t{64} * 1024;  // CUDA allows 32 KiB of parameters
 constexpr std::size_t reply_bytes = std::size_t{1} << 20;
@@ -59,16 +65,20 @@ struct CrashRecord {
     std::uint32_t block[3];
     std::uint32_t thread[3];
     std::uint64_t address;        // si_addr
-    std::uint64_t module_offset;  // the faulting instruction in the module's file
+    std::uint64_t module_offset;  // the faulting instruction in the launch's module's file
     std::uint32_t pc_in_module;
     char kernel[256];
-    char module_path[512];
 };
 
 struct Slot {
     std::atomic<std::uint32_t> state;  // SlotState; the futex both sides wait on
+    // Whether the host's waiter (for `replied`) or the device process's (for `requested`) sleeps
+    // on the futex, or may: post() wakes only then.
+    std::atomic<std::uint32_t> host_sleeping;
+    std::atomic<std::uint32_t> device_sleeping;
     Request request;
     std::atomic<std::uint64_t> blocks_done;  // a launch's progress, for time-limit reports
+    std::uint32_t printed;                   // the request wrote to stdout or stderr: read them before going on
     std::uint64_t journal_position;          // apply the journal up to here before the launch
     std::uint64_t request_size;
     std::uint64_t reply_size;
@@ -80,9 +90,10 @@ struct Control {
     std::uint64_t magic;
     std::uint32_t version;
     std::atomic<std::uint32_t> ready;  // ReadyState; a futex the host waits on at start
-    std::int32_t pid;
-    char directory[512];  // the device process's private directory (module files)
-    char failure[1024];   // why it could not start
+    std::int32_t pid;                  // in the sandbox: the process that runs the kernels (the spawned one's child)
+    std::uint32_t sandbox_refused;     // it could not start because the system refuses the sandbox
+    char directory[512];               // the device process's private directory (module files)
+    char failure[1024];                // why it could not start
     CrashRecord crash;
     std::atomic<std::uint64_t> journal_head;  // the next entry the device process applies
     std::atomic<std::uint64_t> journal_tail;  // the next entry the host writes
@@ -93,6 +104,18 @@ struct Control {
 // Blocks while *word == expected, for at most `timeout_ns` (negative: no limit). Across processes.
 void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected, long long timeout_ns);
 void futex_wake(std::atomic<std::uint32_t>& word);
+
+// How long a waiter spins before it sleeps (0 on a machine of one CPU, where spinning only keeps
+// the other side from running).
+long long spin_ns();
+// Spins while `word` holds none of the states in `until`, for at most spin_ns(); its state then.
+std::uint32_t spin(const std::atomic<std::uint32_t>& word, std::uint32_t until);
+// Sleeps on `word` while it holds `expected`, for at most `timeout_ns` (negative: no limit), with
+// `sleeping` set for the waker to see (post()).
+void sleep_while(std::atomic<std::uint32_t>& word, std::uint32_t expected, std::atomic<std::uint32_t>& sleeping,
+                 long long timeout_ns);
+// Sets `word` to `value` and wakes its waiter if `sleeping` says it sleeps (or may be about to).
+void post(std::atomic<std::uint32_t>& word, std::uint32_t value, std::atomic<std::uint32_t>& sleeping);
 
 // ---- serialisation into a slot's buffers
 
@@ -119,8 +142,13 @@ class Reader {
 public:
     Reader(const unsigned char* buffer, std::size_t size) : buffer_(buffer), size_(size) {}
     std::uint64_t u64();
+    // A count of the things that follow, each at least `each` bytes: a count that cannot be what
+    // is left is refused (a reply's word is not trusted with an allocation).
+    std::uint64_t count(std::size_t each);
     std::string text();
     std::vector<unsigned char> bytes();
+    // As bytes(), into `value` (its storage reused).
+    void bytes_into(std::vector<unsigned char>& value);
     bool done() const noexcept { return at_ >= size_; }
 
 private:
@@ -133,7 +161,7 @@ private:
 void write_module_info(Writer& out, const ModuleInfo& info);
 ModuleInfo read_module_info(Reader& in);
 void write_launch(Writer& out, const LaunchRequest& request);
-// The request; its arguments are kept in `arguments`.
+// The request; its arguments are kept in `arguments` (their storage reused).
 LaunchRequest read_launch(Reader& in, std::vector<std::vector<unsigned char>>& arguments);
 // A launch's hazards and error (as many hazards as fit; a note says how many did not).
 void write_result(Writer& out, const LaunchResult& result);

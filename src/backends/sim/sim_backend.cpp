@@ -46,6 +46,22 @@ bool run_in_this_process() {
                                       "'0' (in this process, for a debugger)"));
 }
 
+// GPUKIT_SIM_SANDBOX=1 (or on, true): kernels run in the sandbox from the start (set_sandbox).
+bool sandbox_from_environment() {
+    const char* value = std::getenv("GPUKIT_SIM_SANDBOX");
+    if (!value || !*value) return false;
+    const std::string text = value;
+    if (text == "1" || text == "on" || text == "true") return true;
+    if (text == "0" || text == "off" || text == "false") return false;
+    throw InvalidArgumentError(concat("GPUKIT_SIM_SANDBOX=", text,
+                                      ": say '1' (kernels run in the sandbox: no network, a private temporary "
+                                      "directory, the files read-only) or '0' (they do not, the default)"));
+}
+
+constexpr std::string_view in_process_refusal =
+    "Cannot run kernels in a sandbox: GPUKIT_SIM_ISOLATION=0 runs them in this process, which cannot enter one. "
+    "Leave GPUKIT_SIM_ISOLATION unset for the sandbox";
+
 // GPUKIT_SIM_LAUNCH_TIMEOUT=<seconds>: a launch running longer is given up (0 or unset: no limit).
 double launch_time_limit() {
     const char* value = std::getenv("GPUKIT_SIM_LAUNCH_TIMEOUT");
@@ -113,13 +129,16 @@ public:
         static const int registered = pthread_atfork(nullptr, nullptr, [] { forked = true; });
         (void)registered;
         const double limit = launch_time_limit();
+        const bool sandbox = sandbox_from_environment();
+        protocol::spin_ns();  // GPUKIT_SIM_SPIN_US, checked here
         if (run_in_this_process()) {
+            if (sandbox) throw InvalidArgumentError(concat("GPUKIT_SIM_SANDBOX=1: ", in_process_refusal));
             install_crash_report();
             local_ = std::make_unique<LocalExecutor>(memory_.fd(), memory_.base());
             local_->directory().remove_at_exit();
             executor_ = local_.get();
         } else {
-            process_ = std::make_unique<DeviceProcess>(memory_, limit);
+            process_ = std::make_unique<DeviceProcess>(memory_, limit, sandbox);
             executor_ = process_.get();
             streams_.set_stopper([this](const std::string& why) { return executor_.load()->abandon(why); });
         }
@@ -143,6 +162,17 @@ public:
         streams_.synchronize_all(deadline);
     }
     const Compiler& compiler() override { return host_compiler(); }
+
+    void set_sandbox(bool on) override {
+        if (executor_.load() != process_.get()) {  // kernels run in this process
+            if (!on) return;
+            if (!process_) throw BackendUnavailableError(std::string(in_process_refusal));
+            throw BackendUnavailableError(concat("Cannot run kernels in a sandbox: ", process_->start_failure(),
+                                                 ", so kernels run in this process, which cannot enter one"));
+        }
+        process_->set_sandbox(on);
+    }
+    bool sandboxed() const override { return process_ && executor_.load() == process_.get() && process_->sandboxed(); }
 
     // ---- memory: device memory (device_memory.hpp), shared with the device process
 
@@ -430,6 +460,9 @@ private:
     void start_executor() {
         std::call_once(started_, [&] {
             if (!process_ || process_->start()) return;
+            // Never out of the sandbox once it was asked for: every use says why, until
+            // set_sandbox(false) (this throw leaves the once to be tried again).
+            if (process_->sandboxed()) throw BackendUnavailableError(process_->start_failure());
             std::fprintf(stderr,
                          "gpukit: %s. Kernels run in this process instead: a faulting kernel will end it "
                          "(GPUKIT_SIM_ISOLATION=0 says this is wanted and silences this message).\n",

@@ -17,8 +17,9 @@ public:
     // The threads instance() starts (or started), without starting them.
     static unsigned configured_size();
 
-    // Calls run_one(i) for every i in [0, count) on the workers and waits for all of them. The
-    // first exception a block throws is rethrown here; the blocks not yet started are skipped.
+    // Calls run_one(i) for every i in [0, count) on the workers and waits for all of them; a
+    // count of 1 runs on the calling thread instead (no worker to wake, no wake-up to wait for).
+    // The first exception a block throws is rethrown here; the blocks not yet started are skipped.
     // `finished`, when given, counts the calls that returned (how far a long launch got).
     void run(std::uint64_t count, const std::function<void(std::uint64_t)>& run_one,
              std::atomic<std::uint64_t>* finished = nullptr);

@@ -16,6 +16,7 @@ TEST(CudaDescriptor, CapabilitiesOfAGpuBackend) {
     EXPECT_FALSE(info.capabilities.check_mode);  // compute-sanitizer's job on a GPU
     EXPECT_TRUE(info.capabilities.loads_binary_images);
     EXPECT_EQ(info.capabilities.dlpack_device_type, 2);  // kDLCUDA
+    EXPECT_FALSE(info.capabilities.sandbox);             // its kernels are the GPU's, not native code
 }
 
 TEST(CudaDescriptor, ToolchainNamesTheHeadersDriverAndNvrtc) {

@@ -15,6 +15,7 @@ TEST(SimDescriptor, CapabilitiesOfASimulator) {
     EXPECT_TRUE(info.capabilities.check_mode);
     EXPECT_FALSE(info.capabilities.loads_binary_images);
     EXPECT_EQ(info.capabilities.dlpack_device_type, 1);  // kDLCPU: device memory is host memory
+    EXPECT_TRUE(info.capabilities.sandbox);              // set_sandbox: kernels are native code here
 }
 
 TEST(SimDescriptor, TheHostCompilerIsFoundWithItsVersion) {

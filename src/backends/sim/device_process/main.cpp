@@ -1,12 +1,15 @@
 // src/backends/sim/device_process/main.cpp: gpukit-sim-device, the simulator's device process.
 //
-//   gpukit-sim-device CONTROL_FD MEMORY_FD MEMORY_BASE MEMORY_BYTES HOST_PID
+//   gpukit-sim-device CONTROL_FD MEMORY_FD MEMORY_BASE MEMORY_BYTES HOST_PID SANDBOX_TMP
 //
 // Started by the host (device_process.cpp), never by hand: it maps the device memory at the
 // host's address and the control block, then serves each request slot with a thread of its own,
 // running launches on a LocalExecutor. It dies with the host (PR_SET_PDEATHSIG), ignores Ctrl-C
 // (the host decides), and dumps no core when a kernel crashes it (the host reports the crash).
+// SANDBOX_TMP other than "-": first it enters the sandbox (util/sandbox.hpp), with that directory
+// as its private tmp and a PID namespace of its own; its child then does all of the above.
 #include <signal.h>
+#include <stdio_ext.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -27,6 +30,7 @@
 #include "backends/sim/device_executable.hpp"
 #include "backends/sim/device_protocol.hpp"
 #include "backends/sim/local_executor.hpp"
+#include "util/sandbox.hpp"
 
 namespace gpukit::detail::sim {
 
@@ -67,24 +71,32 @@ void apply_journal(std::uint64_t position) {
     }
 }
 
-void answer_load(protocol::Slot& slot, bool keep_values) {
+// A request other than a launch: its reply starts with its error, or with none and what `body`
+// writes.
+template <class Body>
+void answer(protocol::Slot& slot, Body body) {
     protocol::Reader in(slot.request_data, slot.request_size);
-    const auto id = in.u64();
-    const auto image = in.u64();
-    const auto image_bytes = in.u64();
-    const auto data = in.u64();
     protocol::Writer out(slot.reply_data, protocol::reply_bytes);
     try {
-        const std::string_view bytes(reinterpret_cast<const char*>(image), image_bytes);
-        const ModuleInfo info = keep_values ? executor->reload(id, bytes, data) : executor->load(id, bytes, data);
-        out.u64(0);
-        protocol::write_module_info(out, info);
+        protocol::write_error(out, nullptr);
+        body(in, out);
     } catch (...) {
         out = protocol::Writer(slot.reply_data, protocol::reply_bytes);
-        out.u64(1);
         protocol::write_error(out, std::current_exception());
     }
     slot.reply_size = out.size();
+}
+
+void answer_load(protocol::Slot& slot, bool keep_values) {
+    answer(slot, [keep_values](protocol::Reader& in, protocol::Writer& out) {
+        const auto id = in.u64();
+        const auto image = in.u64();
+        const auto image_bytes = in.u64();
+        const auto data = in.u64();
+        const std::string_view bytes(reinterpret_cast<const char*>(image), image_bytes);
+        protocol::write_module_info(out,
+                                    keep_values ? executor->reload(id, bytes, data) : executor->load(id, bytes, data));
+    });
 }
 
 void answer_launch(protocol::Slot& slot, unsigned index) {
@@ -93,15 +105,13 @@ void answer_launch(protocol::Slot& slot, unsigned index) {
     LaunchResult result;
     try {
         protocol::Reader in(slot.request_data, slot.request_size);
-        std::vector<std::vector<unsigned char>> arguments;
+        // Kept from launch to launch (one thread per slot): their storage is reused.
+        static thread_local std::vector<std::vector<unsigned char>> arguments;
         const LaunchRequest request = protocol::read_launch(in, arguments);
         result = executor->launch(request, slot.blocks_done, index);
     } catch (...) {
         result.error = std::current_exception();
     }
-    // A kernel's printf reaches the host before the launch counts as done.
-    std::fflush(stdout);
-    std::fflush(stderr);
     protocol::write_result(out, result);
     slot.reply_size = out.size();
 }
@@ -109,33 +119,34 @@ void answer_launch(protocol::Slot& slot, unsigned index) {
 void serve(unsigned index) {
     protocol::Slot& slot = control->slots[index];
     for (;;) {
-        const std::uint32_t state = slot.state.load(std::memory_order_acquire);
+        const std::uint32_t state = protocol::spin(slot.state, protocol::requested);
         if (state != protocol::requested) {
-            protocol::futex_wait(slot.state, state, -1);
+            protocol::sleep_while(slot.state, state, slot.device_sleeping, -1);
             continue;
         }
         switch (slot.request) {
             case protocol::Request::load: answer_load(slot, false); break;
             case protocol::Request::reload: answer_load(slot, true); break;
-            case protocol::Request::unload: {
-                protocol::Reader in(slot.request_data, slot.request_size);
-                executor->unload(in.u64());
-                slot.reply_size = 0;
+            case protocol::Request::unload:
+                answer(slot, [](protocol::Reader& in, protocol::Writer&) { executor->unload(in.u64()); });
                 break;
-            }
             case protocol::Request::launch: answer_launch(slot, index); break;
             case protocol::Request::drain_journal:
-                apply_journal(slot.journal_position);
-                slot.reply_size = 0;
+                answer(slot, [&slot](protocol::Reader&, protocol::Writer&) { apply_journal(slot.journal_position); });
                 break;
         }
-        slot.state.store(protocol::replied, std::memory_order_release);
-        protocol::futex_wake(slot.state);
+        // What the request printed (a kernel's printf) reaches the host before it goes on: the
+        // host reads the pipes only when something was written. Output that bypasses stdio's
+        // buffers (write(2), the unbuffered stderr) comes through the host's forwarding thread.
+        slot.printed = __fpending(stdout) != 0 || __fpending(stderr) != 0;
+        std::fflush(stdout);
+        std::fflush(stderr);
+        protocol::post(slot.state, protocol::replied, slot.host_sleeping);
     }
 }
 
 int run(int argc, char** argv) {
-    if (argc != 6) {
+    if (argc != 7) {
         std::fprintf(stderr, "gpukit-sim-device is started by gpukit's simulator, not by hand\n");
         return 2;
     }
@@ -144,6 +155,7 @@ int run(int argc, char** argv) {
     const auto base = std::strtoull(argv[3], nullptr, 16);
     const auto bytes = std::strtoull(argv[4], nullptr, 10);
     const auto host = static_cast<pid_t>(std::atol(argv[5]));
+    const std::string sandbox_tmp = argv[6];
     // Die with the host; if it is already gone, the death signal will never come.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != host) return 0;
@@ -156,6 +168,19 @@ int run(int argc, char** argv) {
     control = static_cast<protocol::Control*>(mapped);
     if (control->magic != protocol::magic || control->version != protocol::version)
         fail("its control block is of another gpukit version");
+    if (sandbox_tmp != "-") {
+        // Still one thread, as a new user namespace needs. Returns in the child, which the host
+        // learns of before it runs anything else (the host makes sure of its end by it).
+        SandboxOptions options;
+        options.own_pids = true;
+        options.child_started = [](pid_t child) { control->pid = child; };
+        try {
+            enter_sandbox(sandbox_tmp, options);
+        } catch (const std::exception& e) {
+            control->sandbox_refused = 1;
+            fail(e.what());
+        }
+    }
     void* memory = mmap(reinterpret_cast<void*>(base), bytes, PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_FIXED_NOREPLACE | MAP_NORESERVE, memory_fd, 0);
     if (memory != reinterpret_cast<void*>(base))
@@ -170,7 +195,7 @@ int run(int argc, char** argv) {
         fail(e.what());
     }
     std::snprintf(control->directory, sizeof control->directory, "%s", executor->directory().path().c_str());
-    control->pid = getpid();
+    if (sandbox_tmp == "-") control->pid = getpid();
     for (unsigned i = 0; i < protocol::slot_count; ++i) std::thread(serve, i).detach();
     control->ready.store(protocol::serving);
     protocol::futex_wake(control->ready);
