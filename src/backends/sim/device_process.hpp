@@ -96,6 +96,10 @@ private:
     // Posts the request in the slot and waits for the reply. Returns false when the process died
     // first (the slot's failure says why); `time_limit_seconds` > 0 gives it up past that.
     bool call(unsigned slot, std::uint64_t generation, double time_limit_seconds = 0);
+    // Puts device memory's protection changes (guard pages) in the journal and the slot's
+    // journal_position after them, so that the device process applies them before the request.
+    // False when the process died meanwhile.
+    bool send_protection(unsigned slot, std::uint64_t generation);
     void journal(protocol::JournalKind kind, std::uint64_t address, std::uint64_t bytes);
     void drain_journal();
     void forward_output();

@@ -40,6 +40,11 @@ namespace fs = std::filesystem;
 // Flags gpukit always passes; part of the identity, so changing them recompiles the cache.
 // -fno-gnu-unique: inline variables would otherwise make modules impossible to unload.
 // -fvisibility=hidden -fno-semantic-interposition: kernels can be inlined into their block loop.
+// -fno-optimize-sibling-calls: recursion stays recursion, so unbounded recursion overflows the
+// simulated thread's stack and is reported as such; turned into a loop (and, with signed
+// overflow assumed away, an endless one) it hung the launch.
+// -fstack-clash-protection: a frame larger than a page touches the stack's guard page on the way
+// down instead of jumping over it into the stack below (another simulated thread's).
 const std::vector<std::string> common_flags = {"-O2",
                                                "-fPIC",
                                                "-pthread",
@@ -47,6 +52,8 @@ const std::vector<std::string> common_flags = {"-O2",
                                                "-fno-gnu-unique",
                                                "-fvisibility=hidden",
                                                "-fno-semantic-interposition",
+                                               "-fno-optimize-sibling-calls",
+                                               "-fstack-clash-protection",
                                                "-w"};
 
 // TLS descriptors let the compiler keep a thread-local's address in a register across a block's

@@ -6,6 +6,8 @@
 // host's address and the control block, then serves each request slot with a thread of its own,
 // running launches on a LocalExecutor. It dies with the host (PR_SET_PDEATHSIG), ignores Ctrl-C
 // (the host decides), and dumps no core when a kernel crashes it (the host reports the crash).
+// Device memory's pages that no allocation touches are inaccessible here (the host's journal says
+// which), so a kernel's access between allocations faults.
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -38,6 +40,9 @@ namespace {
 protocol::Control* control = nullptr;
 LocalExecutor* executor = nullptr;
 std::mutex journal_mutex;
+std::uint64_t memory_base = 0;
+std::uint64_t memory_bytes = 0;
+bool guarding = true;  // pages no live allocation touches are inaccessible (device_memory.hpp)
 
 [[noreturn]] void fail(const std::string& why) {
     if (control) {
@@ -48,7 +53,25 @@ std::mutex journal_mutex;
     std::_Exit(1);
 }
 
-// Applies the host's journal up to `position`: what check mode knows of allocations.
+// Makes whole pages of device memory accessible or not. Where the system refuses (more separate
+// ranges than vm.max_map_count allows), every page becomes accessible and stays so: accesses
+// between allocations no longer fault, and the host's stderr says so once.
+void protect(std::uint64_t address, std::uint64_t bytes, bool accessible) {
+    if (!guarding) return;
+    if (mprotect(reinterpret_cast<void*>(address), bytes, accessible ? PROT_READ | PROT_WRITE : PROT_NONE) == 0) return;
+    const int error = errno;
+    guarding = false;
+    mprotect(reinterpret_cast<void*>(memory_base), memory_bytes, PROT_READ | PROT_WRITE);
+    std::fprintf(stderr,
+                 "gpukit: the simulator no longer guards the device memory between allocations (mprotect: %s; "
+                 "vm.max_map_count limits the separate ranges): an out-of-bounds access there goes unnoticed "
+                 "outside check mode\n",
+                 std::strerror(error));
+    std::fflush(stderr);
+}
+
+// Applies the host's journal up to `position`: what check mode knows of allocations, and which
+// pages are accessible.
 void apply_journal(std::uint64_t position) {
     std::lock_guard lock(journal_mutex);
     const std::uint64_t tail = control->journal_tail.load(std::memory_order_acquire);
@@ -62,6 +85,8 @@ void apply_journal(std::uint64_t position) {
                 break;
             case protocol::JournalKind::remove: executor->allocation_removed(entry.address); break;
             case protocol::JournalKind::write: executor->host_wrote(entry.address, entry.bytes); break;
+            case protocol::JournalKind::accessible: protect(entry.address, entry.bytes, true); break;
+            case protocol::JournalKind::inaccessible: protect(entry.address, entry.bytes, false); break;
         }
         control->journal_head.store(head + 1, std::memory_order_release);
     }
@@ -88,7 +113,6 @@ void answer_load(protocol::Slot& slot, bool keep_values) {
 }
 
 void answer_launch(protocol::Slot& slot, unsigned index) {
-    apply_journal(slot.journal_position);
     protocol::Writer out(slot.reply_data, protocol::reply_bytes);
     LaunchResult result;
     try {
@@ -114,6 +138,7 @@ void serve(unsigned index) {
             protocol::futex_wait(slot.state, state, -1);
             continue;
         }
+        apply_journal(slot.journal_position);  // the pages the request may touch are accessible now
         switch (slot.request) {
             case protocol::Request::load: answer_load(slot, false); break;
             case protocol::Request::reload: answer_load(slot, true); break;
@@ -124,10 +149,7 @@ void serve(unsigned index) {
                 break;
             }
             case protocol::Request::launch: answer_launch(slot, index); break;
-            case protocol::Request::drain_journal:
-                apply_journal(slot.journal_position);
-                slot.reply_size = 0;
-                break;
+            case protocol::Request::drain_journal: slot.reply_size = 0; break;
         }
         slot.state.store(protocol::replied, std::memory_order_release);
         protocol::futex_wake(slot.state);
@@ -156,11 +178,14 @@ int run(int argc, char** argv) {
     control = static_cast<protocol::Control*>(mapped);
     if (control->magic != protocol::magic || control->version != protocol::version)
         fail("its control block is of another gpukit version");
-    void* memory = mmap(reinterpret_cast<void*>(base), bytes, PROT_READ | PROT_WRITE,
+    // Inaccessible until the journal says which pages allocations hold.
+    void* memory = mmap(reinterpret_cast<void*>(base), bytes, PROT_NONE,
                         MAP_SHARED | MAP_FIXED_NOREPLACE | MAP_NORESERVE, memory_fd, 0);
     if (memory != reinterpret_cast<void*>(base))
         fail(std::string("the device memory's address range is taken in the new process (mmap: ") +
              std::strerror(errno) + ")");
+    memory_base = base;
+    memory_bytes = bytes;
 
     record_crashes_in(&control->crash);
     install_crash_report();
