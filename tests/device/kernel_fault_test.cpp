@@ -183,10 +183,10 @@ extern "C" __global__ void twice(float* p, int n) {
     expect_device_usable();
 }
 
-// An array whose size is a multiple of the page ends on a page boundary before a page no
-// allocation touches: p[n] faults, as under cuda-memcheck. Within the last page, past an array of
-// another size, the access goes unnoticed, as on a GPU.
-TEST_F(KernelFaults, AnAccessJustPastAWholePageArrayFaults) {
+// An allocation of a page or more ends on a page boundary before a page no allocation touches:
+// p[n] just past an array whose size is a multiple of 256 bytes faults, as under cuda-memcheck.
+// Within the last page, past an array of another size, the access goes unnoticed, as on a GPU.
+TEST_F(KernelFaults, AnAccessJustPastAnArrayOfWholePagesFaults) {
     if (checking_everything()) GTEST_SKIP() << "check mode stops the access before it happens";
     const char* source = R"(
 extern "C" __global__ void overrun(int* out, int n) {
@@ -194,18 +194,17 @@ extern "C" __global__ void overrun(int* out, int n) {
   out[i] = i;
 })";
     auto overrun = Module::compile(source).kernel("overrun");
-    DeviceBuffer pages(4096 * 3);  // 3072 ints; 3328 threads write 256 past the end
+    DeviceBuffer ints(1088 * sizeof(int));  // 17 x 256 bytes; 1280 threads write 192 past the end
     try {
-        overrun({.grid = 13, .block = 256}, pages, 3072);
+        overrun({.grid = 5, .block = 256}, ints, 1088);
         Device::current().synchronize();
         ADD_FAILURE() << "the write past the end did not fault";
     } catch (const KernelFaultError& e) {
         EXPECT_EQ(e.kind(), FaultKind::memory_access);
-        EXPECT_EQ(e.site().block, Dim3(12, 0, 0));
-        EXPECT_EQ(e.site().address % 4096, 0u);  // the first int of the page after the array's
-        EXPECT_GE(e.site().address, pages.address() + 4096 * 3);
-        EXPECT_LT(e.site().address, pages.address() + 4096 * 3 + 1024);
-        expect_contains(e.what(), " bytes after the end of the allocation at ");
+        EXPECT_EQ(e.site().block, Dim3(4, 0, 0));
+        EXPECT_EQ(e.site().thread, Dim3(64, 0, 0));  // out[1088], the first int past the end
+        EXPECT_EQ(e.site().address, ints.address() + 1088 * sizeof(int));
+        expect_contains(e.what(), "0 bytes after the end of the allocation at ");
     }
     DeviceBuffer odd(1000 * sizeof(int));  // rounded to 1024 ints: the 24 past it are its own
     overrun({.grid = 4, .block = 256}, odd, 1000);

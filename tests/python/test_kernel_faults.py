@@ -3,6 +3,7 @@ KernelFaultError naming the kernel, block, thread and line; synchronize() takes 
 (KeyboardInterrupt); os.fork() after use gives the child a clear error; the interpreter exits cleanly
 while a daemon thread launches kernels. On the simulator, whose device process contains the faults."""
 
+import gc
 import signal
 import subprocess
 import sys
@@ -111,8 +112,8 @@ extern "C" __global__ void sum_recursively(float* p, int n) { p[n] = sum_down(p,
     ("far_write", 64, 64, (37, 0, 0), (5, 0, 0), 3, 1 << 26),
     ("far_read", 1, 8, (0, 0, 0), (0, 0, 0), 6, 1000 + (1 << 24)),
 ])
-def test_an_access_far_past_an_array_raises_naming_the_block_thread_and_address(module, rng, kernel, grid, block,
-                                                                                   faulting_block, thread, line, offset):
+def test_an_access_far_past_an_array_raises_naming_the_block_thread_and_address(
+        module, rng, kernel, grid, block, faulting_block, thread, line, offset):
     """Device memory that no allocation holds is inaccessible to kernels, as on a GPU."""
     if gpukit.check_tools_from_environment() != "none":
         pytest.skip("check mode stops the access before it happens")
@@ -129,6 +130,7 @@ def test_an_access_far_past_an_array_raises_naming_the_block_thread_and_address(
     assert error.line == line
     assert error.address == p.data_ptr + 4 * offset
     assert "in no allocation" in str(error)
+    caught = error = None  # no reference cycle keeps p (test_synchronize_with_a_timeout... says why)
     numpy.testing.assert_array_equal(p.get(), values)  # nothing reached the array
     assert_device_usable(module, rng)
 
@@ -145,6 +147,7 @@ def test_unbounded_recursion_is_a_stack_overflow_not_a_hang(module, rng):
     assert error.kernel == "recurse"
     assert error.block[0] < 2 and error.thread[0] < 8
     assert "overflowed its stack" in str(error)
+    caught = error = None  # no reference cycle keeps p
     assert_device_usable(module, rng)
     # Recursion that fits runs.
     values = rng.uniform(-1, 1, 101).astype(numpy.float32)
@@ -157,7 +160,15 @@ def test_unbounded_recursion_is_a_stack_overflow_not_a_hang(module, rng):
     assert q.get()[100] == expected
 
 
+def collect_earlier_tests_arrays():
+    """An array a launch used waits for the device when it goes: one that an earlier test left in a
+    reference cycle (a caught exception's traceback) must not go while an endless kernel runs, when a
+    garbage collection at any allocation would wait for it for ever."""
+    gc.collect()
+
+
 def test_synchronize_with_a_timeout_gives_up_a_kernel_that_never_ends(module, rng):
+    collect_earlier_tests_arrays()
     flag = gpukit.zeros(1, numpy.int32)
     module.get_function("spin")((1,), (1,), (flag,))
     start = time.monotonic()
@@ -179,6 +190,7 @@ def test_synchronize_with_a_timeout_gives_up_a_kernel_that_never_ends(module, rn
 def test_ctrl_c_interrupts_synchronize_with_keyboard_interrupt(module, rng):
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signal handlers run on the main thread only")
+    collect_earlier_tests_arrays()
     flag = gpukit.zeros(1, numpy.int32)
     module.get_function("spin")((2,), (64,), (flag,))
     main = threading.main_thread().ident

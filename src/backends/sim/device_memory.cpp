@@ -288,10 +288,10 @@ std::string DeviceMemory::describe(std::uint64_t address) const {
         const std::uint64_t end = before->first + before->second.second;
         if (offset < end) return concat("inside ", named(before));
         if ((after == allocated_.end() || offset - end <= after->first - offset) && offset - end <= near_bytes)
-            return concat("in no allocation, ", offset - end, " bytes after the end of ", named(before));
+            return concat("in no allocation: ", offset - end, " bytes after the end of ", named(before));
     }
     if (after != allocated_.end() && after->first - offset <= near_bytes)
-        return concat("in no allocation, ", after->first - offset, " bytes before ", named(after));
+        return concat("in no allocation: ", after->first - offset, " bytes before ", named(after));
     return "in no allocation";
 }
 

@@ -21,8 +21,8 @@
 // allocations share stays so while either lives) and of what changed since the device process
 // last heard: a request that runs code there takes the changes along (device_process.hpp), so an
 // allocation costs no round trip. An allocation of a page or more ends on a page boundary and is
-// followed by at least one whole page that no allocation touches: an access just past an array
-// whose size is a multiple of 256 bytes faults, as under cuda-memcheck. What stays silent, as on a
+// followed by at least one whole page that no allocation touches: an access just past such an
+// array whose size is a multiple of 256 bytes faults, as under cuda-memcheck. What stays silent, as on a
 // GPU: an access past the end that stays within the allocation's last page (at most its rounding
 // to 256 bytes for allocations of a page or more; for smaller ones, which share pages, up to the
 // end of the page, which may hold a neighbour).
@@ -81,7 +81,7 @@ public:
     // A new device process, where no page is accessible: the next changes taken open every page
     // that live allocations touch.
     void resend_protection();
-    // What an address that faulted is, for the report: "in no allocation, 8 bytes after the end of
+    // What an address that faulted is, for the report: "in no allocation: 8 bytes after the end of
     // the allocation at 0x... of 4096 bytes" (an allocation within 1 MiB), "in no allocation".
     std::string describe(std::uint64_t address) const;
 

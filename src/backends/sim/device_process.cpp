@@ -515,7 +515,7 @@ std::exception_ptr DeviceProcess::crash_error(const protocol::CrashRecord& recor
                         " that is not device memory (a host pointer, a pointer into a freed or never-made "
                         "allocation, or a wild one)";
                 else
-                    whose = concat(" of device memory, ", memory_.describe(address));
+                    whose = concat(" (device memory ", memory_.describe(address), ")");
                 what = concat(record.signal == SIGBUS ? "made a misaligned or unmapped access (SIGBUS)"
                                                       : "read or wrote memory it cannot reach (SIGSEGV)",
                               " at address ", hex(address), whose);

@@ -179,7 +179,7 @@ TEST(DeviceMemoryGuardPages, DescribeNamesTheNearestAllocation) {
     ASSERT_TRUE(a && b);
     ASSERT_LT(*a, *b);
     EXPECT_EQ(
-        memory.describe(*a + 4096 + 8), "in no allocation, 8 bytes after the end of the allocation at 0x" + [&] {
+        memory.describe(*a + 4096 + 8), "in no allocation: 8 bytes after the end of the allocation at 0x" + [&] {
             char text[32];
             std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(*a));
             return std::string(text);
