@@ -382,6 +382,25 @@ extern "C" __global__ void recurse(int* out) {
     expect_device_usable();
 }
 
+// Frames larger than the stack's guard page probe it on the way down instead of jumping past it
+// (into another simulated thread's stack): still a stack overflow, with the thread named.
+TEST_F(KernelFaults, AStackOverflowThroughFramesLargerThanAPageIsNamed) {
+    const auto e = fault_of(R"(
+__device__ float deep(float x, int d) {
+  volatile float pad[4096];
+  pad[(d * 13) & 4095] = x;
+  return d > 0 ? deep(x + pad[(d * 7) & 4095], d + 1) + pad[d & 4095] : x;
+}
+extern "C" __global__ void big_frames(int* out) {
+  out[threadIdx.x] = static_cast<int>(deep(1.0f, threadIdx.x + 1));
+})",
+                            "big_frames", 2, 32);
+    EXPECT_EQ(e.kind(), FaultKind::stack_overflow);
+    EXPECT_TRUE(e.site().thread_known);
+    expect_contains(e.what(), "overflowed its stack");
+    expect_device_usable();
+}
+
 // Recursion that fits in the stack runs to its end, tail calls and all.
 TEST_F(KernelFaults, DeepRecursionThatFitsRuns) {
     auto kernel = Module::compile(R"(
