@@ -239,6 +239,30 @@ extern "C" __global__ void touch(float* p) { p[threadIdx.x] = 1.0f; })";
     EXPECT_EQ(host[0], 0.0f);  // the write never happened
 }
 
+// Outside check mode an access far past every allocation faults (the simulator's guard pages);
+// memcheck stops it before it happens and reports it, and the launch goes on.
+TEST_F(CheckMode, AnAccessFarPastAnArrayIsAHazardNotAFault) {
+    const char* source = R"(
+extern "C" __global__ void far(float* p) {
+  if (blockIdx.x == 3 && threadIdx.x == 5) p[1 << 26] = 1.0f;
+  p[blockIdx.x * blockDim.x + threadIdx.x] = 2.0f;
+})";
+    DeviceBuffer p(256 * sizeof(float));
+    checked(source, "far")({.grid = 4, .block = 64}, p);
+    const auto report = take_check_report();
+    const Hazard& hazard = only_hazard(report);
+    EXPECT_EQ(hazard.what, "Invalid __global__ write of size 4 bytes");
+    EXPECT_EQ(hazard.block, Dim3(3, 0, 0));
+    EXPECT_EQ(hazard.thread, Dim3(5, 0, 0));
+    EXPECT_EQ(hazard.address, p.address() + (std::uint64_t{1} << 26) * sizeof(float));
+    std::vector<float> values(256);
+    copy(std::span<float>(values), p.view());
+    for (int i = 0; i < 256; ++i) {
+        if (i == 3 * 64 + 5) continue;  // stopped at the bad write
+        ASSERT_EQ(values[i], 2.0f) << i;
+    }
+}
+
 TEST_F(CheckMode, HistogramWithANonAtomicIncrement) {
     const char* planted = R"(
 extern "C" __global__ void histogram(const int* input, int* output, const int size) {

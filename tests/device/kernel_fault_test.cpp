@@ -9,6 +9,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -120,6 +122,174 @@ extern "C" __global__ void scribble(unsigned long long address) {
     expect_device_usable();
 }
 
+// Device memory that no allocation holds is inaccessible to kernels (the simulator's guard pages):
+// an access far past an array faults as an illegal address does on a GPU, instead of changing
+// memory silently.
+TEST_F(KernelFaults, AnAccessFarPastAnArrayFaultsInTheBlockAndThreadThatMadeIt) {
+    if (checking_everything()) GTEST_SKIP() << "check mode stops the access before it happens";
+    auto module = Module::compile(R"(
+extern "C" __global__ void far_write(float* p) {
+  if (blockIdx.x == 37 && threadIdx.x == 5) p[1 << 26] = 1.0f;
+}
+extern "C" __global__ void far_read(float* p) {
+  if (threadIdx.x == 3) p[0] = p[(1 << 24) + threadIdx.x];
+})");
+    const auto values = random_floats(1000, 4);
+    auto p = DeviceBuffer::from_host(std::span<const float>(values));
+    // 256 MiB past p: inside the simulator's device memory (as large as the machine's), in no allocation.
+    const std::uint64_t far = p.address() + (std::uint64_t{1} << 26) * sizeof(float);
+    const std::string write = GPUKIT_MESSAGE_OF(KernelFaultError, {
+        try {
+            module.kernel("far_write")({.grid = 64, .block = 64}, p);
+            Device::current().synchronize();
+        } catch (const KernelFaultError& e) {
+            EXPECT_EQ(e.kind(), FaultKind::memory_access);
+            EXPECT_EQ(e.site().kernel, "far_write");
+            EXPECT_TRUE(e.site().thread_known);
+            EXPECT_EQ(e.site().block, Dim3(37, 0, 0));
+            EXPECT_EQ(e.site().thread, Dim3(5, 0, 0));
+            EXPECT_EQ(e.site().line, 3);
+            EXPECT_EQ(e.site().address, far);
+            throw;
+        }
+    });
+    expect_contains(write, "thread (5,0,0) of block (37,0,0)");
+    expect_contains(write, "in no allocation");
+    const std::string read = GPUKIT_MESSAGE_OF(KernelFaultError, {
+        try {
+            module.kernel("far_read")({.grid = 1, .block = 8}, p);
+            Device::current().synchronize();
+        } catch (const KernelFaultError& e) {
+            EXPECT_EQ(e.site().thread, Dim3(3, 0, 0));
+            EXPECT_EQ(e.site().line, 6);
+            EXPECT_EQ(e.site().address, p.address() + ((std::uint64_t{1} << 24) + 3) * sizeof(float));
+            throw;
+        }
+    });
+    expect_contains(read, "Kernel far_read read or wrote memory it cannot reach");
+    // Nothing reached the array, and it is still there, readable by kernels, after the restart.
+    std::vector<float> after(values.size());
+    copy(std::span<float>(after), p.view());
+    EXPECT_EQ(after, values);
+    auto twice = Module::compile(R"(
+extern "C" __global__ void twice(float* p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) p[i] *= 2.0f;
+})")
+                     .kernel("twice");
+    twice({.grid = 4, .block = 256}, p, 1000);
+    copy(std::span<float>(after), p.view());
+    for (std::size_t i = 0; i < values.size(); ++i) ASSERT_EQ(after[i], 2.0f * values[i]) << i;
+    expect_device_usable();
+}
+
+// An allocation of a page or more ends on a page boundary before a page no allocation touches:
+// p[n] just past an array whose size is a multiple of 256 bytes faults, as under cuda-memcheck.
+// Within the last page, past an array of another size, the access goes unnoticed, as on a GPU.
+TEST_F(KernelFaults, AnAccessJustPastAnArrayOfWholePagesFaults) {
+    if (checking_everything()) GTEST_SKIP() << "check mode stops the access before it happens";
+    const char* source = R"(
+extern "C" __global__ void overrun(int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = i;
+})";
+    auto overrun = Module::compile(source).kernel("overrun");
+    DeviceBuffer ints(1088 * sizeof(int));  // 17 x 256 bytes; 1280 threads write 192 past the end
+    try {
+        overrun({.grid = 5, .block = 256}, ints, 1088);
+        Device::current().synchronize();
+        ADD_FAILURE() << "the write past the end did not fault";
+    } catch (const KernelFaultError& e) {
+        EXPECT_EQ(e.kind(), FaultKind::memory_access);
+        EXPECT_EQ(e.site().block, Dim3(4, 0, 0));
+        EXPECT_EQ(e.site().thread, Dim3(64, 0, 0));  // out[1088], the first int past the end
+        EXPECT_EQ(e.site().address, ints.address() + 1088 * sizeof(int));
+        expect_contains(e.what(), "0 bytes after the end of the allocation at ");
+    }
+    DeviceBuffer odd(1000 * sizeof(int));  // rounded to 1024 ints: the 24 past it are its own
+    overrun({.grid = 4, .block = 256}, odd, 1000);
+    std::vector<int> values(1000);
+    copy(std::span<int>(values), odd.view());
+    for (int i = 0; i < 1000; ++i) ASSERT_EQ(values[i], i);
+    expect_device_usable();
+}
+
+// What kernels may read besides their arrays stays accessible: pinned memory, a module's
+// variables through their device address, memory allocated before a restart of the device process.
+TEST_F(KernelFaults, PinnedMemoryAndVariablesStayReachableAcrossARestart) {
+    if (checking_everything()) GTEST_SKIP() << "check mode stops the access before it happens";
+    auto module = Module::compile(R"(
+__device__ float scale[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+extern "C" __global__ void wild(int* out) { reinterpret_cast<int*>(16)[threadIdx.x] = 1; }
+extern "C" __global__ void gather(const float* in, const float* factors, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] * factors[i % 4] * scale[i % 4];
+})");
+    const int n = 5000;
+    const auto input = random_floats(n, 9);
+    PinnedBuffer pinned(n * sizeof(float));
+    std::memcpy(pinned.as<float>().data(), input.data(), n * sizeof(float));
+    const auto factors = module.global("scale");
+    DeviceBuffer out(n * sizeof(float));
+    auto check = [&] {
+        module.kernel("gather")({.grid = (n + 255) / 256, .block = 256}, DevicePtr{pinned.address()},
+                                DevicePtr{factors.memory.address()}, out, n);
+        std::vector<float> got(n);
+        copy(std::span<float>(got), out.view());
+        for (int i = 0; i < n; ++i) {
+            const float f = static_cast<float>(i % 4 + 1);
+            ASSERT_EQ(got[i], input[i] * f * f) << i;
+        }
+    };
+    check();
+    try {  // the device process is replaced
+        module.kernel("wild")({.grid = 1, .block = 4}, out);
+        Device::current().synchronize();
+        ADD_FAILURE() << "no fault";
+    } catch (const KernelFaultError&) {}
+    check();
+}
+
+// Each allocation of a page or more is a range of its own in the device process; past the
+// system's limit on ranges (vm.max_map_count) guarding stops, with a warning, and kernels go on.
+TEST_F(KernelFaults, MoreSeparateAllocationsThanTheSystemsMapLimitStillRun) {
+    if (checking_everything()) GTEST_SKIP() << "the plain run is enough";
+    long limit = 0;
+    if (FILE* file = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+        if (std::fscanf(file, "%ld", &limit) != 1) limit = 0;
+        std::fclose(file);
+    }
+    if (limit <= 0 || limit > 300000) GTEST_SKIP() << "vm.max_map_count is " << limit << ": too many buffers to reach";
+    auto add = Module::compile(R"(
+extern "C" __global__ void add(float* p, float value) { p[threadIdx.x] += value; })")
+                   .kernel("add");
+    std::vector<DeviceBuffer> buffers;
+    const auto count = static_cast<std::size_t>(limit / 2 + 2000);
+    buffers.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) buffers.emplace_back(4096);
+    const auto values = random_floats(1024, 13);
+    copy(buffers.back().view(), std::span<const float>(values));
+    ::testing::internal::CaptureStderr();
+    add({.grid = 1, .block = 1024}, buffers.back(), 0.5f);
+    Device::current().synchronize();
+    const std::string said = ::testing::internal::GetCapturedStderr();
+    expect_contains(said, "no longer guards the device memory between allocations");
+    std::vector<float> back(1024);
+    copy(std::span<float>(back), buffers.back().view());
+    for (int i = 0; i < 1024; ++i) ASSERT_EQ(back[i], values[i] + 0.5f) << i;
+    buffers.clear();
+    // A new device process (after a fault) guards again.
+    const auto wild = fault_of(R"(
+extern "C" __global__ void wild(int* out) { reinterpret_cast<int*>(16)[threadIdx.x] = 1; })",
+                               "wild", 1, 1);
+    EXPECT_EQ(wild.kind(), FaultKind::memory_access);
+    const auto far = fault_of(R"(
+extern "C" __global__ void far(int* out) { out[1 << 24] = 1; })",
+                              "far", 1, 1);
+    expect_contains(far.what(), "in no allocation");
+    expect_device_usable();
+}
+
 TEST_F(KernelFaults, IntegerDivisionByZeroIsANamedErrorNotASignal) {
     if (checking_everything()) GTEST_SKIP() << "check mode reports it as a hazard";
     const auto e = fault_of(R"(
@@ -186,6 +356,76 @@ extern "C" __global__ void recurse(int* out) { out[threadIdx.x] = deep(1 << 20);
     EXPECT_EQ(e.kind(), FaultKind::stack_overflow);
     expect_contains(e.what(), "overflowed its stack");
     expect_device_usable();
+}
+
+// Written as a tail call, which an optimiser turns into an endless loop (the launch hung): the
+// simulator keeps recursion as recursion, so it overflows the stack and says so at once.
+TEST_F(KernelFaults, UnboundedTailRecursionIsAStackOverflowNotAHang) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto e = fault_of(R"(
+__device__ float deep(float x, int d) {
+  volatile float pad[64];
+  pad[d & 63] = x;
+  return d > 0 ? deep(x + pad[(d * 7) & 63], d + 1) : x;
+}
+extern "C" __global__ void recurse(int* out) {
+  out[threadIdx.x] = static_cast<int>(deep(1.0f, blockIdx.x + 1));
+})",
+                            "recurse", 3, 16);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+    EXPECT_EQ(e.kind(), FaultKind::stack_overflow);
+    EXPECT_EQ(e.site().kernel, "recurse");
+    EXPECT_TRUE(e.site().thread_known);
+    EXPECT_LT(e.site().block.x, 3u);
+    EXPECT_LT(e.site().thread.x, 16u);
+    expect_contains(e.what(), "overflowed its stack");
+    expect_device_usable();
+}
+
+// Frames larger than the stack's guard page probe it on the way down instead of jumping past it
+// (into another simulated thread's stack): still a stack overflow, with the thread named.
+TEST_F(KernelFaults, AStackOverflowThroughFramesLargerThanAPageIsNamed) {
+    const auto e = fault_of(R"(
+__device__ float deep(float x, int d) {
+  volatile float pad[4096];
+  pad[(d * 13) & 4095] = x;
+  return d > 0 ? deep(x + pad[(d * 7) & 4095], d + 1) + pad[d & 4095] : x;
+}
+extern "C" __global__ void big_frames(int* out) {
+  out[threadIdx.x] = static_cast<int>(deep(1.0f, threadIdx.x + 1));
+})",
+                            "big_frames", 2, 32);
+    EXPECT_EQ(e.kind(), FaultKind::stack_overflow);
+    EXPECT_TRUE(e.site().thread_known);
+    expect_contains(e.what(), "overflowed its stack");
+    expect_device_usable();
+}
+
+// Recursion that fits in the stack runs to its end, tail calls and all.
+TEST_F(KernelFaults, DeepRecursionThatFitsRuns) {
+    auto kernel = Module::compile(R"(
+__device__ float sum_to(const float* values, int i, float total) {
+  volatile float pad[16];
+  pad[i & 15] = values[i];
+  return i == 0 ? total + pad[0] : sum_to(values, i - 1, total + pad[i & 15]);
+}
+extern "C" __global__ void sums(const float* values, float* out, int depth) {
+  out[threadIdx.x] = sum_to(values, depth - 1 - threadIdx.x, 0.0f);
+})")
+                      .kernel("sums");
+    const int depth = 200;  // 200 frames of ~100 bytes in a 64 KiB stack
+    const auto values = random_floats(depth, 12);
+    auto dv = DeviceBuffer::from_host(std::span<const float>(values));
+    DeviceBuffer dout(32 * sizeof(float));
+    kernel({.grid = 1, .block = 32}, dv, dout, depth);
+    std::vector<float> out(32);
+    copy(std::span<float>(out), dout.view());
+    for (int t = 0; t < 32; ++t) {
+        float expected = 0.0f;  // the kernel's order: from the top index down
+        for (int i = depth - 1 - t; i > 0; --i) expected += values[i];
+        expected += values[0];
+        EXPECT_EQ(out[t], expected) << "thread " << t;
+    }
 }
 
 TEST_F(KernelFaults, WorkQueuedAfterAFaultIsSkippedUntilTheErrorIsReported) {

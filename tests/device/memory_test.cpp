@@ -77,6 +77,32 @@ TEST_F(Memory, EachKindRefusesWhatItCannotBe) {
     EXPECT_NE(other.data(), nullptr);
 }
 
+// As cudaFree, freeing memory waits for the work queued on it: a buffer freed right after a
+// launch on another stream is not handed out again while the kernel still writes it (on the
+// simulator, whose free does not block, the memory comes back once the kernel has ended).
+TEST_F(Memory, ABufferFreedWhileAKernelStillWritesItIsNotHandedOutAgain) {
+    auto scribble = Module::compile(R"(
+extern "C" __global__ void scribble(float* out, int n, int rounds) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int r = 0; r < rounds && i < n; ++r) out[i] = -1.0f - r;
+})")
+                        .kernel("scribble");
+    const int n = 1 << 16;
+    Stream stream(StreamFlags::non_blocking);
+    for (int round = 0; round < 8; ++round) {
+        {
+            DeviceBuffer scratch(n * sizeof(float));
+            scribble({.grid = n / 256, .block = 256, .stream = stream}, scratch, n, 200);
+        }  // freed with the launch queued or running
+        const auto host = random_floats(n, 30 + round);
+        auto kept = DeviceBuffer::from_host(std::span<const float>(host));
+        stream.synchronize();
+        std::vector<float> back(n);
+        copy(std::span<float>(back), kept.view());
+        ASSERT_EQ(back, host) << "round " << round;
+    }
+}
+
 TEST_F(Memory, MemsetAndSubviews) {
     DeviceBuffer buffer(1000);
     memset(buffer, 0xab);

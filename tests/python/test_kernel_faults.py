@@ -3,6 +3,7 @@ KernelFaultError naming the kernel, block, thread and line; synchronize() takes 
 (KeyboardInterrupt); os.fork() after use gives the child a clear error; the interpreter exits cleanly
 while a daemon thread launches kernels. On the simulator, whose device process contains the faults."""
 
+import gc
 import os
 import signal
 import subprocess
@@ -90,7 +91,85 @@ def test_a_faulting_kernel_raises_and_the_device_goes_on(module, rng, kernel, re
     assert_device_usable(module, rng)
 
 
+GUARDED = r"""
+extern "C" __global__ void far_write(float* p, int n) {
+  if (blockIdx.x == 37 && threadIdx.x == 5) p[1 << 26] = 1.0f;
+}
+extern "C" __global__ void far_read(float* p, int n) {
+  p[threadIdx.x] = p[n + (1 << 24)];
+}
+__device__ float deep(float x, int d) {
+  volatile float pad[64];
+  pad[d & 63] = x;
+  return d > 0 ? deep(x + pad[(d * 7) & 63], d + 1) : x;
+}
+extern "C" __global__ void recurse(float* p, int n) { p[threadIdx.x] = deep(1.0f, n); }
+__device__ float sum_down(const float* p, int i) { return i < 0 ? 0.0f : p[i] + sum_down(p, i - 1); }
+extern "C" __global__ void sum_recursively(float* p, int n) { p[n] = sum_down(p, n - 1); }
+"""
+
+
+@pytest.mark.parametrize("kernel, grid, block, faulting_block, thread, line, offset", [
+    ("far_write", 64, 64, (37, 0, 0), (5, 0, 0), 3, 1 << 26),
+    ("far_read", 1, 8, (0, 0, 0), (0, 0, 0), 6, 1000 + (1 << 24)),
+])
+def test_an_access_far_past_an_array_raises_naming_the_block_thread_and_address(
+        module, rng, kernel, grid, block, faulting_block, thread, line, offset):
+    """Device memory that no allocation holds is inaccessible to kernels, as on a GPU."""
+    if gpukit.check_tools_from_environment() != "none":
+        pytest.skip("check mode stops the access before it happens")
+    values = rng.uniform(-1, 1, 1000).astype(numpy.float32)
+    p = gpukit.asarray(values)
+    with pytest.raises(gpukit.KernelFaultError) as caught:
+        gpukit.RawModule(GUARDED).get_function(kernel)((grid,), (block,), (p, 1000))
+        gpukit.synchronize()
+    error = caught.value
+    assert error.reason == "memory_access"
+    assert error.kernel == kernel
+    assert error.block == faulting_block
+    assert error.thread == thread
+    assert error.line == line
+    assert error.address == p.data_ptr + 4 * offset
+    assert "in no allocation" in str(error)
+    caught = error = None  # no reference cycle keeps p (test_synchronize_with_a_timeout... says why)
+    numpy.testing.assert_array_equal(p.get(), values)  # nothing reached the array
+    assert_device_usable(module, rng)
+
+
+def test_unbounded_recursion_is_a_stack_overflow_not_a_hang(module, rng):
+    p = gpukit.zeros(64, numpy.float32)
+    start = time.monotonic()
+    with pytest.raises(gpukit.KernelFaultError) as caught:
+        gpukit.RawModule(GUARDED).get_function("recurse")((2,), (8,), (p, 1000))
+        gpukit.synchronize()
+    assert time.monotonic() - start < 20
+    error = caught.value
+    assert error.reason == "stack_overflow"
+    assert error.kernel == "recurse"
+    assert error.block[0] < 2 and error.thread[0] < 8
+    assert "overflowed its stack" in str(error)
+    caught = error = None  # no reference cycle keeps p
+    assert_device_usable(module, rng)
+    # Recursion that fits runs.
+    values = rng.uniform(-1, 1, 101).astype(numpy.float32)
+    values[100] = 0
+    q = gpukit.asarray(values)
+    gpukit.RawModule(GUARDED).get_function("sum_recursively")((1,), (1,), (q, 100))
+    expected = numpy.float32(0)
+    for value in values[:100]:  # the kernel's order: p[99] + (p[98] + ... + (p[0] + 0))
+        expected = numpy.float32(value + expected)
+    assert q.get()[100] == expected
+
+
+def collect_earlier_tests_arrays():
+    """An array a launch used waits for the device when it goes: one that an earlier test left in a
+    reference cycle (a caught exception's traceback) must not go while an endless kernel runs, when a
+    garbage collection at any allocation would wait for it for ever."""
+    gc.collect()
+
+
 def test_synchronize_with_a_timeout_gives_up_a_kernel_that_never_ends(module, rng):
+    collect_earlier_tests_arrays()
     flag = gpukit.zeros(1, numpy.int32)
     module.get_function("spin")((1,), (1,), (flag,))
     start = time.monotonic()
@@ -112,6 +191,7 @@ def test_synchronize_with_a_timeout_gives_up_a_kernel_that_never_ends(module, rn
 def test_ctrl_c_interrupts_synchronize_with_keyboard_interrupt(module, rng):
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signal handlers run on the main thread only")
+    collect_earlier_tests_arrays()
     flag = gpukit.zeros(1, numpy.int32)
     module.get_function("spin")((2,), (64,), (flag,))
     main = threading.main_thread().ident

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "gpukit/error.hpp"
@@ -39,6 +40,13 @@ void after_fork_in_child() {
 }
 
 std::uint64_t round_up(std::uint64_t value, std::uint64_t to) { return (value + to - 1) / to * to; }
+std::uint64_t round_down(std::uint64_t value, std::uint64_t to) { return value / to * to; }
+
+std::string hex(std::uint64_t value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+    return text;
+}
 
 // The unused bytes after each allocation (an eighth of it, 256 B to 16 MiB): a read or write a
 // little past the end lands in no other allocation, so check mode reports it against this one
@@ -51,6 +59,7 @@ std::uint64_t red_zone(std::uint64_t bytes) {
 
 DeviceMemory::DeviceMemory(std::size_t capacity) {
     const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+    page_ = page;
     // Room for the red zones too (address space of a sparse file: it costs nothing until used).
     capacity_ = static_cast<std::size_t>(round_up(capacity + capacity / 4 + (std::uint64_t{64} << 20), page));
     fd_ = memfd_create("gpukit-sim-device-memory", MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -108,16 +117,28 @@ DeviceMemory::~DeviceMemory() {
 
 std::optional<std::uint64_t> DeviceMemory::allocate(std::size_t bytes, std::size_t alignment) {
     if (bytes == 0 || bytes > capacity_) return std::nullopt;
-    const std::uint64_t rounded = round_up(bytes, 256) + red_zone(bytes);
+    const std::uint64_t rounded = round_up(bytes, 256);
+    // An allocation of a page or more ends on a page boundary with a whole untouched page after it
+    // (the guard page); smaller ones share pages.
+    const bool whole_pages = bytes >= page_;
+    const std::uint64_t smallest = rounded + (whole_pages ? std::max(red_zone(bytes), page_) : red_zone(bytes));
     std::lock_guard lock(mutex_);
-    // The smallest free range that holds the allocation once aligned.
-    for (auto it = by_size_.lower_bound(rounded); it != by_size_.end(); ++it) {
+    // The smallest free range that holds the allocation once placed.
+    for (auto it = by_size_.lower_bound(smallest); it != by_size_.end(); ++it) {
         const std::uint64_t begin = it->second;
         const std::uint64_t end = begin + it->first;
-        const std::uint64_t start = round_up(base_ + begin, alignment) - base_;
-        if (start + rounded > end) continue;
-        take(start, start + rounded);
-        allocated_.emplace(start, std::pair{start + rounded, bytes});
+        // Offsets align as addresses do: the base is page-aligned.
+        std::uint64_t start = round_up(begin, alignment);
+        std::uint64_t extent = start + rounded + red_zone(bytes);
+        if (whole_pages) {
+            const std::uint64_t last_page_end = round_up(start + rounded, page_);
+            start = round_down(last_page_end - rounded, alignment);
+            extent = std::max(start + rounded + red_zone(bytes), last_page_end + page_);
+        }
+        if (extent > end) continue;
+        take(start, extent);
+        allocated_.emplace(start, std::pair{extent, bytes});
+        if (guarding_) open_pages(start, start + bytes);
         return base_ + start;
     }
     return std::nullopt;
@@ -132,11 +153,11 @@ std::size_t DeviceMemory::release(std::uint64_t address) noexcept {
     const std::uint64_t end = it->second.first;
     const std::size_t asked = it->second.second;
     allocated_.erase(it);
+    if (guarding_) close_pages(begin, begin + asked);
     if (end - begin >= give_back_bytes) {
         // The whole pages inside the range go back to the system; they read as zeros when reused.
-        const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
-        const std::uint64_t first = round_up(begin, page);
-        const std::uint64_t last = end / page * page;
+        const std::uint64_t first = round_up(begin, page_);
+        const std::uint64_t last = round_down(end, page_);
         if (last > first)
             fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(first),
                       static_cast<off_t>(last - first));
@@ -151,6 +172,135 @@ std::vector<std::pair<std::uint64_t, std::size_t>> DeviceMemory::live() const {
     all.reserve(allocated_.size());
     for (const auto& [offset, extent] : allocated_) all.emplace_back(base_ + offset, extent.second);
     return all;
+}
+
+// ---- guard pages
+
+void DeviceMemory::guard_pages(bool on) {
+    std::lock_guard lock(mutex_);
+    if (on == guarding_) return;
+    guarding_ = on;
+    end_page_users_.clear();
+    accessible_.clear();
+    unsent_.clear();
+    if (on)
+        for (const auto& [begin, extent] : allocated_) open_pages(begin, begin + extent.second);
+}
+
+void DeviceMemory::open_pages(std::uint64_t begin, std::uint64_t end) {
+    const std::uint64_t first = round_down(begin, page_);
+    const std::uint64_t last = round_down(end - 1, page_);
+    std::uint64_t from = first;
+    std::uint64_t to = last + page_;
+    if (++end_page_users_[first] > 1) from += page_;  // another allocation opened it already
+    if (last != first && ++end_page_users_[last] > 1) to -= page_;
+    if (from < to) flip(from, to, true);
+}
+
+void DeviceMemory::close_pages(std::uint64_t begin, std::uint64_t end) {
+    const std::uint64_t first = round_down(begin, page_);
+    const std::uint64_t last = round_down(end - 1, page_);
+    std::uint64_t from = first;
+    std::uint64_t to = last + page_;
+    const auto leave = [&](std::uint64_t page) {  // whether the page stays open for another allocation
+        auto users = end_page_users_.find(page);
+        if (--users->second > 0) return true;
+        end_page_users_.erase(users);
+        return false;
+    };
+    if (leave(first)) from += page_;
+    if (last != first && leave(last)) to -= page_;
+    if (from < to) flip(from, to, false);
+}
+
+// [begin, end) was all inaccessible and becomes accessible, or the other way round.
+void DeviceMemory::flip(std::uint64_t begin, std::uint64_t end, bool accessible) {
+    if (accessible) {
+        std::uint64_t from = begin;
+        std::uint64_t to = end;
+        auto after = accessible_.lower_bound(begin);
+        if (after != accessible_.end() && after->first == end) {
+            to = after->second;
+            after = accessible_.erase(after);
+        }
+        if (after != accessible_.begin()) {
+            auto before = std::prev(after);
+            if (before->second == begin) {
+                from = before->first;
+                accessible_.erase(before);
+            }
+        }
+        accessible_.emplace(from, to);
+    } else {
+        auto holder = std::prev(accessible_.upper_bound(begin));  // the range holding all of [begin, end)
+        const std::uint64_t from = holder->first;
+        const std::uint64_t to = holder->second;
+        accessible_.erase(holder);
+        if (from < begin) accessible_.emplace(from, begin);
+        if (end < to) accessible_.emplace(end, to);
+    }
+    toggle_unsent(begin);
+    toggle_unsent(end);
+}
+
+void DeviceMemory::toggle_unsent(std::uint64_t edge) {
+    if (!unsent_.erase(edge)) unsent_.insert(edge);
+}
+
+std::vector<DeviceMemory::ProtectionChange> DeviceMemory::take_protection_changes(std::size_t most) {
+    std::lock_guard lock(mutex_);
+    std::vector<ProtectionChange> changes;
+    while (changes.size() < most && !unsent_.empty()) {
+        const std::uint64_t begin = *unsent_.begin();
+        const std::uint64_t end = *std::next(unsent_.begin());
+        // The range as it is now: accessible and inaccessible stretches.
+        std::uint64_t at = begin;
+        while (at < end && changes.size() < most) {
+            auto next = accessible_.upper_bound(at);
+            const bool open = next != accessible_.begin() && std::prev(next)->second > at;
+            const std::uint64_t stop = open                        ? std::min(end, std::prev(next)->second)
+                                       : next != accessible_.end() ? std::min(end, next->first)
+                                                                   : end;
+            changes.push_back({base_ + at, stop - at, open});
+            at = stop;
+        }
+        toggle_unsent(begin);  // [begin, at) is sent
+        toggle_unsent(at);
+    }
+    return changes;
+}
+
+bool DeviceMemory::protection_changes_left() const {
+    std::lock_guard lock(mutex_);
+    return !unsent_.empty();
+}
+
+void DeviceMemory::resend_protection() {
+    std::lock_guard lock(mutex_);
+    unsent_.clear();
+    for (const auto& [begin, end] : accessible_) unsent_.insert({begin, end});  // merged: no two share an edge
+}
+
+std::string DeviceMemory::describe(std::uint64_t address) const {
+    std::lock_guard lock(mutex_);
+    if (address < base_ || address - base_ >= capacity_) return "outside device memory";
+    const std::uint64_t offset = address - base_;
+    auto after = allocated_.upper_bound(offset);
+    const auto named = [&](std::map<std::uint64_t, std::pair<std::uint64_t, std::size_t>>::const_iterator it) {
+        return concat("the allocation at ", hex(base_ + it->first), " of ", it->second.second, " bytes");
+    };
+    // Far from every allocation, naming the nearest says nothing about the bug.
+    constexpr std::uint64_t near_bytes = std::uint64_t{1} << 20;
+    if (after != allocated_.begin()) {
+        auto before = std::prev(after);
+        const std::uint64_t end = before->first + before->second.second;
+        if (offset < end) return concat("inside ", named(before));
+        if ((after == allocated_.end() || offset - end <= after->first - offset) && offset - end <= near_bytes)
+            return concat("in no allocation: ", offset - end, " bytes after the end of ", named(before));
+    }
+    if (after != allocated_.end() && after->first - offset <= near_bytes)
+        return concat("in no allocation: ", after->first - offset, " bytes before ", named(after));
+    return "in no allocation";
 }
 
 void DeviceMemory::erase_free(std::map<std::uint64_t, std::uint64_t>::iterator range) {

@@ -179,6 +179,7 @@ DeviceProcess::DeviceProcess(DeviceMemory& memory, double launch_time_limit_seco
     output_writers_[1] = err[1];
     for (int fd : output_) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 
+    memory_.guard_pages(true);  // the device process keeps unallocated pages inaccessible
     supervisor_ = std::thread([this] { supervise(); });
     forwarder_ = std::thread([this] {
         for (;;) {
@@ -263,6 +264,7 @@ void DeviceProcess::supervise() {
         // refuses is refused again: one try.
         for (int attempt = 0; attempt < 3 && !started && !sandbox_refused_; ++attempt) started = spawn_once(why);
         if (!started) {
+            memory_.guard_pages(false);  // kernels run in this process, whose memory stays accessible
             std::unique_lock lock(mutex_);
             state_ = State::failed;
             start_failure_ =
@@ -428,6 +430,7 @@ void DeviceProcess::reload_everything() {
         std::lock_guard lock(journal_mutex_);
         control_->journal_head.store(0);
         control_->journal_tail.store(0);
+        memory_.resend_protection();  // the new process has every page inaccessible
         std::uint64_t tail = 0;
         for (const auto& [address, bytes] : live_allocations_) {
             if (tail == protocol::journal_entries) break;  // the rest would need a drain: rare, and only initcheck's
@@ -575,7 +578,7 @@ std::exception_ptr DeviceProcess::crash_error(const protocol::CrashRecord& recor
                         " that is not device memory (a host pointer, a pointer into a freed or never-made "
                         "allocation, or a wild one)";
                 else
-                    whose = " that may not be written (a read-only variable)";
+                    whose = concat(" (device memory ", memory_.describe(address), ")");
                 what = concat(record.signal == SIGBUS ? "made a misaligned or unmapped access (SIGBUS)"
                                                       : "read or wrote memory it cannot reach (SIGSEGV)",
                               " at address ", hex(address), whose);
@@ -735,6 +738,7 @@ DeviceProcess::Call::Call(DeviceProcess& process, protocol::Request kind) : Call
 DeviceProcess::Call::~Call() { process_.give_back(index_); }
 
 bool DeviceProcess::Call::send(double time_limit_seconds) {
+    if (!process_.send_protection(index_, generation_)) return false;
     slot_.request_size = out_.size();
     protocol::post(slot_.state, protocol::requested, slot_.device_sleeping);
     if (protocol::spin(slot_.state, protocol::replied) == protocol::replied) return true;
@@ -807,6 +811,36 @@ auto DeviceProcess::request(protocol::Request kind, std::string_view doing, Writ
     write(call.out());
     protocol::Reader in = call.answer(doing);
     return read(in);
+}
+
+bool DeviceProcess::send_protection(unsigned slot, std::uint64_t generation) {
+    protocol::Slot& s = control_->slots[slot];
+    for (;;) {
+        {
+            std::lock_guard lock(journal_mutex_);
+            const std::uint64_t head = control_->journal_head.load(std::memory_order_acquire);
+            std::uint64_t tail = control_->journal_tail.load(std::memory_order_relaxed);
+            for (const auto& change : memory_.take_protection_changes(protocol::journal_entries - (tail - head))) {
+                const auto kind =
+                    change.accessible ? protocol::JournalKind::accessible : protocol::JournalKind::inaccessible;
+                control_->journal[tail++ % protocol::journal_entries] = {kind, 0, change.address, change.bytes};
+            }
+            control_->journal_tail.store(tail, std::memory_order_release);
+            s.journal_position = tail;
+            if (!memory_.protection_changes_left()) return true;
+        }
+        // The journal is full: the device process applies it first, through this slot.
+        const protocol::Request request = s.request;
+        s.request = protocol::Request::drain_journal;
+        protocol::post(s.state, protocol::requested, s.device_sleeping);
+        for (;;) {
+            const std::uint32_t state = s.state.load(std::memory_order_acquire);
+            if (state == protocol::replied) break;
+            if (live_generation_.load() != generation) return false;
+            protocol::sleep_while(s.state, state, s.host_sleeping, wait_slice_ns);
+        }
+        s.request = request;
+    }
 }
 
 ModuleInfo DeviceProcess::load(std::uint64_t id, std::string_view image, std::uint64_t data) {

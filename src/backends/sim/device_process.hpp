@@ -157,6 +157,10 @@ private:
     auto request(protocol::Request kind, std::string_view doing, Write&& write, Read&& read);
     unsigned take_slot(std::uint64_t& generation, const SlotUse& use);
     void give_back(unsigned slot);
+    // Puts device memory's protection changes (guard pages) in the journal and the slot's
+    // journal_position after them, so that the device process applies them before the request.
+    // False when the process died meanwhile.
+    bool send_protection(unsigned slot, std::uint64_t generation);
     void journal(protocol::JournalKind kind, std::uint64_t address, std::uint64_t bytes);
     void drain_journal();
     void forward_output();

@@ -14,9 +14,10 @@
 // answers. A new request is a Request value, its writer in the host (DeviceProcess::request) and
 // its case in the device process's serve().
 //
-// Check mode's view of allocations (which memory is allocated, what the host wrote) changes in
-// the host and is read in the device process: the host appends to the journal, a ring the device
-// process applies before each launch, in order.
+// Check mode's view of allocations (which memory is allocated, what the host wrote) and which
+// pages of device memory the device process may touch (device_memory.hpp: guard pages) change in
+// the host and are read in the device process: the host appends to the journal, a ring the device
+// process applies, in order, before each request up to the slot's journal_position.
 //
 // When the device process dies of a signal, its crash handler first fills `crash`: the host reads
 // it after the process is gone and reports the fault.
@@ -45,7 +46,16 @@ enum class Request : std::uint32_t { load = 1, reload = 2, unload = 3, launch = 
 enum SlotState : std::uint32_t { idle = 0, requested = 1, replied = 2 };
 enum ReadyState : std::uint32_t { starting = 0, serving = 1, failed = 2 };
 
-enum class JournalKind : std::uint32_t { add = 1, add_written = 2, remove = 3, write = 4 };
+// accessible / inaccessible: whole pages of device memory become readable and writable in the
+// device process, or no longer.
+enum class JournalKind : std::uint32_t {
+    add = 1,
+    add_written = 2,
+    remove = 3,
+    write = 4,
+    accessible = 5,
+    inaccessible = 6
+};
 struct JournalEntry {
     JournalKind kind;
     std::uint32_t unused;
@@ -79,7 +89,7 @@ struct Slot {
     Request request;
     std::atomic<std::uint64_t> blocks_done;  // a launch's progress, for time-limit reports
     std::uint32_t printed;                   // the request wrote to stdout or stderr: read them before going on
-    std::uint64_t journal_position;          // apply the journal up to here before the launch
+    std::uint64_t journal_position;          // apply the journal up to here before the request
     std::uint64_t request_size;
     std::uint64_t reply_size;
     alignas(64) unsigned char request_data[request_bytes];

@@ -41,6 +41,11 @@ namespace fs = std::filesystem;
 // Flags gpukit always passes; part of the identity, so changing them recompiles the cache.
 // -fno-gnu-unique: inline variables would otherwise make modules impossible to unload.
 // -fvisibility=hidden -fno-semantic-interposition: kernels can be inlined into their block loop.
+// -fno-optimize-sibling-calls: recursion stays recursion, so unbounded recursion overflows the
+// simulated thread's stack and is reported as such; turned into a loop (and, with signed
+// overflow assumed away, an endless one) it hung the launch.
+// -fstack-clash-protection: a frame larger than a page touches the stack's guard page on the way
+// down instead of jumping over it into the stack below (another simulated thread's).
 const std::vector<std::string> common_flags = {"-O2",
                                                "-fPIC",
                                                "-pthread",
@@ -48,6 +53,8 @@ const std::vector<std::string> common_flags = {"-O2",
                                                "-fno-gnu-unique",
                                                "-fvisibility=hidden",
                                                "-fno-semantic-interposition",
+                                               "-fno-optimize-sibling-calls",
+                                               "-fstack-clash-protection",
                                                "-w"};
 
 // TLS descriptors let the compiler keep a thread-local's address in a register across a block's
@@ -63,7 +70,7 @@ std::vector<std::string> flags_for(const std::string& compiler) {
 }
 constexpr const char* registry_file_name = "<gpukit kernel registry>";
 // Bump when what this file generates changes (registry, aliases, link steps): part of the identity.
-constexpr int pipeline_version = 16;
+constexpr int pipeline_version = 17;
 
 // GPUKIT_SIM_KEEP=<dir>: where to keep each compile's generated sources and objects, for
 // inspection. Checked before compiling, so that a directory another user could write (or owns) is

@@ -67,9 +67,20 @@ bool is_alignment(std::string_view word) {
 
 // Whether `section` holds `object` alone: -fdata-sections names a variable's section after it.
 bool holds_alone(const Section& section, std::string_view object) {
-    static constexpr std::string_view kinds[] = {
-        ".bss",          ".data", ".rodata", ".tbss", ".tdata", ".data.rel", ".data.rel.local", ".data.rel.ro",
-        ".data.rel.ro.local", ".sbss", ".sdata", ".lbss", ".ldata", ".lrodata"};
+    static constexpr std::string_view kinds[] = {".bss",
+                                                 ".data",
+                                                 ".rodata",
+                                                 ".tbss",
+                                                 ".tdata",
+                                                 ".data.rel",
+                                                 ".data.rel.local",
+                                                 ".data.rel.ro",
+                                                 ".data.rel.ro.local",
+                                                 ".sbss",
+                                                 ".sdata",
+                                                 ".lbss",
+                                                 ".ldata",
+                                                 ".lrodata"};
     const std::string_view name = section.name;
     if (name.size() <= object.size() + 1 || name.substr(name.size() - object.size()) != object ||
         name[name.size() - object.size() - 1] != '.')

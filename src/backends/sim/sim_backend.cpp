@@ -193,6 +193,13 @@ public:
         const std::size_t free = properties_.total_memory - std::min(in_use, properties_.total_memory);
         std::optional<std::uint64_t> address;
         if (rounded >= bytes && rounded <= free) address = memory_.allocate(rounded, allocation_alignment);
+        if (!address && rounded >= bytes && !forked) {
+            // Memory freed while queued work could still use it comes back once that work ends.
+            streams_.finish_put_off_actions();
+            const std::size_t free_now =
+                properties_.total_memory - std::min(allocated_.load(), properties_.total_memory);
+            if (rounded <= free_now) address = memory_.allocate(rounded, allocation_alignment);
+        }
         if (!address) {
             if (kind == MemoryKind::pinned)
                 throw OutOfMemoryError(concat("Failed to allocate ", format_bytes(bytes), " of host memory"),
@@ -218,21 +225,20 @@ public:
         }
         return *address;
     }
+    // As cudaFree, a release waits for the work queued so far, which may still use the memory,
+    // but without blocking: the memory goes when that work has ended. Until then it stays
+    // allocated, and accessible to the device process's kernels (device_memory.hpp: guard pages).
     void release(int, MemoryKind kind, std::uint64_t address) noexcept override {
-        if (kind == MemoryKind::pinned) {
-            std::lock_guard lock(pinned_mutex_);
-            pinned_.erase(address);
-        } else if (!forked) {
-            try {
-                executor_.load()->allocation_removed(address);
-            } catch (...) {
-                // Only check mode's record of allocations misses it; the memory goes all the same.
-            }
+        if (forked) {  // the streams' threads are the parent's
+            free_now(kind, address);
+            return;
         }
-        const std::size_t bytes = memory_.release(address);
-        allocated_ -= (bytes + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
+        try {
+            streams_.after_queued_work([this, kind, address] { free_now(kind, address); });
+        } catch (...) {
+            free_now(kind, address);  // no memory to put it off: at once, as before
+        }
     }
-
     void copy_to_device(int device, std::uint64_t dst, const void* src, std::size_t bytes,
                         std::optional<NativeStream> stream) override {
         check_device(device);
@@ -495,6 +501,21 @@ private:
     static SimStream* as_stream(NativeStream stream) { return static_cast<SimStream*>(stream); }
     static const HostKernel& as_kernel(NativeFunction function) { return *static_cast<HostKernel*>(function); }
     static HostModule& as_module(NativeModule module) { return *static_cast<HostModule*>(module); }
+
+    void free_now(MemoryKind kind, std::uint64_t address) noexcept {
+        if (kind == MemoryKind::pinned) {
+            std::lock_guard lock(pinned_mutex_);
+            pinned_.erase(address);
+        } else if (!forked) {
+            try {
+                executor_.load()->allocation_removed(address);
+            } catch (...) {
+                // Only check mode's record of allocations misses it; the memory goes all the same.
+            }
+        }
+        const std::size_t bytes = memory_.release(address);
+        allocated_ -= (bytes + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
+    }
 
     void submit(std::optional<NativeStream> stream, std::function<void()> work) {
         if (stream)

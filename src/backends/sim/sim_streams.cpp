@@ -73,6 +73,12 @@ struct SimEvent {
     std::weak_ptr<SimStream> stream;  // of the latest record
 };
 
+// An action that waits for the work enqueued before it (after_queued_work).
+struct PutOff {
+    std::vector<std::pair<std::shared_ptr<SimStream>, std::uint64_t>> targets;  // stream, work to complete
+    std::function<void()> action;
+};
+
 struct StreamScheduler::State {
     std::mutex mutex;
     std::condition_variable changed;
@@ -81,6 +87,7 @@ struct StreamScheduler::State {
     std::shared_ptr<SimStream> default_stream;
     std::uint64_t epoch = 0;  // raised when the device's work is given up
     std::function<bool(const std::string&)> stop;
+    std::vector<PutOff> put_off;
 
     std::shared_ptr<SimStream> start(bool is_default, bool blocking) {
         auto stream = std::make_shared<SimStream>();
@@ -120,8 +127,19 @@ struct StreamScheduler::State {
                 if (stops_the_stream(failure)) stream.skipping = true;
             }
             ++stream.completed;
+            if (!put_off.empty()) run_put_off_actions();
             changed.notify_all();
         }
+    }
+
+    // The put-off actions whose work has all ended, in the order they were put off.
+    void run_put_off_actions() {
+        std::erase_if(put_off, [](PutOff& entry) {
+            for (const auto& [stream, target] : entry.targets)
+                if (stream->completed < target) return false;
+            entry.action();
+            return true;
+        });
     }
 
     Work work(std::function<void()> run, const SimStream& stream, bool always_runs = false) {
@@ -312,6 +330,27 @@ void StreamScheduler::run_synchronously(const std::function<void()>& work) {
         state_->rethrow_error(*state_->default_stream);
     }
     work();
+}
+
+void StreamScheduler::after_queued_work(std::function<void()> action) {
+    std::unique_lock lock(state_->mutex);
+    PutOff entry;
+    for (const auto& [raw, stream] : state_->streams)
+        if (stream->enqueued > stream->completed) entry.targets.emplace_back(stream, stream->enqueued);
+    if (entry.targets.empty()) {
+        lock.unlock();
+        action();
+        return;
+    }
+    entry.action = std::move(action);
+    state_->put_off.push_back(std::move(entry));
+}
+
+void StreamScheduler::finish_put_off_actions(const Deadline& deadline) {
+    std::unique_lock lock(state_->mutex);
+    // No stream is this wait's own: one that loses its work to a timeout reports it itself.
+    state_->wait(
+        lock, [&] { return state_->put_off.empty(); }, deadline, {}, "the work queued before memory was freed");
 }
 
 void StreamScheduler::synchronize(SimStream* raw, const Deadline& deadline) {

@@ -53,6 +53,15 @@ public:
     // of the default stream first.
     void run_synchronously(const std::function<void()>& work);
 
+    // Runs `action` once the work enqueued so far on every stream has ended (at once when there
+    // is none): what freeing memory waits for, as cudaFree does, without blocking the caller. The
+    // action runs on a stream's thread under the scheduler's lock, before anything can see the
+    // work as done: it must be short and must not call the scheduler.
+    void after_queued_work(std::function<void()> action);
+    // Waits until every action after_queued_work() put off has run (an allocation that found no
+    // room waits for the memory that queued work still holds).
+    void finish_put_off_actions(const Deadline& deadline = std::nullopt);
+
     // Waits for the stream's work so far; rethrows (and clears) the first error it raised.
     void synchronize(SimStream* stream, const Deadline& deadline = std::nullopt);
     bool query(SimStream* stream);

@@ -105,7 +105,8 @@ TEST(RedZones, WhatIsNotAVariableAloneInItsSectionIsLeftAsItWas) {
 TEST(RedZones, ClangsLayoutIsPaddedToo) {
     const std::string padded = add_red_zones(clang_assembly);
     EXPECT_TRUE(contains(padded, "\t.p2align\t4\n\t.zero\t64\n\t.p2align\t4\ncounts:")) << padded;
-    EXPECT_TRUE(contains(padded, "\t.section\t.bss.counts,\"aw\",@nobits\n\t.zero\t64\n\t.section\t.rodata.")) << padded;
+    EXPECT_TRUE(contains(padded, "\t.section\t.bss.counts,\"aw\",@nobits\n\t.zero\t64\n\t.section\t.rodata."))
+        << padded;
 }
 
 }  // namespace

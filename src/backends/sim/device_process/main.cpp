@@ -42,6 +42,9 @@ namespace {
 protocol::Control* control = nullptr;
 LocalExecutor* executor = nullptr;
 std::mutex journal_mutex;
+std::uint64_t memory_base = 0;
+std::uint64_t memory_bytes = 0;
+bool guarding = true;  // pages no live allocation touches are inaccessible (device_memory.hpp)
 
 [[noreturn]] void fail(const std::string& why) {
     if (control) {
@@ -52,7 +55,25 @@ std::mutex journal_mutex;
     std::_Exit(1);
 }
 
-// Applies the host's journal up to `position`: what check mode knows of allocations.
+// Makes whole pages of device memory accessible or not. Where the system refuses (more separate
+// ranges than vm.max_map_count allows), every page becomes accessible and stays so: accesses
+// between allocations no longer fault, and the host's stderr says so once.
+void protect(std::uint64_t address, std::uint64_t bytes, bool accessible) {
+    if (!guarding) return;
+    if (mprotect(reinterpret_cast<void*>(address), bytes, accessible ? PROT_READ | PROT_WRITE : PROT_NONE) == 0) return;
+    const int error = errno;
+    guarding = false;
+    mprotect(reinterpret_cast<void*>(memory_base), memory_bytes, PROT_READ | PROT_WRITE);
+    std::fprintf(stderr,
+                 "gpukit: the simulator no longer guards the device memory between allocations (mprotect: %s; "
+                 "vm.max_map_count limits the separate ranges): an out-of-bounds access there goes unnoticed "
+                 "outside check mode\n",
+                 std::strerror(error));
+    std::fflush(stderr);
+}
+
+// Applies the host's journal up to `position`: what check mode knows of allocations, and which
+// pages are accessible.
 void apply_journal(std::uint64_t position) {
     std::lock_guard lock(journal_mutex);
     const std::uint64_t tail = control->journal_tail.load(std::memory_order_acquire);
@@ -66,6 +87,8 @@ void apply_journal(std::uint64_t position) {
                 break;
             case protocol::JournalKind::remove: executor->allocation_removed(entry.address); break;
             case protocol::JournalKind::write: executor->host_wrote(entry.address, entry.bytes); break;
+            case protocol::JournalKind::accessible: protect(entry.address, entry.bytes, true); break;
+            case protocol::JournalKind::inaccessible: protect(entry.address, entry.bytes, false); break;
         }
         control->journal_head.store(head + 1, std::memory_order_release);
     }
@@ -100,7 +123,6 @@ void answer_load(protocol::Slot& slot, bool keep_values) {
 }
 
 void answer_launch(protocol::Slot& slot, unsigned index) {
-    apply_journal(slot.journal_position);
     protocol::Writer out(slot.reply_data, protocol::reply_bytes);
     LaunchResult result;
     try {
@@ -124,6 +146,7 @@ void serve(unsigned index) {
             protocol::sleep_while(slot.state, state, slot.device_sleeping, -1);
             continue;
         }
+        apply_journal(slot.journal_position);  // the pages the request may touch are accessible now
         switch (slot.request) {
             case protocol::Request::load: answer_load(slot, false); break;
             case protocol::Request::reload: answer_load(slot, true); break;
@@ -181,11 +204,14 @@ int run(int argc, char** argv) {
             fail(e.what());
         }
     }
-    void* memory = mmap(reinterpret_cast<void*>(base), bytes, PROT_READ | PROT_WRITE,
+    // Inaccessible until the journal says which pages allocations hold.
+    void* memory = mmap(reinterpret_cast<void*>(base), bytes, PROT_NONE,
                         MAP_SHARED | MAP_FIXED_NOREPLACE | MAP_NORESERVE, memory_fd, 0);
     if (memory != reinterpret_cast<void*>(base))
         fail(std::string("the device memory's address range is taken in the new process (mmap: ") +
              std::strerror(errno) + ")");
+    memory_base = base;
+    memory_bytes = bytes;
 
     record_crashes_in(&control->crash);
     install_crash_report();
