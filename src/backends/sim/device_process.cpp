@@ -264,7 +264,6 @@ void DeviceProcess::supervise() {
         // refuses is refused again: one try.
         for (int attempt = 0; attempt < 3 && !started && !sandbox_refused_; ++attempt) started = spawn_once(why);
         if (!started) {
-            memory_.guard_pages(false);  // kernels run in this process, whose memory stays accessible
             std::unique_lock lock(mutex_);
             state_ = State::failed;
             start_failure_ =

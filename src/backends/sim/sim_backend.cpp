@@ -474,6 +474,7 @@ private:
                          "(GPUKIT_SIM_ISOLATION=0 says this is wanted and silences this message).\n",
                          process_->start_failure().c_str());
             install_crash_report();
+            memory_.guard_pages(false);  // kernels run in this process, whose memory stays accessible
             local_ = std::make_unique<LocalExecutor>(memory_.fd(), memory_.base());
             local_->directory().remove_at_exit();
             // What check mode knows of the allocations so far: each counts as written.
