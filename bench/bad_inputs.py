@@ -219,9 +219,10 @@ CASES = [
      "cli('check', '/tmp/gk_bad_cli.cu', '--kernel', 'nope', '-g', '1', '-b', '1')"),
     ("gpukit demo --seed -1", "cli", "error", "cli('demo', '--seed', '-1')"),
     ("gpukit cache --bogus", "cli", "error", "cli('cache', '--bogus')"),
+    # The default limit (60 s) is past this script's own; the limit given shows what it reports.
     ("gpukit check of an endless kernel", "cli", "error",
      "open('/tmp/gk_endless.cu', 'w').write('extern \"C\" __global__ void k(float* p) { while (p[0] >= 0.0f) {} }')\n"
-     "cli('check', '/tmp/gk_endless.cu', '-k', 'k', '-g', '1', '-b', '1', '--arg', 'float32[4]')"),
+     "cli('check', '/tmp/gk_endless.cu', '-k', 'k', '-g', '1', '-b', '1', '--arg', 'float32[4]', '--time-limit', '3')"),
     ("gpukit check of a faulting kernel", "cli", "error",
      "open('/tmp/gk_fault.cu', 'w').write('extern \"C\" __global__ void k(float* p) { p[1 << 28] = 1.0f; }')\n"
      "cli('check', '/tmp/gk_fault.cu', '-k', 'k', '-g', '1', '-b', '1', '--arg', 'float32[4]')"),
