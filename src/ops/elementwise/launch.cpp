@@ -90,13 +90,14 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Array* cons
     std::vector<const Array*> operands(inputs.begin(), inputs.end());
     operands.insert(operands.end(), outputs.begin(), outputs.end());
     std::vector<Strides> strides;
-    for (const Array* operand : operands) {
+    for (std::size_t k = 0; k < count; ++k) {
+        const Array* operand = operands[k];
         if (operand->device() != device)
             throw InvalidArgumentError(concat("an operation's arrays must be on one device; they are on ",
                                               operands.front()->device().name(), " ", device.ordinal(), " and ",
                                               operand->device().name(), " ", operand->device().ordinal(),
                                               " (copy one over first)"));
-        if (operand->shape() != shape && &operand - operands.data() >= static_cast<std::ptrdiff_t>(inputs.size()))
+        if (k >= inputs.size() && operand->shape() != shape)
             throw InvalidArgumentError(concat("outputs of one operation must have one shape, not ",
                                               format_shape(shape), " and ", format_shape(operand->shape())));
         strides.push_back(broadcast_strides(operand->shape(), operand->strides(), shape));
