@@ -69,7 +69,8 @@ TEST_F(Elementwise, AddsBroadcastStridedAndTransposedOperands) {
         expect_sum(matrix.transpose(), other, add(matrix.transpose(), other), name + " a.T + b");
 
         const Array every_other = matrix.index({Slice{}, Slice{std::nullopt, std::nullopt, 2}});  // (6, 4)
-        const Array reversed = array_of(small_values(4, dtype, 7), {4}, dtype).index({Slice{std::nullopt, std::nullopt, -1}});
+        const Array reversed =
+            array_of(small_values(4, dtype, 7), {4}, dtype).index({Slice{std::nullopt, std::nullopt, -1}});
         expect_sum(every_other, reversed, add(every_other, reversed), name + " a[:, ::2] + b[::-1]");
 
         const Array scalar = array_of({3}, {}, dtype);

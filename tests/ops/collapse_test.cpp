@@ -50,10 +50,9 @@ TEST(Collapse, ShapesThatDoNotBroadcastAreNamed) {
         broadcast_shapes(shapes);
         FAIL();
     } catch (const InvalidArgumentError& error) {
-        EXPECT_STREQ(error.what(),
-                     ("operands could not be broadcast together with shapes " + format_shape(shapes[0]) + " " +
-                      format_shape(shapes[1]))
-                         .c_str());
+        EXPECT_STREQ(error.what(), ("operands could not be broadcast together with shapes " + format_shape(shapes[0]) +
+                                    " " + format_shape(shapes[1]))
+                                       .c_str());
     }
     const Shape ok[] = {{8, 1, 6, 1}, {7, 1, 5}};
     EXPECT_EQ(broadcast_shapes(ok), (Shape{8, 7, 6, 5}));

@@ -98,8 +98,8 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Array* cons
                                               operand->device().name(), " ", operand->device().ordinal(),
                                               " (copy one over first)"));
         if (k >= inputs.size() && operand->shape() != shape)
-            throw InvalidArgumentError(concat("outputs of one operation must have one shape, not ",
-                                              format_shape(shape), " and ", format_shape(operand->shape())));
+            throw InvalidArgumentError(concat("outputs of one operation must have one shape, not ", format_shape(shape),
+                                              " and ", format_shape(operand->shape())));
         strides.push_back(broadcast_strides(operand->shape(), operand->strides(), shape));
     }
     const CollapsedLayout layout = collapse(shape, strides);
