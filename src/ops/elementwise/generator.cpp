@@ -68,7 +68,7 @@ std::string strided_offsets(const OpKey& key) {
 std::string element_pointer(const OpKey& key, std::size_t k) {
     const std::string_view type = storage_c_type(key.storage[k]);
     const std::string_view qualifier = k < key.nin ? "const " : "";
-    const std::string base = concat("((", qualifier, type, "*)p.address[", k, "])");
+    std::string base = concat("((", qualifier, type, "*)p.address[", k, "])");
     switch (key.access[k]) {
         case AccessClass::scalar: return base;
         case AccessClass::strided:
