@@ -1,0 +1,140 @@
+// tests/device/elementwise_test.cpp: the elementwise engine through gpukit::add, on every backend,
+// against a CPU reference: every dtype, contiguous, strided, transposed, broadcast, 0-size and 0-d.
+#include <cmath>
+
+#include "device_test_fixture.hpp"
+
+namespace gpukit::testing {
+namespace {
+
+class Elementwise : public DeviceTest {};
+
+// Small integers, exact in every dtype (bfloat16 holds integers to 256), never all zero.
+std::vector<double> small_values(std::int64_t n, DType dtype, unsigned seed) {
+    std::mt19937 random(seed);
+    const bool is_unsigned = kind(dtype) == DTypeKind::unsigned_integer;
+    const bool is_bool = dtype == DType::bool_;
+    std::uniform_int_distribution<int> pick(is_bool ? 0 : is_unsigned ? 0 : -20, is_bool ? 1 : 40);
+    std::vector<double> values(static_cast<std::size_t>(n));
+    for (auto& v : values) v = pick(random);
+    return values;
+}
+
+Array array_of(const std::vector<double>& values, Shape shape, DType dtype) {
+    return Array::from_host(std::span<const double>(values), std::move(shape)).astype(dtype);
+}
+
+std::vector<double> as_doubles(const Array& array) { return array.astype(DType::float64).to_vector<double>(); }
+
+// a + b computed on the host in double, then converted as the device result is.
+void expect_sum(const Array& a, const Array& b, const Array& sum, const std::string& what) {
+    const Shape shapes[] = {a.shape(), b.shape()};
+    const Shape shape = sum.shape();
+    // Broadcast on the host by letting the device's broadcast copy (assign) expand the inputs.
+    Array wide_a = Array::empty(shape, DType::float64, a.device());
+    Array wide_b = Array::empty(shape, DType::float64, a.device());
+    wide_a.assign(a);
+    wide_b.assign(b);
+    const std::vector<double> x = as_doubles(wide_a);
+    const std::vector<double> y = as_doubles(wide_b);
+    std::vector<double> expected(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) expected[i] = x[i] + y[i];
+    const std::vector<double> converted = as_doubles(array_of(expected, shape, sum.dtype()));
+    const std::vector<double> got = as_doubles(sum);
+    ASSERT_EQ(got.size(), converted.size()) << what;
+    for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], converted[i]) << what << " at " << i;
+}
+
+TEST_F(Elementwise, AddsEveryDtypeAtEdgeSizes) {
+    for (const DTypeInfo& info : dtype_table) {
+        for (std::int64_t n : {0, 1, 31, 4097}) {
+            const Array a = array_of(small_values(n, info.dtype, 1), {n}, info.dtype);
+            const Array b = array_of(small_values(n, info.dtype, 2), {n}, info.dtype);
+            const Array c = add(a, b);
+            EXPECT_EQ(c.dtype(), info.dtype);
+            expect_sum(a, b, c, std::string(info.name) + " n=" + std::to_string(n));
+        }
+    }
+}
+
+TEST_F(Elementwise, AddsBroadcastStridedAndTransposedOperands) {
+    for (DType dtype : {DType::float32, DType::float16, DType::bfloat16, DType::int64, DType::complex128}) {
+        const std::string name(to_string(dtype));
+        const Array column = array_of(small_values(3, dtype, 3), {3, 1}, dtype);
+        const Array row = array_of(small_values(5, dtype, 4), {5}, dtype);
+        expect_sum(column, row, add(column, row), name + " (3,1)+(5,)");
+
+        const Array matrix = array_of(small_values(6 * 7, dtype, 5), {6, 7}, dtype);
+        const Array other = array_of(small_values(7 * 6, dtype, 6), {7, 6}, dtype);
+        expect_sum(matrix.transpose(), other, add(matrix.transpose(), other), name + " a.T + b");
+
+        const Array every_other = matrix.index({Slice{}, Slice{std::nullopt, std::nullopt, 2}});  // (6, 4)
+        const Array reversed =
+            array_of(small_values(4, dtype, 7), {4}, dtype).index({Slice{std::nullopt, std::nullopt, -1}});
+        expect_sum(every_other, reversed, add(every_other, reversed), name + " a[:, ::2] + b[::-1]");
+
+        const Array scalar = array_of({3}, {}, dtype);
+        expect_sum(scalar, scalar, add(scalar, scalar), name + " 0-d + 0-d");
+        expect_sum(matrix, scalar, add(matrix, scalar), name + " matrix + 0-d");
+    }
+}
+
+TEST_F(Elementwise, MixedDtypesPromoteAsNumPy) {
+    const Array i8 = array_of(small_values(100, DType::int8, 1), {100}, DType::int8);
+    const Array f32 = array_of(small_values(100, DType::float32, 2), {100}, DType::float32);
+    const Array u64 = array_of(small_values(100, DType::uint64, 3), {100}, DType::uint64);
+    const Array i64 = array_of(small_values(100, DType::int64, 4), {100}, DType::int64);
+    const Array h = array_of(small_values(100, DType::float16, 5), {100}, DType::float16);
+    const Array bh = array_of(small_values(100, DType::bfloat16, 6), {100}, DType::bfloat16);
+    EXPECT_EQ(add(i8, f32).dtype(), DType::float32);
+    expect_sum(i8, f32, add(i8, f32), "int8 + float32");
+    EXPECT_EQ(add(u64, i64).dtype(), DType::float64);
+    expect_sum(u64, i64, add(u64, i64), "uint64 + int64");
+    EXPECT_EQ(add(h, bh).dtype(), DType::float32);
+    expect_sum(h, bh, add(h, bh), "float16 + bfloat16");
+}
+
+TEST_F(Elementwise, IntegerOverflowWrapsAsNumPy) {
+    const Array a = array_of({127, -128, 100}, {3}, DType::int8);
+    const Array b = array_of({1, -1, 100}, {3}, DType::int8);
+    const std::vector<double> sum = as_doubles(add(a, b));
+    EXPECT_EQ(sum, (std::vector<double>{-128, 127, -56}));
+}
+
+TEST_F(Elementwise, HalfPrecisionRoundsToNearestEven) {
+    // 2048 + 1 is a tie in float16 (spacing 2 there): to even, 2048; 2048 + 3 -> 2052.
+    const Array a = array_of({2048, 2048, 65504}, {3}, DType::float16);
+    const Array b = array_of({1, 3, 65504}, {3}, DType::float16);
+    const std::vector<double> sum = as_doubles(add(a, b));
+    EXPECT_EQ(sum[0], 2048);
+    EXPECT_EQ(sum[1], 2052);
+    EXPECT_TRUE(std::isinf(sum[2]));
+}
+
+TEST_F(Elementwise, OutArgumentCastsUnderTheCastingRule) {
+    const Array a = array_of(small_values(10, DType::float64, 1), {10}, DType::float64);
+    const Array out32 = Array::empty({10}, DType::float32);
+    add(a, a, out32);  // same_kind allows float64 -> float32
+    expect_sum(a, a, out32, "float64 into float32");
+    const Array out_int = Array::empty({10}, DType::int32);
+    EXPECT_THROW(add(a, a, out_int), InvalidArgumentError);
+    add(a, a, out_int, Casting::unsafe);
+    expect_sum(a, a, out_int, "float64 into int32, unsafe");
+}
+
+TEST_F(Elementwise, ShapesThatDoNotBroadcastAreNamed) {
+    const Array a = Array::empty({2, 3}, DType::float32);
+    const Array b = Array::empty({4}, DType::float32);
+    try {
+        add(a, b);
+        FAIL() << "no error";
+    } catch (const InvalidArgumentError& error) {
+        const std::string message = error.what();
+        EXPECT_NE(message.find(format_shape(a.shape())), std::string::npos) << message;
+        EXPECT_NE(message.find(format_shape(b.shape())), std::string::npos) << message;
+    }
+    EXPECT_THROW(add(a, a, Array::empty({3, 2}, DType::float32)), InvalidArgumentError);
+}
+
+}  // namespace
+}  // namespace gpukit::testing
