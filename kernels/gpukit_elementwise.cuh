@@ -74,8 +74,8 @@ __device__ inline float gk_half_to_float(unsigned short h) {
     const unsigned exponent = (h >> 10) & 0x1fu;
     const unsigned mantissa = h & 0x3ffu;
     if (exponent == 0x1f) return gk_bits_float(sign | 0x7f800000u | (mantissa << 13));  // inf, nan
-    if (exponent == 0) {                                                                  // zero, subnormal
-        const float magnitude = (float)mantissa * 5.9604644775390625e-8f;                 // 2^-24
+    if (exponent == 0) {                                                                // zero, subnormal
+        const float magnitude = (float)mantissa * 5.9604644775390625e-8f;               // 2^-24
         return sign ? -magnitude : magnitude;
     }
     return gk_bits_float(sign | ((exponent + 112) << 23) | (mantissa << 13));
@@ -89,9 +89,9 @@ __device__ inline unsigned short gk_float_to_half(float f) {
     if (magnitude >= 0x7f800000u)  // inf stays inf, nan stays a (quiet) nan
         return sign | (magnitude > 0x7f800000u ? 0x7e00u : 0x7c00u);
     if (magnitude >= 0x477ff000u) return sign | 0x7c00u;  // rounds past 65504: inf
-    if (magnitude < 0x38800000u) {                         // below 2^-14: subnormal or zero
-        if (magnitude < 0x33000000u) return sign;          // below half the smallest subnormal
-        const unsigned shift = 126 - (magnitude >> 23);    // 14 to 24
+    if (magnitude < 0x38800000u) {                        // below 2^-14: subnormal or zero
+        if (magnitude < 0x33000000u) return sign;         // below half the smallest subnormal
+        const unsigned shift = 126 - (magnitude >> 23);   // 14 to 24
         const unsigned mantissa = (magnitude & 0x7fffffu) | 0x800000u;
         const unsigned kept = mantissa >> shift;
         const unsigned rest = mantissa & ((1u << shift) - 1);
