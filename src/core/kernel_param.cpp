@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "array/c_type.hpp"
 #include "core/module_state.hpp"
 #include "gpukit/array.hpp"
 #include "gpukit/error.hpp"
@@ -127,28 +128,6 @@ bool is_integer(DType dtype) {
     return kind(dtype) == DTypeKind::signed_integer || kind(dtype) == DTypeKind::unsigned_integer;
 }
 
-// The C++ spelling of a pointer parameter that would take `dtype` arrays, for messages.
-std::string_view c_type_of(DType dtype) {
-    switch (dtype) {
-        case DType::bool_: return "bool";
-        case DType::int8: return "signed char";
-        case DType::int16: return "short";
-        case DType::int32: return "int";
-        case DType::int64: return "long long";
-        case DType::uint8: return "unsigned char";
-        case DType::uint16: return "unsigned short";
-        case DType::uint32: return "unsigned int";
-        case DType::uint64: return "unsigned long long";
-        case DType::float16: return "__half";
-        case DType::bfloat16: return "__nv_bfloat16";
-        case DType::float32: return "float";
-        case DType::float64: return "double";
-        case DType::complex64: return "cuFloatComplex";
-        case DType::complex128: return "cuDoubleComplex";
-    }
-    return "void";
-}
-
 }  // namespace
 
 ParamKind KernelParam::kind() const {
@@ -200,7 +179,8 @@ void Kernel::check_array_argument(std::size_t index, std::size_t count, DType dt
         const DType element = *param->pointee();
         refuse(detail::concat("is a ", to_string(dtype), " array but ", param->describe(index), " points to ",
                               to_string(element), " elements; pass a ", to_string(element),
-                              " array (convert with astype), or declare the parameter as ", c_type_of(dtype),
+                              " array (convert with astype), or declare the parameter as ",
+                              detail::c_type_of(dtype, detail::CTypeNames::cuda_headers),
                               " * (void *, char * and unsigned char * take any array)"));
     }
     if (!is_c_contiguous(shape, strides, static_cast<std::int64_t>(itemsize(dtype))))

@@ -1,30 +1,12 @@
 // src/ops/elementwise/generator.cpp: writes the CUDA C of an elementwise kernel.
 #include "ops/elementwise/generator.hpp"
 
+#include "array/c_type.hpp"
 #include "util/text.hpp"
 
 namespace gpukit::detail {
 
-std::string_view storage_c_type(DType dtype) {
-    switch (dtype) {
-        case DType::bool_: return "bool";
-        case DType::int8: return "signed char";
-        case DType::int16: return "short";
-        case DType::int32: return "int";
-        case DType::int64: return "long long";
-        case DType::uint8: return "unsigned char";
-        case DType::uint16: return "unsigned short";
-        case DType::uint32: return "unsigned int";
-        case DType::uint64: return "unsigned long long";
-        case DType::float16: return "gk_float16";
-        case DType::bfloat16: return "gk_bfloat16";
-        case DType::float32: return "float";
-        case DType::float64: return "double";
-        case DType::complex64: return "gk_complex64";
-        case DType::complex128: return "gk_complex128";
-    }
-    return "?";
-}
+std::string_view storage_c_type(DType dtype) { return c_type_of(dtype, CTypeNames::gpukit_prelude); }
 
 std::string_view compute_c_type(DType dtype) {
     return dtype == DType::float16 || dtype == DType::bfloat16 ? "float" : storage_c_type(dtype);
