@@ -211,9 +211,18 @@ struct gk_params {
 // Integer +, -, * and unary - wrap modulo 2^bits as NumPy's do. Signed overflow is undefined in C,
 // and unsigned short * unsigned short overflows the int it promotes to, so every integer type
 // computes in the unsigned type at least as wide as int, and the result converts back (modular).
-template <class T> struct gk_unsigned { typedef unsigned type; };
-template <> struct gk_unsigned<long long> { typedef unsigned long long type; };
-template <> struct gk_unsigned<unsigned long long> { typedef unsigned long long type; };
+template <class T>
+struct gk_unsigned {
+    typedef unsigned type;
+};
+template <>
+struct gk_unsigned<long long> {
+    typedef unsigned long long type;
+};
+template <>
+struct gk_unsigned<unsigned long long> {
+    typedef unsigned long long type;
+};
 template <class T>
 __device__ inline T gk_wrap_add(T a, T b) {
     typedef typename gk_unsigned<T>::type U;

@@ -21,7 +21,7 @@ namespace gpukit {
 #define GPUKIT_DECLARE_UNARY_UFUNC(name) \
     Array name(const Array& x);          \
     void name(const Array& x, const Array& out, Casting casting = Casting::same_kind);
-#define GPUKIT_DECLARE_BINARY_UFUNC(name)      \
+#define GPUKIT_DECLARE_BINARY_UFUNC(name)       \
     Array name(const Array& a, const Array& b); \
     void name(const Array& a, const Array& b, const Array& out, Casting casting = Casting::same_kind);
 

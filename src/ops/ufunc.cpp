@@ -57,15 +57,17 @@ Ufunc make_ufunc(UfuncId id, std::string_view name, int nin, int nout, std::stri
         const std::string_view spec = loops.substr(0, end);
         loops.remove_prefix(std::min(end + 1, loops.size()));
         if (spec.empty()) continue;
-        if (spec.size() != static_cast<std::size_t>(nin + 2 + nout) || spec.substr(nin, 2) != "->")
+        if (spec.size() != static_cast<std::size_t>(nin) + 2 + static_cast<std::size_t>(nout) ||
+            spec.substr(nin, 2) != "->")
             throw std::logic_error(concat("ufuncs.def: loop '", spec, "' of ", name, " is not of ", nin, " inputs and ",
-                                       nout, " outputs"));
+                                          nout, " outputs"));
         UfuncLoop loop;
         for (int k = 0; k < nin; ++k) loop.dtypes[k] = dtype_of_letter(spec[k]);
         for (int k = 0; k < nout; ++k) loop.dtypes[nin + k] = dtype_of_letter(spec[nin + 2 + k]);
         loop.expression = expressions.of(loop.dtypes[0]);
         if (loop.expression.empty())
-            throw std::logic_error(concat("ufuncs.def: loop '", spec, "' of ", name, " has no expression for its kind"));
+            throw std::logic_error(
+                concat("ufuncs.def: loop '", spec, "' of ", name, " has no expression for its kind"));
         ufunc.loops.push_back(loop);
     }
     return ufunc;
@@ -75,7 +77,8 @@ const std::vector<Ufunc>& table() {
     static const std::vector<Ufunc> ufuncs = [] {
         std::vector<Ufunc> rows;
 #define GPUKIT_UFUNC(name, nin, nout, loops, boolean, signed_, unsigned_, floating, complex) \
-    rows.push_back(make_ufunc(UfuncId::name, #name, nin, nout, loops, {boolean, signed_, unsigned_, floating, complex}));
+    rows.push_back(                                                                          \
+        make_ufunc(UfuncId::name, #name, nin, nout, loops, {boolean, signed_, unsigned_, floating, complex}));
 #include "ops/ufuncs.def"
 #undef GPUKIT_UFUNC
         return rows;
@@ -85,7 +88,8 @@ const std::vector<Ufunc>& table() {
 
 std::string dtype_list(std::span<const DType> dtypes) {
     std::string text = "(";
-    for (std::size_t k = 0; k < dtypes.size(); ++k) text += concat(k ? ", " : "", "dtype('", to_string(dtypes[k]), "')");
+    for (std::size_t k = 0; k < dtypes.size(); ++k)
+        text += concat(k ? ", " : "", "dtype('", to_string(dtypes[k]), "')");
     return text + ")";
 }
 
@@ -97,7 +101,8 @@ const Ufunc& ufunc(UfuncId id) { return table()[static_cast<std::size_t>(id)]; }
 const UfuncLoop* select_loop(const Ufunc& ufunc, std::span<const DType> inputs) {
     for (const UfuncLoop& loop : ufunc.loops) {
         bool fits = true;
-        for (std::size_t k = 0; k < inputs.size() && fits; ++k) fits = can_cast(inputs[k], loop.dtypes[k], Casting::safe);
+        for (std::size_t k = 0; k < inputs.size() && fits; ++k)
+            fits = can_cast(inputs[k], loop.dtypes[k], Casting::safe);
         if (fits) return &loop;
     }
     return nullptr;
@@ -121,7 +126,8 @@ void run_ufunc(const Ufunc& ufunc, std::span<const Array* const> inputs, std::sp
     }
     const UfuncLoop* loop = select_loop(ufunc, input_dtypes);
     if (!loop)
-        throw InvalidArgumentError(concat("ufunc '", ufunc.name, "' did not contain a loop with signature matching types ",
+        throw InvalidArgumentError(concat("ufunc '", ufunc.name,
+                                          "' did not contain a loop with signature matching types ",
                                           dtype_list(input_dtypes)));
     for (std::size_t k = 0; k < outputs.size(); ++k) {
         const DType computed = loop->dtypes[ufunc.nin + k];
@@ -151,12 +157,14 @@ std::vector<Array> run_ufunc(const Ufunc& ufunc, std::span<const Array* const> i
     }
     const UfuncLoop* loop = select_loop(ufunc, input_dtypes);
     if (!loop || inputs.empty())
-        throw InvalidArgumentError(concat("ufunc '", ufunc.name, "' did not contain a loop with signature matching types ",
+        throw InvalidArgumentError(concat("ufunc '", ufunc.name,
+                                          "' did not contain a loop with signature matching types ",
                                           dtype_list(input_dtypes)));
     const Shape shape = broadcast_shapes(shapes);
     std::vector<Array> results;
     std::vector<const Array*> outputs;
     results.reserve(ufunc.nout);
+    outputs.reserve(ufunc.nout);
     for (std::size_t k = 0; k < ufunc.nout; ++k)
         results.push_back(Array::empty(shape, loop->dtypes[ufunc.nin + k], inputs.front()->device()));
     for (const Array& result : results) outputs.push_back(&result);

@@ -84,7 +84,7 @@ void expect_matches(const Ufunc& ufunc, const Array& a, const Array& b, const st
     const detail::UfuncLoop* loop = detail::select_loop(ufunc, std::span<const DType>(inputs, ufunc.nin));
     ASSERT_NE(loop, nullptr) << what;
     ASSERT_EQ(result.dtype(), loop->dtypes[ufunc.nin]) << what;
-    const Shape shape = result.shape();
+    const Shape& shape = result.shape();
     Array wide_a = Array::empty(shape, DType::float64, a.device());
     Array wide_b = Array::empty(shape, DType::float64, a.device());
     wide_a.assign(a);
@@ -133,8 +133,8 @@ TEST_F(Ufuncs, BroadcastAndTransposedLayouts) {
             const Array column = array_of(small_values(3, dtype, 3), {3, 1}, dtype);
             const Array row = array_of(small_values(5, dtype, 4), {5}, dtype);
             expect_matches(ufunc, column, row, what + " (3,1) with (5,)");
-            const Array matrix = array_of(small_values(6 * 7, dtype, 5), {6, 7}, dtype);
-            const Array other = array_of(small_values(7 * 6, dtype, 6), {7, 6}, dtype);
+            const Array matrix = array_of(small_values(std::int64_t{6} * 7, dtype, 5), {6, 7}, dtype);
+            const Array other = array_of(small_values(std::int64_t{7} * 6, dtype, 6), {7, 6}, dtype);
             expect_matches(ufunc, matrix.transpose(), other, what + " a.T with b");
         }
     }
@@ -168,7 +168,8 @@ TEST_F(Ufuncs, IntegersWrapAsNumPy) {
 TEST_F(Ufuncs, DivisionSignsAndZeroAsNumPy) {
     EXPECT_EQ(run_binary<std::int32_t>(floor_divide, {-7, 7, -7, 7, 5, 0}, {2, -2, -2, 2, 0, 0}),
               (std::vector<std::int32_t>{-4, -4, 3, 3, 0, 0}));
-    EXPECT_EQ(run_binary<std::int32_t>(remainder, {-7, 7, -7, 7, 5, std::numeric_limits<std::int32_t>::min()}, {2, -2, -2, 2, 0, -1}),
+    EXPECT_EQ(run_binary<std::int32_t>(remainder, {-7, 7, -7, 7, 5, std::numeric_limits<std::int32_t>::min()},
+                                       {2, -2, -2, 2, 0, -1}),
               (std::vector<std::int32_t>{1, -1, -1, 1, 0, 0}));
     EXPECT_EQ(run_binary<std::uint8_t>(floor_divide, {7, 7}, {2, 0}), (std::vector<std::uint8_t>{3, 0}));
     EXPECT_EQ(run_binary<std::uint8_t>(remainder, {7, 7}, {2, 0}), (std::vector<std::uint8_t>{1, 0}));
@@ -209,8 +210,9 @@ TEST_F(Ufuncs, LoopSelectionFollowsNumPy) {
     EXPECT_EQ(out(UfuncId::true_divide, {DType::bool_, DType::bool_}), DType::float64);
     EXPECT_EQ(out(UfuncId::absolute, {DType::complex64}), DType::float32);
     EXPECT_EQ(out(UfuncId::less, {DType::float16, DType::int8}), DType::bool_);
-    EXPECT_EQ(detail::select_loop(detail::ufunc(UfuncId::floor_divide), std::vector{DType::complex64, DType::complex64}),
-              nullptr);
+    EXPECT_EQ(
+        detail::select_loop(detail::ufunc(UfuncId::floor_divide), std::vector{DType::complex64, DType::complex64}),
+        nullptr);
     const DType int8_array[] = {DType::int8};
     EXPECT_EQ(detail::weak_scalar_dtype(int8_array, PythonScalar::integer), DType::int8);
     EXPECT_EQ(detail::weak_scalar_dtype(int8_array, PythonScalar::floating), DType::float64);
