@@ -49,6 +49,26 @@ template <class T>
 __device__ inline gk_complex<T> operator+(gk_complex<T> a, gk_complex<T> b) {
     return {a.re + b.re, a.im + b.im};
 }
+template <class T>
+__device__ inline gk_complex<T> operator-(gk_complex<T> a, gk_complex<T> b) {
+    return {a.re - b.re, a.im - b.im};
+}
+template <class T>
+__device__ inline gk_complex<T> operator-(gk_complex<T> a) {
+    return {-a.re, -a.im};
+}
+template <class T>
+__device__ inline gk_complex<T> operator*(gk_complex<T> a, gk_complex<T> b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+template <class T>
+__device__ inline bool operator==(gk_complex<T> a, gk_complex<T> b) {
+    return a.re == b.re && a.im == b.im;
+}
+template <class T>
+__device__ inline bool operator!=(gk_complex<T> a, gk_complex<T> b) {
+    return !(a == b);
+}
 typedef gk_complex<float> gk_complex64;
 typedef gk_complex<double> gk_complex128;
 
@@ -185,3 +205,121 @@ struct gk_params {
     long long strides[GK_MAX_OPERANDS][GK_MAX_DIMS];
     long long size;
 };
+
+// ---- arithmetic as NumPy defines it, for the ufunc table (src/ops/ufuncs.def)
+
+// Integer +, -, * and unary - wrap modulo 2^bits as NumPy's do. Signed overflow is undefined in C,
+// and unsigned short * unsigned short overflows the int it promotes to, so every integer type
+// computes in the unsigned type at least as wide as int, and the result converts back (modular).
+template <class T>
+struct gk_unsigned {
+    typedef unsigned type;
+};
+template <>
+struct gk_unsigned<long long> {
+    typedef unsigned long long type;
+};
+template <>
+struct gk_unsigned<unsigned long long> {
+    typedef unsigned long long type;
+};
+template <class T>
+__device__ inline T gk_wrap_add(T a, T b) {
+    typedef typename gk_unsigned<T>::type U;
+    return (T)((U)a + (U)b);
+}
+template <class T>
+__device__ inline T gk_wrap_subtract(T a, T b) {
+    typedef typename gk_unsigned<T>::type U;
+    return (T)((U)a - (U)b);
+}
+template <class T>
+__device__ inline T gk_wrap_multiply(T a, T b) {
+    typedef typename gk_unsigned<T>::type U;
+    return (T)((U)a * (U)b);
+}
+template <class T>
+__device__ inline T gk_wrap_negative(T a) {
+    typedef typename gk_unsigned<T>::type U;
+    return (T)((U)0 - (U)a);
+}
+template <class T>
+__device__ inline T gk_wrap_absolute(T a) {  // abs(min) is min, as NumPy's
+    return a < 0 ? gk_wrap_negative(a) : a;
+}
+
+// Integer // and %: rounded toward minus infinity, the remainder takes the divisor's sign; a zero
+// divisor gives 0 (NumPy 2 warns on the host; a kernel has no warning to give), min // -1 wraps.
+template <class T>
+__device__ inline T gk_int_floor_divide(T a, T b) {
+    if (b == 0) return 0;
+    if (b == (T)-1 && (T)-1 < 0) return gk_wrap_negative(a);
+    const T q = (T)(a / b);
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? (T)(q - 1) : q;
+}
+template <class T>
+__device__ inline T gk_int_remainder(T a, T b) {
+    if (b == 0 || (b == (T)-1 && (T)-1 < 0)) return 0;
+    const T r = (T)(a % b);
+    return (r != 0 && ((r < 0) != (b < 0))) ? (T)(r + b) : r;
+}
+
+// Floating // and %, as Python's float divmod: fmod, then moved to the divisor's sign.
+__device__ inline float gk_fmod(float a, float b) { return fmodf(a, b); }
+__device__ inline double gk_fmod(double a, double b) { return fmod(a, b); }
+__device__ inline float gk_floor(float a) { return floorf(a); }
+__device__ inline double gk_floor(double a) { return floor(a); }
+__device__ inline float gk_copysign(float a, float b) { return copysignf(a, b); }
+__device__ inline double gk_copysign(double a, double b) { return copysign(a, b); }
+__device__ inline float gk_fabs(float a) { return fabsf(a); }
+__device__ inline double gk_fabs(double a) { return fabs(a); }
+__device__ inline float gk_fabs(gk_complex<float> a) { return hypotf(a.re, a.im); }
+__device__ inline double gk_fabs(gk_complex<double> a) { return hypot(a.re, a.im); }
+template <class T>
+__device__ inline T gk_float_remainder(T a, T b) {
+    if (b == 0) return gk_fmod(a, b);  // nan
+    T mod = gk_fmod(a, b);
+    if (mod != 0) {
+        if ((b < 0) != (mod < 0)) mod += b;
+    } else {
+        mod = gk_copysign((T)0, b);
+    }
+    return mod;
+}
+template <class T>
+__device__ inline T gk_float_floor_divide(T a, T b) {
+    if (b == 0) return a / b;  // inf or nan
+    T mod = gk_fmod(a, b);
+    T div = (a - mod) / b;
+    if (mod != 0 && ((b < 0) != (mod < 0))) div -= (T)1;
+    if (div == 0) return gk_copysign((T)0, a / b);
+    T floordiv = gk_floor(div);
+    if (div - floordiv > (T)0.5) floordiv += (T)1;
+    return floordiv;
+}
+
+// maximum and minimum propagate a nan from either side (NumPy's; fmax/fmin would drop it).
+template <class T>
+__device__ inline T gk_maximum(T a, T b) {
+    return (a >= b || a != a) ? a : b;
+}
+template <class T>
+__device__ inline T gk_minimum(T a, T b) {
+    return (a <= b || a != a) ? a : b;
+}
+
+// Complex division, Smith's method (no overflow for large parts).
+template <class T>
+__device__ inline gk_complex<T> operator/(gk_complex<T> a, gk_complex<T> b) {
+    const T abs_re = b.re < 0 ? -b.re : b.re;
+    const T abs_im = b.im < 0 ? -b.im : b.im;
+    if (abs_re >= abs_im) {
+        if (abs_re == 0 && abs_im == 0) return {a.re / abs_re, a.im / abs_im};
+        const T ratio = b.im / b.re;
+        const T denominator = b.re + b.im * ratio;
+        return {(a.re + a.im * ratio) / denominator, (a.im - a.re * ratio) / denominator};
+    }
+    const T ratio = b.re / b.im;
+    const T denominator = b.re * ratio + b.im;
+    return {(a.re * ratio + a.im) / denominator, (a.im * ratio - a.re) / denominator};
+}
