@@ -30,6 +30,7 @@ enum class AccessClass : std::uint8_t {
     contiguous,            // element i at address + i * itemsize
     strided,               // element i at address + the dot product of its coordinates and the strides
     scalar,                // every element at address (broadcast, or one element)
+    immediate,             // a scalar operand: its value is in the parameters, not in memory
 };
 
 struct CollapsedLayout {

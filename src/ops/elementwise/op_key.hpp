@@ -26,6 +26,7 @@ struct OpKey {
     std::uint8_t vector_width = 1;                          // elements per 16-byte group; 1: element by element
     bool index32 = false;                                   // int indices and offsets
     bool simulated = false;                                 // the backend runs kernels on the CPU (chunked loop order)
+    bool masked = false;                                    // a bool mask follows the outputs (where=)
     std::int32_t device = 0;                                // the ordinal on the backend below; kernels are per device
     const void* backend = nullptr;                          // identity of the device's backend (its BackendInfo)
     std::array<DType, max_elementwise_operands> storage{};  // each operand's dtype in memory
@@ -47,6 +48,7 @@ struct OpKeyHash {
         for (const auto* byte : {&key.nin, &key.nout, &key.ndim, &key.vector_width}) mix(byte, 1);
         mix(&key.index32, sizeof key.index32);
         mix(&key.simulated, sizeof key.simulated);
+        mix(&key.masked, sizeof key.masked);
         mix(&key.device, sizeof key.device);
         mix(&key.backend, sizeof key.backend);
         mix(key.storage.data(), sizeof key.storage);
