@@ -87,7 +87,8 @@ from ._kernel import RawKernel, RawModule
 for _name in ("ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CompileError", "ContextUnusableError",
               "CudaError", "DTypeError", "GpukitError", "HazardError", "InvalidArgumentError", "KernelArgumentError",
               "KernelFaultError", "KernelNotFoundError", "LaunchAbandonedError", "LaunchConfigError", "LaunchError",
-              "LaunchTimeoutError", "OutOfMemoryError", "RawKernel", "RawModule", "ScalarOverflowError", "UsageError", "WaitInterruptedError",
+              "LaunchTimeoutError", "OutOfMemoryError", "RawKernel", "RawModule", "ScalarOverflowError", "UsageError",
+              "WaitInterruptedError",
               "WaitTimeoutError"):
     globals()[_name].__module__ = __name__
 del _name
@@ -99,10 +100,12 @@ nullptr = DevicePointer(0)
 
 __all__ = [
     "ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError",
-    "ContextUnusableError", "CudaError", "DTypeError", "Device", "DevicePointer", "Event", "GpukitError", "Hazard", "HazardError",
+    "ContextUnusableError", "CudaError", "DTypeError", "Device", "DevicePointer", "Event", "GpukitError", "Hazard",
+    "HazardError",
     "InvalidArgumentError", "KernelArgumentError", "KernelFaultError", "KernelNotFoundError",
     "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError", "OutOfMemoryError",
-    "RawKernel", "RawModule", "ScalarOverflowError", "Stream", "UsageError", "WaitInterruptedError", "WaitTimeoutError", "all_devices",
+    "RawKernel", "RawModule", "ScalarOverflowError", "Stream", "UsageError", "WaitInterruptedError", "WaitTimeoutError",
+    "all_devices",
     "arange", "array", "asarray",
     "asnumpy", "backend", "backends", "benchmark", "check_tools_from_environment", "cuda_available",
     "cuda_unavailable_reason", "devices", "empty", "empty_like", "from_dlpack", "full", "full_like",

@@ -22,7 +22,7 @@ enum class UfuncId : std::uint16_t {
 #undef GPUKIT_UFUNC
 };
 
-inline constexpr std::size_t max_ufunc_operands = 3;
+inline constexpr std::size_t max_ufunc_operands = 4;  // divmod: 2 in, 2 out; clip: 3 in, 1 out
 
 // One loop: the dtype of each operand (inputs then outputs) and the expression it runs.
 struct UfuncLoop {

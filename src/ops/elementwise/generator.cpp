@@ -10,6 +10,8 @@
 //   simulated thread walks one contiguous chunk, its coordinates advanced like an odometer.
 #include "ops/elementwise/generator.hpp"
 
+#include <algorithm>
+
 #include "array/c_type.hpp"
 #include "util/text.hpp"
 
@@ -36,7 +38,7 @@ std::string strided_offsets(const OpKey& key) {
     std::string code;
     bool any = false;
     for (std::size_t k = 0; k < count; ++k) {
-        if (key.access[k] != AccessClass::strided) continue;
+        if (!decodes_coordinates(key.access[k])) continue;
         code += concat("        gk_index gk_off", k, " = 0;\n");
         any = true;
     }
@@ -50,7 +52,7 @@ std::string strided_offsets(const OpKey& key) {
             code += "        { const gk_index gk_c = gk_rest;\n";
         }
         for (std::size_t k = 0; k < count; ++k)
-            if (key.access[k] == AccessClass::strided)
+            if (decodes_coordinates(key.access[k]))
                 code += concat("          gk_off", k, " += gk_c * (gk_index)p.strides[", k, "][", d, "];\n");
         code += "        }\n";
     }
@@ -66,6 +68,9 @@ std::string element_pointer(const OpKey& key, std::size_t k) {
         case AccessClass::scalar:
         case AccessClass::immediate: return base;
         case AccessClass::strided:
+        case AccessClass::rows_broadcast:
+        case AccessClass::rows_aligned16:
+        case AccessClass::transposed:
             return concat("((", qualifier, type, "*)((", qualifier, "char*)p.address[", k, "] + gk_off", k, "))");
         case AccessClass::contiguous:
         case AccessClass::contiguous_aligned16: return concat("(", base, " + i)");
@@ -139,6 +144,118 @@ std::string vector_body(const OpKey& key, std::string_view expression) {
                    " + gk_t;\n");
     code += element_body(key, expression);
     code += "    }\n";
+    return code;
+}
+
+// Vectors along rows: every array operand of one item size, the innermost extent a multiple of
+// vector_width, and each operand contiguous (indexed by group), a row broadcast (one element per
+// group), a row-aligned view (a 16-byte load at its decoded offset) or one element everywhere. One
+// coordinate decode per group of 16 bytes instead of one per element.
+std::string rows_vector_body(const OpKey& key, std::string_view expression) {
+    const std::size_t count = std::size_t{key.nin} + key.nout;
+    const unsigned w = key.vector_width;
+    std::string code = concat("    GK_ELEMENTS(g, n / ", w, ") {\n        const gk_index i = g * ", w, ";\n");
+    code += strided_offsets(key);
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::string_view type = storage_c_type(key.storage[k]);
+        const std::string vector = concat("gk_vector<", type, ", ", w, ">");
+        const std::string_view qualifier = k < key.nin ? "const " : "";
+        switch (key.access[k]) {
+            case AccessClass::contiguous_aligned16:
+                code += concat("        ", qualifier, vector, "* const gk_at", k, " = ((", qualifier, vector,
+                               "*)p.address[", k, "]) + g;\n");
+                break;
+            case AccessClass::rows_aligned16:
+                code += concat("        ", qualifier, vector, "* const gk_at", k, " = (", qualifier, vector, "*)((",
+                               qualifier, "char*)p.address[", k, "] + gk_off", k, ");\n");
+                break;
+            case AccessClass::rows_broadcast:
+            case AccessClass::scalar:
+                code += concat("        const ", compute_c_type(key.loop[k]), " gk_one", k, " = gk_convert<",
+                               compute_c_type(key.loop[k]), ">(*", element_pointer(key, k), ");\n");
+                break;
+            default: break;  // immediates: gk_imm, hoisted
+        }
+        if (k < key.nin &&
+            (key.access[k] == AccessClass::contiguous_aligned16 || key.access[k] == AccessClass::rows_aligned16))
+            code += concat("        const ", vector, " gk_v", k, " = *gk_at", k, ";\n");
+        if (k >= key.nin) code += concat("        ", vector, " gk_v", k, ";\n");
+    }
+    code += concat("        for (int l = 0; l < ", w, "; ++l) {\n");
+    for (std::size_t k = 0; k < key.nin; ++k) {
+        const std::string_view type = compute_c_type(key.loop[k]);
+        switch (key.access[k]) {
+            case AccessClass::immediate:
+                code += concat("            const ", type, " in", k, " = gk_imm", k, ";\n");
+                break;
+            case AccessClass::rows_broadcast:
+            case AccessClass::scalar:
+                code += concat("            const ", type, " in", k, " = gk_one", k, ";\n");
+                break;
+            default:
+                code += concat("            const ", type, " in", k, " = gk_convert<", type, ">(gk_v", k, ".v[l]);\n");
+        }
+    }
+    for (std::size_t k = key.nin; k < count; ++k)
+        code += concat("            ", compute_c_type(key.loop[k]), " ", operand_name(key.nin, k), ";\n");
+    code += concat("            ", expression, ";\n");
+    for (std::size_t k = key.nin; k < count; ++k)
+        code += concat("            gk_v", k, ".v[l] = gk_convert<", storage_c_type(key.storage[k]), ">(",
+                       operand_name(key.nin, k), ");\n");
+    code += "        }\n";
+    for (std::size_t k = key.nin; k < count; ++k) code += concat("        *gk_at", k, " = gk_v", k, ";\n");
+    code += "    }\n";
+    return code;
+}
+
+// Two dimensions with transposed inputs (a.T + b): each block takes 32x32 tiles of the output in
+// turn; a transposed input's tile is read down its contiguous dimension (coalesced) into shared
+// memory (33 columns: no bank conflicts) and read across from there, so that every global access
+// is coalesced. 256 threads: 32 across, 8 down.
+std::string tiled_body(const OpKey& key, std::string_view expression) {
+    const std::size_t count = std::size_t{key.nin} + key.nout;
+    std::string code;
+    for (std::size_t k = 0; k < key.nin; ++k)
+        if (key.access[k] == AccessClass::transposed)
+            code += concat("    __shared__ ", storage_c_type(key.storage[k]), " gk_tile", k, "[32][33];\n");
+    code += "    const gk_index gk_rows = (gk_index)p.shape[0], gk_cols = (gk_index)p.shape[1];\n";
+    code += "    const gk_index gk_across = (gk_cols + 31) / 32, gk_tiles = gk_across * ((gk_rows + 31) / 32);\n";
+    code += "    const int gk_tx = threadIdx.x % 32, gk_ty = threadIdx.x / 32;\n";
+    code += "    for (gk_index t = blockIdx.x; t < gk_tiles; t += gridDim.x) {\n";
+    code += "        const gk_index gk_r0 = (t / gk_across) * 32, gk_c0 = (t % gk_across) * 32;\n";
+    for (std::size_t k = 0; k < key.nin; ++k) {
+        if (key.access[k] != AccessClass::transposed) continue;
+        code += concat("        for (int y = gk_ty; y < 32; y += 8) {\n");
+        code += "            const gk_index r = gk_r0 + gk_tx, c = gk_c0 + y;\n";
+        code += concat("            if (r < gk_rows && c < gk_cols) gk_tile", k, "[y][gk_tx] = *(const ",
+                       storage_c_type(key.storage[k]), "*)((const char*)p.address[", k, "] + r * (gk_index)p.strides[",
+                       k, "][0] + c * (gk_index)p.strides[", k, "][1]);\n");
+        code += "        }\n";
+    }
+    code += "        __syncthreads();\n";
+    code += "        for (int y = gk_ty; y < 32; y += 8) {\n";
+    code += "            const gk_index r = gk_r0 + y, c = gk_c0 + gk_tx;\n";
+    code += "            if (r < gk_rows && c < gk_cols) {\n";
+    code += "                const gk_index i = r * gk_cols + c;\n";
+    for (std::size_t k = 0; k < count; ++k)
+        if (decodes_coordinates(key.access[k]) && key.access[k] != AccessClass::transposed)
+            code += concat("                const gk_index gk_off", k, " = r * (gk_index)p.strides[", k,
+                           "][0] + c * (gk_index)p.strides[", k, "][1];\n");
+    for (std::size_t k = 0; k < key.nin; ++k) {
+        const std::string_view type = compute_c_type(key.loop[k]);
+        if (key.access[k] == AccessClass::transposed)
+            code += concat("                const ", type, " in", k, " = gk_convert<", type, ">(gk_tile", k,
+                           "[gk_tx][y]);\n");
+        else
+            code += concat("                ", load_input(key, k, concat("*", element_pointer(key, k))), "\n");
+    }
+    for (std::size_t k = key.nin; k < count; ++k)
+        code += concat("                ", compute_c_type(key.loop[k]), " ", operand_name(key.nin, k), ";\n");
+    code += concat("                ", expression, ";\n");
+    for (std::size_t k = key.nin; k < count; ++k)
+        code += concat("                *", element_pointer(key, k), " = gk_convert<", storage_c_type(key.storage[k]),
+                       ">(", operand_name(key.nin, k), ");\n");
+    code += "            }\n        }\n        __syncthreads();\n    }\n";
     return code;
 }
 
@@ -263,7 +380,14 @@ std::string generate_elementwise(const OpKey& key, std::string_view expression) 
     code += concat("extern \"C\" __global__ void ", elementwise_kernel_name, "(const gk_params p) {\n");
     code += "    const gk_index n = (gk_index)p.size;\n";
     code += immediates(key);
-    if (key.vector_width > 1) {
+    const bool rows = std::any_of(key.access.begin(), key.access.begin() + operand_count(key), [](AccessClass a) {
+        return a == AccessClass::rows_aligned16 || a == AccessClass::rows_broadcast || a == AccessClass::scalar;
+    });
+    if (key.tiled) {
+        code += tiled_body(key, expression);
+    } else if (key.vector_width > 1 && rows) {
+        code += rows_vector_body(key, expression);
+    } else if (key.vector_width > 1) {
         code += vector_body(key, expression);
     } else {
         code += "    GK_ELEMENTS(i, n) {\n";

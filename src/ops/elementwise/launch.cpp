@@ -9,6 +9,7 @@
 #include "ops/elementwise/launch.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -153,7 +154,53 @@ bool overlaps_unsafely(const Array& input, const Strides& input_strides, const A
              input_strides == output.strides());
 }
 
+std::atomic<bool>& specialized_flag() {
+    static std::atomic<bool> flag{false};
+    return flag;
+}
+bool specialized_on_simulator() { return specialized_flag().load(std::memory_order_relaxed); }
+
+// Two dimensions, a transposed input, contiguous outputs and no mask: shared-memory tiles.
+bool tiled_layout(const OpKey& key, std::size_t nin, std::size_t count) {
+    if (key.ndim != 2 || key.masked) return false;
+    bool transposed = false;
+    for (std::size_t k = 0; k < count; ++k) {
+        if (k < nin)
+            transposed = transposed || key.access[k] == AccessClass::transposed;
+        else if (key.access[k] != AccessClass::contiguous && key.access[k] != AccessClass::contiguous_aligned16)
+            return false;
+    }
+    return transposed;
+}
+
+// Elements per 16-byte group, or 1: every array operand of one item size and reached in whole
+// groups (contiguous and aligned, a row broadcast or aligned rows, one element), outputs
+// contiguous or aligned rows; with rows or single elements, the innermost extent a multiple of
+// the group so that no group straddles two rows.
+std::uint8_t vector_width(const OpKey& key, const CollapsedLayout& layout, std::span<const std::int64_t> itemsizes,
+                          std::size_t count) {
+    if (key.masked) return 1;
+    std::int64_t itemsize = 0;
+    bool rows = false;
+    for (std::size_t k = 0; k < count; ++k) {
+        const AccessClass access = key.access[k];
+        if (access == AccessClass::immediate) continue;
+        if (itemsize == 0) itemsize = itemsizes[k];
+        if (itemsizes[k] != itemsize || itemsize >= 16) return 1;
+        const bool whole = access == AccessClass::contiguous_aligned16 || access == AccessClass::rows_aligned16 ||
+                           (k < key.nin && (access == AccessClass::rows_broadcast || access == AccessClass::scalar));
+        if (!whole) return 1;
+        rows = rows || access != AccessClass::contiguous_aligned16;
+    }
+    if (itemsize == 0) return 1;
+    const auto width = static_cast<std::uint8_t>(16 / itemsize);
+    if (rows && (layout.shape.empty() || layout.shape.back() % width != 0)) return 1;
+    return width;
+}
+
 }  // namespace
+
+void set_specialized_elementwise_on_simulator(bool on) { specialized_flag().store(on); }
 
 void launch_elementwise(const ElementwiseLoop& loop, std::span<const ElementwiseOperand> inputs,
                         std::span<const Array* const> outputs, const Array* where) {
@@ -243,7 +290,7 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
     params.masked = where ? 1 : 0;
 
     const bool simulated = device.backend_info().capabilities.simulated;
-    if (simulated) {
+    if (simulated && !specialized_on_simulator()) {
         // The fast path: one dimension (or none), every operand a contiguous array in its loop
         // dtype, no mask.
         bool flat = !where && ndim <= 1;
@@ -278,11 +325,10 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
     key.nout = static_cast<std::uint8_t>(nout);
     key.ndim = static_cast<std::uint8_t>(ndim);
     key.masked = where != nullptr;
+    key.simulated = simulated;
     key.device = device.ordinal();
     key.backend = &device.backend_info();
     std::vector<std::int64_t> itemsizes;
-    std::int64_t vector_itemsize = 0;
-    bool vectorizable = !where;
     for (std::size_t k = 0; k < total; ++k) {
         if (k < count) {
             key.storage[k] = operands[k] ? operands[k]->dtype() : loop.loop_dtypes[k];
@@ -294,15 +340,21 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
             continue;
         }
         key.access[k] = classify(layout, k, operands[k]->address(), operands[k]->itemsize());
+        if (key.access[k] == AccessClass::strided)
+            key.access[k] = classify_rows(layout, k, operands[k]->address(), operands[k]->itemsize());
         itemsizes.push_back(operands[k]->itemsize());
-        if (vector_itemsize == 0) vector_itemsize = operands[k]->itemsize();
-        vectorizable = vectorizable && key.access[k] == AccessClass::contiguous_aligned16 &&
-                       operands[k]->itemsize() == vector_itemsize && vector_itemsize < 16;
     }
     key.index32 = fits_index32(layout, itemsizes);
-    if (vectorizable && vector_itemsize > 0) key.vector_width = static_cast<std::uint8_t>(16 / vector_itemsize);
+    key.tiled = tiled_layout(key, nin, count);
+    if (!key.tiled) key.vector_width = vector_width(key, layout, itemsizes, count);
     const Kernel kernel = kernel_map().get(key, loop.expression, device);
-    kernel(launch_config(false, (layout.size + key.vector_width - 1) / key.vector_width, device), params);
+    LaunchConfig config = launch_config(simulated, (layout.size + key.vector_width - 1) / key.vector_width, device);
+    if (key.tiled) {
+        const std::int64_t tiles = ((layout.shape[0] + 31) / 32) * ((layout.shape[1] + 31) / 32);
+        config.block = Dim3(256);
+        config.grid = Dim3(static_cast<std::uint32_t>(std::min<std::int64_t>(tiles, 0x7fffffff)));
+    }
+    kernel(config, params);
 }
 
 void launch_elementwise(const ElementwiseLoop& loop, std::span<const Array* const> inputs,

@@ -56,4 +56,8 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
 void launch_elementwise(const ElementwiseLoop& loop, std::span<const Array* const> inputs,
                         std::span<const Array* const> outputs);
 
+// Tests: run the GPU's kernel shapes (one kernel per layout: vectors, rows, tiles) on the simulator
+// too, so that CI checks the code a GPU runs.
+void set_specialized_elementwise_on_simulator(bool on);
+
 }  // namespace gpukit::detail
