@@ -204,7 +204,64 @@ struct gk_params {
     long long shape[GK_MAX_DIMS];
     long long strides[GK_MAX_OPERANDS][GK_MAX_DIMS];
     long long size;
+    // Scalar operands travel here, not in memory: one element of the loop's dtype each.
+    unsigned long long immediate[GK_MAX_OPERANDS][2];
+    // What the simulator's generic kernels decide at run time (generated GPU kernels have it in
+    // their text): each operand's dtype in memory (DType's number), whether it is a scalar here,
+    // the number of dimensions, whether every operand is contiguous in its loop dtype (the fast
+    // path), and whether the operand after the outputs is a bool mask (where=).
+    unsigned char storage[GK_MAX_OPERANDS];
+    unsigned char is_immediate[GK_MAX_OPERANDS];
+    int ndim;
+    int flat;
+    int masked;
 };
+
+#ifdef GK_SIMULATED
+// Loads and stores through a dtype known at run time (the simulator's generic kernels, one per
+// loop for any layout and storage dtype: one compile serves every layout). GK_DTYPE_<name> are
+// DType's numbers, defined by the generated source.
+template <class C>
+__device__ inline C gk_load(int storage, const void* p) {
+    switch (storage) {
+        case GK_DTYPE_bool_: return gk_convert<C>(*(const bool*)p);
+        case GK_DTYPE_int8: return gk_convert<C>(*(const signed char*)p);
+        case GK_DTYPE_int16: return gk_convert<C>(*(const short*)p);
+        case GK_DTYPE_int32: return gk_convert<C>(*(const int*)p);
+        case GK_DTYPE_int64: return gk_convert<C>(*(const long long*)p);
+        case GK_DTYPE_uint8: return gk_convert<C>(*(const unsigned char*)p);
+        case GK_DTYPE_uint16: return gk_convert<C>(*(const unsigned short*)p);
+        case GK_DTYPE_uint32: return gk_convert<C>(*(const unsigned int*)p);
+        case GK_DTYPE_uint64: return gk_convert<C>(*(const unsigned long long*)p);
+        case GK_DTYPE_float16: return gk_convert<C>(*(const gk_float16*)p);
+        case GK_DTYPE_bfloat16: return gk_convert<C>(*(const gk_bfloat16*)p);
+        case GK_DTYPE_float32: return gk_convert<C>(*(const float*)p);
+        case GK_DTYPE_float64: return gk_convert<C>(*(const double*)p);
+        case GK_DTYPE_complex64: return gk_convert<C>(*(const gk_complex64*)p);
+        default: return gk_convert<C>(*(const gk_complex128*)p);
+    }
+}
+template <class C>
+__device__ inline void gk_store(int storage, void* p, C v) {
+    switch (storage) {
+        case GK_DTYPE_bool_: *(bool*)p = gk_convert<bool>(v); break;
+        case GK_DTYPE_int8: *(signed char*)p = gk_convert<signed char>(v); break;
+        case GK_DTYPE_int16: *(short*)p = gk_convert<short>(v); break;
+        case GK_DTYPE_int32: *(int*)p = gk_convert<int>(v); break;
+        case GK_DTYPE_int64: *(long long*)p = gk_convert<long long>(v); break;
+        case GK_DTYPE_uint8: *(unsigned char*)p = gk_convert<unsigned char>(v); break;
+        case GK_DTYPE_uint16: *(unsigned short*)p = gk_convert<unsigned short>(v); break;
+        case GK_DTYPE_uint32: *(unsigned int*)p = gk_convert<unsigned int>(v); break;
+        case GK_DTYPE_uint64: *(unsigned long long*)p = gk_convert<unsigned long long>(v); break;
+        case GK_DTYPE_float16: *(gk_float16*)p = gk_convert<gk_float16>(v); break;
+        case GK_DTYPE_bfloat16: *(gk_bfloat16*)p = gk_convert<gk_bfloat16>(v); break;
+        case GK_DTYPE_float32: *(float*)p = gk_convert<float>(v); break;
+        case GK_DTYPE_float64: *(double*)p = gk_convert<double>(v); break;
+        case GK_DTYPE_complex64: *(gk_complex64*)p = gk_convert<gk_complex64>(v); break;
+        default: *(gk_complex128*)p = gk_convert<gk_complex128>(v); break;
+    }
+}
+#endif
 
 // ---- arithmetic as NumPy defines it, for the ufunc table (src/ops/ufuncs.def)
 

@@ -5,10 +5,10 @@
 //
 // Each ufunc is a row of src/ops/ufuncs.def: its loops in NumPy's order; a call runs the first loop
 // every input casts to safely. Each runs one generated kernel (src/ops/elementwise/) on the current
-// stream of the arrays' device and returns without waiting. They throw InvalidArgumentError when no
-// loop takes the dtypes, the shapes do not broadcast (naming both) or the arrays are on different
-// devices. The `out` overloads need out's shape to be the broadcast shape and `casting` to allow the
-// cast from the loop's output dtype to out's.
+// stream of the arrays' device and returns without waiting. They throw DTypeError when no loop
+// takes the dtypes or `casting` forbids the cast from the loop's output dtype to out's, and
+// InvalidArgumentError when the shapes do not broadcast (naming both) or the arrays are on
+// different devices. The `out` overloads need out's shape to be the broadcast shape.
 //
 // Integers wrap on overflow and an integer // or % by zero gives 0, as NumPy's (without its warning).
 #pragma once

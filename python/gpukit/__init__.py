@@ -61,6 +61,7 @@ from ._errors import (
     CompileError,
     ContextUnusableError,
     CudaError,
+    DTypeError,
     GpukitError,
     HazardError,
     InvalidArgumentError,
@@ -72,6 +73,7 @@ from ._errors import (
     LaunchError,
     LaunchTimeoutError,
     OutOfMemoryError,
+    ScalarOverflowError,
     UsageError,
     WaitInterruptedError,
     WaitTimeoutError,
@@ -83,9 +85,10 @@ from ._kernel import RawKernel, RawModule
 # classes the extension defines (ndarray, Stream, Event, Device) keep gpukit._core as theirs, so that
 # its stub (_core.pyi) describes them rather than importing them back from here.
 for _name in ("ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CompileError", "ContextUnusableError",
-              "CudaError", "GpukitError", "HazardError", "InvalidArgumentError", "KernelArgumentError",
+              "CudaError", "DTypeError", "GpukitError", "HazardError", "InvalidArgumentError", "KernelArgumentError",
               "KernelFaultError", "KernelNotFoundError", "LaunchAbandonedError", "LaunchConfigError", "LaunchError",
-              "LaunchTimeoutError", "OutOfMemoryError", "RawKernel", "RawModule", "UsageError", "WaitInterruptedError",
+              "LaunchTimeoutError", "OutOfMemoryError", "RawKernel", "RawModule", "ScalarOverflowError", "UsageError",
+              "WaitInterruptedError",
               "WaitTimeoutError"):
     globals()[_name].__module__ = __name__
 del _name
@@ -97,10 +100,12 @@ nullptr = DevicePointer(0)
 
 __all__ = [
     "ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError",
-    "ContextUnusableError", "CudaError", "Device", "DevicePointer", "Event", "GpukitError", "Hazard", "HazardError",
+    "ContextUnusableError", "CudaError", "DTypeError", "Device", "DevicePointer", "Event", "GpukitError", "Hazard",
+    "HazardError",
     "InvalidArgumentError", "KernelArgumentError", "KernelFaultError", "KernelNotFoundError",
     "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError", "OutOfMemoryError",
-    "RawKernel", "RawModule", "Stream", "UsageError", "WaitInterruptedError", "WaitTimeoutError", "all_devices",
+    "RawKernel", "RawModule", "ScalarOverflowError", "Stream", "UsageError", "WaitInterruptedError", "WaitTimeoutError",
+    "all_devices",
     "arange", "array", "asarray",
     "asnumpy", "backend", "backends", "benchmark", "check_tools_from_environment", "cuda_available",
     "cuda_unavailable_reason", "devices", "empty", "empty_like", "from_dlpack", "full", "full_like",

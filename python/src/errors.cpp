@@ -191,6 +191,10 @@ void translate(const std::exception_ptr& thrown, void*) {
         raise_python("InvalidArgumentError", e.what());
     } catch (const IndexError& e) {
         raise_python("ArrayIndexError", e.what());
+    } catch (const DTypeError& e) {
+        raise_python("DTypeError", e.what());
+    } catch (const ScalarOverflowError& e) {
+        raise_python("ScalarOverflowError", e.what());
     } catch (const UsageError& e) {
         raise_python("UsageError", e.what());
     } catch (const Error& e) {

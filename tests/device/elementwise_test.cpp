@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "device_test_fixture.hpp"
+#include "ops/elementwise/launch.hpp"
 
 namespace gpukit::testing {
 namespace {
@@ -117,7 +118,7 @@ TEST_F(Elementwise, OutArgumentCastsUnderTheCastingRule) {
     add(a, a, out32);  // same_kind allows float64 -> float32
     expect_sum(a, a, out32, "float64 into float32");
     const Array out_int = Array::empty({10}, DType::int32);
-    EXPECT_THROW(add(a, a, out_int), InvalidArgumentError);
+    EXPECT_THROW(add(a, a, out_int), DTypeError);
     add(a, a, out_int, Casting::unsafe);
     expect_sum(a, a, out_int, "float64 into int32, unsafe");
 }
@@ -134,6 +135,60 @@ TEST_F(Elementwise, ShapesThatDoNotBroadcastAreNamed) {
         EXPECT_NE(message.find(format_shape(b.shape())), std::string::npos) << message;
     }
     EXPECT_THROW(add(a, a, Array::empty({3, 2}, DType::float32)), InvalidArgumentError);
+}
+
+}  // namespace
+}  // namespace gpukit::testing
+
+namespace gpukit::testing {
+namespace {
+
+// The GPU's kernel shapes (16-byte vectors, vectors along rows, shared-memory tiles for transposed
+// inputs) run on the simulator too here, so CI checks the code a GPU runs.
+class ElementwiseGpuShapes : public DeviceTest {
+protected:
+    void SetUp() override {
+        DeviceTest::SetUp();
+        detail::set_specialized_elementwise_on_simulator(true);
+    }
+    void TearDown() override {
+        detail::set_specialized_elementwise_on_simulator(false);
+        DeviceTest::TearDown();
+    }
+};
+
+TEST_F(ElementwiseGpuShapes, VectorsRowsAndTilesGiveTheSameSums) {
+    for (DType dtype : {DType::float32, DType::int8}) {
+        const std::string name(to_string(dtype));
+        for (const auto& [rows, cols] : {std::pair{64, 64}, std::pair{45, 70}, std::pair{1, 37}}) {
+            const std::string what = name + " " + std::to_string(rows) + "x" + std::to_string(cols);
+            const Array a = array_of(small_values(std::int64_t{rows} * cols, dtype, 1), {rows, cols}, dtype);
+            const Array b = array_of(small_values(std::int64_t{rows} * cols, dtype, 2), {rows, cols}, dtype);
+            const Array t = array_of(small_values(std::int64_t{rows} * cols, dtype, 3), {cols, rows}, dtype);
+            const Array column = array_of(small_values(rows, dtype, 4), {rows, 1}, dtype);
+            const Array row = array_of(small_values(cols, dtype, 5), {cols}, dtype);
+            const Array one = array_of(small_values(1, dtype, 6), {}, dtype);
+            expect_sum(a, b, add(a, b), what + " contiguous");
+            expect_sum(a, column, add(a, column), what + " + column");
+            expect_sum(a, row, add(a, row), what + " + row");
+            expect_sum(a, one, add(a, one), what + " + 0-d");
+            expect_sum(t.transpose(), b, add(t.transpose(), b), what + " a.T + b");
+            expect_sum(t.transpose(), t.transpose(), add(t.transpose(), t.transpose()), what + " a.T + a.T");
+            expect_sum(column, t.transpose(), add(column, t.transpose()), what + " column + a.T");
+            const Array unaligned =
+                array_of(small_values(std::int64_t{rows} * cols + 1, dtype, 7), {std::int64_t{rows} * cols + 1}, dtype)
+                    .index({Slice{1, std::nullopt}})
+                    .reshape({rows, cols});
+            expect_sum(unaligned, b, add(unaligned, b), what + " unaligned");
+        }
+    }
+}
+
+// The tile kernel alone, small: check mode runs this one (its barriers and shared memory).
+TEST_F(ElementwiseGpuShapes, TransposedTilesAtTheEdges) {
+    const Array t = array_of(small_values(40 * 33, DType::float32, 8), {40, 33}, DType::float32);
+    const Array b = array_of(small_values(33 * 40, DType::float32, 9), {33, 40}, DType::float32);
+    expect_sum(t.transpose(), b, add(t.transpose(), b), "33x40 a.T + b");
 }
 
 }  // namespace

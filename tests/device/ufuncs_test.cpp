@@ -114,7 +114,7 @@ TEST_F(Ufuncs, EveryUfuncEveryDtypeItAcceptsAtEdgeSizes) {
             const std::string what = std::string(ufunc.name) + " " + std::string(info.name);
             if (!detail::select_loop(ufunc, std::span<const DType>(dtypes, ufunc.nin))) {
                 const Array a = array_of({1}, {1}, info.dtype);
-                EXPECT_THROW(call(ufunc, a, a), InvalidArgumentError) << what;
+                EXPECT_THROW(call(ufunc, a, a), DTypeError) << what;
                 continue;
             }
             for (std::int64_t n : {0, 1, 31, 4097}) {

@@ -5,9 +5,10 @@
 // The expression reads in0, in1, ... and assigns out0, out1, ..., each a local of its loop dtype's
 // compute type (float for float16 and bfloat16); the kernel loads and converts the inputs, runs the
 // expression and converts and stores the outputs. The source includes gpukit_elementwise.cuh
-// (elementwise_header()) and defines one kernel, extern "C" gk_elementwise(gk_params).
+// (elementwise_header()) and defines extern "C" kernels taking gk_params.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,17 @@ std::string_view elementwise_header();
 std::string_view storage_c_type(DType dtype);
 std::string_view compute_c_type(DType dtype);
 
+// One kernel for `key`: its layout and dtypes in its text (GPUs).
 std::string generate_elementwise(const OpKey& key, std::string_view expression);
+
+// Generic kernels for the simulator: one per loop (generic_kernel_name(i) for loops[i]), reading
+// the layout, the storage dtypes, scalars and a where= mask from gk_params at run time, so one
+// compile serves an operation on any arrays.
+struct GenericLoop {
+    std::string_view expression;
+    std::span<const DType> dtypes;  // the loop's dtypes, inputs then outputs
+};
+std::string generic_kernel_name(std::size_t index);
+std::string generate_generic_elementwise(std::size_t nin, std::size_t nout, std::span<const GenericLoop> loops);
 
 }  // namespace gpukit::detail
