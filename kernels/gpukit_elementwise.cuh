@@ -189,9 +189,10 @@ __device__ inline To gk_convert(From x) {
     return gk_converter<To>::from(x);
 }
 
-// A fixed group of elements, loaded and stored as one 16-byte access where the operand is aligned.
+// A fixed group of elements, loaded and stored as one access (16 bytes for the widest operand of a
+// kernel, 8 or 4 for narrower ones beside it: float32 -> float16 moves 16 bytes in, 8 out).
 template <class T, int W>
-struct __align__(16) gk_vector {
+struct __align__(sizeof(T) * W) gk_vector {
     T v[W];
 };
 

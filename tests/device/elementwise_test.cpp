@@ -184,6 +184,19 @@ TEST_F(ElementwiseGpuShapes, VectorsRowsAndTilesGiveTheSameSums) {
     }
 }
 
+// Operands of different widths in one vector kernel: 16 bytes of the widest per group, fewer of
+// the others (a cast float32 -> float16 is the common case).
+TEST_F(ElementwiseGpuShapes, NarrowAndWideOperandsShareAGroup) {
+    const Array narrow = array_of(small_values(64 * 64, DType::int8, 10), {64, 64}, DType::int8);
+    const Array wide = array_of(small_values(64 * 64, DType::float32, 11), {64, 64}, DType::float32);
+    const Array column = array_of(small_values(64, DType::float64, 12), {64, 1}, DType::float64);
+    expect_sum(narrow, wide, add(narrow, wide), "int8 + float32");
+    expect_sum(narrow, column, add(narrow, column), "int8 + float64 column");
+    const Array half_out = Array::empty({64, 64}, DType::float16);
+    add(wide, wide, half_out, Casting::same_kind);
+    expect_sum(wide, wide, half_out, "float32 + float32 into float16");
+}
+
 // The tile kernel alone, small: check mode runs this one (its barriers and shared memory).
 TEST_F(ElementwiseGpuShapes, TransposedTilesAtTheEdges) {
     const Array t = array_of(small_values(40 * 33, DType::float32, 8), {40, 33}, DType::float32);
