@@ -216,6 +216,7 @@ struct gk_params {
     int ndim;
     int flat;
     int masked;
+    int tiled;  // two dimensions with a transposed operand: rows in tiles (the simulator's generic kernels)
 };
 
 #ifdef GK_SIMULATED

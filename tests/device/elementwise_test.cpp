@@ -206,3 +206,44 @@ TEST_F(ElementwiseGpuShapes, TransposedTilesAtTheEdges) {
 
 }  // namespace
 }  // namespace gpukit::testing
+
+namespace gpukit::testing {
+namespace {
+
+class ElementwiseLarge : public DeviceTest {};
+
+// Above 2^31 elements: 64-bit indices in every kernel shape (the simulator's memory is the
+// machine's: these run on the GPU only). Values from memsets, checked at both ends and the middle.
+TEST_F(ElementwiseLarge, MoreThanTwoToTheThirtyOneElements) {
+    if (on_simulator()) GTEST_SKIP() << "6 GB of arrays: on the GPU only";
+    const std::int64_t n = (std::int64_t{1} << 31) + 3;
+    Array a = Array::empty({n}, DType::int8);
+    Array b = Array::empty({n}, DType::int8);
+    a.fill(std::int8_t{3});
+    b.fill(std::int8_t{5});
+    const Array sum = add(a, b);
+    for (std::int64_t start : {std::int64_t{0}, n / 2 - 7, n - 64}) {
+        const std::vector<std::int8_t> got = sum.index({Slice{start, start + 64}}).to_vector<std::int8_t>();
+        for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], 8) << start + static_cast<std::int64_t>(i);
+    }
+    // Every other element of the large one, reversed: strided offsets past 2^31 bytes.
+    const Array every_other = a.index({Slice{std::nullopt, std::nullopt, -2}});
+    const Array twice = add(every_other, every_other);
+    EXPECT_EQ(twice.size(), (n + 1) / 2);
+    const std::vector<std::int8_t> tail = twice.index({Slice{-16, std::nullopt}}).to_vector<std::int8_t>();
+    for (std::int8_t v : tail) EXPECT_EQ(v, 6);
+}
+
+// 2^30 + 3 float32 (4 GB each): vectors with a tail, and a float column broadcast down rows.
+TEST_F(ElementwiseLarge, FloatsPastFourGigabytes) {
+    if (on_simulator()) GTEST_SKIP() << "12 GB of arrays: on the GPU only";
+    const std::int64_t n = (std::int64_t{1} << 30) + 3;
+    Array a = Array::empty({n}, DType::float32);
+    a.fill(1.5f);
+    const Array doubled = add(a, a);
+    const std::vector<float> end = doubled.index({Slice{n - 5, std::nullopt}}).to_vector<float>();
+    for (float v : end) EXPECT_EQ(v, 3.0f);
+}
+
+}  // namespace
+}  // namespace gpukit::testing

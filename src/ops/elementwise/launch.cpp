@@ -36,6 +36,7 @@ struct Params {
     std::int32_t ndim;
     std::int32_t flat;
     std::int32_t masked;
+    std::int32_t tiled;
 };
 
 Module compile_elementwise(const std::string& source, const Device& device) {
@@ -298,6 +299,10 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
             flat = operands[k] && operands[k]->dtype() == loop.loop_dtypes[k] &&
                    (ndim == 0 || layout.strides[k][0] == operands[k]->itemsize());
         params.flat = flat ? 1 : 0;
+        for (std::size_t k = 0; k < nin && ndim == 2 && !where && params.tiled == 0; ++k)
+            if (operands[k] &&
+                classify_rows(layout, k, operands[k]->address(), operands[k]->itemsize()) == AccessClass::transposed)
+                params.tiled = static_cast<std::int32_t>(k + 1);  // the input read through the tile
         FamilyKey key;
         key.op = loop.op;
         key.nin = static_cast<std::uint8_t>(nin);
