@@ -30,6 +30,16 @@ void wait_for_device_quietly(const Device& device) noexcept {
     }
 }
 
+void ArrayMemory::mark_used_by_launch() noexcept {
+    used_by_launch_.store(true, std::memory_order_relaxed);
+    used_out_of_order_.store(true, std::memory_order_relaxed);
+}
+
+void ArrayMemory::mark_used_by_launch(const StreamRef& stream) noexcept {
+    used_by_launch_.store(true, std::memory_order_relaxed);
+    if (!takes_in_order(stream)) used_out_of_order_.store(true, std::memory_order_relaxed);
+}
+
 void ArrayMemory::wait_for_launches() noexcept {
     if (used_by_launch()) wait_for_device_quietly(device_);
 }

@@ -44,9 +44,9 @@ void write_bytes(const Device& device, std::uint64_t address, std::span<const st
 // between device addresses do not wait even on the default stream): like a launch, it needs the
 // memory it touches to outlive it (gpukit/array_memory.hpp), whatever becomes of the arrays.
 void copy_bytes(const Array& target, const Array& source) {
-    target.memory()->mark_used_by_launch();
-    source.memory()->mark_used_by_launch();
     const StreamRef stream = current_stream(target.device());
+    target.memory()->mark_used_by_launch(stream);
+    source.memory()->mark_used_by_launch(stream);
     const auto size = static_cast<std::size_t>(target.nbytes());
     const BufferView to(target.device(), target.address(), size), from(source.device(), source.address(), size);
     if (stream.is_default()) return copy(to, from);
@@ -54,8 +54,8 @@ void copy_bytes(const Array& target, const Array& source) {
 }
 
 void set_bytes(const Array& target, std::uint8_t value) {
-    target.memory()->mark_used_by_launch();
     const StreamRef stream = current_stream(target.device());
+    target.memory()->mark_used_by_launch(stream);
     const BufferView bytes(target.device(), target.address(), static_cast<std::size_t>(target.nbytes()));
     if (stream.is_default()) return gpukit::memset(bytes, value);
     memset_async(bytes, value, stream);
