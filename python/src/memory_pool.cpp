@@ -61,9 +61,9 @@ void bind_memory_pool(nb::module_& m) {
                 pool.free_all_blocks();
             },
             "Gives the cached blocks back to the device (a segment that still holds a live array's block stays).")
-        .def("set_limit", &set_limit, nb::kw_only(), nb::arg("size").none() = nb::none(),
+        .def("set_limit", &set_limit, nb::arg("size").none() = nb::none(),
              nb::arg("fraction").none() = nb::none(),
-             nb::sig("def set_limit(self, *, size: int | None = None, fraction: float | None = None) -> None"),
+             nb::sig("def set_limit(self, size: int | None = None, fraction: float | None = None) -> None"),
              "The most bytes the pool may hold on the device: `size` bytes, or `fraction` of the device's memory; "
              "neither, or 0: no limit. Past it, allocations raise gpukit.OutOfMemoryError once the cached blocks "
              "are given back.")
