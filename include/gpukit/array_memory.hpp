@@ -45,6 +45,9 @@ public:
     void mark_used_by_launch() noexcept;
     void mark_used_by_launch(const StreamRef& stream) noexcept;
     bool used_by_launch() const noexcept { return used_by_launch_.load(std::memory_order_relaxed); }
+    // Work that returns done (a synchronous transfer) is about to use the memory on `stream`:
+    // where the memory came in another stream's order (a pool block), `stream` waits for it first.
+    void prepare_use_on(const StreamRef& stream) noexcept { static_cast<void>(takes_in_order(stream)); }
 
 protected:
     explicit ArrayMemory(Device device) noexcept : device_(device) {}

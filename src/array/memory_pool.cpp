@@ -132,10 +132,12 @@ private:
     Block* find_cached(std::size_t size, bool small, StreamTag tag);
     bool retag_idle_streams(std::size_t size, bool small, StreamTag tag);
     void retag_freed_before(std::uint64_t count);
+    template <class Predicate>
+    void retag_where(FreeSet& set, Predicate waiting);
     Block* use(Block* block, std::size_t size);
     Block* merge_into(Block* block, Block* other);
     Block* insert_free(Block* block);
-    Block* grow(std::size_t size, bool small, std::exception_ptr& failure);
+    Block* grow(std::size_t size, bool small, bool cache, std::exception_ptr& failure);
     std::vector<std::unique_ptr<Segment>> take_free_segments();
     static void delete_blocks(Segment& segment) noexcept;
 };
@@ -250,12 +252,12 @@ bool PoolState::retag_idle_streams(std::size_t size, bool small, StreamTag tag) 
             continue;  // destroyed: its blocks wait for the device (an out-of-memory retry)
         }
         if (!idle) continue;
-        Block key;
+        Block key;  // one at a time, found afresh: a join deletes blocks
         key.tag = record.tag;
-        std::vector<Block*> blocks;
-        for (auto it = set.lower_bound(&key); it != set.end() && (*it)->tag == record.tag; ++it) blocks.push_back(*it);
-        for (Block* block : blocks) {
-            set.erase(block);
+        for (auto found = set.lower_bound(&key); found != set.end() && (*found)->tag == record.tag;
+             found = set.lower_bound(&key)) {
+            Block* block = *found;
+            set.erase(found);
             block->tag = no_work;
             insert_free(block);
         }
@@ -266,15 +268,21 @@ bool PoolState::retag_idle_streams(std::size_t size, bool small, StreamTag tag) 
 
 // After a wait for the whole device: what was freed before it waits for nothing.
 void PoolState::retag_freed_before(std::uint64_t count) {
-    for (FreeSet* set : {&free_small, &free_large}) {
-        std::vector<Block*> blocks;
-        for (Block* block : *set)
-            if (block->tag != no_work && block->freed_at <= count) blocks.push_back(block);
-        for (Block* block : blocks) {
-            set->erase(block);
-            block->tag = no_work;
-            insert_free(block);
-        }
+    const auto before = [&](const Block* block) { return block->tag != no_work && block->freed_at <= count; };
+    retag_where(free_small, before);
+    retag_where(free_large, before);
+}
+
+// Makes the free blocks of `set` that `waiting` picks serve any stream, joining them with their
+// neighbours. One at a time, found afresh each time: a join deletes a block the last search saw.
+template <class Predicate>
+void PoolState::retag_where(FreeSet& set, Predicate waiting) {
+    for (auto found = std::find_if(set.begin(), set.end(), waiting); found != set.end();
+         found = std::find_if(set.begin(), set.end(), waiting)) {
+        Block* block = *found;
+        set.erase(found);
+        block->tag = no_work;
+        insert_free(block);
     }
 }
 
@@ -327,9 +335,9 @@ Block* PoolState::use(Block* block, std::size_t size) {
 
 // A new segment for `size`, or null where the limit or the device refuses it (`failure` then
 // holds the device's OutOfMemoryError, or nothing for the limit).
-Block* PoolState::grow(std::size_t size, bool small, std::exception_ptr& failure) {
+Block* PoolState::grow(std::size_t size, bool small, bool cache, std::exception_ptr& failure) {
     std::size_t segment_size = size;
-    if (caching)
+    if (cache)
         segment_size = small ? small_segment : size <= medium_request ? medium_segment : round_up(size, large_rounding);
     if (limit && total + segment_size > limit) segment_size = size;  // no more than asked, under a limit
     if (limit && total + segment_size > limit) {
@@ -397,7 +405,7 @@ PoolState::Taken PoolState::take(std::size_t bytes, const StreamRef& stream) {
             if (Block* block = find_cached(size, small, tag)) return found(block);
     }
     std::exception_ptr failure;
-    if (Block* block = grow(size, small, failure)) return {block, false};
+    if (Block* block = grow(size, small, cache, failure)) return {block, false};
 
     // Out of memory. Once the device's work is done, every cached block serves any stream.
     const auto waits_for_work = [](const FreeSet& set) {
@@ -420,7 +428,7 @@ PoolState::Taken PoolState::take(std::size_t bytes, const StreamRef& stream) {
         released.clear();
         lock.lock();
     }
-    if (Block* block = grow(size, small, failure)) return {block, false};
+    if (Block* block = grow(size, small, cache, failure)) return {block, false};
 
     const std::string action =
         concat("Failed to allocate ", format_bytes(bytes), " on ", device.describe(), " through its memory pool",

@@ -250,6 +250,33 @@ TEST_F(MemoryPools, ABlockHandedOutInItsStreamsOrderMakesAnotherStreamWaitForTha
     for (std::int64_t i = 0; i < large_count; i += 4099) ASSERT_EQ(written[i], 3.0f) << i;
 }
 
+TEST_F(MemoryPools, AHostWriteOnAnotherStreamWaitsForTheBlocksOrderToo) {
+    Gate gate;
+    Stream first, second;
+    {
+        const StreamScope scope(first);
+        const Array a = empty_floats(large_count);
+        kernel("hold")({.grid = 1, .block = 32, .stream = first}, gate.flag, a, static_cast<int>(large_count), 1.0f);
+    }
+    Array reused = [&] {
+        const StreamScope scope(first);
+        return empty_floats(large_count);
+    }();
+    const auto values = random_floats(static_cast<std::size_t>(large_count), 11);
+    std::thread opener([&gate] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        gate.open();
+    });
+    {
+        const StreamScope scope(second);  // a copy on `second`, which returns once done: after `hold`
+        reused.copy_from_host(ConstHostView(reinterpret_cast<const std::byte*>(values.data()), DType::float32,
+                                            {large_count}));
+    }
+    opener.join();
+    Device::current().synchronize();
+    EXPECT_EQ(reused.to_vector<float>(), values);
+}
+
 TEST_F(MemoryPools, OutOfMemoryGivesTheCacheBackAndTriesAgain) {
     pool().set_limit(4 * mib);
     EXPECT_EQ(pool().limit(), std::size_t{4 * mib});
