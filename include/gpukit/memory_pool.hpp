@@ -18,10 +18,13 @@
 //   allocated. When it is freed, work queued there may still use it; the next allocation on that
 //   stream may take it at once, since whatever it queues runs after that work. Another stream
 //   takes it only once the stream it remembers has no work left (a query, which never waits).
-//   Memory a launch used on another stream, or on one it did not say, waits for the device before
-//   it goes back, as memory did before the pool (gpukit/array_memory.hpp); and a block handed out
-//   in its stream's order that a launch then uses on another stream makes that stream wait for the
-//   block's stream first (an event), so no work ever overlaps the previous owner's.
+//   Memory a launch used on another stream, or on one it did not say (and memory handed to another
+//   library through DLPack or __cuda_array_interface__), waits for the device before it goes back,
+//   as memory did before the pool (gpukit/array_memory.hpp). A block handed out in its stream's
+//   order that a launch or a host transfer then uses on another stream makes that stream wait for
+//   the block's stream first (an event), so no work ever overlaps the previous owner's: unlike
+//   with cudaMallocAsync, CuPy and PyTorch, an array may go to any stream. (Work that does not say
+//   its stream, detail::launch_address(array), is taken to run on the current stream.)
 // - Out of memory (of the device, or past set_limit): the pool waits for the device, so that every
 //   cached block is free for any stream, and tries its cache again; then it gives every cached
 //   segment back to the device and asks once more; only then it throws OutOfMemoryError, naming
@@ -38,9 +41,10 @@
 // resetting initcheck's record on reuse) because the simulator's allocator costs little next to a
 // simulated launch, and a second record of allocations could disagree with the first.
 //
-// GPUKIT_MEMORY_POOL chooses for every default pool: "auto" (the default: caching unless the
-// backend checks accesses), "on" (caching everywhere, for tests and measurements), "off" (never:
-// every array its own allocation, for debugging, as CuPy's cupy.cuda.set_allocator(None)).
+// GPUKIT_MEMORY_POOL chooses for every new pool: "auto" (the default: caching unless the backend
+// checks accesses), "on" (caching everywhere, for measurements; on the simulator an overrun into a
+// neighbouring block then goes unseen), "off" (never: every array its own allocation, for
+// debugging, as CuPy's cupy.cuda.set_allocator(None)).
 // MemoryPool::set_caching does the same for one pool at run time.
 #pragma once
 

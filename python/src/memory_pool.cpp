@@ -61,8 +61,7 @@ void bind_memory_pool(nb::module_& m) {
                 pool.free_all_blocks();
             },
             "Gives the cached blocks back to the device (a segment that still holds a live array's block stays).")
-        .def("set_limit", &set_limit, nb::arg("size").none() = nb::none(),
-             nb::arg("fraction").none() = nb::none(),
+        .def("set_limit", &set_limit, nb::arg("size").none() = nb::none(), nb::arg("fraction").none() = nb::none(),
              nb::sig("def set_limit(self, size: int | None = None, fraction: float | None = None) -> None"),
              "The most bytes the pool may hold on the device: `size` bytes, or `fraction` of the device's memory; "
              "neither, or 0: no limit. Past it, allocations raise gpukit.OutOfMemoryError once the cached blocks "
@@ -77,8 +76,7 @@ void bind_memory_pool(nb::module_& m) {
         .def("__repr__", &describe);
 
     m.def(
-        "get_default_memory_pool",
-        [](nb::handle device) { return default_memory_pool(to_device(device, "device")); },
+        "get_default_memory_pool", [](nb::handle device) { return default_memory_pool(to_device(device, "device")); },
         nb::arg("device").none() = nb::none(),
         nb::sig("def get_default_memory_pool(device: Device | None = None) -> MemoryPool"),
         "The pool arrays on `device` (None: the current device) allocate from.");

@@ -4,6 +4,8 @@
 #include <mutex>
 #include <utility>
 
+#include "gpukit/current_stream.hpp"
+
 namespace gpukit {
 
 namespace {
@@ -33,6 +35,12 @@ void wait_for_device_quietly(const Device& device) noexcept {
 void ArrayMemory::mark_used_by_launch() noexcept {
     used_by_launch_.store(true, std::memory_order_relaxed);
     used_out_of_order_.store(true, std::memory_order_relaxed);
+    // Most work that does not say its stream runs on the current one: order that one at least.
+    try {
+        prepare_use_on(current_stream(device_));
+    } catch (...) {
+        // No current stream to be had: the work's own ordering is all there is.
+    }
 }
 
 void ArrayMemory::mark_used_by_launch(const StreamRef& stream) noexcept {

@@ -30,14 +30,11 @@
 
 namespace gpukit {
 
-using detail::concat;
-using detail::format_bytes;
-
 namespace detail {
 
 namespace {
 
-constexpr std::size_t granularity = 512;                    // every block's size is a multiple of it
+constexpr std::size_t granularity = 512;                     // every block's size is a multiple of it
 constexpr std::size_t small_request = std::size_t{1} << 20;  // up to this, from small segments
 constexpr std::size_t small_segment = std::size_t{2} << 20;
 constexpr std::size_t medium_request = std::size_t{10} << 20;  // up to this, from medium segments
@@ -66,7 +63,7 @@ struct Block {
 
 struct Segment {
     DeviceBuffer buffer;
-    bool small;   // its free blocks serve small requests
+    bool small;    // its free blocks serve small requests
     Block* first;  // owned: the segment's blocks, linked by next
 };
 
@@ -288,8 +285,9 @@ void PoolState::retag_where(FreeSet& set, Predicate waiting) {
 
 // Joins a free neighbour `other` (already out of its set) into `block`; returns the joined block.
 Block* PoolState::merge_into(Block* block, Block* other) {
-    Block* low = other->address < block->address ? other : block;
-    Block* high = low == block ? other : block;
+    const bool other_first = other->address < block->address;
+    Block* low = other_first ? other : block;
+    Block* high = other_first ? block : other;
     low->size += high->size;
     low->next = high->next;
     if (high->next) high->next->prev = low;
@@ -303,8 +301,7 @@ Block* PoolState::merge_into(Block* block, Block* other) {
 // none; returns the block it became.
 Block* PoolState::insert_free(Block* block) {
     const auto joins = [&](const Block* other) {
-        return other && !other->in_use &&
-               (other->tag == block->tag || other->tag == no_work || block->tag == no_work);
+        return other && !other->in_use && (other->tag == block->tag || other->tag == no_work || block->tag == no_work);
     };
     for (Block* other : {block->prev, block->next}) {
         if (!joins(other)) continue;
@@ -321,8 +318,8 @@ Block* PoolState::use(Block* block, std::size_t size) {
     // A large block splits only when more than a small request's worth is left (PyTorch's rule):
     // large segments are not cut into small pieces.
     if (rest >= (block->segment->small ? granularity : small_request + granularity)) {
-        auto* remainder = new Block{block->segment, block->address + size, rest, block,
-                                    block->next,    block->tag,            block->freed_at};
+        auto* remainder =
+            new Block{block->segment, block->address + size, rest, block, block->next, block->tag, block->freed_at};
         if (block->next) block->next->prev = remainder;
         block->next = remainder;
         block->size = size;
@@ -442,11 +439,11 @@ PoolState::Taken PoolState::take(std::size_t bytes, const StreamRef& stream) {
                                    refused.free_bytes(), refused.total_bytes());
         }
     }
-    throw OutOfMemoryError(action, "CUDA_ERROR_OUT_OF_MEMORY", 2,
-                           concat("the pool's limit of ", format_bytes(limit), " would be passed (it holds ",
-                                  format_bytes(total), ", ", format_bytes(used),
-                                  " of them in use); raise it with set_limit, or let arrays go"),
-                           bytes, limit - std::min(limit, total), limit);
+    throw OutOfMemoryError(
+        action, "CUDA_ERROR_OUT_OF_MEMORY", 2,
+        concat("the pool's limit of ", format_bytes(limit), " would be passed (it holds ", format_bytes(total), ", ",
+               format_bytes(used), " of them in use); raise it with set_limit, or let arrays go"),
+        bytes, limit - std::min(limit, total), limit);
 }
 
 void PoolState::give_back(Block* block, const StreamRef* stream) noexcept {

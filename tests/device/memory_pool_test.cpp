@@ -269,8 +269,8 @@ TEST_F(MemoryPools, AHostWriteOnAnotherStreamWaitsForTheBlocksOrderToo) {
     });
     {
         const StreamScope scope(second);  // a copy on `second`, which returns once done: after `hold`
-        reused.copy_from_host(ConstHostView(reinterpret_cast<const std::byte*>(values.data()), DType::float32,
-                                            {large_count}));
+        reused.copy_from_host(
+            ConstHostView(reinterpret_cast<const std::byte*>(values.data()), DType::float32, {large_count}));
     }
     opener.join();
     Device::current().synchronize();
@@ -280,7 +280,7 @@ TEST_F(MemoryPools, AHostWriteOnAnotherStreamWaitsForTheBlocksOrderToo) {
 TEST_F(MemoryPools, OutOfMemoryGivesTheCacheBackAndTriesAgain) {
     pool().set_limit(4 * mib);
     EXPECT_EQ(pool().limit(), std::size_t{4 * mib});
-    { const Array a = empty_floats(mib / 4); }  // 1 MiB, from a 2 MiB segment
+    { const Array a = empty_floats(mib / 4); }              // 1 MiB, from a 2 MiB segment
     EXPECT_EQ(pool().total_bytes(), std::size_t{2 * mib});  // cached
     // 3 MiB more would pass the limit: the cached segment goes, then there is room.
     const Array big = empty_floats(3 * mib / 4);
@@ -294,7 +294,8 @@ TEST_F(MemoryPools, OutOfMemoryGivesTheCacheBackAndTriesAgain) {
         EXPECT_EQ(e.requested_bytes(), std::size_t{3 * mib});
         EXPECT_EQ(e.total_bytes(), std::size_t{4 * mib});
         expect_contains(e.what(), "Failed to allocate 3.0 MiB on " + Device::current().describe());
-        expect_contains(e.what(), "the pool's limit of 4.0 MiB would be passed (it holds 3.0 MiB, 3.0 MiB of them in use)");
+        expect_contains(e.what(),
+                        "the pool's limit of 4.0 MiB would be passed (it holds 3.0 MiB, 3.0 MiB of them in use)");
     }
     pool().set_limit(0);
     EXPECT_NO_THROW(empty_floats(3 * mib / 4));
