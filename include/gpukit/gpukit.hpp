@@ -17,6 +17,7 @@
 #include "gpukit/kernel.hpp"
 #include "gpukit/layout.hpp"
 #include "gpukit/memory.hpp"
+#include "gpukit/memory_pool.hpp"
 #include "gpukit/module.hpp"
 #include "gpukit/promotion.hpp"
 #include "gpukit/stream.hpp"
