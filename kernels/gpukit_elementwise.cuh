@@ -479,10 +479,11 @@ __device__ inline T gk_heaviside(T x, T h0) {
     return x < 0 ? (T)0 : x > 0 ? (T)1 : x == 0 ? h0 : x;
 }
 
-// Degrees and radians, by the constant rounded to the computing type, as NumPy's.
-__device__ inline float gk_deg2rad(float x) { return x * (float)(3.14159265358979323846 / 180.0); }
+// Degrees and radians by NumPy's constants: pi/180 and 180/pi computed in the type (in float from
+// pi rounded to float, 180/pi is 57.2957764f, not 57.2957802f, the nearest float to 180/pi).
+__device__ inline float gk_deg2rad(float x) { return x * (3.14159265358979323846f / 180.0f); }
 __device__ inline double gk_deg2rad(double x) { return x * (3.14159265358979323846 / 180.0); }
-__device__ inline float gk_rad2deg(float x) { return x * (float)(180.0 / 3.14159265358979323846); }
+__device__ inline float gk_rad2deg(float x) { return x * (180.0f / 3.14159265358979323846f); }
 __device__ inline double gk_rad2deg(double x) { return x * (180.0 / 3.14159265358979323846); }
 
 // ldexp with an int64 exponent clamps it to int's range, as NumPy's 'fl' loops do.
@@ -735,7 +736,7 @@ __device__ inline gk_complex<T> gk_scaled_exp(T x, T c, T s) {
 template <class T>
 __device__ inline gk_complex<T> gk_exp(gk_complex<T> z) {
     const T x = z.re, y = z.im;
-    if (y == 0 && !gk_isnan(x)) return gk_complex_of(gk_exp(x), y);  // exp(x + 0i) = exp(x) + 0i
+    if (y == 0) return gk_complex_of(gk_exp(x), y);  // exp(x + 0i) = exp(x) + 0i, x nan too
     if (!gk_isfinite(y)) {
         if (gk_isinf(x)) return x > 0 ? gk_complex_of(x, y - y) : gk_complex_of((T)0, (T)0);
         return gk_complex_of(gk_limits<T>::nan(), gk_limits<T>::nan());
@@ -794,13 +795,10 @@ __device__ inline gk_complex<T> gk_log1p(gk_complex<T> z) {
         return gk_complex_of(gk_log1p(x * (2 + x) + y * y) / 2, gk_atan2(y, 1 + x));
     return gk_log(gk_complex_of(1 + x, y));
 }
-// exp(z) - 1, accurate for small z: expm1(x) cos(y) - 2 sin^2(y/2) + i exp(x) sin(y).
+// exp(z) - 1, accurate for small z, as NumPy computes it (infinities and nan included):
+// expm1(x) cos(y) - 2 sin^2(y/2) + i exp(x) sin(y).
 template <class T>
 __device__ inline gk_complex<T> gk_expm1(gk_complex<T> z) {
-    if (!gk_isfinite(z.re) || !gk_isfinite(z.im)) {
-        const gk_complex<T> e = gk_exp(z);
-        return gk_complex_of(e.re - 1, e.im);
-    }
     const T half_sine = gk_sin(z.im / 2);
     return gk_complex_of(gk_expm1(z.re) * gk_cos(z.im) - 2 * half_sine * half_sine, gk_exp(z.re) * gk_sin(z.im));
 }
