@@ -253,12 +253,12 @@ bool unspecified_in_c99(const std::vector<std::vector<std::byte>>& inputs, const
     return false;
 }
 
-// Compares output `k` of `got` with NumPy's, element by element; `loop_kind` is the kind of the
-// loop's first input (a complex loop's real output takes the complex bound).
-void expect_matches_numpy(const UfuncCase& c, const std::vector<std::byte>& got, DType dtype, std::string_view expected_hex,
-                          DTypeKind loop_kind, const std::vector<std::vector<std::byte>>& inputs,
-                          const std::vector<DType>& input_dtypes) {
-    const std::vector<std::byte> expected = bytes_of(expected_hex, dtype);
+// Compares an output with the expected one, element by element, within the function's bound;
+// `loop_kind` is the kind of the loop's first input (a complex loop's real output takes the
+// complex bound).
+void expect_matches(const UfuncCase& c, const std::vector<std::byte>& got, DType dtype,
+                    const std::vector<std::byte>& expected, DTypeKind loop_kind,
+                    const std::vector<std::vector<std::byte>>& inputs, const std::vector<DType>& input_dtypes) {
     ASSERT_EQ(got.size(), expected.size()) << c.name << " " << c.loop;
     const Tolerance tolerance = tolerance_of(c.name);
     const std::size_t size = itemsize(dtype);
@@ -381,8 +381,8 @@ TEST_P(UfuncMatchesNumPy, EveryLoop) {
         for (std::size_t k = 0; k < outputs.size(); ++k) {
             const DType dtype = dtype_of_letter(c.loop[arrow + 2 + k]);
             ASSERT_EQ(outputs[k].dtype(), dtype) << c.name << " " << c.loop << " output " << k;
-            expect_matches_numpy(c, bytes_of(outputs[k]), dtype, c.outputs[k], kind(input_dtypes[0]), input_bytes,
-                                 input_dtypes);
+            expect_matches(c, bytes_of(outputs[k]), dtype, bytes_of(c.outputs[k], dtype), kind(input_dtypes[0]),
+                           input_bytes, input_dtypes);
         }
     }
     EXPECT_GT(loops, 0);
@@ -427,6 +427,268 @@ TEST_F(Ufuncs, LoopsAreNumPys) {
         EXPECT_NE(std::find(checked.begin(), checked.end(), ufunc.name), checked.end()) << ufunc.name << " has no data";
     for (const detail::StagedUfunc& ufunc : detail::staged_ufunc_table())
         EXPECT_NE(std::find(checked.begin(), checked.end(), ufunc.name), checked.end()) << ufunc.name << " has no data";
+}
+
+// ---- layouts: each ufunc and function once more over broadcast, transposed, 0-d and empty
+// operands (one dtype each: float32 where it has such a loop), against its contiguous result
+
+const UfuncCase& layout_case(std::string_view name) {
+    const UfuncCase* chosen = nullptr;
+    for (const UfuncCase& c : numpy_cases()) {
+        if (c.name != name) continue;
+        if (!chosen) chosen = &c;
+        const std::string_view inputs = c.loop.substr(0, c.loop.find("->"));
+        if (inputs.find_first_not_of('f') == std::string_view::npos) return c;
+    }
+    return *chosen;
+}
+
+// The first `rows` x `columns` elements of a case's input, as host bytes in row-major order.
+std::vector<std::byte> matrix_bytes(std::string_view hex, DType dtype, std::size_t elements) {
+    std::vector<std::byte> bytes = bytes_of(hex, dtype);
+    bytes.resize(elements * itemsize(dtype));
+    return bytes;
+}
+
+std::vector<std::byte> transposed(const std::vector<std::byte>& bytes, std::size_t rows, std::size_t columns,
+                                  std::size_t size) {
+    std::vector<std::byte> out(bytes.size());
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < columns; ++c)
+            std::memcpy(&out[(c * rows + r) * size], &bytes[(r * columns + c) * size], size);
+    return out;
+}
+
+class UfuncLayouts : public DeviceTest, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(UfuncLayouts, BroadcastTransposedZeroDimensionalAndEmpty) {
+    const UfuncCase& c = layout_case(GetParam());
+    const std::size_t arrow = c.loop.find("->");
+    constexpr std::int64_t rows = 6, columns = 7;
+    std::vector<DType> dtypes;
+    std::vector<std::vector<std::byte>> host;
+    std::vector<Array> contiguous, transposed_views, broadcast, zero_d, empty;
+    for (std::size_t k = 0; k < arrow; ++k) {
+        const DType dtype = dtype_of_letter(c.loop[k]);
+        const std::size_t size = itemsize(dtype);
+        dtypes.push_back(dtype);
+        host.push_back(matrix_bytes(c.inputs[k], dtype, rows * columns));
+        contiguous.push_back(Array::from_host(ConstHostView(host[k].data(), dtype, {rows, columns})));
+        const std::vector<std::byte> t = transposed(host[k], rows, columns, size);
+        transposed_views.push_back(Array::from_host(ConstHostView(t.data(), dtype, {columns, rows})).transpose());
+        // Inputs after the first: one row, broadcast down the rows (strides 0).
+        broadcast.push_back(k == 0 ? contiguous[k] : Array::from_host(ConstHostView(host[k].data(), dtype, {columns})));
+        zero_d.push_back(Array::from_host(ConstHostView(host[k].data(), dtype, {})));
+        empty.push_back(Array::empty({0, columns}, dtype));
+    }
+    const std::vector<Array> expected = run_named(c.name, contiguous);
+    const std::vector<Array> got_transposed = run_named(c.name, transposed_views);
+    const std::vector<Array> got_zero_d = run_named(c.name, zero_d);
+    const std::vector<Array> got_empty = run_named(c.name, empty);
+    // The broadcast result against the contiguous run on the rows repeated.
+    std::vector<Array> repeated;
+    for (std::size_t k = 0; k < arrow; ++k) {
+        std::vector<std::byte> rows_bytes = host[k];
+        if (k > 0)
+            for (std::int64_t r = 1; r < rows; ++r)
+                std::memcpy(&rows_bytes[r * columns * itemsize(dtypes[k])], host[k].data(), columns * itemsize(dtypes[k]));
+        repeated.push_back(Array::from_host(ConstHostView(rows_bytes.data(), dtypes[k], {rows, columns})));
+    }
+    const std::vector<Array> expected_broadcast = run_named(c.name, repeated);
+    const std::vector<Array> got_broadcast = run_named(c.name, broadcast);
+    std::vector<std::vector<std::byte>> first_elements;
+    for (std::size_t k = 0; k < arrow; ++k)
+        first_elements.emplace_back(host[k].begin(), host[k].begin() + static_cast<std::ptrdiff_t>(itemsize(dtypes[k])));
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        const DType dtype = expected[k].dtype();
+        const std::vector<std::byte> all = bytes_of(expected[k]);
+        SCOPED_TRACE(std::string(c.name) + " " + std::string(c.loop) + " output " + std::to_string(k));
+        ASSERT_EQ(got_transposed[k].shape(), (Shape{rows, columns}));
+        expect_matches(c, bytes_of(got_transposed[k]), dtype, all, kind(dtypes[0]), host, dtypes);
+        ASSERT_EQ(got_broadcast[k].shape(), (Shape{rows, columns}));
+        expect_matches(c, bytes_of(got_broadcast[k]), dtype, bytes_of(expected_broadcast[k]), kind(dtypes[0]), host,
+                       dtypes);
+        ASSERT_EQ(got_zero_d[k].shape(), Shape{});
+        expect_matches(c, bytes_of(got_zero_d[k]), dtype, std::vector<std::byte>(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(itemsize(dtype))),
+                       kind(dtypes[0]), first_elements, dtypes);
+        EXPECT_EQ(got_empty[k].shape(), (Shape{0, columns}));
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ufuncs, UfuncLayouts, ::testing::ValuesIn(case_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             std::string name;
+                             for (char ch : info.param)
+                                 if (std::isalnum(static_cast<unsigned char>(ch))) name += ch;
+                                 else if (ch == '-') name += "minus";
+                                 else if (ch != ')') name += '_';
+                             return name;
+                         });
+
+// ---- what NumPy cannot check for us
+
+template <class T>
+std::vector<T> run_binary(Array (*f)(const Array&, const Array&), std::vector<T> a, std::vector<T> b) {
+    const auto n = static_cast<std::int64_t>(a.size());
+    const Array x = Array::from_host(std::span<const T>(a), {n});
+    const Array y = Array::from_host(std::span<const T>(b), {n});
+    return f(x, y).template to_vector<T>();
+}
+template <class T>
+Array array_of(std::vector<T> values) {
+    const auto n = static_cast<std::int64_t>(values.size());
+    return Array::from_host(std::span<const T>(values), {n});
+}
+
+TEST_F(Ufuncs, IntegersWrapAsNumPy) {
+    using I32 = std::numeric_limits<std::int32_t>;
+    using I64 = std::numeric_limits<std::int64_t>;
+    EXPECT_EQ(run_binary<std::int32_t>(add, {I32::max(), I32::min()}, {1, -1}),
+              (std::vector<std::int32_t>{I32::min(), I32::max()}));
+    EXPECT_EQ(run_binary<std::int32_t>(subtract, {I32::min()}, {1}), (std::vector<std::int32_t>{I32::max()}));
+    EXPECT_EQ(run_binary<std::int32_t>(multiply, {I32::min(), 65536}, {-1, 65536}),
+              (std::vector<std::int32_t>{I32::min(), 0}));
+    EXPECT_EQ(run_binary<std::int64_t>(add, {I64::max()}, {1}), (std::vector<std::int64_t>{I64::min()}));
+    EXPECT_EQ(run_binary<std::int64_t>(multiply, {I64::min()}, {-1}), (std::vector<std::int64_t>{I64::min()}));
+    EXPECT_EQ(run_binary<std::uint16_t>(multiply, {65535}, {65535}), (std::vector<std::uint16_t>{1}));
+    EXPECT_EQ(run_binary<std::int32_t>(floor_divide, {I32::min()}, {-1}), (std::vector<std::int32_t>{I32::min()}));
+    EXPECT_EQ(run_binary<std::int32_t>(fmod, {I32::min(), 7, -7}, {-1, 0, 2}), (std::vector<std::int32_t>{0, 0, -1}));
+    const std::vector<std::int32_t> x{I32::min()};
+    EXPECT_EQ(negative(array_of(x)).to_vector<std::int32_t>(), x);
+    EXPECT_EQ(absolute(array_of(x)).to_vector<std::int32_t>(), x);
+    EXPECT_EQ(gcd(array_of(x), array_of<std::int32_t>({0})).to_vector<std::int32_t>(), x);
+}
+
+TEST_F(Ufuncs, DivisionSignsAndZeroAsNumPy) {
+    EXPECT_EQ(run_binary<std::int32_t>(floor_divide, {-7, 7, -7, 7, 5, 0}, {2, -2, -2, 2, 0, 0}),
+              (std::vector<std::int32_t>{-4, -4, 3, 3, 0, 0}));
+    EXPECT_EQ(run_binary<std::int32_t>(remainder, {-7, 7, -7, 7, 5, std::numeric_limits<std::int32_t>::min()},
+                                       {2, -2, -2, 2, 0, -1}),
+              (std::vector<std::int32_t>{1, -1, -1, 1, 0, 0}));
+    EXPECT_EQ(run_binary<std::uint8_t>(floor_divide, {7, 7}, {2, 0}), (std::vector<std::uint8_t>{3, 0}));
+    EXPECT_EQ(run_binary<std::uint8_t>(remainder, {7, 7}, {2, 0}), (std::vector<std::uint8_t>{1, 0}));
+    EXPECT_EQ(run_binary<double>(floor_divide, {-7.5, 7.5, 1.0}, {2.0, -2.0, 0.0}),
+              (std::vector<double>{-4.0, -4.0, std::numeric_limits<double>::infinity()}));
+    const auto [quotient, rest] = divmod(array_of<std::int8_t>({-7, 7, 5}), array_of<std::int8_t>({2, -2, 0}));
+    EXPECT_EQ(quotient.to_vector<std::int8_t>(), (std::vector<std::int8_t>{-4, -4, 0}));
+    EXPECT_EQ(rest.to_vector<std::int8_t>(), (std::vector<std::int8_t>{1, -1, 0}));
+}
+
+// NumPy raises ValueError for an integer to a negative power, from inside its loop; a kernel
+// cannot, and gives what CuPy gives.
+TEST_F(Ufuncs, IntegerToNegativePowerGivesCuPysValues) {
+    EXPECT_EQ(run_binary<std::int32_t>(power, {2, 1, -1, -1, 0, 7}, {-1, -5, -3, -2, -1, 0}),
+              (std::vector<std::int32_t>{0, 1, -1, 1, 0, 1}));
+    EXPECT_EQ(run_binary<std::int8_t>(power, {3, 2}, {5, 7}), (std::vector<std::int8_t>{-13, -128}));  // wraps
+    // NumPy leaves integer 1 / 0 to the platform (INT_MIN on x86); gpukit gives 0, as CuPy.
+    EXPECT_EQ(reciprocal(array_of<std::int32_t>({0, 1, -1, 2})).to_vector<std::int32_t>(),
+              (std::vector<std::int32_t>{0, 1, -1, 0}));
+}
+
+TEST_F(Ufuncs, Int64AgainstUint64ComparesExactly) {
+    const Array minus_one = array_of<std::int64_t>({-1, -1, std::numeric_limits<std::int64_t>::max()});
+    const Array big = array_of<std::uint64_t>({1ull << 63, ~0ull, 1ull << 63});
+    EXPECT_EQ(less(minus_one, big).astype(DType::uint8).to_vector<std::uint8_t>(), (std::vector<std::uint8_t>{1, 1, 1}));
+    EXPECT_EQ(equal(minus_one, big).astype(DType::uint8).to_vector<std::uint8_t>(), (std::vector<std::uint8_t>{0, 0, 0}));
+    EXPECT_EQ(greater_equal(big, minus_one).astype(DType::uint8).to_vector<std::uint8_t>(),
+              (std::vector<std::uint8_t>{1, 1, 1}));
+    // Through float64 (before NumPy 2) -1 and 2^64 - 1 would be ordered right, but 2^63 - 1 and
+    // 2^63 would be equal.
+    EXPECT_EQ(less(array_of<std::int64_t>({std::numeric_limits<std::int64_t>::max()}), array_of<std::uint64_t>({1ull << 63}))
+                  .astype(DType::uint8)
+                  .to_vector<std::uint8_t>(),
+              (std::vector<std::uint8_t>{1}));
+}
+
+TEST_F(Ufuncs, LoopSelectionFollowsNumPy) {
+    const auto out = [](UfuncId id, std::vector<DType> inputs) {
+        const detail::UfuncLoop* loop = detail::select_loop(detail::ufunc(id), inputs);
+        return loop ? loop->dtypes[inputs.size()] : DType::bool_;
+    };
+    EXPECT_EQ(out(UfuncId::add, {DType::uint8, DType::uint8}), DType::uint8);
+    EXPECT_EQ(out(UfuncId::add, {DType::int8, DType::uint8}), DType::int16);
+    EXPECT_EQ(out(UfuncId::add, {DType::uint64, DType::int64}), DType::float64);
+    EXPECT_EQ(out(UfuncId::add, {DType::float16, DType::bfloat16}), DType::float32);
+    EXPECT_EQ(out(UfuncId::true_divide, {DType::int8, DType::int8}), DType::float64);
+    EXPECT_EQ(out(UfuncId::true_divide, {DType::bool_, DType::bool_}), DType::float64);
+    EXPECT_EQ(out(UfuncId::absolute, {DType::complex64}), DType::float32);
+    EXPECT_EQ(out(UfuncId::sin, {DType::int8}), DType::float16);  // NumPy's smallest safe float
+    EXPECT_EQ(out(UfuncId::sin, {DType::int32}), DType::float64);
+    EXPECT_EQ(out(UfuncId::sqrt, {DType::bfloat16}), DType::bfloat16);
+    EXPECT_EQ(out(UfuncId::floor, {DType::int16}), DType::int16);  // NumPy 2.4: integers stay integers
+    EXPECT_EQ(out(UfuncId::ldexp, {DType::float32, DType::int64}), DType::float32);
+    const std::vector<DType> int8_uint64{DType::int8, DType::uint64};
+    const detail::UfuncLoop* mixed = detail::select_loop(detail::ufunc(UfuncId::less), int8_uint64);
+    ASSERT_NE(mixed, nullptr);
+    EXPECT_EQ(mixed->dtypes[0], DType::int64);  // the exact 'qQ' loop, not float64
+    EXPECT_EQ(mixed->dtypes[1], DType::uint64);
+    EXPECT_EQ(
+        detail::select_loop(detail::ufunc(UfuncId::floor_divide), std::vector{DType::complex64, DType::complex64}),
+        nullptr);
+    EXPECT_EQ(detail::select_loop(detail::ufunc(UfuncId::left_shift), std::vector{DType::float32, DType::int32}),
+              nullptr);
+}
+
+TEST_F(Ufuncs, OutputsIntoExistingArrays) {
+    const Array x = array_of<float>({8.0f, -0.75f, 3.0f});
+    Array mantissa = Array::empty({3}, DType::float64);
+    Array exponent = Array::empty({3}, DType::int64);
+    frexp(x, mantissa, exponent);  // float32 and int32 cast safely to these
+    EXPECT_EQ(mantissa.to_vector<double>(), (std::vector<double>{0.5, -0.75, 0.75}));
+    EXPECT_EQ(exponent.to_vector<std::int64_t>(), (std::vector<std::int64_t>{4, 0, 2}));
+    Array int8s = Array::empty({3}, DType::int8);
+    frexp(x, mantissa, int8s);  // same_kind narrows within a kind, as NumPy's
+    EXPECT_EQ(int8s.to_vector<std::int8_t>(), (std::vector<std::int8_t>{4, 0, 2}));
+    Array flags = Array::empty({3}, DType::bool_);
+    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, frexp(x, mantissa, flags)),
+                    "Cannot cast ufunc 'frexp' output from dtype('int32') to dtype('bool') with casting rule "
+                    "'same_kind'");
+    const auto [fractional, integral] = modf(array_of<double>({-2.5, 3.25}));
+    EXPECT_EQ(fractional.to_vector<double>(), (std::vector<double>{-0.5, 0.25}));
+    EXPECT_EQ(integral.to_vector<double>(), (std::vector<double>{-2.0, 3.0}));
+    Array clipped = Array::empty({3}, DType::float32);
+    clip(x, array_of<float>({0.0f}), array_of<float>({5.0f}), clipped);
+    EXPECT_EQ(clipped.to_vector<float>(), (std::vector<float>{5.0f, 0.0f, 3.0f}));
+}
+
+TEST_F(Ufuncs, FunctionsAsNumPy) {
+    // where takes any condition by truth, and promotes x and y.
+    const Array chosen = where(array_of<std::int8_t>({0, 3, -1}), array_of<std::int8_t>({1, 2, 3}),
+                               array_of<float>({-1.0f, -2.0f, -3.0f}));
+    EXPECT_EQ(chosen.dtype(), DType::float32);
+    EXPECT_EQ(chosen.to_vector<float>(), (std::vector<float>{-1.0f, 2.0f, 3.0f}));
+    // nan_to_num with values of one's own; integers are copied.
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_EQ(nan_to_num(array_of<double>({nan, inf, -inf, 2.0}), -1.0, 10.0, -10.0).to_vector<double>(),
+              (std::vector<double>{-1.0, 10.0, -10.0, 2.0}));
+    const Array halves = nan_to_num(array_of<float>({float(inf)}).astype(DType::float16), 0.0, 1e10);
+    EXPECT_TRUE(std::isinf(halves.astype(DType::float32).to_vector<float>()[0]));  // 1e10 is inf in float16
+    EXPECT_EQ(nan_to_num(array_of<std::int32_t>({7})).to_vector<std::int32_t>(), (std::vector<std::int32_t>{7}));
+    // around of bool: rint's float16 for 0 decimals, NumPy's casting error otherwise.
+    EXPECT_EQ(around(array_of<std::uint8_t>({1, 0}).astype(DType::bool_)).dtype(), DType::float16);
+    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, around(array_of<std::uint8_t>({1}).astype(DType::bool_), 1)),
+                    "Cannot cast ufunc 'multiply' output from dtype('float64') to dtype('bool')");
+    EXPECT_EQ(round(array_of<std::int32_t>({15, 25, -15, 1234}), -1).to_vector<std::int32_t>(),
+              (std::vector<std::int32_t>{20, 20, -20, 1230}));  // ties to even, as NumPy
+    EXPECT_EQ(around(array_of<std::int32_t>({15}), 2).to_vector<std::int32_t>(), (std::vector<std::int32_t>{15}));
+}
+
+TEST_F(Ufuncs, RealAndImaginaryPartsAreViews) {
+    const std::vector<std::complex<float>> values{{1.0f, 2.0f}, {-3.0f, 4.0f}};
+    const Array z = Array::from_host(std::span<const std::complex<float>>(values), {2});
+    const Array re = real(z), im = imag(z);
+    EXPECT_EQ(re.dtype(), DType::float32);
+    EXPECT_EQ(re.to_vector<float>(), (std::vector<float>{1.0f, -3.0f}));
+    EXPECT_EQ(im.to_vector<float>(), (std::vector<float>{2.0f, 4.0f}));
+    Array writable = im;
+    writable.fill(0.5f);  // writes z's imaginary parts
+    const std::vector<std::complex<float>> after = z.to_vector<std::complex<float>>();
+    EXPECT_EQ(after[1], std::complex<float>(-3.0f, 0.5f));
+    const Array x = array_of<std::int16_t>({5, 6});
+    EXPECT_EQ(real(x).address(), x.address());  // the array itself
+    EXPECT_EQ(imag(x).to_vector<std::int16_t>(), (std::vector<std::int16_t>{0, 0}));
+    EXPECT_EQ(imag(x).dtype(), DType::int16);
+    EXPECT_EQ(conj(z).to_vector<std::complex<float>>()[1], std::complex<float>(-3.0f, -0.5f));
 }
 }  // namespace
 }  // namespace gpukit::testing
