@@ -207,11 +207,11 @@ struct gk_params {
 };
 
 // ---- real functions, one name for float and double (float16 and bfloat16 compute in float)
-#define GK_REAL_FUNCTION_1(name, float_function, double_function)               \
-    __device__ inline float name(float x) { return float_function(x); }         \
+#define GK_REAL_FUNCTION_1(name, float_function, double_function)       \
+    __device__ inline float name(float x) { return float_function(x); } \
     __device__ inline double name(double x) { return double_function(x); }
-#define GK_REAL_FUNCTION_2(name, float_function, double_function)                               \
-    __device__ inline float name(float x, float y) { return float_function(x, y); }             \
+#define GK_REAL_FUNCTION_2(name, float_function, double_function)                   \
+    __device__ inline float name(float x, float y) { return float_function(x, y); } \
     __device__ inline double name(double x, double y) { return double_function(x, y); }
 GK_REAL_FUNCTION_1(gk_fabs, fabsf, fabs)
 GK_REAL_FUNCTION_1(gk_sqrt, sqrtf, sqrt)
@@ -281,7 +281,7 @@ struct gk_limits<float> {
     __device__ static float max() { return gk_bits_float(0x7f7fffffu); }
     __device__ static float min_normal() { return gk_bits_float(0x00800000u); }
     __device__ static float epsilon() { return gk_bits_float(0x34000000u); }  // 2^-23
-    __device__ static float max_log() { return 88.72283f; }                    // exp overflows above
+    __device__ static float max_log() { return 88.72283f; }                   // exp overflows above
     static const int digits = 24;
 };
 template <>

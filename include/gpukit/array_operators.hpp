@@ -32,8 +32,8 @@
 namespace gpukit {
 
 template <class T>
-concept WeakScalar = std::is_arithmetic_v<T> || std::is_same_v<T, std::complex<float>> ||
-                     std::is_same_v<T, std::complex<double>>;
+concept WeakScalar =
+    std::is_arithmetic_v<T> || std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
 
 namespace detail {
 
@@ -85,38 +85,38 @@ Array operator~(const Array& x);  // bitwise_not (bool: logical not)
 
 // Binary operators: array with array, array with number, number with array, and in place
 // (op(a, b, out=a) with casting same_kind; the result's shape must be a's).
-#define GPUKIT_DECLARE_ARRAY_OPERATOR(op, use)                                                             \
-    Array operator op(const Array& a, const Array& b);                                                           \
-    template <WeakScalar T>                                                                                      \
-    Array operator op(const Array& a, T b) {                                                                     \
-        return a op detail::scalar_operand(a, detail::weak_scalar_value(b), detail::ScalarUse::use);               \
-    }                                                                                                            \
-    template <WeakScalar T>                                                                                      \
-    Array operator op(T a, const Array& b) {                                                                     \
-        return detail::scalar_operand(b, detail::weak_scalar_value(a), detail::ScalarUse::use) op b;               \
+#define GPUKIT_DECLARE_ARRAY_OPERATOR(op, use)                                                       \
+    Array operator op(const Array& a, const Array& b);                                               \
+    template <WeakScalar T>                                                                          \
+    Array operator op(const Array& a, T b) {                                                         \
+        return a op detail::scalar_operand(a, detail::weak_scalar_value(b), detail::ScalarUse::use); \
+    }                                                                                                \
+    template <WeakScalar T>                                                                          \
+    Array operator op(T a, const Array& b) {                                                         \
+        return detail::scalar_operand(b, detail::weak_scalar_value(a), detail::ScalarUse::use) op b; \
     }
-#define GPUKIT_DECLARE_IN_PLACE_OPERATOR(op)                                                          \
-    Array& operator op##=(Array& a, const Array& b);                                                  \
-    template <WeakScalar T>                                                                           \
-    Array& operator op##=(Array& a, T b) {                                                            \
-        return a op##= detail::scalar_operand(a, detail::weak_scalar_value(b), detail::ScalarUse::arithmetic); \
+#define GPUKIT_DECLARE_IN_PLACE_OPERATOR(op)                                                                    \
+    Array& operator op##=(Array& a, const Array& b);                                                            \
+    template <WeakScalar T>                                                                                     \
+    Array& operator op##=(Array& a, T b) {                                                                      \
+        return a op## = detail::scalar_operand(a, detail::weak_scalar_value(b), detail::ScalarUse::arithmetic); \
     }
 
-GPUKIT_DECLARE_ARRAY_OPERATOR(+, arithmetic)  // add
-GPUKIT_DECLARE_ARRAY_OPERATOR(-, arithmetic)  // subtract
-GPUKIT_DECLARE_ARRAY_OPERATOR(*, arithmetic)  // multiply
-GPUKIT_DECLARE_ARRAY_OPERATOR(/, arithmetic)  // true_divide
-GPUKIT_DECLARE_ARRAY_OPERATOR(%, arithmetic)  // remainder
-GPUKIT_DECLARE_ARRAY_OPERATOR(&, arithmetic)  // bitwise_and
-GPUKIT_DECLARE_ARRAY_OPERATOR(|, arithmetic)  // bitwise_or
-GPUKIT_DECLARE_ARRAY_OPERATOR(^, arithmetic)  // bitwise_xor
+GPUKIT_DECLARE_ARRAY_OPERATOR(+, arithmetic)   // add
+GPUKIT_DECLARE_ARRAY_OPERATOR(-, arithmetic)   // subtract
+GPUKIT_DECLARE_ARRAY_OPERATOR(*, arithmetic)   // multiply
+GPUKIT_DECLARE_ARRAY_OPERATOR(/, arithmetic)   // true_divide
+GPUKIT_DECLARE_ARRAY_OPERATOR(%, arithmetic)   // remainder
+GPUKIT_DECLARE_ARRAY_OPERATOR(&, arithmetic)   // bitwise_and
+GPUKIT_DECLARE_ARRAY_OPERATOR(|, arithmetic)   // bitwise_or
+GPUKIT_DECLARE_ARRAY_OPERATOR(^, arithmetic)   // bitwise_xor
 GPUKIT_DECLARE_ARRAY_OPERATOR(<<, arithmetic)  // left_shift
 GPUKIT_DECLARE_ARRAY_OPERATOR(>>, arithmetic)  // right_shift
 GPUKIT_DECLARE_ARRAY_OPERATOR(==, comparison)  // equal
 GPUKIT_DECLARE_ARRAY_OPERATOR(!=, comparison)  // not_equal
-GPUKIT_DECLARE_ARRAY_OPERATOR(<, comparison)  // less
+GPUKIT_DECLARE_ARRAY_OPERATOR(<, comparison)   // less
 GPUKIT_DECLARE_ARRAY_OPERATOR(<=, comparison)  // less_equal
-GPUKIT_DECLARE_ARRAY_OPERATOR(>, comparison)  // greater
+GPUKIT_DECLARE_ARRAY_OPERATOR(>, comparison)   // greater
 GPUKIT_DECLARE_ARRAY_OPERATOR(>=, comparison)  // greater_equal
 GPUKIT_DECLARE_IN_PLACE_OPERATOR(+)
 GPUKIT_DECLARE_IN_PLACE_OPERATOR(-)

@@ -142,8 +142,7 @@ void modf(const Array& x, const Array& fractional, const Array& integral, Castin
 
 // minimum(maximum(a, low), high), nan propagating; a ufunc of three inputs, as numpy.clip.
 Array clip(const Array& a, const Array& low, const Array& high);
-void clip(const Array& a, const Array& low, const Array& high, const Array& out,
-          Casting casting = Casting::same_kind);
+void clip(const Array& a, const Array& low, const Array& high, const Array& out, Casting casting = Casting::same_kind);
 
 // ---- functions that are not ufuncs
 // x where `condition` is true (nonzero), else y, as numpy.where(condition, x, y): in x's and y's
@@ -175,13 +174,9 @@ inline void mod(const Array& a, const Array& b, const Array& out, Casting castin
     remainder(a, b, out, casting);
 }
 inline Array abs(const Array& x) { return absolute(x); }
-inline void abs(const Array& x, const Array& out, Casting casting = Casting::same_kind) {
-    absolute(x, out, casting);
-}
+inline void abs(const Array& x, const Array& out, Casting casting = Casting::same_kind) { absolute(x, out, casting); }
 inline Array conj(const Array& x) { return conjugate(x); }
-inline void conj(const Array& x, const Array& out, Casting casting = Casting::same_kind) {
-    conjugate(x, out, casting);
-}
+inline void conj(const Array& x, const Array& out, Casting casting = Casting::same_kind) { conjugate(x, out, casting); }
 inline Array invert(const Array& x) { return bitwise_not(x); }
 inline void invert(const Array& x, const Array& out, Casting casting = Casting::same_kind) {
     bitwise_not(x, out, casting);

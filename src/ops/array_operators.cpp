@@ -30,12 +30,16 @@ IntegerValue integer_value(const WeakScalarValue& number) {
 bool fits(const IntegerValue& v, DType dtype) {
     const unsigned bits = 8 * static_cast<unsigned>(itemsize(dtype));
     if (kind(dtype) == DTypeKind::unsigned_integer) {
-        const std::uint64_t max = bits == 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << bits) - 1;
-        return v.is_unsigned ? v.unsigned_value <= max : v.signed_value >= 0 && static_cast<std::uint64_t>(v.signed_value) <= max;
+        const std::uint64_t max =
+            bits == 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << bits) - 1;
+        return v.is_unsigned ? v.unsigned_value <= max
+                             : v.signed_value >= 0 && static_cast<std::uint64_t>(v.signed_value) <= max;
     }
-    const std::int64_t max = bits == 64 ? std::numeric_limits<std::int64_t>::max() : (std::int64_t{1} << (bits - 1)) - 1;
+    const std::int64_t max =
+        bits == 64 ? std::numeric_limits<std::int64_t>::max() : (std::int64_t{1} << (bits - 1)) - 1;
     const std::int64_t min = -max - 1;
-    return v.is_unsigned ? v.unsigned_value <= static_cast<std::uint64_t>(max) : v.signed_value >= min && v.signed_value <= max;
+    return v.is_unsigned ? v.unsigned_value <= static_cast<std::uint64_t>(max)
+                         : v.signed_value >= min && v.signed_value <= max;
 }
 
 std::string text_of(const IntegerValue& v) {
@@ -56,8 +60,8 @@ Array scalar_operand(const Array& array, const WeakScalarValue& number, ScalarUs
             // NEP 50: arithmetic refuses the number (NumPy's OverflowError); a comparison compares
             // it exactly, through the int64 or uint64 loops.
             if (use == ScalarUse::arithmetic)
-                throw InvalidArgumentError(concat("Python integer ", text_of(value), " out of bounds for ",
-                                                  to_string(dtype)));
+                throw InvalidArgumentError(
+                    concat("Python integer ", text_of(value), " out of bounds for ", to_string(dtype)));
             dtype = number.value_dtype;
         }
     }
@@ -99,7 +103,7 @@ Array& operator-=(Array& a, const Array& b) {
 
 #define GPUKIT_DEFINE_ARRAY_OPERATOR(op, ufunc) \
     Array operator op(const Array& a, const Array& b) { return ufunc(a, b); }
-#define GPUKIT_DEFINE_IN_PLACE_OPERATOR(op, ufunc)     \
+#define GPUKIT_DEFINE_IN_PLACE_OPERATOR(op, ufunc)    \
     Array& operator op##=(Array& a, const Array& b) { \
         ufunc(a, b, a);                               \
         return a;                                     \

@@ -17,9 +17,19 @@ using detail::function_op_base;
 using detail::scalar_array;
 
 // Each function's kernels, by OpKey::op (equal ids, equal expressions).
-enum class FunctionOp : std::uint16_t { where, nan_to_num, round_positive, round_negative, round_integer, angle, angle_degrees };
+enum class FunctionOp : std::uint16_t {
+    where,
+    nan_to_num,
+    round_positive,
+    round_negative,
+    round_integer,
+    angle,
+    angle_degrees
+};
 
-std::uint16_t op_of(FunctionOp op) { return static_cast<std::uint16_t>(function_op_base + static_cast<std::uint16_t>(op)); }
+std::uint16_t op_of(FunctionOp op) {
+    return static_cast<std::uint16_t>(function_op_base + static_cast<std::uint16_t>(op));
+}
 
 // Runs `expression` over `inputs` into a new array of `shape` and `out_dtype`, computing in `loop`
 // (the inputs' loop dtypes, then the output's).
@@ -69,8 +79,8 @@ Array nan_to_num(const Array& x, double nan, std::optional<double> posinf, std::
     const Array posinf_value = scalar_array(&values[1], DType::float64, part, x.device());
     const Array neginf_value = scalar_array(&values[2], DType::float64, part, x.device());
     return run_loop(FunctionOp::nan_to_num, "out0 = gk_nan_to_num(in0, in1, in2, in3)",
-                    {&x, &nan_value, &posinf_value, &neginf_value}, {x.dtype(), part, part, part, x.dtype()},
-                    x.shape(), x.dtype());
+                    {&x, &nan_value, &posinf_value, &neginf_value}, {x.dtype(), part, part, part, x.dtype()}, x.shape(),
+                    x.dtype());
 }
 
 Array around(const Array& x, int decimals) {
@@ -95,10 +105,10 @@ Array around(const Array& x, int decimals) {
     const DType part = real_dtype(dtype);
     const Array f = scalar_array(&factor, DType::float64, part, x.device());
     const bool positive = decimals > 0;
-    const std::string expression = detail::with_loop_type(
-        positive ? "out0 = gk_round_positive(in0, in1, (const gk_loop_t*)0)"
-                 : "out0 = gk_round_negative(in0, in1, (const gk_loop_t*)0)",
-        dtype);
+    const std::string expression =
+        detail::with_loop_type(positive ? "out0 = gk_round_positive(in0, in1, (const gk_loop_t*)0)"
+                                        : "out0 = gk_round_negative(in0, in1, (const gk_loop_t*)0)",
+                               dtype);
     return run_loop(positive ? FunctionOp::round_positive : FunctionOp::round_negative, expression, {&x, &f},
                     {dtype, part, dtype}, x.shape(), dtype);
 }
@@ -117,16 +127,17 @@ Array angle(const Array& z, bool degrees) {
         const DType inputs[] = {detail::weak_scalar_dtype(own, PythonScalar::integer), z.dtype()};
         const detail::UfuncLoop* arctan2 = detail::select_loop(detail::ufunc(detail::UfuncId::arctan2), inputs);
         if (!arctan2)
-            throw InvalidArgumentError(concat("ufunc 'arctan2' did not contain a loop with signature matching types "
-                                              "(dtype('", to_string(inputs[0]), "'), dtype('", to_string(z.dtype()),
-                                              "'))"));
+            throw InvalidArgumentError(
+                concat("ufunc 'arctan2' did not contain a loop with signature matching types "
+                       "(dtype('",
+                       to_string(inputs[0]), "'), dtype('", to_string(z.dtype()), "'))"));
         loop = arctan2->dtypes[1];
         out = arctan2->dtypes[2];
     }
     if (!degrees) return run_loop(FunctionOp::angle, "out0 = gk_angle(in0)", {&z}, {loop, out}, z.shape(), out);
     return run_loop(FunctionOp::angle_degrees,
-                    detail::with_loop_type("out0 = gk_angle_degrees(in0, (const gk_loop_t*)0)", out), {&z},
-                    {loop, out}, z.shape(), out);
+                    detail::with_loop_type("out0 = gk_angle_degrees(in0, (const gk_loop_t*)0)", out), {&z}, {loop, out},
+                    z.shape(), out);
 }
 
 Array real(const Array& x) {

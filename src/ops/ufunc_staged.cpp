@@ -53,7 +53,7 @@ struct KindExpressions {
 StagedUfunc make_staged(StagedUfuncId id, std::string_view name, int nin, int nout, std::string_view loops,
                         const KindExpressions& expressions) {
     StagedUfunc ufunc{id, name, static_cast<std::uint8_t>(nin), static_cast<std::uint8_t>(nout), {}};
-    if (static_cast<std::size_t>(nin + nout) > max_staged_operands)
+    if (static_cast<std::size_t>(nin) + static_cast<std::size_t>(nout) > max_staged_operands)
         throw std::logic_error(concat("ufuncs.def: ", name, " has more than ", max_staged_operands, " operands"));
     while (!loops.empty()) {
         const std::size_t end = std::min(loops.find(' '), loops.size());
@@ -82,8 +82,8 @@ const std::vector<StagedUfunc>& table() {
         std::vector<StagedUfunc> rows;
 #define GPUKIT_UFUNC(...)
 #define GPUKIT_UFUNC_STAGED(name, nin, nout, loops, boolean, signed_, unsigned_, floating, complex) \
-    rows.push_back(make_staged(StagedUfuncId::name, #name, nin, nout, loops,                         \
-                               {boolean, signed_, unsigned_, floating, complex}));
+    rows.push_back(                                                                                 \
+        make_staged(StagedUfuncId::name, #name, nin, nout, loops, {boolean, signed_, unsigned_, floating, complex}));
 #include "ops/ufuncs.def"
 #undef GPUKIT_UFUNC_STAGED
 #undef GPUKIT_UFUNC
@@ -187,16 +187,15 @@ namespace {
 using detail::StagedUfuncId;
 
 std::vector<Array> run(StagedUfuncId id, std::initializer_list<const Array*> inputs) {
-    return detail::run_staged_ufunc(detail::staged_ufunc(id), std::span<const Array* const>(inputs.begin(), inputs.size()));
+    return detail::run_staged_ufunc(detail::staged_ufunc(id),
+                                    std::span<const Array* const>(inputs.begin(), inputs.size()));
 }
 void run(StagedUfuncId id, std::initializer_list<const Array*> inputs, std::initializer_list<const Array*> outputs,
          Casting casting) {
     detail::run_staged_ufunc(detail::staged_ufunc(id), std::span<const Array* const>(inputs.begin(), inputs.size()),
                              std::span<const Array* const>(outputs.begin(), outputs.size()), casting);
 }
-std::pair<Array, Array> pair_of(std::vector<Array> results) {
-    return {std::move(results[0]), std::move(results[1])};
-}
+std::pair<Array, Array> pair_of(std::vector<Array> results) { return {std::move(results[0]), std::move(results[1])}; }
 
 }  // namespace
 

@@ -44,10 +44,10 @@ TEST_F(ArrayOperators, EachOperatorIsItsUfunc) {
     const Array small = array_of(std::vector<std::int32_t>(37, 3));
     using Binary = Array (*)(const Array&, const Array&);
     const std::pair<Array, Binary> cases[] = {
-        {a + b, add},          {a - b, subtract},         {a * b, multiply},     {a / b, true_divide},
-        {a % b, remainder},    {(a & b), bitwise_and},    {(a | b), bitwise_or}, {(a ^ b), bitwise_xor},
-        {a == b, equal},       {a != b, not_equal},       {a < b, less},         {a <= b, less_equal},
-        {a > b, greater},      {a >= b, greater_equal},
+        {a + b, add},       {a - b, subtract},       {a * b, multiply},     {a / b, true_divide},
+        {a % b, remainder}, {(a & b), bitwise_and},  {(a | b), bitwise_or}, {(a ^ b), bitwise_xor},
+        {a == b, equal},    {a != b, not_equal},     {a < b, less},         {a <= b, less_equal},
+        {a > b, greater},   {a >= b, greater_equal},
     };
     for (const auto& [got, ufunc] : cases) {
         const Array expected = ufunc(a, b);
@@ -99,7 +99,8 @@ TEST_F(ArrayOperators, NumbersAreWeakScalars) {
 
 TEST_F(ArrayOperators, IntegersOutOfRangeAreRefusedInArithmeticAndComparedExactly) {
     const Array int8s = array_of<std::int8_t>({1, 2});
-    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, int8s + 1000), "Python integer 1000 out of bounds for int8");
+    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, int8s + 1000),
+                    "Python integer 1000 out of bounds for int8");
     expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, array_of<std::uint8_t>({1}) + (-1)),
                     "Python integer -1 out of bounds for uint8");
     expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, array_of<std::int64_t>({1}) + (1ull << 63)),

@@ -56,7 +56,9 @@ const std::vector<UfuncCase>& numpy_cases() {
 const std::vector<LoopList>& numpy_loop_lists() {
     static const std::vector<LoopList> lists = [] {
         std::vector<LoopList> all;
-        const auto ufunc_loops = [&all](std::string_view name, std::string_view loops) { all.push_back({name, loops}); };
+        const auto ufunc_loops = [&all](std::string_view name, std::string_view loops) {
+            all.push_back({name, loops});
+        };
         const auto ufunc_case = [](std::string_view, std::string_view, std::string_view, std::string_view,
                                    std::string_view, std::string_view, std::string_view) {};
 #include "data/ufunc_cases.inc"
@@ -119,21 +121,25 @@ struct Tolerance {
 };
 
 const std::map<std::string_view, Tolerance>& tolerances() {
-    // Bounds measured against NumPy 2.4 (whose float32 transcendental functions are SIMD
-    // approximations of up to about 4 ulps) with room for CUDA's documented error bounds.
+    // Each bound is CUDA's documented maximum error for the function (CUDA C Programming Guide,
+    // "Mathematical Functions") plus NumPy's own (its float32 SIMD functions are within about 2
+    // ulps, float64 within 1; the simulator's C library within 1). Complex functions are written
+    // here (kernels/gpukit_elementwise.cuh) and compared norm-wise. The rest are exact: integers,
+    // comparisons, rounding, division and remainders, signs, nextafter, ldexp, frexp and the like.
     static const std::map<std::string_view, Tolerance> table = {
-        {"multiply", {0, 0, 0, 4}},       {"true_divide", {0, 0, 0, 4}},  {"square", {0, 0, 0, 4}},
-        {"reciprocal", {0, 0, 0, 4}},     {"absolute", {0, 0, 0, 2}},     {"sign", {0, 0, 0, 4}},
-        {"power", {1, 4, 4, 64}},         {"float_power", {0, 0, 4, 64}}, {"exp", {1, 4, 2, 8}},
-        {"exp2", {1, 4, 2, 8}},           {"expm1", {1, 4, 2, 8}},        {"log", {1, 4, 2, 8}},
-        {"log2", {1, 4, 2, 8}},           {"log10", {1, 4, 2, 8}},        {"log1p", {1, 4, 2, 512}},
-        {"sqrt", {0, 0, 0, 4}},           {"cbrt", {1, 4, 4, 0}},         {"sin", {1, 4, 2, 8}},
-        {"cos", {1, 4, 2, 8}},            {"tan", {1, 4, 2, 8}},          {"arcsin", {1, 4, 2, 16}},
-        {"arccos", {1, 4, 2, 16}},        {"arctan", {1, 4, 2, 16}},      {"arctan2", {1, 4, 2, 0}},
-        {"hypot", {1, 2, 2, 0}},          {"sinh", {1, 4, 2, 16}},        {"cosh", {1, 4, 2, 16}},
-        {"tanh", {1, 4, 2, 16}},          {"arcsinh", {1, 4, 4, 16}},     {"arccosh", {1, 4, 4, 16}},
-        {"arctanh", {1, 4, 4, 16}},       {"fmax", {0, 0, 0, 0, false}},  {"fmin", {0, 0, 0, 0, false}},
-        {"angle", {1, 4, 2, 4}},          {"angle(deg)", {1, 4, 2, 4}},
+        // name            float16/bfloat16, float32, float64 ulps; complex epsilons
+        {"multiply", {0, 0, 0, 4}},   {"true_divide", {0, 0, 0, 4}}, {"square", {0, 0, 0, 4}},
+        {"reciprocal", {0, 0, 0, 4}}, {"absolute", {0, 0, 0, 2}},    {"sign", {0, 0, 0, 4}},
+        {"power", {1, 6, 3, 64}},     {"float_power", {0, 0, 3, 64}}, {"exp", {1, 4, 2, 8}},
+        {"exp2", {1, 4, 2, 8}},       {"expm1", {1, 4, 2, 8}},       {"log", {1, 4, 2, 8}},
+        {"log2", {1, 4, 2, 8}},       {"log10", {1, 4, 2, 8}},       {"log1p", {1, 4, 2, 512}},
+        {"sqrt", {0, 0, 0, 4}},       {"cbrt", {1, 4, 4, 0}},        {"sin", {1, 4, 3, 8}},
+        {"cos", {1, 4, 3, 8}},        {"tan", {1, 6, 3, 8}},         {"arcsin", {1, 4, 3, 16}},
+        {"arccos", {1, 4, 3, 16}},    {"arctan", {1, 4, 3, 16}},     {"arctan2", {1, 5, 3, 0}},
+        {"hypot", {1, 5, 3, 0}},      {"sinh", {1, 5, 3, 16}},       {"cosh", {1, 4, 2, 16}},
+        {"tanh", {1, 4, 2, 16}},      {"arcsinh", {1, 5, 4, 16}},    {"arccosh", {1, 6, 4, 16}},
+        {"arctanh", {1, 5, 3, 16}},   {"angle", {1, 5, 3, 4}},       {"angle(deg)", {1, 5, 3, 4}},
+        {"fmax", {0, 0, 0, 0, false}}, {"fmin", {0, 0, 0, 0, false}},
     };
     return table;
 }
@@ -235,7 +241,8 @@ std::string describe(const std::byte* p, DType dtype) {
         }
     }
     text << " (0x";
-    for (std::size_t b = itemsize(dtype); b-- > 0;) text << std::hex << (static_cast<unsigned>(p[b]) >> 4) << (static_cast<unsigned>(p[b]) & 15);
+    for (std::size_t b = itemsize(dtype); b-- > 0;)
+        text << std::hex << (static_cast<unsigned>(p[b]) >> 4) << (static_cast<unsigned>(p[b]) & 15);
     text << ")";
     return text.str();
 }
@@ -294,7 +301,6 @@ void expect_matches(const UfuncCase& c, const std::vector<std::byte>& got, DType
         }
     }
 }
-
 
 // ---- running a case by its name: a table row, a staged row, or a function with its arguments
 
@@ -392,9 +398,12 @@ INSTANTIATE_TEST_SUITE_P(Ufuncs, UfuncMatchesNumPy, ::testing::ValuesIn(case_nam
                          [](const ::testing::TestParamInfo<std::string>& info) {
                              std::string name;
                              for (char ch : info.param)
-                                 if (std::isalnum(static_cast<unsigned char>(ch))) name += ch;
-                                 else if (ch == '-') name += "minus";
-                                 else if (ch != ')') name += '_';
+                                 if (std::isalnum(static_cast<unsigned char>(ch)))
+                                     name += ch;
+                                 else if (ch == '-')
+                                     name += "minus";
+                                 else if (ch != ')')
+                                     name += '_';
                              return name;
                          });
 
@@ -491,14 +500,16 @@ TEST_P(UfuncLayouts, BroadcastTransposedZeroDimensionalAndEmpty) {
         std::vector<std::byte> rows_bytes = host[k];
         if (k > 0)
             for (std::int64_t r = 1; r < rows; ++r)
-                std::memcpy(&rows_bytes[r * columns * itemsize(dtypes[k])], host[k].data(), columns * itemsize(dtypes[k]));
+                std::memcpy(&rows_bytes[r * columns * itemsize(dtypes[k])], host[k].data(),
+                            columns * itemsize(dtypes[k]));
         repeated.push_back(Array::from_host(ConstHostView(rows_bytes.data(), dtypes[k], {rows, columns})));
     }
     const std::vector<Array> expected_broadcast = run_named(c.name, repeated);
     const std::vector<Array> got_broadcast = run_named(c.name, broadcast);
     std::vector<std::vector<std::byte>> first_elements;
     for (std::size_t k = 0; k < arrow; ++k)
-        first_elements.emplace_back(host[k].begin(), host[k].begin() + static_cast<std::ptrdiff_t>(itemsize(dtypes[k])));
+        first_elements.emplace_back(host[k].begin(),
+                                    host[k].begin() + static_cast<std::ptrdiff_t>(itemsize(dtypes[k])));
     for (std::size_t k = 0; k < expected.size(); ++k) {
         const DType dtype = expected[k].dtype();
         const std::vector<std::byte> all = bytes_of(expected[k]);
@@ -509,7 +520,8 @@ TEST_P(UfuncLayouts, BroadcastTransposedZeroDimensionalAndEmpty) {
         expect_matches(c, bytes_of(got_broadcast[k]), dtype, bytes_of(expected_broadcast[k]), kind(dtypes[0]), host,
                        dtypes);
         ASSERT_EQ(got_zero_d[k].shape(), Shape{});
-        expect_matches(c, bytes_of(got_zero_d[k]), dtype, std::vector<std::byte>(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(itemsize(dtype))),
+        expect_matches(c, bytes_of(got_zero_d[k]), dtype,
+                       std::vector<std::byte>(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(itemsize(dtype))),
                        kind(dtypes[0]), first_elements, dtypes);
         EXPECT_EQ(got_empty[k].shape(), (Shape{0, columns}));
     }
@@ -519,9 +531,12 @@ INSTANTIATE_TEST_SUITE_P(Ufuncs, UfuncLayouts, ::testing::ValuesIn(case_names())
                          [](const ::testing::TestParamInfo<std::string>& info) {
                              std::string name;
                              for (char ch : info.param)
-                                 if (std::isalnum(static_cast<unsigned char>(ch))) name += ch;
-                                 else if (ch == '-') name += "minus";
-                                 else if (ch != ')') name += '_';
+                                 if (std::isalnum(static_cast<unsigned char>(ch)))
+                                     name += ch;
+                                 else if (ch == '-')
+                                     name += "minus";
+                                 else if (ch != ')')
+                                     name += '_';
                              return name;
                          });
 
@@ -588,16 +603,19 @@ TEST_F(Ufuncs, IntegerToNegativePowerGivesCuPysValues) {
 TEST_F(Ufuncs, Int64AgainstUint64ComparesExactly) {
     const Array minus_one = array_of<std::int64_t>({-1, -1, std::numeric_limits<std::int64_t>::max()});
     const Array big = array_of<std::uint64_t>({1ull << 63, ~0ull, 1ull << 63});
-    EXPECT_EQ(less(minus_one, big).astype(DType::uint8).to_vector<std::uint8_t>(), (std::vector<std::uint8_t>{1, 1, 1}));
-    EXPECT_EQ(equal(minus_one, big).astype(DType::uint8).to_vector<std::uint8_t>(), (std::vector<std::uint8_t>{0, 0, 0}));
+    EXPECT_EQ(less(minus_one, big).astype(DType::uint8).to_vector<std::uint8_t>(),
+              (std::vector<std::uint8_t>{1, 1, 1}));
+    EXPECT_EQ(equal(minus_one, big).astype(DType::uint8).to_vector<std::uint8_t>(),
+              (std::vector<std::uint8_t>{0, 0, 0}));
     EXPECT_EQ(greater_equal(big, minus_one).astype(DType::uint8).to_vector<std::uint8_t>(),
               (std::vector<std::uint8_t>{1, 1, 1}));
     // Through float64 (before NumPy 2) -1 and 2^64 - 1 would be ordered right, but 2^63 - 1 and
     // 2^63 would be equal.
-    EXPECT_EQ(less(array_of<std::int64_t>({std::numeric_limits<std::int64_t>::max()}), array_of<std::uint64_t>({1ull << 63}))
-                  .astype(DType::uint8)
-                  .to_vector<std::uint8_t>(),
-              (std::vector<std::uint8_t>{1}));
+    EXPECT_EQ(
+        less(array_of<std::int64_t>({std::numeric_limits<std::int64_t>::max()}), array_of<std::uint64_t>({1ull << 63}))
+            .astype(DType::uint8)
+            .to_vector<std::uint8_t>(),
+        (std::vector<std::uint8_t>{1}));
 }
 
 TEST_F(Ufuncs, LoopSelectionFollowsNumPy) {
@@ -666,8 +684,9 @@ TEST_F(Ufuncs, FunctionsAsNumPy) {
     EXPECT_EQ(nan_to_num(array_of<std::int32_t>({7})).to_vector<std::int32_t>(), (std::vector<std::int32_t>{7}));
     // around of bool: rint's float16 for 0 decimals, NumPy's casting error otherwise.
     EXPECT_EQ(around(array_of<std::uint8_t>({1, 0}).astype(DType::bool_)).dtype(), DType::float16);
-    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, around(array_of<std::uint8_t>({1}).astype(DType::bool_), 1)),
-                    "Cannot cast ufunc 'multiply' output from dtype('float64') to dtype('bool')");
+    expect_contains(
+        GPUKIT_MESSAGE_OF(InvalidArgumentError, around(array_of<std::uint8_t>({1}).astype(DType::bool_), 1)),
+        "Cannot cast ufunc 'multiply' output from dtype('float64') to dtype('bool')");
     EXPECT_EQ(round(array_of<std::int32_t>({15, 25, -15, 1234}), -1).to_vector<std::int32_t>(),
               (std::vector<std::int32_t>{20, 20, -20, 1230}));  // ties to even, as NumPy
     EXPECT_EQ(around(array_of<std::int32_t>({15}), 2).to_vector<std::int32_t>(), (std::vector<std::int32_t>{15}));
