@@ -3,6 +3,7 @@
 
 #include "gpukit/array.hpp"
 #include "gpukit/array_memory.hpp"
+#include "gpukit/array_operators.hpp"
 #include "gpukit/backend.hpp"
 #include "gpukit/cache.hpp"
 #include "gpukit/check.hpp"
