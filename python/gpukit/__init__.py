@@ -51,6 +51,7 @@ from ._core import (
     get_default_memory_pool,
     get_elapsed_time,
     ndarray,
+    ufunc,
 )
 from ._creation import (
     arange,
@@ -90,6 +91,11 @@ from ._errors import (
 from ._interop import array, asarray, asnumpy, from_dlpack
 from ._kernel import RawKernel, RawModule
 
+# The ufuncs, one per row of the C++ table (src/ops/ufuncs.def), and NumPy's aliases of them:
+# gpukit.add, gpukit.sqrt, gpukit.divide, ...
+_ufuncs = _core.ufuncs()
+globals().update(_ufuncs)
+
 # Tracebacks and reprs name the public path (gpukit.LaunchConfigError), not the private module. The
 # classes the extension defines (ndarray, Stream, Event, Device) keep gpukit._core as theirs, so that
 # its stub (_core.pyi) describes them rather than importing them back from here.
@@ -122,5 +128,6 @@ __all__ = [
     "ones_like", "pinned_empty",
     "print_check_report", "raise_on_hazard", "sandboxed", "set_print_check_report", "set_raise_on_hazard",
     "set_sandbox", "synchronize",
-    "take_check_report", "use_backend", "zeros", "zeros_like",
-]
+    "take_check_report", "ufunc", "use_backend", "zeros", "zeros_like",
+] + sorted(_ufuncs)
+del _ufuncs

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "arguments.hpp"
+#include "array_operators.hpp"
 #include "bindings.hpp"
 #include "dlpack.hpp"
 #include "dlpack_abi.hpp"
@@ -267,7 +268,7 @@ void bind_array(nb::module_& m) {
                    ", f_contiguous=" + word(f.f_contiguous) + ", owndata=" + word(f.owndata) + ")";
         });
 
-    nb::class_<Array> cls(m, "ndarray", nb::is_weak_referenceable(), array_doc);
+    nb::class_<Array> cls(m, "ndarray", nb::is_weak_referenceable(), nb::type_slots(array_operator_slots()), array_doc);
     cls.def("__init__", &construct, "shape"_a.none(),
             "dtype"_a.none() = nb::handle(reinterpret_cast<PyObject*>(&PyFloat_Type)),
             nb::sig("def __init__(self, shape: object, dtype: object = float, memptr: ndarray | None = None, "

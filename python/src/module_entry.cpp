@@ -16,6 +16,8 @@ NB_MODULE(_core, m) {
     bind_memory(m);
     bind_array(m);
     bind_memory_pool(m);
+    bind_ufuncs(m);
+    bind_array_operators(m);
     bind_module_kernel(m);
     bind_check(m);
     bind_dlpack(m);
