@@ -320,7 +320,8 @@ nb::object clip(nb::handle self, nb::handle low, nb::handle high, nb::handle out
 }
 
 // NumPy hands its ufuncs to us when an operand is a gpukit array (numpy.sqrt(x), numpy_array + x):
-// gpukit's ufunc of that name runs, which refuses NumPy arrays naming gpukit.asarray. NotImplemented
+// gpukit's ufunc of that name runs, which refuses NumPy arrays naming gpukit.asarray (0-d ones
+// are scalars here: NumPy makes them of the scalars it compares). NotImplemented
 // for a ufunc gpukit lacks, or when another operand has an __array_ufunc__ of its own to decide.
 nb::object array_ufunc(nb::handle, nb::handle numpy_ufunc, nb::handle method, const nb::args& inputs,
                        const nb::kwargs& keywords) {
@@ -338,10 +339,17 @@ nb::object array_ufunc(nb::handle, nb::handle numpy_ufunc, nb::handle method, co
     if (keywords.contains("out"))
         for (nb::handle output : nb::borrow<nb::tuple>(keywords["out"]))
             if (defers(output)) return not_implemented;
+    // NumPy hands a NumPy scalar it compares with (numpy.float32(1) < x) over as a 0-d array: a
+    // scalar again here. A 0-d array the caller made is taken as NumPy's own scalar too.
+    nb::list operands;
+    for (nb::handle input : inputs)
+        operands.append(nb::isinstance(input, numpy_array) && nb::cast<int>(input.attr("ndim")) == 0
+                            ? nb::object(input[nb::tuple()])
+                            : nb::borrow(input));
     nb::object ufunc = ufunc_object(*row);
     const std::string called = nb::cast<std::string>(method);
-    if (called == "__call__") return ufunc(*inputs, **keywords);
-    return ufunc.attr(method)(*inputs, **keywords);
+    if (called == "__call__") return ufunc(*operands, **keywords);
+    return ufunc.attr(method)(*operands, **keywords);
 }
 
 template <class Function, class... Extra>

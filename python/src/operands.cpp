@@ -163,6 +163,10 @@ Operand to_operand(PyObject* value, ElementwiseOperand& operand, HeldArrays& hel
         operand = ElementwiseOperand(*array);
         return Operand::taken;
     }
+    // What operators meet most besides numbers (x == None), refused before the attribute probes below.
+    if (value == Py_None || PyUnicode_Check(value) || PyBytes_Check(value) || PyType_Check(value) ||
+        PyDict_Check(value) || PyAnySet_Check(value) || value == Py_Ellipsis)
+        return Operand::foreign;
     const NumpyTypes& numpy = numpy_types();
     if (PyObject_TypeCheck(value, numpy.generic)) {  // a NumPy scalar of a type of its own (numpy.longlong)
         const std::optional<DType> dtype = held_dtype(nb::handle(value).attr("dtype"));
