@@ -12,7 +12,7 @@ are timed the same way where they are installed and a GPU is present.
 
 import argparse
 import statistics
-import time
+import time as clock
 
 import numpy
 
@@ -25,10 +25,10 @@ def per_call(function, calls, repeats, synchronize):
     synchronize()
     times = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = clock.perf_counter()
         for _ in range(calls):
             function()
-        times.append((time.perf_counter() - start) / calls)
+        times.append((clock.perf_counter() - start) / calls)
         synchronize()
     return statistics.median(times) * 1e6
 
@@ -56,7 +56,8 @@ def main():
         x = gpukit.asarray(numpy.arange(size, dtype=numpy.float32))
         y = gpukit.asarray(numpy.ones(size, dtype=numpy.float32))
         for name, function in operations(gpukit, x, y).items():
-            print(f"  gpukit {name:<22} {size:>2} elements  {per_call(function, args.calls, args.repeats, gpukit.synchronize):7.2f}")
+            time = per_call(function, args.calls, args.repeats, gpukit.synchronize)
+            print(f"  gpukit {name:<22} {size:>2} elements  {time:7.2f}")
     if gpukit.get_device().backend_info.capabilities.dlpack_device_type != 2:
         return
     for library in ("cupy", "torch"):
@@ -72,7 +73,8 @@ def main():
             y = module.ones(16, dtype=module.float32, device="cuda")
             synchronize = module.cuda.synchronize
         for name, function in operations(module, x, y).items():
-            print(f"  {library:<6} {name:<22} 16 elements  {per_call(function, args.calls, args.repeats, synchronize):7.2f}")
+            time = per_call(function, args.calls, args.repeats, synchronize)
+            print(f"  {library:<6} {name:<22} 16 elements  {time:7.2f}")
 
 
 if __name__ == "__main__":

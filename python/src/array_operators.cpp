@@ -30,21 +30,21 @@ namespace {
 
 // The rows operators run, found when the extension loads (null: no such row yet).
 struct OperatorUfuncs {
-    const detail::Ufunc *add, *subtract, *multiply, *true_divide, *floor_divide, *remainder, *power, *divmod,
-        *matmul, *bitwise_and, *bitwise_or, *bitwise_xor, *bitwise_not, *left_shift, *right_shift, *negative,
-        *positive, *absolute, *equal, *not_equal, *less, *less_equal, *greater, *greater_equal, *conjugate,
-        *clip, *maximum, *minimum;
+    const detail::Ufunc *add, *subtract, *multiply, *true_divide, *floor_divide, *remainder, *power, *divmod, *matmul,
+        *bitwise_and, *bitwise_or, *bitwise_xor, *bitwise_not, *left_shift, *right_shift, *negative, *positive,
+        *absolute, *equal, *not_equal, *less, *less_equal, *greater, *greater_equal, *conjugate, *clip, *maximum,
+        *minimum;
 };
 OperatorUfuncs ufuncs{};
 
 void find_operator_ufuncs() {
     const auto f = [](const char* name) { return find_ufunc(name); };
-    ufuncs = {f("add"),         f("subtract"),     f("multiply"),    f("true_divide"), f("floor_divide"),
-              f("remainder"),   f("power"),        f("divmod"),      f("matmul"),      f("bitwise_and"),
-              f("bitwise_or"),  f("bitwise_xor"),  f("bitwise_not"), f("left_shift"),  f("right_shift"),
-              f("negative"),    f("positive"),     f("absolute"),    f("equal"),       f("not_equal"),
-              f("less"),        f("less_equal"),   f("greater"),     f("greater_equal"), f("conjugate"),
-              f("clip"),        f("maximum"),      f("minimum")};
+    ufuncs = {f("add"),        f("subtract"),    f("multiply"),    f("true_divide"),   f("floor_divide"),
+              f("remainder"),  f("power"),       f("divmod"),      f("matmul"),        f("bitwise_and"),
+              f("bitwise_or"), f("bitwise_xor"), f("bitwise_not"), f("left_shift"),    f("right_shift"),
+              f("negative"),   f("positive"),    f("absolute"),    f("equal"),         f("not_equal"),
+              f("less"),       f("less_equal"),  f("greater"),     f("greater_equal"), f("conjugate"),
+              f("clip"),       f("maximum"),     f("minimum")};
 }
 
 PyObject* not_implemented() noexcept { return Py_NewRef(Py_NotImplemented); }
@@ -325,14 +325,14 @@ nb::object clip(nb::handle self, nb::handle low, nb::handle high, nb::handle out
 // for a ufunc gpukit lacks, or when another operand has an __array_ufunc__ of its own to decide.
 nb::object array_ufunc(nb::handle, nb::handle numpy_ufunc, nb::handle method, const nb::args& inputs,
                        const nb::kwargs& keywords) {
-    const nb::object not_implemented = nb::borrow(Py_NotImplemented);
+    nb::object not_implemented = nb::borrow(Py_NotImplemented);
     const std::string name = nb::cast<std::string>(numpy_ufunc.attr("__name__"));
     const detail::Ufunc* row = find_ufunc(name);
     if (!row) return not_implemented;
     nb::handle numpy_array = numpy_module().attr("ndarray");
     const auto defers = [&](nb::handle value) {
-        return !as_array(value.ptr()) && !nb::isinstance(value, numpy_array) &&
-               nb::hasattr(value, "__array_ufunc__") && !value.attr("__array_ufunc__").is_none();
+        return !as_array(value.ptr()) && !nb::isinstance(value, numpy_array) && nb::hasattr(value, "__array_ufunc__") &&
+               !value.attr("__array_ufunc__").is_none();
     };
     for (nb::handle input : inputs)
         if (defers(input)) return not_implemented;
@@ -354,8 +354,8 @@ nb::object array_ufunc(nb::handle, nb::handle numpy_ufunc, nb::handle method, co
 
 template <class Function, class... Extra>
 void add_method(nb::handle cls, const char* name, Function&& function, const Extra&... extra) {
-    cls.attr(name) = nb::cpp_function(std::forward<Function>(function), nb::is_method(), nb::name(name),
-                                      nb::scope(cls), extra...);
+    cls.attr(name) =
+        nb::cpp_function(std::forward<Function>(function), nb::is_method(), nb::name(name), nb::scope(cls), extra...);
 }
 
 }  // namespace

@@ -237,7 +237,7 @@ void set_python_error_from_exception() noexcept {
         const std::exception_ptr thrown = std::current_exception();
         try {
             translate(thrown, nullptr);  // gpukit's errors; rethrows any other
-        } catch (...) {  // NOLINT(bugprone-empty-catch): not gpukit's; mapped below
+        } catch (...) {                  // NOLINT(bugprone-empty-catch): not gpukit's; mapped below
         }
         if (PyErr_Occurred()) return;
         try {

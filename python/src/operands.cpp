@@ -49,7 +49,7 @@ std::string type_name(PyObject* value) {
     PyTypeObject* type = Py_TYPE(value);
     nb::object module = nb::steal(PyObject_GetAttrString(reinterpret_cast<PyObject*>(type), "__module__"));
     if (!module.is_valid()) PyErr_Clear();
-    const std::string name = type->tp_name;
+    std::string name = type->tp_name;
     if (!module.is_valid() || !PyUnicode_Check(module.ptr()) || name.find('.') != std::string::npos) return name;
     const std::string prefix = nb::cast<std::string>(module);
     return prefix == "builtins" ? name : prefix + "." + name;

@@ -42,9 +42,9 @@ inline const Array* as_array(PyObject* value) noexcept {
 
 // How to_operand took a value.
 enum class Operand : unsigned char {
-    taken,     // `operand` holds it
-    foreign,   // not a number nor an array of any kind (None, a str, an object): an operator
-               // returns NotImplemented, a ufunc call raises TypeError (refuse_operand)
+    taken,    // `operand` holds it
+    foreign,  // not a number nor an array of any kind (None, a str, an object): an operator
+              // returns NotImplemented, a ufunc call raises TypeError (refuse_operand)
 };
 
 // `value` as an operand: a gpukit array (referred to: the caller's reference keeps it alive), a

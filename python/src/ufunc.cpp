@@ -30,15 +30,24 @@ struct PythonUfunc {
 
 // NumPy's other names for ufuncs (numpy.divide is numpy.true_divide, ...), made where the row exists.
 constexpr std::pair<std::string_view, std::string_view> aliases[] = {
-    {"divide", "true_divide"},         {"mod", "remainder"},
-    {"abs", "absolute"},               {"conj", "conjugate"},
-    {"invert", "bitwise_not"},         {"bitwise_invert", "bitwise_not"},
-    {"degrees", "rad2deg"},            {"radians", "deg2rad"},
-    {"bitwise_left_shift", "left_shift"}, {"bitwise_right_shift", "right_shift"},
-    {"pow", "power"},                  {"acos", "arccos"},
-    {"asin", "arcsin"},                {"atan", "arctan"},
-    {"atan2", "arctan2"},              {"acosh", "arccosh"},
-    {"asinh", "arcsinh"},              {"atanh", "arctanh"},
+    {"divide", "true_divide"},
+    {"mod", "remainder"},
+    {"abs", "absolute"},
+    {"conj", "conjugate"},
+    {"invert", "bitwise_not"},
+    {"bitwise_invert", "bitwise_not"},
+    {"degrees", "rad2deg"},
+    {"radians", "deg2rad"},
+    {"bitwise_left_shift", "left_shift"},
+    {"bitwise_right_shift", "right_shift"},
+    {"pow", "power"},
+    {"acos", "arccos"},
+    {"asin", "arcsin"},
+    {"atan", "arctan"},
+    {"atan2", "arctan2"},
+    {"acosh", "arccosh"},
+    {"asinh", "arcsinh"},
+    {"atanh", "arctanh"},
 };
 
 // NumPy's ufunc.identity where it has one (None elsewhere).
@@ -182,7 +191,7 @@ const Array* where_mask(PyObject* value, HeldArrays& held) {
     if (truth == 1) return nullptr;
     if (truth == 0) return &held.hold(scalar_as_array(Scalar(false)));
     ElementwiseOperand ignored{Scalar(false)};
-    (void)to_operand(value, ignored, held);  // raises for host arrays, naming gpukit.asarray
+    (void)to_operand(value, ignored, held);                  // raises for host arrays, naming gpukit.asarray
     if (const Array* array = ignored.array()) return array;  // another library's device array
     raise_type_error("where must be True, False or a bool gpukit array, not " + describe_value(value));
 }
@@ -233,8 +242,8 @@ const PyType_Slot ufunc_slots[] = {
 nb::object outer(const PythonUfunc& self, nb::handle a, nb::handle b, const nb::kwargs& keywords) {
     const detail::Ufunc& ufunc = *self.row;
     if (ufunc.nin != 2)
-        raise_value_error("outer product only supported for binary functions (" + std::string(ufunc.name) +
-                          " takes " + std::to_string(ufunc.nin) + " inputs)");
+        raise_value_error("outer product only supported for binary functions (" + std::string(ufunc.name) + " takes " +
+                          std::to_string(ufunc.nin) + " inputs)");
     HeldArrays held;
     ElementwiseOperand left{Scalar(false)};
     ElementwiseOperand right{Scalar(false)};
@@ -305,10 +314,10 @@ PyObject* call_ufunc(const detail::Ufunc& ufunc, const UfuncArguments& arguments
         std::vector<Array> results;
         {
             GilRelease unlocked;
-            results = detail::call_ufunc(ufunc, std::span<const ElementwiseOperand>(inputs.data(), nin),
-                                         has_output ? std::span<const Array* const>(outputs.data(), nout)
-                                                    : std::span<const Array* const>(),
-                                         options);
+            results = detail::call_ufunc(
+                ufunc, std::span<const ElementwiseOperand>(inputs.data(), nin),
+                has_output ? std::span<const Array* const>(outputs.data(), nout) : std::span<const Array* const>(),
+                options);
         }
         const auto result = [&](std::size_t k) -> PyObject* {
             if (arguments.outputs[k]) return Py_NewRef(arguments.outputs[k]);
@@ -365,12 +374,13 @@ void bind_ufuncs(nb::module_& m) {
         cls.def(
             method,
             [name](const PythonUfunc& u, const nb::args&, const nb::kwargs&) {
-                PyErr_SetString(PyExc_NotImplementedError,
-                                ("gpukit." + std::string(u.row->name) + "." + name +
-                                 " is not implemented yet: reductions, scans and unbuffered in-place operations come "
-                                 "in a later issue of the array layer (part 2, issue 14); meanwhile run numpy." +
-                                 std::string(u.row->name) + "." + name + " on a host copy (.get())")
-                                    .c_str());
+                const std::string method_name = std::string(u.row->name) + "." + name;
+                std::string message = "gpukit." + method_name;
+                message += " is not implemented yet: reductions, scans and unbuffered in-place operations come in a "
+                           "later issue of the array layer (part 2, issue 14); meanwhile run numpy.";
+                message += method_name;
+                message += " on a host copy (.get())";
+                PyErr_SetString(PyExc_NotImplementedError, message.c_str());
                 throw nb::python_error();
             },
             nb::sig(("def " + name + "(self, *args: object, **kwargs: object) -> object").c_str()),

@@ -29,7 +29,7 @@ struct UfuncArguments {
     std::array<PyObject*, 4> outputs{};  // null: a new array
     PyObject* where = nullptr;           // null: everywhere (where=True)
     detail::UfuncOptions options;        // dtype= and casting= (where= is resolved by the call)
-    bool is_operator = false;  // an operator: operands of no known kind give NotImplemented, not TypeError
+    bool is_operator = false;            // an operator: operands of no known kind give NotImplemented, not TypeError
 };
 
 // Runs `ufunc` on `arguments`: a new reference to the result (an array, the output given, or a

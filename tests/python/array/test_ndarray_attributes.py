@@ -5,9 +5,9 @@ import operator
 
 import numpy
 import pytest
-from numpy_compare import random_values
 
 import gpukit
+from numpy_compare import random_values
 
 
 def test_attributes_describe_the_array(rng):

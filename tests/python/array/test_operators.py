@@ -5,9 +5,9 @@ import operator
 
 import numpy
 import pytest
-from numpy_compare import assert_close, random_values, ulps_for
 
 import gpukit
+from numpy_compare import assert_close, random_values, ulps_for
 
 UFUNCS = gpukit._core.ufuncs()
 
@@ -109,7 +109,7 @@ def test_in_place_operators_write_into_the_left_operand(function, in_place, name
 
 def test_in_place_operators_keep_the_dtype_and_refuse_other_kinds(rng):
     counts = gpukit.asarray(numpy.arange(6, dtype=numpy.int32))
-    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output from dtype\\('float64'\\) to dtype\\('int32'\\)"):
+    with pytest.raises(TypeError, match=r"Cannot cast ufunc 'add' output from dtype\('float64'\) to dtype\('int32'\)"):
         counts += 1.5
     with pytest.raises(TypeError):
         counts /= 2  # true division gives float64, which int32 does not hold under same_kind
