@@ -238,3 +238,17 @@ def test_integer_results_wrap_as_numpy_s():
         numpy.testing.assert_array_equal((x * 3).get(), values * 3)
         numpy.testing.assert_array_equal((-x).get(), -values)
     assert (x // 7).dtype == numpy.int8 and (x / 7).dtype == numpy.float64
+
+
+@pytest.mark.needs_gpu
+@pytest.mark.parametrize("library", ["cupy", "torch"])
+def test_cuda_arrays_of_other_libraries_are_operands_in_place(library, rng):
+    module = pytest.importorskip(library)
+    a, b = random_values(rng, 64, "float32"), random_values(rng, 64, "float32")
+    other = module.asarray(b) if library == "cupy" else module.from_numpy(b).cuda()
+    x = gpukit.asarray(a)
+    numpy.testing.assert_array_equal((x + other).get(), a + b)
+    numpy.testing.assert_array_equal(gpukit.multiply(other, x).get(), b * a)
+    out = module.zeros(64, dtype=module.float32) if library == "cupy" else module.zeros(64, device="cuda")
+    assert gpukit.subtract(x, other, out=out) is out  # written in place, the object itself returned
+    numpy.testing.assert_array_equal(out.get() if library == "cupy" else out.cpu().numpy(), a - b)
