@@ -376,8 +376,9 @@ void bind_ufuncs(nb::module_& m) {
             [name](const PythonUfunc& u, const nb::args&, const nb::kwargs&) {
                 const std::string method_name = std::string(u.row->name) + "." + name;
                 std::string message = "gpukit." + method_name;
-                message += " is not implemented yet: reductions, scans and unbuffered in-place operations come in a "
-                           "later issue of the array layer (part 2, issue 14); meanwhile run numpy.";
+                message +=
+                    " is not implemented yet: reductions, scans and unbuffered in-place operations come in a "
+                    "later issue of the array layer (part 2, issue 14); meanwhile run numpy.";
                 message += method_name;
                 message += " on a host copy (.get())";
                 PyErr_SetString(PyExc_NotImplementedError, message.c_str());
