@@ -5,6 +5,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <new>
 #include <span>
 #include <string>
 #include <utility>
@@ -267,6 +268,14 @@ nb::object outer(const PythonUfunc& self, nb::handle a, nb::handle b, const nb::
     return nb::steal(result);
 }
 
+// A new gpukit.ndarray holding `array` (nb::cast's instance, without its type lookup by typeid).
+PyObject* new_array_object(Array&& array) {
+    nb::object instance = nb::inst_alloc(nb::handle(reinterpret_cast<PyObject*>(array_type())));
+    new (nb::inst_ptr<Array>(instance)) Array(std::move(array));
+    nb::inst_mark_ready(instance);
+    return instance.release().ptr();
+}
+
 }  // namespace
 
 const detail::Ufunc* find_ufunc(std::string_view name) noexcept {
@@ -321,7 +330,7 @@ PyObject* call_ufunc(const detail::Ufunc& ufunc, const UfuncArguments& arguments
         }
         const auto result = [&](std::size_t k) -> PyObject* {
             if (arguments.outputs[k]) return Py_NewRef(arguments.outputs[k]);
-            return nb::cast(std::move(results[k])).release().ptr();
+            return new_array_object(std::move(results[k]));
         };
         if (nout == 1) return result(0);
         nb::object tuple = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(nout)));
