@@ -434,7 +434,176 @@ class ndarray:
     On a CUDA device the array exposes ``__cuda_array_interface__`` (version 3, with the current stream) and ``__dlpack__`` with ``kDLCUDA``: CuPy, PyTorch and Numba take it without a copy. On the simulator, device memory is host memory, so ``__dlpack_device__`` is ``kDLCPU`` and ``numpy.from_dlpack(array)`` is a zero-copy NumPy view; ``__cuda_array_interface__`` is absent there (no CUDA library could read the pointer). NumPy's implicit conversion (``numpy.asarray(array)``) raises on both backends, so code that runs on the simulator runs unchanged on a GPU.
     """
 
+    __hash__: None = None
+
+    def __lt__(self, value, /):
+        """Return self<value."""
+
+    def __le__(self, value, /):
+        """Return self<=value."""
+
+    def __eq__(self, value, /):
+        """Return self==value."""
+
+    def __ne__(self, value, /):
+        """Return self!=value."""
+
+    def __gt__(self, value, /):
+        """Return self>value."""
+
+    def __ge__(self, value, /):
+        """Return self>=value."""
+
     def __init__(self, shape: object, dtype: object = float, memptr: ndarray | None = None, strides: object | None = None) -> None: ...
+
+    def __add__(self, value, /):
+        """Return self+value."""
+
+    def __radd__(self, value, /):
+        """Return value+self."""
+
+    def __sub__(self, value, /):
+        """Return self-value."""
+
+    def __rsub__(self, value, /):
+        """Return value-self."""
+
+    def __mul__(self, value, /):
+        """Return self*value."""
+
+    def __rmul__(self, value, /):
+        """Return value*self."""
+
+    def __mod__(self, value, /):
+        """Return self%value."""
+
+    def __rmod__(self, value, /):
+        """Return value%self."""
+
+    def __divmod__(self, value, /):
+        """Return divmod(self, value)."""
+
+    def __rdivmod__(self, value, /):
+        """Return divmod(value, self)."""
+
+    def __pow__(self, value, mod=None, /):
+        """Return pow(self, value, mod)."""
+
+    def __rpow__(self, value, mod=None, /):
+        """Return pow(value, self, mod)."""
+
+    def __neg__(self, /):
+        """-self"""
+
+    def __pos__(self, /):
+        """+self"""
+
+    def __abs__(self, /):
+        """abs(self)"""
+
+    def __bool__(self, /):
+        """True if self else False"""
+
+    def __invert__(self, /):
+        """~self"""
+
+    def __lshift__(self, value, /):
+        """Return self<<value."""
+
+    def __rlshift__(self, value, /):
+        """Return value<<self."""
+
+    def __rshift__(self, value, /):
+        """Return self>>value."""
+
+    def __rrshift__(self, value, /):
+        """Return value>>self."""
+
+    def __and__(self, value, /):
+        """Return self&value."""
+
+    def __rand__(self, value, /):
+        """Return value&self."""
+
+    def __xor__(self, value, /):
+        """Return self^value."""
+
+    def __rxor__(self, value, /):
+        """Return value^self."""
+
+    def __or__(self, value, /):
+        """Return self|value."""
+
+    def __ror__(self, value, /):
+        """Return value|self."""
+
+    def __int__(self, /):
+        """int(self)"""
+
+    def __float__(self, /):
+        """float(self)"""
+
+    def __iadd__(self, value, /):
+        """Return self+=value."""
+
+    def __isub__(self, value, /):
+        """Return self-=value."""
+
+    def __imul__(self, value, /):
+        """Return self*=value."""
+
+    def __imod__(self, value, /):
+        """Return self%=value."""
+
+    def __ipow__(self, value, /):
+        """Return self**=value."""
+
+    def __ilshift__(self, value, /):
+        """Return self<<=value."""
+
+    def __irshift__(self, value, /):
+        """Return self>>=value."""
+
+    def __iand__(self, value, /):
+        """Return self&=value."""
+
+    def __ixor__(self, value, /):
+        """Return self^=value."""
+
+    def __ior__(self, value, /):
+        """Return self|=value."""
+
+    def __floordiv__(self, value, /):
+        """Return self//value."""
+
+    def __rfloordiv__(self, value, /):
+        """Return value//self."""
+
+    def __truediv__(self, value, /):
+        """Return self/value."""
+
+    def __rtruediv__(self, value, /):
+        """Return value/self."""
+
+    def __ifloordiv__(self, value, /):
+        """Return self//=value."""
+
+    def __itruediv__(self, value, /):
+        """Return self/=value."""
+
+    def __index__(self, /):
+        """
+        Return self converted to an integer, if self is suitable for use as an index into a list.
+        """
+
+    def __matmul__(self, value, /):
+        """Return self@value."""
+
+    def __rmatmul__(self, value, /):
+        """Return value@self."""
+
+    def __imatmul__(self, value, /):
+        """Return self@=value."""
 
     @property
     def dtype(self) -> object:
@@ -564,6 +733,34 @@ class ndarray:
 
     __array_priority__: int = 100
 
+    def conj(self) -> ndarray:
+        """
+        The complex conjugate, elementwise (the array's values for real dtypes), as gpukit.conjugate.
+        """
+
+    def conjugate(self) -> ndarray:
+        """
+        The complex conjugate, elementwise (the array's values for real dtypes), as gpukit.conjugate.
+        """
+
+    def clip(self, min: object = None, max: object = None, out: ndarray | None = None, **kwargs: object) -> ndarray:
+        """
+        The values limited to [min, max] (either may be None), as numpy.clip: ``minimum(maximum(a, min), max)``; ``out``, ``casting`` and ``dtype`` as a ufunc's.
+        """
+
+    def round(self, decimals: int = 0, out: ndarray | None = None) -> ndarray:
+        """
+        The elements rounded to ``decimals`` decimal places as numpy.round rounds them (halves to even; integers unchanged for decimals >= 0); into ``out`` when given.
+        """
+
+    def __complex__(self) -> complex:
+        """The element of a 0-d array as a Python complex."""
+
+    def __array_ufunc__(self, ufunc: object, method: str, *inputs: object, **kwargs: object) -> object:
+        """
+        NumPy's ufuncs on gpukit arrays (numpy.sqrt(x)) run gpukit's; NumPy arrays among the operands raise TypeError naming gpukit.asarray.
+        """
+
 class MemoryWatch:
     """
     Whether the memory an array views is still held, by any array, DLPack capsule or launch, without holding it: for tests and leak hunts.
@@ -649,6 +846,268 @@ class MemoryPool:
 
 def get_default_memory_pool(device: Device | None = None) -> MemoryPool:
     """The pool arrays on `device` (None: the current device) allocate from."""
+
+class ufunc:
+    """
+    A universal function: an operation applied element by element, with NumPy's broadcasting, type promotion (NumPy 2's rules: Python numbers are weak) and keywords.
+
+    ``ufunc(*inputs, out=None, where=True, casting='same_kind', dtype=None)``. Inputs are gpukit arrays, Python numbers and NumPy scalars (host arrays are refused: copy them with :func:`gpukit.asarray`). ``out``: an array, or a tuple of one per output, written in place and returned; ``where``: a bool array, results written only where it is true; ``casting``: how far inputs and outputs may be cast ('no', 'equiv', 'safe', 'same_kind', 'unsafe'); ``dtype``: the dtype of the outputs, choosing the loop. The work runs on the current stream without waiting. ``ufunc.types`` lists the loops (NumPy's letters; ``E`` is bfloat16).
+    """
+
+    def __call__(self, /, *args, **kwargs):
+        """Call self as a function."""
+
+    @property
+    def nin(self) -> int:
+        """The number of inputs."""
+
+    @property
+    def nout(self) -> int:
+        """The number of outputs."""
+
+    @property
+    def nargs(self) -> int:
+        """The number of arguments: inputs and outputs."""
+
+    @property
+    def ntypes(self) -> int:
+        """The number of loops."""
+
+    @property
+    def types(self) -> list[str]:
+        """
+        The loops, as NumPy writes them ('ff->f'), in the order a call tries them (``E``: bfloat16).
+        """
+
+    @property
+    def identity(self) -> object:
+        """
+        The value that leaves the other operand unchanged (0 for add), or None, as NumPy's.
+        """
+
+    @property
+    def signature(self) -> None:
+        """
+        None: gpukit's ufuncs are elementwise (no generalized core dimensions).
+        """
+
+    def __repr__(self) -> str: ...
+
+    def outer(self, a: object, b: object, /, **kwargs: object) -> object:
+        """
+        The ufunc of every pair: ``result[i..., j...] = ufunc(a[i...], b[j...])``, of shape ``a.shape + b.shape`` (two-input ufuncs; keywords as a call's).
+        """
+
+    def reduce(self, *args: object, **kwargs: object) -> object:
+        """
+        Not implemented yet (reductions come in a later issue): raises NotImplementedError.
+        """
+
+    def accumulate(self, *args: object, **kwargs: object) -> object:
+        """
+        Not implemented yet (reductions come in a later issue): raises NotImplementedError.
+        """
+
+    def reduceat(self, *args: object, **kwargs: object) -> object:
+        """
+        Not implemented yet (reductions come in a later issue): raises NotImplementedError.
+        """
+
+    def at(self, *args: object, **kwargs: object) -> object:
+        """
+        Not implemented yet (reductions come in a later issue): raises NotImplementedError.
+        """
+
+add: ufunc = ...
+
+subtract: ufunc = ...
+
+multiply: ufunc = ...
+
+true_divide: ufunc = ...
+
+floor_divide: ufunc = ...
+
+remainder: ufunc = ...
+
+negative: ufunc = ...
+
+positive: ufunc = ...
+
+absolute: ufunc = ...
+
+maximum: ufunc = ...
+
+minimum: ufunc = ...
+
+equal: ufunc = ...
+
+not_equal: ufunc = ...
+
+less: ufunc = ...
+
+less_equal: ufunc = ...
+
+greater: ufunc = ...
+
+greater_equal: ufunc = ...
+
+fmod: ufunc = ...
+
+power: ufunc = ...
+
+float_power: ufunc = ...
+
+fabs: ufunc = ...
+
+sign: ufunc = ...
+
+reciprocal: ufunc = ...
+
+exp: ufunc = ...
+
+exp2: ufunc = ...
+
+expm1: ufunc = ...
+
+log: ufunc = ...
+
+log2: ufunc = ...
+
+log10: ufunc = ...
+
+log1p: ufunc = ...
+
+sqrt: ufunc = ...
+
+cbrt: ufunc = ...
+
+square: ufunc = ...
+
+sin: ufunc = ...
+
+cos: ufunc = ...
+
+tan: ufunc = ...
+
+arcsin: ufunc = ...
+
+arccos: ufunc = ...
+
+arctan: ufunc = ...
+
+arctan2: ufunc = ...
+
+hypot: ufunc = ...
+
+sinh: ufunc = ...
+
+cosh: ufunc = ...
+
+tanh: ufunc = ...
+
+arcsinh: ufunc = ...
+
+arccosh: ufunc = ...
+
+arctanh: ufunc = ...
+
+deg2rad: ufunc = ...
+
+rad2deg: ufunc = ...
+
+floor: ufunc = ...
+
+ceil: ufunc = ...
+
+trunc: ufunc = ...
+
+rint: ufunc = ...
+
+fmax: ufunc = ...
+
+fmin: ufunc = ...
+
+logical_and: ufunc = ...
+
+logical_or: ufunc = ...
+
+logical_xor: ufunc = ...
+
+logical_not: ufunc = ...
+
+bitwise_and: ufunc = ...
+
+bitwise_or: ufunc = ...
+
+bitwise_xor: ufunc = ...
+
+bitwise_not: ufunc = ...
+
+left_shift: ufunc = ...
+
+right_shift: ufunc = ...
+
+isnan: ufunc = ...
+
+isinf: ufunc = ...
+
+isfinite: ufunc = ...
+
+signbit: ufunc = ...
+
+copysign: ufunc = ...
+
+ldexp: ufunc = ...
+
+heaviside: ufunc = ...
+
+conjugate: ufunc = ...
+
+gcd: ufunc = ...
+
+lcm: ufunc = ...
+
+divide: ufunc = ...
+
+mod: ufunc = ...
+
+abs: ufunc = ...
+
+conj: ufunc = ...
+
+invert: ufunc = ...
+
+bitwise_invert: ufunc = ...
+
+degrees: ufunc = ...
+
+radians: ufunc = ...
+
+bitwise_left_shift: ufunc = ...
+
+bitwise_right_shift: ufunc = ...
+
+pow: ufunc = ...
+
+acos: ufunc = ...
+
+asin: ufunc = ...
+
+atan: ufunc = ...
+
+atan2: ufunc = ...
+
+acosh: ufunc = ...
+
+asinh: ufunc = ...
+
+atanh: ufunc = ...
+
+def ufuncs() -> dict:
+    """
+    Every ufunc by its name and NumPy's aliases (divide, mod, abs, ...): what the gpukit package exports.
+    """
 
 class DevicePointer:
     """

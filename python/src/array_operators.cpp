@@ -13,13 +13,16 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
+#include <optional>
 #include <string>
 
 #include "arguments.hpp"
 #include "bindings.hpp"
 #include "errors.hpp"
+#include "gpukit/elementwise.hpp"
 #include "numpy_bridge.hpp"
 #include "operands.hpp"
+#include "python_refs.hpp"
 #include "ufunc.hpp"
 
 namespace nb = nanobind;
@@ -319,6 +322,22 @@ nb::object clip(nb::handle self, nb::handle low, nb::handle high, nb::handle out
     return result;
 }
 
+// a.round(decimals=0, out=None): gpukit::round (NumPy's rounding, rint for decimals 0).
+nb::object round_method(const Array& array, nb::handle decimals, nb::handle out) {
+    const auto places = static_cast<int>(to_int64(decimals, "decimals", -1000, 1000));
+    HeldArrays held;
+    std::optional<Array> target;  // a handle of out's memory: assign writes through it
+    if (!out.is_none()) target = to_output(out.ptr(), held, "out");
+    std::optional<Array> rounded;
+    {
+        GilRelease unlocked;
+        rounded = gpukit::round(array, places);
+        if (target) target->assign(*rounded);
+    }
+    if (target) return nb::borrow(out);
+    return nb::cast(std::move(*rounded));
+}
+
 // NumPy hands its ufuncs to us when an operand is a gpukit array (numpy.sqrt(x), numpy_array + x):
 // gpukit's ufunc of that name runs, which refuses NumPy arrays naming gpukit.asarray (0-d ones
 // are scalars here: NumPy makes them of the scalars it compares). NotImplemented
@@ -375,6 +394,10 @@ void bind_array_operators(nb::module_&) {
                        "**kwargs: object) -> ndarray"),
                "The values limited to [min, max] (either may be None), as numpy.clip: ``minimum(maximum(a, min), "
                "max)``; ``out``, ``casting`` and ``dtype`` as a ufunc's.");
+    add_method(cls, "round", &round_method, "decimals"_a.none() = 0, "out"_a.none() = nb::none(),
+               nb::sig("def round(self, decimals: int = 0, out: ndarray | None = None) -> ndarray"),
+               "The elements rounded to ``decimals`` decimal places as numpy.round rounds them (halves to even; "
+               "integers unchanged for decimals >= 0); into ``out`` when given.");
     add_method(
         cls, "__complex__",
         [](const Array& a) {

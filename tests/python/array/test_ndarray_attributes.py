@@ -86,3 +86,16 @@ def test_numpy_conversion_is_explicit():
         numpy.asarray(x)
     numpy.testing.assert_array_equal(gpukit.asnumpy(x), numpy.zeros(3))
     assert x.__array_ufunc__ is not None  # NumPy hands its ufuncs and operators to gpukit
+
+
+def test_round_rounds_as_numpy(rng):
+    values = (random_values(rng, 40, "float64") * 100).astype(numpy.float32)
+    values[:4] = [0.5, 1.5, 2.5, -0.5]  # halves go to even
+    x = gpukit.asarray(values)
+    for decimals in (0, 1, 2, -1):
+        numpy.testing.assert_array_equal(x.round(decimals).get(), values.round(decimals))
+    out = gpukit.empty(40, numpy.float32)
+    assert x.round(1, out=out) is out
+    numpy.testing.assert_array_equal(out.get(), values.round(1))
+    ints = random_values(rng, 10, "int32")
+    numpy.testing.assert_array_equal(gpukit.asarray(ints).round().get(), ints.round())
