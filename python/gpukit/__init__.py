@@ -42,7 +42,7 @@ from ._check import (
     set_raise_on_hazard,
     take_check_report,
 )
-from ._core import DevicePointer, Event, Stream, get_current_stream, get_elapsed_time, ndarray
+from ._core import DevicePointer, ElementwiseKernel, Event, Stream, get_current_stream, get_elapsed_time, ndarray
 from ._creation import (
     arange,
     empty,
@@ -100,7 +100,7 @@ nullptr = DevicePointer(0)
 
 __all__ = [
     "ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError",
-    "ContextUnusableError", "CudaError", "DTypeError", "Device", "DevicePointer", "Event", "GpukitError", "Hazard",
+    "ContextUnusableError", "CudaError", "DTypeError", "Device", "DevicePointer", "ElementwiseKernel", "Event", "GpukitError", "Hazard",
     "HazardError",
     "InvalidArgumentError", "KernelArgumentError", "KernelFaultError", "KernelNotFoundError",
     "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError", "OutOfMemoryError",

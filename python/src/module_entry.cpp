@@ -16,6 +16,7 @@ NB_MODULE(_core, m) {
     bind_memory(m);
     bind_array(m);
     bind_module_kernel(m);
+    bind_elementwise_kernel(m);
     bind_check(m);
     bind_dlpack(m);
     bind_cache(m);

@@ -451,7 +451,7 @@ std::string user_signature(const UserKernelText& text, std::span<const UserParam
         if (param.kind == UserParamKind::scalar)
             code += concat("    const ", compute_c_type(param.dtype), " ", param.name, " = gk_convert<",
                            compute_c_type(param.dtype), ">(gk_scalar_", param.name, ");\n");
-    code += concat("    ", text.loop_prep, "\n    ;\n");
+    if (!text.loop_prep.empty()) code += concat(text.loop_prep, "\n    ;\n");
     return code;
 }
 
@@ -567,7 +567,8 @@ std::string generate_user_elementwise(const UserKernelText& text, std::span<cons
     std::string code = user_prologue(text, layout.generic || layout.simulated, layout.index32 && !layout.generic);
     code += user_signature(text, params);
     code += layout.generic ? user_generic_body(text, params) : user_gpu_body(text, params, layout);
-    code += concat("    ", text.after_loop, "\n    ;\n}\n");
+    if (!text.after_loop.empty()) code += concat(text.after_loop, "\n    ;\n");
+    code += "}\n";
     return code;
 }
 
