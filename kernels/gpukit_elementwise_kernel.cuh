@@ -24,10 +24,10 @@ struct gk_ref {
         return *this;
     }
     __device__ gk_ref& operator=(const gk_ref& other) { return *this = (C)other; }
-    __device__ gk_ref& operator+=(C v) { return *this = (C)*this + v; }
-    __device__ gk_ref& operator-=(C v) { return *this = (C)*this - v; }
-    __device__ gk_ref& operator*=(C v) { return *this = (C)*this * v; }
-    __device__ gk_ref& operator/=(C v) { return *this = (C)*this / v; }
+    __device__ gk_ref& operator+=(C v) { return *this = (C) * this + v; }
+    __device__ gk_ref& operator-=(C v) { return *this = (C) * this - v; }
+    __device__ gk_ref& operator*=(C v) { return *this = (C) * this * v; }
+    __device__ gk_ref& operator/=(C v) { return *this = (C) * this / v; }
 };
 
 // How an element of storage type S is reached as C: a plain reference where they are one type.
@@ -115,14 +115,14 @@ __device__ inline T abs(gk_complex<T> z) {
 }
 // With a real number of any arithmetic type (2 * z, z / 2.0f); complex with complex stays the
 // prelude's own operators (more specialised, so overload resolution picks them).
-#define GK_COMPLEX_WITH_REAL(op)                                                       \
-    template <class T, class U>                                                        \
-    __device__ inline gk_complex<T> operator op(gk_complex<T> a, U b) {                \
-        return a op gk_complex<T>{(T)b, (T)0};                                         \
-    }                                                                                  \
-    template <class T, class U>                                                        \
-    __device__ inline gk_complex<T> operator op(U a, gk_complex<T> b) {                \
-        return gk_complex<T>{(T)a, (T)0} op b;                                         \
+#define GK_COMPLEX_WITH_REAL(op)                                        \
+    template <class T, class U>                                         \
+    __device__ inline gk_complex<T> operator op(gk_complex<T> a, U b) { \
+        return a op gk_complex<T>{(T)b, (T)0};                          \
+    }                                                                   \
+    template <class T, class U>                                         \
+    __device__ inline gk_complex<T> operator op(U a, gk_complex<T> b) { \
+        return gk_complex<T>{(T)a, (T)0} op b;                          \
     }
 GK_COMPLEX_WITH_REAL(+)
 GK_COMPLEX_WITH_REAL(-)

@@ -20,6 +20,7 @@
 // object's life and in the compile cache (memory and disk).
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -55,8 +56,7 @@ class ElementwiseArgument {
 public:
     ElementwiseArgument(const Array& array) : value_(array) {}     // NOLINT(google-explicit-constructor)
     ElementwiseArgument(const Scalar& scalar) : value_(scalar) {}  // NOLINT(google-explicit-constructor)
-    template <class T>
-        requires std::is_arithmetic_v<T>
+    template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
     ElementwiseArgument(T value) : value_(Scalar::of(value)) {}  // NOLINT(google-explicit-constructor)
     template <class T>
     ElementwiseArgument(std::complex<T> value) : value_(Scalar::of(value)) {}  // NOLINT(google-explicit-constructor)

@@ -92,7 +92,7 @@ ElementwiseArgument to_argument(nb::handle value, std::size_t index) {
                      describe_value(value));
 }
 
-nb::object call(const PythonElementwiseKernel& self, nb::args args, nb::handle size, nb::handle block_size,
+nb::object call(const PythonElementwiseKernel& self, const nb::args& args, nb::handle size, nb::handle block_size,
                 nb::handle stream) {
     const ElementwiseKernel& kernel = self.kernel;
     const std::size_t nargs = kernel.nin() + kernel.nout();
@@ -149,17 +149,16 @@ void bind_elementwise_kernel(nb::module_& m) {
             [](PythonElementwiseKernel* self, nb::handle in_params, nb::handle out_params, nb::handle operation,
                nb::handle name, nb::handle reduce_dims, nb::handle preamble, nb::handle no_return,
                nb::handle return_tuple, nb::handle options, nb::handle loop_prep, nb::handle after_loop) {
-                new (self) PythonElementwiseKernel(construct(in_params, out_params, operation, name, reduce_dims,
-                                                             preamble, no_return, return_tuple, options, loop_prep,
-                                                             after_loop));
+                new (self)
+                    PythonElementwiseKernel(construct(in_params, out_params, operation, name, reduce_dims, preamble,
+                                                      no_return, return_tuple, options, loop_prep, after_loop));
             },
             "in_params"_a, "out_params"_a, "operation"_a, "name"_a = "kernel", "reduce_dims"_a = true,
             "preamble"_a = "", "no_return"_a = false, "return_tuple"_a = false, nb::kw_only(),
             "options"_a = nb::tuple(), "loop_prep"_a = "", "after_loop"_a = "",
             "Reads the parameter lists and checks the name (a C identifier) and the compile options; the "
             "kernel compiles at its first call.")
-        .def("__call__", &call, "args"_a, "size"_a = nb::none(), "block_size"_a = nb::none(),
-             "stream"_a = nb::none(),
+        .def("__call__", &call, "args"_a, "size"_a = nb::none(), "block_size"_a = nb::none(), "stream"_a = nb::none(),
              "Runs the kernel on the inputs (then, optionally, every output) on the current stream (or stream=), "
              "without waiting. size= sets the loop's length when every array is raw; block_size= the threads per "
              "block. Returns the output, a tuple of them, or None as the kernel was made to.")
@@ -173,11 +172,9 @@ void bind_elementwise_kernel(nb::module_& m) {
             "preamble", [](const PythonElementwiseKernel& self) { return self.kernel.options().preamble; },
             "The code before the kernel.")
         .def_prop_ro(
-            "nin", [](const PythonElementwiseKernel& self) { return self.kernel.nin(); },
-            "The number of inputs.")
+            "nin", [](const PythonElementwiseKernel& self) { return self.kernel.nin(); }, "The number of inputs.")
         .def_prop_ro(
-            "nout", [](const PythonElementwiseKernel& self) { return self.kernel.nout(); },
-            "The number of outputs.")
+            "nout", [](const PythonElementwiseKernel& self) { return self.kernel.nout(); }, "The number of outputs.")
         .def_prop_ro(
             "nargs", [](const PythonElementwiseKernel& self) { return self.kernel.nin() + self.kernel.nout(); },
             "The number of inputs and outputs.")

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -86,13 +87,13 @@ std::string_view trim(std::string_view text) {
 std::optional<DType> param_dtype(std::string_view name) {
     if (auto dtype = dtype_named(name)) return dtype;
     static constexpr std::pair<std::string_view, DType> aliases[] = {
-        {"bool_", DType::bool_},        {"byte", DType::int8},          {"ubyte", DType::uint8},
-        {"short", DType::int16},        {"ushort", DType::uint16},      {"intc", DType::int32},
-        {"uintc", DType::uint32},       {"int", DType::int64},          {"uint", DType::uint64},
-        {"long", DType::int64},         {"ulong", DType::uint64},       {"longlong", DType::int64},
-        {"ulonglong", DType::uint64},   {"intp", DType::int64},         {"uintp", DType::uint64},
-        {"half", DType::float16},       {"single", DType::float32},     {"float", DType::float64},
-        {"double", DType::float64},     {"csingle", DType::complex64},  {"complex", DType::complex128},
+        {"bool_", DType::bool_},        {"byte", DType::int8},         {"ubyte", DType::uint8},
+        {"short", DType::int16},        {"ushort", DType::uint16},     {"intc", DType::int32},
+        {"uintc", DType::uint32},       {"int", DType::int64},         {"uint", DType::uint64},
+        {"long", DType::int64},         {"ulong", DType::uint64},      {"longlong", DType::int64},
+        {"ulonglong", DType::uint64},   {"intp", DType::int64},        {"uintp", DType::uint64},
+        {"half", DType::float16},       {"single", DType::float32},    {"float", DType::float64},
+        {"double", DType::float64},     {"csingle", DType::complex64}, {"complex", DType::complex128},
         {"cdouble", DType::complex128},
     };
     for (const auto& [alias, dtype] : aliases)
@@ -131,21 +132,24 @@ std::vector<ElementwiseParam> parse_params(std::string_view list, bool outputs) 
             else if (words[k] == "_non_const")
                 param.is_const = false;
             else
-                throw InvalidArgumentError(concat("ElementwiseKernel: unknown keyword '", words[k], "' in the parameter '",
-                                                  text, "' (only raw and _non_const come before a type)"));
+                throw InvalidArgumentError(concat("ElementwiseKernel: unknown keyword '", words[k],
+                                                  "' in the parameter '", text,
+                                                  "' (only raw and _non_const come before a type)"));
         }
         if (type.size() == 1) {
             if (!std::isalpha(static_cast<unsigned char>(type[0])))
                 throw InvalidArgumentError(
-                    concat("ElementwiseKernel: the type of parameter '", text, "' is neither a dtype nor a type placeholder (one letter, such as T)"));
+                    concat("ElementwiseKernel: the type of parameter '", text,
+                           "' is neither a dtype nor a type placeholder (one letter, such as T)"));
             param.placeholder = type[0];
         } else {
             param.dtype = param_dtype(type);
             if (!param.dtype)
-                throw InvalidArgumentError(concat("ElementwiseKernel: the type '", type, "' of parameter '", text,
-                                                  "' is neither a dtype (bool, int8 ... int64, uint8 ... uint64, float16, "
-                                                  "bfloat16, float32, float64, complex64, complex128) nor a type "
-                                                  "placeholder (one letter, such as T)"));
+                throw InvalidArgumentError(
+                    concat("ElementwiseKernel: the type '", type, "' of parameter '", text,
+                           "' is neither a dtype (bool, int8 ... int64, uint8 ... uint64, float16, "
+                           "bfloat16, float32, float64, complex64, complex128) nor a type "
+                           "placeholder (one letter, such as T)"));
         }
         if (!is_identifier(param.name))
             throw InvalidArgumentError(
@@ -164,8 +168,9 @@ std::vector<ElementwiseParam> parse_params(std::string_view list, bool outputs) 
 }
 
 std::string describe_param(const ElementwiseParam& param) {
-    return concat(param.raw ? "raw " : "", param.dtype ? std::string(to_string(*param.dtype)) : std::string(1, param.placeholder),
-                  " ", param.name);
+    return concat(param.raw ? "raw " : "",
+                  param.dtype ? std::string(to_string(*param.dtype)) : std::string(1, param.placeholder), " ",
+                  param.name);
 }
 
 // What one call amounts to: its types, shape, outputs and the kernel's layout.
@@ -176,10 +181,10 @@ struct Plan {
     std::vector<std::pair<char, DType>> placeholders;
     Shape shape;
     std::vector<Array> outputs;
-    std::vector<const Array*> arrays;  // per parameter: its array, or null for a scalar
-    std::vector<UserParam> user;       // per parameter
-    CollapsedLayout layout;            // over the non-raw arrays, in parameter order
-    std::vector<std::size_t> operand;  // per parameter: its operand in `layout` (non-raw arrays)
+    std::vector<const Array*> arrays;                // per parameter: its array, or null for a scalar
+    std::vector<UserParam> user;                     // per parameter
+    CollapsedLayout layout;                          // over the non-raw arrays, in parameter order
+    std::vector<std::size_t> operand;                // per parameter: its operand in `layout` (non-raw arrays)
     std::vector<std::array<std::byte, 16>> scalars;  // per parameter: a scalar's value in its dtype
     UserKernelLayout kernel_layout;
 };
@@ -218,7 +223,8 @@ void decide_types(const ElementwiseKernelState& state, std::span<const Elementwi
     for (std::size_t k = 0; k < state.nin; ++k) {
         const ElementwiseParam& param = state.params[k];
         const Scalar* scalar = args[k].scalar();
-        if (!param.dtype && scalar && !scalar->weak_kind()) decided.try_emplace(param.placeholder, scalar->dtype(), &param);
+        if (!param.dtype && scalar && !scalar->weak_kind())
+            decided.try_emplace(param.placeholder, scalar->dtype(), &param);
     }
     plan.dtypes.resize(count);
     for (std::size_t k = 0; k < count; ++k) {
@@ -254,8 +260,8 @@ Plan plan_call(const ElementwiseKernelState& state, std::span<const ElementwiseA
                const ElementwiseCall& call) {
     const std::size_t count = state.params.size();
     if (args.size() != state.nin && args.size() != count)
-        throw InvalidArgumentError(concat("ElementwiseKernel ", state.name, " takes ", state.nin, " arguments or ", count,
-                                          " (with the outputs), not ", args.size()));
+        throw InvalidArgumentError(concat("ElementwiseKernel ", state.name, " takes ", state.nin, " arguments or ",
+                                          count, " (with the outputs), not ", args.size()));
     if (call.block_size && *call.block_size == 0)
         throw InvalidArgumentError(concat("ElementwiseKernel ", state.name, ": block_size must be above 0"));
     if (call.size && *call.size < 0)
@@ -292,8 +298,9 @@ Plan plan_call(const ElementwiseKernelState& state, std::span<const ElementwiseA
         plan.shape = {*call.size};
     } else {
         if (!broadcast)
-            throw InvalidArgumentError(concat("ElementwiseKernel ", state.name,
-                                              ": the loop's size is undecided (no argument is a non-raw array): give size="));
+            throw InvalidArgumentError(
+                concat("ElementwiseKernel ", state.name,
+                       ": the loop's size is undecided (no argument is a non-raw array): give size="));
         plan.shape = broadcast_shapes(shapes);
     }
 
@@ -353,8 +360,9 @@ Plan plan_call(const ElementwiseKernelState& state, std::span<const ElementwiseA
     }
     const std::size_t ndim = plan.layout.shape.size();
     if (ndim > max_elementwise_dims)
-        throw InvalidArgumentError(concat("ElementwiseKernel ", state.name, ": the loop has up to ", max_elementwise_dims,
-                                          " dimensions after merging contiguous ones, not ", ndim));
+        throw InvalidArgumentError(concat("ElementwiseKernel ", state.name, ": the loop has up to ",
+                                          max_elementwise_dims, " dimensions after merging contiguous ones, not ",
+                                          ndim));
 
     const bool simulated = plan.device.backend_info().capabilities.simulated;
     plan.kernel_layout.simulated = simulated;
@@ -373,22 +381,17 @@ Plan plan_call(const ElementwiseKernelState& state, std::span<const ElementwiseA
 }
 
 UserKernelText kernel_text(const ElementwiseKernelState& state, const Plan& plan) {
-    return {state.name,
-            state.operation,
-            state.options.preamble,
-            state.options.loop_prep,
-            state.options.after_loop,
-            plan.placeholders};
+    return {
+        state.name,       state.operation, state.options.preamble, state.options.loop_prep, state.options.after_loop,
+        plan.placeholders};
 }
 
 // What tells one compiled kernel from another: everything generate_user_elementwise reads.
 std::string kernel_key(const Plan& plan) {
     std::string key;
-    const auto put = [&key](const auto& value) {
-        key.append(reinterpret_cast<const char*>(&value), sizeof value);
-    };
+    const auto put = [&key](const auto& value) { key.append(reinterpret_cast<const char*>(&value), sizeof value); };
     put(plan.device.ordinal());
-    put(&plan.device.backend_info());
+    put(reinterpret_cast<std::uintptr_t>(&plan.device.backend_info()));
     put(plan.kernel_layout.generic);
     put(plan.kernel_layout.simulated);
     put(plan.kernel_layout.index32);
@@ -449,8 +452,8 @@ ElementwiseKernel::ElementwiseKernel(std::string_view in_params, std::string_vie
     : state_(std::make_shared<detail::ElementwiseKernelState>()) {
     using detail::concat;
     if (!detail::is_identifier(name))
-        throw InvalidArgumentError(
-            concat("ElementwiseKernel: invalid kernel name \"", name, "\": it names the kernel, so it must be a C identifier"));
+        throw InvalidArgumentError(concat("ElementwiseKernel: invalid kernel name \"", name,
+                                          "\": it names the kernel, so it must be a C identifier"));
     if (name.starts_with("gk_"))
         throw InvalidArgumentError(
             concat("ElementwiseKernel: invalid kernel name \"", name, "\": gk_ begins the names gpukit generates"));

@@ -141,11 +141,25 @@ TEST_F(ElementwiseKernelTest, RawArraysAreIndexedByTheOperation) {
         for (std::size_t i = 0; i < 12; ++i) EXPECT_EQ(got[i], x[i] + held[11 - i]) << i;
     }
     // One index per dimension, and the raw array's shape.
-    const ElementwiseKernel corner("raw T m", "T z",
-                                   "long long at[2] = {i % m.shape()[0], m.shape()[1] - 1}; z = m[at] * m.size()",
-                                   "corner");
+    const ElementwiseKernel corner(
+        "raw T m", "T z", "long long at[2] = {i % m.shape()[0], m.shape()[1] - 1}; z = m[at] * m.size()", "corner");
     const std::vector<double> got = as_doubles(corner({dy, array_of(std::vector<double>(6), {6}, DType::float64)})[0]);
     for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(got[i], y[(i % 3) * 4 + 3] * 12) << i;
+}
+
+// _non_const inputs are written through, and float16 raw elements read and assigned as float.
+TEST_F(ElementwiseKernelTest, NonConstInputsAndHalfRawArraysAreWritable) {
+    const ElementwiseKernel bump("_non_const T x, raw T h", "T y", "y = x + h[i]; x = x * 2; h[i] += (T)1", "bump");
+    const std::vector<double> x = random_values(40, 17), h = random_values(40, 18);
+    const Array dx = array_of(x, {40}, DType::float16), dh = array_of(h, {40}, DType::float16);
+    const std::vector<double> x16 = as_doubles(dx), h16 = as_doubles(dh);
+    const std::vector<double> y = as_doubles(bump({dx, dh})[0]);
+    const std::vector<double> x_after = as_doubles(dx), h_after = as_doubles(dh);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        EXPECT_NEAR(y[i], x16[i] + h16[i], 1e-2) << i;
+        EXPECT_EQ(x_after[i], x16[i] * 2) << i;
+        EXPECT_NEAR(h_after[i], h16[i] + 1, 5e-3) << i;
+    }
 }
 
 TEST_F(ElementwiseKernelTest, SizeSetsTheLoopWhenEveryArrayIsRaw) {
@@ -183,12 +197,12 @@ TEST_F(ElementwiseKernelTest, IndexIsTheFlatIndexInEveryKernelShape) {
             Shape shape;
         };
         const std::vector<Case> cases = {
-            {base, {3, 4, 5}},                                                        // contiguous
-            {base.transpose(), {5, 4, 3}},                                            // strided
-            {base.index({Slice{}, Slice{1, 3}, Slice{{}, {}, -2}}), {3, 2, 3}},       // sliced, reversed
-            {base.index({1, 2}), {5}},                                                // a row
-            {base.index({0, 0, 0}), {}},                                              // 0-d
-            {base.index({Slice{}, Slice{2, 2}}), {3, 0, 5}},                          // empty
+            {base, {3, 4, 5}},                                                   // contiguous
+            {base.transpose(), {5, 4, 3}},                                       // strided
+            {base.index({Slice{}, Slice{1, 3}, Slice{{}, {}, -2}}), {3, 2, 3}},  // sliced, reversed
+            {base.index({1, 2}), {5}},                                           // a row
+            {base.index({0, 0, 0}), {}},                                         // 0-d
+            {base.index({Slice{}, Slice{2, 2}}), {3, 0, 5}},                     // empty
         };
         for (const Case& c : cases) {
             const Array y = index({c.input})[0];
@@ -259,7 +273,8 @@ TEST_F(ElementwiseKernelTest, BadCallsAreRefused) {
     const Array wide = array_of(random_values(8, 15), {8}, DType::float64);
     expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, saxpy({1.0f, x})), "takes 3 arguments or 4");
     // An array of another dtype than its parameter's is an error, as in CuPy (no silent cast).
-    expect_contains(GPUKIT_MESSAGE_OF(DTypeError, saxpy({1.0f, x, wide})), "is a float64 array, but the parameter is float32");
+    expect_contains(GPUKIT_MESSAGE_OF(DTypeError, saxpy({1.0f, x, wide})),
+                    "is a float64 array, but the parameter is float32");
     expect_contains(GPUKIT_MESSAGE_OF(DTypeError, saxpy({Scalar(std::complex<double>(1, 1)), x, x})),
                     "cannot take a complex number");
     EXPECT_THROW(saxpy({1.0f, x, x, Scalar(1.0)}), InvalidArgumentError);  // a scalar output

@@ -4,9 +4,9 @@ outputs, size=, several outputs, and CuPy's errors."""
 
 import numpy
 import pytest
-from conftest import random_array
 
 import gpukit
+from conftest import random_array
 
 SQUARED_DIFF = gpukit.ElementwiseKernel("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff")
 
