@@ -211,6 +211,41 @@ def host_times(lib):
     return result
 
 
+FIRST_USE = """
+import time, numpy as np, gpukit as gk
+x = gk.asarray(np.arange(1, 1025, dtype=np.float32))
+gk.synchronize()
+start = time.perf_counter()
+y = {expression}
+gk.synchronize()
+print(time.perf_counter() - start)
+"""
+
+
+def first_use_ms(expression, cache_dir):
+    """Milliseconds of an operation's first call in a new process with `cache_dir` as the kernel cache."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, GPUKIT_CACHE_DIR=cache_dir)
+    output = subprocess.run([sys.executable, "-c", FIRST_USE.format(expression=expression)], env=env,
+                            capture_output=True, text=True, check=True).stdout
+    return float(output.split()[-1]) * 1e3
+
+
+def first_use_rows():
+    """Cold (empty cache: generate and compile) and warm (the disk cache) first calls of some ops."""
+    import tempfile
+
+    rows = []
+    with tempfile.TemporaryDirectory() as cache_dir:
+        for expression in ("x + x", "gk.sqrt(x)", "x * 2.5", "x.astype(np.float16)"):
+            cold = first_use_ms(expression, cache_dir)
+            warm = first_use_ms(expression, cache_dir)
+            rows.append((expression, cold, warm))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size-log2", type=int, default=26)
@@ -264,9 +299,13 @@ def main():
             host[lib.name] = host_times(lib)
         for op in host["gpukit"]:
             print(f"{op:34}" + "".join(f"{host[name][op]:14.2f}" for name in names))
+    first = first_use_rows()
+    print(f"\n{'first use in a new process (ms)':34}{'cold':>14}{'disk cache':>14}")
+    for expression, cold, warm in first:
+        print(f"{expression:34}{cold:14.1f}{warm:14.1f}")
     if args.json:
         with open(args.json, "w") as file:
-            json.dump({"ceiling_gbs": ceiling, "n": n, "table": table, "host_us": host,
+            json.dump({"ceiling_gbs": ceiling, "n": n, "table": table, "host_us": host, "first_use_ms": first,
                        "command": " ".join(sys.argv)}, file, indent=1)
 
 

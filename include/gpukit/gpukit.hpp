@@ -3,6 +3,7 @@
 
 #include "gpukit/array.hpp"
 #include "gpukit/array_memory.hpp"
+#include "gpukit/array_operators.hpp"
 #include "gpukit/backend.hpp"
 #include "gpukit/cache.hpp"
 #include "gpukit/check.hpp"
@@ -17,6 +18,7 @@
 #include "gpukit/kernel.hpp"
 #include "gpukit/layout.hpp"
 #include "gpukit/memory.hpp"
+#include "gpukit/memory_pool.hpp"
 #include "gpukit/module.hpp"
 #include "gpukit/promotion.hpp"
 #include "gpukit/stream.hpp"

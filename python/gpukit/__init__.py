@@ -42,7 +42,17 @@ from ._check import (
     set_raise_on_hazard,
     take_check_report,
 )
-from ._core import DevicePointer, ElementwiseKernel, Event, Stream, get_current_stream, get_elapsed_time, ndarray
+from ._core import (
+    DevicePointer,
+    ElementwiseKernel,
+    Event,
+    MemoryPool,
+    Stream,
+    get_current_stream,
+    get_default_memory_pool,
+    get_elapsed_time,
+    ndarray,
+)
 from ._creation import (
     arange,
     empty,
@@ -103,13 +113,14 @@ __all__ = [
     "ContextUnusableError", "CudaError", "DTypeError", "Device", "DevicePointer", "ElementwiseKernel", "Event",
     "GpukitError", "Hazard", "HazardError",
     "InvalidArgumentError", "KernelArgumentError", "KernelFaultError", "KernelNotFoundError",
-    "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError", "OutOfMemoryError",
+    "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError", "MemoryPool", "OutOfMemoryError",
     "RawKernel", "RawModule", "ScalarOverflowError", "Stream", "UsageError", "WaitInterruptedError", "WaitTimeoutError",
     "all_devices",
     "arange", "array", "asarray",
     "asnumpy", "backend", "backends", "benchmark", "check_tools_from_environment", "cuda_available",
     "cuda_unavailable_reason", "devices", "empty", "empty_like", "from_dlpack", "full", "full_like",
-    "get_current_stream", "get_device", "get_elapsed_time", "ndarray", "nullptr", "ones", "ones_like", "pinned_empty",
+    "get_current_stream", "get_default_memory_pool", "get_device", "get_elapsed_time", "ndarray", "nullptr", "ones",
+    "ones_like", "pinned_empty",
     "print_check_report", "raise_on_hazard", "sandboxed", "set_print_check_report", "set_raise_on_hazard",
     "set_sandbox", "synchronize",
     "take_check_report", "use_backend", "zeros", "zeros_like",

@@ -600,6 +600,56 @@ def dtype_names() -> list[str]:
     The names of the element types gpukit arrays hold, NumPy's numeric types and bfloat16.
     """
 
+class MemoryPool:
+    """
+    A device's caching allocator, which arrays allocate from (as CuPy's MemoryPool): memory an array lets go of is kept for the next array, in its stream's order, instead of going back to the device. Out of memory, the pool gives back what it cached and tries again before raising gpukit.OutOfMemoryError. On the simulator it does not cache, so that check mode sees each array as an allocation of its own; GPUKIT_MEMORY_POOL=on|off|auto chooses.
+    """
+
+    @property
+    def device(self) -> Device:
+        """The device whose memory it holds."""
+
+    def used_bytes(self) -> int:
+        """Bytes of the blocks live arrays hold (rounded up to 512 bytes)."""
+
+    def total_bytes(self) -> int:
+        """
+        Bytes the pool holds on the device: used_bytes() and the cached free blocks.
+        """
+
+    def free_bytes(self) -> int:
+        """Bytes of the cached free blocks."""
+
+    def n_free_blocks(self) -> int:
+        """How many free blocks the pool caches."""
+
+    def free_all_blocks(self) -> None:
+        """
+        Gives the cached blocks back to the device (a segment that still holds a live array's block stays).
+        """
+
+    def set_limit(self, size: int | None = None, fraction: float | None = None) -> None:
+        """
+        The most bytes the pool may hold on the device: `size` bytes, or `fraction` of the device's memory; neither, or 0: no limit. Past it, allocations raise gpukit.OutOfMemoryError once the cached blocks are given back.
+        """
+
+    def get_limit(self) -> int:
+        """The limit set_limit set, in bytes; 0: none."""
+
+    @property
+    def caching(self) -> bool:
+        """Whether freed memory is kept for the next array."""
+
+    def set_caching(self, on: bool) -> None:
+        """
+        Keep freed memory (True), or give every array's memory back to the device when it goes (False, for debugging; it gives the cached blocks back now).
+        """
+
+    def __repr__(self) -> str: ...
+
+def get_default_memory_pool(device: Device | None = None) -> MemoryPool:
+    """The pool arrays on `device` (None: the current device) allocate from."""
+
 class DevicePointer:
     """
     A raw device address for a pointer parameter: memory gpukit did not allocate, or a view whose layout the kernel is told separately (its strides as further arguments).

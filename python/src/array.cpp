@@ -171,6 +171,9 @@ nb::dict cuda_array_interface(const Array& array) {
     interface["data"] = nb::make_tuple(array.size() ? array.address() : 0, false);
     interface["strides"] = array.is_c_contiguous() ? nb::object(nb::none()) : nb::object(to_tuple(array.strides()));
     interface["version"] = 3;
+    // The consumer uses the memory on streams gpukit cannot see: it waits for the device before
+    // it goes back to the pool (gpukit/array_memory.hpp).
+    array.memory()->mark_used_by_launch();
     // The consumer must order its work after this stream (1: CUDA's legacy default stream).
     interface["stream"] = exchange_stream(device);
     return interface;
@@ -236,7 +239,9 @@ nb::object export_dlpack(const Array& array, nb::handle stream, nb::handle max_v
         GilRelease unlocked;
         array.device().synchronize();
     }
-    return dlpack_capsule(copied ? *copied : array, versioned);
+    const Array& exported = copied ? *copied : array;
+    exported.memory()->mark_used_by_launch();  // as for __cuda_array_interface__
+    return dlpack_capsule(exported, versioned);
 }
 
 nb::object iterate(const Array& array) {

@@ -15,6 +15,7 @@ NB_MODULE(_core, m) {
     bind_stream_event(m);
     bind_memory(m);
     bind_array(m);
+    bind_memory_pool(m);
     bind_module_kernel(m);
     bind_elementwise_kernel(m);
     bind_check(m);

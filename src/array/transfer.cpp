@@ -23,18 +23,23 @@ using detail::concat;
 namespace {
 
 // On the default stream, the synchronous calls; on another, the asynchronous ones on it. Transfers
-// with the host then wait for the stream: the host memory must outlive the copy.
-void read_bytes(const Device& device, std::uint64_t address, std::span<std::byte> host) {
+// with the host then wait for the stream: the host memory must outlive the copy. Memory that came
+// in another stream's order (a pool block) is first ordered before the stream.
+void read_bytes(ArrayMemory& memory, std::uint64_t address, std::span<std::byte> host) {
+    const Device& device = memory.device();
     const BufferView source(device, address, host.size());
     const StreamRef stream = current_stream(device);
+    memory.prepare_use_on(stream);
     if (stream.is_default()) return copy(host, source);
     copy_async(host, source, stream);
     stream.synchronize();
 }
 
-void write_bytes(const Device& device, std::uint64_t address, std::span<const std::byte> host) {
+void write_bytes(ArrayMemory& memory, std::uint64_t address, std::span<const std::byte> host) {
+    const Device& device = memory.device();
     const BufferView target(device, address, host.size());
     const StreamRef stream = current_stream(device);
+    memory.prepare_use_on(stream);
     if (stream.is_default()) return copy(target, host);
     copy_async(target, host, stream);
     stream.synchronize();
@@ -44,9 +49,9 @@ void write_bytes(const Device& device, std::uint64_t address, std::span<const st
 // between device addresses do not wait even on the default stream): like a launch, it needs the
 // memory it touches to outlive it (gpukit/array_memory.hpp), whatever becomes of the arrays.
 void copy_bytes(const Array& target, const Array& source) {
-    target.memory()->mark_used_by_launch();
-    source.memory()->mark_used_by_launch();
     const StreamRef stream = current_stream(target.device());
+    target.memory()->mark_used_by_launch(stream);
+    source.memory()->mark_used_by_launch(stream);
     const auto size = static_cast<std::size_t>(target.nbytes());
     const BufferView to(target.device(), target.address(), size), from(source.device(), source.address(), size);
     if (stream.is_default()) return copy(to, from);
@@ -54,8 +59,8 @@ void copy_bytes(const Array& target, const Array& source) {
 }
 
 void set_bytes(const Array& target, std::uint8_t value) {
-    target.memory()->mark_used_by_launch();
     const StreamRef stream = current_stream(target.device());
+    target.memory()->mark_used_by_launch(stream);
     const BufferView bytes(target.device(), target.address(), static_cast<std::size_t>(target.nbytes()));
     if (stream.is_default()) return gpukit::memset(bytes, value);
     memset_async(bytes, value, stream);
@@ -92,11 +97,11 @@ void Array::copy_to_host(const HostView& host) const {
     raise_deferred_launch_error();
     if (size() == 0) return;
     if (is_c_contiguous() && is_contiguous_host(host))
-        return read_bytes(device(), address_, {host.data, static_cast<std::size_t>(nbytes())});
+        return read_bytes(*memory_, address_, {host.data, static_cast<std::size_t>(nbytes())});
     // A strided view: bring the bytes it spans, then pick its elements out.
     const ByteExtent span = extent();
     std::vector<std::byte> bytes(static_cast<std::size_t>(span.size()));
-    read_bytes(device(), address_ + span.low, bytes);
+    read_bytes(*memory_, address_ + span.low, bytes);
     detail::copy_host_elements(ConstHostView(bytes.data() - span.low, dtype_, shape_, strides_), host);
 }
 
@@ -111,18 +116,18 @@ void Array::copy_from_host(const ConstHostView& host) {
     if (size() == 0) return;
     if (is_c_contiguous()) {
         if (is_contiguous_host(host))
-            return write_bytes(device(), address_, {host.data, static_cast<std::size_t>(nbytes())});
+            return write_bytes(*memory_, address_, {host.data, static_cast<std::size_t>(nbytes())});
         std::vector<std::byte> gathered(static_cast<std::size_t>(nbytes()));
         detail::copy_host_elements(host, HostView(gathered.data(), dtype_, shape_));
-        return write_bytes(device(), address_, gathered);
+        return write_bytes(*memory_, address_, gathered);
     }
     // A strided view: write its elements into the bytes it spans, and those back (the bytes
     // between its elements unchanged).
     const ByteExtent span = extent();
     std::vector<std::byte> bytes(static_cast<std::size_t>(span.size()));
-    read_bytes(device(), address_ + span.low, bytes);
+    read_bytes(*memory_, address_ + span.low, bytes);
     detail::copy_host_elements(host, HostView(bytes.data() - span.low, dtype_, shape_, strides_));
-    write_bytes(device(), address_ + span.low, bytes);
+    write_bytes(*memory_, address_ + span.low, bytes);
 }
 
 void Array::assign(const ConstHostView& host) {

@@ -213,7 +213,7 @@ TEST_F(UfuncCall, ErrorsAreNumPys) {
     const Array a = array_of({1, 2}, {2}, DType::float64);
     EXPECT_THROW(call(UfuncId::add, {Scalar(1), Scalar(2)}), InvalidArgumentError);  // no array
     const Array c = array_of({1, 2}, {2}, DType::complex64);
-    EXPECT_THROW(call(UfuncId::less, {c, c}), DTypeError);
+    EXPECT_THROW(call(UfuncId::floor_divide, {c, c}), DTypeError);  // NumPy has no complex //
     EXPECT_THROW(call(UfuncId::add, {a, array_of({1, 2, 3}, {3}, DType::float64)}), InvalidArgumentError);
 }
 

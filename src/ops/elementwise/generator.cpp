@@ -268,6 +268,28 @@ std::string dtype_codes() {
     return code;
 }
 
+// One element of the simulator's converting path, from its operands' addresses gk_at0.. : the
+// mask, loads of any storage dtype, the expression, stores. `continue`s past a masked-out element.
+std::string converting_element(std::size_t nin, std::size_t nout, const GenericLoop& loop, std::string_view indent,
+                               bool from_tile = false) {
+    const std::size_t count = nin + nout;
+    const auto storage = [&](std::size_t k) { return storage_c_type(loop.dtypes[k]); };
+    const auto compute = [&](std::size_t k) { return compute_c_type(loop.dtypes[k]); };
+    std::string code = concat(indent, "if (p.masked && !*(const bool*)gk_at", count, ") continue;\n");
+    for (std::size_t k = 0; k < nin; ++k)
+        code += concat(indent, "const ", compute(k), " in", k, " = ",
+                       from_tile ? concat("gk_tiled", k, " ? ((const ", compute(k), "*)gk_tile)[gk_t] : ") : "",
+                       "gk_same", k, " ? gk_convert<", compute(k), ">(*(const ", storage(k), "*)gk_at", k,
+                       ") : gk_load<", compute(k), ">(p.storage[", k, "], gk_at", k, ");\n");
+    for (std::size_t k = nin; k < count; ++k) code += concat(indent, compute(k), " ", operand_name(nin, k), ";\n");
+    code += concat(indent, loop.expression, ";\n");
+    for (std::size_t k = nin; k < count; ++k)
+        code += concat(indent, "if (gk_same", k, ") *(", storage(k), "*)gk_at", k, " = gk_convert<", storage(k), ">(",
+                       operand_name(nin, k), ");\n", indent, "else gk_store(p.storage[", k, "], (void*)gk_at", k, ", ",
+                       operand_name(nin, k), ");\n");
+    return code;
+}
+
 // One generic kernel (simulator). Its fast path (p.flat): every operand a contiguous array of its
 // loop dtype, no mask, a loop the compiler may vectorize. Else rows of the innermost dimension, each
 // a tight loop with per-operand byte strides (0 for a scalar, which points at its local copy), the
@@ -315,6 +337,61 @@ std::string generic_kernel(std::size_t nin, std::size_t nout, const GenericLoop&
         for (std::size_t k = 0; k < count; ++k) typed += concat(" && gk_same", k);
         code += concat("    const bool gk_typed = ", typed, ";\n");
     }
+    // Two dimensions with a transposed input (p.tiled: its number + 1): each thread takes whole rows
+    // and walks them in 16 x 32 tiles; the transposed input's tile is first read down its
+    // contiguous direction into a local buffer (as a GPU stages it in shared memory). Read in
+    // place, a.T's elements are 16 KB apart along a row: all in one L1 set, a miss each.
+    code += "    if (p.tiled) {\n";
+    code += "        unsigned long long gk_tile[16 * 32 * 2];  // 16 x 32 elements of up to 16 bytes\n";
+    for (std::size_t k = 0; k < nin; ++k)
+        code += concat("        const bool gk_tiled", k, " = p.tiled == ", k + 1, ";\n");
+    code += "        const gk_index gk_rows = (gk_index)p.shape[0], gk_cols = (gk_index)p.shape[1];\n";
+    code += "        const gk_index gk_per = (gk_rows + gk_thread_count() - 1) / gk_thread_count();\n";
+    code += "        gk_index gk_r_begin = gk_thread_rank() * gk_per, gk_r_end = gk_r_begin + gk_per;\n";
+    code +=
+        "        if (gk_r_begin > gk_rows) gk_r_begin = gk_rows;\n        if (gk_r_end > gk_rows) gk_r_end = "
+        "gk_rows;\n";
+    code += "        for (gk_index gk_rb = gk_r_begin; gk_rb < gk_r_end; gk_rb += 16) {\n";
+    code += "            const gk_index gk_rt = gk_rb + 16 < gk_r_end ? gk_rb + 16 : gk_r_end;\n";
+    code += "            for (gk_index gk_cb = 0; gk_cb < gk_cols; gk_cb += 32) {\n";
+    code += "                const gk_index gk_ct = gk_cb + 32 < gk_cols ? gk_cb + 32 : gk_cols;\n";
+    for (std::size_t k = 0; k < nin; ++k) {
+        code += concat("                if (p.tiled == ", k + 1, ") {\n");
+        code += concat("                    ", compute(k), "* const gk_staged = (", compute(k), "*)gk_tile;\n");
+        code += "                    for (gk_index c = gk_cb; c < gk_ct; ++c)\n";
+        code += "                        for (gk_index r = gk_rb; r < gk_rt; ++r) {\n";
+        code += concat("                            const char* const gk_at = gk_base", k,
+                       " + r * (gk_index)p.strides[", k, "][0] + c * (gk_index)p.strides[", k, "][1];\n");
+        code += concat("                            gk_staged[(c - gk_cb) * 16 + (r - gk_rb)] = gk_same", k,
+                       " ? gk_convert<", compute(k), ">(*(const ", storage(k), "*)gk_at) : gk_load<", compute(k),
+                       ">(p.storage[", k, "], gk_at);\n");
+        code += "                        }\n                }\n";
+    }
+    code += "                for (gk_index r = gk_rb; r < gk_rt; ++r) {\n";
+    for (std::size_t k = 0; k <= count; ++k)
+        code += concat("                    const char* const gk_row", k, " = gk_base", k,
+                       " + r * (gk_index)p.strides[", k, "][0] + gk_cb * gk_inner", k, ";\n");
+    code += "                    const gk_index gk_width = gk_ct - gk_cb, gk_t0 = r - gk_rb;\n";
+    code += "                    if (gk_typed) {\n";
+    code += "                        for (gk_index j = 0; j < gk_width; ++j) {\n";
+    for (std::size_t k = 0; k < nin; ++k)
+        code += concat("                            const ", compute(k), " in", k, " = gk_tiled", k, " ? ((const ",
+                       compute(k), "*)gk_tile)[j * 16 + gk_t0] : gk_convert<", compute(k), ">(*(const ", storage(k),
+                       "*)(gk_row", k, " + j * gk_inner", k, "));\n");
+    for (std::size_t k = nin; k < count; ++k)
+        code += concat("                            ", compute(k), " ", operand_name(nin, k), ";\n");
+    code += concat("                            ", loop.expression, ";\n");
+    for (std::size_t k = nin; k < count; ++k)
+        code += concat("                            *(", storage(k), "*)(gk_row", k, " + j * gk_inner", k,
+                       ") = gk_convert<", storage(k), ">(", operand_name(nin, k), ");\n");
+    code += "                        }\n                        continue;\n                    }\n";
+    code += "                    for (gk_index j = 0; j < gk_width; ++j) {\n";
+    code += "                        const gk_index gk_t = j * 16 + gk_t0;\n";
+    for (std::size_t k = 0; k <= count; ++k)
+        code +=
+            concat("                        const char* const gk_at", k, " = gk_row", k, " + j * gk_inner", k, ";\n");
+    code += converting_element(nin, nout, loop, "                        ", true);
+    code += "                    }\n                }\n            }\n        }\n        return;\n    }\n";
     code += "    gk_index gk_coord[GK_MAX_DIMS];\n";
     code += "    {\n        gk_index gk_rest = gk_begin;\n";
     code += "        for (int d = p.ndim - 1; d >= 0; --d) {\n";
@@ -341,18 +418,7 @@ std::string generic_kernel(std::size_t nin, std::size_t nout, const GenericLoop&
     for (std::size_t k = 0; k <= count; ++k)
         code += concat("            const char* const gk_at", k, " = gk_base", k, " + gk_off", k, " + j * gk_inner", k,
                        ";\n");
-    code += concat("            if (p.masked && !*(const bool*)gk_at", mask, ") continue;\n");
-    for (std::size_t k = 0; k < nin; ++k)
-        code += concat("            const ", compute(k), " in", k, " = gk_same", k, " ? gk_convert<", compute(k),
-                       ">(*(const ", storage(k), "*)gk_at", k, ") : gk_load<", compute(k), ">(p.storage[", k,
-                       "], gk_at", k, ");\n");
-    for (std::size_t k = nin; k < count; ++k)
-        code += concat("            ", compute(k), " ", operand_name(nin, k), ";\n");
-    code += concat("            ", loop.expression, ";\n");
-    for (std::size_t k = nin; k < count; ++k)
-        code += concat("            if (gk_same", k, ") *(", storage(k), "*)gk_at", k, " = gk_convert<", storage(k),
-                       ">(", operand_name(nin, k), ");\n            else gk_store(p.storage[", k, "], (void*)gk_at", k,
-                       ", ", operand_name(nin, k), ");\n");
+    code += converting_element(nin, nout, loop, "            ");
     code += "        }\n";
     code += "        i += gk_row;\n";
     code += "        if (p.ndim == 0) break;\n";

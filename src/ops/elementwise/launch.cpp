@@ -36,6 +36,7 @@ struct Params {
     std::int32_t ndim;
     std::int32_t flat;
     std::int32_t masked;
+    std::int32_t tiled;
 };
 
 Module compile_elementwise(const std::string& source, const Device& device) {
@@ -173,27 +174,27 @@ bool tiled_layout(const OpKey& key, std::size_t nin, std::size_t count) {
     return transposed;
 }
 
-// Elements per 16-byte group, or 1: every array operand of one item size and reached in whole
-// groups (contiguous and aligned, a row broadcast or aligned rows, one element), outputs
-// contiguous or aligned rows; with rows or single elements, the innermost extent a multiple of
-// the group so that no group straddles two rows.
+// Elements per group, or 1: the widest operand moves 16 bytes per group, narrower ones less (a
+// cast float32 -> float16 reads 16 bytes and writes 8). Every array operand must be reached in
+// whole groups (contiguous and aligned, a row broadcast or aligned rows, one element), outputs
+// contiguous or aligned rows; with rows or single elements, the innermost extent a multiple of the
+// group so that no group straddles two rows.
 std::uint8_t vector_width(const OpKey& key, const CollapsedLayout& layout, std::span<const std::int64_t> itemsizes,
                           std::size_t count) {
     if (key.masked) return 1;
-    std::int64_t itemsize = 0;
+    std::int64_t widest = 0;
     bool rows = false;
     for (std::size_t k = 0; k < count; ++k) {
         const AccessClass access = key.access[k];
         if (access == AccessClass::immediate) continue;
-        if (itemsize == 0) itemsize = itemsizes[k];
-        if (itemsizes[k] != itemsize || itemsize >= 16) return 1;
+        widest = std::max(widest, itemsizes[k]);
         const bool whole = access == AccessClass::contiguous_aligned16 || access == AccessClass::rows_aligned16 ||
                            (k < key.nin && (access == AccessClass::rows_broadcast || access == AccessClass::scalar));
         if (!whole) return 1;
         rows = rows || access != AccessClass::contiguous_aligned16;
     }
-    if (itemsize == 0) return 1;
-    const auto width = static_cast<std::uint8_t>(16 / itemsize);
+    if (widest == 0 || widest >= 16) return 1;
+    const auto width = static_cast<std::uint8_t>(16 / widest);
     if (rows && (layout.shape.empty() || layout.shape.back() % width != 0)) return 1;
     return width;
 }
@@ -299,6 +300,10 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
             flat = operands[k] && operands[k]->dtype() == loop.loop_dtypes[k] &&
                    (ndim == 0 || layout.strides[k][0] == operands[k]->itemsize());
         params.flat = flat ? 1 : 0;
+        for (std::size_t k = 0; k < nin && ndim == 2 && !where && params.tiled == 0; ++k)
+            if (operands[k] &&
+                classify_rows(layout, k, operands[k]->address(), operands[k]->itemsize()) == AccessClass::transposed)
+                params.tiled = static_cast<std::int32_t>(k + 1);  // the input read through the tile
         FamilyKey key;
         key.op = loop.op;
         key.nin = static_cast<std::uint8_t>(nin);
