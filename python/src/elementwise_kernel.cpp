@@ -76,14 +76,16 @@ Scalar python_int(nb::handle value) {
 
 ElementwiseArgument to_argument(nb::handle value, std::size_t index) {
     if (nb::isinstance<Array>(value)) return nb::cast<const Array&>(value);
-    nb::handle numpy = numpy_module();
-    if (PyObject_IsInstance(value.ptr(), numpy.attr("generic").ptr()) == 1) return numpy_scalar(value, index);
+    // NumPy's scalar and array types, looked up once (NumPy stays imported for the process).
+    static PyObject* const numpy_generic = numpy_module().attr("generic").release().ptr();
+    static PyObject* const numpy_ndarray = numpy_module().attr("ndarray").release().ptr();
+    if (PyObject_IsInstance(value.ptr(), numpy_generic) == 1) return numpy_scalar(value, index);
     if (PyBool_Check(value.ptr())) return Scalar(value.ptr() == Py_True);
     if (PyLong_Check(value.ptr())) return python_int(value);
     if (PyFloat_Check(value.ptr())) return Scalar(PyFloat_AsDouble(value.ptr()));
     if (PyComplex_Check(value.ptr()))
         return Scalar(std::complex<double>(PyComplex_RealAsDouble(value.ptr()), PyComplex_ImagAsDouble(value.ptr())));
-    if (PyObject_IsInstance(value.ptr(), numpy.attr("ndarray").ptr()) == 1) {
+    if (PyObject_IsInstance(value.ptr(), numpy_ndarray) == 1) {
         if (nb::cast<int>(value.attr("ndim")) == 0) return numpy_scalar(value, index);
         raise_type_error("argument " + std::to_string(index) +
                          " is a NumPy array, which is in host memory: copy it to the device with gpukit.asarray");
