@@ -133,11 +133,24 @@ def workloads(n, side):
         out = lib.to_device(np.empty((side, side), np.float32))
         return lambda: lib.xp.add(a.T, b, out=out)
 
+    def user_kernel(lib):
+        """z = a * x + y as one user ElementwiseKernel (gpukit's and CuPy's; PyTorch has none)."""
+        if lib.name == "torch":
+            return None
+        kernel = lib.xp.ElementwiseKernel("float32 a, float32 x, float32 y", "float32 z", "z = a * x + y",
+                                          "saxpy_kernel")
+        rng = np.random.default_rng(4)
+        x = lib.to_device(rng.random(n, dtype=np.float32))
+        y = lib.to_device(rng.random(n, dtype=np.float32))
+        z = lib.to_device(np.empty(n, np.float32))
+        return lambda: kernel(np.float32(2.0), x, y, z)
+
     f4 = 4
     return [
         ("add f32", 3 * n * f4, contiguous("add")),
         ("multiply f32", 3 * n * f4, contiguous("multiply")),
         ("saxpy a*2+b f32 (2 kernels)", 5 * n * f4, contiguous("saxpy")),
+        ("saxpy ElementwiseKernel f32", 3 * n * f4, user_kernel),
         ("sqrt f32", 2 * n * f4, contiguous("sqrt")),
         ("astype f32->f16", n * (f4 + 2), contiguous("astype")),
         ("copy f32", 2 * n * f4, contiguous("copy")),

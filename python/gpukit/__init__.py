@@ -44,6 +44,7 @@ from ._check import (
 )
 from ._core import (
     DevicePointer,
+    ElementwiseKernel,
     Event,
     MemoryPool,
     Stream,
@@ -115,8 +116,8 @@ nullptr = DevicePointer(0)
 
 __all__ = [
     "ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError",
-    "ContextUnusableError", "CudaError", "DTypeError", "Device", "DevicePointer", "Event", "GpukitError", "Hazard",
-    "HazardError",
+    "ContextUnusableError", "CudaError", "DTypeError", "Device", "DevicePointer", "ElementwiseKernel", "Event",
+    "GpukitError", "Hazard", "HazardError",
     "InvalidArgumentError", "KernelArgumentError", "KernelFaultError", "KernelNotFoundError",
     "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError", "MemoryPool", "OutOfMemoryError",
     "RawKernel", "RawModule", "ScalarOverflowError", "Stream", "UsageError", "WaitInterruptedError", "WaitTimeoutError",

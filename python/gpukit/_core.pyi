@@ -1299,6 +1299,71 @@ class Kernel:
         Checks and enqueues one launch on `stream` (a gpukit.Stream; None: the current stream) (see gpukit.RawKernel.__call__).
         """
 
+class ElementwiseKernel:
+    """
+    A user-defined elementwise kernel, as CuPy's ElementwiseKernel.
+
+        squared_diff = gpukit.ElementwiseKernel("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff")
+        z = squared_diff(x, y)          # broadcast; z allocated
+        squared_diff(x, 5.0, z)         # a scalar; z given
+
+    Parameters are "float32 x, T y, raw T z": a dtype name or a one-letter type placeholder (decided by
+    the arrays' dtypes; a typedef the operation may use), optionally after ``raw``. Non-raw arrays
+    broadcast together and the operation sees element ``i`` of each by name (outputs as references);
+    a raw array is indexed by the operation (``y[_ind.size() - i - 1]``). Arrays must have their
+    parameter's dtype exactly; Python numbers take their parameter's type. float16 and bfloat16 compute
+    in float. ``options`` are compile options, checked as RawModule's. Kernels compile on first use per
+    argument dtypes and layout class and are cached in the process and on disk.
+    """
+
+    def __init__(self, in_params: object, out_params: object, operation: object, name: object = 'kernel', reduce_dims: object = True, preamble: object = '', no_return: object = False, return_tuple: object = False, *, options: object = (), loop_prep: object = '', after_loop: object = '') -> None:
+        """
+        Reads the parameter lists and checks the name (a C identifier) and the compile options; the kernel compiles at its first call.
+        """
+
+    def __call__(self, *args, size: object | None = None, block_size: object | None = None, stream: object | None = None) -> object:
+        """
+        Runs the kernel on the inputs (then, optionally, every output) on the current stream (or stream=), without waiting. size= sets the loop's length when every array is raw; block_size= the threads per block. Returns the output, a tuple of them, or None as the kernel was made to.
+        """
+
+    @property
+    def name(self) -> str:
+        """The kernel's name (its symbol in the compiled code)."""
+
+    @property
+    def operation(self) -> str:
+        """The operation's CUDA C."""
+
+    @property
+    def preamble(self) -> str:
+        """The code before the kernel."""
+
+    @property
+    def nin(self) -> int:
+        """The number of inputs."""
+
+    @property
+    def nout(self) -> int:
+        """The number of outputs."""
+
+    @property
+    def nargs(self) -> int:
+        """The number of inputs and outputs."""
+
+    @property
+    def reduce_dims(self) -> bool:
+        """Whether the loop's dimensions are merged where the arrays allow."""
+
+    @property
+    def no_return(self) -> bool:
+        """Whether a call returns None."""
+
+    @property
+    def return_tuple(self) -> bool:
+        """Whether a call returns a tuple even for one output."""
+
+    def __repr__(self) -> str: ...
+
 class Hazard:
     """
     One distinct hazard check mode found: its first occurrence and how often it happened.

@@ -17,6 +17,7 @@ void bind_memory_pool(nanobind::module_& m);
 void bind_ufuncs(nanobind::module_& m);
 void bind_array_operators(nanobind::module_& m);
 void bind_module_kernel(nanobind::module_& m);
+void bind_elementwise_kernel(nanobind::module_& m);
 void bind_check(nanobind::module_& m);
 void bind_dlpack(nanobind::module_& m);
 void bind_cache(nanobind::module_& m);

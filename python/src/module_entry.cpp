@@ -19,6 +19,7 @@ NB_MODULE(_core, m) {
     bind_ufuncs(m);
     bind_array_operators(m);
     bind_module_kernel(m);
+    bind_elementwise_kernel(m);
     bind_check(m);
     bind_dlpack(m);
     bind_cache(m);

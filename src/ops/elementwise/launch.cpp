@@ -202,6 +202,7 @@ std::uint8_t vector_width(const OpKey& key, const CollapsedLayout& layout, std::
 }  // namespace
 
 void set_specialized_elementwise_on_simulator(bool on) { specialized_flag().store(on); }
+bool specialized_elementwise_on_simulator() { return specialized_on_simulator(); }
 
 void launch_elementwise(const ElementwiseLoop& loop, std::span<const ElementwiseOperand> inputs,
                         std::span<const Array* const> outputs, const Array* where) {

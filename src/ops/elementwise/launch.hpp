@@ -59,5 +59,7 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Array* cons
 // Tests: run the GPU's kernel shapes (one kernel per layout: vectors, rows, tiles) on the simulator
 // too, so that CI checks the code a GPU runs.
 void set_specialized_elementwise_on_simulator(bool on);
+// Whether they asked (user ElementwiseKernels follow the same switch).
+bool specialized_elementwise_on_simulator();
 
 }  // namespace gpukit::detail
