@@ -15,6 +15,7 @@ NB_MODULE(_core, m) {
     bind_stream_event(m);
     bind_memory(m);
     bind_array(m);
+    bind_indexing(m);
     bind_module_kernel(m);
     bind_check(m);
     bind_dlpack(m);
