@@ -42,7 +42,22 @@ from ._check import (
     set_raise_on_hazard,
     take_check_report,
 )
-from ._core import DevicePointer, Event, Stream, get_current_stream, get_elapsed_time, ndarray
+from ._core import (
+    DevicePointer,
+    Event,
+    Stream,
+    argwhere,
+    compress,
+    flatnonzero,
+    get_current_stream,
+    get_elapsed_time,
+    ndarray,
+    nonzero,
+    put,
+    put_along_axis,
+    take,
+    take_along_axis,
+)
 from ._creation import (
     arange,
     empty,
@@ -75,16 +90,6 @@ from ._errors import (
     UsageError,
     WaitInterruptedError,
     WaitTimeoutError,
-)
-from ._core import (
-    argwhere,
-    compress,
-    flatnonzero,
-    nonzero,
-    put,
-    put_along_axis,
-    take,
-    take_along_axis,
 )
 from ._indexing import where
 from ._interop import array, asarray, asnumpy, from_dlpack

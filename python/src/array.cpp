@@ -402,7 +402,8 @@ void bind_array(nb::module_& m) {
             "Sets every element to ``value`` (converted to the array's dtype as NumPy converts it).")
         // ---- indexing routines (python/src/indexing.cpp binds the functions)
         .def(
-            "nonzero", [](nb::handle self) { return nonzero_binding(self); }, nb::sig("def nonzero(self) -> tuple[ndarray, ...]"),
+            "nonzero", [](nb::handle self) { return nonzero_binding(self); },
+            nb::sig("def nonzero(self) -> tuple[ndarray, ...]"),
             "The indices of the nonzero elements, one int64 array per dimension; waits for the count.")
         .def(
             "take",

@@ -34,7 +34,8 @@ bool is_numpy_bool(nb::handle value) {
 }
 
 bool is_numpy_array(nb::handle value) {
-    static PyObject* const ndarray = nb::object(numpy_module().attr("ndarray")).release().ptr();  // kept for the process
+    static PyObject* const ndarray =
+        nb::object(numpy_module().attr("ndarray")).release().ptr();  // kept for the process
     return PyObject_TypeCheck(value.ptr(), reinterpret_cast<PyTypeObject*>(ndarray)) != 0;
 }
 
@@ -205,8 +206,8 @@ Array to_device_array(nb::handle value, const Device& device, std::string_view n
     if (index && nb::cast<std::int64_t>(host.attr("size")) == 0 && str_of(host.attr("dtype").attr("kind")) == "f")
         host = host.attr("astype")("int64");  // [] is no indices, not no floats
     if (!held_dtype(host.attr("dtype")))
-        raise_type_error(std::string(name) + " must be numbers, not " + describe_value(value) + ", which NumPy makes a " +
-                         str_of(host.attr("dtype")) + " array of");
+        raise_type_error(std::string(name) + " must be numbers, not " + describe_value(value) +
+                         ", which NumPy makes a " + str_of(host.attr("dtype")) + " array of");
     const NumpyHost view(host, false);
     GilRelease unlocked;
     return Array::from_host(view.view(), device);
@@ -253,8 +254,8 @@ nb::tuple nonzero_binding(nb::handle a_like) {
 }
 
 void bind_indexing(nb::module_& m) {
-    m.def("take", &take_binding, "a"_a.none(), "indices"_a.none(), "axis"_a.none() = nb::none(), "out"_a.none() = nb::none(),
-          "mode"_a.none() = "raise",
+    m.def("take", &take_binding, "a"_a.none(), "indices"_a.none(), "axis"_a.none() = nb::none(),
+          "out"_a.none() = nb::none(), "mode"_a.none() = "raise",
           nb::sig("def take(a: ndarray, indices: object, axis: int | None = None, out: ndarray | None = None, "
                   "mode: str = 'raise') -> ndarray"),
           "The elements of `a` at `indices` along `axis` (of the flattened array without one), as numpy.take. "

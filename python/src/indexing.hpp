@@ -28,8 +28,8 @@ std::optional<std::vector<Index>> basic_indices(const std::vector<KeyItem>& key)
 Array to_device_array(nanobind::handle value, const Device& device, std::string_view name, bool index);
 
 // The indexing routines as gpukit.take etc. bind them, for ndarray's methods too.
-nanobind::object take_binding(nanobind::handle a, nanobind::handle indices, nanobind::handle axis,
-                              nanobind::handle out, nanobind::handle mode);
+nanobind::object take_binding(nanobind::handle a, nanobind::handle indices, nanobind::handle axis, nanobind::handle out,
+                              nanobind::handle mode);
 void put_binding(nanobind::handle a, nanobind::handle indices, nanobind::handle values, nanobind::handle mode);
 nanobind::object compress_binding(nanobind::handle condition, nanobind::handle a, nanobind::handle axis,
                                   nanobind::handle out);

@@ -2,6 +2,7 @@
 // (gpukit/advanced_indexing.hpp) on every backend, against references computed here element by
 // element: gathers compare bytes (every dtype), selections compare positions. NumPy's own answers
 // for the same cases are in tests/python/array/test_indexing.py.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -205,6 +206,21 @@ TEST_F(Indexing, MasksSelectInCOrder) {
         EXPECT_EQ(doubles(getitem(x, {bools(std::vector<bool>(15, true), {3, 5})})), all);
         EXPECT_EQ(getitem(make({}, {0, 5}, dtype), {bools({}, {0})}).shape(), (Shape{0, 5}));
     }
+}
+
+TEST_F(Indexing, MasksComeFromComparisons) {
+    // x[x > 0] and x[x > 0] = 0, the mask made by the greater ufunc.
+    const std::vector<double> v = values(4097, DType::float32, 17);
+    const Array x = make(v, {4097}, DType::float32);
+    const Array zero = make({0}, {}, DType::float32);
+    std::vector<double> positive;
+    for (double e : v)
+        if (e > 0) positive.push_back(e);
+    EXPECT_EQ(doubles(getitem(x, {greater(x, zero)})), positive);
+    setitem(x, std::vector<KeyItem>{greater(x, zero)}, 0.0f);
+    EXPECT_EQ(count_nonzero(greater(x, zero)), 0);
+    EXPECT_EQ(count_nonzero(x),
+              static_cast<std::int64_t>(std::count_if(v.begin(), v.end(), [](double e) { return e < 0; })));
 }
 
 TEST_F(Indexing, NonzeroFindsEveryDtypesNonzeroElements) {

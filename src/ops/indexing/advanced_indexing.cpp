@@ -267,7 +267,7 @@ Array values_for(const Array& values, const Shape& shape, const Array& target, b
         throw InvalidArgumentError(concat("shape mismatch: value array of shape ", format_shape(values.shape()),
                                           " could not be broadcast to indexing result of shape ", format_shape(shape)));
     }
-    const Array squeezed(values.memory(), values.address(), std::move(extents), std::move(strides), values.dtype());
+    Array squeezed(values.memory(), values.address(), std::move(extents), std::move(strides), values.dtype());
     if (!for_kernel) return squeezed;
     if (squeezed.dtype() != target.dtype()) return squeezed.astype(target.dtype());
     return apart_from(squeezed, target);

@@ -101,6 +101,14 @@ void raise_recorded_error(const GatherPlan& plan, const Array& error) {
                             operand.axis, " with size ", operand.size));
 }
 
+// Indexing reads and writes one device's memory: arrays elsewhere are refused, not copied.
+void check_device(const Array& array, const Device& device) {
+    if (array.device() != device)
+        throw InvalidArgumentError(concat("an indexing operation's arrays must be on one device; they are on ",
+                                          device.name(), " ", device.ordinal(), " and ", array.device().name(), " ",
+                                          array.device().ordinal(), " (copy one over first)"));
+}
+
 // The data operand: an array (out, or values) or one immediate element, and put's period.
 struct Data {
     const Array* array = nullptr;
@@ -116,6 +124,9 @@ void run(const GatherPlan& plan, IndexingKernel kernel, const Data& data, IndexM
                                 plan.indices.size()));
     const Device& device = plan.base.device();
     const auto itemsize = plan.base.itemsize();
+    if (data.array) check_device(*data.array, device);
+    for (const IndexOperand& operand : plan.indices)
+        if (operand.values) check_device(*operand.values, device);
 
     // Every operand's strides in the result's shape, merged where all of them allow.
     std::vector<Strides> strides{plan.base_strides};

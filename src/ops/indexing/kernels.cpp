@@ -8,7 +8,6 @@
 #include <tuple>
 
 #include "gpukit/current_stream.hpp"
-#include "gpukit/module.hpp"
 #include "ops/elementwise/generator.hpp"
 #include "util/text.hpp"
 
@@ -19,31 +18,19 @@ constexpr std::string_view indexing_header_name = "gpukit_indexing.cuh";
 
 struct KernelInfo {
     std::string_view name;
-    bool select;  // in gpukit_select.cu, else gpukit_gather.cu
+    IndexingFamily family;
 };
 
 KernelInfo info(IndexingKernel kernel) {
     switch (kernel) {
-        case IndexingKernel::gather: return {"gk_gather", false};
-        case IndexingKernel::scatter: return {"gk_scatter", false};
-        case IndexingKernel::select_count: return {"gk_select_count", true};
-        case IndexingKernel::select_scan: return {"gk_select_scan", true};
-        case IndexingKernel::select_write: return {"gk_select_write", true};
-        case IndexingKernel::select_fill: return {"gk_select_fill", true};
+        case IndexingKernel::gather: return {"gk_gather", IndexingFamily::gather};
+        case IndexingKernel::scatter: return {"gk_scatter", IndexingFamily::gather};
+        case IndexingKernel::select_count: return {"gk_select_count", IndexingFamily::select};
+        case IndexingKernel::select_scan: return {"gk_select_scan", IndexingFamily::select};
+        case IndexingKernel::select_write: return {"gk_select_write", IndexingFamily::select};
+        case IndexingKernel::select_fill: return {"gk_select_fill", IndexingFamily::select};
     }
-    return {"gk_gather", false};
-}
-
-Module compile_family(bool select, const Device& device, bool index32) {
-    std::string source = "// gpukit's indexing kernels (src/ops/indexing/kernels.cpp).\n";
-    if (index32) source += "#define GK_INDEX32\n";
-    if (device.backend_info().capabilities.simulated) source += "#define GK_SIMULATED\n";
-    source += select ? select_kernels_source() : gather_kernels_source();
-    CompileOptions options;
-    options.header(std::string(elementwise_header_name), std::string(elementwise_header()));
-    options.header(std::string(indexing_header_name), std::string(indexing_header()));
-    options.program_name = select ? "gpukit_select.cu" : "gpukit_gather.cu";
-    return Module::compile(source, options, device);
+    return {"gk_gather", IndexingFamily::gather};
 }
 
 // Loaded kernels by (backend, device, kernel, index width), for the life of the process.
@@ -55,7 +42,9 @@ public:
         if (auto found = kernels_.find(key); found != kernels_.end()) return found->second;
         // Compiled under the lock: the first use of a family waits for one compile, not several.
         const KernelInfo wanted = info(kernel);
-        const Module module = compile_family(wanted.select, device, index32);
+        const bool simulated = device.backend_info().capabilities.simulated;
+        const Module module = Module::compile(indexing_source(wanted.family, index32, simulated),
+                                              indexing_compile_options(wanted.family), device);
         return kernels_.emplace(key, module.kernel(wanted.name)).first->second;
     }
 
@@ -71,6 +60,22 @@ KernelTable& table() {
 }
 
 }  // namespace
+
+std::string indexing_source(IndexingFamily family, bool index32, bool simulated) {
+    std::string source = "// gpukit's indexing kernels (src/ops/indexing/kernels.cpp).\n";
+    if (index32) source += "#define GK_INDEX32\n";
+    if (simulated) source += "#define GK_SIMULATED\n";
+    source += family == IndexingFamily::select ? select_kernels_source() : gather_kernels_source();
+    return source;
+}
+
+CompileOptions indexing_compile_options(IndexingFamily family) {
+    CompileOptions options;
+    options.header(std::string(elementwise_header_name), std::string(elementwise_header()));
+    options.header(std::string(indexing_header_name), std::string(indexing_header()));
+    options.program_name = family == IndexingFamily::select ? "gpukit_select.cu" : "gpukit_gather.cu";
+    return options;
+}
 
 Kernel indexing_kernel(IndexingKernel kernel, const Device& device, bool index32) {
     return table().get(kernel, device, index32);

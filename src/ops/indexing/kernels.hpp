@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "gpukit/device.hpp"
 #include "gpukit/kernel.hpp"
+#include "gpukit/module.hpp"
 
 namespace gpukit::detail {
 
@@ -24,6 +26,13 @@ enum class IndexingKernel : std::uint8_t {
 std::string_view gather_kernels_source();
 std::string_view select_kernels_source();
 std::string_view indexing_header();
+
+enum class IndexingFamily : std::uint8_t { gather, select };
+
+// The source of a family's module and the options it compiles with, for a backend that runs
+// kernels on the CPU (`simulated`: contiguous chunks per thread) or not.
+std::string indexing_source(IndexingFamily family, bool index32, bool simulated);
+CompileOptions indexing_compile_options(IndexingFamily family);
 
 // The kernel, from its module for `device` compiled with 32-bit (`index32`) or 64-bit indices:
 // compiled on first use (through the compile cache), then kept for the life of the process.

@@ -24,15 +24,15 @@ def host(rng, shape, dtype):
     return random_array(rng, shape, dtype)
 
 
-def same(got, expected):
+def same(got, expected, what=""):
     """gpukit's result equals NumPy's: shape, dtype and every element (bfloat16 compared as float32)."""
-    assert isinstance(got, gpukit.ndarray)
+    assert isinstance(got, gpukit.ndarray), what
     values = got.get()
     expected = numpy.asarray(expected)
-    assert values.shape == expected.shape and values.dtype == expected.dtype
+    assert (values.shape, values.dtype) == (expected.shape, expected.dtype), what
     if ml_dtypes is not None and expected.dtype == ml_dtypes.bfloat16:
         values, expected = values.astype(numpy.float32), expected.astype(numpy.float32)
-    numpy.testing.assert_array_equal(values, expected)
+    numpy.testing.assert_array_equal(values, expected, err_msg=what)
 
 
 def layouts(rng, dtype):
@@ -66,11 +66,11 @@ def test_integer_arrays_gather_as_numpy(dtype, rng):
             if extent == 0:
                 shape = (0,)
             index = random_indices(rng, extent, shape)
-            same(array[index], values[index])  # a NumPy index array
-            same(array[gpukit.asarray(index)], values[index])  # a device one
+            same(array[index], values[index], name)  # a NumPy index array
+            same(array[gpukit.asarray(index)], values[index], name)  # a device one
         if extent:
-            same(array[[0, -1, extent // 2]], values[[0, -1, extent // 2]])  # a list
-            same(array[..., [0]], values[..., [0]])
+            same(array[[0, -1, extent // 2]], values[[0, -1, extent // 2]], name)  # a list
+            same(array[..., [0]], values[..., [0]], name)
 
 
 def test_several_index_arrays_broadcast_and_place_their_dimensions_as_numpy(rng):
@@ -89,7 +89,7 @@ def test_several_index_arrays_broadcast_and_place_their_dimensions_as_numpy(rng)
         (slice(None, None, -1), [[0, 1], [2, 3]], slice(None, None, 2)),
     ]
     for key in keys:
-        same(array[key], values[key])
+        same(array[key], values[key], str(key))
 
 
 def test_basic_keys_still_give_views(rng):
@@ -105,22 +105,22 @@ def test_basic_keys_still_give_views(rng):
 def test_masks_select_as_numpy(dtype, rng):
     for name, values, array in layouts(rng, dtype):
         mask = rng.integers(0, 2, values.shape).astype(bool)
-        same(array[mask], values[mask])
-        same(array[gpukit.asarray(mask)], values[mask])
+        same(array[mask], values[mask], name)
+        same(array[gpukit.asarray(mask)], values[mask], name)
         leading = mask[..., 0] if values.ndim == 2 and values.shape[1] else mask
-        same(array[leading], values[leading])
-        same(array[numpy.zeros(values.shape, bool)], values[numpy.zeros(values.shape, bool)])
-        same(array[numpy.ones(values.shape, bool)], values[numpy.ones(values.shape, bool)])
+        same(array[leading], values[leading], name)
+        same(array[numpy.zeros(values.shape, bool)], values[numpy.zeros(values.shape, bool)], name)
+        same(array[numpy.ones(values.shape, bool)], values[numpy.ones(values.shape, bool)], name)
         if values.ndim == 2:
             columns = rng.integers(0, 2, values.shape[1]).astype(bool)
-            same(array[1:, columns], values[1:, columns])
+            same(array[1:, columns], values[1:, columns], name)
 
 
 def test_zero_dimensional_arrays_take_booleans_and_empty_keys(rng):
     values = numpy.array(2.5, numpy.float32)
     array = gpukit.asarray(values)
     for key in [True, False, (), Ellipsis, None, numpy.True_]:
-        same(array[key], values[key])
+        same(array[key], values[key], str(key))
     array[True] = 4
     values[True] = 4
     same(array, values)
@@ -148,12 +148,12 @@ def test_integer_array_assignment_as_numpy(dtype, rng):
         new = host(rng, values[rows].shape, dtype)
         array[rows] = new  # NumPy values
         values[rows] = new
-        same(array, values)
+        same(array, values, name)
         array[rows[:1]] = gpukit.asarray(new[:1])  # a device array
         values[rows[:1]] = new[:1]
         array[list(rows[1:])] = new[0]  # a scalar or a row broadcast over the rows
         values[list(rows[1:])] = new[0]
-        same(array, values)
+        same(array, values, name)
         if values.ndim == 2:
             columns = [0, -1]
             column_values = host(rng, (values.shape[0], 1), dtype)
@@ -161,7 +161,7 @@ def test_integer_array_assignment_as_numpy(dtype, rng):
             values[:, columns] = column_values
             array[[0, 1], [1, 0]] = values.flat[0]
             values[[0, 1], [1, 0]] = values.flat[0]
-            same(array, values)
+            same(array, values, name)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -172,21 +172,21 @@ def test_mask_assignment_as_numpy(dtype, rng):
         scalar = host(rng, (), dtype)[()]
         array[mask] = scalar  # no positions needed
         values[mask] = scalar
-        same(array, values)
+        same(array, values, name)
         new = host(rng, int(mask.sum()), dtype)
         array[gpukit.asarray(mask)] = gpukit.asarray(new)
         values[mask] = new
-        same(array, values)
+        same(array, values, name)
         one = host(rng, 1, dtype)
         array[mask] = one  # one value for every selected element
         values[mask] = one
-        same(array, values)
+        same(array, values, name)
         if values.ndim == 2 and values.shape[1]:
             rows = mask[:, 0]
             row = host(rng, values.shape[1], dtype)
             array[rows] = row
             values[rows] = row
-            same(array, values)
+            same(array, values, name)
 
 
 def test_assignment_converts_values_and_reads_them_before_writing(rng):
@@ -238,13 +238,13 @@ def test_nonzero_argwhere_flatnonzero_and_where_as_numpy(dtype, rng):
         got = gpukit.nonzero(array)
         assert isinstance(got, tuple) and len(got) == len(expected)
         for g, e in zip(got, expected):
-            same(g, e.astype(numpy.int64))
+            same(g, e.astype(numpy.int64), name)
         for g, e in zip(array.nonzero(), expected):
-            same(g, e.astype(numpy.int64))
+            same(g, e.astype(numpy.int64), name)
         for g, e in zip(gpukit.where(array), expected):
-            same(g, e.astype(numpy.int64))
-        same(gpukit.argwhere(array), numpy.argwhere(values).astype(numpy.int64))
-        same(gpukit.flatnonzero(array), numpy.flatnonzero(values).astype(numpy.int64))
+            same(g, e.astype(numpy.int64), name)
+        same(gpukit.argwhere(array), numpy.argwhere(values).astype(numpy.int64), name)
+        same(gpukit.flatnonzero(array), numpy.flatnonzero(values).astype(numpy.int64), name)
 
 
 def test_signed_zeros_and_nans_are_what_numpy_says():
@@ -271,12 +271,12 @@ def test_take_as_numpy_in_every_mode(dtype, rng):
             extent = values.size if axis is None else values.shape[axis]
             indices = random_indices(rng, extent, (2, 3))
             if extent:
-                same(gpukit.take(array, indices, axis=axis), numpy.take(values, indices, axis=axis))
-                same(array.take(gpukit.asarray(indices), axis), values.take(indices, axis))
+                same(gpukit.take(array, indices, axis=axis), numpy.take(values, indices, axis=axis), name)
+                same(array.take(gpukit.asarray(indices), axis), values.take(indices, axis), name)
             far = rng.integers(-3 * extent - 2, 3 * extent + 2, size=(4,))
             for mode in ["wrap", "clip"]:
                 if extent:
-                    same(gpukit.take(array, far, axis, mode=mode), numpy.take(values, far, axis, mode=mode))
+                    same(gpukit.take(array, far, axis, mode=mode), numpy.take(values, far, axis, mode=mode), name)
                 else:
                     with pytest.raises(IndexError, match="non-empty take from an empty axes"):
                         gpukit.take(array, far, axis, mode=mode)
@@ -310,10 +310,10 @@ def test_put_as_numpy(mode, rng):
         flat = values.flatten()  # put's positions are those of the C-order flattening, whatever the layout
         numpy.put(flat, indices, new, mode=mode)
         values[...] = flat.reshape(values.shape)
-        same(array, values)
+        same(array, values, name)
         array.put([0], 7.5)
         values.flat[0] = 7.5
-        same(array, values)
+        same(array, values, name)
 
 
 def test_put_raise_writes_nothing_when_an_index_is_out_of_range(rng):
