@@ -96,58 +96,76 @@ __device__ inline long long gk_position(const char* at, int dtype, long long n, 
     return v < 0 && v >= -n ? v + n : -1;
 }
 
+// MaxDims and MaxIndex bound the loops at compile time. <1, 1> serves the common case, one index
+// array over a result of one dimension (x[idx] of a vector, take without an axis, a whole array's
+// mask), as straight-line code; the general form loops over up to GK_MAX_DIMS dimensions and
+// GK_MAX_INDEX_ARRAYS index arrays.
+template <int MaxDims, int MaxIndex>
 __device__ inline void gk_gather_scatter(const gk_gather_params& p, bool gather) {
+    // Loop invariants as locals: the stores through char* below could otherwise make the compiler reload them.
     const gk_index n = (gk_index)p.size;
+    const int ndim = p.ndim, nindex = p.nindex, itemsize = p.itemsize;
+    const bool write = p.write != 0;
+    const long long period = p.data_period;
+    char* const base = (char*)p.base;
+    char* const data = (char*)p.data;
     GK_ELEMENTS(i, n) {
         // Coordinates of i, innermost first, dotted with every operand's strides.
         gk_index base_offset = 0, data_offset = 0;
-        gk_index index_offset[GK_MAX_INDEX_ARRAYS];
+        gk_index index_offset[MaxIndex];
 #pragma unroll
-        for (int k = 0; k < GK_MAX_INDEX_ARRAYS; ++k) index_offset[k] = 0;
+        for (int k = 0; k < MaxIndex; ++k) index_offset[k] = 0;
         gk_index rest = i;
 #pragma unroll
-        for (int e = 0; e < GK_MAX_DIMS; ++e) {
-            if (e >= p.ndim) break;
-            const int d = p.ndim - 1 - e;
+        for (int e = 0; e < MaxDims; ++e) {
+            if (e >= ndim) break;
+            const int d = ndim - 1 - e;
             const gk_index c = d > 0 ? rest % (gk_index)p.shape[d] : rest;
             rest = d > 0 ? rest / (gk_index)p.shape[d] : 0;
             base_offset += c * (gk_index)p.base_strides[d];
             data_offset += c * (gk_index)p.data_strides[d];
 #pragma unroll
-            for (int k = 0; k < GK_MAX_INDEX_ARRAYS; ++k)
-                if (k < p.nindex) index_offset[k] += c * (gk_index)p.index_strides[k][d];
+            for (int k = 0; k < MaxIndex; ++k) {
+                if (k >= nindex) break;
+                index_offset[k] += c * (gk_index)p.index_strides[k][d];
+            }
         }
         // Each index array's value, as a position unravelled over its axes.
         bool in_range = true;
         int first_axis = 0;
 #pragma unroll
-        for (int k = 0; k < GK_MAX_INDEX_ARRAYS; ++k) {
-            if (k >= p.nindex) break;
+        for (int k = 0; k < MaxIndex; ++k) {
+            if (k >= nindex) break;
             long long position = gk_position((const char*)p.index[k] + index_offset[k], p.index_dtype[k],
                                              p.index_positions[k], p.index_mode[k]);
+            const int axes = p.index_axes[k];
             if (position < 0) {
                 if (p.error)
                     atomicMin((unsigned long long*)p.error, ((unsigned long long)k << 56) | (unsigned long long)i);
                 in_range = false;
             } else {
-                for (int a = first_axis + p.index_axes[k] - 1; a > first_axis; --a) {
+                for (int a = first_axis + axes - 1; a > first_axis; --a) {
                     base_offset += (gk_index)(position % p.axis_extent[a]) * (gk_index)p.axis_stride[a];
                     position /= p.axis_extent[a];
                 }
-                if (p.index_axes[k] > 0) base_offset += (gk_index)position * (gk_index)p.axis_stride[first_axis];
+                if (axes > 0) base_offset += (gk_index)position * (gk_index)p.axis_stride[first_axis];
             }
-            first_axis += p.index_axes[k];
+            first_axis += axes;
         }
-        if (!in_range || !p.write) continue;
-        if (p.data_period) data_offset = (gk_index)(i % p.data_period) * p.itemsize;
-        char* source = (char*)p.base + base_offset;
+        if (!in_range || !write) continue;
+        if (period) data_offset = (gk_index)(i % period) * itemsize;
         if (gather) {
-            gk_copy_item((char*)p.data + data_offset, source, p.itemsize);
+            gk_copy_item(data + data_offset, base + base_offset, itemsize);
         } else {
-            gk_copy_item(source, p.data ? (const char*)p.data + data_offset : (const char*)p.immediate, p.itemsize);
+            gk_copy_item(base + base_offset, data ? data + data_offset : (const char*)p.immediate, itemsize);
         }
     }
 }
 
-extern "C" __global__ void gk_gather(const gk_gather_params p) { gk_gather_scatter(p, true); }
-extern "C" __global__ void gk_scatter(const gk_gather_params p) { gk_gather_scatter(p, false); }
+__device__ inline void gk_gather_or_scatter(const gk_gather_params& p, bool gather) {
+    if (p.ndim <= 1 && p.nindex == 1) return gk_gather_scatter<1, 1>(p, gather);
+    gk_gather_scatter<GK_MAX_DIMS, GK_MAX_INDEX_ARRAYS>(p, gather);
+}
+
+extern "C" __global__ void gk_gather(const gk_gather_params p) { gk_gather_or_scatter(p, true); }
+extern "C" __global__ void gk_scatter(const gk_gather_params p) { gk_gather_or_scatter(p, false); }
