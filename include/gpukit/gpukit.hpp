@@ -1,6 +1,7 @@
 // gpukit/gpukit.hpp: the whole C++ API.
 #pragma once
 
+#include "gpukit/advanced_indexing.hpp"
 #include "gpukit/array.hpp"
 #include "gpukit/array_memory.hpp"
 #include "gpukit/array_operators.hpp"

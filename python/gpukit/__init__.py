@@ -48,10 +48,18 @@ from ._core import (
     Event,
     MemoryPool,
     Stream,
+    argwhere,
+    compress,
+    flatnonzero,
     get_current_stream,
     get_default_memory_pool,
     get_elapsed_time,
     ndarray,
+    nonzero,
+    put,
+    put_along_axis,
+    take,
+    take_along_axis,
     ufunc,
 )
 from ._creation import (
@@ -89,6 +97,7 @@ from ._errors import (
     WaitInterruptedError,
     WaitTimeoutError,
 )
+from ._indexing import where
 from ._interop import array, asarray, asnumpy, from_dlpack
 from ._kernel import RawKernel, RawModule
 
@@ -117,18 +126,15 @@ nullptr = DevicePointer(0)
 __all__ = [
     "ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError",
     "ContextUnusableError", "CudaError", "DTypeError", "Device", "DevicePointer", "ElementwiseKernel", "Event",
-    "GpukitError", "Hazard", "HazardError",
-    "InvalidArgumentError", "KernelArgumentError", "KernelFaultError", "KernelNotFoundError",
-    "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError", "MemoryPool", "OutOfMemoryError",
-    "RawKernel", "RawModule", "ScalarOverflowError", "Stream", "UsageError", "WaitInterruptedError", "WaitTimeoutError",
-    "all_devices",
-    "arange", "array", "asarray",
-    "asnumpy", "backend", "backends", "benchmark", "check_tools_from_environment", "cuda_available",
-    "cuda_unavailable_reason", "devices", "empty", "empty_like", "from_dlpack", "full", "full_like",
-    "get_current_stream", "get_default_memory_pool", "get_device", "get_elapsed_time", "ndarray", "nullptr", "ones",
-    "ones_like", "pinned_empty",
-    "print_check_report", "raise_on_hazard", "sandboxed", "set_print_check_report", "set_raise_on_hazard",
-    "set_sandbox", "synchronize",
-    "take_check_report", "ufunc", "use_backend", "zeros", "zeros_like",
+    "GpukitError", "Hazard", "HazardError", "InvalidArgumentError", "KernelArgumentError", "KernelFaultError",
+    "KernelNotFoundError", "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError",
+    "MemoryPool", "OutOfMemoryError", "RawKernel", "RawModule", "ScalarOverflowError", "Stream", "UsageError",
+    "WaitInterruptedError", "WaitTimeoutError", "all_devices", "arange", "argwhere", "array", "asarray", "asnumpy",
+    "backend", "backends", "benchmark", "check_tools_from_environment", "compress", "cuda_available",
+    "cuda_unavailable_reason", "devices", "empty", "empty_like", "flatnonzero", "from_dlpack", "full", "full_like",
+    "get_current_stream", "get_default_memory_pool", "get_device", "get_elapsed_time", "ndarray", "nonzero",
+    "nullptr", "ones", "ones_like", "pinned_empty", "print_check_report", "put", "put_along_axis",
+    "raise_on_hazard", "sandboxed", "set_print_check_report", "set_raise_on_hazard", "set_sandbox", "synchronize",
+    "take", "take_along_axis", "take_check_report", "ufunc", "use_backend", "where", "zeros", "zeros_like",
 ] + sorted(_ufuncs)
 del _ufuncs

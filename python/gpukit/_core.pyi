@@ -690,9 +690,29 @@ class ndarray:
         Sets every element to ``value`` (converted to the array's dtype as NumPy converts it).
         """
 
-    def __getitem__(self, key: object) -> ndarray: ...
+    def nonzero(self) -> tuple[ndarray, ...]:
+        """
+        The indices of the nonzero elements, one int64 array per dimension; waits for the count.
+        """
 
-    def __setitem__(self, key: object, value: object) -> None: ...
+    def take(self, indices: object, axis: int | None = None, out: ndarray | None = None, mode: str = 'raise') -> ndarray:
+        """gpukit.take(self, indices, axis, out, mode)."""
+
+    def put(self, indices: object, values: object, mode: str = 'raise') -> None:
+        """gpukit.put(self, indices, values, mode)."""
+
+    def compress(self, condition: object, axis: int | None = None, out: ndarray | None = None) -> ndarray:
+        """gpukit.compress(condition, self, axis, out)."""
+
+    def __getitem__(self, key: object) -> ndarray:
+        """
+        a[key]: basic indices (ints, slices, None, ...) give a view; index arrays (integer arrays, masks, lists, NumPy arrays) gather a copy.
+        """
+
+    def __setitem__(self, key: object, value: object) -> None:
+        """
+        a[key] = value: a gpukit array, a number or host data (a NumPy array, a list), broadcast to a[key]'s shape and converted to a's dtype. Duplicate indices write one of their values (which one is not defined).
+        """
 
     def reshape(self, *args) -> ndarray:
         """
@@ -1107,6 +1127,44 @@ atanh: ufunc = ...
 def ufuncs() -> dict:
     """
     Every ufunc by its name and NumPy's aliases (divide, mod, abs, ...): what the gpukit package exports.
+def take(a: ndarray, indices: object, axis: int | None = None, out: ndarray | None = None, mode: str = 'raise') -> ndarray:
+    """
+    The elements of `a` at `indices` along `axis` (of the flattened array without one), as numpy.take. mode: 'raise' (IndexError; waits for the device once to check), 'wrap' or 'clip' (never wait).
+    """
+
+def put(a: ndarray, ind: object, v: object, mode: str = 'raise') -> None:
+    """
+    a.flat[ind] = v, the values repeated when there are fewer than indices (numpy.put). In mode 'raise' every index is checked before any element is written.
+    """
+
+def take_along_axis(arr: ndarray, indices: object, axis: int | None = -1) -> ndarray:
+    """
+    The elements of `arr` at `indices` along `axis`, which `indices` (of arr's number of dimensions) replaces (numpy.take_along_axis).
+    """
+
+def put_along_axis(arr: ndarray, indices: object, values: object, axis: int | None) -> None:
+    """
+    arr's elements at `indices` along `axis` = values, broadcast (numpy.put_along_axis).
+    """
+
+def compress(condition: object, a: ndarray, axis: int | None = None, out: ndarray | None = None) -> ndarray:
+    """
+    The slices of `a` along `axis` where the 1-D `condition` is nonzero (numpy.compress); waits for the count.
+    """
+
+def nonzero(a: ndarray) -> tuple[ndarray, ...]:
+    """
+    The indices of the nonzero elements, one int64 array per dimension (numpy.nonzero); waits for the count.
+    """
+
+def argwhere(a: ndarray) -> ndarray:
+    """
+    The indices of the nonzero elements as one (count, ndim) int64 array; waits for the count.
+    """
+
+def flatnonzero(a: ndarray) -> ndarray:
+    """
+    The positions of the nonzero elements in the flattened array, int64; waits for the count.
     """
 
 class DevicePointer:

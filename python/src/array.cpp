@@ -22,6 +22,7 @@
 #include "dlpack_abi.hpp"
 #include "gpukit/array.hpp"
 #include "gpukit/current_stream.hpp"
+#include "indexing.hpp"
 #include "numpy_bridge.hpp"
 #include "python_refs.hpp"
 #include "python_stream.hpp"
@@ -109,7 +110,8 @@ nb::object host_values(nb::handle values, std::string_view name) {
     if (values.is_none()) raise_type_error(std::string(name) + accepted + ", not None");
     nb::object host = as_numpy(values);
     const char kind = str_of(host.attr("dtype").attr("kind")).at(0);
-    if (kind == 'O' || kind == 'U' || kind == 'S' || kind == 'V')
+    // ml_dtypes' bfloat16 is a kind 'V' dtype to NumPy, but numbers: arrays hold it.
+    if ((kind == 'O' || kind == 'U' || kind == 'S' || kind == 'V') && !held_dtype(host.attr("dtype")))
         raise_type_error(std::string(name) + accepted + ", not " + describe_value(values));
     return host;
 }
@@ -131,19 +133,27 @@ void assign(Array target, nb::handle value) {
     }
     nb::object host = host_values(value, "value");
     if (!held_dtype(host.attr("dtype"))) host = host.attr("astype")(numpy_dtype(target.dtype()));
+    // NumPy drops leading dimensions of extent 1 the target does not have.
+    while (nb::cast<std::size_t>(host.attr("ndim")) > target.ndim() &&
+           nb::cast<std::int64_t>(host.attr("shape")[0]) == 1)
+        host = host[0];
     const NumpyHost view(host, false);
     GilRelease unlocked;
     target.assign(view.view());
 }
 
+// A Python number, a NumPy scalar or a 0-d NumPy array.
+bool is_number(nb::handle value) {
+    return PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr()) || PyComplex_Check(value.ptr()) ||
+           PyObject_IsInstance(value.ptr(), numpy_module().attr("generic").ptr()) == 1 ||
+           (PyObject_IsInstance(value.ptr(), numpy_module().attr("ndarray").ptr()) == 1 &&
+            nb::cast<int>(value.attr("ndim")) == 0);
+}
+
 // One element of `dtype` holding `value`, converted as numpy.array(value, dtype) converts it.
 // TypeError for what is not a number, OverflowError for a number the dtype cannot hold.
 nb::bytes element_bytes(nb::handle value, DType dtype) {
-    const bool number = PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr()) || PyComplex_Check(value.ptr()) ||
-                        PyObject_IsInstance(value.ptr(), numpy_module().attr("generic").ptr()) == 1 ||
-                        (PyObject_IsInstance(value.ptr(), numpy_module().attr("ndarray").ptr()) == 1 &&
-                         nb::cast<int>(value.attr("ndim")) == 0);
-    if (!number)
+    if (!is_number(value))
         raise_type_error("value must be a number (an int, float, complex, bool or NumPy scalar), not " +
                          describe_value(value));
     try {
@@ -153,6 +163,40 @@ nb::bytes element_bytes(nb::handle value, DType dtype) {
         if (!failure.matches(PyExc_OverflowError)) throw;
         raise_overflow_error("value " + repr_of(value) + " is out of range for " + std::string(to_string(dtype)));
     }
+}
+
+std::span<const std::byte> bytes_of(const nb::bytes& bytes) {
+    return {static_cast<const std::byte*>(static_cast<const void*>(bytes.c_str())), bytes.size()};
+}
+
+// a[key]: a view for basic indices; with index arrays a gather, which may wait for the device.
+Array get_items(const Array& a, nb::handle key) {
+    if (auto basic = to_basic_key(key)) return a.index(*basic);
+    const std::vector<KeyItem> items = to_key(key, a.device());
+    if (auto basic = basic_indices(items)) return a.index(*basic);
+    GilRelease unlocked;
+    return getitem(a, items);
+}
+
+// a[key] = value: a gpukit array, a number, or host data (NumPy converts it to a's dtype).
+void set_items(const Array& a, nb::handle key, nb::handle value) {
+    const std::vector<KeyItem> items = to_key(key, a.device());
+    if (nb::isinstance<Array>(value)) {
+        const Array& source = *nb::inst_ptr<Array>(value);
+        GilRelease unlocked;
+        return setitem(a, items, source);
+    }
+    if (is_number(value)) {
+        const nb::bytes element = element_bytes(value, a.dtype());
+        GilRelease unlocked;
+        return setitem_bytes(a, items, bytes_of(element));
+    }
+    if (auto basic = basic_indices(items)) return assign(a.index(*basic), value);
+    nb::object host = host_values(value, "value");
+    if (held_dtype(host.attr("dtype")) != a.dtype()) host = host.attr("astype")(numpy_dtype(a.dtype()));
+    const Array values = to_device_array(host, a.device(), "value", false);
+    GilRelease unlocked;
+    setitem(a, items, values);
 }
 
 nb::dict cuda_array_interface(const Array& array) {
@@ -362,14 +406,46 @@ void bind_array(nb::module_& m) {
             },
             "value"_a.none(), nb::sig("def fill(self, value: object) -> None"),
             "Sets every element to ``value`` (converted to the array's dtype as NumPy converts it).")
+        // ---- indexing routines (python/src/indexing.cpp binds the functions)
+        .def(
+            "nonzero", [](nb::handle self) { return nonzero_binding(self); },
+            nb::sig("def nonzero(self) -> tuple[ndarray, ...]"),
+            "The indices of the nonzero elements, one int64 array per dimension; waits for the count.")
+        .def(
+            "take",
+            [](nb::handle self, nb::handle indices, nb::handle axis, nb::handle out, nb::handle mode) {
+                return take_binding(self, indices, axis, out, mode);
+            },
+            "indices"_a.none(), "axis"_a.none() = nb::none(), "out"_a.none() = nb::none(), "mode"_a.none() = "raise",
+            nb::sig("def take(self, indices: object, axis: int | None = None, out: ndarray | None = None, "
+                    "mode: str = 'raise') -> ndarray"),
+            "gpukit.take(self, indices, axis, out, mode).")
+        .def(
+            "put",
+            [](nb::handle self, nb::handle indices, nb::handle values, nb::handle mode) {
+                put_binding(self, indices, values, mode);
+            },
+            "indices"_a.none(), "values"_a.none(), "mode"_a.none() = "raise",
+            nb::sig("def put(self, indices: object, values: object, mode: str = 'raise') -> None"),
+            "gpukit.put(self, indices, values, mode).")
+        .def(
+            "compress",
+            [](nb::handle self, nb::handle condition, nb::handle axis, nb::handle out) {
+                return compress_binding(condition, self, axis, out);
+            },
+            "condition"_a.none(), "axis"_a.none() = nb::none(), "out"_a.none() = nb::none(),
+            nb::sig("def compress(self, condition: object, axis: int | None = None, out: ndarray | None = None) "
+                    "-> ndarray"),
+            "gpukit.compress(condition, self, axis, out).")
         // ---- views
-        .def(
-            "__getitem__", [](const Array& a, nb::handle key) { return a.index(to_key(key)); }, "key"_a.none(),
-            nb::sig("def __getitem__(self, key: object) -> ndarray"))
-        .def(
-            "__setitem__",
-            [](const Array& a, nb::handle key, nb::handle value) { assign(a.index(to_key(key)), value); },
-            "key"_a.none(), "value"_a.none(), nb::sig("def __setitem__(self, key: object, value: object) -> None"))
+        .def("__getitem__", &get_items, "key"_a.none(), nb::sig("def __getitem__(self, key: object) -> ndarray"),
+             "a[key]: basic indices (ints, slices, None, ...) give a view; index arrays (integer arrays, masks, lists, "
+             "NumPy arrays) gather a copy.")
+        .def("__setitem__", &set_items, "key"_a.none(), "value"_a.none(),
+             nb::sig("def __setitem__(self, key: object, value: object) -> None"),
+             "a[key] = value: a gpukit array, a number or host data (a NumPy array, a list), broadcast to a[key]'s "
+             "shape and converted to a's dtype. Duplicate indices write one of their values (which one is not "
+             "defined).")
         .def(
             "reshape", [](const Array& a, const nb::args& shape) { return a.reshape(to_extents(shape, "shape")); },
             "The same elements in a new shape (one extent may be -1); a view, so the array must be C-contiguous.")
