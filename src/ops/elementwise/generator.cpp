@@ -297,7 +297,6 @@ std::string converting_element(std::size_t nin, std::size_t nout, const GenericL
 // convert through gk_load and gk_store.
 std::string generic_kernel(std::size_t nin, std::size_t nout, const GenericLoop& loop, std::size_t index) {
     const std::size_t count = nin + nout;
-    const std::size_t mask = count;  // the mask's operand number, when masked
     const auto storage = [&](std::size_t k) { return storage_c_type(loop.dtypes[k]); };
     const auto compute = [&](std::size_t k) { return compute_c_type(loop.dtypes[k]); };
     std::string code = concat("extern \"C\" __global__ void ", generic_kernel_name(index), "(const gk_params p) {\n");
