@@ -25,6 +25,7 @@
 
 #include "gpukit/array.hpp"
 #include "gpukit/promotion.hpp"
+#include "gpukit/scalar.hpp"
 
 namespace gpukit {
 
@@ -148,6 +149,11 @@ void clip(const Array& a, const Array& low, const Array& high, const Array& out,
 // x where `condition` is true (nonzero), else y, as numpy.where(condition, x, y): in x's and y's
 // dtypes promoted; the condition of any dtype, by truth.
 Array where(const Array& condition, const Array& x, const Array& y);
+// With numbers for x or y (weak or typed, gpukit/scalar.hpp; where(c, x, 0.0) keeps x's float32, as
+// NumPy's), carried in the kernel's parameters.
+Array where(const Array& condition, const Array& x, const Scalar& y);
+Array where(const Array& condition, const Scalar& x, const Array& y);
+Array where(const Array& condition, const Scalar& x, const Scalar& y);
 // nan, +inf and -inf replaced by finite numbers (complex: in each part); by default 0, the largest
 // and the most negative finite numbers of x's dtype. Integers and bool are copied.
 Array nan_to_num(const Array& x, double nan = 0.0, std::optional<double> posinf = std::nullopt,

@@ -48,16 +48,23 @@ from ._core import (
     Event,
     MemoryPool,
     Stream,
+    angle,
     argwhere,
+    around,
+    clip,
     compress,
     flatnonzero,
     get_current_stream,
     get_default_memory_pool,
     get_elapsed_time,
+    imag,
+    nan_to_num,
     ndarray,
     nonzero,
     put,
     put_along_axis,
+    real,
+    round,
     take,
     take_along_axis,
     ufunc,
@@ -104,6 +111,7 @@ from ._kernel import RawKernel, RawModule
 # The ufuncs, one per row of the C++ table (src/ops/ufuncs.def), and NumPy's aliases of them:
 # gpukit.add, gpukit.sqrt, gpukit.divide, ...
 _ufuncs = _core.ufuncs()
+del _ufuncs["clip"]  # gpukit.clip is numpy.clip's function (either bound may be None), over the clip ufunc
 globals().update(_ufuncs)
 
 # Tracebacks and reprs name the public path (gpukit.LaunchConfigError), not the private module. The
@@ -129,12 +137,13 @@ __all__ = [
     "GpukitError", "Hazard", "HazardError", "InvalidArgumentError", "KernelArgumentError", "KernelFaultError",
     "KernelNotFoundError", "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError",
     "MemoryPool", "OutOfMemoryError", "RawKernel", "RawModule", "ScalarOverflowError", "Stream", "UsageError",
-    "WaitInterruptedError", "WaitTimeoutError", "all_devices", "arange", "argwhere", "array", "asarray", "asnumpy",
-    "backend", "backends", "benchmark", "check_tools_from_environment", "compress", "cuda_available",
-    "cuda_unavailable_reason", "devices", "empty", "empty_like", "flatnonzero", "from_dlpack", "full", "full_like",
-    "get_current_stream", "get_default_memory_pool", "get_device", "get_elapsed_time", "ndarray", "nonzero",
-    "nullptr", "ones", "ones_like", "pinned_empty", "print_check_report", "put", "put_along_axis",
-    "raise_on_hazard", "sandboxed", "set_print_check_report", "set_raise_on_hazard", "set_sandbox", "synchronize",
-    "take", "take_along_axis", "take_check_report", "ufunc", "use_backend", "where", "zeros", "zeros_like",
+    "WaitInterruptedError", "WaitTimeoutError", "all_devices", "angle", "arange", "argwhere", "around", "array",
+    "asarray", "asnumpy", "backend", "backends", "benchmark", "check_tools_from_environment", "clip", "compress",
+    "cuda_available", "cuda_unavailable_reason", "devices", "empty", "empty_like", "flatnonzero", "from_dlpack",
+    "full", "full_like", "get_current_stream", "get_default_memory_pool", "get_device", "get_elapsed_time", "imag",
+    "nan_to_num", "ndarray", "nonzero", "nullptr", "ones", "ones_like", "pinned_empty", "print_check_report", "put",
+    "put_along_axis", "raise_on_hazard", "real", "round", "sandboxed", "set_print_check_report",
+    "set_raise_on_hazard", "set_sandbox", "synchronize", "take", "take_along_axis", "take_check_report", "ufunc",
+    "use_backend", "where", "zeros", "zeros_like",
 ] + sorted(_ufuncs)
 del _ufuncs

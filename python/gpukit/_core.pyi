@@ -651,6 +651,18 @@ class ndarray:
         ``c_contiguous``, ``f_contiguous`` and ``owndata`` (see :class:`Flags`).
         """
 
+    @property
+    def real(self) -> ndarray:
+        """
+        The real parts: a view of a complex array's, the array itself otherwise.
+        """
+
+    @property
+    def imag(self) -> ndarray:
+        """
+        The imaginary parts: a view of a complex array's, new zeros otherwise (read-only in NumPy).
+        """
+
     def __len__(self) -> int: ...
 
     def __iter__(self) -> object: ...
@@ -1088,6 +1100,14 @@ gcd: ufunc = ...
 
 lcm: ufunc = ...
 
+divmod: ufunc = ...
+
+frexp: ufunc = ...
+
+modf: ufunc = ...
+
+nextafter: ufunc = ...
+
 divide: ufunc = ...
 
 mod: ufunc = ...
@@ -1127,6 +1147,43 @@ atanh: ufunc = ...
 def ufuncs() -> dict:
     """
     Every ufunc by its name and NumPy's aliases (divide, mod, abs, ...): what the gpukit package exports.
+    """
+
+def clip(a: ndarray, a_min: object, a_max: object, out: ndarray | None = None, **kwargs: object) -> ndarray:
+    """
+    ``a`` limited to [a_min, a_max] (either may be None), as numpy.clip: the clip ufunc, or maximum or minimum alone; ``out``, ``casting`` and ``dtype`` as a ufunc's.
+    """
+
+def around(a: ndarray, decimals: int = 0, out: ndarray | None = None) -> ndarray:
+    """
+    ``a`` rounded to ``decimals`` decimal places as numpy.round rounds (halves to even; integers unchanged for decimals >= 0); into ``out`` when given.
+    """
+
+def round(a: ndarray, decimals: int = 0, out: ndarray | None = None) -> ndarray:
+    """
+    ``a`` rounded to ``decimals`` decimal places as numpy.round rounds (halves to even; integers unchanged for decimals >= 0); into ``out`` when given.
+    """
+
+def nan_to_num(x: ndarray, copy: bool = True, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> ndarray:
+    """
+    NaN replaced by ``nan``, infinities by ``posinf`` and ``neginf`` (default: the largest finite numbers of the dtype), in each part of complex numbers, as numpy.nan_to_num; ``copy=False`` writes into ``x``.
+    """
+
+def angle(z: ndarray, deg: bool = False) -> ndarray:
+    """
+    The argument of each complex element (radians, or degrees with ``deg``), as numpy.angle.
+    """
+
+def real(val: ndarray) -> ndarray:
+    """
+    The real parts: a view of a complex array, the array itself otherwise (numpy.real).
+    """
+
+def imag(val: ndarray) -> ndarray:
+    """
+    The imaginary parts: a view of a complex array, zeros otherwise (numpy.imag).
+    """
+
 def take(a: ndarray, indices: object, axis: int | None = None, out: ndarray | None = None, mode: str = 'raise') -> ndarray:
     """
     The elements of `a` at `indices` along `axis` (of the flattened array without one), as numpy.take. mode: 'raise' (IndexError; waits for the device once to check), 'wrap' or 'clip' (never wait).

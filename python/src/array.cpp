@@ -22,6 +22,7 @@
 #include "dlpack_abi.hpp"
 #include "gpukit/array.hpp"
 #include "gpukit/current_stream.hpp"
+#include "gpukit/elementwise.hpp"
 #include "indexing.hpp"
 #include "numpy_bridge.hpp"
 #include "python_refs.hpp"
@@ -340,6 +341,12 @@ void bind_array(nb::module_& m) {
                 return ArrayFlags{a.is_c_contiguous(), a.is_f_contiguous(), a.owns_data()};
             },
             "``c_contiguous``, ``f_contiguous`` and ``owndata`` (see :class:`Flags`).")
+        .def_prop_ro(
+            "real", [](const Array& a) { return gpukit::real(a); },
+            "The real parts: a view of a complex array's, the array itself otherwise.")
+        .def_prop_ro(
+            "imag", [](const Array& a) { return gpukit::imag(a); },
+            "The imaginary parts: a view of a complex array's, new zeros otherwise (read-only in NumPy).")
         .def("__len__",
              [](const Array& a) {
                  if (a.ndim() == 0) throw nb::type_error("len() of a 0-d array");

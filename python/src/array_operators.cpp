@@ -381,7 +381,7 @@ void add_method(nb::handle cls, const char* name, Function&& function, const Ext
 
 const PyType_Slot* array_operator_slots() noexcept { return slots; }
 
-void bind_array_operators(nb::module_&) {
+void bind_array_operators(nb::module_& m) {
     find_operator_ufuncs();
     nb::handle cls = nb::type<Array>();
     add_method(cls, "conj", &conjugate, nb::sig("def conj(self) -> ndarray"),
@@ -398,6 +398,21 @@ void bind_array_operators(nb::module_&) {
                nb::sig("def round(self, decimals: int = 0, out: ndarray | None = None) -> ndarray"),
                "The elements rounded to ``decimals`` decimal places as numpy.round rounds them (halves to even; "
                "integers unchanged for decimals >= 0); into ``out`` when given.");
+    // numpy.clip and numpy.round as functions: the methods' work, the array first.
+    // gpukit.clip replaces the clip ufunc's module attribute (gpukit.ufuncs() keeps the ufunc).
+    nb::delattr(m, "clip");
+    m.def("clip", &clip, "a"_a, "a_min"_a.none(), "a_max"_a.none(), "out"_a.none() = nb::none(), "kwargs"_a,
+          nb::sig("def clip(a: ndarray, a_min: object, a_max: object, out: ndarray | None = None, **kwargs: object) "
+                  "-> ndarray"),
+          "``a`` limited to [a_min, a_max] (either may be None), as numpy.clip: the clip ufunc, or maximum or minimum "
+          "alone; ``out``, ``casting`` and ``dtype`` as a ufunc's.");
+    const char* const round_doc =
+        "``a`` rounded to ``decimals`` decimal places as numpy.round rounds (halves to even; integers unchanged for "
+        "decimals >= 0); into ``out`` when given.";
+    m.def("around", &round_method, "a"_a, "decimals"_a.none() = 0, "out"_a.none() = nb::none(),
+          nb::sig("def around(a: ndarray, decimals: int = 0, out: ndarray | None = None) -> ndarray"), round_doc);
+    m.def("round", &round_method, "a"_a, "decimals"_a.none() = 0, "out"_a.none() = nb::none(),
+          nb::sig("def round(a: ndarray, decimals: int = 0, out: ndarray | None = None) -> ndarray"), round_doc);
     add_method(
         cls, "__complex__",
         [](const Array& a) {

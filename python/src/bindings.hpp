@@ -16,6 +16,7 @@ void bind_array(nanobind::module_& m);
 void bind_memory_pool(nanobind::module_& m);
 void bind_ufuncs(nanobind::module_& m);
 void bind_array_operators(nanobind::module_& m);
+void bind_elementwise_functions(nanobind::module_& m);
 void bind_indexing(nanobind::module_& m);
 void bind_module_kernel(nanobind::module_& m);
 void bind_elementwise_kernel(nanobind::module_& m);

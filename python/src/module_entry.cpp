@@ -18,6 +18,7 @@ NB_MODULE(_core, m) {
     bind_memory_pool(m);
     bind_ufuncs(m);
     bind_array_operators(m);
+    bind_elementwise_functions(m);
     bind_indexing(m);
     bind_module_kernel(m);
     bind_elementwise_kernel(m);

@@ -3,10 +3,13 @@
 #include "ops/ufunc.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <stdexcept>
+#include <string>
 
 #include "gpukit/elementwise.hpp"
 #include "ops/elementwise/collapse.hpp"
+#include "ops/elementwise/generator.hpp"
 #include "ops/elementwise/launch.hpp"
 #include "util/text.hpp"
 
@@ -48,9 +51,10 @@ struct KindExpressions {
     }
 };
 
-// "ii->i ff->f" into loops, each with its kind's expression.
+// "ii->i ff->f" into loops, each with its kind's expression; expressions that name gk_loop_t get
+// its typedef, their text kept in `texts`.
 Ufunc make_ufunc(UfuncId id, std::string_view name, int nin, int nout, std::string_view loops,
-                 const KindExpressions& expressions) {
+                 const KindExpressions& expressions, std::deque<std::string>& texts) {
     Ufunc ufunc{id, name, static_cast<std::uint8_t>(nin), static_cast<std::uint8_t>(nout), {}, {}, false};
     while (!loops.empty()) {
         const std::size_t end = std::min(loops.find(' '), loops.size());
@@ -68,17 +72,20 @@ Ufunc make_ufunc(UfuncId id, std::string_view name, int nin, int nout, std::stri
         if (loop.expression.empty())
             throw std::logic_error(
                 concat("ufuncs.def: loop '", spec, "' of ", name, " has no expression for its kind"));
+        if (loop.expression.find("gk_loop_t") != std::string_view::npos)
+            loop.expression = texts.emplace_back(with_loop_type(loop.expression, loop.dtypes[0]));
         ufunc.loops.push_back(loop);
     }
     return ufunc;
 }
 
 const std::vector<Ufunc>& table() {
+    static std::deque<std::string> texts;  // the expressions made here (a deque: they stay where they are)
     static const std::vector<Ufunc> ufuncs = [] {
         std::vector<Ufunc> rows;
 #define GPUKIT_UFUNC(name, nin, nout, loops, boolean, signed_, unsigned_, floating, complex) \
     rows.push_back(                                                                          \
-        make_ufunc(UfuncId::name, #name, nin, nout, loops, {boolean, signed_, unsigned_, floating, complex}));
+        make_ufunc(UfuncId::name, #name, nin, nout, loops, {boolean, signed_, unsigned_, floating, complex}, texts));
 #include "ops/ufuncs.def"
 #undef GPUKIT_UFUNC
         for (Ufunc& row : rows) {  // spans into the loops, now that they stay where they are
@@ -104,6 +111,11 @@ std::string dtype_list(std::span<const DType> dtypes) {
 }  // namespace
 
 std::span<const Ufunc> ufunc_table() { return table(); }
+
+std::string with_loop_type(std::string_view expression, DType loop_dtype) {
+    if (expression.find("gk_loop_t") == std::string_view::npos) return std::string(expression);
+    return concat("typedef ", storage_c_type(loop_dtype), " gk_loop_t; ", expression);
+}
 const Ufunc& ufunc(UfuncId id) { return table()[static_cast<std::size_t>(id)]; }
 
 const UfuncLoop* select_loop(const Ufunc& ufunc, std::span<const DType> inputs) {
@@ -157,6 +169,20 @@ std::vector<DType> input_dtypes(const Ufunc& ufunc, std::span<const ElementwiseO
     return dtypes;
 }
 
+// NumPy has no boolean negative or subtract (their int8 loops would take bools): TypeError, in its words.
+void refuse_boolean_arithmetic(const Ufunc& ufunc, std::span<const DType> inputs) {
+    const bool all_bool = std::all_of(inputs.begin(), inputs.end(), [](DType dtype) { return dtype == DType::bool_; });
+    if (!all_bool) return;
+    if (ufunc.id == UfuncId::negative)
+        throw DTypeError(
+            "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not "
+            "function instead.");
+    if (ufunc.id == UfuncId::subtract)
+        throw DTypeError(
+            "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the "
+            "logical_xor function instead.");
+}
+
 const UfuncLoop& choose_loop(const Ufunc& ufunc, std::span<const DType> inputs, const UfuncOptions& options) {
     if (!options.dtype) {
         if (const UfuncLoop* loop = select_loop(ufunc, inputs)) return *loop;
@@ -183,6 +209,7 @@ std::vector<Array> call_ufunc(const Ufunc& ufunc, std::span<const ElementwiseOpe
         throw InvalidArgumentError(concat(ufunc.name, " takes ", int(ufunc.nin), " inputs and ", int(ufunc.nout),
                                           " outputs, not ", inputs.size(), " and ", outputs.size()));
     const std::vector<DType> dtypes = input_dtypes(ufunc, inputs);
+    if (!options.dtype) refuse_boolean_arithmetic(ufunc, dtypes);
     const UfuncLoop& loop = choose_loop(ufunc, dtypes, options);
     for (std::size_t k = 0; k < inputs.size(); ++k)
         if (inputs[k].array() && !can_cast(dtypes[k], loop.dtypes[k], options.casting))
@@ -268,28 +295,49 @@ std::vector<Array> run_ufunc(const Ufunc& ufunc, std::span<const Array* const> i
 
 namespace gpukit {
 
-// The free functions, one per row of src/ops/ufuncs.def, by its number of inputs.
-#define GPUKIT_DEFINE_UFUNC_1(name)                                                           \
-    Array name(const Array& x) {                                                              \
-        const Array* inputs[] = {&x};                                                         \
-        return std::move(detail::run_ufunc(detail::ufunc(detail::UfuncId::name), inputs)[0]); \
-    }                                                                                         \
-    void name(const Array& x, const Array& out, Casting casting) {                            \
-        const Array* inputs[] = {&x};                                                         \
-        const Array* outputs[] = {&out};                                                      \
-        detail::run_ufunc(detail::ufunc(detail::UfuncId::name), inputs, outputs, casting);    \
+namespace {
+
+std::vector<Array> run(detail::UfuncId id, std::initializer_list<const Array*> inputs) {
+    return detail::run_ufunc(detail::ufunc(id), std::span<const Array* const>(inputs.begin(), inputs.size()));
+}
+void run(detail::UfuncId id, std::initializer_list<const Array*> inputs, std::initializer_list<const Array*> outputs,
+         Casting casting) {
+    detail::run_ufunc(detail::ufunc(id), std::span<const Array* const>(inputs.begin(), inputs.size()),
+                      std::span<const Array* const>(outputs.begin(), outputs.size()), casting);
+}
+std::pair<Array, Array> pair_of(std::vector<Array> results) { return {std::move(results[0]), std::move(results[1])}; }
+
+}  // namespace
+
+// The free functions, one per row of src/ops/ufuncs.def, by its numbers of inputs and outputs.
+#define GPUKIT_DEFINE_UFUNC_1_1(name)                                                     \
+    Array name(const Array& x) { return std::move(run(detail::UfuncId::name, {&x})[0]); } \
+    void name(const Array& x, const Array& out, Casting casting) { run(detail::UfuncId::name, {&x}, {&out}, casting); }
+#define GPUKIT_DEFINE_UFUNC_2_1(name)                                                                         \
+    Array name(const Array& a, const Array& b) { return std::move(run(detail::UfuncId::name, {&a, &b})[0]); } \
+    void name(const Array& a, const Array& b, const Array& out, Casting casting) {                            \
+        run(detail::UfuncId::name, {&a, &b}, {&out}, casting);                                                \
     }
-#define GPUKIT_DEFINE_UFUNC_2(name)                                                           \
-    Array name(const Array& a, const Array& b) {                                              \
-        const Array* inputs[] = {&a, &b};                                                     \
-        return std::move(detail::run_ufunc(detail::ufunc(detail::UfuncId::name), inputs)[0]); \
-    }                                                                                         \
-    void name(const Array& a, const Array& b, const Array& out, Casting casting) {            \
-        const Array* inputs[] = {&a, &b};                                                     \
-        const Array* outputs[] = {&out};                                                      \
-        detail::run_ufunc(detail::ufunc(detail::UfuncId::name), inputs, outputs, casting);    \
+#define GPUKIT_DEFINE_UFUNC_3_1(name)                                                              \
+    Array name(const Array& a, const Array& b, const Array& c) {                                   \
+        return std::move(run(detail::UfuncId::name, {&a, &b, &c})[0]);                             \
+    }                                                                                              \
+    void name(const Array& a, const Array& b, const Array& c, const Array& out, Casting casting) { \
+        run(detail::UfuncId::name, {&a, &b, &c}, {&out}, casting);                                 \
     }
-#define GPUKIT_UFUNC(name, nin, nout, ...) GPUKIT_DEFINE_UFUNC_##nin(name)
+#define GPUKIT_DEFINE_UFUNC_1_2(name)                                                                  \
+    std::pair<Array, Array> name(const Array& x) { return pair_of(run(detail::UfuncId::name, {&x})); } \
+    void name(const Array& x, const Array& out0, const Array& out1, Casting casting) {                 \
+        run(detail::UfuncId::name, {&x}, {&out0, &out1}, casting);                                     \
+    }
+#define GPUKIT_DEFINE_UFUNC_2_2(name)                                                                  \
+    std::pair<Array, Array> name(const Array& a, const Array& b) {                                     \
+        return pair_of(run(detail::UfuncId::name, {&a, &b}));                                          \
+    }                                                                                                  \
+    void name(const Array& a, const Array& b, const Array& out0, const Array& out1, Casting casting) { \
+        run(detail::UfuncId::name, {&a, &b}, {&out0, &out1}, casting);                                 \
+    }
+#define GPUKIT_UFUNC(name, nin, nout, ...) GPUKIT_DEFINE_UFUNC_##nin##_##nout(name)
 #include "ops/ufuncs.def"
 #undef GPUKIT_UFUNC
 

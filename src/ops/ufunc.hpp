@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -41,6 +42,9 @@ struct Ufunc {
 
 const Ufunc& ufunc(UfuncId id);
 std::span<const Ufunc> ufunc_table();
+
+// `expression` with the typedef of gk_loop_t (the storage type of `loop_dtype`) when it names it.
+std::string with_loop_type(std::string_view expression, DType loop_dtype);
 
 // The first loop every input dtype casts to safely (NumPy's linear search), or none. Weak Python
 // scalars (NEP 50) are passed as the dtype result_type gives them beside the arrays

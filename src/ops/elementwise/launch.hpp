@@ -16,6 +16,7 @@ namespace gpukit::detail {
 // other built-in operations take ids below it, one per expression.
 inline constexpr std::uint16_t copy_op = 0;  // "out0 = in0": copies and casts
 inline constexpr std::uint16_t ufunc_op_base = 0x100;
+inline constexpr std::uint16_t function_op_base = 0x4100;  // where, nan_to_num, around, angle
 
 // One loop of an operation: its id (OpKey::op: equal ids must mean equal expressions), the
 // expression over in0.. and out0.., and the dtype each operand is computed in.

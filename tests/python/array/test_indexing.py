@@ -411,5 +411,5 @@ def test_index_mistakes_raise_what_numpy_raises(rng):
         gpukit.take(values, [0])
     with pytest.raises(ValueError, match="both or neither"):
         gpukit.where(array, 1)
-    with pytest.raises(NotImplementedError, match="where ufunc"):
-        gpukit.where(array, 1, 2)
+    with pytest.raises(TypeError, match="gpukit.asarray"):
+        gpukit.where(array, values, 2)
