@@ -48,8 +48,7 @@ Array where(nb::handle condition, nb::handle x, nb::handle y) {
     return gpukit::where(mask, *operands[0].scalar(), *operands[1].scalar());
 }
 
-nb::object nan_to_num(nb::handle x, bool copy, double nan, std::optional<double> posinf,
-                      std::optional<double> neginf) {
+nb::object nan_to_num(nb::handle x, bool copy, double nan, std::optional<double> posinf, std::optional<double> neginf) {
     HeldArrays held;
     const Array& array = array_argument(x, held, "nan_to_num");
     std::optional<Array> result;
@@ -87,7 +86,6 @@ void bind_elementwise_functions(nb::module_& m) {
     m.def(
         "imag", [](const Array& x) { return gpukit::imag(x); }, "val"_a, nb::sig("def imag(val: ndarray) -> ndarray"),
         "The imaginary parts: a view of a complex array, zeros otherwise (numpy.imag).");
-
 }
 
 }  // namespace gpukit::python

@@ -424,9 +424,9 @@ Kernel kernel_for(ElementwiseKernelState& state, const Plan& plan) {
     return state.kernels.emplace(key, std::move(kernel)).first->second;
 }
 
-LaunchConfig launch_config(const Plan& plan, const ElementwiseCall& call) {
+LaunchConfig launch_config(const Plan& plan, const ElementwiseCall& call, const StreamRef& stream) {
     LaunchConfig config;
-    config.stream = current_stream(plan.device);
+    config.stream = stream;
     const std::int64_t n = plan.layout.size;
     if (plan.kernel_layout.simulated) {
         // A few blocks per worker, each simulated thread a contiguous chunk (the engine's policy).
@@ -488,7 +488,9 @@ std::vector<Array> ElementwiseKernel::operator()(std::span<const ElementwiseArgu
     if (plan.layout.size == 0) return std::move(plan.outputs);
     const Kernel kernel = detail::kernel_for(state, plan);
 
-    // The arguments: one per parameter, then the loop. Their bytes stay put until the launch.
+    // The arguments: one per parameter, then the loop. Their bytes stay put until the launch. Arrays
+    // learn the stream the kernel runs on (their memory then goes back to the pool without a wait).
+    const StreamRef stream = current_stream(plan.device);
     const std::size_t count = state.params.size();
     std::vector<detail::ArrayArgument> arrays(count);
     std::vector<detail::RawArgument> raws(count);
@@ -501,7 +503,7 @@ std::vector<Array> ElementwiseKernel::operator()(std::span<const ElementwiseArgu
             case detail::UserParamKind::array: {
                 detail::ArrayArgument& argument = arrays[k];
                 argument = {};
-                argument.address = detail::launch_address(*plan.arrays[k]);
+                argument.address = detail::launch_address(*plan.arrays[k], stream);
                 for (std::size_t d = 0; d < ndim; ++d) argument.strides[d] = plan.layout.strides[plan.operand[k]][d];
                 kernel_args.add_bytes(&argument, sizeof argument);
                 break;
@@ -510,7 +512,7 @@ std::vector<Array> ElementwiseKernel::operator()(std::span<const ElementwiseArgu
                 const Array& array = *plan.arrays[k];
                 detail::RawArgument& argument = raws[k];
                 argument = {};
-                argument.address = detail::launch_address(array);
+                argument.address = detail::launch_address(array, stream);
                 argument.size = array.size();
                 argument.ndim = static_cast<std::int32_t>(array.ndim());
                 argument.contiguous = array.is_c_contiguous() ? 1 : 0;
@@ -530,7 +532,7 @@ std::vector<Array> ElementwiseKernel::operator()(std::span<const ElementwiseArgu
     loop.ndim = static_cast<std::int32_t>(ndim);
     for (std::size_t d = 0; d < ndim; ++d) loop.shape[d] = plan.layout.shape[d];
     kernel_args.add_bytes(&loop, sizeof loop);
-    kernel.launch(detail::launch_config(plan, call), kernel_args);
+    kernel.launch(detail::launch_config(plan, call, stream), kernel_args);
     return std::move(plan.outputs);
 }
 

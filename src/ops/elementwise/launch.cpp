@@ -122,9 +122,9 @@ FamilyMap& family_map() {
     return *map;
 }
 
-LaunchConfig launch_config(bool simulated, std::int64_t work, const Device& device) {
+LaunchConfig launch_config(bool simulated, std::int64_t work, const StreamRef& stream) {
     LaunchConfig config;
-    config.stream = current_stream(device);
+    config.stream = stream;
     if (simulated) {
         const std::int64_t workers = std::max(1u, std::thread::hardware_concurrency());
         constexpr std::int64_t threads = 32;
@@ -272,11 +272,14 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
         throw InvalidArgumentError(concat("elementwise operations take arrays of up to ", max_elementwise_dims,
                                           " dimensions after merging contiguous ones, not ", layout.shape.size()));
 
+    // The stream the kernel runs on, named to each array: a result dropped right after runs no
+    // wait when its memory goes back to the pool (it is reused in this stream's order).
+    const StreamRef stream = current_stream(device);
     Params params{};
     const auto ndim = layout.shape.size();
     for (std::size_t k = 0; k < total; ++k) {
         if (operands[k]) {
-            params.address[k] = launch_address(*operands[k]);
+            params.address[k] = launch_address(*operands[k], stream);
             params.storage[k] = static_cast<std::uint8_t>(operands[k]->dtype());
         } else {
             const std::array<std::byte, 16> value = inputs[k].scalar()->as(loop.loop_dtypes[k]);
@@ -321,7 +324,7 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
             key.loops = static_cast<std::uint32_t>(family.size());
         }
         const Kernel kernel = family_map().get(key, nin, nout, family, index, device);
-        kernel(launch_config(true, layout.size, device), params);
+        kernel(launch_config(true, layout.size, stream), params);
         return;
     }
 
@@ -354,7 +357,7 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
     key.tiled = tiled_layout(key, nin, count);
     if (!key.tiled) key.vector_width = vector_width(key, layout, itemsizes, count);
     const Kernel kernel = kernel_map().get(key, loop.expression, device);
-    LaunchConfig config = launch_config(simulated, (layout.size + key.vector_width - 1) / key.vector_width, device);
+    LaunchConfig config = launch_config(simulated, (layout.size + key.vector_width - 1) / key.vector_width, stream);
     if (key.tiled) {
         const std::int64_t tiles = ((layout.shape[0] + 31) / 32) * ((layout.shape[1] + 31) / 32);
         config.block = Dim3(256);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "array/convert.hpp"
+#include "gpukit/current_stream.hpp"
 #include "ops/elementwise/collapse.hpp"
 #include "ops/indexing/kernels.hpp"
 #include "util/text.hpp"
@@ -142,7 +143,7 @@ void run(const GatherPlan& plan, IndexingKernel kernel, const Data& data, IndexM
                                           " dimensions after merging contiguous ones, not ", layout.shape.size()));
 
     GatherParams params{};
-    params.base = launch_address(plan.base);
+    params.base = launch_address(plan.base, current_stream(device));
     params.size = size;
     params.data_period = data.period;
     params.ndim = static_cast<std::int32_t>(layout.shape.size());
@@ -154,7 +155,7 @@ void run(const GatherPlan& plan, IndexingKernel kernel, const Data& data, IndexM
         params.base_strides[d] = layout.strides[0][d];
         params.data_strides[d] = layout.strides[1][d];
     }
-    if (data.array) params.data = launch_address(*data.array);
+    if (data.array) params.data = launch_address(*data.array, current_stream(device));
     if (!data.immediate.empty()) std::memcpy(params.immediate, data.immediate.data(), data.immediate.size());
 
     // The base's farthest byte, for the index width: its own dimensions and the axes indices select among.
@@ -185,7 +186,7 @@ void run(const GatherPlan& plan, IndexingKernel kernel, const Data& data, IndexM
         checked = checked || (!operand.trusted && mode == IndexMode::raise);
         for (std::size_t d = 0; d < layout.shape.size(); ++d) params.index_strides[k][d] = layout.strides[2 + k][d];
         if (operand.values) {
-            params.index[k] = launch_address(*operand.values);
+            params.index[k] = launch_address(*operand.values, current_stream(device));
             params.index_dtype[k] = index_dtype_code(operand.values->dtype());
             other_reach = std::max(other_reach, reach(layout.shape, layout.strides[2 + k]) + 8);
         } else {
@@ -201,7 +202,7 @@ void run(const GatherPlan& plan, IndexingKernel kernel, const Data& data, IndexM
         const std::byte ones[8] = {std::byte{0xff}, std::byte{0xff}, std::byte{0xff}, std::byte{0xff},
                                    std::byte{0xff}, std::byte{0xff}, std::byte{0xff}, std::byte{0xff}};
         error->fill_bytes(ones);
-        params.error = launch_address(*error);
+        params.error = launch_address(*error, current_stream(device));
     }
     const Kernel launch = indexing_kernel(kernel, device, index32);
     const LaunchConfig config = elementwise_launch(size, device);

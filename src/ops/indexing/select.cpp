@@ -89,7 +89,7 @@ SelectParams walk(const Array& source, const Array* target, bool& index32) {
         throw InvalidArgumentError(concat("gpukit selects over arrays of up to ", max_dims,
                                           " dimensions after merging contiguous ones, not ", layout.shape.size()));
     SelectParams params{};
-    params.source = launch_address(source);
+    params.source = launch_address(source, current_stream(source.device()));
     params.size = layout.size;
     params.ndim = static_cast<std::int32_t>(layout.shape.size());
     params.source_itemsize = static_cast<std::int32_t>(source.itemsize());
@@ -102,7 +102,7 @@ SelectParams walk(const Array& source, const Array* target, bool& index32) {
     index32 = layout.size <= int32_limit && reach(layout, 0) + 16 <= int32_limit &&
               (!target || reach(layout, 1) + 16 <= int32_limit);
     if (target) {
-        params.target = launch_address(*target);
+        params.target = launch_address(*target, current_stream(target->device()));
         params.target_itemsize = static_cast<std::int32_t>(target->itemsize());
     }
     return params;
@@ -140,7 +140,7 @@ Counted count(const Array& source) {
     params.per_thread = per_thread;
 
     counted.counts = Array::empty({params.blocks + 1}, DType::int64, device);
-    params.counts = launch_address(*counted.counts);
+    params.counts = launch_address(*counted.counts, current_stream(device));
     counted.config.stream = current_stream(device);
     counted.config.grid = Dim3(static_cast<std::uint32_t>(params.blocks));
     counted.config.block = Dim3(static_cast<std::uint32_t>(threads));
@@ -163,7 +163,7 @@ void write(Counted& counted, const Array& source, const Array& out, std::int64_t
            std::int64_t coordinate_stride, bool coordinates) {
     if (counted.count == 0) return;
     SelectParams& params = counted.params;
-    params.out = launch_address(out);
+    params.out = launch_address(out, current_stream(out.device()));
     params.out_itemsize = static_cast<std::int32_t>(out.itemsize());
     params.position_stride = position_stride;
     params.coordinate_stride = coordinate_stride;
@@ -212,7 +212,7 @@ void fill_selected(const Array& mask, const Array& target, const Array* value, s
     bool index32 = false;
     SelectParams params = walk(mask, &target, index32);
     if (value) {
-        params.value = launch_address(*value);
+        params.value = launch_address(*value, current_stream(value->device()));
     } else {
         std::memcpy(params.immediate, element.data(), element.size());
     }
