@@ -12,8 +12,9 @@ import numpy
 import pytest
 
 REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
-# Compiled kernels are cached inside the build tree, away from the user's cache.
-os.environ.setdefault("GPUKIT_CACHE_DIR", str(REPOSITORY / "build" / "test-cache-python"))
+# Compiled kernels are cached inside the build tree, away from the user's cache, in the C++ tests'
+# cache: the built-in operations they compiled (every ufunc's module) serve these tests too.
+os.environ.setdefault("GPUKIT_CACHE_DIR", str(REPOSITORY / "build" / "test-cache"))
 
 import gpukit  # noqa: E402  (after the cache location is set)
 
