@@ -2,6 +2,7 @@
 #include "backends/sim/sim_streams.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -30,6 +31,13 @@ struct Work {
     std::uint64_t epoch = 0;   // the scheduler's epoch when it was enqueued: older work is skipped
     bool always_runs = false;  // bookkeeping (an event record) that runs even when skipped
 };
+
+// The scheduler epoch the work running on this thread (a stream's) was taken off its queue in.
+struct RunningWork {
+    const std::atomic<std::uint64_t>* epoch = nullptr;  // the scheduler's, null when none runs
+    std::uint64_t taken_in = 0;
+};
+thread_local RunningWork running_work;
 
 // How often a wait looks at the clock and asks the interrupt check.
 constexpr auto wait_slice = std::chrono::milliseconds(100);
@@ -85,7 +93,9 @@ struct StreamScheduler::State {
     std::map<SimStream*, std::shared_ptr<SimStream>> streams;
     std::map<SimEvent*, std::shared_ptr<SimEvent>> events;
     std::shared_ptr<SimStream> default_stream;
-    std::uint64_t epoch = 0;  // raised when the device's work is given up
+    // Raised (under the lock) when the device's work is given up; read without it by the running
+    // work's given_up_check(), which the stopper asks under locks of its own.
+    std::atomic<std::uint64_t> epoch{0};
     std::function<bool(const std::string&)> stop;
     std::vector<PutOff> put_off;
 
@@ -111,15 +121,19 @@ struct StreamScheduler::State {
             if (stream.queue.empty()) return;  // stopping
             Work work = std::move(stream.queue.front());
             stream.queue.pop_front();
-            const bool skip = (work.epoch != epoch || stream.skipping) && !work.always_runs;
+            const bool skip = (work.epoch != epoch.load() || stream.skipping) && !work.always_runs;
             lock.unlock();
             std::exception_ptr failure;
             if (!skip) {
+                // A give-up from now on may find this work between here and the device process:
+                // the stopper asks given_up_check() to keep it from starting there.
+                running_work = {&epoch, work.epoch};
                 try {
                     work.run();
                 } catch (...) {
                     failure = std::current_exception();
                 }
+                running_work = {};
             }
             lock.lock();
             if (failure) {
@@ -143,7 +157,7 @@ struct StreamScheduler::State {
     }
 
     Work work(std::function<void()> run, const SimStream& stream, bool always_runs = false) {
-        return Work{std::move(run), implicit_order(stream), epoch, always_runs};
+        return Work{std::move(run), implicit_order(stream), epoch.load(), always_runs};
     }
 
     // What work enqueued on `stream` now must wait for, per the legacy default stream's rules.
@@ -310,6 +324,12 @@ void StreamScheduler::enqueue(SimStream* raw, std::function<void()> work) {
     stream->queue.push_back(state_->work(std::move(work), *stream));
     ++stream->enqueued;
     state_->changed.notify_all();
+}
+
+std::function<bool()> StreamScheduler::given_up_check() {
+    const RunningWork work = running_work;
+    if (!work.epoch) return {};
+    return [work] { return work.epoch->load() != work.taken_in; };
 }
 
 void StreamScheduler::run_synchronously(const std::function<void()>& work) {
