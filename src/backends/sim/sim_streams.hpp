@@ -43,7 +43,9 @@ public:
 
     SimStream* default_stream();
     SimStream* create_stream(bool blocking);
-    // Waits for the stream's work, then retires it.
+    // Retires the stream at once, as cudaStreamDestroy does: the work already enqueued on it
+    // still runs (and counts for synchronize_all, the legacy default stream's order and put-off
+    // actions), and its thread ends after it. Never waits for that work, which may never end.
     void destroy_stream(SimStream* stream);
 
     // Enqueues `work` on `stream` (null: the default stream).
