@@ -463,6 +463,25 @@ TEST_F(KernelFaults, ASynchronizeTimeoutGivesUpAKernelThatNeverEnds) {
     expect_device_usable();
 }
 
+// A wait that gives up while the device process is still restarting from an earlier give-up
+// (the launch it waits for has not reached a device process yet) must stop that launch all the
+// same: it must not start in the new process and spin there, leaving the wait for ever.
+TEST_F(KernelFaults, AGiveUpDuringTheDeviceProcessRestartStopsTheLaunchWaitingForIt) {
+    auto kernel = Module::compile(spinning_kernel).kernel("spin");
+    auto flag = DeviceBuffer::from_host(std::span<const int>(std::vector<int>{0}));
+    for (int round = 0; round < 3; ++round) {
+        kernel({.grid = 1, .block = 1}, flag);
+        EXPECT_THROW(Device::current().synchronize(std::chrono::milliseconds(200)), WaitTimeoutError);
+        // The device process restarts now; this launch waits for it, and this wait gives up first.
+        Stream stream;
+        kernel({.grid = 1, .block = 1, .stream = stream}, flag);
+        const auto start = std::chrono::steady_clock::now();
+        EXPECT_THROW(stream.synchronize(std::chrono::milliseconds(1)), WaitTimeoutError);
+        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+    }
+    expect_device_usable();
+}
+
 std::atomic<int> interrupt_calls{0};
 
 TEST_F(KernelFaults, AnInterruptCheckEndsAWaitAndTheDeviceIsUsable) {

@@ -698,12 +698,18 @@ unsigned DeviceProcess::take_slot(std::uint64_t& generation, const SlotUse& use)
             if (!slots_[i].busy) return static_cast<int>(i);
         return -1;
     };
+    // A launch given up on its way (abandon) never starts, in this device process or the next.
+    auto given_up = [&] { return use.given_up && use.given_up(); };
     changed_.wait(lock, [&] {
-        if (shutting_down_ || state_ == State::failed) return true;
+        if (shutting_down_ || state_ == State::failed || given_up()) return true;
         const bool running =
             supervisor ? state_ == State::starting || state_ == State::ready : state_ == State::ready && !restarting_;
         return running && free_slot() >= 0;
     });
+    if (given_up())
+        throw LaunchAbandonedError(
+            "The launch was abandoned before it started: the simulator gave up the device's work (a wait for it timed "
+            "out or was interrupted) and restarted its device process");
     if (state_ == State::failed) throw BackendUnavailableError(start_failure_);
     if (shutting_down_) throw UsageError("The program is exiting: the simulator's device process has ended");
     const auto slot = static_cast<unsigned>(free_slot());
@@ -711,6 +717,14 @@ unsigned DeviceProcess::take_slot(std::uint64_t& generation, const SlotUse& use)
     slots_[slot].busy = true;
     generation = generation_;
     return slot;
+}
+
+bool DeviceProcess::post_request(unsigned slot, std::uint64_t generation) {
+    std::lock_guard lock(mutex_);
+    if (generation_ != generation) return false;
+    protocol::Slot& s = control_->slots[slot];
+    protocol::post(s.state, protocol::requested, s.device_sleeping);
+    return true;
 }
 
 void DeviceProcess::give_back(unsigned slot) {
@@ -739,7 +753,7 @@ DeviceProcess::Call::~Call() { process_.give_back(index_); }
 bool DeviceProcess::Call::send(double time_limit_seconds) {
     if (!process_.send_protection(index_, generation_)) return false;
     slot_.request_size = out_.size();
-    protocol::post(slot_.state, protocol::requested, slot_.device_sleeping);
+    if (!process_.post_request(index_, generation_)) return false;
     if (protocol::spin(slot_.state, protocol::replied) == protocol::replied) return true;
     std::optional<Clock::time_point> deadline;
     if (time_limit_seconds > 0)
@@ -831,7 +845,7 @@ bool DeviceProcess::send_protection(unsigned slot, std::uint64_t generation) {
         // The journal is full: the device process applies it first, through this slot.
         const protocol::Request request = s.request;
         s.request = protocol::Request::drain_journal;
-        protocol::post(s.state, protocol::requested, s.device_sleeping);
+        if (!post_request(slot, generation)) return false;
         for (;;) {
             const std::uint32_t state = s.state.load(std::memory_order_acquire);
             if (state == protocol::replied) break;
@@ -894,6 +908,7 @@ LaunchResult DeviceProcess::launch(const LaunchRequest& request, std::atomic<std
                 "while being loaded again after an earlier fault. Compile the module again");
         if (request.kernel < it->second.kernels.size()) use.kernel = it->second.kernels[request.kernel];
     }
+    use.given_up = request.given_up;
     const std::string& kernel = use.kernel;
     Call call(*this, protocol::Request::launch, use);
     protocol::write_launch(call.out(), request);
@@ -995,6 +1010,8 @@ void DeviceProcess::host_wrote(std::uint64_t address, std::size_t bytes) {
 bool DeviceProcess::abandon(const std::string& why) {
     std::lock_guard lock(mutex_);
     if (owner_ != getpid()) return false;
+    // Launches waiting for a slot (or for a restart under way) look at their given_up() again.
+    changed_.notify_all();
     const pid_t pid = pid_.load();
     if (state_ != State::ready || pid <= 0) return state_ != State::failed;
     if (abandon_reason_.empty()) abandon_reason_ = why;

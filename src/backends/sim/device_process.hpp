@@ -34,6 +34,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -97,6 +98,7 @@ private:
         std::uint64_t module = 0;    // the launch's module, for a fault's source line
         std::exception_ptr failure;  // set when the device process died under it
         bool timed_out = false;
+        std::function<bool()> given_up;  // the launch's LaunchRequest::given_up
     };
     enum class State { stopped, starting, ready, failed };
 
@@ -157,6 +159,10 @@ private:
     auto request(protocol::Request kind, std::string_view doing, Write&& write, Read&& read);
     unsigned take_slot(std::uint64_t& generation, const SlotUse& use);
     void give_back(unsigned slot);
+    // Posts the request in `slot` to the device process of `generation`; false, posting nothing,
+    // when that one has died. Under the lock, so that a request is never posted into the slot of a
+    // process that died after the slot was taken: the new process would run it, unawaited.
+    bool post_request(unsigned slot, std::uint64_t generation);
     // Puts device memory's protection changes (guard pages) in the journal and the slot's
     // journal_position after them, so that the device process applies them before the request.
     // False when the process died meanwhile.

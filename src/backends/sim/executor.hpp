@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -51,6 +52,10 @@ struct LaunchRequest {
     gpukit_sim::Index3 block{1, 1, 1};
     std::size_t shared_bytes = 0;
     std::span<const std::vector<unsigned char>> arguments;  // one value per parameter
+    // Says whether the work this launch belongs to has been given up (a wait gave up the device's
+    // work after the launch was taken off its stream, before it started): then it must not start.
+    // Empty: never.
+    std::function<bool()> given_up;
 };
 
 struct LaunchResult {
@@ -76,7 +81,8 @@ public:
     virtual void host_wrote(std::uint64_t address, std::size_t bytes) = 0;
 
     // Gives up every running launch so that the device is usable again (they end with
-    // LaunchAbandonedError saying `why`). False where running code cannot be stopped (in process).
+    // LaunchAbandonedError saying `why`), and every launch on its way whose given_up() says so
+    // (none of them starts). False where running code cannot be stopped (in process).
     virtual bool abandon(const std::string& why) {
         static_cast<void>(why);
         return false;

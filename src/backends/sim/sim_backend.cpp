@@ -439,6 +439,7 @@ public:
             request.block = {block.x, block.y, block.z};
             request.shared_bytes = shared_bytes;
             request.arguments = *values;
+            request.given_up = StreamScheduler::given_up_check();
             std::atomic<std::uint64_t> blocks_done{0};
             LaunchResult result = executor_.load()->launch(request, blocks_done);
             // Whatever the launch ends with, its hazards are kept for take_check_report().

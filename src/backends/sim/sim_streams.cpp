@@ -2,6 +2,7 @@
 #include "backends/sim/sim_streams.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -30,6 +31,13 @@ struct Work {
     std::uint64_t epoch = 0;   // the scheduler's epoch when it was enqueued: older work is skipped
     bool always_runs = false;  // bookkeeping (an event record) that runs even when skipped
 };
+
+// The scheduler epoch the work running on this thread (a stream's) was taken off its queue in.
+struct RunningWork {
+    const std::atomic<std::uint64_t>* epoch = nullptr;  // the scheduler's, null when none runs
+    std::uint64_t taken_in = 0;
+};
+thread_local RunningWork running_work;
 
 // How often a wait looks at the clock and asks the interrupt check.
 constexpr auto wait_slice = std::chrono::milliseconds(100);
@@ -62,6 +70,8 @@ public:
     std::exception_ptr error;
     bool skipping = false;  // an error that stops the stream is waiting to be reported
     bool stopping = false;
+    bool retired = false;  // destroyed: serves what was enqueued, then ends
+    bool ended = false;    // its thread has left serve()
     std::thread thread;
 };
 
@@ -82,10 +92,13 @@ struct PutOff {
 struct StreamScheduler::State {
     std::mutex mutex;
     std::condition_variable changed;
-    std::map<SimStream*, std::shared_ptr<SimStream>> streams;
+    std::map<SimStream*, std::shared_ptr<SimStream>> streams;  // with the retired ones whose work runs
+    std::vector<std::shared_ptr<SimStream>> retired;           // destroyed streams whose thread is not joined
     std::map<SimEvent*, std::shared_ptr<SimEvent>> events;
     std::shared_ptr<SimStream> default_stream;
-    std::uint64_t epoch = 0;  // raised when the device's work is given up
+    // Raised (under the lock) when the device's work is given up; read without it by the running
+    // work's given_up_check(), which the stopper asks under locks of its own.
+    std::atomic<std::uint64_t> epoch{0};
     std::function<bool(const std::string&)> stop;
     std::vector<PutOff> put_off;
 
@@ -108,18 +121,28 @@ struct StreamScheduler::State {
                     if (!ready()) return false;
                 return true;
             });
-            if (stream.queue.empty()) return;  // stopping
+            if (stream.queue.empty()) {  // stopping
+                // A retired stream's work has all ended: it counts for nothing any more.
+                if (stream.retired) streams.erase(&stream);
+                stream.ended = true;
+                changed.notify_all();
+                return;
+            }
             Work work = std::move(stream.queue.front());
             stream.queue.pop_front();
-            const bool skip = (work.epoch != epoch || stream.skipping) && !work.always_runs;
+            const bool skip = (work.epoch != epoch.load() || stream.skipping) && !work.always_runs;
             lock.unlock();
             std::exception_ptr failure;
             if (!skip) {
+                // A give-up from now on may find this work between here and the device process:
+                // the stopper asks given_up_check() to keep it from starting there.
+                running_work = {&epoch, work.epoch};
                 try {
                     work.run();
                 } catch (...) {
                     failure = std::current_exception();
                 }
+                running_work = {};
             }
             lock.lock();
             if (failure) {
@@ -143,7 +166,7 @@ struct StreamScheduler::State {
     }
 
     Work work(std::function<void()> run, const SimStream& stream, bool always_runs = false) {
-        return Work{std::move(run), implicit_order(stream), epoch, always_runs};
+        return Work{std::move(run), implicit_order(stream), epoch.load(), always_runs};
     }
 
     // What work enqueued on `stream` now must wait for, per the legacy default stream's rules.
@@ -166,7 +189,8 @@ struct StreamScheduler::State {
     std::shared_ptr<SimStream> resolve(SimStream* stream) {
         if (!stream) return default_stream;
         auto it = streams.find(stream);
-        if (it == streams.end()) throw UsageError("The simulator has no such stream (it was destroyed)");
+        if (it == streams.end() || it->second->retired)
+            throw UsageError("The simulator has no such stream (it was destroyed)");
         return it->second;
     }
 
@@ -266,9 +290,10 @@ StreamScheduler::~StreamScheduler() {
     std::vector<std::shared_ptr<SimStream>> all;
     {
         std::lock_guard lock(state_->mutex);
+        all = std::exchange(state_->retired, {});
         for (auto& [raw, stream] : state_->streams) {
             stream->stopping = true;
-            all.push_back(stream);
+            if (!stream->retired) all.push_back(stream);
         }
         state_->changed.notify_all();
     }
@@ -289,19 +314,24 @@ SimStream* StreamScheduler::create_stream(bool blocking) {
 }
 
 void StreamScheduler::destroy_stream(SimStream* raw) {
-    std::shared_ptr<SimStream> stream;
+    std::vector<std::shared_ptr<SimStream>> ended;
     {
-        std::unique_lock lock(state_->mutex);
+        std::lock_guard lock(state_->mutex);
         auto it = state_->streams.find(raw);
-        if (it == state_->streams.end()) return;
-        stream = it->second;
-        const std::uint64_t target = stream->enqueued;  // the work already enqueued still runs
-        state_->changed.wait(lock, [&] { return stream->completed >= target; });
-        stream->stopping = true;
-        state_->streams.erase(it);
+        if (it == state_->streams.end() || it->second->retired) return;
+        // The work already enqueued still runs; the thread ends after it and is joined later
+        // (here at a later destroy_stream, or by the destructor).
+        it->second->retired = true;
+        it->second->stopping = true;
+        state_->retired.push_back(it->second);
         state_->changed.notify_all();
+        std::erase_if(state_->retired, [&](std::shared_ptr<SimStream>& stream) {
+            if (!stream->ended) return false;
+            ended.push_back(std::move(stream));
+            return true;
+        });
     }
-    stream->thread.join();
+    for (auto& stream : ended) stream->thread.join();  // it has left serve(): at once
 }
 
 void StreamScheduler::enqueue(SimStream* raw, std::function<void()> work) {
@@ -310,6 +340,12 @@ void StreamScheduler::enqueue(SimStream* raw, std::function<void()> work) {
     stream->queue.push_back(state_->work(std::move(work), *stream));
     ++stream->enqueued;
     state_->changed.notify_all();
+}
+
+std::function<bool()> StreamScheduler::given_up_check() {
+    const RunningWork work = running_work;
+    if (!work.epoch) return {};
+    return [work] { return work.epoch->load() != work.taken_in; };
 }
 
 void StreamScheduler::run_synchronously(const std::function<void()>& work) {

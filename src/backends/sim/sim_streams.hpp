@@ -43,11 +43,18 @@ public:
 
     SimStream* default_stream();
     SimStream* create_stream(bool blocking);
-    // Waits for the stream's work, then retires it.
+    // Retires the stream at once, as cudaStreamDestroy does: the work already enqueued on it
+    // still runs (and counts for synchronize_all, the legacy default stream's order and put-off
+    // actions), and its thread ends after it. Never waits for that work, which may never end.
     void destroy_stream(SimStream* stream);
 
     // Enqueues `work` on `stream` (null: the default stream).
     void enqueue(SimStream* stream, std::function<void()> work);
+    // For work running on a stream, to call as it runs: a check that says whether the work has
+    // been given up since it was taken off its queue (a wait that gave up the device's work
+    // stops what runs through the stopper, which must then refuse to start it). Empty on a
+    // thread that runs no stream's work.
+    static std::function<bool()> given_up_check();
     // Runs `work` now on the calling thread, ordered as legacy default-stream work: after
     // everything enqueued on the default and blocking streams so far. Rethrows a pending error
     // of the default stream first.
