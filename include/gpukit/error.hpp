@@ -14,6 +14,7 @@
 //   │   └── LaunchAbandonedError  a launch given up with the device's work (a fault elsewhere, an interrupt)
 //   ├── KernelNotFoundError       the name asked for and the kernels the module has
 //   ├── InvalidArgumentError      a bad value given to an API call (sizes that do not match, ...)
+//   │   └── AxisError             an axis outside an array's dimensions
 //   ├── IndexError                an index outside an array's bounds, more indices than dimensions
 //   ├── UsageError                an object used in a state that forbids it (moved-from, destroyed)
 //   ├── WaitTimeoutError          a wait for the device (synchronize with a timeout) ran out of time
@@ -229,6 +230,13 @@ public:
 class IndexError : public Error {
 public:
     using Error::Error;
+};
+
+// An axis outside an array's dimensions. NumPy's AxisError is both a ValueError and an IndexError;
+// Python gets gpukit.AxisError, a numpy.exceptions.AxisError.
+class AxisError : public InvalidArgumentError {
+public:
+    using InvalidArgumentError::InvalidArgumentError;
 };
 
 class UsageError : public Error {

@@ -327,7 +327,9 @@ void bind_array(nb::module_& m) {
             },
             "dtype"_a = nb::none(), "copy"_a = nb::none())
         // ---- on the device
-        .def("copy", &Array::copy, nb::call_guard<GilRelease>(), "A new C-contiguous array with the same elements.")
+        .def(
+            "copy", [](const Array& a) { return a.copy(); }, nb::call_guard<GilRelease>(),
+            "A new C-contiguous array with the same elements.")
         .def(
             "astype",
             [](nb::handle self, nb::handle dtype_like, nb::handle copy) -> nb::object {
@@ -367,7 +369,8 @@ void bind_array(nb::module_& m) {
         .def(
             "reshape", [](const Array& a, const nb::args& shape) { return a.reshape(to_extents(shape, "shape")); },
             "The same elements in a new shape (one extent may be -1); a view, so the array must be C-contiguous.")
-        .def("ravel", &Array::ravel, nb::call_guard<GilRelease>(),
+        .def(
+            "ravel", [](const Array& a) { return a.ravel(); }, nb::call_guard<GilRelease>(),
              "A 1-D view of a C-contiguous array, else a 1-D copy.")
         .def(
             "transpose",
