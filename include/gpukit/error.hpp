@@ -15,6 +15,7 @@
 //   ├── KernelNotFoundError       the name asked for and the kernels the module has
 //   ├── InvalidArgumentError      a bad value given to an API call (sizes that do not match, ...)
 //   │   └── AxisError             an axis outside an array's dimensions
+//   ├── DTypeError                dtypes an operation cannot take (a cast the casting rule forbids)
 //   ├── IndexError                an index outside an array's bounds, more indices than dimensions
 //   ├── UsageError                an object used in a state that forbids it (moved-from, destroyed)
 //   ├── WaitTimeoutError          a wait for the device (synchronize with a timeout) ran out of time
@@ -222,6 +223,12 @@ private:
 };
 
 class InvalidArgumentError : public Error {
+public:
+    using Error::Error;
+};
+
+// An operation's dtypes do not allow it: a cast the casting rule forbids (NumPy raises TypeError).
+class DTypeError : public Error {
 public:
     using Error::Error;
 };
