@@ -51,6 +51,8 @@ public:
     // The value as an element of `dtype`, converted as NumPy's astype converts (its first
     // itemsize(dtype) bytes are the element).
     std::array<std::byte, 16> converted(DType dtype) const;
+    // The value as a scalar of `dtype`, converted likewise.
+    Scalar cast(DType dtype) const;
     // The value as a C++ number, converted likewise (complex to real drops the imaginary part).
     template <class T>
     T as() const {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -91,7 +92,7 @@ Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, std::o
     if (length == 0) return result;
     // The first two elements are the start and start + step converted to the dtype (as NumPy's
     // setitem converts them); the kernel computes in the dtype's arithmetic type from there.
-    const auto in_dtype = [&](const Scalar& value) { return Scalar(value.converted(result_dtype), result_dtype); };
+    const auto in_dtype = [&](const Scalar& value) { return value.cast(result_dtype); };
     const auto as_part = [&](const Array& target, DType part) {
         const Scalar first = in_dtype(start), second = in_dtype(second_value(start, step));
         if (part == DType::float64) return run_arange(BuiltinOp::arange_float64, part, target, first, second);
@@ -181,11 +182,10 @@ LinspaceResult linspace_with_step(const Scalar& start, const Scalar& stop, std::
         const double delta = in_compute(to - from, part);
         const double step = div > 0 ? in_compute(delta / static_cast<double>(div), part)
                                     : std::numeric_limits<double>::quiet_NaN();
-        return std::pair{LinspacePart{from, to, div > 0 ? step : delta, 0}, delta};
+        return std::tuple{LinspacePart{from, to, div > 0 ? step : delta, 0}, delta, step};
     };
-    auto [real, real_delta] = make(first.real(), end.real());
-    auto [imag, imag_delta] = make(first.imag(), end.imag());
-    const double real_step = real.scale, imag_step = imag.scale;
+    auto [real, real_delta, real_step] = make(first.real(), end.real());
+    auto [imag, imag_delta, imag_step] = make(first.imag(), end.imag());
     if (div > 0 && real.scale == 0 && (!complex || imag.scale == 0)) {
         real = {real.start, real.stop, real_delta, static_cast<double>(div)};
         imag = {imag.start, imag.stop, imag_delta, static_cast<double>(div)};
@@ -205,7 +205,7 @@ LinspaceResult linspace_with_step(const Scalar& start, const Scalar& stop, std::
         }
     }
     const Scalar step = complex ? Scalar(std::complex<double>(real_step, imag_step)) : Scalar(real_step);
-    return {std::move(result), Scalar(step.converted(computing), computing)};
+    return {std::move(result), step.cast(computing)};
 }
 
 Array linspace(const Scalar& start, const Scalar& stop, std::int64_t num, const LinspaceOptions& options,

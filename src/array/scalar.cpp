@@ -33,4 +33,9 @@ std::array<std::byte, 16> Scalar::converted(DType dtype) const {
     return element;
 }
 
+Scalar Scalar::cast(DType dtype) const {
+    const std::array<std::byte, 16> element = converted(dtype);
+    return Scalar(std::span(element).first(itemsize(dtype)), dtype);
+}
+
 }  // namespace gpukit
