@@ -88,9 +88,10 @@ Array repeat(const Array& a, std::int64_t repeats, std::optional<std::int64_t> a
 Array repeat(const Array& a, std::span<const std::int64_t> repeats, std::optional<std::int64_t> axis = std::nullopt);
 
 // NumPy's pad: widths (before, after) per axis; constant (`constants`, one pair per axis, 0 when
-// empty), edge (the edge element repeated) or reflect (mirrored about the edge, the edge not
-// repeated; widths beyond the array reflect again, as NumPy's).
-enum class PadMode : std::uint8_t { constant, edge, reflect };
+// empty), edge (the edge element repeated), reflect (mirrored about the edge, the edge not
+// repeated) or symmetric (mirrored with the edge repeated); widths beyond the array mirror again,
+// as NumPy's.
+enum class PadMode : std::uint8_t { constant, edge, reflect, symmetric };
 Array pad(const Array& a, std::span<const std::pair<std::int64_t, std::int64_t>> widths, PadMode mode = PadMode::constant,
           std::span<const std::pair<Scalar, Scalar>> constants = {});
 

@@ -43,24 +43,56 @@ from ._check import (
     take_check_report,
 )
 from ._core import DevicePointer, Event, Stream, get_current_stream, get_elapsed_time, ndarray
-from ._creation import (
+from ._core import (
     arange,
+    array_split,
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    broadcast_arrays,
+    broadcast_to,
+    column_stack,
+    concatenate,
+    copyto,
+    diagonal,
+    dstack,
     empty,
-    empty_like,
+    expand_dims,
+    eye,
+    flip,
     full,
-    full_like,
+    hstack,
+    identity,
+    imag,
+    indices,
+    linspace,
+    meshgrid,
+    moveaxis,
     ones,
-    ones_like,
-    pinned_empty,
+    real,
+    repeat,
+    roll,
+    rot90,
+    split,
+    squeeze,
+    stack,
+    swapaxes,
+    tile,
+    transpose,
+    tril,
+    triu,
+    vstack,
     zeros,
-    zeros_like,
 )
+from ._creation import empty_like, full_like, ones_like, pinned_empty, zeros_like
 from ._errors import (
     ArrayIndexError,
+    AxisError,
     BackendUnavailableError,
     CompileError,
     ContextUnusableError,
     CudaError,
+    DTypeError,
     GpukitError,
     HazardError,
     InvalidArgumentError,
@@ -76,14 +108,15 @@ from ._errors import (
     WaitInterruptedError,
     WaitTimeoutError,
 )
-from ._interop import array, asarray, asnumpy, from_dlpack
+from ._interop import array, asarray, ascontiguousarray, asfortranarray, asnumpy, from_dlpack
 from ._kernel import RawKernel, RawModule
+from ._shape import fliplr, flipud, pad, ravel, reshape
 
 # Tracebacks and reprs name the public path (gpukit.LaunchConfigError), not the private module. The
 # classes the extension defines (ndarray, Stream, Event, Device) keep gpukit._core as theirs, so that
 # its stub (_core.pyi) describes them rather than importing them back from here.
-for _name in ("ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CompileError", "ContextUnusableError",
-              "CudaError", "GpukitError", "HazardError", "InvalidArgumentError", "KernelArgumentError",
+for _name in ("ArrayIndexError", "AxisError", "BackendUnavailableError", "BenchmarkResult", "CompileError", "ContextUnusableError",
+              "CudaError", "DTypeError", "GpukitError", "HazardError", "InvalidArgumentError", "KernelArgumentError",
               "KernelFaultError", "KernelNotFoundError", "LaunchAbandonedError", "LaunchConfigError", "LaunchError",
               "LaunchTimeoutError", "OutOfMemoryError", "RawKernel", "RawModule", "UsageError", "WaitInterruptedError",
               "WaitTimeoutError"):
@@ -96,16 +129,19 @@ __version__ = _core.version()  # the version CMake states, which pyproject.toml 
 nullptr = DevicePointer(0)
 
 __all__ = [
-    "ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError",
-    "ContextUnusableError", "CudaError", "Device", "DevicePointer", "Event", "GpukitError", "Hazard", "HazardError",
-    "InvalidArgumentError", "KernelArgumentError", "KernelFaultError", "KernelNotFoundError",
+    "ArrayIndexError", "AxisError", "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError",
+    "ContextUnusableError", "CudaError", "DTypeError", "Device", "DevicePointer", "Event", "GpukitError", "Hazard",
+    "HazardError", "InvalidArgumentError", "KernelArgumentError", "KernelFaultError", "KernelNotFoundError",
     "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError", "OutOfMemoryError",
     "RawKernel", "RawModule", "Stream", "UsageError", "WaitInterruptedError", "WaitTimeoutError", "all_devices",
-    "arange", "array", "asarray",
-    "asnumpy", "backend", "backends", "benchmark", "check_tools_from_environment", "cuda_available",
-    "cuda_unavailable_reason", "devices", "empty", "empty_like", "from_dlpack", "full", "full_like",
-    "get_current_stream", "get_device", "get_elapsed_time", "ndarray", "nullptr", "ones", "ones_like", "pinned_empty",
-    "print_check_report", "raise_on_hazard", "sandboxed", "set_print_check_report", "set_raise_on_hazard",
-    "set_sandbox", "synchronize",
-    "take_check_report", "use_backend", "zeros", "zeros_like",
+    "arange", "array", "array_split", "asarray", "ascontiguousarray", "asfortranarray", "asnumpy", "atleast_1d",
+    "atleast_2d", "atleast_3d", "backend", "backends", "benchmark", "broadcast_arrays", "broadcast_to",
+    "check_tools_from_environment", "column_stack", "concatenate", "copyto", "cuda_available",
+    "cuda_unavailable_reason", "devices", "diagonal", "dstack", "empty", "empty_like", "expand_dims", "eye", "flip",
+    "fliplr", "flipud", "from_dlpack", "full", "full_like", "get_current_stream", "get_device", "get_elapsed_time",
+    "hstack", "identity", "imag", "indices", "linspace", "meshgrid", "moveaxis", "ndarray", "nullptr", "ones",
+    "ones_like", "pad", "pinned_empty", "print_check_report", "raise_on_hazard", "ravel", "real", "repeat", "reshape",
+    "roll", "rot90", "sandboxed", "set_print_check_report", "set_raise_on_hazard", "set_sandbox", "split", "squeeze",
+    "stack", "swapaxes", "synchronize", "take_check_report", "tile", "transpose", "tril", "triu", "use_backend",
+    "vstack", "zeros", "zeros_like",
 ]

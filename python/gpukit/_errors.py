@@ -21,12 +21,16 @@ The C++ core's messages come through unchanged; the fields it attaches become at
     ├── KernelNotFoundError (LookupError)        .name, .available
     ├── HazardError (RuntimeError)               check mode found a hazard: .hazard
     ├── InvalidArgumentError (ValueError)        a bad value given to a call
+    │   └── AxisError (numpy.exceptions.AxisError: ValueError and IndexError)  an axis out of range
+    ├── DTypeError (TypeError)                   dtypes an operation cannot take (a cast the rule forbids)
     ├── ArrayIndexError (IndexError)             an index out of an array's bounds, too many indices
     ├── UsageError (RuntimeError)                an object used in a state that forbids it
     ├── WaitTimeoutError (TimeoutError)          synchronize(timeout=...) ran out of time: .timeout_seconds
     └── WaitInterruptedError                     a wait for the device was interrupted (not by Ctrl-C, which
                                                  raises KeyboardInterrupt itself)
 """
+
+import numpy
 
 
 class GpukitError(Exception):
@@ -154,6 +158,24 @@ class HazardError(GpukitError, RuntimeError):
 
 class InvalidArgumentError(GpukitError, ValueError):
     """A bad value given to a gpukit call (sizes that do not match, an unknown name, ...)."""
+
+
+class AxisError(InvalidArgumentError, numpy.exceptions.AxisError):
+    """An axis outside an array's dimensions: NumPy's AxisError (so both a ``ValueError`` and an
+    ``IndexError``), with NumPy's message."""
+
+    def __init__(self, message, **fields):
+        super().__init__(message, **fields)
+        self.args = (message,)
+
+    def __str__(self):
+        return self.args[0]
+
+
+class DTypeError(GpukitError, TypeError):
+    """An operation's dtypes do not allow it, such as a cast the casting rule forbids
+    (``Cannot cast array data from dtype('float64') to dtype('int32') according to the rule 'same_kind'``):
+    a ``TypeError``, as NumPy raises."""
 
 
 class ArrayIndexError(GpukitError, IndexError):

@@ -13,6 +13,8 @@ void bind_device(nanobind::module_& m);
 void bind_stream_event(nanobind::module_& m);
 void bind_memory(nanobind::module_& m);
 void bind_array(nanobind::module_& m);
+void bind_creation(nanobind::module_& m);
+void bind_shape_ops(nanobind::module_& m);
 void bind_module_kernel(nanobind::module_& m);
 void bind_check(nanobind::module_& m);
 void bind_dlpack(nanobind::module_& m);

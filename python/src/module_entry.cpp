@@ -15,6 +15,8 @@ NB_MODULE(_core, m) {
     bind_stream_event(m);
     bind_memory(m);
     bind_array(m);
+    bind_creation(m);
+    bind_shape_ops(m);
     bind_module_kernel(m);
     bind_check(m);
     bind_dlpack(m);

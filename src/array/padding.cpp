@@ -4,7 +4,7 @@
 // time, over the part of the result already padded along the earlier axes and the original extent
 // along the later ones (NumPy's "region of interest"), so the corners come out as NumPy's. Every
 // write is a device copy (or fill) into a view: the edge slice broadcast, or a reversed slice for
-// reflect, chunk by chunk where the pad is wider than the array.
+// reflect and symmetric, chunk by chunk where the pad is wider than the array.
 #include <vector>
 
 #include "array/along_axis.hpp"
@@ -30,22 +30,28 @@ Array region_of_interest(const Array& padded, std::span<const std::pair<std::int
     return padded.index(key);
 }
 
-// NumPy's _set_reflect_both, one round: fills as much of each side as the reflected part of the
-// area already filled reaches, and returns how much of each side is left.
+// NumPy's _set_reflect_both, one round: fills as much of each side as the mirror image of the
+// area already filled reaches (whole periods of the original), and returns how much of each side is
+// left. `with_edge`: symmetric (the edge element repeated); else reflect.
 std::pair<std::int64_t, std::int64_t> reflect_once(const Array& roi, std::size_t axis, std::int64_t left,
-                                                   std::int64_t right, std::int64_t period) {
+                                                   std::int64_t right, std::int64_t period, bool with_edge) {
     const std::int64_t length = roi.shape()[axis];
     std::int64_t old_length = length - right - left;
-    old_length = (old_length - 1) / (period - 1) * (period - 1) + 1 - 1;  // whole periods, the edge left out
+    if (with_edge)
+        old_length = old_length / period * period;
+    else
+        old_length = (old_length - 1) / (period - 1) * (period - 1);  // the edge element left out
+    const std::int64_t edge_offset = with_edge ? 1 : 0;
     if (left > 0) {
         const std::int64_t chunk = std::min(old_length, left);
-        const Array reflected = along_axis(roi, axis, Slice{left + chunk, left, -1});
+        const std::int64_t stop = left - edge_offset;
+        const Array reflected = along_axis(roi, axis, Slice{stop + chunk, stop, -1});
         detail::copy_elements(reflected, along_axis(roi, axis, Slice{left - chunk, left, 1}));
         left -= chunk;
     }
     if (right > 0) {
         const std::int64_t chunk = std::min(old_length, right);
-        const std::int64_t start = -right - 2;
+        const std::int64_t start = -right + edge_offset - 2;
         const Array reflected = along_axis(roi, axis, Slice{start, start - chunk, -1});
         detail::copy_elements(reflected, along_axis(roi, axis, Slice{length - right, length - right + chunk, 1}));
         right -= chunk;
@@ -102,12 +108,13 @@ Array pad(const Array& a, std::span<const std::pair<std::int64_t, std::int64_t>>
             if (right > 0)
                 along_axis(roi, d, Slice{length - right, length, 1})
                     .fill(constants.empty() ? zero : constants[d].second);
-        } else if (mode == PadMode::edge || a.shape()[d] == 1) {  // reflecting one element repeats it, as NumPy's
+        } else if (mode == PadMode::edge || a.shape()[d] == 1) {  // mirroring one element repeats it, as NumPy's
             pad_edges(roi, d, left, right);
         } else {
             std::pair<std::int64_t, std::int64_t> left_to_do{left, right};
             while (left_to_do.first > 0 || left_to_do.second > 0)
-                left_to_do = reflect_once(roi, d, left_to_do.first, left_to_do.second, a.shape()[d]);
+                left_to_do = reflect_once(roi, d, left_to_do.first, left_to_do.second, a.shape()[d],
+                                          mode == PadMode::symmetric);
         }
     }
     return padded;
