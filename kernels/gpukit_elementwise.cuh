@@ -135,7 +135,8 @@ __device__ inline unsigned short gk_float_to_bfloat16(float f) {
 
 // A float truncated to an integer as NumPy's casts do on x86-64, its reference platform: through
 // the int32 conversion for the narrow types and the int64 one for int64 and uint32, where NaN and
-// values out of range give the most negative value; uint64 takes [2^63, 2^64) directly. (C leaves
+// values out of range give the most negative value; uint64 takes [2^63, 2^64) directly and gives 0
+// from 2^64 on (x86's unsigned conversion: 2^63 subtracted, converted, added back). (C leaves
 // these undefined and CUDA's conversions saturate, so neither cast may be left to the compiler.)
 __device__ inline long long gk_truncate_int64(double x) {
     const double whole = trunc(x);
@@ -169,7 +170,7 @@ GK_FROM_FLOAT_THROUGH(long long, gk_truncate_int64)
 template <>
 struct gk_from_float<unsigned long long> {
     __device__ static unsigned long long from(double x) {
-        if (x >= 9223372036854775808.0 && x < 18446744073709551616.0) return (unsigned long long)x;
+        if (x >= 9223372036854775808.0) return x < 18446744073709551616.0 ? (unsigned long long)x : 0ull;
         return (unsigned long long)gk_truncate_int64(x);
     }
     __device__ static unsigned long long from(float x) { return from((double)x); }

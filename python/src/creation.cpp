@@ -48,9 +48,11 @@ void fill_with(Array& array, nb::handle fill_value) {
         GilRelease unlocked;
         return array.assign(source);
     }
-    nb::object host = as_numpy(fill_value);
-    if (!held_dtype(host.attr("dtype")))
-        raise_type_error("fill_value must be numbers, not " + describe_value(fill_value));
+    nb::object host = fill_value.is_none() ? nb::object() : as_numpy(fill_value);
+    if (!host.is_valid() || !held_dtype(host.attr("dtype")))
+        raise_type_error("fill_value must be a number (an int, float, complex, bool or NumPy scalar) or an array of "
+                         "them, not " +
+                         describe_value(fill_value));
     const NumpyHost view(host, false);
     GilRelease unlocked;
     array.assign(view.view());
@@ -60,11 +62,32 @@ void fill_with(Array& array, nb::handle fill_value) {
 DType fill_dtype(nb::handle fill_value) {
     if (is_scalar(fill_value)) return to_scalar(fill_value, "fill_value").dtype();
     if (nb::isinstance<Array>(fill_value)) return nb::inst_ptr<Array>(fill_value)->dtype();
-    return to_dtype(as_numpy(fill_value).attr("dtype"));
+    const std::optional<DType> dtype =
+        fill_value.is_none() ? std::nullopt : held_dtype(as_numpy(fill_value).attr("dtype"));
+    if (!dtype)
+        raise_type_error("fill_value must be a number (an int, float, complex, bool or NumPy scalar) or an array of "
+                         "them, not " +
+                         describe_value(fill_value));
+    return *dtype;
 }
 
-Scalar range_bound(nb::handle value, std::string_view name) {
-    if (!is_scalar(value)) raise_type_error(std::string(name) + " must be a number, not " + describe_value(value));
+// A bound of arange or linspace: a real number (`function` names the caller in messages). A Python
+// int beyond 64 bits becomes a float, as Python's arithmetic on it would.
+Scalar range_bound(nb::handle value, std::string_view name, std::string_view function, bool complex_ok = false) {
+    if (!is_scalar(value) || (PyComplex_Check(value.ptr()) && !complex_ok))
+        raise_type_error(std::string(function) + ": " + std::string(name) +
+                         " must be a real number (an int or a float), not " + describe_value(value));
+    if (PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
+        int overflow = 0;
+        (void)PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+        if (overflow > 0 && PyLong_AsUnsignedLongLong(value.ptr()) == static_cast<unsigned long long>(-1) &&
+            PyErr_Occurred()) {
+            PyErr_Clear();
+            return Scalar(PyLong_AsDouble(value.ptr())).as_weak();
+        }
+        PyErr_Clear();
+        if (overflow < 0) return Scalar(PyLong_AsDouble(value.ptr())).as_weak();
+    }
     return to_scalar(value, name);
 }
 
@@ -137,11 +160,11 @@ void bind_creation(nb::module_& m) {
     m.def(
         "arange",
         [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype) {
-            const Scalar first = range_bound(stop.is_none() ? nb::handle(nb::int_(0)) : start, "start");
-            const Scalar end = range_bound(stop.is_none() ? start : stop, "stop");
-            const Scalar by = step.is_none() ? Scalar(std::int64_t{1}) : range_bound(step, "step");
-            if (by.as<std::complex<double>>() == std::complex<double>(0)) {  // NumPy divides by it: Python's error
-                PyErr_SetString(PyExc_ZeroDivisionError, "division by zero (arange's step is 0)");
+            const Scalar first = stop.is_none() ? Scalar(std::int64_t{0}) : range_bound(start, "start", "arange");
+            const Scalar end = range_bound(stop.is_none() ? start : stop, stop.is_none() ? "start" : "stop", "arange");
+            const Scalar by = step.is_none() ? Scalar(std::int64_t{1}) : range_bound(step, "step", "arange");
+            if (by.as<double>() == 0) {  // NumPy divides by it: Python's error
+                PyErr_SetString(PyExc_ZeroDivisionError, "arange: step must not be zero (division by zero)");
                 throw nb::python_error();
             }
             const std::optional<DType> chosen = to_optional_dtype(dtype);
@@ -161,7 +184,8 @@ void bind_creation(nb::module_& m) {
             LinspaceOptions options;
             options.endpoint = endpoint;
             options.dtype = to_optional_dtype(dtype);
-            const Scalar first = range_bound(start, "start"), last = range_bound(stop, "stop");
+            const Scalar first = range_bound(start, "start", "linspace", true);
+            const Scalar last = range_bound(stop, "stop", "linspace", true);
             std::optional<LinspaceResult> result;
             {
                 GilRelease unlocked;

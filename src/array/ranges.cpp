@@ -45,7 +45,9 @@ std::int64_t arange_length(const Scalar& start, const Scalar& stop, const Scalar
     if (quotient == 0) return std::signbit(quotient) ? 0 : 1;  // underflow: NumPy keeps the start alone
     const double length = std::ceil(quotient);
     if (std::isnan(length)) throw InvalidArgumentError("arange: cannot compute length");
-    if (!(length <= 9.2233720368547758e18)) throw InvalidArgumentError("arange: overflow while computing length");
+    if (!(length <= 9.2233720368547758e18))
+        throw InvalidArgumentError("arange: the range would have more elements than an array can hold (its length "
+                                   "overflows 64 bits)");
     return length <= 0 ? 0 : static_cast<std::int64_t>(length);
 }
 
