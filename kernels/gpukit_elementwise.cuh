@@ -153,11 +153,11 @@ struct gk_from_float {  // to float and double: C's conversion, to nearest
     __device__ static To from(float x) { return (To)x; }
     __device__ static To from(double x) { return (To)x; }
 };
-#define GK_FROM_FLOAT_THROUGH(type, truncate)                                  \
-    template <>                                                                \
-    struct gk_from_float<type> {                                               \
-        __device__ static type from(float x) { return (type)truncate(x); }    \
-        __device__ static type from(double x) { return (type)truncate(x); }   \
+#define GK_FROM_FLOAT_THROUGH(type, truncate)                               \
+    template <>                                                             \
+    struct gk_from_float<type> {                                            \
+        __device__ static type from(float x) { return (type)truncate(x); }  \
+        __device__ static type from(double x) { return (type)truncate(x); } \
     };
 GK_FROM_FLOAT_THROUGH(signed char, gk_truncate_int32)
 GK_FROM_FLOAT_THROUGH(short, gk_truncate_int32)

@@ -162,7 +162,6 @@ public:
     Array view_as(DType dtype, std::int64_t byte_offset) const;
 
 private:
-
     std::shared_ptr<ArrayMemory> memory_;
     std::uint64_t address_ = 0;
     Shape shape_;

@@ -24,8 +24,9 @@ namespace gpukit {
 class Scalar {
 public:
     template <class T>
-    requires std::is_arithmetic_v<T> || std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>
-    Scalar(T value)  // NOLINT(google-explicit-constructor): a number is a scalar wherever one is asked for
+    requires std::is_arithmetic_v<T> || std::is_same_v<T, std::complex<float>> ||
+        std::is_same_v<T, std::complex<double>>
+        Scalar(T value)  // NOLINT(google-explicit-constructor): a number is a scalar wherever one is asked for
         : dtype_(dtype_of<T>()) {
         static_assert(sizeof(T) <= sizeof(bytes_));
         const auto* raw = reinterpret_cast<const std::byte*>(&value);

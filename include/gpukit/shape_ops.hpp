@@ -70,7 +70,7 @@ Array stack(std::span<const Array> arrays, std::int64_t axis = 0, const JoinOpti
 Array vstack(std::span<const Array> arrays, const JoinOptions& options = {});  // rows: at least 2-D, axis 0
 Array hstack(std::span<const Array> arrays, const JoinOptions& options = {});  // columns: axis 1 (0 for 1-D)
 Array dstack(std::span<const Array> arrays, const JoinOptions& options = {});  // depth: at least 3-D, axis 2
-Array column_stack(std::span<const Array> arrays);                            // 1-D arrays as columns
+Array column_stack(std::span<const Array> arrays);                             // 1-D arrays as columns
 
 // Views of consecutive parts along `axis`: `sections` equal parts (split refuses an unequal
 // division; array_split gives the first size % sections parts one more), or the parts between
@@ -92,8 +92,8 @@ Array repeat(const Array& a, std::span<const std::int64_t> repeats, std::optiona
 // repeated) or symmetric (mirrored with the edge repeated); widths beyond the array mirror again,
 // as NumPy's.
 enum class PadMode : std::uint8_t { constant, edge, reflect, symmetric };
-Array pad(const Array& a, std::span<const std::pair<std::int64_t, std::int64_t>> widths, PadMode mode = PadMode::constant,
-          std::span<const std::pair<Scalar, Scalar>> constants = {});
+Array pad(const Array& a, std::span<const std::pair<std::int64_t, std::int64_t>> widths,
+          PadMode mode = PadMode::constant, std::span<const std::pair<Scalar, Scalar>> constants = {});
 
 // Elements shifted along `axes` by `shifts` (one each), wrapping around; over the flattened array
 // when no axes are given (one shift).

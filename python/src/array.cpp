@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "arguments.hpp"
+#include "array_arguments.hpp"
 #include "bindings.hpp"
 #include "dlpack.hpp"
 #include "dlpack_abi.hpp"
-#include "array_arguments.hpp"
 #include "gpukit/array.hpp"
-#include "gpukit/shape_ops.hpp"
 #include "gpukit/current_stream.hpp"
+#include "gpukit/shape_ops.hpp"
 #include "numpy_bridge.hpp"
 #include "python_refs.hpp"
 #include "python_stream.hpp"
@@ -392,10 +392,14 @@ void bind_array(nb::module_& m) {
                 std::optional<bool> copy;
                 for (auto [key, value] : kwargs) {
                     const std::string name = nb::cast<std::string>(key);
-                    if (name == "order") order = to_order(value, Order::C);
-                    else if (name == "copy") copy = value.is_none() ? std::nullopt : std::optional(to_bool(value, "copy"));
-                    else if (name == "shape" && shape.size() == 0) return reshaped(a, to_shape(value), order, copy);
-                    else raise_type_error("reshape() got an unexpected keyword argument '" + name + "'");
+                    if (name == "order")
+                        order = to_order(value, Order::C);
+                    else if (name == "copy")
+                        copy = value.is_none() ? std::nullopt : std::optional(to_bool(value, "copy"));
+                    else if (name == "shape" && shape.size() == 0)
+                        return reshaped(a, to_shape(value), order, copy);
+                    else
+                        raise_type_error("reshape() got an unexpected keyword argument '" + name + "'");
                 }
                 return reshaped(a, to_extents(shape, "shape"), order, copy);
             },
@@ -447,7 +451,8 @@ void bind_array(nb::module_& m) {
             "offset"_a.none() = 0, "axis1"_a.none() = 0, "axis2"_a.none() = 1,
             "The diagonal at `offset` of the matrices in (axis1, axis2): a view.")
         .def_prop_rw(
-            "real", [](const Array& a) { return real(a); }, [](const Array& a, nb::handle value) { assign(real(a), value); },
+            "real", [](const Array& a) { return real(a); },
+            [](const Array& a, nb::handle value) { assign(real(a), value); },
             "The real part: a view of a complex array's memory (assigning to it writes the array).")
         .def_prop_rw(
             "imag", [](const Array& a) { return imag(a); },

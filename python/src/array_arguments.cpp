@@ -17,7 +17,8 @@ namespace gpukit::python {
 const Array& to_array(nb::handle value, std::string_view name) {
     if (nb::isinstance<Array>(value) && nb::inst_ready(value)) return *nb::inst_ptr<Array>(value);
     if (nb::isinstance(value, numpy_module().attr("ndarray")))
-        raise_type_error(std::string(name) + " is a numpy.ndarray, in host memory; gpukit functions take gpukit arrays: " +
+        raise_type_error(std::string(name) +
+                         " is a numpy.ndarray, in host memory; gpukit functions take gpukit arrays: " +
                          "copy it to the device with gpukit.asarray() first");
     raise_type_error(std::string(name) + " must be a gpukit.ndarray, not " + describe_value(value) +
                      " (gpukit.asarray() makes one)");

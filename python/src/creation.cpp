@@ -50,9 +50,10 @@ void fill_with(Array& array, nb::handle fill_value) {
     }
     nb::object host = fill_value.is_none() ? nb::object() : as_numpy(fill_value);
     if (!host.is_valid() || !held_dtype(host.attr("dtype")))
-        raise_type_error("fill_value must be a number (an int, float, complex, bool or NumPy scalar) or an array of "
-                         "them, not " +
-                         describe_value(fill_value));
+        raise_type_error(
+            "fill_value must be a number (an int, float, complex, bool or NumPy scalar) or an array of "
+            "them, not " +
+            describe_value(fill_value));
     const NumpyHost view(host, false);
     GilRelease unlocked;
     array.assign(view.view());
@@ -65,9 +66,10 @@ DType fill_dtype(nb::handle fill_value) {
     const std::optional<DType> dtype =
         fill_value.is_none() ? std::nullopt : held_dtype(as_numpy(fill_value).attr("dtype"));
     if (!dtype)
-        raise_type_error("fill_value must be a number (an int, float, complex, bool or NumPy scalar) or an array of "
-                         "them, not " +
-                         describe_value(fill_value));
+        raise_type_error(
+            "fill_value must be a number (an int, float, complex, bool or NumPy scalar) or an array of "
+            "them, not " +
+            describe_value(fill_value));
     return *dtype;
 }
 
@@ -237,12 +239,12 @@ void bind_creation(nb::module_& m) {
         "`a` itself when it has `dtype` and lies in `order`, else a converted copy.");
     m.def(
         "ascontiguousarray",
-        [](const Array& array, nb::handle dtype) { return ascontiguousarray(array, to_optional_dtype(dtype)); },
-        "a"_a, "dtype"_a.none() = nb::none(), "`a` (at least 1-D) C-contiguous: itself when it is, else a copy.");
+        [](const Array& array, nb::handle dtype) { return ascontiguousarray(array, to_optional_dtype(dtype)); }, "a"_a,
+        "dtype"_a.none() = nb::none(), "`a` (at least 1-D) C-contiguous: itself when it is, else a copy.");
     m.def(
         "asfortranarray",
-        [](const Array& array, nb::handle dtype) { return asfortranarray(array, to_optional_dtype(dtype)); },
-        "a"_a, "dtype"_a.none() = nb::none(), "`a` (at least 1-D) F-contiguous: itself when it is, else a copy.");
+        [](const Array& array, nb::handle dtype) { return asfortranarray(array, to_optional_dtype(dtype)); }, "a"_a,
+        "dtype"_a.none() = nb::none(), "`a` (at least 1-D) F-contiguous: itself when it is, else a copy.");
 }
 
 }  // namespace gpukit::python

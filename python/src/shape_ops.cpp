@@ -66,9 +66,11 @@ void bind_shape_ops(nb::module_& m) {
             const Array& array = to_array(a, "a");
             return axis.is_none() ? squeeze(array) : squeeze(array, to_axes(axis, "axis"));
         },
-        "a"_a.none(), "axis"_a.none() = nb::none(), "`a` without dimensions of extent 1 (all, or those of `axis`): a view.");
+        "a"_a.none(), "axis"_a.none() = nb::none(),
+        "`a` without dimensions of extent 1 (all, or those of `axis`): a view.");
     m.def(
-        "expand_dims", [](nb::handle a, nb::handle axis) { return expand_dims(to_array(a, "a"), to_axes(axis, "axis")); },
+        "expand_dims",
+        [](nb::handle a, nb::handle axis) { return expand_dims(to_array(a, "a"), to_axes(axis, "axis")); },
         "a"_a.none(), "axis"_a.none(), "`a` with new dimensions of extent 1 at `axis`: a view.");
     m.def(
         "swapaxes",
@@ -91,7 +93,8 @@ void bind_shape_ops(nb::module_& m) {
         },
         "a"_a.none(), "axes"_a.none() = nb::none(), "`a` with its axes permuted (reversed by default): a view.");
     m.def(
-        "broadcast_to", [](nb::handle a, nb::handle shape) { return broadcast_to(to_array(a, "array"), to_shape(shape)); },
+        "broadcast_to",
+        [](nb::handle a, nb::handle shape) { return broadcast_to(to_array(a, "array"), to_shape(shape)); },
         "array"_a.none(), "shape"_a.none(), "`array` repeated (stride 0) to `shape`: a view.");
     m.def(
         "broadcast_arrays",
@@ -142,9 +145,8 @@ void bind_shape_ops(nb::module_& m) {
         "imag", [](nb::handle a) { return imag(to_array(a, "val")); }, "val"_a.none(),
         "The imaginary part: a view of a complex array's memory, zeros (a new array) otherwise.");
     m.def(
-        "flatten",
-        [](nb::handle a, nb::handle order) { return flatten(to_array(a, "a"), to_order(order, Order::C)); }, "a"_a.none(),
-        "order"_a.none() = "C", "A 1-D copy in `order`.");
+        "flatten", [](nb::handle a, nb::handle order) { return flatten(to_array(a, "a"), to_order(order, Order::C)); },
+        "a"_a.none(), "order"_a.none() = "C", "A 1-D copy in `order`.");
     m.def(
         "concatenate",
         [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dtype, nb::handle casting) {
@@ -231,10 +233,14 @@ void bind_shape_ops(nb::module_& m) {
            nb::handle constants) {
             const Array& array = to_array(a, "array");
             PadMode pad_mode = PadMode::constant;
-            if (mode == "edge") pad_mode = PadMode::edge;
-            else if (mode == "reflect") pad_mode = PadMode::reflect;
-            else if (mode == "symmetric") pad_mode = PadMode::symmetric;
-            else if (mode != "constant") raise_value_error("mode '" + mode + "' is not supported");
+            if (mode == "edge")
+                pad_mode = PadMode::edge;
+            else if (mode == "reflect")
+                pad_mode = PadMode::reflect;
+            else if (mode == "symmetric")
+                pad_mode = PadMode::symmetric;
+            else if (mode != "constant")
+                raise_value_error("mode '" + mode + "' is not supported");
             std::vector<std::pair<Scalar, Scalar>> values;
             if (!constants.is_none())
                 for (nb::handle pair : constants)
@@ -267,8 +273,10 @@ void bind_shape_ops(nb::module_& m) {
             MeshgridOptions options;
             for (auto [key, value] : kwargs) {
                 const std::string name = nb::cast<std::string>(key);
-                if (name == "copy") options.copy = to_bool(value, "copy");
-                else if (name == "sparse") options.sparse = to_bool(value, "sparse");
+                if (name == "copy")
+                    options.copy = to_bool(value, "copy");
+                else if (name == "sparse")
+                    options.sparse = to_bool(value, "sparse");
                 else if (name == "indexing") {
                     const std::string indexing = to_str(value, "indexing");
                     if (indexing != "xy" && indexing != "ij")
@@ -293,8 +301,9 @@ void bind_shape_ops(nb::module_& m) {
             return nb::cast(indices(dims, chosen));
         },
         "dimensions"_a.none(), "dtype"_a.none() = nb::handle(reinterpret_cast<PyObject*>(&PyLong_Type)),
-        "sparse"_a = false, "The grid's coordinates: an array of shape (len(dimensions), *dimensions), or one "
-                            "array per dimension when sparse.");
+        "sparse"_a = false,
+        "The grid's coordinates: an array of shape (len(dimensions), *dimensions), or one "
+        "array per dimension when sparse.");
     m.def(
         "copyto",
         [](nb::handle dst, nb::handle src, nb::handle casting, nb::handle where) {
@@ -309,7 +318,8 @@ void bind_shape_ops(nb::module_& m) {
             }
             // A number: a weak one takes dst's dtype when its kind allows, as NumPy 2's copyto.
             const Scalar value = to_scalar(src, "src");
-            const DType value_dtype = value.weak() ? result_type({target.dtype()}, {value.python_kind()}) : value.dtype();
+            const DType value_dtype =
+                value.weak() ? result_type({target.dtype()}, {value.python_kind()}) : value.dtype();
             const Array source = full({}, value, value_dtype, Order::C, target.device());
             GilRelease unlocked;
             copyto(target, source, rule, mask);

@@ -22,8 +22,8 @@ Array allocate(Shape shape, DType dtype, const Strides& strides, const Device& d
 
 Order checked_new_order(Order order) {
     if (order != Order::C && order != Order::F)
-        throw InvalidArgumentError(concat("only 'C' or 'F' order is permitted for a new array, not '",
-                                          to_string(order), "'"));
+        throw InvalidArgumentError(
+            concat("only 'C' or 'F' order is permitted for a new array, not '", to_string(order), "'"));
     return order;
 }
 
@@ -72,8 +72,8 @@ Array empty_like(const Array& prototype, const LikeOptions& options) {
     // A layout to follow needs as many dimensions as the prototype has (NumPy falls back to C).
     const bool follows = shape.size() == prototype.ndim();
     const Order order = !follows && (options.order == Order::K || options.order == Order::A) ? Order::C : options.order;
-    const Strides strides = strides_in_order(shape, item, order, prototype.shape(), prototype.strides(),
-                                             prototype.itemsize());
+    const Strides strides =
+        strides_in_order(shape, item, order, prototype.shape(), prototype.strides(), prototype.itemsize());
     return allocate(std::move(shape), dtype, strides, prototype.device());
 }
 

@@ -147,7 +147,8 @@ Array rot90(const Array& a, std::int64_t k, std::pair<std::int64_t, std::int64_t
     const auto [first, second] = axes;
     if (first == second || std::abs(first - second) == ndim) throw InvalidArgumentError("Axes must be different.");
     if (first >= ndim || first < -ndim || second >= ndim || second < -ndim)
-        throw InvalidArgumentError(concat("Axes=(", first, ", ", second, ") out of range for array of ndim=", ndim, "."));
+        throw InvalidArgumentError(
+            concat("Axes=(", first, ", ", second, ") out of range for array of ndim=", ndim, "."));
     k = ((k % 4) + 4) % 4;  // Python's modulo
     if (k == 0) return a;
     const std::int64_t one[] = {first}, other[] = {second};
@@ -175,7 +176,9 @@ Array diagonal(const Array& a, std::int64_t offset, std::int64_t axis1, std::int
         }
     shape.push_back(length);
     strides.push_back(a.strides()[first] + a.strides()[second]);
-    const std::int64_t start = length == 0 ? 0 : offset >= 0 ? offset * a.strides()[second] : -offset * a.strides()[first];
+    const std::int64_t start = length == 0   ? 0
+                               : offset >= 0 ? offset * a.strides()[second]
+                                             : -offset * a.strides()[first];
     return with_layout(a, start, std::move(shape), std::move(strides));
 }
 

@@ -41,8 +41,8 @@ Array concatenate(std::span<const Array> arrays, std::optional<std::int64_t> axi
         const Array& piece = pieces[k];
         if (piece.ndim() != first.ndim())
             throw InvalidArgumentError(concat(
-                "all the input arrays must have same number of dimensions, but the array at index 0 has ",
-                first.ndim(), " dimension(s) and the array at index ", k, " has ", piece.ndim(), " dimension(s)"));
+                "all the input arrays must have same number of dimensions, but the array at index 0 has ", first.ndim(),
+                " dimension(s) and the array at index ", k, " has ", piece.ndim(), " dimension(s)"));
         for (std::size_t d = 0; d < first.ndim(); ++d)
             if (d != along && piece.shape()[d] != first.shape()[d])
                 throw InvalidArgumentError(

@@ -187,9 +187,12 @@ Strides strides_in_order(std::span<const std::int64_t> shape, std::int64_t items
     const bool like_f = like_given && is_f_contiguous(like_shape, like_strides, like_itemsize);
     if (order == Order::A) order = like_f && !like_c ? Order::F : Order::C;
     if (order == Order::K) {
-        if (!like_given || like_c) order = Order::C;
-        else if (like_f) order = Order::F;
-        else return dense_strides(shape, itemsize, memory_order(like_strides));
+        if (!like_given || like_c)
+            order = Order::C;
+        else if (like_f)
+            order = Order::F;
+        else
+            return dense_strides(shape, itemsize, memory_order(like_strides));
     }
     if (order == Order::C) return c_strides(shape, itemsize);
     std::vector<std::int64_t> reversed(shape.size());
@@ -240,8 +243,7 @@ std::optional<Strides> reshaped_c_strides(std::span<const std::int64_t> shape, s
 }  // namespace
 
 std::optional<Strides> reshaped_strides(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
-                                        std::int64_t itemsize, std::span<const std::int64_t> new_shape,
-                                        bool fortran) {
+                                        std::int64_t itemsize, std::span<const std::int64_t> new_shape, bool fortran) {
     if (!fortran) return reshaped_c_strides(shape, strides, itemsize, new_shape);
     // F order is C order with every dimension list reversed.
     const Shape old_reversed(shape.rbegin(), shape.rend());

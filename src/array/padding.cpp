@@ -62,7 +62,8 @@ std::pair<std::int64_t, std::int64_t> reflect_once(const Array& roi, std::size_t
 void pad_edges(const Array& roi, std::size_t axis, std::int64_t left, std::int64_t right) {
     const std::int64_t length = roi.shape()[axis];
     if (left > 0)
-        detail::copy_elements(along_axis(roi, axis, Slice{left, left + 1, 1}), along_axis(roi, axis, Slice{0, left, 1}));
+        detail::copy_elements(along_axis(roi, axis, Slice{left, left + 1, 1}),
+                              along_axis(roi, axis, Slice{0, left, 1}));
     if (right > 0)
         detail::copy_elements(along_axis(roi, axis, Slice{length - right - 1, length - right, 1}),
                               along_axis(roi, axis, Slice{length - right, length, 1}));
@@ -81,20 +82,22 @@ Array pad(const Array& a, std::span<const std::pair<std::int64_t, std::int64_t>>
                                           " for this array, not ", constants.size()));
     Shape shape = a.shape();
     for (std::size_t d = 0; d < ndim; ++d) {
-        if (widths[d].first < 0 || widths[d].second < 0) throw InvalidArgumentError("index can't contain negative values");
+        if (widths[d].first < 0 || widths[d].second < 0)
+            throw InvalidArgumentError("index can't contain negative values");
         shape[d] += widths[d].first + widths[d].second;
     }
     if (mode != PadMode::constant && a.size() == 0) {
         // Only constant padding can extend an empty axis; the result has no elements either way.
         for (std::size_t d = 0; d < ndim; ++d)
             if (a.shape()[d] == 0 && (widths[d].first > 0 || widths[d].second > 0))
-                throw InvalidArgumentError(concat("can't extend empty axis ", d,
-                                                  " using modes other than 'constant' or 'empty'"));
+                throw InvalidArgumentError(
+                    concat("can't extend empty axis ", d, " using modes other than 'constant' or 'empty'"));
         return empty(shape, a.dtype(), Order::C, a.device());
     }
     const Array padded = empty(shape, a.dtype(), Order::C, a.device());
     std::vector<Index> middle;
-    for (std::size_t d = 0; d < ndim; ++d) middle.emplace_back(Slice{widths[d].first, widths[d].first + a.shape()[d], 1});
+    for (std::size_t d = 0; d < ndim; ++d)
+        middle.emplace_back(Slice{widths[d].first, widths[d].first + a.shape()[d], 1});
     detail::copy_elements(a, padded.index(middle));
 
     for (std::size_t d = 0; d < ndim; ++d) {
@@ -113,8 +116,8 @@ Array pad(const Array& a, std::span<const std::pair<std::int64_t, std::int64_t>>
         } else {
             std::pair<std::int64_t, std::int64_t> left_to_do{left, right};
             while (left_to_do.first > 0 || left_to_do.second > 0)
-                left_to_do = reflect_once(roi, d, left_to_do.first, left_to_do.second, a.shape()[d],
-                                          mode == PadMode::symmetric);
+                left_to_do =
+                    reflect_once(roi, d, left_to_do.first, left_to_do.second, a.shape()[d], mode == PadMode::symmetric);
         }
     }
     return padded;

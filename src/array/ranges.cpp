@@ -46,8 +46,9 @@ std::int64_t arange_length(const Scalar& start, const Scalar& stop, const Scalar
     const double length = std::ceil(quotient);
     if (std::isnan(length)) throw InvalidArgumentError("arange: cannot compute length");
     if (!(length <= 9.2233720368547758e18))
-        throw InvalidArgumentError("arange: the range would have more elements than an array can hold (its length "
-                                   "overflows 64 bits)");
+        throw InvalidArgumentError(
+            "arange: the range would have more elements than an array can hold (its length "
+            "overflows 64 bits)");
     return length <= 0 ? 0 : static_cast<std::int64_t>(length);
 }
 
@@ -107,7 +108,9 @@ Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, std::o
             result.view_as(part, static_cast<std::int64_t>(itemsize(part))).fill(false);
             break;
         }
-        case DTypeKind::floating: as_part(result, result_dtype == DType::float64 ? DType::float64 : DType::float32); break;
+        case DTypeKind::floating:
+            as_part(result, result_dtype == DType::float64 ? DType::float64 : DType::float32);
+            break;
         default:
             run_arange(BuiltinOp::arange_integer, DType::uint64, result, in_dtype(start),
                        in_dtype(second_value(start, step)));
@@ -182,8 +185,8 @@ LinspaceResult linspace_with_step(const Scalar& start, const Scalar& stop, std::
         from = in_compute(from, part);
         to = in_compute(to, part);
         const double delta = in_compute(to - from, part);
-        const double step = div > 0 ? in_compute(delta / static_cast<double>(div), part)
-                                    : std::numeric_limits<double>::quiet_NaN();
+        const double step =
+            div > 0 ? in_compute(delta / static_cast<double>(div), part) : std::numeric_limits<double>::quiet_NaN();
         return std::tuple{LinspacePart{from, to, div > 0 ? step : delta, 0}, delta, step};
     };
     auto [real, real_delta, real_step] = make(first.real(), end.real());

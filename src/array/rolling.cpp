@@ -21,9 +21,10 @@ Array roll(const Array& a, std::span<const std::int64_t> shifts, std::span<const
     }
     // shift and axis broadcast against each other, as NumPy's.
     if (shifts.size() != axes.size() && shifts.size() != 1 && axes.size() != 1)
-        throw InvalidArgumentError(concat("shape mismatch: objects cannot be broadcast to a single shape.  Mismatch "
-                                          "is between arg 0 with shape (",
-                                          shifts.size(), ",) and arg 1 with shape (", axes.size(), ",)."));
+        throw InvalidArgumentError(
+            concat("shape mismatch: objects cannot be broadcast to a single shape.  Mismatch "
+                   "is between arg 0 with shape (",
+                   shifts.size(), ",) and arg 1 with shape (", axes.size(), ",)."));
     const std::size_t count = std::max(shifts.size(), axes.size());
     std::map<std::size_t, std::int64_t> total;  // per axis: the sum of its shifts
     for (std::size_t k = 0; k < count; ++k)
@@ -33,7 +34,7 @@ Array roll(const Array& a, std::span<const std::int64_t> shifts, std::span<const
     std::vector<std::vector<std::pair<Slice, Slice>>> moves(a.ndim(), {{Slice{}, Slice{}}});
     for (const auto& [axis, shift] : total) {
         const std::int64_t extent = a.shape()[axis] ? a.shape()[axis] : 1;  // an empty axis: nothing matters
-        const std::int64_t offset = ((shift % extent) + extent) % extent;    // Python's modulo
+        const std::int64_t offset = ((shift % extent) + extent) % extent;   // Python's modulo
         if (offset)
             moves[axis] = {{Slice{std::nullopt, -offset, 1}, Slice{offset, std::nullopt, 1}},
                            {Slice{-offset, std::nullopt, 1}, Slice{std::nullopt, offset, 1}}};

@@ -11,8 +11,8 @@ namespace gpukit {
 
 Scalar::Scalar(std::span<const std::byte> element, DType dtype) : dtype_(dtype) {
     if (element.size() != itemsize(dtype))
-        throw InvalidArgumentError(detail::concat("a ", to_string(dtype), " scalar is ", itemsize(dtype),
-                                                  " bytes, not ", element.size()));
+        throw InvalidArgumentError(
+            detail::concat("a ", to_string(dtype), " scalar is ", itemsize(dtype), " bytes, not ", element.size()));
     std::copy(element.begin(), element.end(), bytes_.begin());
 }
 

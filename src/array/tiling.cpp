@@ -82,10 +82,11 @@ Array repeat(const Array& a, std::span<const std::int64_t> repeats, std::optiona
     const std::size_t along = normalize_axis(axis.value_or(0), source.ndim());
     const std::int64_t extent = source.shape()[along];
     if (repeats.size() != 1 && static_cast<std::int64_t>(repeats.size()) != extent)
-        throw InvalidArgumentError(concat("operands could not be broadcast together with shape (", extent, ",) (",
-                                          repeats.size(), ",)"));
+        throw InvalidArgumentError(
+            concat("operands could not be broadcast together with shape (", extent, ",) (", repeats.size(), ",)"));
     Shape shape = source.shape();
-    shape[along] = repeats.size() == 1 ? extent * repeats[0] : std::accumulate(repeats.begin(), repeats.end(), std::int64_t{0});
+    shape[along] =
+        repeats.size() == 1 ? extent * repeats[0] : std::accumulate(repeats.begin(), repeats.end(), std::int64_t{0});
     Array result = empty(shape, a.dtype(), Order::C, a.device());
     if (result.size() == 0) return result;
     if (repeats.size() == 1) {
@@ -96,7 +97,8 @@ Array repeat(const Array& a, std::span<const std::int64_t> repeats, std::optiona
     std::int64_t written = 0;
     for (std::int64_t begin = 0; begin < extent;) {
         std::int64_t end = begin + 1;
-        while (end < extent && repeats[static_cast<std::size_t>(end)] == repeats[static_cast<std::size_t>(begin)]) ++end;
+        while (end < extent && repeats[static_cast<std::size_t>(end)] == repeats[static_cast<std::size_t>(begin)])
+            ++end;
         const std::int64_t count = repeats[static_cast<std::size_t>(begin)], length = (end - begin) * count;
         if (length > 0)
             copy_repeated(detail::along_axis(source, along, Slice{begin, end, 1}),

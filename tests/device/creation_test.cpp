@@ -112,15 +112,23 @@ std::vector<double> numpy_linspace(double start, double stop, std::int64_t num, 
 }
 
 TEST_F(Creation, LinspaceMatchesNumPysFormula) {
-    for (const auto& [start, stop, num, endpoint] : std::vector<std::tuple<double, double, std::int64_t, bool>>{
-             {0, 1, 50, true}, {-2.5, 7.1, 31, true}, {1, 0, 7, false}, {3, 3, 5, true}, {0, 1, 1, true},
-             {0, 1, 0, true}, {0, 1e-320, 4, true}, {0.1, 0.7, 4097, true}}) {
+    for (const auto& [start, stop, num, endpoint] :
+         std::vector<std::tuple<double, double, std::int64_t, bool>>{{0, 1, 50, true},
+                                                                     {-2.5, 7.1, 31, true},
+                                                                     {1, 0, 7, false},
+                                                                     {3, 3, 5, true},
+                                                                     {0, 1, 1, true},
+                                                                     {0, 1, 0, true},
+                                                                     {0, 1e-320, 4, true},
+                                                                     {0.1, 0.7, 4097, true}}) {
         const LinspaceResult result = linspace_with_step(start, stop, num, {.endpoint = endpoint, .dtype = {}});
         EXPECT_EQ(result.values.to_vector<double>(), numpy_linspace(start, stop, num, endpoint))
             << start << " " << stop << " " << num;
         const std::int64_t div = endpoint ? num - 1 : num;
-        if (div > 0) EXPECT_EQ(result.step.as<double>(), (stop - start) / static_cast<double>(div));
-        else EXPECT_TRUE(std::isnan(result.step.as<double>()));
+        if (div > 0)
+            EXPECT_EQ(result.step.as<double>(), (stop - start) / static_cast<double>(div));
+        else
+            EXPECT_TRUE(std::isnan(result.step.as<double>()));
     }
     // An integer dtype floors (NumPy's, for negative values too).
     EXPECT_EQ(linspace(-3.0, 3.0, 5, {.endpoint = true, .dtype = DType::int32}).to_vector<std::int32_t>(),

@@ -83,10 +83,9 @@ std::vector<std::byte> special_values(DType dtype) {
                                  item, dtype, static_cast<std::int64_t>(count));
     } else if (kind(dtype) == DTypeKind::complex) {
         std::vector<std::complex<double>> values;
-        for (std::size_t k = 0; k < count; ++k)
-            values.emplace_back(special_floats[k], special_floats[(k + 3) % count]);
-        detail::convert_elements(reinterpret_cast<const std::byte*>(values.data()), 16, DType::complex128,
-                                 bytes.data(), item, dtype, static_cast<std::int64_t>(count));
+        for (std::size_t k = 0; k < count; ++k) values.emplace_back(special_floats[k], special_floats[(k + 3) % count]);
+        detail::convert_elements(reinterpret_cast<const std::byte*>(values.data()), 16, DType::complex128, bytes.data(),
+                                 item, dtype, static_cast<std::int64_t>(count));
     } else {
         detail::convert_elements(reinterpret_cast<const std::byte*>(special_floats), 8, DType::float64, bytes.data(),
                                  item, dtype, static_cast<std::int64_t>(count));
@@ -100,8 +99,8 @@ bool same_element(const std::byte* a, const std::byte* b, DType dtype) {
     if (kind(dtype) != DTypeKind::floating && kind(dtype) != DTypeKind::complex) return false;
     const std::size_t parts = kind(dtype) == DTypeKind::complex ? 2 : 1;
     const std::size_t part_size = itemsize(dtype) / parts;
-    const DType part = kind(dtype) == DTypeKind::complex ? (dtype == DType::complex64 ? DType::float32 : DType::float64)
-                                                         : dtype;
+    const DType part =
+        kind(dtype) == DTypeKind::complex ? (dtype == DType::complex64 ? DType::float32 : DType::float64) : dtype;
     for (std::size_t p = 0; p < parts; ++p) {
         double x = 0, y = 0;
         detail::convert_elements(a + p * part_size, 0, part, reinterpret_cast<std::byte*>(&x), 0, DType::float64, 1);
@@ -185,13 +184,13 @@ std::vector<std::byte> gather(const std::vector<std::byte>& base, DType dtype, c
 
 TEST_F(DeviceCopy, CopiesEveryLayoutOfEveryItemSize) {
     const std::vector<std::vector<Index>> keys = {
-        {Slice{}, Slice{}},                                      // contiguous: one memcpy
-        {Slice{{}, {}, 2}, Slice{1, {}, 3}},                     // strided
-        {Slice{{}, {}, -1}, Slice{{}, {}, -2}},                  // negative strides
-        {Slice{3, 4}, Slice{}},                                  // one row
-        {Slice{2, 2}, Slice{}},                                  // 0-size
-        {2, 5},                                                  // 0-d
-        {Slice{{}, {}, -3}, 7},                                  // a strided column
+        {Slice{}, Slice{}},                      // contiguous: one memcpy
+        {Slice{{}, {}, 2}, Slice{1, {}, 3}},     // strided
+        {Slice{{}, {}, -1}, Slice{{}, {}, -2}},  // negative strides
+        {Slice{3, 4}, Slice{}},                  // one row
+        {Slice{2, 2}, Slice{}},                  // 0-size
+        {2, 5},                                  // 0-d
+        {Slice{{}, {}, -3}, 7},                  // a strided column
     };
     for (DType dtype : {DType::int8, DType::bfloat16, DType::float32, DType::complex128}) {
         const Shape shape{31, 9};
@@ -223,7 +222,8 @@ TEST_F(DeviceCopy, CopiesAtEdgeSizes) {
         const Array wide = base.index(every_other).astype(DType::float64);
         std::vector<std::byte> expected(static_cast<std::size_t>(n) * 8);
         detail::convert_elements(host.data(), 8, DType::float32, expected.data(), 8, DType::float64, n);
-        expect_same_elements(bytes_of(wide), expected, DType::float64, "float32[::2] -> float64, n=" + std::to_string(n));
+        expect_same_elements(bytes_of(wide), expected, DType::float64,
+                             "float32[::2] -> float64, n=" + std::to_string(n));
     }
 }
 

@@ -68,16 +68,16 @@ TEST_F(ShapeOps, RealAndImagViewComplexMemory) {
 TEST_F(ShapeOps, ReshapeIsAViewWhereStridesAllowAndRavelFollowsTheOrder) {
     const Array a = counting({4, 6});
     EXPECT_EQ(a.index({Slice{}, Slice{{}, {}, 2}}).reshape({12}).address(), a.address());  // evenly spaced: a view
-    const Array every_other = a.index({Slice{}, Slice{{}, 4, 2}});  // (4, 2), strides (24, 8)
-    const Array split = every_other.reshape({2, 2, 2});              // the rows split: a view
+    const Array every_other = a.index({Slice{}, Slice{{}, 4, 2}});                         // (4, 2), strides (24, 8)
+    const Array split = every_other.reshape({2, 2, 2});                                    // the rows split: a view
     EXPECT_EQ(split.address(), a.address());
     EXPECT_EQ(values_of(split), values_of(every_other));
     const Array merged = every_other.reshape({8});  // not evenly spaced: a copy
     EXPECT_NE(merged.address(), a.address());
     EXPECT_EQ(values_of(merged), (std::vector<std::int32_t>{0, 2, 6, 8, 12, 14, 18, 20}));
     EXPECT_EQ(values_of(a.reshape({3, 8}, Order::F)),
-              (std::vector<std::int32_t>{0, 18, 13, 8, 3, 21, 16, 11, 6, 1, 19, 14, 9, 4, 22, 17, 12, 7, 2, 20, 15, 10, 5,
-                                         23}));
+              (std::vector<std::int32_t>{0, 18, 13, 8,  3,  21, 16, 11, 6,  1,  19, 14,
+                                         9, 4,  22, 17, 12, 7,  2,  20, 15, 10, 5,  23}));
     EXPECT_EQ(values_of(a.transpose().ravel(Order::K)), values_of(a.ravel()));  // memory order
     EXPECT_EQ(a.transpose().ravel(Order::K).address(), a.address());
     EXPECT_EQ(values_of(flatten(a.index({Slice{{}, 2}}), Order::F)),
@@ -138,8 +138,7 @@ TEST_F(ShapeOps, SplitsAreViews) {
 TEST_F(ShapeOps, TileRepeatRollAndTriangles) {
     const Array a = counting({2, 2});
     const std::int64_t reps[] = {2, 1, 2};
-    EXPECT_EQ(values_of(tile(a, reps)),
-              (std::vector<std::int32_t>{0, 1, 0, 1, 2, 3, 2, 3, 0, 1, 0, 1, 2, 3, 2, 3}));
+    EXPECT_EQ(values_of(tile(a, reps)), (std::vector<std::int32_t>{0, 1, 0, 1, 2, 3, 2, 3, 0, 1, 0, 1, 2, 3, 2, 3}));
     EXPECT_EQ(values_of(repeat(a, 2)), (std::vector<std::int32_t>{0, 0, 1, 1, 2, 2, 3, 3}));
     EXPECT_EQ(values_of(repeat(a, 2, 1)), (std::vector<std::int32_t>{0, 0, 1, 1, 2, 2, 3, 3}));
     const std::int64_t counts[] = {1, 0, 3, 3};
