@@ -42,8 +42,10 @@ from ._check import (
     set_raise_on_hazard,
     take_check_report,
 )
-from ._core import DevicePointer, Event, Stream, get_current_stream, get_elapsed_time, ndarray
 from ._core import (
+    DevicePointer,
+    Event,
+    Stream,
     arange,
     array_split,
     atleast_1d,
@@ -61,6 +63,8 @@ from ._core import (
     eye,
     flip,
     full,
+    get_current_stream,
+    get_elapsed_time,
     hstack,
     identity,
     imag,
@@ -68,6 +72,7 @@ from ._core import (
     linspace,
     meshgrid,
     moveaxis,
+    ndarray,
     ones,
     real,
     repeat,
@@ -115,11 +120,11 @@ from ._shape import fliplr, flipud, pad, ravel, reshape
 # Tracebacks and reprs name the public path (gpukit.LaunchConfigError), not the private module. The
 # classes the extension defines (ndarray, Stream, Event, Device) keep gpukit._core as theirs, so that
 # its stub (_core.pyi) describes them rather than importing them back from here.
-for _name in ("ArrayIndexError", "AxisError", "BackendUnavailableError", "BenchmarkResult", "CompileError", "ContextUnusableError",
-              "CudaError", "DTypeError", "GpukitError", "HazardError", "InvalidArgumentError", "KernelArgumentError",
-              "KernelFaultError", "KernelNotFoundError", "LaunchAbandonedError", "LaunchConfigError", "LaunchError",
-              "LaunchTimeoutError", "OutOfMemoryError", "RawKernel", "RawModule", "UsageError", "WaitInterruptedError",
-              "WaitTimeoutError"):
+for _name in ("ArrayIndexError", "AxisError", "BackendUnavailableError", "BenchmarkResult", "CompileError",
+              "ContextUnusableError", "CudaError", "DTypeError", "GpukitError", "HazardError", "InvalidArgumentError",
+              "KernelArgumentError", "KernelFaultError", "KernelNotFoundError", "LaunchAbandonedError",
+              "LaunchConfigError", "LaunchError", "LaunchTimeoutError", "OutOfMemoryError", "RawKernel", "RawModule",
+              "UsageError", "WaitInterruptedError", "WaitTimeoutError"):
     globals()[_name].__module__ = __name__
 del _name
 

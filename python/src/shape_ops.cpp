@@ -171,19 +171,25 @@ void bind_shape_ops(nb::module_& m) {
         "arrays"_a.none(), "axis"_a.none() = 0, "out"_a.none() = nb::none(), nb::kw_only(),
         "dtype"_a.none() = nb::none(), "casting"_a.none() = "same_kind", "The arrays joined along a new axis.");
     using Joiner = Array (*)(std::span<const Array>, const JoinOptions&);
-    for (const auto& [name, joiner, doc] :
-         {std::tuple<const char*, Joiner, const char*>{"vstack", &vstack, "The arrays stacked as rows (axis 0)."},
-          {"hstack", &hstack, "The arrays stacked as columns (axis 1; 0 for 1-D arrays)."},
-          {"dstack", &dstack, "The arrays stacked in depth (axis 2)."}}) {
+    struct JoinerRow {
+        const char* name;
+        Joiner joiner;
+        const char* doc;
+    };
+    for (const JoinerRow& row :
+         {JoinerRow{"vstack", &vstack, "The arrays stacked as rows (axis 0)."},
+          JoinerRow{"hstack", &hstack, "The arrays stacked as columns (axis 1; 0 for 1-D arrays)."},
+          JoinerRow{"dstack", &dstack, "The arrays stacked in depth (axis 2)."}}) {
+        const Joiner joiner = row.joiner;
         m.def(
-            name,
+            row.name,
             [joiner](nb::handle tup, nb::handle dtype, nb::handle casting) {
                 const std::vector<Array> pieces = to_arrays(tup, "tup");
                 const JoinOptions options = join_options(nb::none(), dtype, casting);
                 GilRelease unlocked;
                 return joiner(pieces, options);
             },
-            "tup"_a.none(), nb::kw_only(), "dtype"_a.none() = nb::none(), "casting"_a.none() = "same_kind", doc);
+            "tup"_a.none(), nb::kw_only(), "dtype"_a.none() = nb::none(), "casting"_a.none() = "same_kind", row.doc);
     }
     m.def(
         "column_stack",

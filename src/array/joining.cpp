@@ -58,7 +58,7 @@ Array concatenate(std::span<const Array> arrays, std::optional<std::int64_t> axi
     if (options.out && options.out->shape() != shape)
         throw InvalidArgumentError(concat("Output array is the wrong shape: it is ", format_shape(options.out->shape()),
                                           ", the result ", format_shape(shape)));
-    const Array result = options.out ? *options.out : empty(shape, dtype, Order::C, first.device());
+    Array result = options.out ? *options.out : empty(shape, dtype, Order::C, first.device());
     std::int64_t offset = 0;
     for (const Array& piece : pieces) {
         const std::int64_t extent = piece.shape()[along];

@@ -94,7 +94,7 @@ Array pad(const Array& a, std::span<const std::pair<std::int64_t, std::int64_t>>
                     concat("can't extend empty axis ", d, " using modes other than 'constant' or 'empty'"));
         return empty(shape, a.dtype(), Order::C, a.device());
     }
-    const Array padded = empty(shape, a.dtype(), Order::C, a.device());
+    Array padded = empty(shape, a.dtype(), Order::C, a.device());
     std::vector<Index> middle;
     for (std::size_t d = 0; d < ndim; ++d)
         middle.emplace_back(Slice{widths[d].first, widths[d].first + a.shape()[d], 1});

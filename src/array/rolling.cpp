@@ -40,7 +40,7 @@ Array roll(const Array& a, std::span<const std::int64_t> shifts, std::span<const
                            {Slice{-offset, std::nullopt, 1}, Slice{std::nullopt, offset, 1}}};
     }
     LikeOptions like;
-    const Array result = empty_like(a, like);
+    Array result = empty_like(a, like);
     std::vector<std::size_t> choice(a.ndim(), 0);
     while (true) {
         std::vector<Index> from, to;

@@ -32,8 +32,8 @@ def test_reshape_ravel_and_flatten_in_every_order(layout, dtype, rng):
     for order in "CFAK":
         raveled = device.ravel(order)
         assert_same(raveled, host.ravel(order))
-        assert (raveled.data_ptr == device.data_ptr) == (numpy.shares_memory(host.ravel(order), host) and host.size > 0) \
-            or host.size <= 1
+        host_view = numpy.shares_memory(host.ravel(order), host) and host.size > 0
+        assert (raveled.data_ptr == device.data_ptr) == host_view or host.size <= 1
         assert_same(device.flatten(order), host.flatten(order))
         assert_same(gpukit.ravel(device, order), numpy.ravel(host, order))
 

@@ -6,7 +6,7 @@ import numpy
 import pytest
 
 import gpukit
-from conftest import ALL_DTYPES, random_array
+from conftest import random_array
 from layouts import assert_same
 
 
@@ -15,8 +15,10 @@ def pair(rng, shape, dtype):
     return host, gpukit.asarray(host)
 
 
-@pytest.mark.parametrize("dtype", ALL_DTYPES)
-def test_concatenate_and_stack_every_dtype_and_layout(dtype, rng):
+# A same-dtype copy runs the same code for every dtype of one size (out0 = in0): one dtype per item
+# size and kind keeps the kernel count down; conversions between dtypes are test_device_copy's.
+@pytest.mark.parametrize("dtype", ["bool", "uint16", "float32", "int64", "complex128"])
+def test_concatenate_and_stack_every_item_size_and_layout(dtype, rng):
     a_host, a = pair(rng, (3, 4), dtype)
     b_host, b = pair(rng, (4, 6), dtype)
     b_host, b = b_host[::-1, ::2].T, b[::-1, ::2].T  # (3, 4), strided, reversed and transposed
