@@ -7,6 +7,8 @@
 // - compile cache: an in-process hit (goal <= 10 us), a disk hit in a new process (goal <= 2 ms),
 //   and a cold NVRTC compile of the course's vector add;
 // - host-to-device bandwidth from pageable and from page-locked memory;
+// - an array operation's host cost: gpukit::add of 16 floats into an existing array and into a
+//   new one (goal: C++ `a + b` <= 2 us), beside the bare launch above;
 // - a launch and a wait for the device: a bare cuLaunchKernel + cuCtxSynchronize, gpukit's plain
 //   wait (C++ without an interrupt check), and the interruptible one that Python's waits use
 //   (src/backends/cuda/device_waiter.hpp), for a device sync and a stream sync.
@@ -166,6 +168,35 @@ void BM_HostToDevice_Pinned(benchmark::State& state) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * transfer_bytes));
 }
 BENCHMARK(BM_HostToDevice_Pinned)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// gpukit::add of 16 floats: what the host spends per call (the kernel is queued, not waited for).
+void array_add(benchmark::State& state, bool into_out) {
+    const float values[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    const auto a = gpukit::Array::from_host(std::span<const float>(values), {16});
+    const auto b = gpukit::Array::from_host(std::span<const float>(values), {16});
+    const auto out = gpukit::Array::empty({16}, gpukit::DType::float32);
+    gpukit::add(a, b, out);  // the kernel compiled and loaded
+    const gpukit::Device device = gpukit::Device::current();
+    device.synchronize();
+    int queued = 0;
+    for (auto _ : state) {
+        if (into_out)
+            gpukit::add(a, b, out);
+        else
+            benchmark::DoNotOptimize(gpukit::add(a, b));
+        if (++queued == launches_per_drain) {
+            state.PauseTiming();
+            device.synchronize();
+            queued = 0;
+            state.ResumeTiming();
+        }
+    }
+    device.synchronize();
+}
+void BM_ArrayAdd16_IntoOut(benchmark::State& state) { array_add(state, true); }
+void BM_ArrayAdd16_NewResult(benchmark::State& state) { array_add(state, false); }
+BENCHMARK(BM_ArrayAdd16_IntoOut);
+BENCHMARK(BM_ArrayAdd16_NewResult);
 
 // The wait interrupt check installed while an interruptible wait is measured: never interrupts.
 bool never_interrupted() { return false; }

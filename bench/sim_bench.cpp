@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "course/course_kernels.hpp"
+#include "gpukit/elementwise.hpp"
 #include "gpukit/gpukit.hpp"
 
 namespace {
@@ -190,6 +191,20 @@ int main(int argc, char** argv) {
         for (int i = 0; i < tiny_launches; ++i) add({.grid = 1, .block = 32}, da, db, dc, 32);
     });
 
+    // Elementwise operations of the array layer (generic kernels, one contiguous chunk per thread).
+    const std::int64_t en = quick ? std::int64_t{1} << 20 : std::int64_t{1} << 24;
+    const std::int64_t side = quick ? 1024 : 4096;
+    const auto ea = gpukit::Array::from_host(std::span<const float>(random_floats(std::size_t(en))), {en});
+    const auto eb = gpukit::Array::from_host(std::span<const float>(random_floats(std::size_t(en))), {en});
+    const auto square_a = ea.reshape({side, en / side});
+    const auto square_b = eb.reshape({en / side, side});
+    const auto column = gpukit::Array::from_host(std::span<const float>(random_floats(std::size_t(side))), {side, 1});
+    gpukit::Array ec = gpukit::Array::empty({en}, gpukit::DType::float32);
+    gpukit::Array square_c = gpukit::Array::empty({side, en / side}, gpukit::DType::float32);
+    const Timing ew_add = time_runs(repeats, [&] { gpukit::add(ea, eb, ec); });
+    const Timing ew_transposed = time_runs(repeats, [&] { gpukit::add(square_a, square_b.transpose(), square_c); });
+    const Timing ew_broadcast = time_runs(repeats, [&] { gpukit::add(square_a, column, square_c); });
+
     const double tiled_threads = double(size) * size;
     const double tiled_barriers = tiled_threads * 2 * (size / 16);
     const double reduce_barriers = double(rn) * barriers_per_thread;
@@ -206,6 +221,13 @@ int main(int argc, char** argv) {
                 matmul_time.median * 1e9 / tiled_barriers);
     std::printf("%-46s %11.2f us %11.2f us\n", "tiny launch (1 block of 32), in a stream: each",
                 tiny_time.median * 1e6 / tiny_launches, tiny_time.best * 1e6 / tiny_launches);
+    const auto per_element = [&](const char* what, const Timing& t) {
+        std::printf("%-46s %11.2f ns %11.2f ns %12s\n", what, t.median * 1e9 / double(en), t.best * 1e9 / double(en),
+                    "<= 1 ns");
+    };
+    per_element("gpukit::add a + b float32: per element", ew_add);
+    per_element("gpukit::add a + b.T float32: per element", ew_transposed);
+    per_element("gpukit::add (n,m) + (n,1) float32: per element", ew_broadcast);
     std::printf("simulated threads per second (median): vector_add %.3g, reduction %.3g, matmul %.3g\n",
                 n / add_time.median, rn / reduce_time.median, tiled_threads / matmul_time.median);
 

@@ -13,6 +13,7 @@
 // must outlive the copy.
 #pragma once
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -20,6 +21,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "gpukit/array_memory.hpp"
@@ -149,9 +151,16 @@ public:
     // the imaginary part; anything to bool is "nonzero"), in a new array laid out in `order`
     // (K by default: the array's own order, as astype's).
     Array astype(DType dtype, Order order = Order::K) const;
-    // Sets every element to `value`, converted to the array's dtype as astype converts: a memset
-    // when the element's bytes are all equal and the array has no gaps, else a broadcast copy.
+    // Sets every element to `value`, converted to the array's dtype as NumPy converts it (a weak
+    // integer out of the dtype's range is a ScalarOverflowError; anything else as astype converts):
+    // a memset when the element's bytes are all equal and the array has no gaps, else the copy
+    // loop with the value as an immediate scalar.
     void fill(const Scalar& value) const;
+    // A C++ number is a typed scalar (a.fill(2.5f) is a float32 2.5), converted as astype converts.
+    template <class T>
+    requires std::is_arithmetic_v<T> || std::is_same_v<T, std::complex<float>> ||
+        std::is_same_v<T, std::complex<double>>
+    void fill(T value) const { fill(Scalar::of(value)); }
     // The same with one element's bytes in the array's dtype (InvalidArgumentError for another size).
     void fill_bytes(std::span<const std::byte> element) const;
 

@@ -15,7 +15,8 @@
 //   ├── KernelNotFoundError       the name asked for and the kernels the module has
 //   ├── InvalidArgumentError      a bad value given to an API call (sizes that do not match, ...)
 //   │   └── AxisError             an axis outside an array's dimensions
-//   ├── DTypeError                dtypes an operation cannot take (a cast the casting rule forbids)
+//   ├── DTypeError                no ufunc loop takes these dtypes, or a cast the casting rule forbids
+//   ├── ScalarOverflowError       a Python-like integer out of the range of the dtype it must take
 //   ├── IndexError                an index outside an array's bounds, more indices than dimensions
 //   ├── UsageError                an object used in a state that forbids it (moved-from, destroyed)
 //   ├── WaitTimeoutError          a wait for the device (synchronize with a timeout) ran out of time
@@ -227,8 +228,15 @@ public:
     using Error::Error;
 };
 
-// An operation's dtypes do not allow it: a cast the casting rule forbids (NumPy raises TypeError).
+// NumPy raises TypeError (UFuncTypeError) for these: no loop of a ufunc takes the operands' dtypes,
+// a result cannot be cast to `out` under the casting rule, an operation a dtype has none of.
 class DTypeError : public Error {
+public:
+    using Error::Error;
+};
+
+// A weak (Python) integer that does not fit the integer dtype NEP 50 gives it: NumPy's OverflowError.
+class ScalarOverflowError : public Error {
 public:
     using Error::Error;
 };

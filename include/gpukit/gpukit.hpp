@@ -1,8 +1,10 @@
 // gpukit/gpukit.hpp: the whole C++ API.
 #pragma once
 
+#include "gpukit/advanced_indexing.hpp"
 #include "gpukit/array.hpp"
 #include "gpukit/array_memory.hpp"
+#include "gpukit/array_operators.hpp"
 #include "gpukit/backend.hpp"
 #include "gpukit/cache.hpp"
 #include "gpukit/check.hpp"
@@ -18,6 +20,7 @@
 #include "gpukit/kernel.hpp"
 #include "gpukit/layout.hpp"
 #include "gpukit/memory.hpp"
+#include "gpukit/memory_pool.hpp"
 #include "gpukit/module.hpp"
 #include "gpukit/promotion.hpp"
 #include "gpukit/scalar.hpp"

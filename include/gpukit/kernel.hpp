@@ -120,9 +120,12 @@ private:
 };
 
 namespace detail {
-// An array argument: the address of its first element. Marks its memory as used by a launch, so
-// that the memory outlives the launch (gpukit/array_memory.hpp).
+// An array argument: the address of its first element. Marks its memory as used by a launch on
+// `stream`, so that the memory outlives the launch (gpukit/array_memory.hpp). Without a stream
+// the memory counts as used on one it cannot tell: its owner then waits for the whole device
+// before the memory goes, where one on its own pool stream would not wait at all.
 std::uint64_t launch_address(const Array& array) noexcept;
+std::uint64_t launch_address(const Array& array, const StreamRef& stream) noexcept;
 
 // How one C++ argument travels to the kernel: device memory (buffers, arrays) as its address,
 // everything trivially copyable by value. Raw pointers are refused: in host code they are
@@ -135,13 +138,13 @@ struct ArgSlot {
 };
 
 template <class T>
-ArgSlot make_arg_slot(const T& value) {
+ArgSlot make_arg_slot(const T& value, const StreamRef& stream) {
     using U = std::remove_cvref_t<T>;
     if constexpr (std::is_same_v<U, BufferView> || std::is_same_v<U, DeviceBuffer> ||
                   std::is_same_v<U, ManagedBuffer>) {
         return {nullptr, sizeof(std::uint64_t), value.address()};
     } else if constexpr (std::is_same_v<U, Array>) {
-        return {nullptr, sizeof(std::uint64_t), launch_address(value), &value};
+        return {nullptr, sizeof(std::uint64_t), launch_address(value, stream), &value};
     } else if constexpr (std::is_same_v<U, DevicePtr>) {
         return {nullptr, sizeof(std::uint64_t), value.address};
     } else {
@@ -190,7 +193,7 @@ public:
 
     template <class... Args>
     void operator()(const LaunchConfig& config, const Args&... args) const {
-        std::array<detail::ArgSlot, sizeof...(Args)> slots{detail::make_arg_slot(args)...};
+        std::array<detail::ArgSlot, sizeof...(Args)> slots{detail::make_arg_slot(args, config.stream)...};
         std::array<const void*, sizeof...(Args) + 1> pointers{};
         std::array<std::size_t, sizeof...(Args) + 1> sizes{};
         for (std::size_t i = 0; i < sizeof...(Args); ++i) {

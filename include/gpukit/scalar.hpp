@@ -1,19 +1,21 @@
-// gpukit/scalar.hpp: one number and its dtype, as a NumPy scalar is: fill values, the bounds of
-// arange and linspace, pad's constants.
+// gpukit/scalar.hpp: one value as an operand of an elementwise operation.
 //
-//   gpukit::full({3, 4}, 2.5);                       // a Scalar of 2.5 (float64)
-//   gpukit::Scalar(std::uint8_t{7}).dtype();         // uint8
-//   gpukit::Scalar(0.1).converted(DType::float16);   // its bytes as a float16, rounded as astype rounds
+//   gpukit::add(a, gpukit::Scalar(2.0))             // a Python-like float: takes a's dtype (NEP 50)
+//   gpukit::add(a, gpukit::Scalar::of(2.0f))        // a float32 scalar, as numpy.float32(2): strong
 //
-// C++ numbers keep their type (an int is int32, as dtype_of says); the Python bindings give Python
-// ints int64 (uint64 beyond it) and floats float64, as NumPy does.
+// A scalar travels in the kernel's parameters, not in device memory: `x + 1.0` allocates nothing
+// but its result. It is either weak, as Python's bool, int, float and complex are under NumPy 2's
+// rules (gpukit/promotion.hpp: it takes the arrays' dtype unless of a higher kind), or typed, as
+// NumPy's scalars are (np.float32(2) promotes like a 0-d float32 array). The same type carries
+// fill values, the bounds of arange and linspace and pad's constants (gpukit/creation.hpp).
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <complex>
 #include <cstddef>
-#include <span>
+#include <cstdint>
+#include <cstring>
+#include <optional>
 #include <type_traits>
 
 #include "gpukit/dtype.hpp"
@@ -23,50 +25,51 @@ namespace gpukit {
 
 class Scalar {
 public:
+    // Weak scalars, as Python's bool, int, float and complex.
+    explicit Scalar(bool value) noexcept;
+    explicit Scalar(std::int64_t value) noexcept;
+    explicit Scalar(int value) noexcept : Scalar(static_cast<std::int64_t>(value)) {}
+    // A Python int above INT64_MAX (uint64 arrays take it; others raise OverflowError as NumPy's).
+    static Scalar weak_unsigned(std::uint64_t value) noexcept;
+    explicit Scalar(double value) noexcept;
+    explicit Scalar(std::complex<double> value) noexcept;
+
+    // A typed scalar: `bytes` hold one element of `dtype`.
+    static Scalar typed(DType dtype, const void* bytes) noexcept;
     template <class T>
-    requires std::is_arithmetic_v<T> || std::is_same_v<T, std::complex<float>> ||
-        std::is_same_v<T, std::complex<double>>
-        Scalar(T value)  // NOLINT(google-explicit-constructor): a number is a scalar wherever one is asked for
-        : dtype_(dtype_of<T>()) {
-        static_assert(sizeof(T) <= sizeof(bytes_));
-        const auto* raw = reinterpret_cast<const std::byte*>(&value);
-        std::copy(raw, raw + sizeof(T), bytes_.begin());
+    static Scalar of(T value) noexcept {
+        return typed(dtype_of<T>(), &value);
     }
-    // One element's bytes of `dtype` (float16 and bfloat16 have no C++ type). Throws
-    // InvalidArgumentError when `element` is not itemsize(dtype) bytes.
-    Scalar(std::span<const std::byte> element, DType dtype);
 
+    // The weak kind, or nullopt for a typed scalar.
+    std::optional<PythonScalar> weak_kind() const noexcept { return weak_; }
+    // The dtype it is held in: its own when typed; for a weak one, the default of its kind (bool,
+    // int64 (uint64 above INT64_MAX), float64, complex128).
     DType dtype() const noexcept { return dtype_; }
-    // A Python number (bool, int, float, complex) is weak (NEP 50): where it meets arrays, it takes
-    // their dtype unless it is of a higher kind (gpukit/promotion.hpp). The bindings mark them.
-    bool weak() const noexcept { return weak_; }
-    Scalar as_weak() const noexcept {
-        Scalar weak = *this;
-        weak.weak_ = true;
-        return weak;
-    }
-    // The kind of Python number a weak scalar is: boolean, integer, floating or complex.
-    PythonScalar python_kind() const noexcept;
-    std::span<const std::byte> bytes() const noexcept { return {bytes_.data(), itemsize(dtype_)}; }
 
-    // The value as an element of `dtype`, converted as NumPy's astype converts (its first
-    // itemsize(dtype) bytes are the element).
+    // The value as one element of `dtype`, converted as astype converts. A weak integer must fit
+    // an integer `dtype`: OverflowError otherwise, in NumPy's words ("Python integer 300 out of
+    // bounds for uint8").
+    std::array<std::byte, 16> as(DType dtype) const;
+    // Whether a weak integer's value fits `dtype` (always true for other scalars).
+    bool fits(DType dtype) const noexcept;
+    // The value as one element of `dtype`, converted as astype converts, without as()'s range check:
+    // for arithmetic on range bounds, which picks a dtype wide enough first.
     std::array<std::byte, 16> converted(DType dtype) const;
-    // The value as a scalar of `dtype`, converted likewise.
-    Scalar cast(DType dtype) const;
     // The value as a C++ number, converted likewise (complex to real drops the imaginary part).
     template <class T>
-    T as() const {
+    T value() const {
         const std::array<std::byte, 16> element = converted(dtype_of<T>());
-        T value;
-        std::copy(element.begin(), element.begin() + sizeof(T), reinterpret_cast<std::byte*>(&value));
-        return value;
+        T result;
+        std::memcpy(&result, element.data(), sizeof result);
+        return result;
     }
 
 private:
-    std::array<std::byte, 16> bytes_{};
-    DType dtype_;
-    bool weak_ = false;
+    Scalar() = default;
+    alignas(16) std::array<std::byte, 16> bytes_{};  // one element of dtype_
+    DType dtype_ = DType::bool_;
+    std::optional<PythonScalar> weak_;
 };
 
 }  // namespace gpukit

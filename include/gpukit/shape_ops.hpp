@@ -47,10 +47,6 @@ Array flip(const Array& a, std::span<const std::int64_t> axes);
 Array rot90(const Array& a, std::int64_t k = 1, std::pair<std::int64_t, std::int64_t> axes = {0, 1});
 // The diagonal at `offset` of the matrices in axes (axis1, axis2), as the last dimension.
 Array diagonal(const Array& a, std::int64_t offset = 0, std::int64_t axis1 = 0, std::int64_t axis2 = 1);
-// The real and imaginary parts of a complex array as views of its memory. A real array's real part
-// is itself; its imaginary part is a new array of zeros.
-Array real(const Array& a);
-Array imag(const Array& a);
 
 // ---- new arrays
 // A 1-D copy in `order` (ravel without the view).

@@ -43,6 +43,10 @@ public:
     // The backend's native handle (a CUstream for CUDA). Throws UsageError if destroyed.
     void* native_handle() const;
 
+    // Whether both refer to the same stream. A ref to a destroyed stream equals only the refs to
+    // that stream, never one to a stream created since (even where the handle is reused).
+    friend bool operator==(const StreamRef& a, const StreamRef& b) noexcept;
+
 private:
     friend class Stream;
     friend struct detail::StreamAccess;

@@ -44,9 +44,12 @@ from ._check import (
 )
 from ._core import (
     DevicePointer,
+    ElementwiseKernel,
     Event,
+    MemoryPool,
     Stream,
     arange,
+    argwhere,
     array_split,
     atleast_1d,
     atleast_2d,
@@ -54,6 +57,7 @@ from ._core import (
     broadcast_arrays,
     broadcast_to,
     column_stack,
+    compress,
     concatenate,
     copyto,
     diagonal,
@@ -61,9 +65,11 @@ from ._core import (
     empty,
     expand_dims,
     eye,
+    flatnonzero,
     flip,
     full,
     get_current_stream,
+    get_default_memory_pool,
     get_elapsed_time,
     hstack,
     identity,
@@ -73,7 +79,10 @@ from ._core import (
     meshgrid,
     moveaxis,
     ndarray,
+    nonzero,
     ones,
+    put,
+    put_along_axis,
     real,
     repeat,
     roll,
@@ -82,10 +91,13 @@ from ._core import (
     squeeze,
     stack,
     swapaxes,
+    take,
+    take_along_axis,
     tile,
     transpose,
     tril,
     triu,
+    ufunc,
     vstack,
     zeros,
 )
@@ -109,13 +121,20 @@ from ._errors import (
     LaunchError,
     LaunchTimeoutError,
     OutOfMemoryError,
+    ScalarOverflowError,
     UsageError,
     WaitInterruptedError,
     WaitTimeoutError,
 )
+from ._indexing import where
 from ._interop import array, asarray, ascontiguousarray, asfortranarray, asnumpy, from_dlpack
 from ._kernel import RawKernel, RawModule
 from ._shape import fliplr, flipud, pad, ravel, reshape
+
+# The ufuncs, one per row of the C++ table (src/ops/ufuncs.def), and NumPy's aliases of them:
+# gpukit.add, gpukit.sqrt, gpukit.divide, ...
+_ufuncs = _core.ufuncs()
+globals().update(_ufuncs)
 
 # Tracebacks and reprs name the public path (gpukit.LaunchConfigError), not the private module. The
 # classes the extension defines (ndarray, Stream, Event, Device) keep gpukit._core as theirs, so that
@@ -124,7 +143,7 @@ for _name in ("ArrayIndexError", "AxisError", "BackendUnavailableError", "Benchm
               "ContextUnusableError", "CudaError", "DTypeError", "GpukitError", "HazardError", "InvalidArgumentError",
               "KernelArgumentError", "KernelFaultError", "KernelNotFoundError", "LaunchAbandonedError",
               "LaunchConfigError", "LaunchError", "LaunchTimeoutError", "OutOfMemoryError", "RawKernel", "RawModule",
-              "UsageError", "WaitInterruptedError", "WaitTimeoutError"):
+              "ScalarOverflowError", "UsageError", "WaitInterruptedError", "WaitTimeoutError"):
     globals()[_name].__module__ = __name__
 del _name
 
@@ -135,18 +154,19 @@ nullptr = DevicePointer(0)
 
 __all__ = [
     "ArrayIndexError", "AxisError", "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError",
-    "ContextUnusableError", "CudaError", "DTypeError", "Device", "DevicePointer", "Event", "GpukitError", "Hazard",
-    "HazardError", "InvalidArgumentError", "KernelArgumentError", "KernelFaultError", "KernelNotFoundError",
-    "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError", "OutOfMemoryError",
-    "RawKernel", "RawModule", "Stream", "UsageError", "WaitInterruptedError", "WaitTimeoutError", "all_devices",
-    "arange", "array", "array_split", "asarray", "ascontiguousarray", "asfortranarray", "asnumpy", "atleast_1d",
-    "atleast_2d", "atleast_3d", "backend", "backends", "benchmark", "broadcast_arrays", "broadcast_to",
-    "check_tools_from_environment", "column_stack", "concatenate", "copyto", "cuda_available",
-    "cuda_unavailable_reason", "devices", "diagonal", "dstack", "empty", "empty_like", "expand_dims", "eye", "flip",
-    "fliplr", "flipud", "from_dlpack", "full", "full_like", "get_current_stream", "get_device", "get_elapsed_time",
-    "hstack", "identity", "imag", "indices", "linspace", "meshgrid", "moveaxis", "ndarray", "nullptr", "ones",
-    "ones_like", "pad", "pinned_empty", "print_check_report", "raise_on_hazard", "ravel", "real", "repeat", "reshape",
-    "roll", "rot90", "sandboxed", "set_print_check_report", "set_raise_on_hazard", "set_sandbox", "split", "squeeze",
-    "stack", "swapaxes", "synchronize", "take_check_report", "tile", "transpose", "tril", "triu", "use_backend",
-    "vstack", "zeros", "zeros_like",
-]
+    "ContextUnusableError", "CudaError", "DTypeError", "Device", "DevicePointer", "ElementwiseKernel", "Event",
+    "GpukitError", "Hazard", "HazardError", "InvalidArgumentError", "KernelArgumentError", "KernelFaultError",
+    "KernelNotFoundError", "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError",
+    "MemoryPool", "OutOfMemoryError", "RawKernel", "RawModule", "ScalarOverflowError", "Stream", "UsageError",
+    "WaitInterruptedError", "WaitTimeoutError", "all_devices", "arange", "argwhere", "array", "array_split", "asarray",
+    "ascontiguousarray", "asfortranarray", "asnumpy", "atleast_1d", "atleast_2d", "atleast_3d", "backend", "backends",
+    "benchmark", "broadcast_arrays", "broadcast_to", "check_tools_from_environment", "column_stack", "compress",
+    "concatenate", "copyto", "cuda_available", "cuda_unavailable_reason", "devices", "diagonal", "dstack", "empty",
+    "empty_like", "expand_dims", "eye", "flatnonzero", "flip", "fliplr", "flipud", "from_dlpack", "full", "full_like",
+    "get_current_stream", "get_default_memory_pool", "get_device", "get_elapsed_time", "hstack", "identity", "imag",
+    "indices", "linspace", "meshgrid", "moveaxis", "ndarray", "nonzero", "nullptr", "ones", "ones_like", "pad",
+    "pinned_empty", "print_check_report", "put", "put_along_axis", "raise_on_hazard", "ravel", "real", "repeat",
+    "reshape", "roll", "rot90", "sandboxed", "set_print_check_report", "set_raise_on_hazard", "set_sandbox", "split",
+    "squeeze", "stack", "swapaxes", "synchronize", "take", "take_along_axis", "take_check_report", "tile", "transpose",
+    "tril", "triu", "ufunc", "use_backend", "vstack", "where", "zeros", "zeros_like",
+] + sorted(_ufuncs)

@@ -434,7 +434,176 @@ class ndarray:
     On a CUDA device the array exposes ``__cuda_array_interface__`` (version 3, with the current stream) and ``__dlpack__`` with ``kDLCUDA``: CuPy, PyTorch and Numba take it without a copy. On the simulator, device memory is host memory, so ``__dlpack_device__`` is ``kDLCPU`` and ``numpy.from_dlpack(array)`` is a zero-copy NumPy view; ``__cuda_array_interface__`` is absent there (no CUDA library could read the pointer). NumPy's implicit conversion (``numpy.asarray(array)``) raises on both backends, so code that runs on the simulator runs unchanged on a GPU.
     """
 
+    __hash__: None = None
+
+    def __lt__(self, value, /):
+        """Return self<value."""
+
+    def __le__(self, value, /):
+        """Return self<=value."""
+
+    def __eq__(self, value, /):
+        """Return self==value."""
+
+    def __ne__(self, value, /):
+        """Return self!=value."""
+
+    def __gt__(self, value, /):
+        """Return self>value."""
+
+    def __ge__(self, value, /):
+        """Return self>=value."""
+
     def __init__(self, shape: object, dtype: object = float, memptr: ndarray | None = None, strides: object | None = None) -> None: ...
+
+    def __add__(self, value, /):
+        """Return self+value."""
+
+    def __radd__(self, value, /):
+        """Return value+self."""
+
+    def __sub__(self, value, /):
+        """Return self-value."""
+
+    def __rsub__(self, value, /):
+        """Return value-self."""
+
+    def __mul__(self, value, /):
+        """Return self*value."""
+
+    def __rmul__(self, value, /):
+        """Return value*self."""
+
+    def __mod__(self, value, /):
+        """Return self%value."""
+
+    def __rmod__(self, value, /):
+        """Return value%self."""
+
+    def __divmod__(self, value, /):
+        """Return divmod(self, value)."""
+
+    def __rdivmod__(self, value, /):
+        """Return divmod(value, self)."""
+
+    def __pow__(self, value, mod=None, /):
+        """Return pow(self, value, mod)."""
+
+    def __rpow__(self, value, mod=None, /):
+        """Return pow(value, self, mod)."""
+
+    def __neg__(self, /):
+        """-self"""
+
+    def __pos__(self, /):
+        """+self"""
+
+    def __abs__(self, /):
+        """abs(self)"""
+
+    def __bool__(self, /):
+        """True if self else False"""
+
+    def __invert__(self, /):
+        """~self"""
+
+    def __lshift__(self, value, /):
+        """Return self<<value."""
+
+    def __rlshift__(self, value, /):
+        """Return value<<self."""
+
+    def __rshift__(self, value, /):
+        """Return self>>value."""
+
+    def __rrshift__(self, value, /):
+        """Return value>>self."""
+
+    def __and__(self, value, /):
+        """Return self&value."""
+
+    def __rand__(self, value, /):
+        """Return value&self."""
+
+    def __xor__(self, value, /):
+        """Return self^value."""
+
+    def __rxor__(self, value, /):
+        """Return value^self."""
+
+    def __or__(self, value, /):
+        """Return self|value."""
+
+    def __ror__(self, value, /):
+        """Return value|self."""
+
+    def __int__(self, /):
+        """int(self)"""
+
+    def __float__(self, /):
+        """float(self)"""
+
+    def __iadd__(self, value, /):
+        """Return self+=value."""
+
+    def __isub__(self, value, /):
+        """Return self-=value."""
+
+    def __imul__(self, value, /):
+        """Return self*=value."""
+
+    def __imod__(self, value, /):
+        """Return self%=value."""
+
+    def __ipow__(self, value, /):
+        """Return self**=value."""
+
+    def __ilshift__(self, value, /):
+        """Return self<<=value."""
+
+    def __irshift__(self, value, /):
+        """Return self>>=value."""
+
+    def __iand__(self, value, /):
+        """Return self&=value."""
+
+    def __ixor__(self, value, /):
+        """Return self^=value."""
+
+    def __ior__(self, value, /):
+        """Return self|=value."""
+
+    def __floordiv__(self, value, /):
+        """Return self//value."""
+
+    def __rfloordiv__(self, value, /):
+        """Return value//self."""
+
+    def __truediv__(self, value, /):
+        """Return self/value."""
+
+    def __rtruediv__(self, value, /):
+        """Return value/self."""
+
+    def __ifloordiv__(self, value, /):
+        """Return self//=value."""
+
+    def __itruediv__(self, value, /):
+        """Return self/=value."""
+
+    def __index__(self, /):
+        """
+        Return self converted to an integer, if self is suitable for use as an index into a list.
+        """
+
+    def __matmul__(self, value, /):
+        """Return self@value."""
+
+    def __rmatmul__(self, value, /):
+        """Return value@self."""
+
+    def __imatmul__(self, value, /):
+        """Return self@=value."""
 
     @property
     def dtype(self) -> object:
@@ -508,67 +677,50 @@ class ndarray:
 
     def __array__(self, dtype: object | None = None, copy: object | None = None) -> object: ...
 
-    def copy(self, order: object | None = 'C') -> ndarray:
-        """
-        A new array with the same elements, laid out in `order` ('C', 'F', 'A', 'K').
-        """
+    def copy(self) -> ndarray:
+        """A new C-contiguous array with the same elements."""
 
-    def astype(self, dtype: object, order: str = 'K', casting: str = 'unsafe', subok: object = None, copy: bool = True) -> ndarray:
+    def astype(self, dtype: object, copy: bool = True) -> ndarray:
         """
-        The elements converted to `dtype` on the device, as NumPy converts them, in a new array laid out in `order` (K: as this one); the array itself when nothing changes and `copy` is False.
+        The elements converted to ``dtype`` (through a host copy until elementwise kernels arrive); the array itself when it has that dtype and ``copy`` is False.
         """
 
     def fill(self, value: object) -> None:
         """
-        Sets every element to `value` (converted to the array's dtype as NumPy converts it), on the device.
+        Sets every element to ``value`` (converted to the array's dtype as NumPy converts it).
         """
 
-    def __getitem__(self, key: object) -> ndarray: ...
-
-    def __setitem__(self, key: object, value: object) -> None: ...
-
-    def reshape(self, *args, **kwargs) -> ndarray:
+    def nonzero(self) -> tuple[ndarray, ...]:
         """
-        The same elements in a new shape (one extent may be -1), read and placed in `order`: a view when strides allow (NumPy's rule), else a copy (copy=False refuses one, copy=True always makes one).
+        The indices of the nonzero elements, one int64 array per dimension; waits for the count.
         """
 
-    def ravel(self, order: object | None = 'C') -> ndarray:
+    def take(self, indices: object, axis: int | None = None, out: ndarray | None = None, mode: str = 'raise') -> ndarray:
+        """gpukit.take(self, indices, axis, out, mode)."""
+
+    def put(self, indices: object, values: object, mode: str = 'raise') -> None:
+        """gpukit.put(self, indices, values, mode)."""
+
+    def compress(self, condition: object, axis: int | None = None, out: ndarray | None = None) -> ndarray:
+        """gpukit.compress(condition, self, axis, out)."""
+
+    def __getitem__(self, key: object) -> ndarray:
         """
-        1-D in `order`: a view of an array contiguous in that order, else a copy.
-        """
-
-    def flatten(self, order: object | None = 'C') -> ndarray:
-        """A 1-D copy in `order`."""
-
-    def squeeze(self, axis: object | None = None) -> ndarray:
-        """Without dimensions of extent 1 (all, or those of `axis`): a view."""
-
-    def swapaxes(self, axis1: object | None, axis2: object | None) -> ndarray:
-        """Two axes interchanged: a view."""
-
-    def repeat(self, repeats: object | None, axis: object | None = None) -> ndarray:
-        """Each element repeated along `axis` (the flattened array by default)."""
-
-    def diagonal(self, offset: object | None = 0, axis1: object | None = 0, axis2: object | None = 1) -> ndarray:
-        """The diagonal at `offset` of the matrices in (axis1, axis2): a view."""
-
-    @property
-    def real(self) -> ndarray:
-        """
-        The real part: a view of a complex array's memory (assigning to it writes the array).
+        a[key]: basic indices (ints, slices, None, ...) give a view; index arrays (integer arrays, masks, lists, NumPy arrays) gather a copy.
         """
 
-    @real.setter
-    def real(self, arg: object, /) -> None: ...
-
-    @property
-    def imag(self) -> ndarray:
+    def __setitem__(self, key: object, value: object) -> None:
         """
-        The imaginary part: a view of a complex array's memory; zeros (a new array) for a real one.
+        a[key] = value: a gpukit array, a number or host data (a NumPy array, a list), broadcast to a[key]'s shape and converted to a's dtype. Duplicate indices write one of their values (which one is not defined).
         """
 
-    @imag.setter
-    def imag(self, arg: object, /) -> None: ...
+    def reshape(self, *args) -> ndarray:
+        """
+        The same elements in a new shape (one extent may be -1); a view, so the array must be C-contiguous.
+        """
+
+    def ravel(self) -> ndarray:
+        """A 1-D view of a C-contiguous array, else a 1-D copy."""
 
     def transpose(self, *args) -> ndarray:
         """A view with the dimensions permuted (reversed when no axes are given)."""
@@ -601,6 +753,34 @@ class ndarray:
 
     __array_priority__: int = 100
 
+    def conj(self) -> ndarray:
+        """
+        The complex conjugate, elementwise (the array's values for real dtypes), as gpukit.conjugate.
+        """
+
+    def conjugate(self) -> ndarray:
+        """
+        The complex conjugate, elementwise (the array's values for real dtypes), as gpukit.conjugate.
+        """
+
+    def clip(self, min: object = None, max: object = None, out: ndarray | None = None, **kwargs: object) -> ndarray:
+        """
+        The values limited to [min, max] (either may be None), as numpy.clip: ``minimum(maximum(a, min), max)``; ``out``, ``casting`` and ``dtype`` as a ufunc's.
+        """
+
+    def round(self, decimals: int = 0, out: ndarray | None = None) -> ndarray:
+        """
+        The elements rounded to ``decimals`` decimal places as numpy.round rounds them (halves to even; integers unchanged for decimals >= 0); into ``out`` when given.
+        """
+
+    def __complex__(self) -> complex:
+        """The element of a 0-d array as a Python complex."""
+
+    def __array_ufunc__(self, ufunc: object, method: str, *inputs: object, **kwargs: object) -> object:
+        """
+        NumPy's ufuncs on gpukit arrays (numpy.sqrt(x)) run gpukit's; NumPy arrays among the operands raise TypeError naming gpukit.asarray.
+        """
+
 class MemoryWatch:
     """
     Whether the memory an array views is still held, by any array, DLPack capsule or launch, without holding it: for tests and leak hunts.
@@ -611,6 +791,11 @@ class MemoryWatch:
     @property
     def alive(self) -> bool:
         """True until the memory has been let go of."""
+
+def empty(shape: object, dtype: object, device: Device) -> ndarray:
+    """
+    A new C-contiguous array on `device`; its contents are whatever the memory held.
+    """
 
 def checked_shape(shape: object, dtype: object) -> tuple[tuple[int, ...], int]:
     """
@@ -632,199 +817,354 @@ def dtype_names() -> list[str]:
     The names of the element types gpukit arrays hold, NumPy's numeric types and bfloat16.
     """
 
-def empty(shape: object, dtype: object = float, order: str = 'C', device: Device | None = None) -> ndarray:
+class MemoryPool:
     """
-    A new array of `shape` on the current device (or `device`); its contents are whatever the memory held.
-    """
-
-def zeros(shape: object, dtype: object = float, order: str = 'C') -> ndarray:
-    """A new array of zeros (one memset)."""
-
-def ones(shape: object, dtype: object = float, order: str = 'C') -> ndarray:
-    """A new array of ones."""
-
-def full(shape: object, fill_value: object, dtype: object = None, order: str = 'C') -> ndarray:
-    """
-    A new array with every element `fill_value` (a number, or an array broadcast to `shape`), in `dtype` or the one NumPy gives the value.
+    A device's caching allocator, which arrays allocate from (as CuPy's MemoryPool): memory an array lets go of is kept for the next array, in its stream's order, instead of going back to the device. Out of memory, the pool gives back what it cached and tries again before raising gpukit.OutOfMemoryError. On the simulator it does not cache, so that check mode sees each array as an allocation of its own; GPUKIT_MEMORY_POOL=on|off|auto chooses.
     """
 
-def empty_like(a: ndarray, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None) -> ndarray:
-    """
-    A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device.
-    """
+    @property
+    def device(self) -> Device:
+        """The device whose memory it holds."""
 
-def zeros_like(a: ndarray, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None) -> ndarray:
+    def used_bytes(self) -> int:
+        """Bytes of the blocks live arrays hold (rounded up to 512 bytes)."""
+
+    def total_bytes(self) -> int:
+        """
+        Bytes the pool holds on the device: used_bytes() and the cached free blocks.
+        """
+
+    def free_bytes(self) -> int:
+        """Bytes of the cached free blocks."""
+
+    def n_free_blocks(self) -> int:
+        """How many free blocks the pool caches."""
+
+    def free_all_blocks(self) -> None:
+        """
+        Gives the cached blocks back to the device (a segment that still holds a live array's block stays).
+        """
+
+    def set_limit(self, size: int | None = None, fraction: float | None = None) -> None:
+        """
+        The most bytes the pool may hold on the device: `size` bytes, or `fraction` of the device's memory; neither, or 0: no limit. Past it, allocations raise gpukit.OutOfMemoryError once the cached blocks are given back.
+        """
+
+    def get_limit(self) -> int:
+        """The limit set_limit set, in bytes; 0: none."""
+
+    @property
+    def caching(self) -> bool:
+        """Whether freed memory is kept for the next array."""
+
+    def set_caching(self, on: bool) -> None:
+        """
+        Keep freed memory (True), or give every array's memory back to the device when it goes (False, for debugging; it gives the cached blocks back now).
+        """
+
+    def __repr__(self) -> str: ...
+
+def get_default_memory_pool(device: Device | None = None) -> MemoryPool:
+    """The pool arrays on `device` (None: the current device) allocate from."""
+
+class ufunc:
     """
-    A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device.
-    """
+    A universal function: an operation applied element by element, with NumPy's broadcasting, type promotion (NumPy 2's rules: Python numbers are weak) and keywords.
 
-def ones_like(a: ndarray, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None) -> ndarray:
-    """
-    A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device.
-    """
-
-def full_like(a: ndarray, fill_value: object | None, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None) -> ndarray:
-    """A new array like `a` with every element `fill_value`."""
-
-def arange(start: object | None, stop: object | None = None, step: object | None = None, dtype: object | None = None) -> ndarray:
-    """
-    Evenly spaced values in [start, stop), NumPy's values bit for bit: ceil((stop - start) / step) of them.
-    """
-
-def linspace(start: object | None, stop: object | None, num: object | None = 50, endpoint: bool = True, retstep: bool = False, dtype: object | None = None, axis: object | None = 0) -> object:
-    """
-    `num` evenly spaced values from start to stop (included when `endpoint`), NumPy's formula bit for bit; with `retstep`, (values, step).
-    """
-
-def eye(N: int, M: int | None = None, k: int = 0, dtype: object = float, order: str = 'C') -> ndarray:
-    """An N x M array with ones on diagonal k, zeros elsewhere."""
-
-def identity(n: object | None, dtype: object | None = None) -> ndarray:
-    """The n x n identity matrix."""
-
-def asarray_from_host(host: object, dtype: object | None, order: object | None, device: Device) -> ndarray:
-    """
-    A device copy of a NumPy array (of a dtype arrays hold), converted to `dtype` on the device, laid out in `order` (K: as the host array is).
-    """
-
-def asarray_of_array(a: ndarray, dtype: object | None, order: object | None) -> ndarray:
-    """
-    `a` itself when it has `dtype` and lies in `order`, else a converted copy.
-    """
-
-def ascontiguousarray(a: ndarray, dtype: object | None = None) -> ndarray:
-    """`a` (at least 1-D) C-contiguous: itself when it is, else a copy."""
-
-def asfortranarray(a: ndarray, dtype: object | None = None) -> ndarray:
-    """`a` (at least 1-D) F-contiguous: itself when it is, else a copy."""
-
-def squeeze(a: object | None, axis: object | None = None) -> ndarray:
-    """`a` without dimensions of extent 1 (all, or those of `axis`): a view."""
-
-def expand_dims(a: object | None, axis: object | None) -> ndarray:
-    """`a` with new dimensions of extent 1 at `axis`: a view."""
-
-def swapaxes(a: object | None, axis1: object | None, axis2: object | None) -> ndarray:
-    """`a` with two axes interchanged: a view."""
-
-def moveaxis(a: object | None, source: object | None, destination: object | None) -> ndarray:
-    """
-    `a` with the axes at `source` moved to `destination`, the others in their order: a view.
+    ``ufunc(*inputs, out=None, where=True, casting='same_kind', dtype=None)``. Inputs are gpukit arrays, Python numbers and NumPy scalars (host arrays are refused: copy them with :func:`gpukit.asarray`). ``out``: an array, or a tuple of one per output, written in place and returned; ``where``: a bool array, results written only where it is true; ``casting``: how far inputs and outputs may be cast ('no', 'equiv', 'safe', 'same_kind', 'unsafe'); ``dtype``: the dtype of the outputs, choosing the loop. The work runs on the current stream without waiting. ``ufunc.types`` lists the loops (NumPy's letters; ``E`` is bfloat16).
     """
 
-def transpose(a: object | None, axes: object | None = None) -> ndarray:
-    """`a` with its axes permuted (reversed by default): a view."""
+    def __call__(self, /, *args, **kwargs):
+        """Call self as a function."""
 
-def broadcast_to(array: object | None, shape: object | None) -> ndarray:
-    """`array` repeated (stride 0) to `shape`: a view."""
+    @property
+    def nin(self) -> int:
+        """The number of inputs."""
 
-def broadcast_arrays(*args) -> tuple:
-    """The arrays broadcast to their common shape: views."""
+    @property
+    def nout(self) -> int:
+        """The number of outputs."""
 
-def atleast_1d(*args) -> object:
-    """Each array with at least 1 dimension (views)."""
+    @property
+    def nargs(self) -> int:
+        """The number of arguments: inputs and outputs."""
 
-def atleast_2d(*args) -> object:
-    """Each array with at least 2 dimensions (views)."""
+    @property
+    def ntypes(self) -> int:
+        """The number of loops."""
 
-def atleast_3d(*args) -> object:
-    """Each array with at least 3 dimensions (views)."""
+    @property
+    def types(self) -> list[str]:
+        """
+        The loops, as NumPy writes them ('ff->f'), in the order a call tries them (``E``: bfloat16).
+        """
 
-def flip(m: object | None, axis: object | None = None) -> ndarray:
-    """`m` reversed along `axis` (every axis by default): a view."""
+    @property
+    def identity(self) -> object:
+        """
+        The value that leaves the other operand unchanged (0 for add), or None, as NumPy's.
+        """
 
-def rot90(m: object | None, k: object | None = 1, axes: object | None = (0, 1)) -> ndarray:
+    @property
+    def signature(self) -> None:
+        """
+        None: gpukit's ufuncs are elementwise (no generalized core dimensions).
+        """
+
+    def __repr__(self) -> str: ...
+
+    def outer(self, a: object, b: object, /, **kwargs: object) -> object:
+        """
+        The ufunc of every pair: ``result[i..., j...] = ufunc(a[i...], b[j...])``, of shape ``a.shape + b.shape`` (two-input ufuncs; keywords as a call's).
+        """
+
+    def reduce(self, *args: object, **kwargs: object) -> object:
+        """
+        Not implemented yet (reductions come in a later issue): raises NotImplementedError.
+        """
+
+    def accumulate(self, *args: object, **kwargs: object) -> object:
+        """
+        Not implemented yet (reductions come in a later issue): raises NotImplementedError.
+        """
+
+    def reduceat(self, *args: object, **kwargs: object) -> object:
+        """
+        Not implemented yet (reductions come in a later issue): raises NotImplementedError.
+        """
+
+    def at(self, *args: object, **kwargs: object) -> object:
+        """
+        Not implemented yet (reductions come in a later issue): raises NotImplementedError.
+        """
+
+add: ufunc = ...
+
+subtract: ufunc = ...
+
+multiply: ufunc = ...
+
+true_divide: ufunc = ...
+
+floor_divide: ufunc = ...
+
+remainder: ufunc = ...
+
+negative: ufunc = ...
+
+positive: ufunc = ...
+
+absolute: ufunc = ...
+
+maximum: ufunc = ...
+
+minimum: ufunc = ...
+
+equal: ufunc = ...
+
+not_equal: ufunc = ...
+
+less: ufunc = ...
+
+less_equal: ufunc = ...
+
+greater: ufunc = ...
+
+greater_equal: ufunc = ...
+
+fmod: ufunc = ...
+
+power: ufunc = ...
+
+float_power: ufunc = ...
+
+fabs: ufunc = ...
+
+sign: ufunc = ...
+
+reciprocal: ufunc = ...
+
+exp: ufunc = ...
+
+exp2: ufunc = ...
+
+expm1: ufunc = ...
+
+log: ufunc = ...
+
+log2: ufunc = ...
+
+log10: ufunc = ...
+
+log1p: ufunc = ...
+
+sqrt: ufunc = ...
+
+cbrt: ufunc = ...
+
+square: ufunc = ...
+
+sin: ufunc = ...
+
+cos: ufunc = ...
+
+tan: ufunc = ...
+
+arcsin: ufunc = ...
+
+arccos: ufunc = ...
+
+arctan: ufunc = ...
+
+arctan2: ufunc = ...
+
+hypot: ufunc = ...
+
+sinh: ufunc = ...
+
+cosh: ufunc = ...
+
+tanh: ufunc = ...
+
+arcsinh: ufunc = ...
+
+arccosh: ufunc = ...
+
+arctanh: ufunc = ...
+
+deg2rad: ufunc = ...
+
+rad2deg: ufunc = ...
+
+floor: ufunc = ...
+
+ceil: ufunc = ...
+
+trunc: ufunc = ...
+
+rint: ufunc = ...
+
+fmax: ufunc = ...
+
+fmin: ufunc = ...
+
+logical_and: ufunc = ...
+
+logical_or: ufunc = ...
+
+logical_xor: ufunc = ...
+
+logical_not: ufunc = ...
+
+bitwise_and: ufunc = ...
+
+bitwise_or: ufunc = ...
+
+bitwise_xor: ufunc = ...
+
+bitwise_not: ufunc = ...
+
+left_shift: ufunc = ...
+
+right_shift: ufunc = ...
+
+isnan: ufunc = ...
+
+isinf: ufunc = ...
+
+isfinite: ufunc = ...
+
+signbit: ufunc = ...
+
+copysign: ufunc = ...
+
+ldexp: ufunc = ...
+
+heaviside: ufunc = ...
+
+conjugate: ufunc = ...
+
+gcd: ufunc = ...
+
+lcm: ufunc = ...
+
+divide: ufunc = ...
+
+mod: ufunc = ...
+
+abs: ufunc = ...
+
+conj: ufunc = ...
+
+invert: ufunc = ...
+
+bitwise_invert: ufunc = ...
+
+degrees: ufunc = ...
+
+radians: ufunc = ...
+
+bitwise_left_shift: ufunc = ...
+
+bitwise_right_shift: ufunc = ...
+
+pow: ufunc = ...
+
+acos: ufunc = ...
+
+asin: ufunc = ...
+
+atan: ufunc = ...
+
+atan2: ufunc = ...
+
+acosh: ufunc = ...
+
+asinh: ufunc = ...
+
+atanh: ufunc = ...
+
+def ufuncs() -> dict:
     """
-    `m` rotated by 90 degrees k times from the first axis toward the second: a view.
+    Every ufunc by its name and NumPy's aliases (divide, mod, abs, ...): what the gpukit package exports.
+def take(a: ndarray, indices: object, axis: int | None = None, out: ndarray | None = None, mode: str = 'raise') -> ndarray:
+    """
+    The elements of `a` at `indices` along `axis` (of the flattened array without one), as numpy.take. mode: 'raise' (IndexError; waits for the device once to check), 'wrap' or 'clip' (never wait).
     """
 
-def diagonal(a: object | None, offset: object | None = 0, axis1: object | None = 0, axis2: object | None = 1) -> ndarray:
+def put(a: ndarray, ind: object, v: object, mode: str = 'raise') -> None:
     """
-    The diagonal at `offset` of the matrices in (axis1, axis2), as the last axis: a view.
-    """
-
-def real(val: object | None) -> ndarray:
-    """
-    The real part: a view of a complex array's memory, the array itself otherwise.
+    a.flat[ind] = v, the values repeated when there are fewer than indices (numpy.put). In mode 'raise' every index is checked before any element is written.
     """
 
-def imag(val: object | None) -> ndarray:
+def take_along_axis(arr: ndarray, indices: object, axis: int | None = -1) -> ndarray:
     """
-    The imaginary part: a view of a complex array's memory, zeros (a new array) otherwise.
-    """
-
-def flatten(a: object | None, order: object | None = 'C') -> ndarray:
-    """A 1-D copy in `order`."""
-
-def concatenate(arrays: object | None, axis: object | None = 0, out: object | None = None, *, dtype: object | None = None, casting: object | None = 'same_kind') -> ndarray:
-    """
-    The arrays joined along `axis` (flattened first for None), into `out` or a new array.
+    The elements of `arr` at `indices` along `axis`, which `indices` (of arr's number of dimensions) replaces (numpy.take_along_axis).
     """
 
-def stack(arrays: object | None, axis: object | None = 0, out: object | None = None, *, dtype: object | None = None, casting: object | None = 'same_kind') -> ndarray:
-    """The arrays joined along a new axis."""
-
-def vstack(tup: object | None, *, dtype: object | None = None, casting: object | None = 'same_kind') -> ndarray:
-    """The arrays stacked as rows (axis 0)."""
-
-def hstack(tup: object | None, *, dtype: object | None = None, casting: object | None = 'same_kind') -> ndarray:
-    """The arrays stacked as columns (axis 1; 0 for 1-D arrays)."""
-
-def dstack(tup: object | None, *, dtype: object | None = None, casting: object | None = 'same_kind') -> ndarray:
-    """The arrays stacked in depth (axis 2)."""
-
-def column_stack(tup: object | None) -> ndarray:
+def put_along_axis(arr: ndarray, indices: object, values: object, axis: int | None) -> None:
     """
-    1-D arrays as columns of a 2-D array (2-D arrays as they are), joined along axis 1.
+    arr's elements at `indices` along `axis` = values, broadcast (numpy.put_along_axis).
     """
 
-def split(ary: object | None, indices_or_sections: object | None, axis: object | None = 0) -> list:
-    """Views of `ary` in equal sections, or between indices, along `axis`."""
-
-def array_split(ary: object | None, indices_or_sections: object | None, axis: object | None = 0) -> list:
-    """As split, but sections may differ by one element."""
-
-def tile(A: object | None, reps: object | None) -> ndarray:
-    """`A` repeated `reps` times along each axis."""
-
-def repeat(a: object | None, repeats: object | None, axis: object | None = None) -> ndarray:
+def compress(condition: object, a: ndarray, axis: int | None = None, out: ndarray | None = None) -> ndarray:
     """
-    Each element repeated (one count, or one per element) along `axis`, or over the flattened array.
+    The slices of `a` along `axis` where the 1-D `condition` is nonzero (numpy.compress); waits for the count.
     """
 
-def pad_pairs(array: object | None, widths: Sequence[tuple[int, int]], mode: str, constants: object | None) -> ndarray:
+def nonzero(a: ndarray) -> tuple[ndarray, ...]:
     """
-    pad with one (before, after) pair per axis (gpukit.pad normalises NumPy's forms into these).
-    """
-
-def roll(a: object | None, shift: object | None, axis: object | None = None) -> ndarray:
-    """
-    Elements shifted along `axis` (the flattened array by default), wrapping around.
+    The indices of the nonzero elements, one int64 array per dimension (numpy.nonzero); waits for the count.
     """
 
-def tril(m: object | None, k: object | None = 0) -> ndarray:
+def argwhere(a: ndarray) -> ndarray:
     """
-    The lower triangle of the last two dimensions from diagonal k, zeros above.
-    """
-
-def triu(m: object | None, k: object | None = 0) -> ndarray:
-    """
-    The upper triangle of the last two dimensions from diagonal k, zeros below.
+    The indices of the nonzero elements as one (count, ndim) int64 array; waits for the count.
     """
 
-def meshgrid(*args, **kwargs) -> tuple:
+def flatnonzero(a: ndarray) -> ndarray:
     """
-    Coordinate arrays from coordinate vectors (indexing 'xy' or 'ij', sparse, copy).
-    """
-
-def indices(dimensions: object | None, dtype: object | None = int, sparse: bool = False) -> object:
-    """
-    The grid's coordinates: an array of shape (len(dimensions), *dimensions), or one array per dimension when sparse.
-    """
-
-def copyto(dst: object | None, src: object | None, casting: object | None = 'same_kind', where: object | None = True) -> None:
-    """
-    dst[...] = src, broadcast and cast under `casting`, where `where` is True.
+    The positions of the nonzero elements in the flattened array, int64; waits for the count.
     """
 
 class DevicePointer:
@@ -1016,6 +1356,71 @@ class Kernel:
         """
         Checks and enqueues one launch on `stream` (a gpukit.Stream; None: the current stream) (see gpukit.RawKernel.__call__).
         """
+
+class ElementwiseKernel:
+    """
+    A user-defined elementwise kernel, as CuPy's ElementwiseKernel.
+
+        squared_diff = gpukit.ElementwiseKernel("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff")
+        z = squared_diff(x, y)          # broadcast; z allocated
+        squared_diff(x, 5.0, z)         # a scalar; z given
+
+    Parameters are "float32 x, T y, raw T z": a dtype name or a one-letter type placeholder (decided by
+    the arrays' dtypes; a typedef the operation may use), optionally after ``raw``. Non-raw arrays
+    broadcast together and the operation sees element ``i`` of each by name (outputs as references);
+    a raw array is indexed by the operation (``y[_ind.size() - i - 1]``). Arrays must have their
+    parameter's dtype exactly; Python numbers take their parameter's type. float16 and bfloat16 compute
+    in float. ``options`` are compile options, checked as RawModule's. Kernels compile on first use per
+    argument dtypes and layout class and are cached in the process and on disk.
+    """
+
+    def __init__(self, in_params: object, out_params: object, operation: object, name: object = 'kernel', reduce_dims: object = True, preamble: object = '', no_return: object = False, return_tuple: object = False, *, options: object = (), loop_prep: object = '', after_loop: object = '') -> None:
+        """
+        Reads the parameter lists and checks the name (a C identifier) and the compile options; the kernel compiles at its first call.
+        """
+
+    def __call__(self, *args, size: object | None = None, block_size: object | None = None, stream: object | None = None) -> object:
+        """
+        Runs the kernel on the inputs (then, optionally, every output) on the current stream (or stream=), without waiting. size= sets the loop's length when every array is raw; block_size= the threads per block. Returns the output, a tuple of them, or None as the kernel was made to.
+        """
+
+    @property
+    def name(self) -> str:
+        """The kernel's name (its symbol in the compiled code)."""
+
+    @property
+    def operation(self) -> str:
+        """The operation's CUDA C."""
+
+    @property
+    def preamble(self) -> str:
+        """The code before the kernel."""
+
+    @property
+    def nin(self) -> int:
+        """The number of inputs."""
+
+    @property
+    def nout(self) -> int:
+        """The number of outputs."""
+
+    @property
+    def nargs(self) -> int:
+        """The number of inputs and outputs."""
+
+    @property
+    def reduce_dims(self) -> bool:
+        """Whether the loop's dimensions are merged where the arrays allow."""
+
+    @property
+    def no_return(self) -> bool:
+        """Whether a call returns None."""
+
+    @property
+    def return_tuple(self) -> bool:
+        """Whether a call returns a tuple even for one output."""
+
+    def __repr__(self) -> str: ...
 
 class Hazard:
     """

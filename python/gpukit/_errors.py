@@ -22,8 +22,9 @@ The C++ core's messages come through unchanged; the fields it attaches become at
     ├── HazardError (RuntimeError)               check mode found a hazard: .hazard
     ├── InvalidArgumentError (ValueError)        a bad value given to a call
     │   └── AxisError (numpy.exceptions.AxisError: ValueError and IndexError)  an axis out of range
-    ├── DTypeError (TypeError)                   dtypes an operation cannot take (a cast the rule forbids)
     ├── ArrayIndexError (IndexError)             an index out of an array's bounds, too many indices
+    ├── DTypeError (TypeError)                   no ufunc loop for these dtypes, a cast the casting rule forbids
+    ├── ScalarOverflowError (OverflowError)      a Python int out of the range of the dtype it must take
     ├── UsageError (RuntimeError)                an object used in a state that forbids it
     ├── WaitTimeoutError (TimeoutError)          synchronize(timeout=...) ran out of time: .timeout_seconds
     └── WaitInterruptedError                     a wait for the device was interrupted (not by Ctrl-C, which
@@ -172,15 +173,20 @@ class AxisError(InvalidArgumentError, numpy.exceptions.AxisError):
         return self.args[0]
 
 
-class DTypeError(GpukitError, TypeError):
-    """An operation's dtypes do not allow it, such as a cast the casting rule forbids
-    (``Cannot cast array data from dtype('float64') to dtype('int32') according to the rule 'same_kind'``):
-    a ``TypeError``, as NumPy raises."""
-
-
 class ArrayIndexError(GpukitError, IndexError):
     """An index outside an array's bounds, more indices than the array has dimensions, or two ellipses:
     an ``IndexError``, as NumPy raises."""
+
+
+class DTypeError(GpukitError, TypeError):
+    """No loop of a ufunc takes the operands' dtypes, or an array or result cannot be cast as the casting
+    rule asks (``Cannot cast array data from dtype('float64') to dtype('int32') according to the rule
+    'same_kind'``): a ``TypeError``, as NumPy's ``UFuncTypeError``."""
+
+
+class ScalarOverflowError(GpukitError, OverflowError):
+    """A Python int out of the range of the integer dtype it must take (``x_uint8 + 300``): an
+    ``OverflowError``, as NumPy 2 raises."""
 
 
 class UsageError(GpukitError, RuntimeError):

@@ -9,6 +9,7 @@
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include <array>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -17,12 +18,15 @@
 
 #include "arguments.hpp"
 #include "array_arguments.hpp"
+#include "array_operators.hpp"
 #include "bindings.hpp"
 #include "dlpack.hpp"
 #include "dlpack_abi.hpp"
 #include "gpukit/array.hpp"
 #include "gpukit/current_stream.hpp"
+#include "gpukit/elementwise.hpp"
 #include "gpukit/shape_ops.hpp"
+#include "indexing.hpp"
 #include "numpy_bridge.hpp"
 #include "python_refs.hpp"
 #include "python_stream.hpp"
@@ -110,7 +114,8 @@ nb::object host_values(nb::handle values, std::string_view name) {
     if (values.is_none()) raise_type_error(std::string(name) + accepted + ", not None");
     nb::object host = as_numpy(values);
     const char kind = str_of(host.attr("dtype").attr("kind")).at(0);
-    if (kind == 'O' || kind == 'U' || kind == 'S' || kind == 'V')
+    // ml_dtypes' bfloat16 is a kind 'V' dtype to NumPy, but numbers: arrays hold it.
+    if ((kind == 'O' || kind == 'U' || kind == 'S' || kind == 'V') && !held_dtype(host.attr("dtype")))
         raise_type_error(std::string(name) + accepted + ", not " + describe_value(values));
     return host;
 }
@@ -132,9 +137,43 @@ void assign(Array target, nb::handle value) {
     }
     nb::object host = host_values(value, "value");
     if (!held_dtype(host.attr("dtype"))) host = host.attr("astype")(numpy_dtype(target.dtype()));
+    // NumPy drops leading dimensions of extent 1 the target does not have.
+    while (nb::cast<std::size_t>(host.attr("ndim")) > target.ndim() &&
+           nb::cast<std::int64_t>(host.attr("shape")[0]) == 1)
+        host = host[0];
     const NumpyHost view(host, false);
     GilRelease unlocked;
     target.assign(view.view());
+}
+
+// a[key]: a view for basic indices; with index arrays a gather, which may wait for the device.
+Array get_items(const Array& a, nb::handle key) {
+    if (auto basic = to_basic_key(key)) return a.index(*basic);
+    const std::vector<KeyItem> items = to_key(key, a.device());
+    if (auto basic = basic_indices(items)) return a.index(*basic);
+    GilRelease unlocked;
+    return getitem(a, items);
+}
+
+// a[key] = value: a gpukit array, a number, or host data (NumPy converts it to a's dtype).
+void set_items(const Array& a, nb::handle key, nb::handle value) {
+    const std::vector<KeyItem> items = to_key(key, a.device());
+    if (nb::isinstance<Array>(value)) {
+        const Array& source = *nb::inst_ptr<Array>(value);
+        GilRelease unlocked;
+        return setitem(a, items, source);
+    }
+    if (is_scalar(value)) {
+        const std::array<std::byte, 16> element = to_element(value, a.dtype(), "value").as(a.dtype());
+        GilRelease unlocked;
+        return setitem_bytes(a, items, std::span(element).first(static_cast<std::size_t>(a.itemsize())));
+    }
+    if (auto basic = basic_indices(items)) return assign(a.index(*basic), value);
+    nb::object host = host_values(value, "value");
+    if (held_dtype(host.attr("dtype")) != a.dtype()) host = host.attr("astype")(numpy_dtype(a.dtype()));
+    const Array values = to_device_array(host, a.device(), "value", false);
+    GilRelease unlocked;
+    setitem(a, items, values);
 }
 
 nb::dict cuda_array_interface(const Array& array) {
@@ -154,6 +193,9 @@ nb::dict cuda_array_interface(const Array& array) {
     interface["data"] = nb::make_tuple(array.size() ? array.address() : 0, false);
     interface["strides"] = array.is_c_contiguous() ? nb::object(nb::none()) : nb::object(to_tuple(array.strides()));
     interface["version"] = 3;
+    // The consumer uses the memory on streams gpukit cannot see: it waits for the device before
+    // it goes back to the pool (gpukit/array_memory.hpp).
+    array.memory()->mark_used_by_launch();
     // The consumer must order its work after this stream (1: CUDA's legacy default stream).
     interface["stream"] = exchange_stream(device);
     return interface;
@@ -219,7 +261,9 @@ nb::object export_dlpack(const Array& array, nb::handle stream, nb::handle max_v
         GilRelease unlocked;
         array.device().synchronize();
     }
-    return dlpack_capsule(copied ? *copied : array, versioned);
+    const Array& exported = copied ? *copied : array;
+    exported.memory()->mark_used_by_launch();  // as for __cuda_array_interface__
+    return dlpack_capsule(exported, versioned);
 }
 
 // reshape with NumPy 2's copy=: None a view when possible, False a view or ValueError, True a copy.
@@ -261,7 +305,7 @@ void bind_array(nb::module_& m) {
                    ", f_contiguous=" + word(f.f_contiguous) + ", owndata=" + word(f.owndata) + ")";
         });
 
-    nb::class_<Array> cls(m, "ndarray", nb::is_weak_referenceable(), array_doc);
+    nb::class_<Array> cls(m, "ndarray", nb::is_weak_referenceable(), nb::type_slots(array_operator_slots()), array_doc);
     cls.def("__init__", &construct, "shape"_a.none(),
             "dtype"_a.none() = nb::handle(reinterpret_cast<PyObject*>(&PyFloat_Type)),
             nb::sig("def __init__(self, shape: object, dtype: object = float, memptr: ndarray | None = None, "
@@ -377,14 +421,46 @@ void bind_array(nb::module_& m) {
             },
             "value"_a.none(), nb::sig("def fill(self, value: object) -> None"),
             "Sets every element to `value` (converted to the array's dtype as NumPy converts it), on the device.")
+        // ---- indexing routines (python/src/indexing.cpp binds the functions)
+        .def(
+            "nonzero", [](nb::handle self) { return nonzero_binding(self); },
+            nb::sig("def nonzero(self) -> tuple[ndarray, ...]"),
+            "The indices of the nonzero elements, one int64 array per dimension; waits for the count.")
+        .def(
+            "take",
+            [](nb::handle self, nb::handle indices, nb::handle axis, nb::handle out, nb::handle mode) {
+                return take_binding(self, indices, axis, out, mode);
+            },
+            "indices"_a.none(), "axis"_a.none() = nb::none(), "out"_a.none() = nb::none(), "mode"_a.none() = "raise",
+            nb::sig("def take(self, indices: object, axis: int | None = None, out: ndarray | None = None, "
+                    "mode: str = 'raise') -> ndarray"),
+            "gpukit.take(self, indices, axis, out, mode).")
+        .def(
+            "put",
+            [](nb::handle self, nb::handle indices, nb::handle values, nb::handle mode) {
+                put_binding(self, indices, values, mode);
+            },
+            "indices"_a.none(), "values"_a.none(), "mode"_a.none() = "raise",
+            nb::sig("def put(self, indices: object, values: object, mode: str = 'raise') -> None"),
+            "gpukit.put(self, indices, values, mode).")
+        .def(
+            "compress",
+            [](nb::handle self, nb::handle condition, nb::handle axis, nb::handle out) {
+                return compress_binding(condition, self, axis, out);
+            },
+            "condition"_a.none(), "axis"_a.none() = nb::none(), "out"_a.none() = nb::none(),
+            nb::sig("def compress(self, condition: object, axis: int | None = None, out: ndarray | None = None) "
+                    "-> ndarray"),
+            "gpukit.compress(condition, self, axis, out).")
         // ---- views
-        .def(
-            "__getitem__", [](const Array& a, nb::handle key) { return a.index(to_key(key)); }, "key"_a.none(),
-            nb::sig("def __getitem__(self, key: object) -> ndarray"))
-        .def(
-            "__setitem__",
-            [](const Array& a, nb::handle key, nb::handle value) { assign(a.index(to_key(key)), value); },
-            "key"_a.none(), "value"_a.none(), nb::sig("def __setitem__(self, key: object, value: object) -> None"))
+        .def("__getitem__", &get_items, "key"_a.none(), nb::sig("def __getitem__(self, key: object) -> ndarray"),
+             "a[key]: basic indices (ints, slices, None, ...) give a view; index arrays (integer arrays, masks, lists, "
+             "NumPy arrays) gather a copy.")
+        .def("__setitem__", &set_items, "key"_a.none(), "value"_a.none(),
+             nb::sig("def __setitem__(self, key: object, value: object) -> None"),
+             "a[key] = value: a gpukit array, a number or host data (a NumPy array, a list), broadcast to a[key]'s "
+             "shape and converted to a's dtype. Duplicate indices write one of their values (which one is not "
+             "defined).")
         .def(
             "reshape",
             [](const Array& a, const nb::args& shape, const nb::kwargs& kwargs) {

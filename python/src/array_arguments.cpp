@@ -8,6 +8,7 @@
 #include <string>
 
 #include "arguments.hpp"
+#include "gpukit/error.hpp"
 #include "numpy_bridge.hpp"
 
 namespace nb = nanobind;
@@ -76,22 +77,22 @@ bool is_scalar(nb::handle value) {
 
 Scalar to_scalar(nb::handle value, std::string_view name) {
     PyObject* object = value.ptr();
-    if (PyBool_Check(object)) return Scalar(object == Py_True).as_weak();
+    if (PyBool_Check(object)) return Scalar(object == Py_True);
     if (PyLong_Check(object)) {
         int overflow = 0;
         const long long n = PyLong_AsLongLongAndOverflow(object, &overflow);
-        if (overflow == 0) return Scalar(static_cast<std::int64_t>(n)).as_weak();
+        if (overflow == 0) return Scalar(static_cast<std::int64_t>(n));
         if (overflow > 0) {
             const unsigned long long u = PyLong_AsUnsignedLongLong(object);
             if (!(u == static_cast<unsigned long long>(-1) && PyErr_Occurred()))
-                return Scalar(static_cast<std::uint64_t>(u)).as_weak();
+                return Scalar::weak_unsigned(static_cast<std::uint64_t>(u));
             PyErr_Clear();
         }
-        raise_overflow_error("Python integer " + str_of(value) + " out of bounds for int64 and uint64");
+        throw ScalarOverflowError("Python integer " + str_of(value) + " out of bounds for int64 and uint64");
     }
-    if (PyFloat_Check(object)) return Scalar(PyFloat_AsDouble(object)).as_weak();
+    if (PyFloat_Check(object)) return Scalar(PyFloat_AsDouble(object));
     if (PyComplex_Check(object))
-        return Scalar(std::complex<double>(PyComplex_RealAsDouble(object), PyComplex_ImagAsDouble(object))).as_weak();
+        return Scalar(std::complex<double>(PyComplex_RealAsDouble(object), PyComplex_ImagAsDouble(object)));
     if (is_scalar(value)) {  // a NumPy scalar or 0-d array: its own dtype, its bytes
         nb::object host = as_numpy(value);
         const std::optional<DType> dtype = held_dtype(host.attr("dtype"));
@@ -99,7 +100,7 @@ Scalar to_scalar(nb::handle value, std::string_view name) {
             raise_type_error(std::string(name) + " must be a number, not " + describe_value(value) + " of dtype " +
                              str_of(host.attr("dtype")));
         const NumpyHost view(host, false);
-        return Scalar(std::span<const std::byte>(view.view().data, itemsize(*dtype)), *dtype);
+        return Scalar::typed(*dtype, view.view().data);
     }
     raise_type_error(std::string(name) + " must be a number (an int, float, complex, bool or NumPy scalar), not " +
                      describe_value(value));
@@ -113,12 +114,12 @@ Scalar to_element(nb::handle value, DType dtype, std::string_view name) {
     try {
         element = numpy_module().attr("array")(value, nb::arg("dtype") = numpy_dtype(dtype));
     } catch (nb::python_error& failure) {
+        // NumPy 2's refusal of a Python int the dtype cannot hold, in its words, as gpukit's type.
         if (!failure.matches(PyExc_OverflowError)) throw;
-        raise_overflow_error(std::string(name) + " " + str_of(value) + " is out of range for " +
-                             std::string(to_string(dtype)));
+        throw ScalarOverflowError(str_of(failure.value()));
     }
     const NumpyHost view(element, false);
-    return Scalar(std::span<const std::byte>(view.view().data, itemsize(dtype)), dtype);
+    return Scalar::typed(dtype, view.view().data);
 }
 
 }  // namespace gpukit::python

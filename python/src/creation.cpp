@@ -2,6 +2,7 @@
 // signatures: Python shapes, dtypes, orders and numbers in, arrays out. The work is the core's.
 #include <nanobind/stl/string.h>
 
+#include <array>
 #include <complex>
 #include <cstring>
 
@@ -22,8 +23,8 @@ nb::handle float_type() { return nb::handle(reinterpret_cast<PyObject*>(&PyFloat
 
 // A NumPy scalar of the value, as NumPy's functions return them (linspace's retstep).
 nb::object numpy_scalar(const Scalar& value) {
-    const std::span<const std::byte> bytes = value.bytes();
-    nb::bytes raw(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    const std::array<std::byte, 16> element = value.converted(value.dtype());
+    nb::bytes raw(reinterpret_cast<const char*>(element.data()), itemsize(value.dtype()));
     return numpy_module().attr("frombuffer")(raw, numpy_dtype(value.dtype()))[0];
 }
 
@@ -85,10 +86,10 @@ Scalar range_bound(nb::handle value, std::string_view name, std::string_view fun
         if (overflow > 0 && PyLong_AsUnsignedLongLong(value.ptr()) == static_cast<unsigned long long>(-1) &&
             PyErr_Occurred()) {
             PyErr_Clear();
-            return Scalar(PyLong_AsDouble(value.ptr())).as_weak();
+            return Scalar(PyLong_AsDouble(value.ptr()));
         }
         PyErr_Clear();
-        if (overflow < 0) return Scalar(PyLong_AsDouble(value.ptr())).as_weak();
+        if (overflow < 0) return Scalar(PyLong_AsDouble(value.ptr()));
     }
     return to_scalar(value, name);
 }

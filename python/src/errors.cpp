@@ -9,6 +9,8 @@
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include <exception>
+#include <new>
 #include <regex>
 #include <utility>
 #include <vector>
@@ -191,10 +193,12 @@ void translate(const std::exception_ptr& thrown, void*) {
         raise_python("AxisError", e.what());
     } catch (const InvalidArgumentError& e) {
         raise_python("InvalidArgumentError", e.what());
-    } catch (const DTypeError& e) {
-        raise_python("DTypeError", e.what());
     } catch (const IndexError& e) {
         raise_python("ArrayIndexError", e.what());
+    } catch (const DTypeError& e) {
+        raise_python("DTypeError", e.what());
+    } catch (const ScalarOverflowError& e) {
+        raise_python("ScalarOverflowError", e.what());
     } catch (const UsageError& e) {
         raise_python("UsageError", e.what());
     } catch (const Error& e) {
@@ -210,6 +214,44 @@ std::string python_spelling(std::string_view message) {
     if (text.find("::") == std::string::npos && text.find("DevicePtr") == std::string::npos) return text;
     for (const auto& [cpp, python] : spellings()) text = std::regex_replace(text, cpp, python);
     return text;
+}
+
+void set_python_error_from_exception() noexcept {
+    try {
+        throw;
+    } catch (nb::python_error& e) {
+        e.restore();
+    } catch (const nb::builtin_exception& e) {
+        PyObject* type = PyExc_RuntimeError;
+        switch (e.type()) {
+            case nb::exception_type::stop_iteration: type = PyExc_StopIteration; break;
+            case nb::exception_type::index_error: type = PyExc_IndexError; break;
+            case nb::exception_type::key_error: type = PyExc_KeyError; break;
+            case nb::exception_type::value_error: type = PyExc_ValueError; break;
+            case nb::exception_type::type_error: type = PyExc_TypeError; break;
+            case nb::exception_type::buffer_error: type = PyExc_BufferError; break;
+            case nb::exception_type::import_error: type = PyExc_ImportError; break;
+            case nb::exception_type::attribute_error: type = PyExc_AttributeError; break;
+            default: break;
+        }
+        PyErr_SetString(type, e.what());
+    } catch (...) {
+        const std::exception_ptr thrown = std::current_exception();
+        try {
+            translate(thrown, nullptr);  // gpukit's errors; rethrows any other
+        } catch (...) {                  // NOLINT(bugprone-empty-catch): not gpukit's; mapped below
+        }
+        if (PyErr_Occurred()) return;
+        try {
+            std::rethrow_exception(thrown);
+        } catch (const std::bad_alloc& e) {
+            PyErr_SetString(PyExc_MemoryError, e.what());
+        } catch (const std::exception& e) {
+            PyErr_SetString(PyExc_RuntimeError, e.what());
+        } catch (...) {
+            PyErr_SetString(PyExc_SystemError, "gpukit: an unknown C++ exception reached Python");
+        }
+    }
 }
 
 void bind_errors(nb::module_& m) {

@@ -14,4 +14,10 @@ namespace gpukit::python {
 // `message` with every C++ API it names replaced by the Python spelling.
 std::string python_spelling(std::string_view message);
 
+// For code Python calls without nanobind between (type slots such as nb_add and tp_call): sets the
+// exception being handled as the Python error, as nanobind's dispatch would (gpukit errors by
+// errors.cpp's translator, nanobind's and the standard exceptions as nanobind maps them). Call it
+// in a catch (...) block, then return null to Python.
+void set_python_error_from_exception() noexcept;
+
 }  // namespace gpukit::python

@@ -61,9 +61,9 @@ std::string short_repr(nb::handle value) {
 // One argument's conversion: what it is, where it goes, what to say when it cannot go there.
 class ArgumentPacker {
 public:
-    ArgumentPacker(const Kernel& kernel, std::size_t count, std::vector<std::byte>& bytes,
+    ArgumentPacker(const Kernel& kernel, const StreamRef& stream, std::size_t count, std::vector<std::byte>& bytes,
                    std::vector<std::size_t>& sizes)
-        : kernel_(kernel), count_(count), bytes_(bytes), sizes_(sizes) {}
+        : kernel_(kernel), stream_(stream), count_(count), bytes_(bytes), sizes_(sizes) {}
 
     // `param` is null when the kernel's parameters are unknown or the count does not match:
     // the value then travels at its natural size and the core's check has the last word.
@@ -156,7 +156,7 @@ private:
                                                       " but the kernel runs on ", kernel_.device().describe(),
                                                       "; copy it there first"));
         check_array(array.dtype(), array.shape(), array.strides());
-        array.memory()->mark_used_by_launch();  // it outlives the launch (gpukit/array_memory.hpp)
+        array.memory()->mark_used_by_launch(stream_);  // it outlives the launch (gpukit/array_memory.hpp)
         pack_address(array.address());
     }
 
@@ -294,6 +294,7 @@ private:
     }
 
     const Kernel& kernel_;
+    const StreamRef& stream_;
     std::size_t count_;
     std::vector<std::byte>& bytes_;
     std::vector<std::size_t>& sizes_;
@@ -305,7 +306,7 @@ private:
 
 }  // namespace
 
-PackedArguments pack_arguments(const Kernel& kernel, nb::handle arguments) {
+PackedArguments pack_arguments(const Kernel& kernel, nb::handle arguments, const StreamRef& stream) {
     if (!PyTuple_Check(arguments.ptr()) && !PyList_Check(arguments.ptr()))
         throw nb::type_error(("Cannot launch " + kernel.name() + ": args must be a tuple of kernel arguments, not " +
                               describe_value(arguments) + " (write (x,) for one argument)")
@@ -317,7 +318,7 @@ PackedArguments pack_arguments(const Kernel& kernel, nb::handle arguments) {
 
     PackedArguments packed;
     std::vector<std::size_t> sizes;
-    ArgumentPacker packer(kernel, count, packed.bytes_, sizes);
+    ArgumentPacker packer(kernel, stream, count, packed.bytes_, sizes);
     for (std::size_t i = 0; i < count; ++i) packer.pack(i, values[i], typed ? &params[i] : nullptr);
     packed.needs_device_sync_ = packer.needs_device_sync();
 

@@ -26,16 +26,16 @@ public:
     bool needs_device_sync() const noexcept { return needs_device_sync_; }
 
 private:
-    friend PackedArguments pack_arguments(const Kernel& kernel, nanobind::handle arguments);
+    friend PackedArguments pack_arguments(const Kernel& kernel, nanobind::handle arguments, const StreamRef& stream);
     std::vector<std::byte> bytes_;
     KernelArgs args_;
     bool needs_device_sync_ = false;
 };
 
 // Converts `arguments` (a tuple or list) for `kernel`, marking the memory of every array passed as
-// used by a launch. Raises TypeError for a value that cannot be the parameter and
+// used by a launch on `stream`. Raises TypeError for a value that cannot be the parameter and
 // gpukit.KernelArgumentError for an integer out of the parameter's range; leaves count and size
 // mismatches to the core's launch check, whose messages name the parameter.
-PackedArguments pack_arguments(const Kernel& kernel, nanobind::handle arguments);
+PackedArguments pack_arguments(const Kernel& kernel, nanobind::handle arguments, const StreamRef& stream);
 
 }  // namespace gpukit::python

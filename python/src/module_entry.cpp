@@ -15,9 +15,14 @@ NB_MODULE(_core, m) {
     bind_stream_event(m);
     bind_memory(m);
     bind_array(m);
+    bind_memory_pool(m);
+    bind_ufuncs(m);
+    bind_array_operators(m);
+    bind_indexing(m);
     bind_creation(m);
     bind_shape_ops(m);
     bind_module_kernel(m);
+    bind_elementwise_kernel(m);
     bind_check(m);
     bind_dlpack(m);
     bind_cache(m);

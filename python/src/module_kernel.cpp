@@ -205,7 +205,7 @@ void bind_module_kernel(nb::module_& m) {
                 const LaunchConfig config{to_dim3(grid, "grid"), to_dim3(block, "block"),
                                           to_size(shared_mem, "shared_mem"), stream_argument(stream, kernel.device()),
                                           launch_check_tools(check)};
-                const PackedArguments packed = pack_arguments(kernel, args);
+                const PackedArguments packed = pack_arguments(kernel, args, config.stream);
                 GilRelease unlocked;
                 if (packed.needs_device_sync()) kernel.device().synchronize();
                 kernel.launch(config, packed.args());

@@ -158,48 +158,4 @@ std::vector<std::int64_t> to_extents(nb::handle args, std::string_view name) {
     return to_shape(items, name);
 }
 
-namespace {
-
-std::optional<std::int64_t> slice_bound(PyObject* bound) {
-    if (bound == Py_None) return std::nullopt;
-    if (!PyIndex_Check(bound)) raise_type_error("slice indices must be ints or None, not " + describe_value(bound));
-    return to_clamped_int64(bound);  // as Python's slices do, bounds beyond any extent clamp
-}
-
-Index to_index(nb::handle item) {
-    PyObject* object = item.ptr();
-    if (object == Py_Ellipsis) return ellipsis;
-    if (object == Py_None) return newaxis;
-    if (PySlice_Check(object)) {
-        auto* slice = reinterpret_cast<PySliceObject*>(object);
-        return Slice{slice_bound(slice->start), slice_bound(slice->stop), slice_bound(slice->step)};
-    }
-    if (!PyBool_Check(object) && PyIndex_Check(object)) {
-        nb::object index = nb::steal(PyNumber_Index(object));
-        if (!index.is_valid()) nb::raise_python_error();
-        int overflow = 0;
-        const long long n = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-        if (overflow != 0)
-            throw IndexError("index " + str_of(index) +
-                             " is out of bounds for any axis (an index is a 64-bit integer)");
-        return static_cast<std::int64_t>(n);
-    }
-    throw nb::type_error(("gpukit arrays take integers, slices, '...' and None as indices, not " +
-                          std::string(Py_TYPE(object)->tp_name) +
-                          "; index arrays (advanced indexing) are not supported yet: index the host copy from .get()")
-                             .c_str());
-}
-
-}  // namespace
-
-std::vector<Index> to_key(nb::handle key) {
-    std::vector<Index> items;
-    if (!PyTuple_Check(key.ptr())) {
-        items.push_back(to_index(key));
-        return items;
-    }
-    for (nb::handle item : nb::borrow<nb::tuple>(key)) items.push_back(to_index(item));
-    return items;
-}
-
 }  // namespace gpukit::python

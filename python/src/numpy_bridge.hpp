@@ -1,5 +1,5 @@
 // python/src/numpy_bridge.hpp: NumPy's side of arrays: numpy.dtype <-> DType, NumPy arrays as host
-// views that gpukit arrays copy to and from, and Python shapes and indices as C++ ones.
+// views that gpukit arrays copy to and from, and Python shapes as C++ ones (keys: indexing.hpp).
 //
 // Python speaks numpy.dtype; C++ speaks DType. bfloat16 has no NumPy dtype of NumPy's own: it is
 // one where the ml_dtypes package is installed, and refused with a clear error elsewhere.
@@ -60,8 +60,5 @@ std::int64_t to_clamped_int64(nanobind::handle value);
 Shape to_shape(nanobind::handle shape, std::string_view name = "shape");
 // reshape(2, 3) or reshape((2, 3)): *args, or one tuple or list of them.
 std::vector<std::int64_t> to_extents(nanobind::handle args, std::string_view name);
-// A basic-indexing key: an int, slice, None, Ellipsis or a tuple of them. TypeError for anything
-// else, pointing to .get() for index arrays.
-std::vector<Index> to_key(nanobind::handle key);
 
 }  // namespace gpukit::python

@@ -9,6 +9,7 @@
 #include "array_arguments.hpp"
 #include "bindings.hpp"
 #include "gpukit/creation.hpp"
+#include "gpukit/elementwise.hpp"
 #include "gpukit/shape_ops.hpp"
 #include "numpy_bridge.hpp"
 #include "python_refs.hpp"
@@ -324,8 +325,8 @@ void bind_shape_ops(nb::module_& m) {
             }
             // A number: a weak one takes dst's dtype when its kind allows, as NumPy 2's copyto.
             const Scalar value = to_scalar(src, "src");
-            const DType value_dtype =
-                value.weak() ? result_type({target.dtype()}, {value.python_kind()}) : value.dtype();
+            const std::optional<PythonScalar> python = value.weak_kind();
+            const DType value_dtype = python ? result_type({target.dtype()}, {*python}) : value.dtype();
             const Array source = full({}, value, value_dtype, Order::C, target.device());
             GilRelease unlocked;
             copyto(target, source, rule, mask);

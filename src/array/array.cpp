@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "gpukit/kernel.hpp"
+#include "gpukit/memory_pool.hpp"
 #include "util/text.hpp"
 
 namespace gpukit {
@@ -26,14 +27,14 @@ Array Array::empty(Shape shape, DType dtype, Device device) {
     const auto item = static_cast<std::int64_t>(gpukit::itemsize(dtype));
     check_shape(shape, item);
     const auto bytes = static_cast<std::size_t>(element_count(shape) * item);
-    auto memory = std::make_shared<AllocatedMemory>(device, bytes);
+    auto memory = default_memory_pool(device).allocate(bytes);
     const std::uint64_t address = memory->allocation()->address();
     Strides strides = c_strides(shape, item);
     return Array(std::move(memory), address, std::move(shape), std::move(strides), dtype);
 }
 
 bool Array::owns_data() const noexcept {
-    const DeviceBuffer* allocation = memory_->allocation();
+    const BufferView* allocation = memory_->allocation();
     return allocation && allocation->address() == address_ &&
            allocation->size_bytes() == static_cast<std::size_t>(nbytes());
 }
@@ -93,6 +94,11 @@ Array Array::reinterpret(DType dtype, Shape shape, std::optional<Strides> stride
 
 std::uint64_t detail::launch_address(const Array& array) noexcept {
     array.memory()->mark_used_by_launch();
+    return array.address();
+}
+
+std::uint64_t detail::launch_address(const Array& array, const StreamRef& stream) noexcept {
+    array.memory()->mark_used_by_launch(stream);
     return array.address();
 }
 

@@ -4,6 +4,8 @@
 #include <mutex>
 #include <utility>
 
+#include "gpukit/current_stream.hpp"
+
 namespace gpukit {
 
 namespace {
@@ -28,6 +30,22 @@ void wait_for_device_quietly(const Device& device) noexcept {
         // The resource goes all the same; the error reaches the user at the next synchronisation.
         defer_launch_error(std::current_exception());
     }
+}
+
+void ArrayMemory::mark_used_by_launch() noexcept {
+    used_by_launch_.store(true, std::memory_order_relaxed);
+    used_out_of_order_.store(true, std::memory_order_relaxed);
+    // Most work that does not say its stream runs on the current one: order that one at least.
+    try {
+        prepare_use_on(current_stream(device_));
+    } catch (...) {
+        // No current stream to be had: the work's own ordering is all there is.
+    }
+}
+
+void ArrayMemory::mark_used_by_launch(const StreamRef& stream) noexcept {
+    used_by_launch_.store(true, std::memory_order_relaxed);
+    if (!takes_in_order(stream)) used_out_of_order_.store(true, std::memory_order_relaxed);
 }
 
 void ArrayMemory::wait_for_launches() noexcept {

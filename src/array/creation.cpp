@@ -101,8 +101,8 @@ Array eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, DType d
         return eye(columns, n, -k, dtype, Order::C, device).transpose();
     Array result = empty({n, columns}, dtype, Order::C, device);
     if (result.size() == 0) return result;
-    const Array row_length = detail::device_scalar(columns, DType::int64, device);
-    const Array diagonal = detail::device_scalar(k, DType::int64, device);
+    const Array row_length = detail::device_scalar(Scalar::of(columns), DType::int64, device);
+    const Array diagonal = detail::device_scalar(Scalar::of(k), DType::int64, device);
     const Array* inputs[] = {&row_length, &diagonal};
     const Array* outputs[] = {&result};
     const DType loop[] = {DType::int64, DType::int64, DType::bool_};

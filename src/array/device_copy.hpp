@@ -17,14 +17,15 @@ namespace gpukit::detail {
 // broadcast to dst's shape (NumPy's message) or they are on different devices.
 void copy_elements(const Array& src, const Array& dst);
 
-// dst[...] = value, converted to dst's dtype as astype converts: a memset where the element's
-// bytes are all equal and dst's elements lie without gaps, else a broadcast copy of the value.
+// dst[...] = value, converted to dst's dtype as NumPy converts it (Scalar::as: a weak integer the
+// dtype cannot hold is a ScalarOverflowError, anything else converts as astype): a memset where the
+// element's bytes are all equal and dst's elements lie without gaps, else the engine's copy loop
+// with the value as an immediate scalar.
 void fill_elements(const Array& dst, const Scalar& value);
 
-// A 0-d array on `device` holding `value` converted to `dtype`, written by a one-thread kernel on
-// the device's current stream (the value travels as a kernel argument: no host memory to keep
-// alive, no wait). The source of generated kernels' scalar operands until the engine takes
-// immediate scalars.
+// A 0-d array on `device` holding `value` converted to `dtype` (as fill_elements converts), written
+// on the device's current stream without waiting: the scalar operands of the built-in loops, which
+// run_builtin passes as arrays.
 Array device_scalar(const Scalar& value, DType dtype, const Device& device);
 
 // Runs built-in `op` with the loop dtypes given (inputs, then outputs), as launch_elementwise does.

@@ -1,7 +1,7 @@
 // src/array/dimension_views.cpp: views that rearrange an array's dimensions (gpukit/shape_ops.hpp):
 // squeeze, expand_dims, swapaxes, moveaxis, broadcast_to, broadcast_arrays, atleast_*d, flip, rot90,
-// diagonal, real and imag. Arithmetic on shapes and strides only: nothing touches the device, but
-// imag of a real array (a new array of zeros) and flatten (a copy).
+// diagonal (real and imag are gpukit/elementwise.hpp's). Arithmetic on shapes and strides only:
+// nothing touches the device, but flatten (a copy).
 #include <algorithm>
 #include <numeric>
 
@@ -19,9 +19,6 @@ namespace {
 Array with_layout(const Array& a, std::int64_t offset, Shape shape, Strides strides) {
     return a.view(ViewLayout{offset, std::move(shape), std::move(strides)});
 }
-
-// The real type of a complex dtype's parts.
-DType part_dtype(DType complex) { return complex == DType::complex64 ? DType::float32 : DType::float64; }
 
 }  // namespace
 
@@ -180,17 +177,6 @@ Array diagonal(const Array& a, std::int64_t offset, std::int64_t axis1, std::int
                                : offset >= 0 ? offset * a.strides()[second]
                                              : -offset * a.strides()[first];
     return with_layout(a, start, std::move(shape), std::move(strides));
-}
-
-Array real(const Array& a) {
-    if (kind(a.dtype()) != DTypeKind::complex) return a;
-    return a.view_as(part_dtype(a.dtype()), 0);
-}
-
-Array imag(const Array& a) {
-    if (kind(a.dtype()) != DTypeKind::complex) return zeros_like(a);
-    const DType part = part_dtype(a.dtype());
-    return a.view_as(part, static_cast<std::int64_t>(itemsize(part)));
 }
 
 Array flatten(const Array& a, Order order) {

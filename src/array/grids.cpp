@@ -36,8 +36,8 @@ Array indices(std::span<const std::int64_t> dimensions, DType dtype, Device devi
     std::int64_t inner = 1;
     for (std::size_t k = dimensions.size(); k-- > 0;) {
         const Array plane = result.index({static_cast<std::int64_t>(k)});
-        const Array inner_size = detail::device_scalar(inner, DType::int64, device);
-        const Array extent = detail::device_scalar(dimensions[k], DType::int64, device);
+        const Array inner_size = detail::device_scalar(Scalar::of(inner), DType::int64, device);
+        const Array extent = detail::device_scalar(Scalar::of(dimensions[k]), DType::int64, device);
         const Array* inputs[] = {&inner_size, &extent};
         const Array* outputs[] = {&plane};
         const DType loop[] = {DType::int64, DType::int64, DType::int64};

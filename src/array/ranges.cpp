@@ -24,21 +24,25 @@ namespace {
 
 bool is_integral(DType dtype) { return kind(dtype) != DTypeKind::floating && kind(dtype) != DTypeKind::complex; }
 
+// The value as a typed scalar of `dtype`, converted as astype converts (no range check: arange and
+// linspace wrap as NumPy's fill does).
+Scalar cast(const Scalar& value, DType dtype) { return Scalar::typed(dtype, value.converted(dtype).data()); }
+
 // NumPy's arange length: ceil((stop - start) / step) in Python arithmetic (exact for integers
 // that fit int64, in double beyond), none when not positive.
 std::int64_t arange_length(const Scalar& start, const Scalar& stop, const Scalar& step) {
     const auto fits_int64 = [](const Scalar& s) {
-        return is_integral(s.dtype()) && (s.dtype() != DType::uint64 || s.as<std::uint64_t>() >> 63 == 0);
+        return is_integral(s.dtype()) && (s.dtype() != DType::uint64 || s.value<std::uint64_t>() >> 63 == 0);
     };
     std::int64_t span = 0;
     if (fits_int64(start) && fits_int64(stop) && fits_int64(step) &&
-        !__builtin_sub_overflow(stop.as<std::int64_t>(), start.as<std::int64_t>(), &span)) {
-        const std::int64_t by = step.as<std::int64_t>();
+        !__builtin_sub_overflow(stop.value<std::int64_t>(), start.value<std::int64_t>(), &span)) {
+        const std::int64_t by = step.value<std::int64_t>();
         if (by == 0) throw InvalidArgumentError("arange: step must not be zero (division by zero)");
         if ((span > 0) != (by > 0) || span == 0) return 0;
         return span / by + (span % by != 0 ? 1 : 0);  // the ceiling of a positive quotient
     }
-    const double difference = stop.as<double>() - start.as<double>(), by = step.as<double>();
+    const double difference = stop.value<double>() - start.value<double>(), by = step.value<double>();
     if (by == 0) throw InvalidArgumentError("arange: step must not be zero (division by zero)");
     if (difference == 0) return 0;
     const double quotient = difference / by;
@@ -56,19 +60,19 @@ std::int64_t arange_length(const Scalar& start, const Scalar& stop, const Scalar
 // contains), in double once a float is involved.
 Scalar second_value(const Scalar& start, const Scalar& step) {
     if (is_integral(start.dtype()) && is_integral(step.dtype()))
-        return Scalar(start.as<std::uint64_t>() + step.as<std::uint64_t>());
-    return Scalar(start.as<double>() + step.as<double>());
+        return Scalar::of(start.value<std::uint64_t>() + step.value<std::uint64_t>());
+    return Scalar::of(start.value<double>() + step.value<double>());
 }
 
 void run_arange(BuiltinOp op, DType compute, const Array& out, const Scalar& first, const Scalar& second) {
     const Device& device = out.device();
     Scalar delta = first;
     if (compute == DType::float32)
-        delta = Scalar(second.as<float>() - first.as<float>());
+        delta = Scalar::of(second.value<float>() - first.value<float>());
     else if (compute == DType::float64)
-        delta = Scalar(second.as<double>() - first.as<double>());
+        delta = Scalar::of(second.value<double>() - first.value<double>());
     else
-        delta = Scalar(second.as<std::uint64_t>() - first.as<std::uint64_t>());
+        delta = Scalar::of(second.value<std::uint64_t>() - first.value<std::uint64_t>());
     const Array start_value = detail::device_scalar(first, compute, device);
     const Array delta_value = detail::device_scalar(delta, compute, device);
     const Array second_element = detail::device_scalar(second, compute, device);
@@ -95,7 +99,7 @@ Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, std::o
     if (length == 0) return result;
     // The first two elements are the start and start + step converted to the dtype (as NumPy's
     // setitem converts them); the kernel computes in the dtype's arithmetic type from there.
-    const auto in_dtype = [&](const Scalar& value) { return value.cast(result_dtype); };
+    const auto in_dtype = [&](const Scalar& value) { return cast(value, result_dtype); };
     const auto as_part = [&](const Array& target, DType part) {
         const Scalar first = in_dtype(start), second = in_dtype(second_value(start, step));
         if (part == DType::float64) return run_arange(BuiltinOp::arange_float64, part, target, first, second);
@@ -105,7 +109,7 @@ Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, std::o
         case DTypeKind::complex: {  // real parts from the bounds, imaginary parts all zero
             const DType part = result_dtype == DType::complex64 ? DType::float32 : DType::float64;
             as_part(result.view_as(part, 0), part);
-            result.view_as(part, static_cast<std::int64_t>(itemsize(part))).fill(false);
+            result.view_as(part, static_cast<std::int64_t>(itemsize(part))).fill(Scalar(false));
             break;
         }
         case DTypeKind::floating:
@@ -131,12 +135,12 @@ struct LinspacePart {
 
 void run_linspace(DType compute, const Array& out, const LinspacePart& part, std::int64_t last, bool floored) {
     const Device& device = out.device();
-    const Array start = detail::device_scalar(part.start, compute, device);
-    const Array scale = detail::device_scalar(part.scale, compute, device);
-    const Array stop = detail::device_scalar(part.stop, compute, device);
-    const Array divisor = detail::device_scalar(part.divisor, compute, device);
-    const Array last_index = detail::device_scalar(last, DType::int64, device);
-    const Array floor_flag = detail::device_scalar(floored, DType::bool_, device);
+    const Array start = detail::device_scalar(Scalar::of(part.start), compute, device);
+    const Array scale = detail::device_scalar(Scalar::of(part.scale), compute, device);
+    const Array stop = detail::device_scalar(Scalar::of(part.stop), compute, device);
+    const Array divisor = detail::device_scalar(Scalar::of(part.divisor), compute, device);
+    const Array last_index = detail::device_scalar(Scalar::of(last), DType::int64, device);
+    const Array floor_flag = detail::device_scalar(Scalar::of(floored), DType::bool_, device);
     const Array* inputs[] = {&start, &scale, &stop, &divisor, &last_index, &floor_flag};
     const Array* outputs[] = {&out};
     const DType loop[] = {compute, compute, compute, compute, DType::int64, DType::bool_, compute};
@@ -159,8 +163,8 @@ LinspaceResult linspace_with_step(const Scalar& start, const Scalar& stop, std::
     std::vector<DType> strong;
     std::vector<PythonScalar> weak;
     for (const Scalar& bound : bounds) {
-        if (bound.weak())
-            weak.push_back(bound.python_kind());
+        if (const std::optional<PythonScalar> python = bound.weak_kind())
+            weak.push_back(*python);
         else
             strong.push_back(bound.dtype());
     }
@@ -180,7 +184,7 @@ LinspaceResult linspace_with_step(const Scalar& start, const Scalar& stop, std::
 
     // delta = stop - start and step = delta / div in the computing type, per part; where the step
     // underflows to 0 (NumPy tests a complex one as a whole), (i / div) * delta instead of i * step.
-    const std::complex<double> first = start.as<std::complex<double>>(), end = stop.as<std::complex<double>>();
+    const std::complex<double> first = start.value<std::complex<double>>(), end = stop.value<std::complex<double>>();
     const auto make = [&](double from, double to) {
         from = in_compute(from, part);
         to = in_compute(to, part);
@@ -206,11 +210,11 @@ LinspaceResult linspace_with_step(const Scalar& start, const Scalar& stop, std::
             if (complex)
                 run_linspace(part, imag_out, imag, last, false);
             else
-                imag_out.fill(false);
+                imag_out.fill(Scalar(false));
         }
     }
     const Scalar step = complex ? Scalar(std::complex<double>(real_step, imag_step)) : Scalar(real_step);
-    return {std::move(result), step.cast(computing)};
+    return {std::move(result), cast(step, computing)};
 }
 
 Array linspace(const Scalar& start, const Scalar& stop, std::int64_t num, const LinspaceOptions& options,

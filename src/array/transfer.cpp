@@ -24,18 +24,23 @@ using detail::concat;
 namespace {
 
 // On the default stream, the synchronous calls; on another, the asynchronous ones on it. Transfers
-// with the host then wait for the stream: the host memory must outlive the copy.
-void read_bytes(const Device& device, std::uint64_t address, std::span<std::byte> host) {
+// with the host then wait for the stream: the host memory must outlive the copy. Memory that came
+// in another stream's order (a pool block) is first ordered before the stream.
+void read_bytes(ArrayMemory& memory, std::uint64_t address, std::span<std::byte> host) {
+    const Device& device = memory.device();
     const BufferView source(device, address, host.size());
     const StreamRef stream = current_stream(device);
+    memory.prepare_use_on(stream);
     if (stream.is_default()) return copy(host, source);
     copy_async(host, source, stream);
     stream.synchronize();
 }
 
-void write_bytes(const Device& device, std::uint64_t address, std::span<const std::byte> host) {
+void write_bytes(ArrayMemory& memory, std::uint64_t address, std::span<const std::byte> host) {
+    const Device& device = memory.device();
     const BufferView target(device, address, host.size());
     const StreamRef stream = current_stream(device);
+    memory.prepare_use_on(stream);
     if (stream.is_default()) return copy(target, host);
     copy_async(target, host, stream);
     stream.synchronize();
@@ -67,14 +72,14 @@ void Array::copy_to_host(const HostView& host) const {
     if (size() == 0) return;
     if (same_dense_layout(*this, host)) {
         const ByteExtent span = extent();
-        return read_bytes(device(), address_ + span.low, {host.data + span.low, static_cast<std::size_t>(span.size())});
+        return read_bytes(*memory_, address_ + span.low, {host.data + span.low, static_cast<std::size_t>(span.size())});
     }
     if (is_c_contiguous() && is_contiguous_host(host))
-        return read_bytes(device(), address_, {host.data, static_cast<std::size_t>(nbytes())});
+        return read_bytes(*memory_, address_, {host.data, static_cast<std::size_t>(nbytes())});
     // A strided view: bring the bytes it spans, then pick its elements out.
     const ByteExtent span = extent();
     std::vector<std::byte> bytes(static_cast<std::size_t>(span.size()));
-    read_bytes(device(), address_ + span.low, bytes);
+    read_bytes(*memory_, address_ + span.low, bytes);
     detail::copy_host_elements(ConstHostView(bytes.data() - span.low, dtype_, shape_, strides_), host);
 }
 
@@ -89,23 +94,23 @@ void Array::copy_from_host(const ConstHostView& host) {
     if (size() == 0) return;
     if (same_dense_layout(*this, host)) {
         const ByteExtent span = extent();
-        return write_bytes(device(), address_ + span.low,
+        return write_bytes(*memory_, address_ + span.low,
                            {host.data + span.low, static_cast<std::size_t>(span.size())});
     }
     if (is_c_contiguous()) {
         if (is_contiguous_host(host))
-            return write_bytes(device(), address_, {host.data, static_cast<std::size_t>(nbytes())});
+            return write_bytes(*memory_, address_, {host.data, static_cast<std::size_t>(nbytes())});
         std::vector<std::byte> gathered(static_cast<std::size_t>(nbytes()));
         detail::copy_host_elements(host, HostView(gathered.data(), dtype_, shape_));
-        return write_bytes(device(), address_, gathered);
+        return write_bytes(*memory_, address_, gathered);
     }
     // A strided view: write its elements into the bytes it spans, and those back (the bytes
     // between its elements unchanged).
     const ByteExtent span = extent();
     std::vector<std::byte> bytes(static_cast<std::size_t>(span.size()));
-    read_bytes(device(), address_ + span.low, bytes);
+    read_bytes(*memory_, address_ + span.low, bytes);
     detail::copy_host_elements(host, HostView(bytes.data() - span.low, dtype_, shape_, strides_));
-    write_bytes(device(), address_ + span.low, bytes);
+    write_bytes(*memory_, address_ + span.low, bytes);
 }
 
 void Array::assign(const ConstHostView& host) {
@@ -149,7 +154,7 @@ void Array::fill_bytes(std::span<const std::byte> element) const {
     if (element.size() != static_cast<std::size_t>(itemsize()))
         throw InvalidArgumentError(concat("fill takes one ", to_string(dtype_), " element (", itemsize(),
                                           " bytes), not ", element.size(), " bytes"));
-    detail::fill_elements(*this, Scalar(element, dtype_));
+    detail::fill_elements(*this, Scalar::typed(dtype_, element.data()));
 }
 
 }  // namespace gpukit

@@ -19,10 +19,10 @@ Array triangle(const Array& a, std::int64_t k, bool lower) {
     Array result = empty(shape, a.dtype(), Order::C, a.device());
     if (result.size() == 0) return result;
     const Device& device = a.device();
-    const Array row_length = detail::device_scalar(columns, DType::int64, device);
-    const Array row_count = detail::device_scalar(rows, DType::int64, device);
-    const Array diagonal = detail::device_scalar(k, DType::int64, device);
-    const Array keep_lower = detail::device_scalar(lower, DType::bool_, device);
+    const Array row_length = detail::device_scalar(Scalar::of(columns), DType::int64, device);
+    const Array row_count = detail::device_scalar(Scalar::of(rows), DType::int64, device);
+    const Array diagonal = detail::device_scalar(Scalar::of(k), DType::int64, device);
+    const Array keep_lower = detail::device_scalar(Scalar::of(lower), DType::bool_, device);
     Array zero = Array::empty({}, a.dtype(), device);
     zero.fill(false);  // a memset
     const Array* inputs[] = {&a, &row_length, &row_count, &diagonal, &keep_lower, &zero};

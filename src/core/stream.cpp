@@ -91,6 +91,19 @@ void* StreamRef::native_handle() const {
     return detail::StreamAccess::resolve(*this, d, "read a stream's handle");
 }
 
+bool operator==(const StreamRef& a, const StreamRef& b) noexcept {
+    if (a.is_owned_ != b.is_owned_) return false;
+    // By owner: the weak references keep the state's control block, so it is never another's.
+    if (a.is_owned_) return !a.state_.owner_before(b.state_) && !b.state_.owner_before(a.state_);
+    if (a.default_backend_ && b.default_backend_)
+        return a.default_backend_ == b.default_backend_ && a.default_ordinal_ == b.default_ordinal_;
+    try {  // a default-constructed ref means the current device's default stream
+        return detail::StreamAccess::device_of(a) == detail::StreamAccess::device_of(b);
+    } catch (...) {
+        return false;
+    }
+}
+
 Stream::Stream(StreamFlags flags) : Stream(Device::current(), flags) {}
 
 Stream::Stream(Device device, StreamFlags flags)

@@ -2,14 +2,16 @@
 // conversions, index-generated sequences, selections), each with its OpKey id and expression, in
 // one place.
 //
-// OpKey::op must mean one expression per id (kernels are cached by it). Ufuncs take UfuncId + 1
-// (src/ops/ufunc.cpp), counting up from 1; these take 0xF000 and up, out of the ufuncs' way however
-// many rows src/ops/ufuncs.def grows to.
+// OpKey::op must mean one expression per id (kernels are cached by it). The engine's copy is
+// detail::copy_op (0; run_builtin launches BuiltinOp::copy as it, so both share kernels), ufuncs
+// take ufunc_op_base (0x100) and up, staged ufuncs and functions 0x4000 and up
+// (src/ops/ufunc_staged.hpp); these take 0xF000 and up, out of their way.
 //
 // Expressions that read `i`, the element's index, rely on the engine's order: `i` counts the
 // output's elements in C order, and the output here is always a new C-contiguous array, so `i` is
-// its flat index. (The engine merges neighbouring dimensions and never reorders them; their inputs
-// are broadcast scalars, so the 16-byte vector path, which has no `i`, is never taken.)
+// its flat index. The engine's kernels do not define `i` in every shape, so run_builtin runs these
+// as ElementwiseKernels (gpukit/elementwise_kernel.hpp), whose every shape does; copy and
+// masked_copy, which do not read it, run on the engine.
 // Floating-point sequences use the _rn intrinsics, which no compiler contracts into a fused
 // multiply-add: NumPy computes them with a separate multiply and add, and so must we, bit for bit.
 #pragma once
@@ -46,6 +48,9 @@ enum class BuiltinOp : std::uint16_t {
     // output itself read back).
     masked_copy,
 };
+
+// Whether the expression reads `i`, the element's flat index.
+constexpr bool reads_index(BuiltinOp op) { return op != BuiltinOp::copy && op != BuiltinOp::masked_copy; }
 
 constexpr std::string_view expression(BuiltinOp op) {
     switch (op) {

@@ -51,7 +51,7 @@ struct KindExpressions {
 // "ii->i ff->f" into loops, each with its kind's expression.
 Ufunc make_ufunc(UfuncId id, std::string_view name, int nin, int nout, std::string_view loops,
                  const KindExpressions& expressions) {
-    Ufunc ufunc{id, name, static_cast<std::uint8_t>(nin), static_cast<std::uint8_t>(nout), {}};
+    Ufunc ufunc{id, name, static_cast<std::uint8_t>(nin), static_cast<std::uint8_t>(nout), {}, {}, false};
     while (!loops.empty()) {
         const std::size_t end = std::min(loops.find(' '), loops.size());
         const std::string_view spec = loops.substr(0, end);
@@ -81,6 +81,14 @@ const std::vector<Ufunc>& table() {
         make_ufunc(UfuncId::name, #name, nin, nout, loops, {boolean, signed_, unsigned_, floating, complex}));
 #include "ops/ufuncs.def"
 #undef GPUKIT_UFUNC
+        for (Ufunc& row : rows) {  // spans into the loops, now that they stay where they are
+            const std::size_t count = std::size_t{row.nin} + row.nout;
+            for (const UfuncLoop& loop : row.loops)
+                row.generic.push_back({loop.expression, std::span<const DType>(loop.dtypes.data(), count)});
+            row.compares = row.nin == 2 && row.nout == 1 && !row.loops.empty() &&
+                           std::all_of(row.loops.begin(), row.loops.end(),
+                                       [](const UfuncLoop& loop) { return loop.dtypes[2] == DType::bool_; });
+        }
         return rows;
     }();
     return ufuncs;
@@ -113,63 +121,147 @@ DType weak_scalar_dtype(std::span<const DType> arrays, PythonScalar scalar) {
     return result_type(arrays, scalars);
 }
 
-void run_ufunc(const Ufunc& ufunc, std::span<const Array* const> inputs, std::span<const Array* const> outputs,
-               Casting casting) {
-    if (inputs.size() != ufunc.nin || outputs.size() != ufunc.nout)
+namespace {
+
+// The dtype each input takes part in loop selection with: an array's or typed scalar's own; a weak
+// scalar's from the others by NEP 50 (ScalarOverflowError when a Python int does not fit it, except
+// in comparisons, where NumPy compares such ints exactly: they keep int64 or uint64).
+std::vector<DType> input_dtypes(const Ufunc& ufunc, std::span<const ElementwiseOperand> inputs) {
+    std::vector<DType> strong;
+    for (const ElementwiseOperand& input : inputs) {
+        if (input.array())
+            strong.push_back(input.array()->dtype());
+        else if (!input.scalar()->weak_kind())
+            strong.push_back(input.scalar()->dtype());
+    }
+    std::vector<DType> dtypes;
+    dtypes.reserve(inputs.size());
+    for (const ElementwiseOperand& input : inputs) {
+        if (input.array()) {
+            dtypes.push_back(input.array()->dtype());
+            continue;
+        }
+        const Scalar& scalar = *input.scalar();
+        if (!scalar.weak_kind()) {
+            dtypes.push_back(scalar.dtype());
+            continue;
+        }
+        const PythonScalar kinds[] = {*scalar.weak_kind()};
+        DType dtype = result_type(strong, kinds);
+        if (!scalar.fits(dtype)) {
+            if (!ufunc.compares) (void)scalar.as(dtype);  // throws NumPy's OverflowError
+            dtype = scalar.dtype();
+        }
+        dtypes.push_back(dtype);
+    }
+    return dtypes;
+}
+
+const UfuncLoop& choose_loop(const Ufunc& ufunc, std::span<const DType> inputs, const UfuncOptions& options) {
+    if (!options.dtype) {
+        if (const UfuncLoop* loop = select_loop(ufunc, inputs)) return *loop;
+        throw DTypeError(concat("ufunc '", ufunc.name, "' did not contain a loop with signature matching types ",
+                                dtype_list(inputs)));
+    }
+    for (const UfuncLoop& loop : ufunc.loops) {
+        bool fits = true;
+        for (std::size_t k = 0; k < ufunc.nout && fits; ++k) fits = loop.dtypes[ufunc.nin + k] == *options.dtype;
+        for (std::size_t k = 0; k < inputs.size() && fits; ++k)
+            fits = can_cast(inputs[k], loop.dtypes[k], options.casting);
+        if (fits) return loop;
+    }
+    throw DTypeError(concat("No loop matching the specified signature and casting was found for ufunc ", ufunc.name,
+                            " (inputs ", dtype_list(inputs), ", dtype=", to_string(*options.dtype), ", casting='",
+                            to_string(options.casting), "')"));
+}
+
+}  // namespace
+
+std::vector<Array> call_ufunc(const Ufunc& ufunc, std::span<const ElementwiseOperand> inputs,
+                              std::span<const Array* const> outputs, const UfuncOptions& options) {
+    if (inputs.size() != ufunc.nin || (!outputs.empty() && outputs.size() != ufunc.nout))
         throw InvalidArgumentError(concat(ufunc.name, " takes ", int(ufunc.nin), " inputs and ", int(ufunc.nout),
                                           " outputs, not ", inputs.size(), " and ", outputs.size()));
-    std::vector<DType> input_dtypes;
+    const std::vector<DType> dtypes = input_dtypes(ufunc, inputs);
+    const UfuncLoop& loop = choose_loop(ufunc, dtypes, options);
+    for (std::size_t k = 0; k < inputs.size(); ++k)
+        if (inputs[k].array() && !can_cast(dtypes[k], loop.dtypes[k], options.casting))
+            throw DTypeError(concat("Cannot cast ufunc '", ufunc.name, "' input ", k, " from dtype('",
+                                    to_string(dtypes[k]), "') to dtype('", to_string(loop.dtypes[k]),
+                                    "') with casting rule '", to_string(options.casting), "'"));
+
     std::vector<Shape> shapes;
-    for (const Array* input : inputs) {
-        input_dtypes.push_back(input->dtype());
-        shapes.push_back(input->shape());
+    const Array* first = nullptr;
+    for (const ElementwiseOperand& input : inputs) {
+        if (!input.array()) continue;
+        shapes.push_back(input.array()->shape());
+        if (!first) first = input.array();
     }
-    const UfuncLoop* loop = select_loop(ufunc, input_dtypes);
-    if (!loop)
-        throw InvalidArgumentError(concat("ufunc '", ufunc.name,
-                                          "' did not contain a loop with signature matching types ",
-                                          dtype_list(input_dtypes)));
-    for (std::size_t k = 0; k < outputs.size(); ++k) {
-        const DType computed = loop->dtypes[ufunc.nin + k];
-        if (!can_cast(computed, outputs[k]->dtype(), casting))
-            throw InvalidArgumentError(concat("Cannot cast ufunc '", ufunc.name, "' output from dtype('",
-                                              to_string(computed), "') to dtype('", to_string(outputs[k]->dtype()),
-                                              "') with casting rule '", to_string(casting), "'"));
+    const Array* given = nullptr;  // the first output given
+    for (const Array* output : outputs) {
+        if (!output) continue;
+        if (!given) given = output;
+        if (!first) first = output;
     }
-    const Shape shape = broadcast_shapes(shapes);
-    for (const Array* output : outputs)
+    if (!first)
+        throw InvalidArgumentError(
+            concat(ufunc.name, ": at least one operand must be an array (make one with gpukit.asarray)"));
+    Shape shape = broadcast_shapes(shapes);
+    if (given) {
+        shapes.push_back(given->shape());
+        if (broadcast_shapes(shapes) != given->shape())
+            throw InvalidArgumentError(concat("non-broadcastable output operand with shape ",
+                                              format_shape(given->shape()), " doesn't match the broadcast shape ",
+                                              format_shape(broadcast_shapes(shapes))));
+        shape = given->shape();
+    }
+
+    std::vector<Array> results;
+    results.reserve(ufunc.nout);
+    for (std::size_t k = 0; k < ufunc.nout; ++k) {
+        const DType computed = loop.dtypes[ufunc.nin + k];
+        const Array* output = outputs.empty() ? nullptr : outputs[k];
+        if (!output) {
+            results.push_back(Array::empty(shape, computed, first->device()));
+            continue;
+        }
+        if (!can_cast(computed, output->dtype(), options.casting))
+            throw DTypeError(concat("Cannot cast ufunc '", ufunc.name, "' output from dtype('", to_string(computed),
+                                    "') to dtype('", to_string(output->dtype()), "') with casting rule '",
+                                    to_string(options.casting), "'"));
         if (output->shape() != shape)
-            throw InvalidArgumentError(concat(ufunc.name, ": the result has shape ", format_shape(shape),
-                                              ", which does not match the output's shape ",
-                                              format_shape(output->shape())));
+            throw InvalidArgumentError(concat(ufunc.name, ": the output has shape ", format_shape(output->shape()),
+                                              ", not the broadcast shape ", format_shape(shape)));
+        results.push_back(*output);
+    }
+    std::vector<const Array*> targets;
+    targets.reserve(results.size());
+    for (const Array& result : results) targets.push_back(&result);
+
     const std::size_t count = std::size_t{ufunc.nin} + ufunc.nout;
-    // OpKey::op: equal ids must mean equal expressions; the loop dtypes in the key pick the kind.
-    const auto op = static_cast<std::uint16_t>(static_cast<std::uint16_t>(ufunc.id) + 1);
-    launch_elementwise({op, loop->expression, std::span<const DType>(loop->dtypes.data(), count)}, inputs, outputs);
+    const auto index = static_cast<std::size_t>(&loop - ufunc.loops.data());
+    const ElementwiseLoop launch{static_cast<std::uint16_t>(ufunc_op_base + static_cast<std::uint16_t>(ufunc.id)),
+                                 loop.expression, std::span<const DType>(loop.dtypes.data(), count), ufunc.generic,
+                                 index};
+    launch_elementwise(launch, inputs, targets, options.where);
+    return results;
+}
+
+void run_ufunc(const Ufunc& ufunc, std::span<const Array* const> inputs, std::span<const Array* const> outputs,
+               Casting casting) {
+    std::vector<ElementwiseOperand> operands;
+    operands.reserve(inputs.size());
+    for (const Array* input : inputs) operands.emplace_back(*input);
+    UfuncOptions options;
+    options.casting = casting;
+    call_ufunc(ufunc, operands, outputs, options);
 }
 
 std::vector<Array> run_ufunc(const Ufunc& ufunc, std::span<const Array* const> inputs) {
-    std::vector<DType> input_dtypes;
-    std::vector<Shape> shapes;
-    for (const Array* input : inputs) {
-        input_dtypes.push_back(input->dtype());
-        shapes.push_back(input->shape());
-    }
-    const UfuncLoop* loop = select_loop(ufunc, input_dtypes);
-    if (!loop || inputs.empty())
-        throw InvalidArgumentError(concat("ufunc '", ufunc.name,
-                                          "' did not contain a loop with signature matching types ",
-                                          dtype_list(input_dtypes)));
-    const Shape shape = broadcast_shapes(shapes);
-    std::vector<Array> results;
-    std::vector<const Array*> outputs;
-    results.reserve(ufunc.nout);
-    outputs.reserve(ufunc.nout);
-    for (std::size_t k = 0; k < ufunc.nout; ++k)
-        results.push_back(Array::empty(shape, loop->dtypes[ufunc.nin + k], inputs.front()->device()));
-    for (const Array& result : results) outputs.push_back(&result);
-    run_ufunc(ufunc, inputs, outputs, Casting::no);
-    return results;
+    std::vector<ElementwiseOperand> operands;
+    operands.reserve(inputs.size());
+    for (const Array* input : inputs) operands.emplace_back(*input);
+    return call_ufunc(ufunc, operands);
 }
 
 }  // namespace gpukit::detail

@@ -11,6 +11,8 @@
 
 #include "gpukit/array.hpp"
 #include "gpukit/promotion.hpp"
+#include "gpukit/scalar.hpp"
+#include "ops/elementwise/launch.hpp"
 
 namespace gpukit::detail {
 
@@ -20,7 +22,7 @@ enum class UfuncId : std::uint16_t {
 #undef GPUKIT_UFUNC
 };
 
-inline constexpr std::size_t max_ufunc_operands = 3;
+inline constexpr std::size_t max_ufunc_operands = 4;  // divmod: 2 in, 2 out; clip: 3 in, 1 out
 
 // One loop: the dtype of each operand (inputs then outputs) and the expression it runs.
 struct UfuncLoop {
@@ -32,7 +34,9 @@ struct Ufunc {
     UfuncId id;
     std::string_view name;
     std::uint8_t nin, nout;
-    std::vector<UfuncLoop> loops;  // NumPy's order
+    std::vector<UfuncLoop> loops;      // NumPy's order
+    std::vector<GenericLoop> generic;  // the same loops for the engine (one module on the simulator)
+    bool compares = false;             // gives bool from two inputs: out-of-range Python ints compare exactly
 };
 
 const Ufunc& ufunc(UfuncId id);
@@ -44,12 +48,26 @@ std::span<const Ufunc> ufunc_table();
 const UfuncLoop* select_loop(const Ufunc& ufunc, std::span<const DType> inputs);
 DType weak_scalar_dtype(std::span<const DType> arrays, PythonScalar scalar);
 
-// Runs `ufunc` on `inputs` into `outputs` (broadcast shape; each output's dtype cast from the
-// loop's under `casting`). Throws InvalidArgumentError, in NumPy's words, when no loop takes the
-// inputs' dtypes, a cast is not allowed or the shapes do not fit.
+// A ufunc call's keywords, as NumPy's.
+struct UfuncOptions {
+    std::optional<DType> dtype;            // dtype=: the loop whose outputs are of this dtype
+    const Array* where = nullptr;          // where=: a bool mask; outputs keep their values where it is false
+    Casting casting = Casting::same_kind;  // casting=: which casts of inputs and outputs are allowed
+};
+
+// Runs `ufunc` on `inputs` (arrays, and scalars: weak or typed, gpukit/scalar.hpp) into `outputs`
+// (none, or one per output, each an array or null for a new one), on the current stream of the
+// arrays' device, and returns the outputs. The loop is NumPy's: the first that every input casts to
+// safely (or, with dtype=, whose outputs are of that dtype and the inputs cast to under `casting`).
+// New outputs take the broadcast shape; given ones decide it (inputs broadcast to them). Throws
+// DTypeError (no loop, a forbidden cast), ScalarOverflowError (a Python int out of its dtype's
+// range) and InvalidArgumentError (shapes, devices, no array among the operands), in NumPy's words.
+std::vector<Array> call_ufunc(const Ufunc& ufunc, std::span<const ElementwiseOperand> inputs,
+                              std::span<const Array* const> outputs = {}, const UfuncOptions& options = {});
+
+// The same over arrays only (the free functions of gpukit/elementwise.hpp).
 void run_ufunc(const Ufunc& ufunc, std::span<const Array* const> inputs, std::span<const Array* const> outputs,
                Casting casting = Casting::same_kind);
-// The same into new arrays of the broadcast shape and the loop's output dtypes.
 std::vector<Array> run_ufunc(const Ufunc& ufunc, std::span<const Array* const> inputs);
 
 }  // namespace gpukit::detail

@@ -19,13 +19,13 @@ TEST_F(Creation, ZerosOnesAndFullInEveryDtypeAndOrder) {
         const std::string name(row.name);
         EXPECT_EQ(as_doubles(zeros({3, 5}, row.dtype)), std::vector<double>(15, 0.0)) << name;
         EXPECT_EQ(as_doubles(ones({7}, row.dtype)), std::vector<double>(7, 1.0)) << name;
-        const Array f = full({4, 3}, std::int64_t{3}, row.dtype, Order::F);
+        const Array f = full({4, 3}, Scalar(std::int64_t{3}), row.dtype, Order::F);
         EXPECT_TRUE(f.is_f_contiguous() && f.dtype() == row.dtype) << name;
         EXPECT_EQ(as_doubles(f), std::vector<double>(12, row.dtype == DType::bool_ ? 1.0 : 3.0)) << name;
     }
-    EXPECT_EQ(full({2}, 2.5f).dtype(), DType::float32);  // the value's dtype
-    EXPECT_EQ(full({0, 3}, 1.0).size(), 0);
-    EXPECT_EQ(as_doubles(full({}, -4.0)), std::vector<double>{-4.0});
+    EXPECT_EQ(full({2}, Scalar::of(2.5f)).dtype(), DType::float32);  // the value's dtype
+    EXPECT_EQ(full({0, 3}, Scalar(1.0)).size(), 0);
+    EXPECT_EQ(as_doubles(full({}, Scalar(-4.0))), std::vector<double>{-4.0});
     EXPECT_THROW(empty({2}, DType::float32, Order::K), InvalidArgumentError);
     EXPECT_THROW(zeros({-1}), InvalidArgumentError);
 }
@@ -42,7 +42,7 @@ TEST_F(Creation, LikeFormsFollowThePrototypesLayoutUnlessTold) {
     EXPECT_TRUE(c.is_c_contiguous() && c.dtype() == DType::float64);
     options.shape = Shape{2, 3};
     options.order = Order::K;
-    const Array reshaped = full_like(prototype, 9, options);
+    const Array reshaped = full_like(prototype, Scalar(9), options);
     EXPECT_EQ(reshaped.shape(), (Shape{2, 3}));
     EXPECT_TRUE(reshaped.is_c_contiguous());  // another ndim: K falls back to C
     EXPECT_EQ(as_doubles(reshaped), std::vector<double>(6, 9.0));
@@ -61,7 +61,7 @@ std::vector<double> numpy_arange(double start, double stop, double step) {
 TEST_F(Creation, ArangeMatchesNumPysFill) {
     for (const auto& [start, stop, step] : std::vector<std::tuple<double, double, double>>{
              {0, 10, 1}, {-3, 4, 0.75}, {1, 0, -0.1}, {0.1, 1.3, 0.1}, {5, 5, 1}, {0, 1e-300, 1}, {-0.0, 3, 1}}) {
-        const Array values = arange(start, stop, step);
+        const Array values = arange(Scalar(start), Scalar(stop), Scalar(step));
         EXPECT_EQ(values.dtype(), DType::float64);
         const std::vector<double> got = values.to_vector<double>(), expected = numpy_arange(start, stop, step);
         ASSERT_EQ(got.size(), expected.size()) << start << " " << stop << " " << step;
@@ -71,25 +71,25 @@ TEST_F(Creation, ArangeMatchesNumPysFill) {
         }
     }
     // Integers: int64 by default, exact, wrapping in a narrow dtype as NumPy's fill does.
-    const Array integers = arange(std::int64_t{-7}, std::int64_t{30}, std::int64_t{4});
+    const Array integers = arange(Scalar(std::int64_t{-7}), Scalar(std::int64_t{30}), Scalar(std::int64_t{4}));
     EXPECT_EQ(integers.dtype(), DType::int64);
     EXPECT_EQ(integers.to_vector<std::int64_t>(), (std::vector<std::int64_t>{-7, -3, 1, 5, 9, 13, 17, 21, 25, 29}));
-    const Array wrapped = arange(std::int64_t{100}, std::int64_t{160}, std::int64_t{10}, DType::int8);
+    const Array wrapped = arange(Scalar(std::int64_t{100}), Scalar(std::int64_t{160}), Scalar(std::int64_t{10}), DType::int8);
     EXPECT_EQ(wrapped.to_vector<std::int8_t>(), (std::vector<std::int8_t>{100, 110, 120, -126, -116, -106}));
-    EXPECT_EQ(arange(std::int64_t{5}).to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 2, 3, 4}));
-    EXPECT_EQ(arange(std::int64_t{0}, std::int64_t{-3}).size(), 0);
+    EXPECT_EQ(arange(Scalar(std::int64_t{5})).to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 2, 3, 4}));
+    EXPECT_EQ(arange(Scalar(std::int64_t{0}), Scalar(std::int64_t{-3})).size(), 0);
     // float32 computes in float32; float16 and complex through their parts.
-    const std::vector<float> f32 = arange(0.5, 3.0, 0.3, DType::float32).to_vector<float>();
+    const std::vector<float> f32 = arange(Scalar(0.5), Scalar(3.0), Scalar(0.3), DType::float32).to_vector<float>();
     const float first = 0.5f, second = static_cast<float>(0.5 + 0.3), delta = second - first;
     for (std::size_t i = 2; i < f32.size(); ++i) EXPECT_EQ(f32[i], first + static_cast<float>(i) * delta);
-    EXPECT_EQ(as_doubles(arange(std::int64_t{0}, std::int64_t{6}, std::int64_t{2}, DType::float16)),
+    EXPECT_EQ(as_doubles(arange(Scalar(std::int64_t{0}), Scalar(std::int64_t{6}), Scalar(std::int64_t{2}), DType::float16)),
               (std::vector<double>{0, 2, 4}));
-    const Array complex_range = arange(1.0, 4.0, 1.0, DType::complex64);
+    const Array complex_range = arange(Scalar(1.0), Scalar(4.0), Scalar(1.0), DType::complex64);
     EXPECT_EQ(complex_range.to_vector<std::complex<float>>(),
               (std::vector<std::complex<float>>{{1, 0}, {2, 0}, {3, 0}}));
-    EXPECT_THROW(arange(0.0, 1.0, 0.0), InvalidArgumentError);
-    EXPECT_THROW(arange(std::numeric_limits<double>::quiet_NaN(), 1.0), InvalidArgumentError);
-    EXPECT_THROW(arange(std::int64_t{0}, std::int64_t{5}, std::int64_t{1}, DType::bool_), InvalidArgumentError);
+    EXPECT_THROW(arange(Scalar(0.0), Scalar(1.0), Scalar(0.0)), InvalidArgumentError);
+    EXPECT_THROW(arange(Scalar(std::numeric_limits<double>::quiet_NaN()), Scalar(1.0)), InvalidArgumentError);
+    EXPECT_THROW(arange(Scalar(std::int64_t{0}), Scalar(std::int64_t{5}), Scalar(std::int64_t{1}), DType::bool_), InvalidArgumentError);
 }
 
 // NumPy's linspace in double: i * step + start, stop at the end; (i / div) * delta when step is 0.
@@ -121,23 +121,23 @@ TEST_F(Creation, LinspaceMatchesNumPysFormula) {
                                                                      {0, 1, 0, true},
                                                                      {0, 1e-320, 4, true},
                                                                      {0.1, 0.7, 4097, true}}) {
-        const LinspaceResult result = linspace_with_step(start, stop, num, {.endpoint = endpoint, .dtype = {}});
+        const LinspaceResult result = linspace_with_step(Scalar(start), Scalar(stop), num, {.endpoint = endpoint, .dtype = {}});
         EXPECT_EQ(result.values.to_vector<double>(), numpy_linspace(start, stop, num, endpoint))
             << start << " " << stop << " " << num;
         const std::int64_t div = endpoint ? num - 1 : num;
         if (div > 0)
-            EXPECT_EQ(result.step.as<double>(), (stop - start) / static_cast<double>(div));
+            EXPECT_EQ(result.step.value<double>(), (stop - start) / static_cast<double>(div));
         else
-            EXPECT_TRUE(std::isnan(result.step.as<double>()));
+            EXPECT_TRUE(std::isnan(result.step.value<double>()));
     }
     // An integer dtype floors (NumPy's, for negative values too).
-    EXPECT_EQ(linspace(-3.0, 3.0, 5, {.endpoint = true, .dtype = DType::int32}).to_vector<std::int32_t>(),
+    EXPECT_EQ(linspace(Scalar(-3.0), Scalar(3.0), 5, {.endpoint = true, .dtype = DType::int32}).to_vector<std::int32_t>(),
               (std::vector<std::int32_t>{-3, -2, 0, 1, 3}));
     // Complex bounds: each part on its own.
     const auto complex_values =
-        linspace(std::complex<double>(0, 1), std::complex<double>(2, -1), 3).to_vector<std::complex<double>>();
+        linspace(Scalar(std::complex<double>(0, 1)), Scalar(std::complex<double>(2, -1)), 3).to_vector<std::complex<double>>();
     EXPECT_EQ(complex_values, (std::vector<std::complex<double>>{{0, 1}, {1, 0}, {2, -1}}));
-    EXPECT_THROW(linspace(0.0, 1.0, -1), InvalidArgumentError);
+    EXPECT_THROW(linspace(Scalar(0.0), Scalar(1.0), -1), InvalidArgumentError);
 }
 
 TEST_F(Creation, EyeAndIdentity) {
@@ -173,7 +173,7 @@ TEST_F(Creation, AsarrayKeepsTheHostLayoutAndConvertsOnTheDevice) {
     EXPECT_NE(asarray(c, DType::float32).address(), c.address());
     EXPECT_EQ(ascontiguousarray(kept).strides(), (Strides{12, 4}));
     EXPECT_EQ(asfortranarray(c).strides(), (Strides{8, 32}));
-    EXPECT_EQ(ascontiguousarray(full({}, 1.0)).shape(), (Shape{1}));  // at least 1-D, as NumPy's
+    EXPECT_EQ(ascontiguousarray(full({}, Scalar(1.0))).shape(), (Shape{1}));  // at least 1-D, as NumPy's
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "device_test_fixture.hpp"
+#include "ops/elementwise/launch.hpp"
 
 namespace gpukit::testing {
 namespace {
@@ -117,7 +118,7 @@ TEST_F(Elementwise, OutArgumentCastsUnderTheCastingRule) {
     add(a, a, out32);  // same_kind allows float64 -> float32
     expect_sum(a, a, out32, "float64 into float32");
     const Array out_int = Array::empty({10}, DType::int32);
-    EXPECT_THROW(add(a, a, out_int), InvalidArgumentError);
+    EXPECT_THROW(add(a, a, out_int), DTypeError);
     add(a, a, out_int, Casting::unsafe);
     expect_sum(a, a, out_int, "float64 into int32, unsafe");
 }
@@ -134,6 +135,114 @@ TEST_F(Elementwise, ShapesThatDoNotBroadcastAreNamed) {
         EXPECT_NE(message.find(format_shape(b.shape())), std::string::npos) << message;
     }
     EXPECT_THROW(add(a, a, Array::empty({3, 2}, DType::float32)), InvalidArgumentError);
+}
+
+}  // namespace
+}  // namespace gpukit::testing
+
+namespace gpukit::testing {
+namespace {
+
+// The GPU's kernel shapes (16-byte vectors, vectors along rows, shared-memory tiles for transposed
+// inputs) run on the simulator too here, so CI checks the code a GPU runs.
+class ElementwiseGpuShapes : public DeviceTest {
+protected:
+    void SetUp() override {
+        DeviceTest::SetUp();
+        detail::set_specialized_elementwise_on_simulator(true);
+    }
+    void TearDown() override {
+        detail::set_specialized_elementwise_on_simulator(false);
+        DeviceTest::TearDown();
+    }
+};
+
+TEST_F(ElementwiseGpuShapes, VectorsRowsAndTilesGiveTheSameSums) {
+    for (DType dtype : {DType::float32, DType::int8}) {
+        const std::string name(to_string(dtype));
+        for (const auto& [rows, cols] : {std::pair{64, 64}, std::pair{45, 70}, std::pair{1, 37}}) {
+            const std::string what = name + " " + std::to_string(rows) + "x" + std::to_string(cols);
+            const Array a = array_of(small_values(std::int64_t{rows} * cols, dtype, 1), {rows, cols}, dtype);
+            const Array b = array_of(small_values(std::int64_t{rows} * cols, dtype, 2), {rows, cols}, dtype);
+            const Array t = array_of(small_values(std::int64_t{rows} * cols, dtype, 3), {cols, rows}, dtype);
+            const Array column = array_of(small_values(rows, dtype, 4), {rows, 1}, dtype);
+            const Array row = array_of(small_values(cols, dtype, 5), {cols}, dtype);
+            const Array one = array_of(small_values(1, dtype, 6), {}, dtype);
+            expect_sum(a, b, add(a, b), what + " contiguous");
+            expect_sum(a, column, add(a, column), what + " + column");
+            expect_sum(a, row, add(a, row), what + " + row");
+            expect_sum(a, one, add(a, one), what + " + 0-d");
+            expect_sum(t.transpose(), b, add(t.transpose(), b), what + " a.T + b");
+            expect_sum(t.transpose(), t.transpose(), add(t.transpose(), t.transpose()), what + " a.T + a.T");
+            expect_sum(column, t.transpose(), add(column, t.transpose()), what + " column + a.T");
+            const Array unaligned =
+                array_of(small_values(std::int64_t{rows} * cols + 1, dtype, 7), {std::int64_t{rows} * cols + 1}, dtype)
+                    .index({Slice{1, std::nullopt}})
+                    .reshape({rows, cols});
+            expect_sum(unaligned, b, add(unaligned, b), what + " unaligned");
+        }
+    }
+}
+
+// Operands of different widths in one vector kernel: 16 bytes of the widest per group, fewer of
+// the others (a cast float32 -> float16 is the common case).
+TEST_F(ElementwiseGpuShapes, NarrowAndWideOperandsShareAGroup) {
+    const Array narrow = array_of(small_values(64 * 64, DType::int8, 10), {64, 64}, DType::int8);
+    const Array wide = array_of(small_values(64 * 64, DType::float32, 11), {64, 64}, DType::float32);
+    const Array column = array_of(small_values(64, DType::float64, 12), {64, 1}, DType::float64);
+    expect_sum(narrow, wide, add(narrow, wide), "int8 + float32");
+    expect_sum(narrow, column, add(narrow, column), "int8 + float64 column");
+    const Array half_out = Array::empty({64, 64}, DType::float16);
+    add(wide, wide, half_out, Casting::same_kind);
+    expect_sum(wide, wide, half_out, "float32 + float32 into float16");
+}
+
+// The tile kernel alone, small: check mode runs this one (its barriers and shared memory).
+TEST_F(ElementwiseGpuShapes, TransposedTilesAtTheEdges) {
+    const Array t = array_of(small_values(40 * 33, DType::float32, 8), {40, 33}, DType::float32);
+    const Array b = array_of(small_values(33 * 40, DType::float32, 9), {33, 40}, DType::float32);
+    expect_sum(t.transpose(), b, add(t.transpose(), b), "33x40 a.T + b");
+}
+
+}  // namespace
+}  // namespace gpukit::testing
+
+namespace gpukit::testing {
+namespace {
+
+class ElementwiseLarge : public DeviceTest {};
+
+// Above 2^31 elements: 64-bit indices in every kernel shape (the simulator's memory is the
+// machine's: these run on the GPU only). Values from memsets, checked at both ends and the middle.
+TEST_F(ElementwiseLarge, MoreThanTwoToTheThirtyOneElements) {
+    if (on_simulator()) GTEST_SKIP() << "6 GB of arrays: on the GPU only";
+    const std::int64_t n = (std::int64_t{1} << 31) + 3;
+    Array a = Array::empty({n}, DType::int8);
+    Array b = Array::empty({n}, DType::int8);
+    a.fill(std::int8_t{3});
+    b.fill(std::int8_t{5});
+    const Array sum = add(a, b);
+    for (std::int64_t start : {std::int64_t{0}, n / 2 - 7, n - 64}) {
+        const std::vector<std::int8_t> got = sum.index({Slice{start, start + 64}}).to_vector<std::int8_t>();
+        for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], 8) << start + static_cast<std::int64_t>(i);
+    }
+    // Every other element of the large one, reversed: strided offsets past 2^31 bytes.
+    const Array every_other = a.index({Slice{std::nullopt, std::nullopt, -2}});
+    const Array twice = add(every_other, every_other);
+    EXPECT_EQ(twice.size(), (n + 1) / 2);
+    const std::vector<std::int8_t> tail = twice.index({Slice{-16, std::nullopt}}).to_vector<std::int8_t>();
+    for (std::int8_t v : tail) EXPECT_EQ(v, 6);
+}
+
+// 2^30 + 3 float32 (4 GB each): vectors with a tail, and a float column broadcast down rows.
+TEST_F(ElementwiseLarge, FloatsPastFourGigabytes) {
+    if (on_simulator()) GTEST_SKIP() << "12 GB of arrays: on the GPU only";
+    const std::int64_t n = (std::int64_t{1} << 30) + 3;
+    Array a = Array::empty({n}, DType::float32);
+    a.fill(1.5f);
+    const Array doubled = add(a, a);
+    const std::vector<float> end = doubled.index({Slice{n - 5, std::nullopt}}).to_vector<float>();
+    for (float v : end) EXPECT_EQ(v, 3.0f);
 }
 
 }  // namespace

@@ -214,7 +214,7 @@ BAD_CALLS = [
     ("a.transpose(0)", lambda m: _matrix().transpose(0), ValueError, "give one axis for each of the array's 2"),
     ("a.transpose(1.0, 0)", lambda m: _matrix().transpose(1.0, 0), TypeError, r"axes\[0\] must be an int"),
     ("a[2**64]", lambda m: _matrix()[2**64], IndexError, "index 18446744073709551616 is out of bounds"),
-    ("a[1.5]", lambda m: _matrix()[1.5], TypeError, "not float"),
+    ("a[1.5]", lambda m: _matrix()[1.5], IndexError, r"valid indices \(not float\)"),
     ("a.astype('float128')", lambda m: _matrix().astype("float128"), ValueError, "do not hold float128"),
     ("a.astype(float32, copy='x')", lambda m: _matrix().astype(numpy.float32, copy="x"), TypeError,
      r"copy must be True or False, not a str \('x'\)"),

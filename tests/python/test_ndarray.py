@@ -106,9 +106,7 @@ def test_indexing_mistakes_raise_what_numpy_raises():
         array[0, 0, 0]
     with pytest.raises(IndexError, match="single ellipsis"):
         array[..., ...]
-    with pytest.raises(TypeError, match="advanced indexing"):
-        array[[0, 1]]
-    with pytest.raises(TypeError):
+    with pytest.raises(IndexError, match="only integers, slices"):  # index arrays: tests/python/array
         array[1.5]
 
 
@@ -242,8 +240,8 @@ def test_the_class_is_the_extension_s_and_behaves_as_numpy_expects():
     assert isinstance(array, gpukit.ndarray) and type(array) is gpukit._core.ndarray
     assert weakref.ref(array)() is array
     assert gpukit.ndarray.__array_priority__ == 100
-    with pytest.raises(TypeError):
-        numpy.float32(1) + array  # NumPy defers to the array, which has no arithmetic yet
+    total = numpy.float32(1) + array  # NumPy defers to the array's own operator
+    assert isinstance(total, gpukit.ndarray) and total.get().tolist() == [1, 1, 1]
     with pytest.raises(gpukit.ArrayIndexError):
         array[3]
     assert list(gpukit.asarray([4, 5]).tolist()) == [4, 5] and [row.item() for row in gpukit.asarray([4, 5])] == [4, 5]

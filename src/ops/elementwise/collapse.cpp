@@ -81,6 +81,20 @@ AccessClass classify(const CollapsedLayout& layout, std::size_t operand, std::ui
     return address % 16 == 0 ? AccessClass::contiguous_aligned16 : AccessClass::contiguous;
 }
 
+AccessClass classify_rows(const CollapsedLayout& layout, std::size_t operand, std::uint64_t address,
+                          std::int64_t itemsize) {
+    const Strides& strides = layout.strides[operand];
+    if (strides.empty()) return AccessClass::strided;
+    const std::int64_t inner = strides.back();
+    if (strides.size() == 2 && strides[0] == itemsize && inner != itemsize && inner != 0)
+        return AccessClass::transposed;
+    if (inner == 0) return AccessClass::rows_broadcast;
+    const bool outer_aligned =
+        std::all_of(strides.begin(), strides.end() - 1, [](std::int64_t s) { return s % 16 == 0; });
+    if (inner == itemsize && address % 16 == 0 && outer_aligned) return AccessClass::rows_aligned16;
+    return AccessClass::strided;
+}
+
 bool fits_index32(const CollapsedLayout& layout, std::span<const std::int64_t> itemsizes) {
     constexpr std::int64_t limit = std::numeric_limits<std::int32_t>::max();
     if (layout.size > limit) return false;

@@ -30,7 +30,19 @@ enum class AccessClass : std::uint8_t {
     contiguous,            // element i at address + i * itemsize
     strided,               // element i at address + the dot product of its coordinates and the strides
     scalar,                // every element at address (broadcast, or one element)
+    immediate,             // a scalar operand: its value is in the parameters, not in memory
+    // Strided operands that GPU kernels read faster than by decoding every element's coordinates
+    // (classify_rows): along the innermost dimension...
+    rows_broadcast,  // ...one element repeated (a column broadcast across rows)
+    rows_aligned16,  // ...contiguous, each row starting 16-byte aligned (a row broadcast down a matrix)
+    transposed,      // of two dimensions, contiguous down the outer one (a.T): a shared-memory tile turns it
 };
+
+// Whether an access class decodes coordinates (strided or one of its refinements).
+inline bool decodes_coordinates(AccessClass access) {
+    return access == AccessClass::strided || access == AccessClass::rows_broadcast ||
+           access == AccessClass::rows_aligned16 || access == AccessClass::transposed;
+}
 
 struct CollapsedLayout {
     Shape shape;                   // extents of 1 dropped, mergeable neighbours merged; empty for one element
@@ -44,6 +56,10 @@ CollapsedLayout collapse(std::span<const std::int64_t> shape, std::span<const St
 
 // How an operand of `layout` (operand `operand`) at `address` with elements of `itemsize` is accessed.
 AccessClass classify(const CollapsedLayout& layout, std::size_t operand, std::uint64_t address, std::int64_t itemsize);
+
+// The refinement of a strided operand (else `strided`): rows_broadcast, rows_aligned16 or transposed.
+AccessClass classify_rows(const CollapsedLayout& layout, std::size_t operand, std::uint64_t address,
+                          std::int64_t itemsize);
 
 // Whether every byte offset and element index of the layout fits a 32-bit int, so kernels may
 // index with int (cheaper division in the strided decode).

@@ -5,11 +5,13 @@
 // The expression reads in0, in1, ... and assigns out0, out1, ..., each a local of its loop dtype's
 // compute type (float for float16 and bfloat16); the kernel loads and converts the inputs, runs the
 // expression and converts and stores the outputs. The source includes gpukit_elementwise.cuh
-// (elementwise_header()) and defines one kernel, extern "C" gk_elementwise(gk_params).
+// (elementwise_header()) and defines extern "C" kernels taking gk_params.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "ops/elementwise/op_key.hpp"
 
@@ -26,6 +28,65 @@ std::string_view elementwise_header();
 std::string_view storage_c_type(DType dtype);
 std::string_view compute_c_type(DType dtype);
 
+// One kernel for `key`: its layout and dtypes in its text (GPUs).
 std::string generate_elementwise(const OpKey& key, std::string_view expression);
+
+// Generic kernels for the simulator: one per loop (generic_kernel_name(i) for loops[i]), reading
+// the layout, the storage dtypes, scalars and a where= mask from gk_params at run time, so one
+// compile serves an operation on any arrays.
+struct GenericLoop {
+    std::string_view expression;
+    std::span<const DType> dtypes;  // the loop's dtypes, inputs then outputs
+};
+std::string generic_kernel_name(std::size_t index);
+std::string generate_generic_elementwise(std::size_t nin, std::size_t nout, std::span<const GenericLoop> loops);
+
+// ---- ElementwiseKernel: a user's operation over CuPy-style parameters (src/ops/elementwise_kernel.cpp)
+//
+// The kernel takes one argument per parameter, in order, then the loop (gk_ew_loop), and binds each
+// parameter's name for the operation (kernels/gpukit_elementwise_kernel.cuh): an array's element i
+// (an input as a value of its compute type, an output as a reference into memory), a raw array as
+// a gk_raw (x[j] over its own shape), a scalar as a value. `i` is the flat C-order index of the
+// element in the loop's shape and `_ind.size()` the loop's length, in every kernel shape.
+
+inline constexpr std::string_view elementwise_kernel_header_name = "gpukit_elementwise_kernel.cuh";
+// The text of kernels/gpukit_elementwise_kernel.cuh, embedded at build time.
+std::string_view elementwise_kernel_header();
+
+enum class UserParamKind : std::uint8_t {
+    array,   // broadcast to the loop's shape; element i bound by name
+    raw,     // the whole array, indexed by the operation
+    scalar,  // one value, passed by value
+};
+
+struct UserParam {
+    std::string_view name;  // a C identifier (checked by the caller)
+    DType dtype;            // resolved: the array's dtype, or the scalar's after conversion
+    UserParamKind kind = UserParamKind::array;
+    bool writable = false;  // outputs (and _non_const inputs): bound by reference
+    // Arrays on a GPU: contiguous (element i at address + i * itemsize), scalar (one element for
+    // all) or strided (coordinates decoded). Unused where the layout is read at run time.
+    AccessClass access = AccessClass::strided;
+};
+
+struct UserKernelText {
+    std::string_view name;  // the kernel's extern "C" name (a C identifier, checked by the caller)
+    std::string_view operation, preamble, loop_prep, after_loop;
+    std::span<const std::pair<char, DType>> placeholders;  // typedef'd before the preamble
+};
+
+// `generic`: the simulator's shape (each simulated thread walks a contiguous chunk, array
+// operands' layout read from the arguments at run time: one compile for every layout); else the
+// GPU's, its layout in its text (`ndim` dimensions, 32-bit indices when `index32`), one element
+// per thread in grid-stride order.
+struct UserKernelLayout {
+    bool generic = true;
+    bool simulated = true;  // the backend runs kernels on the CPU (GK_SIMULATED: chunked loops)
+    std::uint8_t ndim = 0;
+    bool index32 = false;
+};
+
+std::string generate_user_elementwise(const UserKernelText& text, std::span<const UserParam> params,
+                                      const UserKernelLayout& layout);
 
 }  // namespace gpukit::detail

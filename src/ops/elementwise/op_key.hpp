@@ -20,16 +20,18 @@ inline constexpr std::size_t max_elementwise_operands = 8;  // GK_MAX_OPERANDS i
 inline constexpr std::size_t max_elementwise_dims = 8;      // GK_MAX_DIMS
 
 struct OpKey {
-    std::uint16_t op = 0;                                   // which operation (its expression), ElementwiseLoop::op
-    std::uint8_t nin = 0, nout = 0;                         // inputs, then outputs
-    std::uint8_t ndim = 0;                                  // of the collapsed layout
-    std::uint8_t vector_width = 1;                          // elements per 16-byte group; 1: element by element
-    bool index32 = false;                                   // int indices and offsets
-    bool simulated = false;                                 // the backend runs kernels on the CPU (chunked loop order)
-    std::int32_t device = 0;                                // the ordinal on the backend below; kernels are per device
-    const void* backend = nullptr;                          // identity of the device's backend (its BackendInfo)
-    std::array<DType, max_elementwise_operands> storage{};  // each operand's dtype in memory
-    std::array<DType, max_elementwise_operands> loop{};     // the dtype the expression computes it in
+    std::uint16_t op = 0;            // which operation (its expression), ElementwiseLoop::op
+    std::uint8_t nin = 0, nout = 0;  // inputs, then outputs
+    std::uint8_t ndim = 0;           // of the collapsed layout
+    std::uint8_t vector_width = 1;   // elements per 16-byte group; 1: element by element
+    bool index32 = false;            // int indices and offsets
+    bool simulated = false;          // the backend runs kernels on the CPU (chunked loop order)
+    bool masked = false;             // a bool mask follows the outputs (where=)
+    bool tiled = false;              // two dimensions through shared-memory tiles (transposed inputs)
+    std::int32_t device = 0;         // the ordinal on the backend below; kernels are per device
+    const void* backend = nullptr;   // identity of the device's backend (its BackendInfo)
+    std::array<DType, max_elementwise_operands> storage{};       // each operand's dtype in memory
+    std::array<DType, max_elementwise_operands> loop{};          // the dtype the expression computes it in
     std::array<AccessClass, max_elementwise_operands> access{};  // how each operand is reached
 
     friend bool operator==(const OpKey& a, const OpKey& b) noexcept = default;
@@ -47,6 +49,8 @@ struct OpKeyHash {
         for (const auto* byte : {&key.nin, &key.nout, &key.ndim, &key.vector_width}) mix(byte, 1);
         mix(&key.index32, sizeof key.index32);
         mix(&key.simulated, sizeof key.simulated);
+        mix(&key.masked, sizeof key.masked);
+        mix(&key.tiled, sizeof key.tiled);
         mix(&key.device, sizeof key.device);
         mix(&key.backend, sizeof key.backend);
         mix(key.storage.data(), sizeof key.storage);

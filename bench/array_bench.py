@@ -1,0 +1,313 @@
+"""bench/array_bench.py: gpukit's array operations beside CuPy and PyTorch, same data, one run.
+
+Each operation runs on each library after a warm-up; its time is the median of many CUDA-event
+timings on that library's own stream. Bandwidth counts the bytes an operation must move (inputs
+read once, outputs written once); the ceiling is the device-to-device copy rate (cudaMemcpy through
+CuPy, or PyTorch's copy_) measured in the same run. Host time is what one small call costs the
+Python thread (the launch queued, not waited for), median over batches of calls.
+
+    GPUKIT_BACKEND=cuda python bench/array_bench.py [--size-log2 26] [--repeat 30] [--json out.json]
+
+The issue's goals (issue 13): contiguous ops at >= 0.95x PyTorch and >= 90 % of copy bandwidth;
+broadcast and transposed adds >= 1.4x PyTorch; float16/bfloat16 add >= 0.95x PyTorch; Python host
+time per small op <= 4 us.
+"""
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import gpukit as gk
+
+try:
+    import cupy as cp
+except ImportError:  # the table says "-" for it
+    cp = None
+try:
+    import torch
+except ImportError:
+    torch = None
+
+
+def event_median_ms(run, events, synchronize, repeat):
+    """Median milliseconds of `run` between two events of one library, after a warm-up."""
+    for _ in range(3):
+        run()
+    synchronize()
+    times = []
+    for _ in range(repeat):
+        start, end = events()
+        start.record()
+        run()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) if hasattr(start, "elapsed_time") and not _is_cupy(start)
+                     else cp.cuda.get_elapsed_time(start, end))
+    return statistics.median(times)
+
+
+def _is_cupy(event):
+    return cp is not None and isinstance(event, cp.cuda.Event)
+
+
+class Library:
+    """One library's array calls, the same for every operation."""
+
+    def __init__(self, name, module, to_device, events, synchronize):
+        self.name = name
+        self.xp = module
+        self.to_device = to_device
+        self.events = events
+        self.synchronize = synchronize
+
+
+def libraries():
+    libs = [Library("gpukit", gk, gk.asarray, lambda: (gk.Event(), gk.Event()), gk.synchronize)]
+    if cp is not None:
+        libs.append(Library("cupy", cp, cp.asarray, lambda: (cp.cuda.Event(), cp.cuda.Event()),
+                            cp.cuda.Device().synchronize))
+    if torch is not None and torch.cuda.is_available():
+        libs.append(Library("torch", torch, lambda a: torch.from_numpy(np.ascontiguousarray(a)).cuda(),
+                            lambda: (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)),
+                            torch.cuda.synchronize))
+    return libs
+
+
+def dtype_of(lib, name):
+    if lib.name == "torch":
+        return getattr(torch, name)
+    if name == "bfloat16":
+        return "bfloat16" if lib.name == "gpukit" else None
+    return np.dtype(name)
+
+
+def workloads(n, side):
+    """(name, bytes moved, setup(lib) -> run callable or None)."""
+
+    def contiguous(op, dtype="float32"):
+        def setup(lib):
+            dt = dtype_of(lib, dtype)
+            if dt is None:
+                return None
+            rng = np.random.default_rng(1)
+            host_a = rng.random(n, dtype=np.float32) + 1
+            host_b = rng.random(n, dtype=np.float32) + 1
+            a = lib.to_device(host_a)
+            b = lib.to_device(host_b)
+            if dtype != "float32":
+                a, b = (a.to(dt), b.to(dt)) if lib.name == "torch" else (a.astype(dt), b.astype(dt))
+            out = a * 1 if lib.name != "torch" else a.clone()
+            xp = lib.xp
+            if op == "add":
+                return lambda: xp.add(a, b, out=out)
+            if op == "multiply":
+                return lambda: xp.multiply(a, b, out=out)
+            if op == "saxpy":
+                return lambda: a * 2.0 + b
+            if op == "sqrt":
+                return lambda: xp.sqrt(a, out=out)
+            if op == "copy":
+                return (lambda: out.copy_(a)) if lib.name == "torch" else (lambda: a.copy())
+            if op == "fill":
+                return (lambda: out.fill_(3.0)) if lib.name == "torch" else (lambda: out.fill(3.0))
+            if op == "astype":
+                return (lambda: a.to(torch.float16)) if lib.name == "torch" else (lambda: a.astype(np.float16))
+            raise ValueError(op)
+        return setup
+
+    def broadcast(lib):
+        rng = np.random.default_rng(2)
+        a = lib.to_device(rng.random((side, side), dtype=np.float32))
+        col = lib.to_device(rng.random((side, 1), dtype=np.float32))
+        out = lib.to_device(np.empty((side, side), np.float32))
+        return lambda: lib.xp.add(a, col, out=out)
+
+    def transposed(lib):
+        rng = np.random.default_rng(3)
+        a = lib.to_device(rng.random((side, side), dtype=np.float32))
+        b = lib.to_device(rng.random((side, side), dtype=np.float32))
+        out = lib.to_device(np.empty((side, side), np.float32))
+        return lambda: lib.xp.add(a.T, b, out=out)
+
+    def user_kernel(lib):
+        """z = a * x + y as one user ElementwiseKernel (gpukit's and CuPy's; PyTorch has none)."""
+        if lib.name == "torch":
+            return None
+        kernel = lib.xp.ElementwiseKernel("float32 a, float32 x, float32 y", "float32 z", "z = a * x + y",
+                                          "saxpy_kernel")
+        rng = np.random.default_rng(4)
+        x = lib.to_device(rng.random(n, dtype=np.float32))
+        y = lib.to_device(rng.random(n, dtype=np.float32))
+        z = lib.to_device(np.empty(n, np.float32))
+        return lambda: kernel(np.float32(2.0), x, y, z)
+
+    f4 = 4
+    return [
+        ("add f32", 3 * n * f4, contiguous("add")),
+        ("multiply f32", 3 * n * f4, contiguous("multiply")),
+        ("saxpy a*2+b f32 (2 kernels)", 5 * n * f4, contiguous("saxpy")),
+        ("saxpy ElementwiseKernel f32", 3 * n * f4, user_kernel),
+        ("sqrt f32", 2 * n * f4, contiguous("sqrt")),
+        ("astype f32->f16", n * (f4 + 2), contiguous("astype")),
+        ("copy f32", 2 * n * f4, contiguous("copy")),
+        ("fill f32", n * f4, contiguous("fill")),
+        ("add f16", 3 * n * 2, contiguous("add", "float16")),
+        ("add bf16", 3 * n * 2, contiguous("add", "bfloat16")),
+        (f"broadcast ({side}^2)+({side},1)", 2 * side * side * f4, broadcast),
+        (f"transposed a.T+b {side}^2", 3 * side * side * f4, transposed),
+    ]
+
+
+def copy_ceiling_gbs(n, repeat):
+    """Device-to-device copy of n float32, GB/s counting read and write."""
+    if cp is not None:
+        a = cp.ones(n, cp.float32)
+        b = cp.empty_like(a)
+        ms = event_median_ms(lambda: cp.cuda.runtime.memcpyAsync(b.data.ptr, a.data.ptr, a.nbytes, 3,
+                                                                  cp.cuda.get_current_stream().ptr),
+                             lambda: (cp.cuda.Event(), cp.cuda.Event()), cp.cuda.Device().synchronize, repeat)
+        return 2 * a.nbytes / ms / 1e6
+    if torch is not None:
+        a = torch.ones(n, device="cuda")
+        b = torch.empty_like(a)
+        ms = event_median_ms(lambda: b.copy_(a), lambda: (torch.cuda.Event(enable_timing=True),
+                                                           torch.cuda.Event(enable_timing=True)),
+                             torch.cuda.synchronize, repeat)
+        return 2 * a.numel() * 4 / ms / 1e6
+    return float("nan")
+
+
+def host_us(step, calls=20_000):
+    """Median microseconds per call of `step` over batches of 100, the queue drained between batches."""
+    for _ in range(500):
+        step()
+    samples = []
+    for _ in range(calls // 100):
+        start = time.perf_counter()
+        for _ in range(100):
+            step()
+        samples.append((time.perf_counter() - start) / 100 * 1e6)
+    return statistics.median(samples)
+
+
+def host_times(lib):
+    xp = lib.xp
+    x = lib.to_device(np.arange(1, 17, dtype=np.float32))
+    y = lib.to_device(np.arange(2, 18, dtype=np.float32))
+    rows = {
+        "x + y (16)": lambda: x + y,
+        "x + 1.0": lambda: x + 1.0,
+        "x[1:3]": lambda: x[1:3],
+        "sqrt(x)": lambda: xp.sqrt(x),
+    }
+    result = {}
+    for name, step in rows.items():
+        result[name] = host_us(step)
+        lib.synchronize()
+    return result
+
+
+FIRST_USE = """
+import time, numpy as np, gpukit as gk
+x = gk.asarray(np.arange(1, 1025, dtype=np.float32))
+gk.synchronize()
+start = time.perf_counter()
+y = {expression}
+gk.synchronize()
+print(time.perf_counter() - start)
+"""
+
+
+def first_use_ms(expression, cache_dir):
+    """Milliseconds of an operation's first call in a new process with `cache_dir` as the kernel cache."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, GPUKIT_CACHE_DIR=cache_dir)
+    output = subprocess.run([sys.executable, "-c", FIRST_USE.format(expression=expression)], env=env,
+                            capture_output=True, text=True, check=True).stdout
+    return float(output.split()[-1]) * 1e3
+
+
+def first_use_rows():
+    """Cold (empty cache: generate and compile) and warm (the disk cache) first calls of some ops."""
+    import tempfile
+
+    rows = []
+    with tempfile.TemporaryDirectory() as cache_dir:
+        for expression in ("x + x", "gk.sqrt(x)", "x * 2.5", "x.astype(np.float16)"):
+            cold = first_use_ms(expression, cache_dir)
+            warm = first_use_ms(expression, cache_dir)
+            rows.append((expression, cold, warm))
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size-log2", type=int, default=26)
+    parser.add_argument("--side", type=int, default=8192)
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--json", help="write the figures here too")
+    parser.add_argument("--no-host", action="store_true", help="skip the host-time rows")
+    args = parser.parse_args()
+    n = 1 << args.size_log2
+    libs = libraries()
+    ceiling = copy_ceiling_gbs(n, args.repeat)
+    print(f"device copy ceiling: {ceiling:.0f} GB/s; n = 2^{args.size_log2}; libraries: "
+          + ", ".join(lib.name for lib in libs))
+    table = []
+    for name, nbytes, setup in workloads(n, args.side):
+        row = {"op": name}
+        for lib in libs:
+            try:
+                run = setup(lib)
+            except Exception as error:  # a library without the op: say so, go on
+                row[lib.name] = f"({type(error).__name__})"
+                continue
+            if run is None:
+                row[lib.name] = "-"
+                continue
+            ms = event_median_ms(run, lib.events, lib.synchronize, args.repeat)
+            row[lib.name] = nbytes / ms / 1e6
+            del run
+            lib.synchronize()
+        table.append(row)
+    names = [lib.name for lib in libs]
+    header = f"{'operation':34}" + "".join(f"{name + ' GB/s':>14}" for name in names)
+    header += f"{'% ceiling':>11}" + "".join(f"{'vs ' + name:>10}" for name in names[1:])
+    print(header)
+    for row in table:
+        line = f"{row['op']:34}"
+        for name in names:
+            value = row.get(name)
+            line += f"{value:14.0f}" if isinstance(value, float) else f"{str(value):>14}"
+        mine = row.get("gpukit")
+        line += f"{100 * mine / ceiling:10.1f}%" if isinstance(mine, float) else f"{'':>11}"
+        for name in names[1:]:
+            other = row.get(name)
+            ok = isinstance(mine, float) and isinstance(other, float)
+            line += f"{mine / other:9.2f}x" if ok else f"{'':>10}"
+        print(line)
+    host = {}
+    if not args.no_host:
+        print(f"\n{'host time per call (us, median)':34}" + "".join(f"{name:>14}" for name in names))
+        for lib in libs:
+            host[lib.name] = host_times(lib)
+        for op in host["gpukit"]:
+            print(f"{op:34}" + "".join(f"{host[name][op]:14.2f}" for name in names))
+    first = first_use_rows()
+    print(f"\n{'first use in a new process (ms)':34}{'cold':>14}{'disk cache':>14}")
+    for expression, cold, warm in first:
+        print(f"{expression:34}{cold:14.1f}{warm:14.1f}")
+    if args.json:
+        with open(args.json, "w") as file:
+            json.dump({"ceiling_gbs": ceiling, "n": n, "table": table, "host_us": host, "first_use_ms": first,
+                       "command": " ".join(sys.argv)}, file, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,419 @@
+// python/src/ufunc.cpp: gpukit.ufunc, its instances (one per row of the table, with NumPy's
+// aliases) and the call every ufunc and operator runs through.
+#include "ufunc.hpp"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <new>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arguments.hpp"
+#include "bindings.hpp"
+#include "errors.hpp"
+#include "numpy_bridge.hpp"
+#include "operands.hpp"
+#include "python_refs.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace gpukit::python {
+namespace {
+
+// What a Python ufunc object holds: its row.
+struct PythonUfunc {
+    const detail::Ufunc* row;
+};
+
+// NumPy's other names for ufuncs (numpy.divide is numpy.true_divide, ...), made where the row exists.
+constexpr std::pair<std::string_view, std::string_view> aliases[] = {
+    {"divide", "true_divide"},
+    {"mod", "remainder"},
+    {"abs", "absolute"},
+    {"conj", "conjugate"},
+    {"invert", "bitwise_not"},
+    {"bitwise_invert", "bitwise_not"},
+    {"degrees", "rad2deg"},
+    {"radians", "deg2rad"},
+    {"bitwise_left_shift", "left_shift"},
+    {"bitwise_right_shift", "right_shift"},
+    {"pow", "power"},
+    {"acos", "arccos"},
+    {"asin", "arcsin"},
+    {"atan", "arctan"},
+    {"atan2", "arctan2"},
+    {"acosh", "arccosh"},
+    {"asinh", "arcsinh"},
+    {"atanh", "arctanh"},
+};
+
+// NumPy's ufunc.identity where it has one (None elsewhere).
+nb::object identity_of(std::string_view name) {
+    if (name == "add" || name == "bitwise_or" || name == "bitwise_xor" || name == "hypot" || name == "gcd")
+        return nb::int_(0);
+    if (name == "multiply") return nb::int_(1);
+    if (name == "bitwise_and") return nb::int_(-1);
+    if (name == "logical_and") return nb::bool_(true);
+    if (name == "logical_or" || name == "logical_xor") return nb::bool_(false);
+    return nb::none();
+}
+
+char type_letter(DType dtype) {
+    switch (dtype) {
+        case DType::bool_: return '?';
+        case DType::int8: return 'b';
+        case DType::int16: return 'h';
+        case DType::int32: return 'i';
+        case DType::int64: return 'q';
+        case DType::uint8: return 'B';
+        case DType::uint16: return 'H';
+        case DType::uint32: return 'I';
+        case DType::uint64: return 'Q';
+        case DType::float16: return 'e';
+        case DType::bfloat16: return 'E';
+        case DType::float32: return 'f';
+        case DType::float64: return 'd';
+        case DType::complex64: return 'F';
+        case DType::complex128: return 'D';
+    }
+    return '?';
+}
+
+std::vector<std::string> types_of(const detail::Ufunc& ufunc) {
+    std::vector<std::string> types;
+    types.reserve(ufunc.loops.size());
+    for (const detail::UfuncLoop& loop : ufunc.loops) {
+        std::string text;
+        for (std::size_t k = 0; k < ufunc.nin; ++k) text += type_letter(loop.dtypes[k]);
+        text += "->";
+        for (std::size_t k = 0; k < ufunc.nout; ++k) text += type_letter(loop.dtypes[ufunc.nin + k]);
+        types.push_back(std::move(text));
+    }
+    return types;
+}
+
+// The Python object of each row, by UfuncId; never destroyed (the module holds them too).
+std::vector<nb::object>& ufunc_objects() {
+    static auto* objects = new std::vector<nb::object>;
+    return *objects;
+}
+
+// The keyword names and casting words, interned once: a call compares pointers.
+struct Words {
+    PyObject* out;
+    PyObject* where;
+    PyObject* casting;
+    PyObject* dtype;
+    std::array<PyObject*, 5> castings;  // in Casting's order: no, equiv, safe, same_kind, unsafe
+};
+const Words& words() {
+    static const Words made = [] {
+        const auto intern = [](const char* text) { return PyUnicode_InternFromString(text); };
+        return Words{intern("out"),
+                     intern("where"),
+                     intern("casting"),
+                     intern("dtype"),
+                     {intern("no"), intern("equiv"), intern("safe"), intern("same_kind"), intern("unsafe")}};
+    }();
+    return made;
+}
+
+bool is_word(PyObject* key, PyObject* word) {
+    return key == word || (PyUnicode_Check(key) && PyUnicode_Compare(key, word) == 0);
+}
+
+Casting to_casting(PyObject* value) {
+    const Words& w = words();
+    for (std::size_t k = 0; k < w.castings.size(); ++k)
+        if (value == w.castings[k]) return static_cast<Casting>(k);
+    if (!PyUnicode_Check(value))
+        raise_type_error("casting must be one of 'no', 'equiv', 'safe', 'same_kind' or 'unsafe', not " +
+                         describe_value(value));
+    return parse_casting(nb::cast<std::string>(nb::handle(value)));
+}
+
+// out=: one array (one output), or a tuple with an entry (an array or None) per output.
+void take_out(const detail::Ufunc& ufunc, PyObject* value, UfuncArguments& arguments, bool positional) {
+    if (value == Py_None) return;
+    if (positional) raise_type_error("cannot specify 'out' as both a positional and keyword argument");
+    if (PyTuple_Check(value)) {
+        if (PyTuple_GET_SIZE(value) != ufunc.nout)
+            raise_value_error("The 'out' tuple must have exactly one entry per ufunc output (" +
+                              std::to_string(ufunc.nout) + " for " + std::string(ufunc.name) + ")");
+        for (std::size_t k = 0; k < ufunc.nout; ++k) {
+            PyObject* item = PyTuple_GET_ITEM(value, static_cast<Py_ssize_t>(k));
+            arguments.outputs[k] = item == Py_None ? nullptr : item;
+        }
+        return;
+    }
+    if (ufunc.nout != 1)
+        raise_type_error("'out' must be a tuple of arrays (" + std::string(ufunc.name) + " has " +
+                         std::to_string(ufunc.nout) + " outputs)");
+    arguments.outputs[0] = value;
+}
+
+void take_keywords(const detail::Ufunc& ufunc, PyObject* keywords, UfuncArguments& arguments, bool positional_out) {
+    const Words& w = words();
+    Py_ssize_t position = 0;
+    PyObject* key = nullptr;
+    PyObject* value = nullptr;
+    while (PyDict_Next(keywords, &position, &key, &value)) {
+        if (is_word(key, w.out)) {
+            take_out(ufunc, value, arguments, positional_out);
+        } else if (is_word(key, w.where)) {
+            arguments.where = value == Py_True ? nullptr : value;
+        } else if (is_word(key, w.casting)) {
+            arguments.options.casting = to_casting(value);
+        } else if (is_word(key, w.dtype)) {
+            if (value == Py_None) {
+                arguments.options.dtype.reset();
+            } else if (const std::optional<DType> known = known_dtype(value)) {
+                arguments.options.dtype = known;
+            } else {
+                arguments.options.dtype = to_dtype(value);
+            }
+        } else {
+            raise_type_error(std::string(ufunc.name) + "() got an unexpected keyword argument '" + str_of(key) +
+                             "' (gpukit's ufuncs take out=, where=, casting= and dtype=)");
+        }
+    }
+}
+
+// where=: a bool gpukit array, or False (no element is written).
+const Array* where_mask(PyObject* value, HeldArrays& held) {
+    if (const Array* mask = as_array(value)) return mask;
+    const int truth = PyBool_Check(value) || known_dtype(reinterpret_cast<PyObject*>(Py_TYPE(value))) == DType::bool_
+                          ? PyObject_IsTrue(value)
+                          : -1;
+    if (truth == 1) return nullptr;
+    if (truth == 0) return &held.hold(scalar_as_array(Scalar(false)));
+    ElementwiseOperand ignored{Scalar(false)};
+    (void)to_operand(value, ignored, held);                  // raises for host arrays, naming gpukit.asarray
+    if (const Array* array = ignored.array()) return array;  // another library's device array
+    raise_type_error("where must be True, False or a bool gpukit array, not " + describe_value(value));
+}
+
+PyObject* call_slot(PyObject* self, PyObject* args, PyObject* keywords) noexcept {
+    try {
+        const detail::Ufunc& ufunc = *nb::inst_ptr<PythonUfunc>(self)->row;
+        const Py_ssize_t count = PyTuple_GET_SIZE(args);
+        const auto nin = static_cast<Py_ssize_t>(ufunc.nin);
+        const auto nargs = nin + static_cast<Py_ssize_t>(ufunc.nout);
+        if (count < nin || count > nargs)
+            raise_type_error(std::string(ufunc.name) + "() takes from " + std::to_string(nin) + " to " +
+                             std::to_string(nargs) + " positional arguments but " + std::to_string(count) +
+                             (count == 1 ? " was given" : " were given"));
+        UfuncArguments arguments;
+        for (Py_ssize_t k = 0; k < nin; ++k) arguments.inputs[k] = PyTuple_GET_ITEM(args, k);
+        for (Py_ssize_t k = nin; k < count; ++k) {
+            PyObject* item = PyTuple_GET_ITEM(args, k);
+            arguments.outputs[k - nin] = item == Py_None ? nullptr : item;
+        }
+        if (keywords) take_keywords(ufunc, keywords, arguments, count > nin);
+        return call_ufunc(ufunc, arguments);
+    } catch (...) {
+        set_python_error_from_exception();
+        return nullptr;
+    }
+}
+
+// __name__ is a getset of the type's own: nanobind's properties are set on the class after it is
+// made, and setting __name__ on a class renames the class.
+PyObject* name_of(PyObject* self, void*) noexcept {
+    const std::string_view name = nb::inst_ptr<PythonUfunc>(self)->row->name;
+    return PyUnicode_FromStringAndSize(name.data(), static_cast<Py_ssize_t>(name.size()));
+}
+PyGetSetDef ufunc_getset[] = {
+    {"__name__", &name_of, nullptr, "NumPy's name of the ufunc.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+const PyType_Slot ufunc_slots[] = {
+    {Py_tp_call, reinterpret_cast<void*>(&call_slot)},
+    {Py_tp_getset, static_cast<void*>(ufunc_getset)},
+    {0, nullptr},
+};
+
+// ufunc.outer(a, b, **kwargs): a seen with b.ndim new axes at its end, so that the call broadcasts
+// to a.shape + b.shape (a view: nothing is copied).
+nb::object outer(const PythonUfunc& self, nb::handle a, nb::handle b, const nb::kwargs& keywords) {
+    const detail::Ufunc& ufunc = *self.row;
+    if (ufunc.nin != 2)
+        raise_value_error("outer product only supported for binary functions (" + std::string(ufunc.name) + " takes " +
+                          std::to_string(ufunc.nin) + " inputs)");
+    HeldArrays held;
+    ElementwiseOperand left{Scalar(false)};
+    ElementwiseOperand right{Scalar(false)};
+    const std::string call = std::string(ufunc.name) + ".outer";
+    if (to_operand(a.ptr(), left, held) == Operand::foreign) refuse_operand(a.ptr(), call, 0);
+    if (to_operand(b.ptr(), right, held) == Operand::foreign) refuse_operand(b.ptr(), call, 1);
+    nb::object expanded = nb::borrow(a);
+    if (const Array* array = left.array()) {
+        std::vector<Index> key{ellipsis};
+        key.insert(key.end(), right.array() ? right.array()->ndim() : 0, newaxis);
+        expanded = nb::cast(array->index(key));
+    }
+    nb::object other = nb::borrow(b);
+    if (right.array() && !as_array(b.ptr())) other = nb::cast(*right.array());  // another library's array
+    UfuncArguments arguments;
+    arguments.inputs[0] = expanded.ptr();
+    arguments.inputs[1] = other.ptr();
+    take_keywords(ufunc, keywords.ptr(), arguments, false);
+    PyObject* result = call_ufunc(ufunc, arguments);
+    if (!result) throw nb::python_error();
+    return nb::steal(result);
+}
+
+// A new gpukit.ndarray holding `array` (nb::cast's instance, without its type lookup by typeid).
+PyObject* new_array_object(Array&& array) {
+    nb::object instance = nb::inst_alloc(nb::handle(reinterpret_cast<PyObject*>(array_type())));
+    new (nb::inst_ptr<Array>(instance)) Array(std::move(array));
+    nb::inst_mark_ready(instance);
+    return instance.release().ptr();
+}
+
+}  // namespace
+
+const detail::Ufunc* find_ufunc(std::string_view name) noexcept {
+    for (const auto& [alias, target] : aliases)
+        if (alias == name) name = target;
+    for (const detail::Ufunc& row : detail::ufunc_table())
+        if (row.name == name) return &row;
+    return nullptr;
+}
+
+PyObject* call_ufunc(const detail::Ufunc& ufunc, const UfuncArguments& arguments) noexcept {
+    try {
+        HeldArrays held;
+        std::array<ElementwiseOperand, 4> inputs{Scalar(false), Scalar(false), Scalar(false), Scalar(false)};
+        const std::size_t nin = ufunc.nin;
+        const std::size_t nout = ufunc.nout;
+        bool has_array = false;
+        for (std::size_t k = 0; k < nin; ++k) {
+            if (to_operand(arguments.inputs[k], inputs[k], held) == Operand::foreign) {
+                if (arguments.is_operator) return Py_NewRef(Py_NotImplemented);
+                refuse_operand(arguments.inputs[k], ufunc.name, k);
+            }
+            has_array = has_array || inputs[k].array();
+        }
+        std::array<const Array*, 4> outputs{};
+        bool has_output = false;
+        for (std::size_t k = 0; k < nout; ++k) {
+            if (!arguments.outputs[k]) continue;
+            outputs[k] = &to_output(arguments.outputs[k], held, "out");
+            has_output = true;
+        }
+        detail::UfuncOptions options = arguments.options;
+        if (arguments.where) options.where = where_mask(arguments.where, held);
+        if (!has_array && !has_output) {
+            // Numbers only, as CuPy: a 0-d array of the first typed scalar (else the first), which
+            // promotes as that scalar would.
+            std::size_t first = 0;
+            for (std::size_t k = 0; k < nin; ++k)
+                if (!inputs[k].scalar()->weak_kind()) {
+                    first = k;
+                    break;
+                }
+            inputs[first] = ElementwiseOperand(held.hold(scalar_as_array(*inputs[first].scalar())));
+        }
+        std::vector<Array> results;
+        {
+            GilRelease unlocked;
+            results = detail::call_ufunc(
+                ufunc, std::span<const ElementwiseOperand>(inputs.data(), nin),
+                has_output ? std::span<const Array* const>(outputs.data(), nout) : std::span<const Array* const>(),
+                options);
+        }
+        const auto result = [&](std::size_t k) -> PyObject* {
+            if (arguments.outputs[k]) return Py_NewRef(arguments.outputs[k]);
+            return new_array_object(std::move(results[k]));
+        };
+        if (nout == 1) return result(0);
+        nb::object tuple = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(nout)));
+        if (!tuple.is_valid()) throw nb::python_error();
+        for (std::size_t k = 0; k < nout; ++k) PyTuple_SET_ITEM(tuple.ptr(), static_cast<Py_ssize_t>(k), result(k));
+        return tuple.release().ptr();
+    } catch (...) {
+        set_python_error_from_exception();
+        return nullptr;
+    }
+}
+
+void bind_ufuncs(nb::module_& m) {
+    nb::class_<PythonUfunc> cls(
+        m, "ufunc", nb::type_slots(ufunc_slots),
+        "A universal function: an operation applied element by element, with NumPy's broadcasting, type "
+        "promotion (NumPy 2's rules: Python numbers are weak) and keywords.\n\n"
+        "``ufunc(*inputs, out=None, where=True, casting='same_kind', dtype=None)``. Inputs are gpukit arrays, Python "
+        "numbers and NumPy scalars (host arrays are refused: copy them with :func:`gpukit.asarray`). ``out``: an "
+        "array, or a tuple of one per output, written in place and returned; ``where``: a bool array, results "
+        "written only where it is true; ``casting``: how far inputs and outputs may be cast ('no', 'equiv', "
+        "'safe', 'same_kind', 'unsafe'); ``dtype``: the dtype of the outputs, choosing the loop. The work runs on "
+        "the current stream without waiting. ``ufunc.types`` lists the loops (NumPy's letters; ``E`` is "
+        "bfloat16).");
+    cls.def_prop_ro(
+           "nin", [](const PythonUfunc& u) { return int(u.row->nin); }, "The number of inputs.")
+        .def_prop_ro(
+            "nout", [](const PythonUfunc& u) { return int(u.row->nout); }, "The number of outputs.")
+        .def_prop_ro(
+            "nargs", [](const PythonUfunc& u) { return int(u.row->nin) + int(u.row->nout); },
+            "The number of arguments: inputs and outputs.")
+        .def_prop_ro(
+            "ntypes", [](const PythonUfunc& u) { return u.row->loops.size(); }, "The number of loops.")
+        .def_prop_ro(
+            "types", [](const PythonUfunc& u) { return types_of(*u.row); },
+            "The loops, as NumPy writes them ('ff->f'), in the order a call tries them (``E``: bfloat16).")
+        .def_prop_ro(
+            "identity", [](const PythonUfunc& u) { return identity_of(u.row->name); },
+            "The value that leaves the other operand unchanged (0 for add), or None, as NumPy's.")
+        .def_prop_ro(
+            "signature", [](const PythonUfunc&) { return nb::none(); },
+            "None: gpukit's ufuncs are elementwise (no generalized core dimensions).")
+        .def("__repr__", [](const PythonUfunc& u) { return "<ufunc '" + std::string(u.row->name) + "'>"; })
+        .def("outer", &outer, "a"_a.none(), "b"_a.none(), "kwargs"_a,
+             nb::sig("def outer(self, a: object, b: object, /, **kwargs: object) -> object"),
+             "The ufunc of every pair: ``result[i..., j...] = ufunc(a[i...], b[j...])``, of shape ``a.shape + "
+             "b.shape`` (two-input ufuncs; keywords as a call's).");
+    for (const char* method : {"reduce", "accumulate", "reduceat", "at"}) {
+        const std::string name(method);
+        cls.def(
+            method,
+            [name](const PythonUfunc& u, const nb::args&, const nb::kwargs&) {
+                const std::string method_name = std::string(u.row->name) + "." + name;
+                std::string message = "gpukit." + method_name;
+                message +=
+                    " is not implemented yet: reductions, scans and unbuffered in-place operations come in a "
+                    "later issue of the array layer (part 2, issue 14); meanwhile run numpy.";
+                message += method_name;
+                message += " on a host copy (.get())";
+                PyErr_SetString(PyExc_NotImplementedError, message.c_str());
+                throw nb::python_error();
+            },
+            nb::sig(("def " + name + "(self, *args: object, **kwargs: object) -> object").c_str()),
+            "Not implemented yet (reductions come in a later issue): raises NotImplementedError.");
+    }
+
+    nb::dict by_name;
+    std::vector<nb::object>& objects = ufunc_objects();
+    for (const detail::Ufunc& row : detail::ufunc_table()) {
+        nb::object ufunc = nb::cast(PythonUfunc{&row});
+        objects.push_back(ufunc);
+        by_name[nb::str(row.name.data(), row.name.size())] = ufunc;
+    }
+    for (const auto& [alias, target] : aliases)
+        if (const detail::Ufunc* row = find_ufunc(target))
+            by_name[nb::str(alias.data(), alias.size())] = objects[static_cast<std::size_t>(row->id)];
+    for (auto [name, ufunc] : by_name) m.attr(name) = ufunc;
+    m.def(
+        "ufuncs", [by_name]() -> nb::dict { return nb::borrow<nb::dict>(by_name.attr("copy")()); },
+        "Every ufunc by its name and NumPy's aliases (divide, mod, abs, ...): what the gpukit package exports.");
+    (void)words();  // interned now, not on the first call
+}
+
+nb::object ufunc_object(const detail::Ufunc& row) { return ufunc_objects()[static_cast<std::size_t>(row.id)]; }
+
+}  // namespace gpukit::python

@@ -1,0 +1,200 @@
+// src/ops/indexing/routines.cpp: take, put, take_along_axis, put_along_axis, compress, nonzero,
+// argwhere, flatnonzero (gpukit/advanced_indexing.hpp), each planned as one gather or scatter
+// (src/ops/indexing/gather.hpp) or written by the selection kernels (src/ops/indexing/select.hpp).
+#include <algorithm>
+
+#include "gpukit/advanced_indexing.hpp"
+#include "gpukit/promotion.hpp"
+#include "ops/elementwise/collapse.hpp"
+#include "ops/indexing/gather.hpp"
+#include "ops/indexing/select.hpp"
+#include "util/text.hpp"
+
+namespace gpukit {
+
+using detail::concat;
+
+namespace {
+
+std::int64_t normalize_axis(std::int64_t axis, std::size_t ndim) {
+    const auto n = static_cast<std::int64_t>(ndim);
+    if (axis < -n || axis >= n)
+        throw InvalidArgumentError(concat("axis ", axis, " is out of bounds for array of dimension ", ndim));
+    return axis < 0 ? axis + n : axis;
+}
+
+void check_integers(const Array& indices, std::string_view what) {
+    const DTypeKind k = kind(indices.dtype());
+    if (k != DTypeKind::signed_integer && k != DTypeKind::unsigned_integer)
+        throw IndexError(concat(what, " must be an integer array, not ", to_string(indices.dtype())));
+}
+
+Array apart_from(const Array& array, const Array& target) {
+    return array.memory() == target.memory() ? array.copy() : array;
+}
+
+// Index values `indices` selecting among all of a's elements in C order, its result of indices' shape.
+detail::GatherPlan flat_plan(const Array& a, const Array& indices) {
+    detail::IndexOperand operand;
+    operand.values = indices;
+    operand.strides = indices.strides();
+    operand.axis_extents = a.shape();
+    operand.axis_strides = a.strides();
+    operand.axis = 0;
+    operand.size = a.size();
+    return {a, indices.shape(), Strides(indices.ndim(), 0), {std::move(operand)}};
+}
+
+// take along one axis: a.shape[:axis] + indices.shape + a.shape[axis + 1:].
+detail::GatherPlan take_plan(const Array& a, const Array& indices, std::optional<std::int64_t> axis) {
+    check_integers(indices, "indices");
+    if (!axis) return flat_plan(a, indices);
+    if (a.ndim() == 0) {  // NumPy takes a 0-d array as a 1-D one of one element
+        normalize_axis(*axis, 1);
+        return flat_plan(a, indices);
+    }
+    const auto along = static_cast<std::size_t>(normalize_axis(*axis, a.ndim()));
+    detail::GatherPlan plan{a, {}, {}, {}};
+    detail::IndexOperand operand;
+    operand.values = indices;
+    for (std::size_t d = 0; d < a.ndim(); ++d) {
+        if (d != along) {
+            plan.shape.push_back(a.shape()[d]);
+            plan.base_strides.push_back(a.strides()[d]);
+            operand.strides.push_back(0);
+            continue;
+        }
+        for (std::size_t j = 0; j < indices.ndim(); ++j) {
+            plan.shape.push_back(indices.shape()[j]);
+            plan.base_strides.push_back(0);
+            operand.strides.push_back(indices.strides()[j]);
+        }
+    }
+    operand.axis_extents = {a.shape()[along]};
+    operand.axis_strides = {a.strides()[along]};
+    operand.axis = static_cast<std::int64_t>(along);
+    operand.size = a.shape()[along];
+    plan.indices.push_back(std::move(operand));
+    return plan;
+}
+
+// take_along_axis: a's axis replaced by indices' (same number of dimensions), the others broadcast.
+detail::GatherPlan along_axis_plan(const Array& a, const Array& indices, std::optional<std::int64_t> axis) {
+    check_integers(indices, "`indices`");
+    if (!axis) {
+        if (indices.ndim() != 1) throw InvalidArgumentError("when axis=None, `indices` must have a single dimension.");
+        return flat_plan(a, indices);
+    }
+    if (indices.ndim() != a.ndim())
+        throw InvalidArgumentError("`indices` and `arr` must have the same number of dimensions");
+    const auto along = static_cast<std::size_t>(normalize_axis(*axis, a.ndim()));
+    Shape others = a.shape();
+    others[along] = 1;
+    Shape shape(a.ndim());
+    for (std::size_t d = 0; d < a.ndim(); ++d) {
+        const std::int64_t x = others[d], i = indices.shape()[d];
+        if (d != along && x != i && x != 1 && i != 1)
+            throw IndexError(concat("shape mismatch: indexing arrays could not be broadcast together with shapes ",
+                                    format_shape(others), " ", format_shape(indices.shape())));
+        shape[d] = d == along ? i : std::max(x, i);
+    }
+    detail::GatherPlan plan{a, shape, {}, {}};
+    for (std::size_t d = 0; d < a.ndim(); ++d)
+        plan.base_strides.push_back(d == along || a.shape()[d] != shape[d] ? 0 : a.strides()[d]);
+    detail::IndexOperand operand;
+    operand.values = indices;
+    operand.strides = detail::broadcast_strides(indices.shape(), indices.strides(), shape);
+    operand.axis_extents = {a.shape()[along]};
+    operand.axis_strides = {a.strides()[along]};
+    operand.axis = static_cast<std::int64_t>(along);
+    operand.size = a.shape()[along];
+    plan.indices.push_back(std::move(operand));
+    return plan;
+}
+
+}  // namespace
+
+IndexMode parse_index_mode(std::string_view mode) {
+    if (mode == "raise") return IndexMode::raise;
+    if (mode == "wrap") return IndexMode::wrap;
+    if (mode == "clip") return IndexMode::clip;
+    throw InvalidArgumentError(concat("clipmode must be one of 'clip', 'raise', or 'wrap' (got '", mode, "')"));
+}
+
+Array take(const Array& a, const Array& indices, std::optional<std::int64_t> axis, IndexMode mode) {
+    const detail::GatherPlan plan = take_plan(a, indices, axis);
+    Array out = Array::empty(plan.shape, a.dtype(), a.device());
+    detail::gather(plan, out, mode);
+    return out;
+}
+
+void take(const Array& a, const Array& indices, std::optional<std::int64_t> axis, const Array& out, IndexMode mode) {
+    const detail::GatherPlan plan = take_plan(a, indices, axis);
+    if (out.shape() != plan.shape)
+        throw InvalidArgumentError(concat("output array does not match result of ndarray.take: out has shape ",
+                                          format_shape(out.shape()), ", the result ", format_shape(plan.shape)));
+    if (!can_cast(a.dtype(), out.dtype(), Casting::safe))
+        throw InvalidArgumentError(concat("Cannot cast array data from dtype('", to_string(a.dtype()), "') to dtype('",
+                                          to_string(out.dtype()), "') according to the rule 'safe'"));
+    const bool shares = out.memory() == a.memory() || out.memory() == indices.memory();
+    if (out.dtype() == a.dtype() && !shares) return detail::gather(plan, out, mode);
+    // Through a new array: out's dtype differs, or out is memory the gather reads.
+    Array result = Array::empty(plan.shape, a.dtype(), a.device());
+    detail::gather(plan, result, mode);
+    Array target = out;
+    target.assign(result);
+}
+
+void put(const Array& a, const Array& indices, const Array& values, IndexMode mode) {
+    check_integers(indices, "indices");
+    if (values.size() == 0 || indices.size() == 0) return;  // NumPy's put does nothing then
+    const Array converted = values.dtype() == a.dtype() ? apart_from(values, a) : values.astype(a.dtype());
+    const Array flat = converted.ravel();  // C-contiguous: the kernel repeats it every values.size() elements
+    detail::scatter(flat_plan(a, apart_from(indices, a)), flat, mode, flat.size());
+}
+
+Array take_along_axis(const Array& a, const Array& indices, std::optional<std::int64_t> axis) {
+    const detail::GatherPlan plan = along_axis_plan(a, indices, axis);
+    Array out = Array::empty(plan.shape, a.dtype(), a.device());
+    detail::gather(plan, out, IndexMode::raise);
+    return out;
+}
+
+void put_along_axis(const Array& a, const Array& indices, const Array& values, std::optional<std::int64_t> axis) {
+    const detail::GatherPlan plan = along_axis_plan(a, apart_from(indices, a), axis);
+    try {
+        detail::broadcast_strides(values.shape(), values.strides(), plan.shape);
+    } catch (const InvalidArgumentError&) {
+        throw InvalidArgumentError(concat("shape mismatch: value array of shape ", format_shape(values.shape()),
+                                          " could not be broadcast to indexing result of shape ",
+                                          format_shape(plan.shape)));
+    }
+    const Array converted = values.dtype() == a.dtype() ? apart_from(values, a) : values.astype(a.dtype());
+    detail::scatter(plan, converted, IndexMode::raise);
+}
+
+Array compress(const Array& condition, const Array& a, std::optional<std::int64_t> axis) {
+    if (condition.ndim() != 1) throw InvalidArgumentError("condition must be a 1-d array");
+    return take(a, detail::flat_positions(condition), axis, IndexMode::raise);
+}
+
+std::vector<Array> nonzero(const Array& a) {
+    if (a.ndim() == 0)
+        throw InvalidArgumentError(
+            "Calling nonzero on 0d arrays is not allowed. Use atleast_1d(scalar).nonzero() instead.");
+    const Array rows = detail::coordinates(a, true);
+    std::vector<Array> result;
+    for (std::int64_t d = 0; d < static_cast<std::int64_t>(a.ndim()); ++d) result.push_back(rows.index({d}));
+    return result;
+}
+
+Array argwhere(const Array& a) {
+    if (a.ndim() == 0) return Array::empty({detail::count_selected(a), 0}, DType::int64, a.device());
+    return detail::coordinates(a, false);
+}
+
+Array flatnonzero(const Array& a) { return detail::flat_positions(a, DType::int64); }
+
+std::int64_t count_nonzero(const Array& a) { return detail::count_selected(a); }
+
+}  // namespace gpukit
