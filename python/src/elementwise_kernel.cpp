@@ -77,8 +77,8 @@ Scalar python_int(nb::handle value) {
 ElementwiseArgument to_argument(nb::handle value, std::size_t index) {
     if (nb::isinstance<Array>(value)) return nb::cast<const Array&>(value);
     // NumPy's scalar and array types, looked up once (NumPy stays imported for the process).
-    static PyObject* const numpy_generic = numpy_module().attr("generic").release().ptr();
-    static PyObject* const numpy_ndarray = numpy_module().attr("ndarray").release().ptr();
+    static PyObject* const numpy_generic = nb::object(numpy_module().attr("generic")).release().ptr();
+    static PyObject* const numpy_ndarray = nb::object(numpy_module().attr("ndarray")).release().ptr();
     if (PyObject_IsInstance(value.ptr(), numpy_generic) == 1) return numpy_scalar(value, index);
     if (PyBool_Check(value.ptr())) return Scalar(value.ptr() == Py_True);
     if (PyLong_Check(value.ptr())) return python_int(value);

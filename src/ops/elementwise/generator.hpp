@@ -23,6 +23,10 @@ inline constexpr std::string_view elementwise_header_name = "gpukit_elementwise.
 // The text of kernels/gpukit_elementwise.cuh, embedded at build time.
 std::string_view elementwise_header();
 
+// What a source that includes that header defines before it, per backend: GK_SIMULATED and the
+// dtype numbers of the simulator's gk_load and gk_store when `simulated`, nothing for the GPU.
+std::string elementwise_header_defines(bool simulated);
+
 // The C type an array of `dtype` holds in memory (gk_float16 for float16) and the one the
 // expression computes in (float for float16).
 std::string_view storage_c_type(DType dtype);

@@ -64,7 +64,7 @@ KernelTable& table() {
 std::string indexing_source(IndexingFamily family, bool index32, bool simulated) {
     std::string source = "// gpukit's indexing kernels (src/ops/indexing/kernels.cpp).\n";
     if (index32) source += "#define GK_INDEX32\n";
-    if (simulated) source += "#define GK_SIMULATED\n";
+    source += elementwise_header_defines(simulated);
     source += family == IndexingFamily::select ? select_kernels_source() : gather_kernels_source();
     return source;
 }
