@@ -158,17 +158,23 @@ Array get_items(const Array& a, nb::handle key) {
 // a[key] = value: a gpukit array, a number, or host data (NumPy converts it to a's dtype).
 void set_items(const Array& a, nb::handle key, nb::handle value) {
     const std::vector<KeyItem> items = to_key(key, a.device());
+    // Basic indices: the view's assign or fill (the device copy: NumPy's broadcast rule and message,
+    // overlapping sources read first); index arrays: the scatter.
+    const auto basic = basic_indices(items);
     if (nb::isinstance<Array>(value)) {
         const Array& source = *nb::inst_ptr<Array>(value);
         GilRelease unlocked;
+        if (basic) return a.index(*basic).assign(source);
         return setitem(a, items, source);
     }
     if (is_scalar(value)) {
-        const std::array<std::byte, 16> element = to_element(value, a.dtype(), "value").as(a.dtype());
+        const Scalar element = to_element(value, a.dtype(), "value");
         GilRelease unlocked;
-        return setitem_bytes(a, items, std::span(element).first(static_cast<std::size_t>(a.itemsize())));
+        if (basic) return a.index(*basic).fill(element);
+        const std::array<std::byte, 16> bytes = element.as(a.dtype());
+        return setitem_bytes(a, items, std::span(bytes).first(static_cast<std::size_t>(a.itemsize())));
     }
-    if (auto basic = basic_indices(items)) return assign(a.index(*basic), value);
+    if (basic) return assign(a.index(*basic), value);
     nb::object host = host_values(value, "value");
     if (held_dtype(host.attr("dtype")) != a.dtype()) host = host.attr("astype")(numpy_dtype(a.dtype()));
     const Array values = to_device_array(host, a.device(), "value", false);

@@ -114,9 +114,12 @@ Scalar to_element(nb::handle value, DType dtype, std::string_view name) {
     try {
         element = numpy_module().attr("array")(value, nb::arg("dtype") = numpy_dtype(dtype));
     } catch (nb::python_error& failure) {
-        // NumPy 2's refusal of a Python int the dtype cannot hold, in its words, as gpukit's type.
+        // NumPy 2's refusal of a Python int the dtype cannot hold, in its words (which for an int
+        // beyond 64 bits are C's: "Python int too large to convert to C long"), as gpukit's type.
         if (!failure.matches(PyExc_OverflowError)) throw;
-        throw ScalarOverflowError(str_of(failure.value()));
+        if (!PyLong_Check(value.ptr())) throw ScalarOverflowError(str_of(failure.value()));
+        throw ScalarOverflowError("Python integer " + str_of(value) + " out of bounds for " +
+                                  std::string(to_string(dtype)));
     }
     const NumpyHost view(element, false);
     return Scalar::typed(dtype, view.view().data);

@@ -166,7 +166,7 @@ void bind_creation(nb::module_& m) {
             const Scalar first = stop.is_none() ? Scalar(std::int64_t{0}) : range_bound(start, "start", "arange");
             const Scalar end = range_bound(stop.is_none() ? start : stop, stop.is_none() ? "start" : "stop", "arange");
             const Scalar by = step.is_none() ? Scalar(std::int64_t{1}) : range_bound(step, "step", "arange");
-            if (by.as<double>() == 0) {  // NumPy divides by it: Python's error
+            if (by.value<double>() == 0) {  // NumPy divides by it: Python's error
                 PyErr_SetString(PyExc_ZeroDivisionError, "arange: step must not be zero (division by zero)");
                 throw nb::python_error();
             }

@@ -74,7 +74,8 @@ TEST_F(Creation, ArangeMatchesNumPysFill) {
     const Array integers = arange(Scalar(std::int64_t{-7}), Scalar(std::int64_t{30}), Scalar(std::int64_t{4}));
     EXPECT_EQ(integers.dtype(), DType::int64);
     EXPECT_EQ(integers.to_vector<std::int64_t>(), (std::vector<std::int64_t>{-7, -3, 1, 5, 9, 13, 17, 21, 25, 29}));
-    const Array wrapped = arange(Scalar(std::int64_t{100}), Scalar(std::int64_t{160}), Scalar(std::int64_t{10}), DType::int8);
+    const Array wrapped =
+        arange(Scalar(std::int64_t{100}), Scalar(std::int64_t{160}), Scalar(std::int64_t{10}), DType::int8);
     EXPECT_EQ(wrapped.to_vector<std::int8_t>(), (std::vector<std::int8_t>{100, 110, 120, -126, -116, -106}));
     EXPECT_EQ(arange(Scalar(std::int64_t{5})).to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 2, 3, 4}));
     EXPECT_EQ(arange(Scalar(std::int64_t{0}), Scalar(std::int64_t{-3})).size(), 0);
@@ -82,14 +83,16 @@ TEST_F(Creation, ArangeMatchesNumPysFill) {
     const std::vector<float> f32 = arange(Scalar(0.5), Scalar(3.0), Scalar(0.3), DType::float32).to_vector<float>();
     const float first = 0.5f, second = static_cast<float>(0.5 + 0.3), delta = second - first;
     for (std::size_t i = 2; i < f32.size(); ++i) EXPECT_EQ(f32[i], first + static_cast<float>(i) * delta);
-    EXPECT_EQ(as_doubles(arange(Scalar(std::int64_t{0}), Scalar(std::int64_t{6}), Scalar(std::int64_t{2}), DType::float16)),
-              (std::vector<double>{0, 2, 4}));
+    EXPECT_EQ(
+        as_doubles(arange(Scalar(std::int64_t{0}), Scalar(std::int64_t{6}), Scalar(std::int64_t{2}), DType::float16)),
+        (std::vector<double>{0, 2, 4}));
     const Array complex_range = arange(Scalar(1.0), Scalar(4.0), Scalar(1.0), DType::complex64);
     EXPECT_EQ(complex_range.to_vector<std::complex<float>>(),
               (std::vector<std::complex<float>>{{1, 0}, {2, 0}, {3, 0}}));
     EXPECT_THROW(arange(Scalar(0.0), Scalar(1.0), Scalar(0.0)), InvalidArgumentError);
     EXPECT_THROW(arange(Scalar(std::numeric_limits<double>::quiet_NaN()), Scalar(1.0)), InvalidArgumentError);
-    EXPECT_THROW(arange(Scalar(std::int64_t{0}), Scalar(std::int64_t{5}), Scalar(std::int64_t{1}), DType::bool_), InvalidArgumentError);
+    EXPECT_THROW(arange(Scalar(std::int64_t{0}), Scalar(std::int64_t{5}), Scalar(std::int64_t{1}), DType::bool_),
+                 InvalidArgumentError);
 }
 
 // NumPy's linspace in double: i * step + start, stop at the end; (i / div) * delta when step is 0.
@@ -121,7 +124,8 @@ TEST_F(Creation, LinspaceMatchesNumPysFormula) {
                                                                      {0, 1, 0, true},
                                                                      {0, 1e-320, 4, true},
                                                                      {0.1, 0.7, 4097, true}}) {
-        const LinspaceResult result = linspace_with_step(Scalar(start), Scalar(stop), num, {.endpoint = endpoint, .dtype = {}});
+        const LinspaceResult result =
+            linspace_with_step(Scalar(start), Scalar(stop), num, {.endpoint = endpoint, .dtype = {}});
         EXPECT_EQ(result.values.to_vector<double>(), numpy_linspace(start, stop, num, endpoint))
             << start << " " << stop << " " << num;
         const std::int64_t div = endpoint ? num - 1 : num;
@@ -131,11 +135,12 @@ TEST_F(Creation, LinspaceMatchesNumPysFormula) {
             EXPECT_TRUE(std::isnan(result.step.value<double>()));
     }
     // An integer dtype floors (NumPy's, for negative values too).
-    EXPECT_EQ(linspace(Scalar(-3.0), Scalar(3.0), 5, {.endpoint = true, .dtype = DType::int32}).to_vector<std::int32_t>(),
-              (std::vector<std::int32_t>{-3, -2, 0, 1, 3}));
+    EXPECT_EQ(
+        linspace(Scalar(-3.0), Scalar(3.0), 5, {.endpoint = true, .dtype = DType::int32}).to_vector<std::int32_t>(),
+        (std::vector<std::int32_t>{-3, -2, 0, 1, 3}));
     // Complex bounds: each part on its own.
-    const auto complex_values =
-        linspace(Scalar(std::complex<double>(0, 1)), Scalar(std::complex<double>(2, -1)), 3).to_vector<std::complex<double>>();
+    const auto complex_values = linspace(Scalar(std::complex<double>(0, 1)), Scalar(std::complex<double>(2, -1)), 3)
+                                    .to_vector<std::complex<double>>();
     EXPECT_EQ(complex_values, (std::vector<std::complex<double>>{{0, 1}, {1, 0}, {2, -1}}));
     EXPECT_THROW(linspace(Scalar(0.0), Scalar(1.0), -1), InvalidArgumentError);
 }

@@ -236,6 +236,18 @@ TEST_F(DeviceCopy, AstypeKeepsTheLayoutAsNumPyDoes) {
     EXPECT_EQ(wide.to_vector<double>(), std::vector<double>(30, 1.5));
 }
 
+TEST_F(DeviceCopy, FillsWithWeakIntegersOnlyWhereTheDtypeHoldsThem) {
+    const Array bytes = Array::empty({5}, DType::int8);
+    bytes.fill(Scalar(std::int64_t{-128}));  // a Python int: NumPy 2 takes it where it fits
+    EXPECT_EQ(bytes.to_vector<std::int8_t>(), std::vector<std::int8_t>(5, -128));
+    EXPECT_THROW(bytes.fill(Scalar(std::int64_t{300})), ScalarOverflowError);  // NumPy's OverflowError
+    EXPECT_THROW(Array::empty({3}, DType::uint8).fill(Scalar(std::int64_t{-1})), ScalarOverflowError);
+    bytes.fill(Scalar::of(std::int64_t{300}));  // a typed int64 converts as astype: it wraps
+    EXPECT_EQ(bytes.to_vector<std::int8_t>(), std::vector<std::int8_t>(5, 44));
+    EXPECT_THROW(full({2}, Scalar(std::int64_t{70000}), DType::int16), ScalarOverflowError);
+    EXPECT_EQ(full({2}, Scalar(2.75), DType::int16).to_vector<std::int16_t>(), std::vector<std::int16_t>(2, 2));
+}
+
 TEST_F(DeviceCopy, FillsEveryDtypeWithValuesWhoseBytesDiffer) {
     for (const DTypeInfo& row : dtype_table) {
         const Array array = Array::empty({4097}, row.dtype);

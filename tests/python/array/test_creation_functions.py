@@ -101,6 +101,12 @@ def test_full_takes_numpy_s_dtype_and_arrays_to_broadcast(rng):
     assert_same(gpukit.full((3, 4), gpukit.asarray(row), dtype="float64"), numpy.full((3, 4), row, dtype="float64"))
     with pytest.raises(OverflowError):
         gpukit.full(3, 300, dtype="int8")
+    # NumPy 2's refusal of a Python int the dtype cannot hold, as gpukit's type and in NumPy's words;
+    # a NumPy integer converts as astype converts (it wraps).
+    with pytest.raises(gpukit.ScalarOverflowError, match="Python integer -1 out of bounds for uint8"):
+        gpukit.full(2, -1, dtype="uint8")
+    assert_same(gpukit.full(3, numpy.int64(300), dtype="int8"), numpy.full(3, numpy.int64(300), dtype="int8"))
+    assert_same(gpukit.full(3, 127, dtype="int8"), numpy.full(3, 127, dtype="int8"))
     with pytest.raises(ValueError, match="only 'C' or 'F'"):
         gpukit.zeros(3, order="K")
 
