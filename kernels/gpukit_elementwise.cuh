@@ -131,17 +131,75 @@ __device__ inline unsigned short gk_float_to_bfloat16(float f) {
 }
 
 // ---- conversions between storage and compute types, as NumPy's astype converts
+// (src/array/convert.cpp is the host's twin; tests compare the two on every pair of dtypes).
+
+// A float truncated to an integer as NumPy's casts do on x86-64, its reference platform: through
+// the int32 conversion for the narrow types and the int64 one for int64 and uint32, where NaN and
+// values out of range give the most negative value; uint64 takes [2^63, 2^64) directly and gives 0
+// from 2^64 on (x86's unsigned conversion: 2^63 subtracted, converted, added back). (C leaves
+// these undefined and CUDA's conversions saturate, so neither cast may be left to the compiler.)
+__device__ inline long long gk_truncate_int64(double x) {
+    const double whole = trunc(x);
+    if (whole >= -9223372036854775808.0 && whole < 9223372036854775808.0) return (long long)whole;
+    return -9223372036854775807LL - 1;
+}
+__device__ inline int gk_truncate_int32(double x) {
+    const double whole = trunc(x);
+    if (whole >= -2147483648.0 && whole < 2147483648.0) return (int)whole;
+    return -2147483647 - 1;
+}
+template <class To>
+struct gk_from_float {  // to float and double: C's conversion, to nearest
+    __device__ static To from(float x) { return (To)x; }
+    __device__ static To from(double x) { return (To)x; }
+};
+#define GK_FROM_FLOAT_THROUGH(type, truncate)                               \
+    template <>                                                             \
+    struct gk_from_float<type> {                                            \
+        __device__ static type from(float x) { return (type)truncate(x); }  \
+        __device__ static type from(double x) { return (type)truncate(x); } \
+    };
+GK_FROM_FLOAT_THROUGH(signed char, gk_truncate_int32)
+GK_FROM_FLOAT_THROUGH(short, gk_truncate_int32)
+GK_FROM_FLOAT_THROUGH(int, gk_truncate_int32)
+GK_FROM_FLOAT_THROUGH(unsigned char, gk_truncate_int32)
+GK_FROM_FLOAT_THROUGH(unsigned short, gk_truncate_int32)
+GK_FROM_FLOAT_THROUGH(unsigned int, gk_truncate_int64)
+GK_FROM_FLOAT_THROUGH(long long, gk_truncate_int64)
+#undef GK_FROM_FLOAT_THROUGH
+template <>
+struct gk_from_float<unsigned long long> {
+    __device__ static unsigned long long from(double x) {
+        if (x >= 9223372036854775808.0) return x < 18446744073709551616.0 ? (unsigned long long)x : 0ull;
+        return (unsigned long long)gk_truncate_int64(x);
+    }
+    __device__ static unsigned long long from(float x) { return from((double)x); }
+};
+
+// A double rounded to float toward zero with the lowest bit set when inexact ("round to odd"):
+// rounding that to float16 or bfloat16 (to nearest even) then gives the double's nearest value,
+// which rounding to float first would miss at some ties (double rounding). NumPy rounds directly.
+__device__ inline float gk_double_to_float_odd(double x) {
+    const float nearest = (float)x;
+    if ((double)nearest == x || x != x) return nearest;
+    unsigned bits = gk_float_bits(nearest);
+    if (fabs((double)nearest) > fabs(x)) bits -= 1;  // one step toward zero (bits order magnitudes)
+    return gk_bits_float(bits | 1u);
+}
+
 template <class To>
 struct gk_converter {
     template <class From>
-    __device__ static To from(From x) {
+    __device__ static To from(From x) {  // integers and bool
         return (To)x;
     }
-    __device__ static To from(gk_float16 x) { return (To)gk_half_to_float(x.bits); }
-    __device__ static To from(gk_bfloat16 x) { return (To)gk_bfloat16_to_float(x.bits); }
+    __device__ static To from(float x) { return gk_from_float<To>::from(x); }
+    __device__ static To from(double x) { return gk_from_float<To>::from(x); }
+    __device__ static To from(gk_float16 x) { return gk_from_float<To>::from(gk_half_to_float(x.bits)); }
+    __device__ static To from(gk_bfloat16 x) { return gk_from_float<To>::from(gk_bfloat16_to_float(x.bits)); }
     template <class T>
     __device__ static To from(gk_complex<T> x) {  // the real part, as NumPy's unsafe cast
-        return (To)x.re;
+        return from(x.re);
     }
 };
 template <>
@@ -157,21 +215,37 @@ struct gk_converter<bool> {
         return x.re != 0 || x.im != 0;
     }
 };
+// float16 and bfloat16 from float round once; from double, and from integers (through double,
+// exact up to 2^53 as NumPy's), round to odd first so that the result is the nearest one.
 template <>
 struct gk_converter<gk_float16> {
     template <class From>
     __device__ static gk_float16 from(From x) {
-        return {gk_float_to_half((float)gk_converter<float>::from(x))};
+        return from((double)x);
     }
+    __device__ static gk_float16 from(float x) { return {gk_float_to_half(x)}; }
+    __device__ static gk_float16 from(double x) { return {gk_float_to_half(gk_double_to_float_odd(x))}; }
     __device__ static gk_float16 from(gk_float16 x) { return x; }
+    __device__ static gk_float16 from(gk_bfloat16 x) { return from(gk_bfloat16_to_float(x.bits)); }
+    template <class T>
+    __device__ static gk_float16 from(gk_complex<T> x) {
+        return from(x.re);
+    }
 };
 template <>
 struct gk_converter<gk_bfloat16> {
     template <class From>
     __device__ static gk_bfloat16 from(From x) {
-        return {gk_float_to_bfloat16((float)gk_converter<float>::from(x))};
+        return from((double)x);
     }
+    __device__ static gk_bfloat16 from(float x) { return {gk_float_to_bfloat16(x)}; }
+    __device__ static gk_bfloat16 from(double x) { return {gk_float_to_bfloat16(gk_double_to_float_odd(x))}; }
     __device__ static gk_bfloat16 from(gk_bfloat16 x) { return x; }
+    __device__ static gk_bfloat16 from(gk_float16 x) { return from(gk_half_to_float(x.bits)); }
+    template <class T>
+    __device__ static gk_bfloat16 from(gk_complex<T> x) {
+        return from(x.re);
+    }
 };
 template <class T>
 struct gk_converter<gk_complex<T> > {

@@ -13,6 +13,7 @@
 // must outlive the copy.
 #pragma once
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -20,6 +21,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "gpukit/array_memory.hpp"
@@ -29,6 +31,7 @@
 #include "gpukit/indexing.hpp"
 #include "gpukit/layout.hpp"
 #include "gpukit/module.hpp"
+#include "gpukit/scalar.hpp"
 
 namespace gpukit {
 
@@ -101,16 +104,19 @@ public:
     Array index(std::initializer_list<Index> key) const {
         return index(std::span<const Index>(key.begin(), key.size()));
     }
-    // The same elements in another shape (one extent may be -1). A view, so the array must be
-    // C-contiguous: InvalidArgumentError otherwise, and for a shape of another size.
-    Array reshape(std::span<const std::int64_t> shape) const;
-    Array reshape(std::initializer_list<std::int64_t> shape) const {
-        return reshape(std::span<const std::int64_t>(shape.begin(), shape.size()));
+    // The same elements in another shape (one extent may be -1), read and placed in `order` (C or
+    // F; A is F for an F-contiguous array that is not C-contiguous, else C): a view when strides
+    // can express it (NumPy's rule), else a copy. InvalidArgumentError for a shape of another size
+    // or order K.
+    Array reshape(std::span<const std::int64_t> shape, Order order = Order::C) const;
+    Array reshape(std::initializer_list<std::int64_t> shape, Order order = Order::C) const {
+        return reshape(std::span<const std::int64_t>(shape.begin(), shape.size()), order);
     }
     // The dimensions permuted (reversed when `axes` is empty). InvalidArgumentError unless a permutation.
     Array transpose(std::span<const std::int64_t> axes = {}) const;
-    // 1-D: a view of a C-contiguous array, else a copy.
-    Array ravel() const;
+    // 1-D, in `order` (K: the order of the elements in memory): a view of an array contiguous in
+    // that order, else a copy (NumPy's ravel).
+    Array ravel(Order order = Order::C) const;
     // The array's bytes as elements of `dtype` in `shape`, C-contiguous unless `strides` are
     // given, as cupy.ndarray(shape, dtype, memptr) views memory: the array must be C-contiguous
     // and hold every byte the view touches (InvalidArgumentError otherwise).
@@ -129,30 +135,42 @@ public:
     // elements are read and written back unchanged, so no other stream may write them meanwhile.
     void copy_from_host(const ConstHostView& host);
     // a[...] = host: host data of any dtype, converted as astype converts, broadcast to the shape
-    // with NumPy's rules (InvalidArgumentError when it does not broadcast).
+    // with NumPy's rules (InvalidArgumentError when it does not broadcast). The host elements are
+    // copied over as they are and converted and broadcast on the device.
     void assign(const ConstHostView& host);
-    // a[...] = source: another array's elements, converted and broadcast likewise.
+    // a[...] = source: another array's elements, converted and broadcast likewise, on the device
+    // (through the host only from another device). Shared memory behaves as NumPy's.
     void assign(const Array& source);
 
-    // ---- on the device
-    // A new C-contiguous array with the same elements (a strided one is gathered through the host).
-    Array copy() const;
-    // The elements converted to `dtype` as NumPy's astype converts them, in a new array (through
-    // the host until elementwise kernels arrive).
-    Array astype(DType dtype) const;
-    // Sets every element to `element`, one element's bytes in the array's dtype: a memset when
-    // its bytes are all equal, else through the host.
-    void fill_bytes(std::span<const std::byte> element);
-    // Sets every element to `value`, converted to the array's dtype as astype converts.
+    // ---- on the device: one generated copy kernel (or a memcpy/memset where the bytes allow), on
+    // the current stream, without waiting (src/array/device_copy.hpp)
+    // A new array with the same elements, laid out in `order` (C by default, as ndarray.copy).
+    Array copy(Order order = Order::C) const;
+    // The elements converted to `dtype` as NumPy's astype converts them (float to integer
+    // truncates, NaN and out-of-range values as NumPy on x86-64 gives them; complex to real drops
+    // the imaginary part; anything to bool is "nonzero"), in a new array laid out in `order`
+    // (K by default: the array's own order, as astype's).
+    Array astype(DType dtype, Order order = Order::K) const;
+    // Sets every element to `value`, converted to the array's dtype as NumPy converts it (a weak
+    // integer out of the dtype's range is a ScalarOverflowError; anything else as astype converts):
+    // a memset when the element's bytes are all equal and the array has no gaps, else the copy
+    // loop with the value as an immediate scalar.
+    void fill(const Scalar& value) const;
+    // A C++ number is a typed scalar (a.fill(2.5f) is a float32 2.5), converted as astype converts.
     template <class T>
-    void fill(T value) {
-        fill_converted(reinterpret_cast<const std::byte*>(&value), dtype_of<T>());
-    }
+    requires std::is_arithmetic_v<T> || std::is_same_v<T, std::complex<float>> ||
+        std::is_same_v<T, std::complex<double>>
+    void fill(T value) const { fill(Scalar::of(value)); }
+    // The same with one element's bytes in the array's dtype (InvalidArgumentError for another size).
+    void fill_bytes(std::span<const std::byte> element) const;
+
+    // The view `layout` describes, relative to this array's first element (its offset in bytes).
+    Array view(const ViewLayout& layout) const;
+    // The same memory seen with elements of another dtype at a byte offset (real and imag views of
+    // complex arrays). Nothing is checked: the caller's promise.
+    Array view_as(DType dtype, std::int64_t byte_offset) const;
 
 private:
-    void fill_converted(const std::byte* value, DType value_dtype);
-    Array view(const ViewLayout& layout) const;
-
     std::shared_ptr<ArrayMemory> memory_;
     std::uint64_t address_ = 0;
     Shape shape_;

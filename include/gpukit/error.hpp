@@ -14,6 +14,7 @@
 //   │   └── LaunchAbandonedError  a launch given up with the device's work (a fault elsewhere, an interrupt)
 //   ├── KernelNotFoundError       the name asked for and the kernels the module has
 //   ├── InvalidArgumentError      a bad value given to an API call (sizes that do not match, ...)
+//   │   └── AxisError             an axis outside an array's dimensions
 //   ├── DTypeError                no ufunc loop takes these dtypes, or a cast the casting rule forbids
 //   ├── ScalarOverflowError       a Python-like integer out of the range of the dtype it must take
 //   ├── IndexError                an index outside an array's bounds, more indices than dimensions
@@ -244,6 +245,13 @@ public:
 class IndexError : public Error {
 public:
     using Error::Error;
+};
+
+// An axis outside an array's dimensions. NumPy's AxisError is both a ValueError and an IndexError;
+// Python gets gpukit.AxisError, a numpy.exceptions.AxisError.
+class AxisError : public InvalidArgumentError {
+public:
+    using InvalidArgumentError::InvalidArgumentError;
 };
 
 class UsageError : public Error {

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpukit {
@@ -57,6 +59,39 @@ std::vector<std::int64_t> resolve_axes(std::size_t ndim, std::span<const std::in
 // The layout with its dimensions in the order `axes` (a permutation, as resolve_axes gives).
 ViewLayout permute(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
                    std::span<const std::int64_t> axes);
+
+// NumPy's order= for the elements of a new array or a reshape: C (row-major), F (column-major),
+// A (F when the array is F-contiguous and not C-contiguous, else C), K (the array's own order in
+// memory, as near as a layout without gaps allows).
+enum class Order : std::uint8_t { C, F, A, K };
+// "C", "F", "A" or "K" (lower case too); InvalidArgumentError naming them otherwise.
+Order parse_order(std::string_view name);
+std::string_view to_string(Order order);
+
+// The dimensions of a layout from outermost to innermost in memory: by decreasing absolute stride,
+// ties in axis order (NumPy's order for K).
+std::vector<std::int64_t> memory_order(std::span<const std::int64_t> strides);
+// The strides of a layout without gaps with its dimensions nested as `outermost_first` says.
+Strides dense_strides(std::span<const std::int64_t> shape, std::int64_t itemsize,
+                      std::span<const std::int64_t> outermost_first);
+// The strides of a new array of `shape` in `order`; A and K follow a model layout (`like_shape`,
+// `like_strides`, `like_itemsize`: the array it is made like), which C and F ignore.
+Strides strides_in_order(std::span<const std::int64_t> shape, std::int64_t itemsize, Order order,
+                         std::span<const std::int64_t> like_shape = {}, std::span<const std::int64_t> like_strides = {},
+                         std::int64_t like_itemsize = 1);
+
+// The strides that view the same elements in `new_shape` (same size), read in C order (F order:
+// `fortran`), or nullopt when no strides can (the elements are not evenly spaced along some merged
+// group of dimensions): NumPy's test for whether reshape can return a view.
+std::optional<Strides> reshaped_strides(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
+                                        std::int64_t itemsize, std::span<const std::int64_t> new_shape,
+                                        bool fortran = false);
+
+// An axis of an ndim-dimensional array, negative ones counted from the end. Throws AxisError
+// ("axis 3 is out of bounds for array of dimension 2", NumPy's words) otherwise.
+std::size_t normalize_axis(std::int64_t axis, std::size_t ndim);
+// Several distinct axes, each normalized; InvalidArgumentError "repeated axis" for a repeat.
+std::vector<std::size_t> normalize_axes(std::span<const std::int64_t> axes, std::size_t ndim);
 
 // A shape or strides as Python writes a tuple: "(3, 4)", "(5,)", "()". Error messages use it.
 std::string format_shape(std::span<const std::int64_t> extents);

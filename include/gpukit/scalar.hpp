@@ -6,13 +6,15 @@
 // A scalar travels in the kernel's parameters, not in device memory: `x + 1.0` allocates nothing
 // but its result. It is either weak, as Python's bool, int, float and complex are under NumPy 2's
 // rules (gpukit/promotion.hpp: it takes the arrays' dtype unless of a higher kind), or typed, as
-// NumPy's scalars are (np.float32(2) promotes like a 0-d float32 array).
+// NumPy's scalars are (np.float32(2) promotes like a 0-d float32 array). The same type carries
+// fill values, the bounds of arange and linspace and pad's constants (gpukit/creation.hpp).
 #pragma once
 
 #include <array>
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <type_traits>
 
@@ -51,6 +53,17 @@ public:
     std::array<std::byte, 16> as(DType dtype) const;
     // Whether a weak integer's value fits `dtype` (always true for other scalars).
     bool fits(DType dtype) const noexcept;
+    // The value as one element of `dtype`, converted as astype converts, without as()'s range check:
+    // for arithmetic on range bounds, which picks a dtype wide enough first.
+    std::array<std::byte, 16> converted(DType dtype) const;
+    // The value as a C++ number, converted likewise (complex to real drops the imaginary part).
+    template <class T>
+    T value() const {
+        const std::array<std::byte, 16> element = converted(dtype_of<T>());
+        T result;
+        std::memcpy(&result, element.data(), sizeof result);
+        return result;
+    }
 
 private:
     Scalar() = default;

@@ -49,40 +49,67 @@ from ._core import (
     MemoryPool,
     Stream,
     angle,
+    arange,
     argwhere,
     around,
+    array_split,
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    broadcast_arrays,
+    broadcast_to,
     clip,
+    column_stack,
     compress,
+    concatenate,
+    copyto,
+    diagonal,
+    dstack,
+    empty,
+    expand_dims,
+    eye,
     flatnonzero,
+    flip,
+    full,
     get_current_stream,
     get_default_memory_pool,
     get_elapsed_time,
+    hstack,
+    identity,
     imag,
+    indices,
+    linspace,
+    meshgrid,
+    moveaxis,
     nan_to_num,
     ndarray,
     nonzero,
+    ones,
     put,
     put_along_axis,
     real,
+    repeat,
+    roll,
+    rot90,
     round,
+    split,
+    squeeze,
+    stack,
+    swapaxes,
     take,
     take_along_axis,
+    tile,
+    transpose,
+    tril,
+    triu,
     ufunc,
-)
-from ._creation import (
-    arange,
-    empty,
-    empty_like,
-    full,
-    full_like,
-    ones,
-    ones_like,
-    pinned_empty,
+    vstack,
     zeros,
-    zeros_like,
 )
+from ._creation import empty_like, full_like, ones_like, pinned_empty, zeros_like
 from ._errors import (
     ArrayIndexError,
+    AxisError,
     BackendUnavailableError,
     CompileError,
     ContextUnusableError,
@@ -105,8 +132,9 @@ from ._errors import (
     WaitTimeoutError,
 )
 from ._indexing import where
-from ._interop import array, asarray, asnumpy, from_dlpack
+from ._interop import array, asarray, ascontiguousarray, asfortranarray, asnumpy, from_dlpack
 from ._kernel import RawKernel, RawModule
+from ._shape import fliplr, flipud, pad, ravel, reshape
 
 # The ufuncs, one per row of the C++ table (src/ops/ufuncs.def), and NumPy's aliases of them:
 # gpukit.add, gpukit.sqrt, gpukit.divide, ...
@@ -117,12 +145,11 @@ globals().update(_ufuncs)
 # Tracebacks and reprs name the public path (gpukit.LaunchConfigError), not the private module. The
 # classes the extension defines (ndarray, Stream, Event, Device) keep gpukit._core as theirs, so that
 # its stub (_core.pyi) describes them rather than importing them back from here.
-for _name in ("ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CompileError", "ContextUnusableError",
-              "CudaError", "DTypeError", "GpukitError", "HazardError", "InvalidArgumentError", "KernelArgumentError",
-              "KernelFaultError", "KernelNotFoundError", "LaunchAbandonedError", "LaunchConfigError", "LaunchError",
-              "LaunchTimeoutError", "OutOfMemoryError", "RawKernel", "RawModule", "ScalarOverflowError", "UsageError",
-              "WaitInterruptedError",
-              "WaitTimeoutError"):
+for _name in ("ArrayIndexError", "AxisError", "BackendUnavailableError", "BenchmarkResult", "CompileError",
+              "ContextUnusableError", "CudaError", "DTypeError", "GpukitError", "HazardError", "InvalidArgumentError",
+              "KernelArgumentError", "KernelFaultError", "KernelNotFoundError", "LaunchAbandonedError",
+              "LaunchConfigError", "LaunchError", "LaunchTimeoutError", "OutOfMemoryError", "RawKernel", "RawModule",
+              "ScalarOverflowError", "UsageError", "WaitInterruptedError", "WaitTimeoutError"):
     globals()[_name].__module__ = __name__
 del _name
 
@@ -132,18 +159,22 @@ __version__ = _core.version()  # the version CMake states, which pyproject.toml 
 nullptr = DevicePointer(0)
 
 __all__ = [
-    "ArrayIndexError", "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError",
+    "ArrayIndexError", "AxisError", "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError",
     "ContextUnusableError", "CudaError", "DTypeError", "Device", "DevicePointer", "ElementwiseKernel", "Event",
     "GpukitError", "Hazard", "HazardError", "InvalidArgumentError", "KernelArgumentError", "KernelFaultError",
     "KernelNotFoundError", "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError",
     "MemoryPool", "OutOfMemoryError", "RawKernel", "RawModule", "ScalarOverflowError", "Stream", "UsageError",
     "WaitInterruptedError", "WaitTimeoutError", "all_devices", "angle", "arange", "argwhere", "around", "array",
-    "asarray", "asnumpy", "backend", "backends", "benchmark", "check_tools_from_environment", "clip", "compress",
-    "cuda_available", "cuda_unavailable_reason", "devices", "empty", "empty_like", "flatnonzero", "from_dlpack",
-    "full", "full_like", "get_current_stream", "get_default_memory_pool", "get_device", "get_elapsed_time", "imag",
-    "nan_to_num", "ndarray", "nonzero", "nullptr", "ones", "ones_like", "pinned_empty", "print_check_report", "put",
-    "put_along_axis", "raise_on_hazard", "real", "round", "sandboxed", "set_print_check_report",
-    "set_raise_on_hazard", "set_sandbox", "synchronize", "take", "take_along_axis", "take_check_report", "ufunc",
-    "use_backend", "where", "zeros", "zeros_like",
+    "array_split", "asarray", "ascontiguousarray", "asfortranarray", "asnumpy", "atleast_1d", "atleast_2d",
+    "atleast_3d", "backend", "backends", "benchmark", "broadcast_arrays", "broadcast_to",
+    "check_tools_from_environment", "clip", "column_stack", "compress", "concatenate", "copyto", "cuda_available",
+    "cuda_unavailable_reason", "devices", "diagonal", "dstack", "empty", "empty_like", "expand_dims", "eye",
+    "flatnonzero", "flip", "fliplr", "flipud", "from_dlpack", "full", "full_like", "get_current_stream",
+    "get_default_memory_pool", "get_device", "get_elapsed_time", "hstack", "identity", "imag", "indices",
+    "linspace", "meshgrid", "moveaxis", "nan_to_num", "ndarray", "nonzero", "nullptr", "ones", "ones_like", "pad",
+    "pinned_empty", "print_check_report", "put", "put_along_axis", "raise_on_hazard", "ravel", "real", "repeat",
+    "reshape", "roll", "rot90", "round", "sandboxed", "set_print_check_report", "set_raise_on_hazard",
+    "set_sandbox", "split", "squeeze", "stack", "swapaxes", "synchronize", "take", "take_along_axis",
+    "take_check_report", "tile", "transpose", "tril", "triu", "ufunc", "use_backend", "vstack", "where", "zeros",
+    "zeros_like",
 ] + sorted(_ufuncs)
-del _ufuncs

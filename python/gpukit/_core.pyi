@@ -689,17 +689,19 @@ class ndarray:
 
     def __array__(self, dtype: object | None = None, copy: object | None = None) -> object: ...
 
-    def copy(self) -> ndarray:
-        """A new C-contiguous array with the same elements."""
-
-    def astype(self, dtype: object, copy: bool = True) -> ndarray:
+    def copy(self, order: object | None = 'C') -> ndarray:
         """
-        The elements converted to ``dtype`` (through a host copy until elementwise kernels arrive); the array itself when it has that dtype and ``copy`` is False.
+        A new array with the same elements, laid out in `order` ('C', 'F', 'A', 'K').
+        """
+
+    def astype(self, dtype: object, order: str = 'K', casting: str = 'unsafe', subok: object = None, copy: bool = True) -> ndarray:
+        """
+        The elements converted to `dtype` on the device, as NumPy converts them, in a new array laid out in `order` (K: as this one); the array itself when nothing changes and `copy` is False.
         """
 
     def fill(self, value: object) -> None:
         """
-        Sets every element to ``value`` (converted to the array's dtype as NumPy converts it).
+        Sets every element to `value` (converted to the array's dtype as NumPy converts it), on the device.
         """
 
     def nonzero(self) -> tuple[ndarray, ...]:
@@ -726,13 +728,48 @@ class ndarray:
         a[key] = value: a gpukit array, a number or host data (a NumPy array, a list), broadcast to a[key]'s shape and converted to a's dtype. Duplicate indices write one of their values (which one is not defined).
         """
 
-    def reshape(self, *args) -> ndarray:
+    def reshape(self, *args, **kwargs) -> ndarray:
         """
-        The same elements in a new shape (one extent may be -1); a view, so the array must be C-contiguous.
+        The same elements in a new shape (one extent may be -1), read and placed in `order`: a view when strides allow (NumPy's rule), else a copy (copy=False refuses one, copy=True always makes one).
         """
 
-    def ravel(self) -> ndarray:
-        """A 1-D view of a C-contiguous array, else a 1-D copy."""
+    def ravel(self, order: object | None = 'C') -> ndarray:
+        """
+        1-D in `order`: a view of an array contiguous in that order, else a copy.
+        """
+
+    def flatten(self, order: object | None = 'C') -> ndarray:
+        """A 1-D copy in `order`."""
+
+    def squeeze(self, axis: object | None = None) -> ndarray:
+        """Without dimensions of extent 1 (all, or those of `axis`): a view."""
+
+    def swapaxes(self, axis1: object | None, axis2: object | None) -> ndarray:
+        """Two axes interchanged: a view."""
+
+    def repeat(self, repeats: object | None, axis: object | None = None) -> ndarray:
+        """Each element repeated along `axis` (the flattened array by default)."""
+
+    def diagonal(self, offset: object | None = 0, axis1: object | None = 0, axis2: object | None = 1) -> ndarray:
+        """The diagonal at `offset` of the matrices in (axis1, axis2): a view."""
+
+    @property
+    def real(self) -> ndarray:
+        """
+        The real part: a view of a complex array's memory (assigning to it writes the array).
+        """
+
+    @real.setter
+    def real(self, arg: object, /) -> None: ...
+
+    @property
+    def imag(self) -> ndarray:
+        """
+        The imaginary part: a view of a complex array's memory; zeros (a new array) for a real one.
+        """
+
+    @imag.setter
+    def imag(self, arg: object, /) -> None: ...
 
     def transpose(self, *args) -> ndarray:
         """A view with the dimensions permuted (reversed when no axes are given)."""
@@ -803,11 +840,6 @@ class MemoryWatch:
     @property
     def alive(self) -> bool:
         """True until the memory has been let go of."""
-
-def empty(shape: object, dtype: object, device: Device) -> ndarray:
-    """
-    A new C-contiguous array on `device`; its contents are whatever the memory held.
-    """
 
 def checked_shape(shape: object, dtype: object) -> tuple[tuple[int, ...], int]:
     """
@@ -1222,6 +1254,201 @@ def argwhere(a: ndarray) -> ndarray:
 def flatnonzero(a: ndarray) -> ndarray:
     """
     The positions of the nonzero elements in the flattened array, int64; waits for the count.
+    """
+
+def empty(shape: object, dtype: object = float, order: str = 'C', device: Device | None = None) -> ndarray:
+    """
+    A new array of `shape` on the current device (or `device`); its contents are whatever the memory held.
+    """
+
+def zeros(shape: object, dtype: object = float, order: str = 'C') -> ndarray:
+    """A new array of zeros (one memset)."""
+
+def ones(shape: object, dtype: object = float, order: str = 'C') -> ndarray:
+    """A new array of ones."""
+
+def full(shape: object, fill_value: object, dtype: object = None, order: str = 'C') -> ndarray:
+    """
+    A new array with every element `fill_value` (a number, or an array broadcast to `shape`), in `dtype` or the one NumPy gives the value.
+    """
+
+def empty_like(a: ndarray, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None) -> ndarray:
+    """
+    A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device.
+    """
+
+def zeros_like(a: ndarray, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None) -> ndarray:
+    """
+    A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device.
+    """
+
+def ones_like(a: ndarray, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None) -> ndarray:
+    """
+    A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device.
+    """
+
+def full_like(a: ndarray, fill_value: object | None, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None) -> ndarray:
+    """A new array like `a` with every element `fill_value`."""
+
+def arange(start: object | None, stop: object | None = None, step: object | None = None, dtype: object | None = None) -> ndarray:
+    """
+    Evenly spaced values in [start, stop), NumPy's values bit for bit: ceil((stop - start) / step) of them.
+    """
+
+def linspace(start: object | None, stop: object | None, num: object | None = 50, endpoint: bool = True, retstep: bool = False, dtype: object | None = None, axis: object | None = 0) -> object:
+    """
+    `num` evenly spaced values from start to stop (included when `endpoint`), NumPy's formula bit for bit; with `retstep`, (values, step).
+    """
+
+def eye(N: int, M: int | None = None, k: int = 0, dtype: object = float, order: str = 'C') -> ndarray:
+    """An N x M array with ones on diagonal k, zeros elsewhere."""
+
+def identity(n: object | None, dtype: object | None = None) -> ndarray:
+    """The n x n identity matrix."""
+
+def asarray_from_host(host: object, dtype: object | None, order: object | None, device: Device) -> ndarray:
+    """
+    A device copy of a NumPy array (of a dtype arrays hold), converted to `dtype` on the device, laid out in `order` (K: as the host array is).
+    """
+
+def asarray_of_array(a: ndarray, dtype: object | None, order: object | None) -> ndarray:
+    """
+    `a` itself when it has `dtype` and lies in `order`, else a converted copy.
+    """
+
+def ascontiguousarray(a: ndarray, dtype: object | None = None) -> ndarray:
+    """`a` (at least 1-D) C-contiguous: itself when it is, else a copy."""
+
+def asfortranarray(a: ndarray, dtype: object | None = None) -> ndarray:
+    """`a` (at least 1-D) F-contiguous: itself when it is, else a copy."""
+
+def squeeze(a: object | None, axis: object | None = None) -> ndarray:
+    """`a` without dimensions of extent 1 (all, or those of `axis`): a view."""
+
+def expand_dims(a: object | None, axis: object | None) -> ndarray:
+    """`a` with new dimensions of extent 1 at `axis`: a view."""
+
+def swapaxes(a: object | None, axis1: object | None, axis2: object | None) -> ndarray:
+    """`a` with two axes interchanged: a view."""
+
+def moveaxis(a: object | None, source: object | None, destination: object | None) -> ndarray:
+    """
+    `a` with the axes at `source` moved to `destination`, the others in their order: a view.
+    """
+
+def transpose(a: object | None, axes: object | None = None) -> ndarray:
+    """`a` with its axes permuted (reversed by default): a view."""
+
+def broadcast_to(array: object | None, shape: object | None) -> ndarray:
+    """`array` repeated (stride 0) to `shape`: a view."""
+
+def broadcast_arrays(*args) -> tuple:
+    """The arrays broadcast to their common shape: views."""
+
+def atleast_1d(*args) -> object:
+    """Each array with at least 1 dimension (views)."""
+
+def atleast_2d(*args) -> object:
+    """Each array with at least 2 dimensions (views)."""
+
+def atleast_3d(*args) -> object:
+    """Each array with at least 3 dimensions (views)."""
+
+def flip(m: object | None, axis: object | None = None) -> ndarray:
+    """`m` reversed along `axis` (every axis by default): a view."""
+
+def rot90(m: object | None, k: object | None = 1, axes: object | None = (0, 1)) -> ndarray:
+    """
+    `m` rotated by 90 degrees k times from the first axis toward the second: a view.
+    """
+
+def diagonal(a: object | None, offset: object | None = 0, axis1: object | None = 0, axis2: object | None = 1) -> ndarray:
+    """
+    The diagonal at `offset` of the matrices in (axis1, axis2), as the last axis: a view.
+    """
+
+def real(val: object | None) -> ndarray:
+    """
+    The real part: a view of a complex array's memory, the array itself otherwise.
+    """
+
+def imag(val: object | None) -> ndarray:
+    """
+    The imaginary part: a view of a complex array's memory, zeros (a new array) otherwise.
+    """
+
+def flatten(a: object | None, order: object | None = 'C') -> ndarray:
+    """A 1-D copy in `order`."""
+
+def concatenate(arrays: object | None, axis: object | None = 0, out: object | None = None, *, dtype: object | None = None, casting: object | None = 'same_kind') -> ndarray:
+    """
+    The arrays joined along `axis` (flattened first for None), into `out` or a new array.
+    """
+
+def stack(arrays: object | None, axis: object | None = 0, out: object | None = None, *, dtype: object | None = None, casting: object | None = 'same_kind') -> ndarray:
+    """The arrays joined along a new axis."""
+
+def vstack(tup: object | None, *, dtype: object | None = None, casting: object | None = 'same_kind') -> ndarray:
+    """The arrays stacked as rows (axis 0)."""
+
+def hstack(tup: object | None, *, dtype: object | None = None, casting: object | None = 'same_kind') -> ndarray:
+    """The arrays stacked as columns (axis 1; 0 for 1-D arrays)."""
+
+def dstack(tup: object | None, *, dtype: object | None = None, casting: object | None = 'same_kind') -> ndarray:
+    """The arrays stacked in depth (axis 2)."""
+
+def column_stack(tup: object | None) -> ndarray:
+    """
+    1-D arrays as columns of a 2-D array (2-D arrays as they are), joined along axis 1.
+    """
+
+def split(ary: object | None, indices_or_sections: object | None, axis: object | None = 0) -> list:
+    """Views of `ary` in equal sections, or between indices, along `axis`."""
+
+def array_split(ary: object | None, indices_or_sections: object | None, axis: object | None = 0) -> list:
+    """As split, but sections may differ by one element."""
+
+def tile(A: object | None, reps: object | None) -> ndarray:
+    """`A` repeated `reps` times along each axis."""
+
+def repeat(a: object | None, repeats: object | None, axis: object | None = None) -> ndarray:
+    """
+    Each element repeated (one count, or one per element) along `axis`, or over the flattened array.
+    """
+
+def pad_pairs(array: object | None, widths: Sequence[tuple[int, int]], mode: str, constants: object | None) -> ndarray:
+    """
+    pad with one (before, after) pair per axis (gpukit.pad normalises NumPy's forms into these).
+    """
+
+def roll(a: object | None, shift: object | None, axis: object | None = None) -> ndarray:
+    """
+    Elements shifted along `axis` (the flattened array by default), wrapping around.
+    """
+
+def tril(m: object | None, k: object | None = 0) -> ndarray:
+    """
+    The lower triangle of the last two dimensions from diagonal k, zeros above.
+    """
+
+def triu(m: object | None, k: object | None = 0) -> ndarray:
+    """
+    The upper triangle of the last two dimensions from diagonal k, zeros below.
+    """
+
+def meshgrid(*args, **kwargs) -> tuple:
+    """
+    Coordinate arrays from coordinate vectors (indexing 'xy' or 'ij', sparse, copy).
+    """
+
+def indices(dimensions: object | None, dtype: object | None = int, sparse: bool = False) -> object:
+    """
+    The grid's coordinates: an array of shape (len(dimensions), *dimensions), or one array per dimension when sparse.
+    """
+
+def copyto(dst: object | None, src: object | None, casting: object | None = 'same_kind', where: object | None = True) -> None:
+    """
+    dst[...] = src, broadcast and cast under `casting`, where `where` is True.
     """
 
 class DevicePointer:

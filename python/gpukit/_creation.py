@@ -1,94 +1,56 @@
-"""Making arrays: empty, zeros, ones, full, arange, the *_like forms, and pinned host arrays."""
+"""Making arrays: the core's creation functions (empty, zeros, ones, full, arange, linspace, eye, ...)
+with the *_like forms taking host prototypes too, and pinned host arrays.
 
-import numbers
+Everything that writes device memory is the C++ core's (gpukit/creation.hpp): values are written on
+the device, nothing goes through the host.
+"""
 
 import numpy
 
 from . import _core
 from ._backend import get_device
-from ._core import ndarray
-from ._errors import describe_value
+from ._core import arange, empty, eye, full, identity, linspace, ndarray, ones, zeros  # noqa: F401 (re-exported)
 
 
-def empty(shape, dtype=float):
-    """A new array on the current device; its contents are whatever the memory held."""
-    return ndarray(shape, dtype)
+def _for_host_prototype(a, dtype, order, shape):
+    """(shape, dtype, order) of a new array like host data ``a``: its layout for order K or A."""
+    if a is None:
+        raise TypeError("a must be an array (a gpukit or NumPy array, or anything NumPy makes one of), not None")
+    if not (hasattr(a, "shape") and hasattr(a, "dtype") and hasattr(a, "flags")):
+        a = numpy.asarray(a)
+    if order in ("K", "A", "k", "a"):
+        order = "F" if a.flags.f_contiguous and not a.flags.c_contiguous and shape is None else "C"
+    return a.shape if shape is None else shape, a.dtype if dtype is None else dtype, order
 
 
-def zeros(shape, dtype=float):
-    """A new array of zeros on the current device."""
-    array = ndarray(shape, dtype)
-    array.fill(0)
-    return array
-
-
-def ones(shape, dtype=float):
-    """A new array of ones on the current device."""
-    array = ndarray(shape, dtype)
-    array.fill(1)
-    return array
-
-
-def full(shape, fill_value, dtype=None):
-    """A new array with every element ``fill_value``; dtype as NumPy would choose for it when None."""
-    if not isinstance(fill_value, (numbers.Number, numpy.generic)) and not (
-            isinstance(fill_value, numpy.ndarray) and fill_value.ndim == 0):
-        raise TypeError(f"fill_value must be a number (an int, float, complex, bool or NumPy scalar), not "
-                        f"{describe_value(fill_value)}")
-    array = ndarray(shape, numpy.asarray(fill_value).dtype if dtype is None else dtype)
-    array.fill(fill_value)
-    return array
-
-
-def empty_like(a, dtype=None):
-    """A new array of ``a``'s shape (and dtype, unless given) on ``a``'s device (the current one for host data)."""
+def empty_like(a, dtype=None, order="K", subok=None, shape=None):
+    """A new array of ``a``'s shape and dtype (unless given) and, for order 'K', layout, on ``a``'s device
+    (the current one for host data); its contents are whatever the memory held."""
     if isinstance(a, ndarray):
-        device = a.device
-    else:
-        if a is None:
-            raise TypeError("a must be an array (a gpukit or NumPy array, or anything NumPy makes one of), not None")
-        if not (hasattr(a, "shape") and hasattr(a, "dtype")):
-            a = numpy.asarray(a)
-        device = get_device()
-    return _core.empty(a.shape, a.dtype if dtype is None else dtype, device)
+        return _core.empty_like(a, dtype, order, subok, shape)
+    return _core.empty(*_for_host_prototype(a, dtype, order, shape), get_device())
 
 
-def zeros_like(a, dtype=None):
-    """A new array of zeros with ``a``'s shape (and dtype, unless given) on ``a``'s device."""
-    array = empty_like(a, dtype)
-    array.fill(0)
-    return array
+def zeros_like(a, dtype=None, order="K", subok=None, shape=None):
+    """As empty_like, filled with zeros (a memset)."""
+    if isinstance(a, ndarray):
+        return _core.zeros_like(a, dtype, order, subok, shape)
+    return _core.zeros(*_for_host_prototype(a, dtype, order, shape))
 
 
-def ones_like(a, dtype=None):
-    """A new array of ones with ``a``'s shape (and dtype, unless given) on ``a``'s device."""
-    array = empty_like(a, dtype)
-    array.fill(1)
-    return array
+def ones_like(a, dtype=None, order="K", subok=None, shape=None):
+    """As empty_like, filled with ones."""
+    if isinstance(a, ndarray):
+        return _core.ones_like(a, dtype, order, subok, shape)
+    return _core.ones(*_for_host_prototype(a, dtype, order, shape))
 
 
-def full_like(a, fill_value, dtype=None):
-    """A new array of ``fill_value`` with ``a``'s shape (and dtype, unless given) on ``a``'s device."""
-    array = empty_like(a, dtype)
-    array.fill(fill_value)
-    return array
-
-
-def arange(start, stop=None, step=1, dtype=None):
-    """Evenly spaced values in [start, stop), as ``numpy.arange`` makes them, on the current device."""
-    for name, value in (("start", start), ("stop", stop), ("step", step)):
-        if value is None and name == "stop":
-            continue
-        if not isinstance(value, numbers.Real) or isinstance(value, (bool, numpy.bool_)):
-            raise TypeError(f"arange: {name} must be a real number (an int or a float), not {describe_value(value)}")
-    if step == 0:
-        raise ValueError("arange: step must not be zero")
-    try:
-        host = numpy.arange(start, stop, step, dtype=dtype)
-    except ValueError as error:  # NumPy's "Maximum allowed size exceeded"
-        raise ValueError(f"arange({start}, {stop}, {step}) would have more elements than an array can hold") \
-            from error
-    return _core.from_host(host, get_device())
+def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None):
+    """As empty_like, with every element ``fill_value`` (a number, or an array broadcast to the shape)."""
+    if isinstance(a, ndarray):
+        return _core.full_like(a, fill_value, dtype, order, subok, shape)
+    shape, dtype, order = _for_host_prototype(a, dtype, order, shape)
+    return _core.full(shape, fill_value, dtype, order)
 
 
 class _PinnedHostMemory:

@@ -21,6 +21,7 @@ The C++ core's messages come through unchanged; the fields it attaches become at
     ├── KernelNotFoundError (LookupError)        .name, .available
     ├── HazardError (RuntimeError)               check mode found a hazard: .hazard
     ├── InvalidArgumentError (ValueError)        a bad value given to a call
+    │   └── AxisError (numpy.exceptions.AxisError: ValueError and IndexError)  an axis out of range
     ├── ArrayIndexError (IndexError)             an index out of an array's bounds, too many indices
     ├── DTypeError (TypeError)                   no ufunc loop for these dtypes, a cast the casting rule forbids
     ├── ScalarOverflowError (OverflowError)      a Python int out of the range of the dtype it must take
@@ -29,6 +30,8 @@ The C++ core's messages come through unchanged; the fields it attaches become at
     └── WaitInterruptedError                     a wait for the device was interrupted (not by Ctrl-C, which
                                                  raises KeyboardInterrupt itself)
 """
+
+import numpy
 
 
 class GpukitError(Exception):
@@ -158,14 +161,27 @@ class InvalidArgumentError(GpukitError, ValueError):
     """A bad value given to a gpukit call (sizes that do not match, an unknown name, ...)."""
 
 
+class AxisError(InvalidArgumentError, numpy.exceptions.AxisError):
+    """An axis outside an array's dimensions: NumPy's AxisError (so both a ``ValueError`` and an
+    ``IndexError``), with NumPy's message."""
+
+    def __init__(self, message, **fields):
+        super().__init__(message, **fields)
+        self.args = (message,)
+
+    def __str__(self):
+        return self.args[0]
+
+
 class ArrayIndexError(GpukitError, IndexError):
     """An index outside an array's bounds, more indices than the array has dimensions, or two ellipses:
     an ``IndexError``, as NumPy raises."""
 
 
 class DTypeError(GpukitError, TypeError):
-    """No loop of a ufunc takes the operands' dtypes, or a result cannot be cast as the casting rule
-    asks: a ``TypeError``, as NumPy's ``UFuncTypeError``."""
+    """No loop of a ufunc takes the operands' dtypes, or an array or result cannot be cast as the casting
+    rule asks (``Cannot cast array data from dtype('float64') to dtype('int32') according to the rule
+    'same_kind'``): a ``TypeError``, as NumPy's ``UFuncTypeError``."""
 
 
 class ScalarOverflowError(GpukitError, OverflowError):

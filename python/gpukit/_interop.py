@@ -22,34 +22,76 @@ def _memory_is_cuda(device):
     return device.backend_info.capabilities.dlpack_device_type == _DLPACK_CUDA
 
 
-def asarray(a, dtype=None):
-    """``a`` as a gpukit array: itself if it is one, a zero-copy view of another library's device
-    memory, or a device copy of host data (NumPy arrays, lists, scalars, CPU DLPack tensors)."""
+def asarray(a, dtype=None, order=None, *, copy=None):
+    """``a`` as a gpukit array: itself if it is one (converted to ``dtype`` or laid out in ``order``
+    if asked: a copy then), a zero-copy view of another library's device memory, or a device copy of
+    host data (NumPy arrays, lists, scalars, CPU DLPack tensors), converted to ``dtype`` on the device.
+
+    ``order``: 'C', 'F', 'A' or 'K' (the default: as the data lies). ``copy``: True always copies,
+    False refuses to (host data always needs one: ValueError), None copies when needed."""
     shared = a if isinstance(a, ndarray) else _device_memory_of(a)
     if shared is None:
-        return _core.from_host(_host_array(a, dtype, "a"), get_device())
-    return shared if dtype is None else shared.astype(dtype, copy=False)
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested: host data is always copied "
+                             "to the device (gpukit.from_dlpack shares memory the device can reach)")
+        return _core.asarray_from_host(_host_array(a, dtype, "a"), dtype, order, get_device())
+    if copy:
+        return shared.astype(shared.dtype if dtype is None else dtype, order="K" if order is None else order)
+    result = _core.asarray_of_array(shared, dtype, order)
+    if result.data_ptr == shared.data_ptr and result.dtype == shared.dtype and result.strides == shared.strides:
+        return shared  # nothing to change: the very object, as NumPy's asarray
+    if copy is False:
+        raise ValueError("Unable to avoid copy while creating an array as requested: the dtype or order asked for "
+                         "needs a converted copy")
+    return result
 
 
-def array(obj, dtype=None, copy=True):
-    """Like :func:`asarray`, but a copy unless ``copy=False``."""
-    shared = obj if isinstance(obj, ndarray) else _device_memory_of(obj)
-    if shared is None:  # host data, which asarray copies anyway
-        return _core.from_host(_host_array(obj, dtype, "obj"), get_device())
-    result = shared if dtype is None else shared.astype(dtype, copy=False)
-    return result.copy() if copy and result is shared else result
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
+    """Like :func:`asarray`, but a copy unless ``copy`` is False or None (NumPy 2's meanings); ``ndmin``
+    adds leading dimensions of extent 1 (a view)."""
+    result = asarray(obj, dtype, order, copy=True if copy and isinstance(obj, ndarray) else copy)
+    if result.ndim < ndmin:
+        result = result.reshape((1,) * (ndmin - result.ndim) + result.shape)
+    return result
+
+
+def ascontiguousarray(a, dtype=None):
+    """``a`` as a C-contiguous gpukit array of at least one dimension: itself when it already is one."""
+    if isinstance(a, ndarray):
+        return _core.ascontiguousarray(a, dtype)
+    result = asarray(a, dtype, "C")
+    return result.reshape(1) if result.ndim == 0 else result
+
+
+def asfortranarray(a, dtype=None):
+    """``a`` as an F-contiguous gpukit array of at least one dimension: itself when it already is one."""
+    if isinstance(a, ndarray):
+        return _core.asfortranarray(a, dtype)
+    result = asarray(a, dtype, "F")
+    return result.reshape(1) if result.ndim == 0 else result
 
 
 def _host_array(values, dtype, name):
-    """``numpy.asarray(values, dtype)``, refusing what is not numbers (None, objects, strings) as a TypeError."""
+    """``values`` as a NumPy array of a dtype gpukit holds (NumPy converts others to ``dtype`` first),
+    refusing what is not numbers (None, objects, strings) as a TypeError."""
     if values is None:
         raise TypeError(f"{name} must be an array, a (nested) list of numbers or a number, not None")
-    host = numpy.asarray(values, dtype=dtype)
+    host = numpy.asarray(values)
     # ml_dtypes' bfloat16 is a kind 'V' dtype to NumPy, but numbers: the core takes it.
-    if host.dtype.kind in "OUSV" and dtype is None and host.dtype.name != "bfloat16":
-        raise TypeError(f"{name} must be an array, a (nested) list of numbers or a number, not {describe_value(values)}"
-                        f", which NumPy makes a {host.dtype} array of")
+    if host.dtype.kind in "OUSV" and host.dtype.name != "bfloat16":
+        if dtype is None or host.dtype.kind in "US":
+            raise TypeError(f"{name} must be an array, a (nested) list of numbers or a number, not "
+                            f"{describe_value(values)}, which NumPy makes a {host.dtype} array of")
+        host = numpy.asarray(values, dtype=dtype)
+    elif host.dtype.name not in _HELD:
+        wide = numpy.complex128 if host.dtype.kind == "c" else numpy.float64  # float128 and friends: NumPy converts
+        host = host.astype(wide if dtype is None else dtype)
+    if not host.dtype.isnative:
+        host = host.astype(host.dtype.newbyteorder("="))
     return host
+
+
+_HELD = frozenset(_core.dtype_names())
 
 
 def _device_memory_of(obj):

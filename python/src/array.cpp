@@ -9,6 +9,7 @@
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include <array>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "arguments.hpp"
+#include "array_arguments.hpp"
 #include "array_operators.hpp"
 #include "bindings.hpp"
 #include "dlpack.hpp"
@@ -23,6 +25,7 @@
 #include "gpukit/array.hpp"
 #include "gpukit/current_stream.hpp"
 #include "gpukit/elementwise.hpp"
+#include "gpukit/shape_ops.hpp"
 #include "indexing.hpp"
 #include "numpy_bridge.hpp"
 #include "python_refs.hpp"
@@ -143,33 +146,6 @@ void assign(Array target, nb::handle value) {
     target.assign(view.view());
 }
 
-// A Python number, a NumPy scalar or a 0-d NumPy array.
-bool is_number(nb::handle value) {
-    return PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr()) || PyComplex_Check(value.ptr()) ||
-           PyObject_IsInstance(value.ptr(), numpy_module().attr("generic").ptr()) == 1 ||
-           (PyObject_IsInstance(value.ptr(), numpy_module().attr("ndarray").ptr()) == 1 &&
-            nb::cast<int>(value.attr("ndim")) == 0);
-}
-
-// One element of `dtype` holding `value`, converted as numpy.array(value, dtype) converts it.
-// TypeError for what is not a number, OverflowError for a number the dtype cannot hold.
-nb::bytes element_bytes(nb::handle value, DType dtype) {
-    if (!is_number(value))
-        raise_type_error("value must be a number (an int, float, complex, bool or NumPy scalar), not " +
-                         describe_value(value));
-    try {
-        return nb::borrow<nb::bytes>(
-            numpy_module().attr("array")(value, "dtype"_a = numpy_dtype(dtype)).attr("tobytes")());
-    } catch (nb::python_error& failure) {
-        if (!failure.matches(PyExc_OverflowError)) throw;
-        raise_overflow_error("value " + repr_of(value) + " is out of range for " + std::string(to_string(dtype)));
-    }
-}
-
-std::span<const std::byte> bytes_of(const nb::bytes& bytes) {
-    return {static_cast<const std::byte*>(static_cast<const void*>(bytes.c_str())), bytes.size()};
-}
-
 // a[key]: a view for basic indices; with index arrays a gather, which may wait for the device.
 Array get_items(const Array& a, nb::handle key) {
     if (auto basic = to_basic_key(key)) return a.index(*basic);
@@ -182,17 +158,23 @@ Array get_items(const Array& a, nb::handle key) {
 // a[key] = value: a gpukit array, a number, or host data (NumPy converts it to a's dtype).
 void set_items(const Array& a, nb::handle key, nb::handle value) {
     const std::vector<KeyItem> items = to_key(key, a.device());
+    // Basic indices: the view's assign or fill (the device copy: NumPy's broadcast rule and message,
+    // overlapping sources read first); index arrays: the scatter.
+    const auto basic = basic_indices(items);
     if (nb::isinstance<Array>(value)) {
         const Array& source = *nb::inst_ptr<Array>(value);
         GilRelease unlocked;
+        if (basic) return a.index(*basic).assign(source);
         return setitem(a, items, source);
     }
-    if (is_number(value)) {
-        const nb::bytes element = element_bytes(value, a.dtype());
+    if (is_scalar(value)) {
+        const Scalar element = to_element(value, a.dtype(), "value");
         GilRelease unlocked;
-        return setitem_bytes(a, items, bytes_of(element));
+        if (basic) return a.index(*basic).fill(element);
+        const std::array<std::byte, 16> bytes = element.as(a.dtype());
+        return setitem_bytes(a, items, std::span(bytes).first(static_cast<std::size_t>(a.itemsize())));
     }
-    if (auto basic = basic_indices(items)) return assign(a.index(*basic), value);
+    if (basic) return assign(a.index(*basic), value);
     nb::object host = host_values(value, "value");
     if (held_dtype(host.attr("dtype")) != a.dtype()) host = host.attr("astype")(numpy_dtype(a.dtype()));
     const Array values = to_device_array(host, a.device(), "value", false);
@@ -290,6 +272,22 @@ nb::object export_dlpack(const Array& array, nb::handle stream, nb::handle max_v
     return dlpack_capsule(exported, versioned);
 }
 
+// reshape with NumPy 2's copy=: None a view when possible, False a view or ValueError, True a copy.
+Array reshaped(const Array& a, const std::vector<std::int64_t>& shape, Order order, std::optional<bool> copy) {
+    if (copy && *copy) {
+        GilRelease unlocked;
+        return a.copy(order == Order::F ? Order::F : Order::C).reshape(shape, order);
+    }
+    if (copy && !*copy) {
+        const Shape resolved = resolve_reshape(a.size(), shape);
+        const bool fortran = order == Order::F || (order == Order::A && a.is_f_contiguous() && !a.is_c_contiguous());
+        if (!reshaped_strides(a.shape(), a.strides(), a.itemsize(), resolved, fortran))
+            raise_value_error("Unable to avoid creating a copy while reshaping.");
+    }
+    GilRelease unlocked;
+    return a.reshape(shape, order);
+}
+
 nb::object iterate(const Array& array) {
     if (array.ndim() == 0) throw nb::type_error("iteration over a 0-d array");
     nb::list rows;
@@ -341,12 +339,6 @@ void bind_array(nb::module_& m) {
                 return ArrayFlags{a.is_c_contiguous(), a.is_f_contiguous(), a.owns_data()};
             },
             "``c_contiguous``, ``f_contiguous`` and ``owndata`` (see :class:`Flags`).")
-        .def_prop_ro(
-            "real", [](const Array& a) { return gpukit::real(a); },
-            "The real parts: a view of a complex array's, the array itself otherwise.")
-        .def_prop_ro(
-            "imag", [](const Array& a) { return gpukit::imag(a); },
-            "The imaginary parts: a view of a complex array's, new zeros otherwise (read-only in NumPy).")
         .def("__len__",
              [](const Array& a) {
                  if (a.ndim() == 0) throw nb::type_error("len() of a 0-d array");
@@ -384,35 +376,57 @@ void bind_array(nb::module_& m) {
             },
             "dtype"_a = nb::none(), "copy"_a = nb::none())
         // ---- on the device
-        .def("copy", &Array::copy, nb::call_guard<GilRelease>(), "A new C-contiguous array with the same elements.")
+        .def(
+            "copy",
+            [](const Array& a, nb::handle order) {
+                const Order layout = to_order(order, Order::C);
+                GilRelease unlocked;
+                return a.copy(layout);
+            },
+            "order"_a.none() = "C", "A new array with the same elements, laid out in `order` ('C', 'F', 'A', 'K').")
         .def(
             "astype",
-            [](nb::handle self, nb::handle dtype_like, nb::handle copy) -> nb::object {
+            [](nb::handle self, nb::handle dtype_like, nb::handle order, nb::handle casting, nb::handle subok,
+               nb::handle copy) -> nb::object {
+                (void)subok;
                 const Array& a = *nb::inst_ptr<Array>(self);
                 const DType dtype = to_dtype(dtype_like);
-                if (dtype == a.dtype() && !to_bool(copy, "copy")) return nb::borrow(self);
+                const Order layout = to_order(order, Order::K);
+                const Casting rule = to_casting(casting);
+                if (!can_cast(a.dtype(), dtype, rule))
+                    throw DTypeError("Cannot cast array data from dtype('" + std::string(to_string(a.dtype())) +
+                                     "') to dtype('" + std::string(to_string(dtype)) + "') according to the rule '" +
+                                     std::string(to_string(rule)) + "'");
+                const bool laid_out = layout == Order::K || layout == Order::A ||
+                                      (layout == Order::C ? a.is_c_contiguous() : a.is_f_contiguous());
+                if (dtype == a.dtype() && laid_out && !to_bool(copy, "copy")) return nb::borrow(self);
                 std::optional<Array> converted;
                 {
                     GilRelease unlocked;
-                    converted = a.astype(dtype);
+                    converted = a.astype(dtype, layout);
                 }
                 return nb::cast(std::move(*converted));
             },
-            "dtype"_a.none(), "copy"_a = nb::handle(Py_True),
-            nb::sig("def astype(self, dtype: object, copy: bool = True) -> ndarray"),
-            "The elements converted to ``dtype`` (through a host copy until elementwise kernels arrive); the array "
-            "itself when it has that dtype and ``copy`` is False.")
+            "dtype"_a.none(), "order"_a.none() = "K", "casting"_a.none() = "unsafe", "subok"_a.none() = nb::none(),
+            "copy"_a.none() = nb::handle(Py_True),
+            nb::sig("def astype(self, dtype: object, order: str = 'K', casting: str = 'unsafe', subok: object = None, "
+                    "copy: bool = True) -> ndarray"),
+            "The elements converted to `dtype` on the device, as NumPy converts them, in a new array laid out in "
+            "`order` (K: as this one); the array itself when nothing changes and `copy` is False.")
         .def(
             "fill",
             [](Array& a, nb::handle value) {
-                const auto element = element_bytes(value, a.dtype());
-                const std::span<const std::byte> bytes(
-                    static_cast<const std::byte*>(static_cast<const void*>(element.c_str())), element.size());
+                if (nb::isinstance<Array>(value)) {
+                    const Array& source = *nb::inst_ptr<Array>(value);
+                    GilRelease unlocked;
+                    return a.assign(source);
+                }
+                const Scalar element = to_element(value, a.dtype(), "value");
                 GilRelease unlocked;
-                a.fill_bytes(bytes);
+                a.fill(element);
             },
             "value"_a.none(), nb::sig("def fill(self, value: object) -> None"),
-            "Sets every element to ``value`` (converted to the array's dtype as NumPy converts it).")
+            "Sets every element to `value` (converted to the array's dtype as NumPy converts it), on the device.")
         // ---- indexing routines (python/src/indexing.cpp binds the functions)
         .def(
             "nonzero", [](nb::handle self) { return nonzero_binding(self); },
@@ -454,10 +468,82 @@ void bind_array(nb::module_& m) {
              "shape and converted to a's dtype. Duplicate indices write one of their values (which one is not "
              "defined).")
         .def(
-            "reshape", [](const Array& a, const nb::args& shape) { return a.reshape(to_extents(shape, "shape")); },
-            "The same elements in a new shape (one extent may be -1); a view, so the array must be C-contiguous.")
-        .def("ravel", &Array::ravel, nb::call_guard<GilRelease>(),
-             "A 1-D view of a C-contiguous array, else a 1-D copy.")
+            "reshape",
+            [](const Array& a, const nb::args& shape, const nb::kwargs& kwargs) {
+                Order order = Order::C;
+                std::optional<bool> copy;
+                for (auto [key, value] : kwargs) {
+                    const std::string name = nb::cast<std::string>(key);
+                    if (name == "order")
+                        order = to_order(value, Order::C);
+                    else if (name == "copy")
+                        copy = value.is_none() ? std::nullopt : std::optional(to_bool(value, "copy"));
+                    else if (name == "shape" && shape.size() == 0)
+                        return reshaped(a, to_shape(value), order, copy);
+                    else
+                        raise_type_error("reshape() got an unexpected keyword argument '" + name + "'");
+                }
+                return reshaped(a, to_extents(shape, "shape"), order, copy);
+            },
+            "The same elements in a new shape (one extent may be -1), read and placed in `order`: a view when strides "
+            "allow (NumPy's rule), else a copy (copy=False refuses one, copy=True always makes one).")
+        .def(
+            "ravel",
+            [](const Array& a, nb::handle order) {
+                const Order layout = to_order(order, Order::C);
+                GilRelease unlocked;
+                return a.ravel(layout);
+            },
+            "order"_a.none() = "C", "1-D in `order`: a view of an array contiguous in that order, else a copy.")
+        .def(
+            "flatten",
+            [](const Array& a, nb::handle order) {
+                const Order layout = to_order(order, Order::C);
+                GilRelease unlocked;
+                return flatten(a, layout);
+            },
+            "order"_a.none() = "C", "A 1-D copy in `order`.")
+        .def(
+            "squeeze",
+            [](const Array& a, nb::handle axis) {
+                return axis.is_none() ? squeeze(a) : squeeze(a, to_axes(axis, "axis"));
+            },
+            "axis"_a.none() = nb::none(), "Without dimensions of extent 1 (all, or those of `axis`): a view.")
+        .def(
+            "swapaxes",
+            [](const Array& a, nb::handle axis1, nb::handle axis2) {
+                return swapaxes(a, to_int64(axis1, "axis1"), to_int64(axis2, "axis2"));
+            },
+            "axis1"_a.none(), "axis2"_a.none(), "Two axes interchanged: a view.")
+        .def(
+            "repeat",
+            [](const Array& a, nb::handle repeats, nb::handle axis) {
+                const std::vector<std::int64_t> counts = to_axes(repeats, "repeats");
+                const std::optional<std::int64_t> along = to_optional_axis(axis, "axis");
+                GilRelease unlocked;
+                return repeat(a, counts, along);
+            },
+            "repeats"_a.none(), "axis"_a.none() = nb::none(),
+            "Each element repeated along `axis` (the flattened array by default).")
+        .def(
+            "diagonal",
+            [](const Array& a, nb::handle offset, nb::handle axis1, nb::handle axis2) {
+                return diagonal(a, to_int64(offset, "offset"), to_int64(axis1, "axis1"), to_int64(axis2, "axis2"));
+            },
+            "offset"_a.none() = 0, "axis1"_a.none() = 0, "axis2"_a.none() = 1,
+            "The diagonal at `offset` of the matrices in (axis1, axis2): a view.")
+        .def_prop_rw(
+            "real", [](const Array& a) { return real(a); },
+            [](const Array& a, nb::handle value) { assign(real(a), value); },
+            "The real part: a view of a complex array's memory (assigning to it writes the array).")
+        .def_prop_rw(
+            "imag", [](const Array& a) { return imag(a); },
+            [](const Array& a, nb::handle value) {
+                if (kind(a.dtype()) != DTypeKind::complex)
+                    raise_type_error("array does not have imaginary part to set");
+                assign(imag(a), value);
+            },
+            "The imaginary part: a view of a complex array's memory; zeros (a new array) for a real one.")
         .def(
             "transpose",
             [](const Array& a, const nb::args& axes) {
@@ -506,14 +592,6 @@ void bind_array(nb::module_& m) {
             "alive", [](const std::weak_ptr<ArrayMemory>& memory) { return !memory.expired(); },
             "True until the memory has been let go of.");
 
-    m.def(
-        "empty",
-        [](nb::handle shape, nb::handle dtype, nb::handle device) {
-            return Array::empty(to_shape(shape), to_dtype(dtype), to_device(device, "device"));
-        },
-        "shape"_a.none(), "dtype"_a.none(), "device"_a.none(),
-        nb::sig("def empty(shape: object, dtype: object, device: Device) -> ndarray"),
-        "A new C-contiguous array on `device`; its contents are whatever the memory held.");
     m.def(
         "checked_shape",
         [](nb::handle shape, nb::handle dtype) {

@@ -18,6 +18,8 @@ void bind_ufuncs(nanobind::module_& m);
 void bind_array_operators(nanobind::module_& m);
 void bind_elementwise_functions(nanobind::module_& m);
 void bind_indexing(nanobind::module_& m);
+void bind_creation(nanobind::module_& m);
+void bind_shape_ops(nanobind::module_& m);
 void bind_module_kernel(nanobind::module_& m);
 void bind_elementwise_kernel(nanobind::module_& m);
 void bind_check(nanobind::module_& m);

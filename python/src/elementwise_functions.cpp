@@ -1,5 +1,5 @@
 // python/src/elementwise_functions.cpp: NumPy's elementwise functions that are not ufuncs
-// (where(condition, x, y), nan_to_num, angle, real, imag), over gpukit/elementwise.hpp.
+// (where(condition, x, y), nan_to_num, angle), over gpukit/elementwise.hpp.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -81,11 +81,6 @@ void bind_elementwise_functions(nb::module_& m) {
         },
         "z"_a, "deg"_a = false, nb::sig("def angle(z: ndarray, deg: bool = False) -> ndarray"),
         "The argument of each complex element (radians, or degrees with ``deg``), as numpy.angle.");
-    m.def("real", &gpukit::real, "val"_a, nb::sig("def real(val: ndarray) -> ndarray"),
-          "The real parts: a view of a complex array, the array itself otherwise (numpy.real).");
-    m.def(
-        "imag", [](const Array& x) { return gpukit::imag(x); }, "val"_a, nb::sig("def imag(val: ndarray) -> ndarray"),
-        "The imaginary parts: a view of a complex array, zeros otherwise (numpy.imag).");
 }
 
 }  // namespace gpukit::python

@@ -189,6 +189,8 @@ void translate(const std::exception_ptr& thrown, void*) {
         raise_python("HazardError", e.what(), fields);
     } catch (const BackendUnavailableError& e) {
         raise_python("BackendUnavailableError", e.what());
+    } catch (const AxisError& e) {
+        raise_python("AxisError", e.what());
     } catch (const InvalidArgumentError& e) {
         raise_python("InvalidArgumentError", e.what());
     } catch (const IndexError& e) {

@@ -20,6 +20,8 @@ NB_MODULE(_core, m) {
     bind_array_operators(m);
     bind_elementwise_functions(m);
     bind_indexing(m);
+    bind_creation(m);
+    bind_shape_ops(m);
     bind_module_kernel(m);
     bind_elementwise_kernel(m);
     bind_check(m);

@@ -45,22 +45,34 @@ Array Array::view(const ViewLayout& layout) const {
 
 Array Array::index(std::span<const Index> key) const { return view(select(shape_, strides_, key)); }
 
-Array Array::reshape(std::span<const std::int64_t> shape) const {
+Array Array::view_as(DType dtype, std::int64_t byte_offset) const {
+    return Array(memory_, address_ + static_cast<std::uint64_t>(byte_offset), shape_, strides_, dtype);
+}
+
+Array Array::reshape(std::span<const std::int64_t> shape, Order order) const {
+    if (order == Order::K) throw InvalidArgumentError("order 'K' is not permitted for reshaping");
+    if (order == Order::A) order = is_f_contiguous() && !is_c_contiguous() ? Order::F : Order::C;
     Shape resolved = resolve_reshape(size(), shape);
-    if (!is_c_contiguous())
-        throw InvalidArgumentError(
-            "reshape needs a C-contiguous array (this view is strided); reshape a .copy() of it");
-    Strides strides = c_strides(resolved, itemsize());
-    return Array(memory_, address_, std::move(resolved), std::move(strides), dtype_);
+    const bool fortran = order == Order::F;
+    if (std::optional<Strides> strides = reshaped_strides(shape_, strides_, itemsize(), resolved, fortran))
+        return Array(memory_, address_, std::move(resolved), std::move(*strides), dtype_);
+    // The elements are not evenly spaced in that order: a copy laid out in it, which is.
+    return copy(order).reshape(resolved, order);
 }
 
 Array Array::transpose(std::span<const std::int64_t> axes) const {
     return view(permute(shape_, strides_, resolve_axes(ndim(), axes)));
 }
 
-Array Array::ravel() const {
-    const std::int64_t flat[] = {-1};
-    return (is_c_contiguous() ? *this : copy()).reshape(flat);
+Array Array::ravel(Order order) const {
+    const std::int64_t flat[] = {size()};
+    if (order == Order::A) order = is_f_contiguous() && !is_c_contiguous() ? Order::F : Order::C;
+    if (order == Order::C) return (is_c_contiguous() ? *this : copy(Order::C)).reshape(flat);
+    if (order == Order::F) return (is_f_contiguous() ? *this : copy(Order::F)).reshape(flat, Order::F);
+    // K: the dimensions in memory order, read in C order: a view when that is contiguous.
+    const std::vector<std::int64_t> outermost_first = memory_order(strides_);
+    const Array in_memory_order = transpose(outermost_first);
+    return (in_memory_order.is_c_contiguous() ? in_memory_order : in_memory_order.copy(Order::C)).reshape(flat);
 }
 
 Array Array::reinterpret(DType dtype, Shape shape, std::optional<Strides> strides) const {

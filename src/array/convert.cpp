@@ -141,12 +141,13 @@ Signed truncate_as_x86(double value) noexcept {
 }
 
 // A float as an integer, with the values NumPy gives on x86-64: narrow types through int32,
-// uint32 and int64 through int64 (wrapping into range), uint64 directly where it fits.
+// uint32 and int64 through int64 (wrapping into range), uint64 directly where it fits and 0 above.
 template <class Integer>
 Integer truncate_to(double value) noexcept {
     if constexpr (std::is_same_v<Integer, std::uint64_t>) {
-        const double two_64 = std::ldexp(1.0, 64);
-        if (value >= std::ldexp(1.0, 63) && value < two_64) return static_cast<std::uint64_t>(value);
+        // x86-64's unsigned conversion: below 2^63 the signed one; from there value - 2^63 converted
+        // and 2^63 added back, which for 2^64 and beyond (the signed conversion's overflow) gives 0.
+        if (value >= std::ldexp(1.0, 63)) return value < std::ldexp(1.0, 64) ? static_cast<std::uint64_t>(value) : 0;
         return static_cast<std::uint64_t>(truncate_as_x86<std::int64_t>(value));
     } else if constexpr (sizeof(Integer) == 8 || std::is_same_v<Integer, std::uint32_t>) {
         return static_cast<Integer>(truncate_as_x86<std::int64_t>(value));

@@ -137,6 +137,142 @@ ViewLayout permute(std::span<const std::int64_t> shape, std::span<const std::int
     return view;
 }
 
+Order parse_order(std::string_view name) {
+    if (name == "C" || name == "c") return Order::C;
+    if (name == "F" || name == "f") return Order::F;
+    if (name == "A" || name == "a") return Order::A;
+    if (name == "K" || name == "k") return Order::K;
+    throw InvalidArgumentError("order must be one of 'C', 'F', 'A', or 'K' (got '" + std::string(name) + "')");
+}
+
+std::string_view to_string(Order order) {
+    switch (order) {
+        case Order::C: return "C";
+        case Order::F: return "F";
+        case Order::A: return "A";
+        case Order::K: return "K";
+    }
+    return "?";
+}
+
+std::vector<std::int64_t> memory_order(std::span<const std::int64_t> strides) {
+    std::vector<std::int64_t> order(strides.size());
+    for (std::size_t d = 0; d < order.size(); ++d) order[d] = static_cast<std::int64_t>(d);
+    const auto magnitude = [&](std::int64_t d) {
+        const std::int64_t s = strides[static_cast<std::size_t>(d)];
+        return s < 0 ? -s : s;
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::int64_t a, std::int64_t b) { return magnitude(a) > magnitude(b); });
+    return order;
+}
+
+Strides dense_strides(std::span<const std::int64_t> shape, std::int64_t itemsize,
+                      std::span<const std::int64_t> outermost_first) {
+    Strides strides(shape.size());
+    std::int64_t step = itemsize;
+    for (std::size_t k = outermost_first.size(); k-- > 0;) {
+        const auto d = static_cast<std::size_t>(outermost_first[k]);
+        strides[d] = step;
+        step *= std::max<std::int64_t>(shape[d], 1);
+    }
+    return strides;
+}
+
+Strides strides_in_order(std::span<const std::int64_t> shape, std::int64_t itemsize, Order order,
+                         std::span<const std::int64_t> like_shape, std::span<const std::int64_t> like_strides,
+                         std::int64_t like_itemsize) {
+    const bool like_given = like_strides.size() == shape.size() && like_shape.size() == shape.size();
+    const bool like_c = like_given && is_c_contiguous(like_shape, like_strides, like_itemsize);
+    const bool like_f = like_given && is_f_contiguous(like_shape, like_strides, like_itemsize);
+    if (order == Order::A) order = like_f && !like_c ? Order::F : Order::C;
+    if (order == Order::K) {
+        if (!like_given || like_c)
+            order = Order::C;
+        else if (like_f)
+            order = Order::F;
+        else
+            return dense_strides(shape, itemsize, memory_order(like_strides));
+    }
+    if (order == Order::C) return c_strides(shape, itemsize);
+    std::vector<std::int64_t> reversed(shape.size());
+    for (std::size_t d = 0; d < shape.size(); ++d) reversed[d] = static_cast<std::int64_t>(shape.size() - 1 - d);
+    return dense_strides(shape, itemsize, reversed);
+}
+
+namespace {
+
+// reshaped_strides in C order. Dimensions of extent 1 carry no information and are set aside;
+// the rest are cut into the smallest groups whose extents multiply to the same product in both
+// shapes; each old group must be evenly spaced (each stride the next one times its extent), and
+// then the new group's dimensions take strides nested in that spacing.
+std::optional<Strides> reshaped_c_strides(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
+                                          std::int64_t itemsize, std::span<const std::int64_t> new_shape) {
+    if (element_count(shape) == 0) return c_strides(new_shape, itemsize);  // no elements to keep in place
+    Shape old_extents;
+    Strides old_strides;
+    for (std::size_t d = 0; d < shape.size(); ++d)
+        if (shape[d] != 1) {
+            old_extents.push_back(shape[d]);
+            old_strides.push_back(strides[d]);
+        }
+    Strides result(new_shape.size(), 0);
+    std::size_t old_begin = 0, new_begin = 0;
+    while (old_begin < old_extents.size() && new_begin < new_shape.size()) {
+        std::size_t old_end = old_begin + 1, new_end = new_begin + 1;
+        std::int64_t old_product = old_extents[old_begin], new_product = new_shape[new_begin];
+        while (old_product != new_product) {
+            if (new_product < old_product)
+                new_product *= new_shape[new_end++];
+            else
+                old_product *= old_extents[old_end++];
+        }
+        for (std::size_t d = old_begin; d + 1 < old_end; ++d)
+            if (old_strides[d] != old_extents[d + 1] * old_strides[d + 1]) return std::nullopt;
+        result[new_end - 1] = old_strides[old_end - 1];
+        for (std::size_t d = new_end - 1; d > new_begin; --d) result[d - 1] = result[d] * new_shape[d];
+        old_begin = old_end;
+        new_begin = new_end;
+    }
+    // What is left of the new shape is extents of 1: any stride does; NumPy's is the innermost spacing.
+    const std::int64_t last = new_begin > 0 ? result[new_begin - 1] : itemsize;
+    for (std::size_t d = new_begin; d < new_shape.size(); ++d) result[d] = last;
+    return result;
+}
+
+}  // namespace
+
+std::optional<Strides> reshaped_strides(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
+                                        std::int64_t itemsize, std::span<const std::int64_t> new_shape, bool fortran) {
+    if (!fortran) return reshaped_c_strides(shape, strides, itemsize, new_shape);
+    // F order is C order with every dimension list reversed.
+    const Shape old_reversed(shape.rbegin(), shape.rend());
+    const Strides strides_reversed(strides.rbegin(), strides.rend());
+    const Shape new_reversed(new_shape.rbegin(), new_shape.rend());
+    std::optional<Strides> result = reshaped_c_strides(old_reversed, strides_reversed, itemsize, new_reversed);
+    if (result) std::reverse(result->begin(), result->end());
+    return result;
+}
+
+std::size_t normalize_axis(std::int64_t axis, std::size_t ndim) {
+    const auto n = static_cast<std::int64_t>(ndim);
+    if (axis < -n || axis >= n)
+        throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                        std::to_string(ndim));
+    return static_cast<std::size_t>(axis < 0 ? axis + n : axis);
+}
+
+std::vector<std::size_t> normalize_axes(std::span<const std::int64_t> axes, std::size_t ndim) {
+    std::vector<std::size_t> normalized;
+    for (std::int64_t axis : axes) {
+        const std::size_t d = normalize_axis(axis, ndim);
+        if (std::find(normalized.begin(), normalized.end(), d) != normalized.end())
+            throw InvalidArgumentError("repeated axis");
+        normalized.push_back(d);
+    }
+    return normalized;
+}
+
 std::string format_shape(std::span<const std::int64_t> extents) {
     std::ostringstream out;
     out << '(';

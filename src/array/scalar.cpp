@@ -75,9 +75,13 @@ std::array<std::byte, 16> Scalar::as(DType dtype) const {
         }
         throw ScalarOverflowError(concat("Python integer ", value, " out of bounds for ", to_string(dtype)));
     }
-    std::array<std::byte, 16> converted{};
-    detail::convert_elements(bytes_.data(), 0, dtype_, converted.data(), 0, dtype, 1);
-    return converted;
+    return converted(dtype);
+}
+
+std::array<std::byte, 16> Scalar::converted(DType dtype) const {
+    std::array<std::byte, 16> element{};
+    detail::convert_elements(bytes_.data(), 0, dtype_, element.data(), 0, dtype, 1);
+    return element;
 }
 
 }  // namespace gpukit

@@ -1,17 +1,18 @@
-// src/array/transfer.cpp: moving elements: host <-> device (contiguous or strided), device copies,
-// conversions and fills. All on the current stream of the array's device.
+// src/array/transfer.cpp: moving elements between the host and the device (contiguous or strided),
+// and the Array members that copy, convert and fill on the device (src/array/device_copy.cpp does
+// the work). All on the current stream of the array's device.
 //
-// Until elementwise kernels arrive, what a single memcpy or memset cannot do goes through the
-// host: a strided view's bytes are brought over whole (its byte extent), its elements picked out
-// or written in there, and written back.
+// A strided view's transfer with the host moves the bytes it spans (its byte extent) and picks its
+// elements out, or writes them in, on the host.
 #include "gpukit/array.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
-#include "array/convert.hpp"
+#include "array/device_copy.hpp"
 #include "array/host_copy.hpp"
+#include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
 #include "gpukit/memory.hpp"
 #include "util/text.hpp"
@@ -45,40 +46,13 @@ void write_bytes(ArrayMemory& memory, std::uint64_t address, std::span<const std
     stream.synchronize();
 }
 
-// Work on the device alone may still run when the call returns (on a stream; and CUDA's copies
-// between device addresses do not wait even on the default stream): like a launch, it needs the
-// memory it touches to outlive it (gpukit/array_memory.hpp), whatever becomes of the arrays.
-void copy_bytes(const Array& target, const Array& source) {
-    const StreamRef stream = current_stream(target.device());
-    target.memory()->mark_used_by_launch(stream);
-    source.memory()->mark_used_by_launch(stream);
-    const auto size = static_cast<std::size_t>(target.nbytes());
-    const BufferView to(target.device(), target.address(), size), from(source.device(), source.address(), size);
-    if (stream.is_default()) return copy(to, from);
-    copy_async(to, from, stream);
-}
-
-void set_bytes(const Array& target, std::uint8_t value) {
-    const StreamRef stream = current_stream(target.device());
-    target.memory()->mark_used_by_launch(stream);
-    const BufferView bytes(target.device(), target.address(), static_cast<std::size_t>(target.nbytes()));
-    if (stream.is_default()) return gpukit::memset(bytes, value);
-    memset_async(bytes, value, stream);
-}
-
 bool is_contiguous_host(const ConstHostView& host) {
     return gpukit::is_c_contiguous(host.shape, host.strides, static_cast<std::int64_t>(itemsize(host.dtype)));
 }
 
-// Device addresses [begin, end) an array's elements touch.
-struct AddressRange {
-    std::uint64_t begin;
-    std::uint64_t end;
-};
-
-AddressRange touched(const Array& array) {
-    const ByteExtent extent = array.extent();
-    return {array.address() + extent.low, array.address() + extent.high};
+// Host memory laid out exactly as the array is, without gaps: one transfer of the bytes.
+bool same_dense_layout(const Array& array, const ConstHostView& host) {
+    return host.strides == array.strides() && array.extent().size() == array.nbytes();
 }
 
 }  // namespace
@@ -96,6 +70,10 @@ void Array::copy_to_host(const HostView& host) const {
                                           to_string(host.dtype), ": they must match"));
     raise_deferred_launch_error();
     if (size() == 0) return;
+    if (same_dense_layout(*this, host)) {
+        const ByteExtent span = extent();
+        return read_bytes(*memory_, address_ + span.low, {host.data + span.low, static_cast<std::size_t>(span.size())});
+    }
     if (is_c_contiguous() && is_contiguous_host(host))
         return read_bytes(*memory_, address_, {host.data, static_cast<std::size_t>(nbytes())});
     // A strided view: bring the bytes it spans, then pick its elements out.
@@ -114,6 +92,11 @@ void Array::copy_from_host(const ConstHostView& host) {
                                           " data; convert it to ", to_string(dtype_), " first"));
     raise_deferred_launch_error();
     if (size() == 0) return;
+    if (same_dense_layout(*this, host)) {
+        const ByteExtent span = extent();
+        return write_bytes(*memory_, address_ + span.low,
+                           {host.data + span.low, static_cast<std::size_t>(span.size())});
+    }
     if (is_c_contiguous()) {
         if (is_contiguous_host(host))
             return write_bytes(*memory_, address_, {host.data, static_cast<std::size_t>(nbytes())});
@@ -131,73 +114,47 @@ void Array::copy_from_host(const ConstHostView& host) {
 }
 
 void Array::assign(const ConstHostView& host) {
-    const ConstHostView source = detail::broadcast_to(host, shape_);
-    if (source.dtype == dtype_) return copy_from_host(source);
-    std::vector<std::byte> converted(static_cast<std::size_t>(nbytes()));
-    const HostView target(converted.data(), dtype_, shape_);
-    detail::copy_host_elements(source, target);
-    copy_from_host(target);
+    const ConstHostView source = detail::broadcast_to(host, shape_);  // NumPy's refusal, before any transfer
+    if (host.dtype == dtype_ && host.shape == shape_) return copy_from_host(host);
+    if (size() == 0) return;
+    // The host's elements as they are (a scalar stays one element), broadcast and converted on the device.
+    detail::copy_elements(from_host(host, device()), *this);
 }
 
 void Array::assign(const Array& source) {
-    const AddressRange to = touched(*this), from = touched(source);
-    const bool overlapping = device() == source.device() && to.begin < from.end && from.begin < to.end;
-    if (source.shape_ == shape_ && source.dtype_ == dtype_ && source.device() == device() && !overlapping &&
-        is_c_contiguous() && source.is_c_contiguous()) {
-        raise_deferred_launch_error();
-        if (size() != 0) copy_bytes(*this, source);
-        return;
-    }
-    // Another layout, dtype or device, or memory that overlaps: through the host.
+    if (source.device() == device()) return detail::copy_elements(source, *this);
+    // Another device: through the host, whose copy then converts and broadcasts here.
+    (void)detail::broadcast_to(ConstHostView(nullptr, source.dtype_, source.shape_), shape_);
     std::vector<std::byte> host(static_cast<std::size_t>(source.nbytes()));
     const HostView values(host.data(), source.dtype_, source.shape_);
     source.copy_to_host(values);
     assign(ConstHostView(values));
 }
 
-Array Array::copy() const {
-    Array result = empty(shape_, dtype_, device());
-    if (size() == 0) return result;
-    if (is_c_contiguous()) {
-        raise_deferred_launch_error();
-        copy_bytes(result, *this);
-        return result;
-    }
-    std::vector<std::byte> host(static_cast<std::size_t>(nbytes()));  // a strided gather needs a kernel
-    const HostView values(host.data(), dtype_, shape_);
-    copy_to_host(values);
-    result.copy_from_host(values);
+Array Array::copy(Order order) const {
+    LikeOptions layout;
+    layout.order = order;
+    Array result = empty_like(*this, layout);
+    detail::copy_elements(*this, result);
     return result;
 }
 
-Array Array::astype(DType dtype) const {
-    if (dtype == dtype_) return copy();
-    Array result = empty(shape_, dtype, device());
-    if (size() == 0) return result;
-    std::vector<std::byte> host(static_cast<std::size_t>(nbytes()));
-    const HostView values(host.data(), dtype_, shape_);
-    copy_to_host(values);
-    result.assign(ConstHostView(values));
+Array Array::astype(DType dtype, Order order) const {
+    LikeOptions layout;
+    layout.dtype = dtype;
+    layout.order = order;
+    Array result = empty_like(*this, layout);
+    detail::copy_elements(*this, result);
     return result;
 }
 
-void Array::fill_bytes(std::span<const std::byte> element) {
+void Array::fill(const Scalar& value) const { detail::fill_elements(*this, value); }
+
+void Array::fill_bytes(std::span<const std::byte> element) const {
     if (element.size() != static_cast<std::size_t>(itemsize()))
         throw InvalidArgumentError(concat("fill takes one ", to_string(dtype_), " element (", itemsize(),
                                           " bytes), not ", element.size(), " bytes"));
-    raise_deferred_launch_error();
-    if (size() == 0) return;
-    const bool one_byte_value =
-        std::all_of(element.begin(), element.end(), [&](std::byte b) { return b == element[0]; });
-    if (one_byte_value && is_c_contiguous()) return set_bytes(*this, std::to_integer<std::uint8_t>(element[0]));
-    // The element repeated (stride 0 in every dimension), written as host data.
-    copy_from_host(ConstHostView(element.data(), dtype_, shape_, Strides(ndim(), 0)));
-}
-
-void Array::fill_converted(const std::byte* value, DType value_dtype) {
-    std::byte element[16];
-    detail::convert_elements(value, 0, value_dtype, element, 0, dtype_, 1);
-    fill_bytes({element, static_cast<std::size_t>(itemsize())});
+    detail::fill_elements(*this, Scalar::typed(dtype_, element.data()));
 }
 
 }  // namespace gpukit

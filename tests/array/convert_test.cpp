@@ -100,6 +100,9 @@ TEST(Convert, FloatsToIntegersAsNumPyOnX86) {
               (std::vector<std::uint64_t>{18446744073709551615u, 2, 300, 18446744073709551316u, 9223372036854775808u,
                                           10000000000, 9223372036854775808u, 10000000000000000000u}));
     EXPECT_EQ(truth_of(values), std::vector<std::uint8_t>(8, 1));  // NaN is nonzero too
+    // uint64 from 2^64 and beyond, infinity included: 0 (numpy.array([1e20, inf]).astype(uint64)).
+    EXPECT_EQ(converted<std::uint64_t>(std::vector<double>{1e20, INFINITY, -INFINITY}),
+              (std::vector<std::uint64_t>{0, 0, 9223372036854775808u}));
 }
 
 TEST(Convert, IntegersWrapAndComplexLosesItsImaginaryPart) {

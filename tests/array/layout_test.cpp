@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <string>
 
@@ -133,6 +134,82 @@ TEST(CStrides, RandomShapesAreContiguousAndDense) {
         EXPECT_TRUE(is_c_contiguous(shape, strides, itemsize));
         EXPECT_EQ(byte_extent(shape, strides, itemsize).size(), element_count(shape) * itemsize);
     }
+}
+
+}  // namespace
+}  // namespace gpukit
+
+namespace gpukit {
+namespace {
+
+// (shape, strides, new shape, F order, the strides NumPy's reshape gives when it returns a view;
+// 0 where the extent is 1, whose stride does not matter). From numpy.lib.stride_tricks.as_strided
+// views reshaped with NumPy 2.4.
+struct ReshapeCase {
+    Shape shape;
+    Strides strides;
+    Shape new_shape;
+    bool fortran;
+    std::optional<Strides> expected;
+};
+
+TEST(ReshapedStrides, AreNumPysViewsAndRefuseWhatNumPyCopies) {
+    const ReshapeCase cases[] = {
+        {Shape{4, 6}, Strides{24, 4}, Shape{2, 2, 6}, false, Strides{48, 24, 4}},
+        {Shape{4, 6}, Strides{24, 4}, Shape{24}, false, Strides{4}},
+        {Shape{4, 3}, Strides{24, 8}, Shape{12}, false, Strides{8}},
+        {Shape{4, 2}, Strides{24, 8}, Shape{8}, false, std::nullopt},
+        {Shape{4, 2}, Strides{24, 8}, Shape{2, 2, 2}, false, Strides{48, 24, 8}},
+        {Shape{4, 2}, Strides{24, 8}, Shape{2, 4}, false, std::nullopt},
+        {Shape{6}, Strides{-4}, Shape{2, 3}, false, Strides{-12, -4}},
+        {Shape{2, 3}, Strides{4, 8}, Shape{6}, false, std::nullopt},
+        {Shape{2, 3}, Strides{4, 8}, Shape{6}, true, Strides{4}},
+        {Shape{2, 3}, Strides{4, 8}, Shape{3, 2}, true, Strides{4, 12}},
+        {Shape{3, 1, 4}, Strides{64, 999, 8}, Shape{12}, false, std::nullopt},
+        {Shape{3, 1, 4}, Strides{64, 999, 8}, Shape{3, 4, 1}, false, Strides{64, 8, 0}},
+        {Shape{2, 3, 4}, Strides{48, 16, 4}, Shape{6, 4}, false, Strides{16, 4}},
+        {Shape{2, 3, 4}, Strides{48, 16, 4}, Shape{2, 12}, false, Strides{48, 4}},
+        {Shape{2, 3, 4}, Strides{4, 8, 24}, Shape{24}, true, Strides{4}},
+        {Shape{2, 3, 4}, Strides{4, 8, 24}, Shape{6, 4}, true, Strides{4, 24}},
+        {Shape{5, 4}, Strides{8, 40}, Shape{20}, false, std::nullopt},
+        {Shape{1}, Strides{4}, Shape{1, 1, 1}, false, Strides{0, 0, 0}},
+        {Shape{}, Strides{}, Shape{1, 1}, false, Strides{0, 0}},
+        {Shape{6, 4}, Strides{32, 8}, Shape{3, 8}, false, Strides{64, 8}},
+    };
+    for (const ReshapeCase& c : cases) {
+        std::optional<Strides> got = reshaped_strides(c.shape, c.strides, 4, c.new_shape, c.fortran);
+        const std::string what = format_shape(c.shape) + format_shape(c.strides) + " -> " + format_shape(c.new_shape);
+        ASSERT_EQ(got.has_value(), c.expected.has_value()) << what;
+        if (!got) continue;
+        for (std::size_t d = 0; d < c.new_shape.size(); ++d)
+            if (c.new_shape[d] == 1) (*got)[d] = 0;
+        EXPECT_EQ(*got, *c.expected) << what;
+    }
+    EXPECT_EQ(reshaped_strides(Shape{0, 3}, Strides{-8, 4}, 4, Shape{3, 0}), c_strides(Shape{3, 0}, 4));  // any will do
+}
+
+TEST(Orders, FollowNumPysKeepOrderAndNames) {
+    EXPECT_EQ(memory_order(Strides{8, 48, -4}), (std::vector<std::int64_t>{1, 0, 2}));
+    EXPECT_EQ(memory_order(Strides{4, 4}), (std::vector<std::int64_t>{0, 1}));  // ties in axis order
+    EXPECT_EQ(strides_in_order(Shape{2, 3}, 8, Order::F), (Strides{8, 16}));
+    // K: like a (3, 4, 5) array transposed to (5, 3, 4); A: F for F-contiguous models only.
+    EXPECT_EQ(strides_in_order(Shape{5, 3, 4}, 2, Order::K, Shape{5, 3, 4}, Strides{4, 80, 20}, 4),
+              (Strides{2, 40, 10}));
+    EXPECT_EQ(strides_in_order(Shape{2, 3}, 4, Order::A, Shape{2, 3}, Strides{4, 8}, 4), (Strides{4, 8}));
+    EXPECT_EQ(strides_in_order(Shape{2, 3}, 4, Order::A, Shape{2, 3}, Strides{24, 4}, 4), (Strides{12, 4}));
+    EXPECT_EQ(parse_order("f"), Order::F);
+    EXPECT_THROW(parse_order("X"), InvalidArgumentError);
+}
+
+TEST(Axes, NormalizeWithNumPysAxisError) {
+    EXPECT_EQ(normalize_axis(-1, 3), 2u);
+    try {
+        normalize_axis(3, 3);
+        FAIL() << "no AxisError";
+    } catch (const AxisError& error) {
+        EXPECT_STREQ(error.what(), "axis 3 is out of bounds for array of dimension 3");
+    }
+    EXPECT_THROW(normalize_axes(std::vector<std::int64_t>{0, -2}, 2), InvalidArgumentError);  // repeated
 }
 
 }  // namespace

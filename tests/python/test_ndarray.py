@@ -120,14 +120,17 @@ def test_reshape_of_a_contiguous_array_is_a_view(shape, rng):
     assert array.reshape(*shape).shape == reshaped.shape
 
 
-def test_reshape_refuses_sizes_that_differ_and_strided_views():
+def test_reshape_refuses_sizes_that_differ_and_copies_where_no_view_exists():
     array = gpukit.zeros(12)
     with pytest.raises(ValueError, match="cannot reshape"):
         array.reshape(5, 3)
     with pytest.raises(ValueError, match="at most one"):
         array.reshape(-1, -1)
-    with pytest.raises(ValueError, match="C-contiguous"):
-        array[::2].reshape(2, 3)
+    assert array[::2].reshape(2, 3).data_ptr == array.data_ptr  # evenly spaced: a view, as NumPy's
+    matrix = array.reshape(3, 4)
+    assert matrix.T.reshape(12).data_ptr != array.data_ptr  # not: a copy
+    with pytest.raises(ValueError, match="avoid creating a copy"):
+        matrix.T.reshape(12, copy=False)
     numpy.testing.assert_array_equal(array[::2].ravel().get(), numpy.zeros(6))
 
 

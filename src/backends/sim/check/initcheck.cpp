@@ -113,13 +113,18 @@ private:
 
 // initcheck cannot see what a kernel launched without it writes: every allocation the kernel is
 // handed counts as written (it may have written any of it), so later checked reads stay quiet.
+// Pointers come as arguments of their own or inside a parameter struct (the generated elementwise
+// kernels take their operands' addresses in one): every aligned 8-byte word that points into an
+// allocation counts. A number that happens to look like an address only quiets initcheck.
 void mark_arguments_written(std::span<const std::vector<unsigned char>> arguments) {
     for (const auto& value : arguments) {
-        if (value.size() != sizeof(std::uint64_t)) continue;
-        std::uint64_t address;
-        std::memcpy(&address, value.data(), sizeof address);
-        if (auto allocation = AllocationTable::instance().containing(address, 1))
-            allocation->mark_written(allocation->address, allocation->size);
+        for (std::size_t at = 0; at + sizeof(std::uint64_t) <= value.size(); at += sizeof(std::uint64_t)) {
+            std::uint64_t address;
+            std::memcpy(&address, value.data() + at, sizeof address);
+            if (address == 0) continue;
+            if (auto allocation = AllocationTable::instance().containing(address, 1))
+                allocation->mark_written(allocation->address, allocation->size);
+        }
     }
 }
 

@@ -1,0 +1,123 @@
+// gpukit/shape_ops.hpp: NumPy's shape and joining functions on arrays.
+//
+//   auto v = gpukit::moveaxis(a, {0}, {-1});            // a view: nothing is copied
+//   auto c = gpukit::concatenate({a, b}, 1);             // a new array, filled on the device
+//   auto parts = gpukit::array_split(c, 3, 1);           // views of c
+//
+// Views share the array's memory (as NumPy's do; they are writable here). The functions that make
+// new arrays write them with the device copy (src/array/device_copy.hpp) into views of the result:
+// one generated kernel per piece, on the current stream, without waiting. Errors are NumPy's, in
+// its words: AxisError for an axis out of range, DTypeError for a cast the casting rule forbids,
+// InvalidArgumentError for shapes that do not fit.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "gpukit/array.hpp"
+#include "gpukit/promotion.hpp"
+#include "gpukit/scalar.hpp"
+
+namespace gpukit {
+
+// ---- views of the same elements in other dimensions
+// Without the dimensions of extent 1 (all of them, or those of `axes`, which must be 1).
+Array squeeze(const Array& a);
+Array squeeze(const Array& a, std::span<const std::int64_t> axes);
+// With new dimensions of extent 1 at `axes` (positions in the result).
+Array expand_dims(const Array& a, std::span<const std::int64_t> axes);
+Array swapaxes(const Array& a, std::int64_t axis1, std::int64_t axis2);
+// The dimensions at `source` moved to `destination`, the others keeping their order.
+Array moveaxis(const Array& a, std::span<const std::int64_t> source, std::span<const std::int64_t> destination);
+// `a` repeated (stride 0) to `shape` by NumPy's broadcasting rules.
+Array broadcast_to(const Array& a, std::span<const std::int64_t> shape);
+// Every array broadcast to their common shape.
+std::vector<Array> broadcast_arrays(std::span<const Array> arrays);
+// At least 1, 2 or 3 dimensions, as NumPy adds them: (n,) -> (1, n) -> (1, n, 1).
+Array atleast_1d(const Array& a);
+Array atleast_2d(const Array& a);
+Array atleast_3d(const Array& a);
+// Reversed along `axes` (every axis when none are given): negative strides.
+Array flip(const Array& a);
+Array flip(const Array& a, std::span<const std::int64_t> axes);
+// Rotated by 90 degrees k times, from the first of `axes` toward the second.
+Array rot90(const Array& a, std::int64_t k = 1, std::pair<std::int64_t, std::int64_t> axes = {0, 1});
+// The diagonal at `offset` of the matrices in axes (axis1, axis2), as the last dimension.
+Array diagonal(const Array& a, std::int64_t offset = 0, std::int64_t axis1 = 0, std::int64_t axis2 = 1);
+
+// ---- new arrays
+// A 1-D copy in `order` (ravel without the view).
+Array flatten(const Array& a, Order order = Order::C);
+
+// How joined arrays are written: into `out` (its shape must be the result's), or a new array of
+// `dtype` (the arrays' result_type when not given); each array cast under `casting`.
+struct JoinOptions {
+    std::optional<Array> out;
+    std::optional<DType> dtype;
+    Casting casting = Casting::same_kind;
+};
+// Joined along `axis` (flattened first when axis is nullopt, NumPy's axis=None).
+Array concatenate(std::span<const Array> arrays, std::optional<std::int64_t> axis = 0, const JoinOptions& options = {});
+// Joined along a new axis (all arrays of one shape).
+Array stack(std::span<const Array> arrays, std::int64_t axis = 0, const JoinOptions& options = {});
+Array vstack(std::span<const Array> arrays, const JoinOptions& options = {});  // rows: at least 2-D, axis 0
+Array hstack(std::span<const Array> arrays, const JoinOptions& options = {});  // columns: axis 1 (0 for 1-D)
+Array dstack(std::span<const Array> arrays, const JoinOptions& options = {});  // depth: at least 3-D, axis 2
+Array column_stack(std::span<const Array> arrays);                             // 1-D arrays as columns
+
+// Views of consecutive parts along `axis`: `sections` equal parts (split refuses an unequal
+// division; array_split gives the first size % sections parts one more), or the parts between
+// `indices` (Python slice bounds: negative count from the end, clamped).
+std::vector<Array> split(const Array& a, std::int64_t sections, std::int64_t axis = 0);
+std::vector<Array> split(const Array& a, std::span<const std::int64_t> indices, std::int64_t axis = 0);
+std::vector<Array> array_split(const Array& a, std::int64_t sections, std::int64_t axis = 0);
+std::vector<Array> array_split(const Array& a, std::span<const std::int64_t> indices, std::int64_t axis = 0);
+
+// `a` repeated `reps` times along each dimension (leading dimensions added to either as needed).
+Array tile(const Array& a, std::span<const std::int64_t> reps);
+// Each element repeated `repeats` times (one count, or one per element along the axis), along
+// `axis`, or over the flattened array when axis is nullopt.
+Array repeat(const Array& a, std::int64_t repeats, std::optional<std::int64_t> axis = std::nullopt);
+Array repeat(const Array& a, std::span<const std::int64_t> repeats, std::optional<std::int64_t> axis = std::nullopt);
+
+// NumPy's pad: widths (before, after) per axis; constant (`constants`, one pair per axis, 0 when
+// empty), edge (the edge element repeated), reflect (mirrored about the edge, the edge not
+// repeated) or symmetric (mirrored with the edge repeated); widths beyond the array mirror again,
+// as NumPy's.
+enum class PadMode : std::uint8_t { constant, edge, reflect, symmetric };
+Array pad(const Array& a, std::span<const std::pair<std::int64_t, std::int64_t>> widths,
+          PadMode mode = PadMode::constant, std::span<const std::pair<Scalar, Scalar>> constants = {});
+
+// Elements shifted along `axes` by `shifts` (one each), wrapping around; over the flattened array
+// when no axes are given (one shift).
+Array roll(const Array& a, std::span<const std::int64_t> shifts, std::span<const std::int64_t> axes = {});
+
+// The lower (upper) triangle of the matrices in the last two dimensions, from diagonal k on, the
+// rest zero. A 1-D array is taken as the rows of a square matrix, as NumPy's.
+Array tril(const Array& a, std::int64_t k = 0);
+Array triu(const Array& a, std::int64_t k = 0);
+
+// Coordinate arrays of a grid from 1-D coordinate vectors: 'xy' (Cartesian: the first two
+// dimensions swapped) or 'ij' (matrix) indexing; sparse: dimensions of extent 1 broadcast instead
+// of full arrays; copy: new arrays rather than broadcast views.
+struct MeshgridOptions {
+    bool matrix_indexing = false;  // indexing='ij'
+    bool sparse = false;
+    bool copy = true;
+};
+std::vector<Array> meshgrid(std::span<const Array> coordinates, const MeshgridOptions& options = {});
+// NumPy's indices: an array of shape (len(dimensions), *dimensions) whose plane k holds each
+// element's coordinate k; sparse: one array per dimension, of extent 1 elsewhere.
+Array indices(std::span<const std::int64_t> dimensions, DType dtype = DType::int64, Device device = Device::current());
+std::vector<Array> sparse_indices(std::span<const std::int64_t> dimensions, DType dtype = DType::int64,
+                                  Device device = Device::current());
+
+// dst[...] = src, broadcast, where `where` (bool, broadcast) is true when given. DTypeError when
+// `casting` forbids src's dtype into dst's; InvalidArgumentError when the shapes do not broadcast.
+void copyto(const Array& dst, const Array& src, Casting casting = Casting::same_kind,
+            const std::optional<Array>& where = std::nullopt);
+
+}  // namespace gpukit

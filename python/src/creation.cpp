@@ -1,0 +1,251 @@
+// python/src/creation.cpp: gpukit's creation functions (gpukit/creation.hpp) with NumPy's
+// signatures: Python shapes, dtypes, orders and numbers in, arrays out. The work is the core's.
+#include <nanobind/stl/string.h>
+
+#include <array>
+#include <complex>
+#include <cstring>
+
+#include "arguments.hpp"
+#include "array_arguments.hpp"
+#include "bindings.hpp"
+#include "gpukit/creation.hpp"
+#include "numpy_bridge.hpp"
+#include "python_refs.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace gpukit::python {
+namespace {
+
+nb::handle float_type() { return nb::handle(reinterpret_cast<PyObject*>(&PyFloat_Type)); }
+
+// A NumPy scalar of the value, as NumPy's functions return them (linspace's retstep).
+nb::object numpy_scalar(const Scalar& value) {
+    const std::array<std::byte, 16> element = value.converted(value.dtype());
+    nb::bytes raw(reinterpret_cast<const char*>(element.data()), itemsize(value.dtype()));
+    return numpy_module().attr("frombuffer")(raw, numpy_dtype(value.dtype()))[0];
+}
+
+LikeOptions like_options(nb::handle dtype, nb::handle order, nb::handle shape) {
+    LikeOptions options;
+    options.dtype = to_optional_dtype(dtype);
+    options.order = to_order(order, Order::K);
+    if (!shape.is_none()) options.shape = to_shape(shape);
+    return options;
+}
+
+// `fill_value` into `array`: a number, or an array (a gpukit one, or host data NumPy reads)
+// broadcast to its shape, as numpy.full takes one.
+void fill_with(Array& array, nb::handle fill_value) {
+    if (is_scalar(fill_value)) {
+        const Scalar value = to_element(fill_value, array.dtype(), "fill_value");
+        GilRelease unlocked;
+        return array.fill(value);
+    }
+    if (nb::isinstance<Array>(fill_value)) {
+        const Array& source = *nb::inst_ptr<Array>(fill_value);
+        GilRelease unlocked;
+        return array.assign(source);
+    }
+    nb::object host = fill_value.is_none() ? nb::object() : as_numpy(fill_value);
+    if (!host.is_valid() || !held_dtype(host.attr("dtype")))
+        raise_type_error(
+            "fill_value must be a number (an int, float, complex, bool or NumPy scalar) or an array of "
+            "them, not " +
+            describe_value(fill_value));
+    const NumpyHost view(host, false);
+    GilRelease unlocked;
+    array.assign(view.view());
+}
+
+// The dtype numpy.full gives a fill value when none is asked for.
+DType fill_dtype(nb::handle fill_value) {
+    if (is_scalar(fill_value)) return to_scalar(fill_value, "fill_value").dtype();
+    if (nb::isinstance<Array>(fill_value)) return nb::inst_ptr<Array>(fill_value)->dtype();
+    const std::optional<DType> dtype =
+        fill_value.is_none() ? std::nullopt : held_dtype(as_numpy(fill_value).attr("dtype"));
+    if (!dtype)
+        raise_type_error(
+            "fill_value must be a number (an int, float, complex, bool or NumPy scalar) or an array of "
+            "them, not " +
+            describe_value(fill_value));
+    return *dtype;
+}
+
+// A bound of arange or linspace: a real number (`function` names the caller in messages). A Python
+// int beyond 64 bits becomes a float, as Python's arithmetic on it would.
+Scalar range_bound(nb::handle value, std::string_view name, std::string_view function, bool complex_ok = false) {
+    if (!is_scalar(value) || (PyComplex_Check(value.ptr()) && !complex_ok))
+        raise_type_error(std::string(function) + ": " + std::string(name) +
+                         " must be a real number (an int or a float), not " + describe_value(value));
+    if (PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
+        int overflow = 0;
+        (void)PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+        if (overflow > 0 && PyLong_AsUnsignedLongLong(value.ptr()) == static_cast<unsigned long long>(-1) &&
+            PyErr_Occurred()) {
+            PyErr_Clear();
+            return Scalar(PyLong_AsDouble(value.ptr()));
+        }
+        PyErr_Clear();
+        if (overflow < 0) return Scalar(PyLong_AsDouble(value.ptr()));
+    }
+    return to_scalar(value, name);
+}
+
+}  // namespace
+
+void bind_creation(nb::module_& m) {
+    m.def(
+        "empty",
+        [](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device) {
+            return empty(to_shape(shape), to_dtype(dtype), to_order(order, Order::C), to_device(device, "device"));
+        },
+        "shape"_a.none(), "dtype"_a.none() = float_type(), "order"_a.none() = "C", "device"_a.none() = nb::none(),
+        nb::sig("def empty(shape: object, dtype: object = float, order: str = 'C', device: Device | None = None) -> "
+                "ndarray"),
+        "A new array of `shape` on the current device (or `device`); its contents are whatever the memory held.");
+    m.def(
+        "zeros",
+        [](nb::handle shape, nb::handle dtype, nb::handle order) {
+            return zeros(to_shape(shape), to_dtype(dtype), to_order(order, Order::C));
+        },
+        "shape"_a.none(), "dtype"_a.none() = float_type(), "order"_a.none() = "C",
+        nb::sig("def zeros(shape: object, dtype: object = float, order: str = 'C') -> ndarray"),
+        "A new array of zeros (one memset).");
+    m.def(
+        "ones",
+        [](nb::handle shape, nb::handle dtype, nb::handle order) {
+            return ones(to_shape(shape), to_dtype(dtype), to_order(order, Order::C));
+        },
+        "shape"_a.none(), "dtype"_a.none() = float_type(), "order"_a.none() = "C",
+        nb::sig("def ones(shape: object, dtype: object = float, order: str = 'C') -> ndarray"), "A new array of ones.");
+    m.def(
+        "full",
+        [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle order) {
+            const DType chosen = dtype.is_none() ? fill_dtype(fill_value) : to_dtype(dtype);
+            Array array = empty(to_shape(shape), chosen, to_order(order, Order::C));
+            fill_with(array, fill_value);
+            return array;
+        },
+        "shape"_a.none(), "fill_value"_a.none(), "dtype"_a.none() = nb::none(), "order"_a.none() = "C",
+        nb::sig("def full(shape: object, fill_value: object, dtype: object = None, order: str = 'C') -> ndarray"),
+        "A new array with every element `fill_value` (a number, or an array broadcast to `shape`), in `dtype` or "
+        "the one NumPy gives the value.");
+    for (const char* name : {"empty_like", "zeros_like", "ones_like"}) {
+        const std::string which = name;
+        m.def(
+            name,
+            [which](const Array& prototype, nb::handle dtype, nb::handle order, nb::handle subok, nb::handle shape) {
+                (void)subok;
+                const LikeOptions options = like_options(dtype, order, shape);
+                if (which == "zeros_like") return zeros_like(prototype, options);
+                if (which == "ones_like") return ones_like(prototype, options);
+                return empty_like(prototype, options);
+            },
+            "a"_a, "dtype"_a.none() = nb::none(), "order"_a.none() = "K", "subok"_a.none() = nb::none(),
+            "shape"_a.none() = nb::none(),
+            "A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device.");
+    }
+    m.def(
+        "full_like",
+        [](const Array& prototype, nb::handle fill_value, nb::handle dtype, nb::handle order, nb::handle subok,
+           nb::handle shape) {
+            (void)subok;
+            Array array = empty_like(prototype, like_options(dtype, order, shape));
+            fill_with(array, fill_value);
+            return array;
+        },
+        "a"_a, "fill_value"_a.none(), "dtype"_a.none() = nb::none(), "order"_a.none() = "K",
+        "subok"_a.none() = nb::none(), "shape"_a.none() = nb::none(),
+        "A new array like `a` with every element `fill_value`.");
+    m.def(
+        "arange",
+        [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype) {
+            const Scalar first = stop.is_none() ? Scalar(std::int64_t{0}) : range_bound(start, "start", "arange");
+            const Scalar end = range_bound(stop.is_none() ? start : stop, stop.is_none() ? "start" : "stop", "arange");
+            const Scalar by = step.is_none() ? Scalar(std::int64_t{1}) : range_bound(step, "step", "arange");
+            if (by.value<double>() == 0) {  // NumPy divides by it: Python's error
+                PyErr_SetString(PyExc_ZeroDivisionError, "arange: step must not be zero (division by zero)");
+                throw nb::python_error();
+            }
+            const std::optional<DType> chosen = to_optional_dtype(dtype);
+            GilRelease unlocked;
+            return arange(first, end, by, chosen);
+        },
+        "start"_a.none(), "stop"_a.none() = nb::none(), "step"_a.none() = nb::none(), "dtype"_a.none() = nb::none(),
+        "Evenly spaced values in [start, stop), NumPy's values bit for bit: ceil((stop - start) / step) of them.");
+    m.def(
+        "linspace",
+        [](nb::handle start, nb::handle stop, nb::handle num, bool endpoint, bool retstep, nb::handle dtype,
+           nb::handle axis) -> nb::object {
+            const std::int64_t count = to_int64(num, "num");
+            const std::int64_t along = to_int64(axis, "axis");
+            if (along != 0 && along != -1)
+                throw AxisError("axis " + std::to_string(along) + " is out of bounds for array of dimension 1");
+            LinspaceOptions options;
+            options.endpoint = endpoint;
+            options.dtype = to_optional_dtype(dtype);
+            const Scalar first = range_bound(start, "start", "linspace", true);
+            const Scalar last = range_bound(stop, "stop", "linspace", true);
+            std::optional<LinspaceResult> result;
+            {
+                GilRelease unlocked;
+                result = linspace_with_step(first, last, count, options);
+            }
+            if (!retstep) return nb::cast(std::move(result->values));
+            return nb::make_tuple(std::move(result->values), numpy_scalar(result->step));
+        },
+        "start"_a.none(), "stop"_a.none(), "num"_a.none() = 50, "endpoint"_a = true, "retstep"_a = false,
+        "dtype"_a.none() = nb::none(), "axis"_a.none() = 0,
+        "`num` evenly spaced values from start to stop (included when `endpoint`), NumPy's formula bit for bit; with "
+        "`retstep`, (values, step).");
+    m.def(
+        "eye",
+        [](nb::handle n, nb::handle m_, nb::handle k, nb::handle dtype, nb::handle order) {
+            const std::optional<std::int64_t> columns =
+                m_.is_none() ? std::nullopt : std::optional<std::int64_t>(to_int64(m_, "M"));
+            return eye(to_int64(n, "N"), columns, to_int64(k, "k"), to_dtype(dtype), to_order(order, Order::C));
+        },
+        "N"_a.none(), "M"_a.none() = nb::none(), "k"_a.none() = 0, "dtype"_a.none() = float_type(),
+        "order"_a.none() = "C",
+        nb::sig("def eye(N: int, M: int | None = None, k: int = 0, dtype: object = float, order: str = 'C') -> "
+                "ndarray"),
+        "An N x M array with ones on diagonal k, zeros elsewhere.");
+    m.def(
+        "identity",
+        [](nb::handle n, nb::handle dtype) {
+            return identity(to_int64(n, "n"), dtype.is_none() ? DType::float64 : to_dtype(dtype));
+        },
+        "n"_a.none(), "dtype"_a.none() = nb::none(), "The n x n identity matrix.");
+    m.def(
+        "asarray_from_host",
+        [](nb::handle host_array, nb::handle dtype, nb::handle order, const Device& device) {
+            const NumpyHost host(host_array, false);
+            const std::optional<DType> chosen = to_optional_dtype(dtype);
+            const Order layout = to_order(order, Order::K);
+            GilRelease unlocked;
+            return asarray(host.view(), chosen, layout, device);
+        },
+        "host"_a, "dtype"_a.none(), "order"_a.none(), "device"_a,
+        "A device copy of a NumPy array (of a dtype arrays hold), converted to `dtype` on the device, laid out in "
+        "`order` (K: as the host array is).");
+    m.def(
+        "asarray_of_array",
+        [](const Array& array, nb::handle dtype, nb::handle order) {
+            return asarray(array, to_optional_dtype(dtype), to_order(order, Order::K));
+        },
+        "a"_a, "dtype"_a.none(), "order"_a.none(),
+        "`a` itself when it has `dtype` and lies in `order`, else a converted copy.");
+    m.def(
+        "ascontiguousarray",
+        [](const Array& array, nb::handle dtype) { return ascontiguousarray(array, to_optional_dtype(dtype)); }, "a"_a,
+        "dtype"_a.none() = nb::none(), "`a` (at least 1-D) C-contiguous: itself when it is, else a copy.");
+    m.def(
+        "asfortranarray",
+        [](const Array& array, nb::handle dtype) { return asfortranarray(array, to_optional_dtype(dtype)); }, "a"_a,
+        "dtype"_a.none() = nb::none(), "`a` (at least 1-D) F-contiguous: itself when it is, else a copy.");
+}
+
+}  // namespace gpukit::python

@@ -1,0 +1,338 @@
+// python/src/shape_ops.cpp: gpukit's shape and joining functions (gpukit/shape_ops.hpp) with NumPy's
+// signatures. Python axes, shapes and sequences in, arrays out; the work is the core's.
+// (pad's pad_width forms are normalised in gpukit/_shape.py, where NumPy's rules for them are.)
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "arguments.hpp"
+#include "array_arguments.hpp"
+#include "bindings.hpp"
+#include "gpukit/creation.hpp"
+#include "gpukit/elementwise.hpp"
+#include "gpukit/shape_ops.hpp"
+#include "numpy_bridge.hpp"
+#include "python_refs.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace gpukit::python {
+namespace {
+
+nb::list to_list(std::vector<Array> arrays) {
+    nb::list list;
+    for (Array& array : arrays) list.append(nb::cast(std::move(array)));
+    return list;
+}
+
+nb::tuple to_tuple(std::vector<Array> arrays) { return nb::tuple(to_list(std::move(arrays))); }
+
+JoinOptions join_options(nb::handle out, nb::handle dtype, nb::handle casting) {
+    JoinOptions options;
+    if (!out.is_none()) options.out = to_array(out, "out");
+    if (!out.is_none() && !dtype.is_none())
+        raise_type_error("concatenate() only takes `out` or `dtype` as an argument, but both were provided.");
+    options.dtype = to_optional_dtype(dtype);
+    options.casting = to_casting(casting);
+    return options;
+}
+
+// One array for one argument, else a list: NumPy's atleast_*d and friends.
+nb::object one_or_list(const nb::args& arrays, Array (*transform)(const Array&)) {
+    std::vector<Array> results;
+    for (std::size_t k = 0; k < arrays.size(); ++k)
+        results.push_back(transform(to_array(arrays[k], "arys[" + std::to_string(k) + "]")));
+    if (results.size() == 1) return nb::cast(std::move(results.front()));
+    return to_tuple(std::move(results));
+}
+
+// split's indices_or_sections: an int (sections) or a sequence of indices.
+std::vector<Array> split_by(const Array& a, nb::handle indices_or_sections, nb::handle axis, bool equal) {
+    const std::int64_t along = to_int64(axis, "axis");
+    if (!PyBool_Check(indices_or_sections.ptr()) && PyIndex_Check(indices_or_sections.ptr())) {
+        const std::int64_t sections = to_int64(indices_or_sections, "indices_or_sections");
+        return equal ? split(a, sections, along) : array_split(a, sections, along);
+    }
+    const std::vector<std::int64_t> indices = to_shape(indices_or_sections, "indices_or_sections");
+    return equal ? split(a, indices, along) : array_split(a, indices, along);
+}
+
+}  // namespace
+
+void bind_shape_ops(nb::module_& m) {
+    m.def(
+        "squeeze",
+        [](nb::handle a, nb::handle axis) {
+            const Array& array = to_array(a, "a");
+            return axis.is_none() ? squeeze(array) : squeeze(array, to_axes(axis, "axis"));
+        },
+        "a"_a.none(), "axis"_a.none() = nb::none(),
+        "`a` without dimensions of extent 1 (all, or those of `axis`): a view.");
+    m.def(
+        "expand_dims",
+        [](nb::handle a, nb::handle axis) { return expand_dims(to_array(a, "a"), to_axes(axis, "axis")); },
+        "a"_a.none(), "axis"_a.none(), "`a` with new dimensions of extent 1 at `axis`: a view.");
+    m.def(
+        "swapaxes",
+        [](nb::handle a, nb::handle axis1, nb::handle axis2) {
+            return swapaxes(to_array(a, "a"), to_int64(axis1, "axis1"), to_int64(axis2, "axis2"));
+        },
+        "a"_a.none(), "axis1"_a.none(), "axis2"_a.none(), "`a` with two axes interchanged: a view.");
+    m.def(
+        "moveaxis",
+        [](nb::handle a, nb::handle source, nb::handle destination) {
+            return moveaxis(to_array(a, "a"), to_axes(source, "source"), to_axes(destination, "destination"));
+        },
+        "a"_a.none(), "source"_a.none(), "destination"_a.none(),
+        "`a` with the axes at `source` moved to `destination`, the others in their order: a view.");
+    m.def(
+        "transpose",
+        [](nb::handle a, nb::handle axes) {
+            const Array& array = to_array(a, "a");
+            return axes.is_none() ? array.transpose() : array.transpose(to_axes(axes, "axes"));
+        },
+        "a"_a.none(), "axes"_a.none() = nb::none(), "`a` with its axes permuted (reversed by default): a view.");
+    m.def(
+        "broadcast_to",
+        [](nb::handle a, nb::handle shape) { return broadcast_to(to_array(a, "array"), to_shape(shape)); },
+        "array"_a.none(), "shape"_a.none(), "`array` repeated (stride 0) to `shape`: a view.");
+    m.def(
+        "broadcast_arrays",
+        [](const nb::args& args) {
+            std::vector<Array> arrays;
+            for (std::size_t k = 0; k < args.size(); ++k)
+                arrays.push_back(to_array(args[k], "args[" + std::to_string(k) + "]"));
+            return to_tuple(broadcast_arrays(arrays));
+        },
+        "The arrays broadcast to their common shape: views.");
+    m.def(
+        "atleast_1d", [](const nb::args& arys) { return one_or_list(arys, &atleast_1d); },
+        "Each array with at least 1 dimension (views).");
+    m.def(
+        "atleast_2d", [](const nb::args& arys) { return one_or_list(arys, &atleast_2d); },
+        "Each array with at least 2 dimensions (views).");
+    m.def(
+        "atleast_3d", [](const nb::args& arys) { return one_or_list(arys, &atleast_3d); },
+        "Each array with at least 3 dimensions (views).");
+    m.def(
+        "flip",
+        [](nb::handle a, nb::handle axis) {
+            const Array& array = to_array(a, "m");
+            return axis.is_none() ? flip(array) : flip(array, to_axes(axis, "axis"));
+        },
+        "m"_a.none(), "axis"_a.none() = nb::none(), "`m` reversed along `axis` (every axis by default): a view.");
+    m.def(
+        "rot90",
+        [](nb::handle a, nb::handle k, nb::handle axes) {
+            const std::vector<std::int64_t> pair = to_shape(axes, "axes");
+            if (pair.size() != 2) raise_value_error("len(axes) must be 2.");
+            return rot90(to_array(a, "m"), to_int64(k, "k"), {pair[0], pair[1]});
+        },
+        "m"_a.none(), "k"_a.none() = 1, "axes"_a.none() = nb::make_tuple(0, 1),
+        "`m` rotated by 90 degrees k times from the first axis toward the second: a view.");
+    m.def(
+        "diagonal",
+        [](nb::handle a, nb::handle offset, nb::handle axis1, nb::handle axis2) {
+            return diagonal(to_array(a, "a"), to_int64(offset, "offset"), to_int64(axis1, "axis1"),
+                            to_int64(axis2, "axis2"));
+        },
+        "a"_a.none(), "offset"_a.none() = 0, "axis1"_a.none() = 0, "axis2"_a.none() = 1,
+        "The diagonal at `offset` of the matrices in (axis1, axis2), as the last axis: a view.");
+    m.def(
+        "real", [](nb::handle a) { return real(to_array(a, "val")); }, "val"_a.none(),
+        "The real part: a view of a complex array's memory, the array itself otherwise.");
+    m.def(
+        "imag", [](nb::handle a) { return imag(to_array(a, "val")); }, "val"_a.none(),
+        "The imaginary part: a view of a complex array's memory, zeros (a new array) otherwise.");
+    m.def(
+        "flatten", [](nb::handle a, nb::handle order) { return flatten(to_array(a, "a"), to_order(order, Order::C)); },
+        "a"_a.none(), "order"_a.none() = "C", "A 1-D copy in `order`.");
+    m.def(
+        "concatenate",
+        [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dtype, nb::handle casting) {
+            const std::vector<Array> pieces = to_arrays(arrays, "arrays");
+            const JoinOptions options = join_options(out, dtype, casting);
+            const std::optional<std::int64_t> along = to_optional_axis(axis, "axis");
+            GilRelease unlocked;
+            return concatenate(pieces, along, options);
+        },
+        "arrays"_a.none(), "axis"_a.none() = 0, "out"_a.none() = nb::none(), nb::kw_only(),
+        "dtype"_a.none() = nb::none(), "casting"_a.none() = "same_kind",
+        "The arrays joined along `axis` (flattened first for None), into `out` or a new array.");
+    m.def(
+        "stack",
+        [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dtype, nb::handle casting) {
+            const std::vector<Array> pieces = to_arrays(arrays, "arrays");
+            const JoinOptions options = join_options(out, dtype, casting);
+            const std::int64_t along = to_int64(axis, "axis");
+            GilRelease unlocked;
+            return stack(pieces, along, options);
+        },
+        "arrays"_a.none(), "axis"_a.none() = 0, "out"_a.none() = nb::none(), nb::kw_only(),
+        "dtype"_a.none() = nb::none(), "casting"_a.none() = "same_kind", "The arrays joined along a new axis.");
+    using Joiner = Array (*)(std::span<const Array>, const JoinOptions&);
+    struct JoinerRow {
+        const char* name;
+        Joiner joiner;
+        const char* doc;
+    };
+    for (const JoinerRow& row :
+         {JoinerRow{"vstack", &vstack, "The arrays stacked as rows (axis 0)."},
+          JoinerRow{"hstack", &hstack, "The arrays stacked as columns (axis 1; 0 for 1-D arrays)."},
+          JoinerRow{"dstack", &dstack, "The arrays stacked in depth (axis 2)."}}) {
+        const Joiner joiner = row.joiner;
+        m.def(
+            row.name,
+            [joiner](nb::handle tup, nb::handle dtype, nb::handle casting) {
+                const std::vector<Array> pieces = to_arrays(tup, "tup");
+                const JoinOptions options = join_options(nb::none(), dtype, casting);
+                GilRelease unlocked;
+                return joiner(pieces, options);
+            },
+            "tup"_a.none(), nb::kw_only(), "dtype"_a.none() = nb::none(), "casting"_a.none() = "same_kind", row.doc);
+    }
+    m.def(
+        "column_stack",
+        [](nb::handle tup) {
+            const std::vector<Array> pieces = to_arrays(tup, "tup");
+            GilRelease unlocked;
+            return column_stack(pieces);
+        },
+        "tup"_a.none(), "1-D arrays as columns of a 2-D array (2-D arrays as they are), joined along axis 1.");
+    m.def(
+        "split",
+        [](nb::handle a, nb::handle indices_or_sections, nb::handle axis) {
+            return to_list(split_by(to_array(a, "ary"), indices_or_sections, axis, true));
+        },
+        "ary"_a.none(), "indices_or_sections"_a.none(), "axis"_a.none() = 0,
+        "Views of `ary` in equal sections, or between indices, along `axis`.");
+    m.def(
+        "array_split",
+        [](nb::handle a, nb::handle indices_or_sections, nb::handle axis) {
+            return to_list(split_by(to_array(a, "ary"), indices_or_sections, axis, false));
+        },
+        "ary"_a.none(), "indices_or_sections"_a.none(), "axis"_a.none() = 0,
+        "As split, but sections may differ by one element.");
+    m.def(
+        "tile",
+        [](nb::handle a, nb::handle reps) {
+            const Array& array = to_array(a, "A");
+            const std::vector<std::int64_t> counts = to_axes(reps, "reps");
+            GilRelease unlocked;
+            return tile(array, counts);
+        },
+        "A"_a.none(), "reps"_a.none(), "`A` repeated `reps` times along each axis.");
+    m.def(
+        "repeat",
+        [](nb::handle a, nb::handle repeats, nb::handle axis) {
+            const Array& array = to_array(a, "a");
+            const std::vector<std::int64_t> counts = to_axes(repeats, "repeats");
+            const std::optional<std::int64_t> along = to_optional_axis(axis, "axis");
+            GilRelease unlocked;
+            return repeat(array, counts, along);
+        },
+        "a"_a.none(), "repeats"_a.none(), "axis"_a.none() = nb::none(),
+        "Each element repeated (one count, or one per element) along `axis`, or over the flattened array.");
+    m.def(
+        "pad_pairs",
+        [](nb::handle a, const std::vector<std::pair<std::int64_t, std::int64_t>>& widths, const std::string& mode,
+           nb::handle constants) {
+            const Array& array = to_array(a, "array");
+            PadMode pad_mode = PadMode::constant;
+            if (mode == "edge")
+                pad_mode = PadMode::edge;
+            else if (mode == "reflect")
+                pad_mode = PadMode::reflect;
+            else if (mode == "symmetric")
+                pad_mode = PadMode::symmetric;
+            else if (mode != "constant")
+                raise_value_error("mode '" + mode + "' is not supported");
+            std::vector<std::pair<Scalar, Scalar>> values;
+            if (!constants.is_none())
+                for (nb::handle pair : constants)
+                    values.emplace_back(to_scalar(pair[0], "constant_values"), to_scalar(pair[1], "constant_values"));
+            GilRelease unlocked;
+            return pad(array, widths, pad_mode, values);
+        },
+        "array"_a.none(), "widths"_a, "mode"_a, "constants"_a.none(),
+        "pad with one (before, after) pair per axis (gpukit.pad normalises NumPy's forms into these).");
+    m.def(
+        "roll",
+        [](nb::handle a, nb::handle shift, nb::handle axis) {
+            const Array& array = to_array(a, "a");
+            const std::vector<std::int64_t> shifts = to_axes(shift, "shift");
+            const std::vector<std::int64_t> axes = axis.is_none() ? std::vector<std::int64_t>{} : to_axes(axis, "axis");
+            GilRelease unlocked;
+            return roll(array, shifts, axes);
+        },
+        "a"_a.none(), "shift"_a.none(), "axis"_a.none() = nb::none(),
+        "Elements shifted along `axis` (the flattened array by default), wrapping around.");
+    m.def(
+        "tril", [](nb::handle a, nb::handle k) { return tril(to_array(a, "m"), to_int64(k, "k")); }, "m"_a.none(),
+        "k"_a.none() = 0, "The lower triangle of the last two dimensions from diagonal k, zeros above.");
+    m.def(
+        "triu", [](nb::handle a, nb::handle k) { return triu(to_array(a, "m"), to_int64(k, "k")); }, "m"_a.none(),
+        "k"_a.none() = 0, "The upper triangle of the last two dimensions from diagonal k, zeros below.");
+    m.def(
+        "meshgrid",
+        [](const nb::args& xi, const nb::kwargs& kwargs) {
+            MeshgridOptions options;
+            for (auto [key, value] : kwargs) {
+                const std::string name = nb::cast<std::string>(key);
+                if (name == "copy")
+                    options.copy = to_bool(value, "copy");
+                else if (name == "sparse")
+                    options.sparse = to_bool(value, "sparse");
+                else if (name == "indexing") {
+                    const std::string indexing = to_str(value, "indexing");
+                    if (indexing != "xy" && indexing != "ij")
+                        raise_value_error("Valid values for `indexing` are 'xy' and 'ij'.");
+                    options.matrix_indexing = indexing == "ij";
+                } else {
+                    raise_type_error("meshgrid() got an unexpected keyword argument '" + name + "'");
+                }
+            }
+            std::vector<Array> coordinates;
+            for (std::size_t k = 0; k < xi.size(); ++k)
+                coordinates.push_back(to_array(xi[k], "xi[" + std::to_string(k) + "]"));
+            return to_tuple(meshgrid(coordinates, options));
+        },
+        "Coordinate arrays from coordinate vectors (indexing 'xy' or 'ij', sparse, copy).");
+    m.def(
+        "indices",
+        [](nb::handle dimensions, nb::handle dtype, bool sparse) -> nb::object {
+            const std::vector<std::int64_t> dims = to_shape(dimensions, "dimensions");
+            const DType chosen = dtype.is_none() ? DType::int64 : to_dtype(dtype);
+            if (sparse) return to_tuple(sparse_indices(dims, chosen));
+            return nb::cast(indices(dims, chosen));
+        },
+        "dimensions"_a.none(), "dtype"_a.none() = nb::handle(reinterpret_cast<PyObject*>(&PyLong_Type)),
+        "sparse"_a = false,
+        "The grid's coordinates: an array of shape (len(dimensions), *dimensions), or one "
+        "array per dimension when sparse.");
+    m.def(
+        "copyto",
+        [](nb::handle dst, nb::handle src, nb::handle casting, nb::handle where) {
+            const Array& target = to_array(dst, "dst");
+            const Casting rule = to_casting(casting);
+            std::optional<Array> mask;
+            if (!(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) mask = to_array(where, "where");
+            if (nb::isinstance<Array>(src)) {
+                const Array& source = *nb::inst_ptr<Array>(src);
+                GilRelease unlocked;
+                return copyto(target, source, rule, mask);
+            }
+            // A number: a weak one takes dst's dtype when its kind allows, as NumPy 2's copyto.
+            const Scalar value = to_scalar(src, "src");
+            const std::optional<PythonScalar> python = value.weak_kind();
+            const DType value_dtype = python ? result_type({target.dtype()}, {*python}) : value.dtype();
+            const Array source = full({}, value, value_dtype, Order::C, target.device());
+            GilRelease unlocked;
+            copyto(target, source, rule, mask);
+        },
+        "dst"_a.none(), "src"_a.none(), "casting"_a.none() = "same_kind", "where"_a.none() = true,
+        "dst[...] = src, broadcast and cast under `casting`, where `where` is True.");
+}
+
+}  // namespace gpukit::python

@@ -1,0 +1,38 @@
+// src/array/device_copy.hpp: moving elements between arrays on the device: copies, conversions,
+// broadcasts and fills, through one generated kernel (the copy of src/ops/builtin_ops.hpp) or a
+// memcpy/memset where the bytes allow. Nothing here goes through the host or waits.
+#pragma once
+
+#include <span>
+
+#include "gpukit/array.hpp"
+#include "gpukit/scalar.hpp"
+#include "ops/builtin_ops.hpp"
+
+namespace gpukit::detail {
+
+// dst[...] = src: src broadcast to dst's shape and converted to dst's dtype as NumPy's astype
+// converts, on the current stream of dst's device, without waiting. Memory they share behaves as
+// NumPy's: as if src were copied out first. Throws InvalidArgumentError when src does not
+// broadcast to dst's shape (NumPy's message) or they are on different devices.
+void copy_elements(const Array& src, const Array& dst);
+
+// dst[...] = value, converted to dst's dtype as NumPy converts it (Scalar::as: a weak integer the
+// dtype cannot hold is a ScalarOverflowError, anything else converts as astype): a memset where the
+// element's bytes are all equal and dst's elements lie without gaps, else the engine's copy loop
+// with the value as an immediate scalar.
+void fill_elements(const Array& dst, const Scalar& value);
+
+// A 0-d array on `device` holding `value` converted to `dtype` (as fill_elements converts), written
+// on the device's current stream without waiting: the scalar operands of the built-in loops, which
+// run_builtin passes as arrays.
+Array device_scalar(const Scalar& value, DType dtype, const Device& device);
+
+// Runs built-in `op` with the loop dtypes given (inputs, then outputs), as launch_elementwise does.
+void run_builtin(BuiltinOp op, std::span<const Array* const> inputs, std::span<const Array* const> outputs,
+                 std::span<const DType> loop_dtypes);
+
+// Whether the elements of `a` and `b` may share bytes (their byte extents overlap on one device).
+bool may_share_memory(const Array& a, const Array& b) noexcept;
+
+}  // namespace gpukit::detail

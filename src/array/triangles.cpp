@@ -1,0 +1,40 @@
+// src/array/triangles.cpp: tril and triu (gpukit/shape_ops.hpp): one generated kernel that keeps the
+// elements on the kept side of diagonal k of each matrix and writes zero elsewhere, as NumPy's
+// where(mask, m, 0) (so a NaN outside the triangle becomes 0).
+#include "array/device_copy.hpp"
+#include "gpukit/creation.hpp"
+#include "gpukit/shape_ops.hpp"
+
+namespace gpukit {
+
+namespace {
+
+Array triangle(const Array& a, std::int64_t k, bool lower) {
+    if (a.ndim() == 0) throw InvalidArgumentError("tril and triu need an array of at least 1 dimension, not a 0-d one");
+    // A 1-D array is the rows of a square matrix (NumPy broadcasts it against the square mask).
+    const std::int64_t columns = a.shape().back();
+    Shape shape = a.shape();
+    if (a.ndim() == 1) shape.insert(shape.begin(), columns);
+    const std::int64_t rows = shape[shape.size() - 2];
+    Array result = empty(shape, a.dtype(), Order::C, a.device());
+    if (result.size() == 0) return result;
+    const Device& device = a.device();
+    const Array row_length = detail::device_scalar(Scalar::of(columns), DType::int64, device);
+    const Array row_count = detail::device_scalar(Scalar::of(rows), DType::int64, device);
+    const Array diagonal = detail::device_scalar(Scalar::of(k), DType::int64, device);
+    const Array keep_lower = detail::device_scalar(Scalar::of(lower), DType::bool_, device);
+    Array zero = Array::empty({}, a.dtype(), device);
+    zero.fill(false);  // a memset
+    const Array* inputs[] = {&a, &row_length, &row_count, &diagonal, &keep_lower, &zero};
+    const Array* outputs[] = {&result};
+    const DType loop[] = {a.dtype(), DType::int64, DType::int64, DType::int64, DType::bool_, a.dtype(), a.dtype()};
+    detail::run_builtin(detail::BuiltinOp::triangle, inputs, outputs, loop);
+    return result;
+}
+
+}  // namespace
+
+Array tril(const Array& a, std::int64_t k) { return triangle(a, k, true); }
+Array triu(const Array& a, std::int64_t k) { return triangle(a, k, false); }
+
+}  // namespace gpukit
