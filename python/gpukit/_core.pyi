@@ -651,18 +651,6 @@ class ndarray:
         ``c_contiguous``, ``f_contiguous`` and ``owndata`` (see :class:`Flags`).
         """
 
-    @property
-    def real(self) -> ndarray:
-        """
-        The real parts: a view of a complex array's, the array itself otherwise.
-        """
-
-    @property
-    def imag(self) -> ndarray:
-        """
-        The imaginary parts: a view of a complex array's, new zeros otherwise (read-only in NumPy).
-        """
-
     def __len__(self) -> int: ...
 
     def __iter__(self) -> object: ...
@@ -1204,16 +1192,6 @@ def nan_to_num(x: ndarray, copy: bool = True, nan: float = 0.0, posinf: float | 
 def angle(z: ndarray, deg: bool = False) -> ndarray:
     """
     The argument of each complex element (radians, or degrees with ``deg``), as numpy.angle.
-    """
-
-def real(val: ndarray) -> ndarray:
-    """
-    The real parts: a view of a complex array, the array itself otherwise (numpy.real).
-    """
-
-def imag(val: ndarray) -> ndarray:
-    """
-    The imaginary parts: a view of a complex array, zeros otherwise (numpy.imag).
     """
 
 def take(a: ndarray, indices: object, axis: int | None = None, out: ndarray | None = None, mode: str = 'raise') -> ndarray:
