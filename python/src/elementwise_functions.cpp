@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "arguments.hpp"
+#include "array_arguments.hpp"
 #include "bindings.hpp"
 #include "errors.hpp"
 #include "gpukit/elementwise.hpp"
@@ -20,20 +20,9 @@ using namespace nb::literals;
 namespace gpukit::python {
 namespace {
 
-// The array an argument must be (a gpukit array, or another library's device array held in
-// `held`); TypeError naming gpukit.asarray for host data and numbers.
-const Array& array_argument(nb::handle value, HeldArrays& held, const char* call) {
-    ElementwiseOperand operand = Scalar(false);
-    if (to_operand(value.ptr(), operand, held) == Operand::foreign || !operand.array())
-        raise_type_error(std::string(call) + " takes a gpukit array here, not " +
-                         nb::cast<std::string>(nb::str(nb::type_name(value.type()))) +
-                         " (make one with gpukit.asarray)");
-    return *operand.array();
-}
-
 Array where(nb::handle condition, nb::handle x, nb::handle y) {
+    const Array& mask = to_array(condition, "condition");
     HeldArrays held;
-    const Array& mask = array_argument(condition, held, "where");
     ElementwiseOperand operands[2] = {Scalar(false), Scalar(false)};
     const nb::handle values[2] = {x, y};
     for (std::size_t k = 0; k < 2; ++k)
@@ -49,8 +38,7 @@ Array where(nb::handle condition, nb::handle x, nb::handle y) {
 }
 
 nb::object nan_to_num(nb::handle x, bool copy, double nan, std::optional<double> posinf, std::optional<double> neginf) {
-    HeldArrays held;
-    const Array& array = array_argument(x, held, "nan_to_num");
+    const Array& array = to_array(x, "x");
     std::optional<Array> result;
     {
         GilRelease unlocked;

@@ -62,35 +62,14 @@ nb::object identity_of(std::string_view name) {
     return nb::none();
 }
 
-char type_letter(DType dtype) {
-    switch (dtype) {
-        case DType::bool_: return '?';
-        case DType::int8: return 'b';
-        case DType::int16: return 'h';
-        case DType::int32: return 'i';
-        case DType::int64: return 'q';
-        case DType::uint8: return 'B';
-        case DType::uint16: return 'H';
-        case DType::uint32: return 'I';
-        case DType::uint64: return 'Q';
-        case DType::float16: return 'e';
-        case DType::bfloat16: return 'E';
-        case DType::float32: return 'f';
-        case DType::float64: return 'd';
-        case DType::complex64: return 'F';
-        case DType::complex128: return 'D';
-    }
-    return '?';
-}
-
 std::vector<std::string> types_of(const detail::Ufunc& ufunc) {
     std::vector<std::string> types;
     types.reserve(ufunc.loops.size());
     for (const detail::UfuncLoop& loop : ufunc.loops) {
         std::string text;
-        for (std::size_t k = 0; k < ufunc.nin; ++k) text += type_letter(loop.dtypes[k]);
+        for (std::size_t k = 0; k < ufunc.nin; ++k) text += detail::type_letter(loop.dtypes[k]);
         text += "->";
-        for (std::size_t k = 0; k < ufunc.nout; ++k) text += type_letter(loop.dtypes[ufunc.nin + k]);
+        for (std::size_t k = 0; k < ufunc.nout; ++k) text += detail::type_letter(loop.dtypes[ufunc.nin + k]);
         types.push_back(std::move(text));
     }
     return types;

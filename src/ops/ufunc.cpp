@@ -6,6 +6,7 @@
 #include <deque>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "gpukit/elementwise.hpp"
 #include "ops/elementwise/collapse.hpp"
@@ -15,27 +16,6 @@
 
 namespace gpukit::detail {
 namespace {
-
-DType dtype_of_letter(char letter) {
-    switch (letter) {
-        case '?': return DType::bool_;
-        case 'b': return DType::int8;
-        case 'h': return DType::int16;
-        case 'i': return DType::int32;
-        case 'q': return DType::int64;
-        case 'B': return DType::uint8;
-        case 'H': return DType::uint16;
-        case 'I': return DType::uint32;
-        case 'Q': return DType::uint64;
-        case 'e': return DType::float16;
-        case 'E': return DType::bfloat16;
-        case 'f': return DType::float32;
-        case 'd': return DType::float64;
-        case 'F': return DType::complex64;
-        case 'D': return DType::complex128;
-        default: throw std::logic_error(concat("ufuncs.def: unknown type letter '", letter, "'"));
-    }
-}
 
 struct KindExpressions {
     std::string_view boolean, signed_integer, unsigned_integer, floating, complex;
@@ -111,6 +91,27 @@ std::string dtype_list(std::span<const DType> dtypes) {
 }  // namespace
 
 std::span<const Ufunc> ufunc_table() { return table(); }
+
+namespace {
+// NumPy's type letters (E: bfloat16), in DType's order.
+constexpr std::pair<char, DType> type_letters[] = {
+    {'?', DType::bool_},   {'b', DType::int8},      {'h', DType::int16},     {'i', DType::int32},
+    {'q', DType::int64},   {'B', DType::uint8},     {'H', DType::uint16},    {'I', DType::uint32},
+    {'Q', DType::uint64},  {'e', DType::float16},   {'E', DType::bfloat16},  {'f', DType::float32},
+    {'d', DType::float64}, {'F', DType::complex64}, {'D', DType::complex128}};
+}  // namespace
+
+DType dtype_of_letter(char letter) {
+    for (const auto& [known, dtype] : type_letters)
+        if (known == letter) return dtype;
+    throw std::logic_error(concat("ufuncs.def: unknown type letter '", letter, "'"));
+}
+
+char type_letter(DType dtype) {
+    for (const auto& [letter, known] : type_letters)
+        if (known == dtype) return letter;
+    return '!';
+}
 
 std::string with_loop_type(std::string_view expression, DType loop_dtype) {
     if (expression.find("gk_loop_t") == std::string_view::npos) return std::string(expression);

@@ -43,6 +43,11 @@ struct Ufunc {
 const Ufunc& ufunc(UfuncId id);
 std::span<const Ufunc> ufunc_table();
 
+// NumPy's letter of a dtype in ufunc.types ("ff->f"; E for bfloat16), and back (logic_error for an
+// unknown letter).
+DType dtype_of_letter(char letter);
+char type_letter(DType dtype);
+
 // `expression` with the typedef of gk_loop_t (the storage type of `loop_dtype`) when it names it.
 std::string with_loop_type(std::string_view expression, DType loop_dtype);
 

@@ -66,25 +66,7 @@ const std::vector<LoopList>& numpy_loop_lists() {
     return lists;
 }
 
-DType dtype_of_letter(char letter) {
-    switch (letter) {
-        case '?': return DType::bool_;
-        case 'b': return DType::int8;
-        case 'h': return DType::int16;
-        case 'i': return DType::int32;
-        case 'q': return DType::int64;
-        case 'B': return DType::uint8;
-        case 'H': return DType::uint16;
-        case 'I': return DType::uint32;
-        case 'Q': return DType::uint64;
-        case 'e': return DType::float16;
-        case 'E': return DType::bfloat16;
-        case 'f': return DType::float32;
-        case 'd': return DType::float64;
-        case 'F': return DType::complex64;
-        default: return DType::complex128;
-    }
-}
+using detail::dtype_of_letter;
 
 // The hexadecimal bits of the file as elements in memory (little-endian; complex: real, imaginary).
 std::vector<std::byte> bytes_of(std::string_view hex, DType dtype) {
@@ -309,18 +291,13 @@ const Ufunc* table_row(std::string_view name) {
     return nullptr;
 }
 
-char letter_of(DType dtype) {
-    static const std::string_view letters = "?bBhHiIqQeEfdFD";
-    for (char letter : letters)
-        if (dtype_of_letter(letter) == dtype) return letter;
-    return '!';
-}
+using detail::type_letter;
 
 std::string loop_text(std::span<const DType> dtypes, std::size_t nin) {
     std::string text;
     for (std::size_t k = 0; k < dtypes.size(); ++k) {
         if (k == nin) text += "->";
-        text += letter_of(dtypes[k]);
+        text += type_letter(dtypes[k]);
     }
     return text;
 }

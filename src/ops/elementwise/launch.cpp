@@ -122,25 +122,6 @@ FamilyMap& family_map() {
     return *map;
 }
 
-LaunchConfig launch_config(bool simulated, std::int64_t work, const StreamRef& stream) {
-    LaunchConfig config;
-    config.stream = stream;
-    if (simulated) {
-        const std::int64_t workers = std::max(1u, std::thread::hardware_concurrency());
-        constexpr std::int64_t threads = 32;
-        constexpr std::int64_t elements_per_thread = 4096;  // below this a launch's overhead dominates anyway
-        const std::int64_t blocks = std::clamp<std::int64_t>(work / (threads * elements_per_thread), 1, 4 * workers);
-        config.block = Dim3(threads);
-        config.grid = Dim3(static_cast<std::uint32_t>(blocks));
-    } else {
-        constexpr std::int64_t threads = 256;
-        const std::int64_t blocks = std::clamp<std::int64_t>((work + threads - 1) / threads, 1, 0x7fffffff);
-        config.block = Dim3(threads);
-        config.grid = Dim3(static_cast<std::uint32_t>(blocks));
-    }
-    return config;
-}
-
 // Whether `input` shares bytes with `output` other than element for element (same first element,
 // same strides once broadcast): then writing the output could change inputs not yet read.
 bool overlaps_unsafely(const Array& input, const Strides& input_strides, const Array& output) {
@@ -324,7 +305,7 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
             key.loops = static_cast<std::uint32_t>(family.size());
         }
         const Kernel kernel = family_map().get(key, nin, nout, family, index, device);
-        kernel(launch_config(true, layout.size, stream), params);
+        kernel(elementwise_launch_config(true, layout.size, stream), params);
         return;
     }
 
@@ -357,7 +338,8 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
     key.tiled = tiled_layout(key, nin, count);
     if (!key.tiled) key.vector_width = vector_width(key, layout, itemsizes, count);
     const Kernel kernel = kernel_map().get(key, loop.expression, device);
-    LaunchConfig config = launch_config(simulated, (layout.size + key.vector_width - 1) / key.vector_width, stream);
+    LaunchConfig config =
+        elementwise_launch_config(simulated, (layout.size + key.vector_width - 1) / key.vector_width, stream);
     if (key.tiled) {
         const std::int64_t tiles = ((layout.shape[0] + 31) / 32) * ((layout.shape[1] + 31) / 32);
         config.block = Dim3(256);
@@ -372,6 +354,25 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Array* cons
     operands.reserve(inputs.size());
     for (const Array* input : inputs) operands.emplace_back(*input);
     launch_elementwise(loop, operands, outputs);
+}
+
+LaunchConfig elementwise_launch_config(bool simulated, std::int64_t work, const StreamRef& stream) {
+    LaunchConfig config;
+    config.stream = stream;
+    if (simulated) {
+        const std::int64_t workers = std::max(1u, std::thread::hardware_concurrency());
+        constexpr std::int64_t threads = 32;
+        constexpr std::int64_t elements_per_thread = 4096;  // below this a launch's overhead dominates anyway
+        const std::int64_t blocks = std::clamp<std::int64_t>(work / (threads * elements_per_thread), 1, 4 * workers);
+        config.block = Dim3(threads);
+        config.grid = Dim3(static_cast<std::uint32_t>(blocks));
+    } else {
+        constexpr std::int64_t threads = 256;
+        const std::int64_t blocks = std::clamp<std::int64_t>((work + threads - 1) / threads, 1, 0x7fffffff);
+        config.block = Dim3(threads);
+        config.grid = Dim3(static_cast<std::uint32_t>(blocks));
+    }
+    return config;
 }
 
 }  // namespace gpukit::detail

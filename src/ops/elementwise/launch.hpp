@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "gpukit/array.hpp"
+#include "gpukit/kernel.hpp"
 #include "gpukit/scalar.hpp"
 #include "ops/elementwise/generator.hpp"
 
@@ -52,6 +53,10 @@ private:
 // An input that overlaps an output other than element for element is read from a copy first, as
 // NumPy reads it. Throws InvalidArgumentError when an input does not broadcast (naming both
 // shapes) or the arrays are on different devices.
+// The engine's grid for `work` independent items on `stream`: 256-thread blocks covering them on a
+// GPU; on the simulator a few 32-thread blocks per worker, each thread a contiguous chunk.
+LaunchConfig elementwise_launch_config(bool simulated, std::int64_t work, const StreamRef& stream);
+
 void launch_elementwise(const ElementwiseLoop& loop, std::span<const ElementwiseOperand> inputs,
                         std::span<const Array* const> outputs, const Array* where = nullptr);
 void launch_elementwise(const ElementwiseLoop& loop, std::span<const Array* const> inputs,

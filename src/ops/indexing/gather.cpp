@@ -142,8 +142,9 @@ void run(const GatherPlan& plan, IndexingKernel kernel, const Data& data, IndexM
         throw InvalidArgumentError(concat("gpukit gathers and scatters over up to ", max_dims,
                                           " dimensions after merging contiguous ones, not ", layout.shape.size()));
 
+    const StreamRef stream = current_stream(device);  // the kernel's, named to every array it uses
     GatherParams params{};
-    params.base = launch_address(plan.base, current_stream(device));
+    params.base = launch_address(plan.base, stream);
     params.size = size;
     params.data_period = data.period;
     params.ndim = static_cast<std::int32_t>(layout.shape.size());
@@ -155,7 +156,7 @@ void run(const GatherPlan& plan, IndexingKernel kernel, const Data& data, IndexM
         params.base_strides[d] = layout.strides[0][d];
         params.data_strides[d] = layout.strides[1][d];
     }
-    if (data.array) params.data = launch_address(*data.array, current_stream(device));
+    if (data.array) params.data = launch_address(*data.array, stream);
     if (!data.immediate.empty()) std::memcpy(params.immediate, data.immediate.data(), data.immediate.size());
 
     // The base's farthest byte, for the index width: its own dimensions and the axes indices select among.
@@ -186,7 +187,7 @@ void run(const GatherPlan& plan, IndexingKernel kernel, const Data& data, IndexM
         checked = checked || (!operand.trusted && mode == IndexMode::raise);
         for (std::size_t d = 0; d < layout.shape.size(); ++d) params.index_strides[k][d] = layout.strides[2 + k][d];
         if (operand.values) {
-            params.index[k] = launch_address(*operand.values, current_stream(device));
+            params.index[k] = launch_address(*operand.values, stream);
             params.index_dtype[k] = index_dtype_code(operand.values->dtype());
             other_reach = std::max(other_reach, reach(layout.shape, layout.strides[2 + k]) + 8);
         } else {
@@ -202,10 +203,10 @@ void run(const GatherPlan& plan, IndexingKernel kernel, const Data& data, IndexM
         const std::byte ones[8] = {std::byte{0xff}, std::byte{0xff}, std::byte{0xff}, std::byte{0xff},
                                    std::byte{0xff}, std::byte{0xff}, std::byte{0xff}, std::byte{0xff}};
         error->fill_bytes(ones);
-        params.error = launch_address(*error, current_stream(device));
+        params.error = launch_address(*error, stream);
     }
     const Kernel launch = indexing_kernel(kernel, device, index32);
-    const LaunchConfig config = elementwise_launch(size, device);
+    const LaunchConfig config = elementwise_launch_config(device.backend_info().capabilities.simulated, size, stream);
     if (kernel == IndexingKernel::scatter && checked) {
         // Every index is checked before any element is written: an error leaves the array as it was.
         params.write = 0;

@@ -81,23 +81,4 @@ Kernel indexing_kernel(IndexingKernel kernel, const Device& device, bool index32
     return table().get(kernel, device, index32);
 }
 
-LaunchConfig elementwise_launch(std::int64_t work, const Device& device) {
-    LaunchConfig config;
-    config.stream = current_stream(device);
-    if (device.backend_info().capabilities.simulated) {
-        const std::int64_t workers = std::max(1u, std::thread::hardware_concurrency());
-        constexpr std::int64_t threads = 32;
-        constexpr std::int64_t elements_per_thread = 4096;  // below this a launch's overhead dominates anyway
-        const std::int64_t blocks = std::clamp<std::int64_t>(work / (threads * elements_per_thread), 1, 4 * workers);
-        config.block = Dim3(threads);
-        config.grid = Dim3(static_cast<std::uint32_t>(blocks));
-    } else {
-        constexpr std::int64_t threads = 256;
-        const std::int64_t blocks = std::clamp<std::int64_t>((work + threads - 1) / threads, 1, 0x7fffffff);
-        config.block = Dim3(threads);
-        config.grid = Dim3(static_cast<std::uint32_t>(blocks));
-    }
-    return config;
-}
-
 }  // namespace gpukit::detail

@@ -9,6 +9,7 @@
 #include "gpukit/device.hpp"
 #include "gpukit/kernel.hpp"
 #include "gpukit/module.hpp"
+#include "ops/elementwise/launch.hpp"
 
 namespace gpukit::detail {
 
@@ -37,10 +38,5 @@ CompileOptions indexing_compile_options(IndexingFamily family);
 // The kernel, from its module for `device` compiled with 32-bit (`index32`) or 64-bit indices:
 // compiled on first use (through the compile cache), then kept for the life of the process.
 Kernel indexing_kernel(IndexingKernel kernel, const Device& device, bool index32);
-
-// An elementwise launch's grid and block for `work` elements (or groups) on `device`, on its
-// current stream: on a GPU 256 threads per block, enough blocks to give each element a thread
-// once; on the simulator a few blocks of 32 per worker, each thread streaming a contiguous chunk.
-LaunchConfig elementwise_launch(std::int64_t work, const Device& device);
 
 }  // namespace gpukit::detail

@@ -88,8 +88,9 @@ SelectParams walk(const Array& source, const Array* target, bool& index32) {
     if (layout.shape.size() > max_dims)
         throw InvalidArgumentError(concat("gpukit selects over arrays of up to ", max_dims,
                                           " dimensions after merging contiguous ones, not ", layout.shape.size()));
+    const StreamRef stream = current_stream(source.device());  // the kernels', named to the arrays they use
     SelectParams params{};
-    params.source = launch_address(source, current_stream(source.device()));
+    params.source = launch_address(source, stream);
     params.size = layout.size;
     params.ndim = static_cast<std::int32_t>(layout.shape.size());
     params.source_itemsize = static_cast<std::int32_t>(source.itemsize());
@@ -102,7 +103,7 @@ SelectParams walk(const Array& source, const Array* target, bool& index32) {
     index32 = layout.size <= int32_limit && reach(layout, 0) + 16 <= int32_limit &&
               (!target || reach(layout, 1) + 16 <= int32_limit);
     if (target) {
-        params.target = launch_address(*target, current_stream(target->device()));
+        params.target = launch_address(*target, stream);
         params.target_itemsize = static_cast<std::int32_t>(target->itemsize());
     }
     return params;
@@ -140,8 +141,8 @@ Counted count(const Array& source) {
     params.per_thread = per_thread;
 
     counted.counts = Array::empty({params.blocks + 1}, DType::int64, device);
-    params.counts = launch_address(*counted.counts, current_stream(device));
     counted.config.stream = current_stream(device);
+    params.counts = launch_address(*counted.counts, counted.config.stream);
     counted.config.grid = Dim3(static_cast<std::uint32_t>(params.blocks));
     counted.config.block = Dim3(static_cast<std::uint32_t>(threads));
     indexing_kernel(IndexingKernel::select_count, device, counted.index32)(counted.config, params);
@@ -217,7 +218,9 @@ void fill_selected(const Array& mask, const Array& target, const Array* value, s
         std::memcpy(params.immediate, element.data(), element.size());
     }
     const Device& device = target.device();
-    indexing_kernel(IndexingKernel::select_fill, device, index32)(elementwise_launch(params.size, device), params);
+    indexing_kernel(IndexingKernel::select_fill, device, index32)(
+        elementwise_launch_config(device.backend_info().capabilities.simulated, params.size, current_stream(device)),
+        params);
 }
 
 }  // namespace gpukit::detail
