@@ -36,7 +36,7 @@ void copyto(const Array& dst, const Array& src, Casting casting, const std::opti
                              ? src.astype(dst.dtype(), Order::C)
                              : src;
     const Array mask = detail::may_share_memory(*where, dst) ? where->copy() : *where;
-    const Array* inputs[] = {&source, &mask, &dst};
+    const detail::ElementwiseOperand inputs[] = {source, mask, dst};
     const Array* outputs[] = {&dst};
     const DType loop[] = {dst.dtype(), DType::bool_, dst.dtype(), dst.dtype()};
     detail::run_builtin(detail::BuiltinOp::masked_copy, inputs, outputs, loop);

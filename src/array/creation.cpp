@@ -101,9 +101,7 @@ Array eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, DType d
         return eye(columns, n, -k, dtype, Order::C, device).transpose();
     Array result = empty({n, columns}, dtype, Order::C, device);
     if (result.size() == 0) return result;
-    const Array row_length = detail::device_scalar(Scalar::of(columns), DType::int64, device);
-    const Array diagonal = detail::device_scalar(Scalar::of(k), DType::int64, device);
-    const Array* inputs[] = {&row_length, &diagonal};
+    const detail::ElementwiseOperand inputs[] = {Scalar::of(columns), Scalar::of(k)};
     const Array* outputs[] = {&result};
     const DType loop[] = {DType::int64, DType::int64, DType::bool_};
     detail::run_builtin(detail::BuiltinOp::eye, inputs, outputs, loop);

@@ -8,14 +8,11 @@
 #include "array/device_copy.hpp"
 
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "gpukit/current_stream.hpp"
-#include "gpukit/elementwise_kernel.hpp"
 #include "gpukit/memory.hpp"
 #include "ops/elementwise/collapse.hpp"
 #include "ops/elementwise/generator.hpp"
@@ -69,26 +66,6 @@ void launch_copy(const ElementwiseOperand& source, DType source_dtype, const Arr
     launch_elementwise({copy_op, expression(BuiltinOp::copy), loop}, inputs, outputs);
 }
 
-// The ElementwiseKernel of a built-in loop that reads `i`: inputs of fixed dtypes, the result
-// computed in its loop dtype as the engine computes it, then converted on the store to the output
-// array's dtype (a placeholder), as the engine's gk_convert does. One per (op, loop dtypes), kept
-// for the process (as the engine's kernels are).
-const ElementwiseKernel& index_kernel(BuiltinOp op, std::span<const DType> loop_dtypes) {
-    static std::mutex mutex;
-    static auto* kernels = new std::map<std::pair<BuiltinOp, std::vector<DType>>, ElementwiseKernel>;
-    std::pair<BuiltinOp, std::vector<DType>> key{op, std::vector<DType>(loop_dtypes.begin(), loop_dtypes.end())};
-    std::lock_guard lock(mutex);
-    if (auto found = kernels->find(key); found != kernels->end()) return found->second;
-    std::string in_params;
-    for (std::size_t k = 0; k + 1 < loop_dtypes.size(); ++k)
-        in_params += concat(k ? ", " : "", to_string(loop_dtypes[k]), " in", k);
-    std::string operation =
-        concat(compute_c_type(loop_dtypes.back()), " out0; ", expression(op), "; result = gk_convert<T>(out0);");
-    ElementwiseKernel kernel(in_params, "T result", std::move(operation),
-                             concat("gpukit_builtin_", static_cast<unsigned>(op)));
-    return kernels->emplace(std::move(key), std::move(kernel)).first->second;
-}
-
 }  // namespace
 
 bool may_share_memory(const Array& a, const Array& b) noexcept {
@@ -99,19 +76,10 @@ bool may_share_memory(const Array& a, const Array& b) noexcept {
     return a_begin < b_end && b_begin < a_end;
 }
 
-void run_builtin(BuiltinOp op, std::span<const Array* const> inputs, std::span<const Array* const> outputs,
+void run_builtin(BuiltinOp op, std::span<const ElementwiseOperand> inputs, std::span<const Array* const> outputs,
                  std::span<const DType> loop_dtypes) {
-    if (!reads_index(op)) {
-        const std::uint16_t id = op == BuiltinOp::copy ? copy_op : static_cast<std::uint16_t>(op);
-        return launch_elementwise({id, expression(op), loop_dtypes}, inputs, outputs);
-    }
-    // The engine's kernels define `i` only where they walk the elements in order (not in its
-    // vector, strided or tiled bodies); an ElementwiseKernel's every kernel shape does.
-    std::vector<ElementwiseArgument> arguments;
-    arguments.reserve(inputs.size() + 1);
-    for (const Array* input : inputs) arguments.emplace_back(*input);
-    arguments.emplace_back(*outputs.front());  // every built-in loop has one output
-    (void)index_kernel(op, loop_dtypes)(arguments);
+    const std::uint16_t id = op == BuiltinOp::copy ? copy_op : static_cast<std::uint16_t>(op);
+    launch_elementwise({id, expression(op), loop_dtypes}, inputs, outputs);
 }
 
 void copy_elements(const Array& src, const Array& dst) {
@@ -145,10 +113,6 @@ void fill_elements(const Array& dst, const Scalar& value) {
     launch_copy(Scalar::typed(dst.dtype(), element.data()), dst.dtype(), dst);
 }
 
-Array device_scalar(const Scalar& value, DType dtype, const Device& device) {
-    Array scalar = Array::empty({}, dtype, device);
-    fill_elements(scalar, value);
-    return scalar;
-}
+Scalar scalar_as(const Scalar& value, DType dtype) { return Scalar::typed(dtype, value.as(dtype).data()); }
 
 }  // namespace gpukit::detail

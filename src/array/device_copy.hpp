@@ -8,6 +8,7 @@
 #include "gpukit/array.hpp"
 #include "gpukit/scalar.hpp"
 #include "ops/builtin_ops.hpp"
+#include "ops/elementwise/launch.hpp"
 
 namespace gpukit::detail {
 
@@ -23,13 +24,13 @@ void copy_elements(const Array& src, const Array& dst);
 // with the value as an immediate scalar.
 void fill_elements(const Array& dst, const Scalar& value);
 
-// A 0-d array on `device` holding `value` converted to `dtype` (as fill_elements converts), written
-// on the device's current stream without waiting: the scalar operands of the built-in loops, which
-// run_builtin passes as arrays.
-Array device_scalar(const Scalar& value, DType dtype, const Device& device);
+// `value` converted to `dtype` as fill_elements converts it (a weak integer `dtype` cannot hold is a
+// ScalarOverflowError), as a typed scalar: the scalar operands of the built-in loops, which travel in
+// the kernel's parameters.
+Scalar scalar_as(const Scalar& value, DType dtype);
 
 // Runs built-in `op` with the loop dtypes given (inputs, then outputs), as launch_elementwise does.
-void run_builtin(BuiltinOp op, std::span<const Array* const> inputs, std::span<const Array* const> outputs,
+void run_builtin(BuiltinOp op, std::span<const ElementwiseOperand> inputs, std::span<const Array* const> outputs,
                  std::span<const DType> loop_dtypes);
 
 // Whether the elements of `a` and `b` may share bytes (their byte extents overlap on one device).

@@ -36,9 +36,7 @@ Array indices(std::span<const std::int64_t> dimensions, DType dtype, Device devi
     std::int64_t inner = 1;
     for (std::size_t k = dimensions.size(); k-- > 0;) {
         const Array plane = result.index({static_cast<std::int64_t>(k)});
-        const Array inner_size = detail::device_scalar(Scalar::of(inner), DType::int64, device);
-        const Array extent = detail::device_scalar(Scalar::of(dimensions[k]), DType::int64, device);
-        const Array* inputs[] = {&inner_size, &extent};
+        const detail::ElementwiseOperand inputs[] = {Scalar::of(inner), Scalar::of(dimensions[k])};
         const Array* outputs[] = {&plane};
         const DType loop[] = {DType::int64, DType::int64, DType::int64};
         detail::run_builtin(detail::BuiltinOp::coordinate, inputs, outputs, loop);

@@ -65,7 +65,6 @@ Scalar second_value(const Scalar& start, const Scalar& step) {
 }
 
 void run_arange(BuiltinOp op, DType compute, const Array& out, const Scalar& first, const Scalar& second) {
-    const Device& device = out.device();
     Scalar delta = first;
     if (compute == DType::float32)
         delta = Scalar::of(second.value<float>() - first.value<float>());
@@ -73,10 +72,8 @@ void run_arange(BuiltinOp op, DType compute, const Array& out, const Scalar& fir
         delta = Scalar::of(second.value<double>() - first.value<double>());
     else
         delta = Scalar::of(second.value<std::uint64_t>() - first.value<std::uint64_t>());
-    const Array start_value = detail::device_scalar(first, compute, device);
-    const Array delta_value = detail::device_scalar(delta, compute, device);
-    const Array second_element = detail::device_scalar(second, compute, device);
-    const Array* inputs[] = {&start_value, &delta_value, &second_element};
+    const detail::ElementwiseOperand inputs[] = {detail::scalar_as(first, compute), detail::scalar_as(delta, compute),
+                                                 detail::scalar_as(second, compute)};
     const Array* outputs[] = {&out};
     const DType loop[] = {compute, compute, compute, compute};
     detail::run_builtin(op, inputs, outputs, loop);
@@ -134,14 +131,12 @@ struct LinspacePart {
 };
 
 void run_linspace(DType compute, const Array& out, const LinspacePart& part, std::int64_t last, bool floored) {
-    const Device& device = out.device();
-    const Array start = detail::device_scalar(Scalar::of(part.start), compute, device);
-    const Array scale = detail::device_scalar(Scalar::of(part.scale), compute, device);
-    const Array stop = detail::device_scalar(Scalar::of(part.stop), compute, device);
-    const Array divisor = detail::device_scalar(Scalar::of(part.divisor), compute, device);
-    const Array last_index = detail::device_scalar(Scalar::of(last), DType::int64, device);
-    const Array floor_flag = detail::device_scalar(Scalar::of(floored), DType::bool_, device);
-    const Array* inputs[] = {&start, &scale, &stop, &divisor, &last_index, &floor_flag};
+    const detail::ElementwiseOperand inputs[] = {detail::scalar_as(Scalar::of(part.start), compute),
+                                                 detail::scalar_as(Scalar::of(part.scale), compute),
+                                                 detail::scalar_as(Scalar::of(part.stop), compute),
+                                                 detail::scalar_as(Scalar::of(part.divisor), compute),
+                                                 Scalar::of(last),
+                                                 Scalar::of(floored)};
     const Array* outputs[] = {&out};
     const DType loop[] = {compute, compute, compute, compute, DType::int64, DType::bool_, compute};
     detail::run_builtin(compute == DType::float32 ? BuiltinOp::linspace_float32 : BuiltinOp::linspace_float64, inputs,

@@ -1,6 +1,9 @@
 // src/array/triangles.cpp: tril and triu (gpukit/shape_ops.hpp): one generated kernel that keeps the
 // elements on the kept side of diagonal k of each matrix and writes zero elsewhere, as NumPy's
 // where(mask, m, 0) (so a NaN outside the triangle becomes 0).
+#include <array>
+#include <cstddef>
+
 #include "array/device_copy.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/shape_ops.hpp"
@@ -18,14 +21,13 @@ Array triangle(const Array& a, std::int64_t k, bool lower) {
     const std::int64_t rows = shape[shape.size() - 2];
     Array result = empty(shape, a.dtype(), Order::C, a.device());
     if (result.size() == 0) return result;
-    const Device& device = a.device();
-    const Array row_length = detail::device_scalar(Scalar::of(columns), DType::int64, device);
-    const Array row_count = detail::device_scalar(Scalar::of(rows), DType::int64, device);
-    const Array diagonal = detail::device_scalar(Scalar::of(k), DType::int64, device);
-    const Array keep_lower = detail::device_scalar(Scalar::of(lower), DType::bool_, device);
-    Array zero = Array::empty({}, a.dtype(), device);
-    zero.fill(false);  // a memset
-    const Array* inputs[] = {&a, &row_length, &row_count, &diagonal, &keep_lower, &zero};
+    const std::array<std::byte, 16> zero{};
+    const detail::ElementwiseOperand inputs[] = {a,
+                                                 Scalar::of(columns),
+                                                 Scalar::of(rows),
+                                                 Scalar::of(k),
+                                                 Scalar::of(lower),
+                                                 Scalar::typed(a.dtype(), zero.data())};
     const Array* outputs[] = {&result};
     const DType loop[] = {a.dtype(), DType::int64, DType::int64, DType::int64, DType::bool_, a.dtype(), a.dtype()};
     detail::run_builtin(detail::BuiltinOp::triangle, inputs, outputs, loop);

@@ -4,14 +4,11 @@
 //
 // OpKey::op must mean one expression per id (kernels are cached by it). The engine's copy is
 // detail::copy_op (0; run_builtin launches BuiltinOp::copy as it, so both share kernels), ufuncs
-// take ufunc_op_base (0x100) and up, staged ufuncs and functions 0x4000 and up
-// (src/ops/ufunc_staged.hpp); these take 0xF000 and up, out of their way.
+// take ufunc_op_base (0x100) and up, the functions of elementwise_functions.cpp function_op_base
+// (0x4100) and up; these take 0xF000 and up, out of their way.
 //
-// Expressions that read `i`, the element's index, rely on the engine's order: `i` counts the
-// output's elements in C order, and the output here is always a new C-contiguous array, so `i` is
-// its flat index. The engine's kernels do not define `i` in every shape, so run_builtin runs these
-// as ElementwiseKernels (gpukit/elementwise_kernel.hpp), whose every shape does; copy and
-// masked_copy, which do not read it, run on the engine.
+// Expressions that read `i`, the element's flat index in the loop's C order, are the output's flat
+// index: the output here is always a new C-ordered array, a slab of one or its real or imaginary part.
 // Floating-point sequences use the _rn intrinsics, which no compiler contracts into a fused
 // multiply-add: NumPy computes them with a separate multiply and add, and so must we, bit for bit.
 #pragma once
@@ -48,9 +45,6 @@ enum class BuiltinOp : std::uint16_t {
     // output itself read back).
     masked_copy,
 };
-
-// Whether the expression reads `i`, the element's flat index.
-constexpr bool reads_index(BuiltinOp op) { return op != BuiltinOp::copy && op != BuiltinOp::masked_copy; }
 
 constexpr std::string_view expression(BuiltinOp op) {
     switch (op) {

@@ -126,7 +126,7 @@ std::string vector_body(const OpKey& key, std::string_view expression) {
         else
             code += concat("        ", vector, " gk_v", k, ";\n");
     }
-    code += concat("        for (int l = 0; l < ", w, "; ++l) {\n");
+    code += concat("        for (int l = 0; l < ", w, "; ++l) {\n            const gk_index i = g * ", w, " + l;\n");
     for (std::size_t k = 0; k < key.nin; ++k)
         code += concat("            ", load_input(key, k, concat("gk_v", k, ".v[l]")), "\n");
     for (std::size_t k = key.nin; k < count; ++k)
@@ -181,7 +181,9 @@ std::string rows_vector_body(const OpKey& key, std::string_view expression) {
             code += concat("        const ", vector, " gk_v", k, " = *gk_at", k, ";\n");
         if (k >= key.nin) code += concat("        ", vector, " gk_v", k, ";\n");
     }
-    code += concat("        for (int l = 0; l < ", w, "; ++l) {\n");
+    // `i` of the group's first element decoded the offsets; each element's own shadows it.
+    code += concat("        const gk_index gk_group_i = i;\n        for (int l = 0; l < ", w,
+                   "; ++l) {\n            const gk_index i = gk_group_i + l;\n");
     for (std::size_t k = 0; k < key.nin; ++k) {
         const std::string_view type = compute_c_type(key.loop[k]);
         switch (key.access[k]) {
@@ -373,6 +375,7 @@ std::string generic_kernel(std::size_t nin, std::size_t nout, const GenericLoop&
     code += "                    const gk_index gk_width = gk_ct - gk_cb, gk_t0 = r - gk_rb;\n";
     code += "                    if (gk_typed) {\n";
     code += "                        for (gk_index j = 0; j < gk_width; ++j) {\n";
+    code += "                            const gk_index i = r * gk_cols + gk_cb + j;\n";
     for (std::size_t k = 0; k < nin; ++k)
         code += concat("                            const ", compute(k), " in", k, " = gk_tiled", k, " ? ((const ",
                        compute(k), "*)gk_tile)[j * 16 + gk_t0] : gk_convert<", compute(k), ">(*(const ", storage(k),
@@ -385,7 +388,7 @@ std::string generic_kernel(std::size_t nin, std::size_t nout, const GenericLoop&
                        ") = gk_convert<", storage(k), ">(", operand_name(nin, k), ");\n");
     code += "                        }\n                        continue;\n                    }\n";
     code += "                    for (gk_index j = 0; j < gk_width; ++j) {\n";
-    code += "                        const gk_index gk_t = j * 16 + gk_t0;\n";
+    code += "                        const gk_index gk_t = j * 16 + gk_t0, i = r * gk_cols + gk_cb + j;\n";
     for (std::size_t k = 0; k <= count; ++k)
         code +=
             concat("                        const char* const gk_at", k, " = gk_row", k, " + j * gk_inner", k, ";\n");
@@ -402,7 +405,10 @@ std::string generic_kernel(std::size_t nin, std::size_t nout, const GenericLoop&
     code += "        gk_index gk_row = p.ndim ? (gk_index)p.shape[p.ndim - 1] - gk_coord[p.ndim - 1] : 1;\n";
     code += "        if (gk_row > gk_end - i) gk_row = gk_end - i;\n";
     // Every operand of its loop dtype and no mask (broadcasts, transposes): typed loads, no branches.
+    // The row's first element is i; each element's own shadows it inside the row's loop.
+    code += "        const gk_index gk_row_i = i;\n";
     code += "        if (gk_typed) {\n            for (gk_index j = 0; j < gk_row; ++j) {\n";
+    code += "                const gk_index i = gk_row_i + j;\n";
     for (std::size_t k = 0; k < nin; ++k)
         code += concat("                const ", compute(k), " in", k, " = gk_convert<", compute(k), ">(*(const ",
                        storage(k), "*)(gk_base", k, " + gk_off", k, " + j * gk_inner", k, "));\n");
@@ -413,7 +419,7 @@ std::string generic_kernel(std::size_t nin, std::size_t nout, const GenericLoop&
         code += concat("                *(", storage(k), "*)(gk_base", k, " + gk_off", k, " + j * gk_inner", k,
                        ") = gk_convert<", storage(k), ">(", operand_name(nin, k), ");\n");
     code += "            }\n        } else\n";
-    code += "        for (gk_index j = 0; j < gk_row; ++j) {\n";
+    code += "        for (gk_index j = 0; j < gk_row; ++j) {\n            const gk_index i = gk_row_i + j;\n";
     for (std::size_t k = 0; k <= count; ++k)
         code += concat("            const char* const gk_at", k, " = gk_base", k, " + gk_off", k, " + j * gk_inner", k,
                        ";\n");

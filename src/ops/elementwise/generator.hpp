@@ -32,6 +32,9 @@ std::string elementwise_header_defines(bool simulated);
 std::string_view storage_c_type(DType dtype);
 std::string_view compute_c_type(DType dtype);
 
+// Expressions compute out0.. from in0.. and may read `i`, the element's flat index in the C order of
+// the loop's shape: every kernel shape below defines it, whatever order it walks the elements in.
+
 // One kernel for `key`: its layout and dtypes in its text (GPUs).
 std::string generate_elementwise(const OpKey& key, std::string_view expression);
 
