@@ -197,6 +197,38 @@ TEST_F(ElementwiseGpuShapes, NarrowAndWideOperandsShareAGroup) {
     expect_sum(wide, wide, half_out, "float32 + float32 into float16");
 }
 
+// Loops that read i, the element's flat index, in every kernel shape: vectors (arange into a
+// contiguous array), rows (tril of a row broadcast), tiles (tril of a.T), strided (indices into a
+// plane) and element by element.
+TEST_F(ElementwiseGpuShapes, EveryShapeGivesLoopsTheirFlatIndex) {
+    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{31}, std::int64_t{4097}}) {
+        const std::vector<std::int32_t> counted = arange(Scalar(n), DType::int32).to_vector<std::int32_t>();
+        for (std::int64_t k = 0; k < n; ++k) ASSERT_EQ(counted[static_cast<std::size_t>(k)], k) << "arange " << n;
+    }
+    const auto expect_lower = [](const Array& source, const Array& lower, const std::string& what) {
+        const std::vector<double> from = as_doubles(source), got = as_doubles(lower);
+        const std::int64_t rows = lower.shape()[0], cols = lower.shape()[1];
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int64_t c = 0; c < cols; ++c) {
+                const auto at = static_cast<std::size_t>(r * cols + c);
+                const double expected = c <= r ? from[source.ndim() == 1 ? static_cast<std::size_t>(c) : at] : 0.0;
+                ASSERT_EQ(got[at], expected) << what << " at " << r << ", " << c;
+            }
+    };
+    const Array row = array_of(small_values(64, DType::float32, 13), {64}, DType::float32);
+    expect_lower(row, tril(row), "tril of a row broadcast");
+    const Array t = array_of(small_values(45 * 70, DType::float32, 14), {45, 70}, DType::float32);
+    expect_lower(t.transpose().copy(), tril(t.transpose()), "tril of a.T");
+    const Array grid = indices(std::vector<std::int64_t>{5, 7}, DType::int64);
+    const std::vector<std::int64_t> coordinates = grid.to_vector<std::int64_t>();
+    for (std::int64_t k = 0; k < 35; ++k) {
+        ASSERT_EQ(coordinates[static_cast<std::size_t>(k)], k / 7) << "indices, rows";
+        ASSERT_EQ(coordinates[static_cast<std::size_t>(35 + k)], k % 7) << "indices, columns";
+    }
+    const std::vector<double> spaced = as_doubles(linspace(Scalar(0.0), Scalar(10.0), 11));
+    for (std::size_t k = 0; k < spaced.size(); ++k) ASSERT_EQ(spaced[k], static_cast<double>(k)) << "linspace";
+}
+
 // The tile kernel alone, small: check mode runs this one (its barriers and shared memory).
 TEST_F(ElementwiseGpuShapes, TransposedTilesAtTheEdges) {
     const Array t = array_of(small_values(40 * 33, DType::float32, 8), {40, 33}, DType::float32);
