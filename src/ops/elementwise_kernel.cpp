@@ -374,8 +374,12 @@ Plan plan_call(const ElementwiseKernelState& state, std::span<const ElementwiseA
             if (plan.user[k].kind != UserParamKind::array) continue;
             const AccessClass access =
                 classify(plan.layout, plan.operand[k], plan.arrays[k]->address(), plan.arrays[k]->itemsize());
-            plan.user[k].access = access == AccessClass::contiguous_aligned16 ? AccessClass::contiguous : access;
+            plan.user[k].access = access;
         }
+        plan.kernel_layout.vector_width = user_vector_width(state.operation, plan.user);
+        // Element by element, the generated code reads aligned and unaligned arrays alike.
+        for (UserParam& param : plan.user)
+            if (param.access == AccessClass::contiguous_aligned16) param.access = AccessClass::contiguous;
     }
     return plan;
 }
@@ -396,6 +400,7 @@ std::string kernel_key(const Plan& plan) {
     put(plan.kernel_layout.simulated);
     put(plan.kernel_layout.index32);
     put(plan.kernel_layout.generic ? std::uint8_t{0} : plan.kernel_layout.ndim);
+    put(plan.kernel_layout.vector_width);
     for (const UserParam& param : plan.user) {
         put(param.kind);
         put(param.dtype);
@@ -436,8 +441,10 @@ LaunchConfig launch_config(const Plan& plan, const ElementwiseCall& call, const 
         config.block = Dim3(static_cast<std::uint32_t>(threads));
         config.grid = Dim3(static_cast<std::uint32_t>(blocks));
     } else {
+        // One thread per element, or per group of vector_width elements.
+        const std::int64_t work = (n + plan.kernel_layout.vector_width - 1) / plan.kernel_layout.vector_width;
         const std::int64_t threads = call.block_size.value_or(256);
-        const std::int64_t blocks = std::clamp<std::int64_t>((n + threads - 1) / threads, 1, 0x7fffffff);
+        const std::int64_t blocks = std::clamp<std::int64_t>((work + threads - 1) / threads, 1, 0x7fffffff);
         config.block = Dim3(static_cast<std::uint32_t>(threads));
         config.grid = Dim3(static_cast<std::uint32_t>(blocks));
     }

@@ -221,6 +221,63 @@ TEST_F(ElementwiseKernelTest, IndexIsTheFlatIndexInEveryKernelShape) {
     detail::set_specialized_elementwise_on_simulator(false);
 }
 
+// The GPU's vector shape (every array contiguous and aligned: one 16-byte group per thread), run
+// on the simulator: outputs only assigned are not loaded, outputs read or written conditionally
+// are (elements left alone keep their values, `continue` moves to the next element), mixed item
+// sizes share a group, the tail goes element by element, and an unaligned array or a `return`
+// takes the element-by-element shape.
+TEST_F(ElementwiseKernelTest, VectorGroupsKeepTheElementByElementMeaning) {
+    detail::set_specialized_elementwise_on_simulator(true);
+    const ElementwiseKernel scale("float16 x", "float16 y", "y = x * 2", "scale_half");
+    const ElementwiseKernel accumulate("T x", "T y", "y += x", "accumulate");
+    const ElementwiseKernel positive("T x", "T y", "if (x > 0) y = x", "keep_positive");
+    const ElementwiseKernel widen("int8 a, float64 b", "float32 y", "y = a + b", "widen");
+    const ElementwiseKernel skip("T x", "T y", "if (x > 0) continue; y = x", "skip_positive");
+    // `return` ends the thread's loop (as in CuPy): which elements that skips depends on the shape.
+    const ElementwiseKernel early("T x", "T y", "if (x > 0) return; y = x", "ends_early");
+    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{31}, std::int64_t{4097}}) {
+        SCOPED_TRACE("n=" + std::to_string(n));
+        const auto size = static_cast<std::size_t>(n);
+        const std::vector<double> x = random_values(size, 21), y0 = random_values(size, 22);
+        const Array half = array_of(x, {n}, DType::float16);
+        const std::vector<double> scaled = as_doubles(scale({half})[0]);
+        const Array xs = array_of(x, {n}, DType::float32);
+        Array sum = array_of(y0, {n}, DType::float32);
+        accumulate({xs, sum});
+        Array kept = array_of(y0, {n}, DType::float32);
+        positive({xs, kept});
+        const Array wide = widen({array_of(y0, {n}, DType::int8), array_of(x, {n}, DType::float64)})[0];
+        const std::vector<double> summed = as_doubles(sum), kept_values = as_doubles(kept), widened = as_doubles(wide);
+        for (std::size_t k = 0; k < size; ++k) {
+            ASSERT_EQ(scaled[k], x[k] * 2) << k;
+            ASSERT_EQ(summed[k], static_cast<double>(static_cast<float>(y0[k]) + static_cast<float>(x[k]))) << k;
+            ASSERT_EQ(kept_values[k], x[k] > 0 ? x[k] : y0[k]) << k;
+            ASSERT_EQ(widened[k], static_cast<double>(static_cast<float>(static_cast<std::int8_t>(y0[k]) + x[k]))) << k;
+        }
+        // Unaligned (one element in): element by element.
+        const Array from_second = array_of(x, {n}, DType::float32).index({Slice{std::min<std::int64_t>(1, n - 1), {}}});
+        Array target = array_of(y0, {from_second.size()}, DType::float32);
+        accumulate({from_second, target});
+        const std::vector<double> shifted = as_doubles(target);
+        const std::size_t first = n > 1 ? 1 : 0;
+        for (std::size_t k = 0; k < shifted.size(); ++k)
+            ASSERT_EQ(shifted[k], static_cast<double>(static_cast<float>(y0[k]) + static_cast<float>(x[k + first])))
+                << k;
+        Array skipped = array_of(y0, {n}, DType::float32);
+        skip({xs, skipped});
+        const std::vector<double> skipped_values = as_doubles(skipped);
+        for (std::size_t k = 0; k < size; ++k) ASSERT_EQ(skipped_values[k], x[k] > 0 ? y0[k] : x[k]) << k;
+    }
+    const Array xs = array_of(random_values(64, 23), {64}, DType::float32);
+    const Array ys = Array::empty({64}, DType::float32);
+    EXPECT_NE(accumulate.source({xs, ys}).find("gk_v_y = (("), std::string::npos) << "y += x reads y's group";
+    const std::string assigned = widen.source({array_of(random_values(64, 24), {64}, DType::int8),
+                                               array_of(random_values(64, 25), {64}, DType::float64)});
+    EXPECT_NE(assigned.find("gk_vector<float, 2> gk_v_y;"), std::string::npos) << "y = a + b does not:\n" << assigned;
+    EXPECT_EQ(early.source({xs, ys}).find("gk_vector"), std::string::npos) << "return: element by element";
+    detail::set_specialized_elementwise_on_simulator(false);
+}
+
 TEST_F(ElementwiseKernelTest, PreambleLoopPrepAndOptions) {
     ElementwiseKernelOptions options;
     options.preamble = "__device__ T cube(T v) { return v * v * v; }  // T is the placeholder's typedef";

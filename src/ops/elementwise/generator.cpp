@@ -11,6 +11,7 @@
 #include "ops/elementwise/generator.hpp"
 
 #include <algorithm>
+#include <regex>
 
 #include "array/c_type.hpp"
 #include "util/text.hpp"
@@ -584,6 +585,68 @@ std::string user_gpu_body(const UserKernelText& text, std::span<const UserParam>
     return code;
 }
 
+// Whether the operation surely assigns output `name` before anything reads it, in every element:
+// it has no branch (no if, loop, switch or continue), and every mention of the name begins a
+// statement `name = ...`. The vector shape then need not load the output's group first: a load of
+// memory the operation overwrites costs bandwidth (when the compiler keeps it) and reads memory
+// nothing wrote yet. In any doubt, false (the group is loaded; correct whatever the operation).
+bool assigned_before_read(const UserKernelText& text, std::string_view name) {
+    static const std::regex branch(R"(\b(if|else|for|while|do|switch|case|continue)\b)");
+    const std::string op(text.operation);
+    if (std::regex_search(op, branch)) return false;
+    const std::regex mention(concat("\\b", name, "\\b"));
+    for (const std::string_view outside : {text.preamble, text.loop_prep})
+        if (std::regex_search(outside.begin(), outside.end(), mention)) return false;
+    const std::regex assignment(concat("(^|[;{}\n])\\s*", name, "\\s*=(?!=)"));
+    const auto mentions = std::distance(std::sregex_iterator(op.begin(), op.end(), mention), std::sregex_iterator());
+    const auto assignments =
+        std::distance(std::sregex_iterator(op.begin(), op.end(), assignment), std::sregex_iterator());
+    return mentions > 0 && mentions == assignments;
+}
+
+// The GPU's shape where every array is contiguous and aligned: each thread loads one 16-byte group
+// (fewer bytes for narrower items) of every array, binds each element of the group to its name in
+// turn (an output as a reference into its group), then stores the outputs' groups: memory moves in
+// 16-byte transactions. Outputs are loaded too (an element the operation leaves alone keeps its
+// value), unless surely assigned first. The last n % width elements go one by one.
+std::string user_vector_body(const UserKernelText& text, std::span<const UserParam> params, unsigned width) {
+    std::string code = concat("    const gk_index gk_groups = gk_n / ", width, ";\n    GK_ELEMENTS(gk_g, gk_groups) {\n");
+    const auto vector_type = [width](const UserParam& param) {
+        return concat("gk_vector<", storage_c_type(param.dtype), ", ", width, ">");
+    };
+    for (const UserParam& param : params) {
+        if (param.kind != UserParamKind::array) continue;
+        code += concat("        ", vector_type(param), " gk_v_", param.name);
+        if (param.writable && assigned_before_read(text, param.name))
+            code += ";\n";
+        else
+            code += concat(" = ((const ", vector_type(param), "*)gk_array_", param.name, ".address)[gk_g];\n");
+    }
+    code += concat("#pragma unroll\n        for (int gk_l = 0; gk_l < ", width,
+                   "; ++gk_l) {\n            const gk_index i = gk_g * ", width, " + gk_l;\n");
+    for (const UserParam& param : params)
+        if (param.kind == UserParamKind::array)
+            code += bind_element(param, concat("&gk_v_", param.name, ".v[gk_l]"), "            ");
+    code += user_operation(text, "            ");
+    code += "        }\n";
+    for (const UserParam& param : params)
+        if (param.kind == UserParamKind::array && param.writable)
+            code += concat("        ((", vector_type(param), "*)gk_array_", param.name, ".address)[gk_g] = gk_v_",
+                           param.name, ";\n");
+    code += "    }\n";
+    code += concat("    GK_ELEMENTS(gk_t, gk_n - gk_groups * ", width, ") {\n        const gk_index i = gk_groups * ",
+                   width, " + gk_t;\n");
+    for (const UserParam& param : params)
+        if (param.kind == UserParamKind::array)
+            code += bind_element(param,
+                                 concat("(", param.writable ? "" : "const ", "char*)gk_array_", param.name,
+                                        ".address + i * (gk_index)sizeof(", storage_c_type(param.dtype), ")"),
+                                 "        ");
+    code += user_operation(text, "        ");
+    code += "    }\n";
+    return code;
+}
+
 // The simulator's shape: each simulated thread walks its contiguous chunk of the loop row by row,
 // every array's byte offset advanced like an odometer (the layout comes from the arguments).
 std::string user_generic_body(const UserKernelText& text, std::span<const UserParam> params) {
@@ -639,10 +702,28 @@ std::string generate_user_elementwise(const UserKernelText& text, std::span<cons
     // simulator too when tests ask for it, its loop then chunked by GK_ELEMENTS.
     std::string code = user_prologue(text, layout.generic || layout.simulated, layout.index32 && !layout.generic);
     code += user_signature(text, params);
-    code += layout.generic ? user_generic_body(text, params) : user_gpu_body(text, params, layout);
+    if (layout.generic)
+        code += user_generic_body(text, params);
+    else if (layout.vector_width > 1)
+        code += user_vector_body(text, params, layout.vector_width);
+    else
+        code += user_gpu_body(text, params, layout);
     if (!text.after_loop.empty()) code += concat(text.after_loop, "\n    ;\n");
     code += "}\n";
     return code;
+}
+
+std::uint8_t user_vector_width(std::string_view operation, std::span<const UserParam> params) {
+    static const std::regex ends_early(R"(\b(return|break|goto)\b)");
+    std::size_t widest = 0;
+    for (const UserParam& param : params) {
+        if (param.kind != UserParamKind::array) continue;
+        if (param.access != AccessClass::contiguous_aligned16) return 1;
+        widest = std::max(widest, itemsize(param.dtype));
+    }
+    if (widest == 0 || widest >= 16) return 1;
+    if (std::regex_search(operation.begin(), operation.end(), ends_early)) return 1;
+    return static_cast<std::uint8_t>(16 / widest);
 }
 
 std::string elementwise_header_defines(bool simulated) { return simulated ? simulator_defines() : std::string(); }

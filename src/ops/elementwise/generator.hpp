@@ -85,13 +85,20 @@ struct UserKernelText {
 // `generic`: the simulator's shape (each simulated thread walks a contiguous chunk, array
 // operands' layout read from the arguments at run time: one compile for every layout); else the
 // GPU's, its layout in its text (`ndim` dimensions, 32-bit indices when `index32`), one element
-// per thread in grid-stride order.
+// per thread in grid-stride order, or one group of `vector_width` elements per thread where every
+// array parameter is contiguous and 16-byte aligned (user_vector_width).
 struct UserKernelLayout {
     bool generic = true;
     bool simulated = true;  // the backend runs kernels on the CPU (GK_SIMULATED: chunked loops)
     std::uint8_t ndim = 0;
     bool index32 = false;
+    std::uint8_t vector_width = 1;
 };
+
+// Elements per 16-byte group (of the widest item) for a GPU kernel of these parameters, or 1: every
+// array parameter contiguous_aligned16, and an operation that ends no thread's loop early
+// (`return`, `break`, `goto`), since a group is stored after its last element.
+std::uint8_t user_vector_width(std::string_view operation, std::span<const UserParam> params);
 
 std::string generate_user_elementwise(const UserKernelText& text, std::span<const UserParam> params,
                                       const UserKernelLayout& layout);
