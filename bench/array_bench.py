@@ -181,12 +181,14 @@ def copy_ceiling_gbs(n, repeat):
     return float("nan")
 
 
-def host_us(step, calls=20_000):
-    """Median microseconds per call of `step` over batches of 100, the queue drained between batches."""
+def host_us(step, synchronize, calls=20_000):
+    """Median microseconds per call of `step` over batches of 100, the queue drained (untimed) between
+    batches: a full queue makes launches wait, and the loop would time the GPU's pace, not the host's."""
     for _ in range(500):
         step()
     samples = []
     for _ in range(calls // 100):
+        synchronize()
         start = time.perf_counter()
         for _ in range(100):
             step()
@@ -206,7 +208,7 @@ def host_times(lib):
     }
     result = {}
     for name, step in rows.items():
-        result[name] = host_us(step)
+        result[name] = host_us(step, lib.synchronize)
         lib.synchronize()
     return result
 

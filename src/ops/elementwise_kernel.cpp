@@ -20,7 +20,6 @@
 #include <cstring>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <unordered_map>
 
 #include "gpukit/current_stream.hpp"
@@ -435,7 +434,7 @@ LaunchConfig launch_config(const Plan& plan, const ElementwiseCall& call, const 
     const std::int64_t n = plan.layout.size;
     if (plan.kernel_layout.simulated) {
         // A few blocks per worker, each simulated thread a contiguous chunk (the engine's policy).
-        const std::int64_t workers = std::max(1u, std::thread::hardware_concurrency());
+        const std::int64_t workers = std::max(1, plan.device.properties().multiprocessor_count);
         const std::int64_t threads = call.block_size.value_or(32);
         const std::int64_t blocks = std::clamp<std::int64_t>(n / (threads * 4096), 1, 4 * workers);
         config.block = Dim3(static_cast<std::uint32_t>(threads));

@@ -271,8 +271,8 @@ TEST_F(ElementwiseKernelTest, VectorGroupsKeepTheElementByElementMeaning) {
     const Array xs = array_of(random_values(64, 23), {64}, DType::float32);
     const Array ys = Array::empty({64}, DType::float32);
     EXPECT_NE(accumulate.source({xs, ys}).find("gk_v_y = (("), std::string::npos) << "y += x reads y's group";
-    const std::string assigned = widen.source({array_of(random_values(64, 24), {64}, DType::int8),
-                                               array_of(random_values(64, 25), {64}, DType::float64)});
+    const std::string assigned = widen.source(
+        {array_of(random_values(64, 24), {64}, DType::int8), array_of(random_values(64, 25), {64}, DType::float64)});
     EXPECT_NE(assigned.find("gk_vector<float, 2> gk_v_y;"), std::string::npos) << "y = a + b does not:\n" << assigned;
     EXPECT_EQ(early.source({xs, ys}).find("gk_vector"), std::string::npos) << "return: element by element";
     detail::set_specialized_elementwise_on_simulator(false);

@@ -610,7 +610,8 @@ bool assigned_before_read(const UserKernelText& text, std::string_view name) {
 // 16-byte transactions. Outputs are loaded too (an element the operation leaves alone keeps its
 // value), unless surely assigned first. The last n % width elements go one by one.
 std::string user_vector_body(const UserKernelText& text, std::span<const UserParam> params, unsigned width) {
-    std::string code = concat("    const gk_index gk_groups = gk_n / ", width, ";\n    GK_ELEMENTS(gk_g, gk_groups) {\n");
+    std::string code =
+        concat("    const gk_index gk_groups = gk_n / ", width, ";\n    GK_ELEMENTS(gk_g, gk_groups) {\n");
     const auto vector_type = [width](const UserParam& param) {
         return concat("gk_vector<", storage_c_type(param.dtype), ", ", width, ">");
     };

@@ -12,7 +12,6 @@
 #include <cstring>
 #include <limits>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "gpukit/current_stream.hpp"
@@ -127,7 +126,7 @@ Counted count(const Array& source) {
 
     std::int64_t threads = 256, per_thread = 8, blocks = 0;
     if (device.backend_info().capabilities.simulated) {
-        const std::int64_t workers = std::max(1u, std::thread::hardware_concurrency());
+        const std::int64_t workers = std::max(1, device.properties().multiprocessor_count);
         threads = 32;
         blocks = std::clamp<std::int64_t>(params.size / (threads * 4096), 1, 4 * workers);
         per_thread = (params.size + blocks * threads - 1) / (blocks * threads);
