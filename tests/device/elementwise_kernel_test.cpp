@@ -296,7 +296,7 @@ TEST_F(ElementwiseKernelTest, CompilesOncePerDtypes) {
     kernel({a});
     reset_cache_stats();
     kernel({a});
-    kernel({a.index({Slice{1, 7}})});  // same layout class
+    kernel({a.index({Slice{4, 8}})});  // same layout class: contiguous, and 16-byte aligned as a is
     const CacheStats stats = cache_stats();
     EXPECT_EQ(stats.memory_hits + stats.disk_hits + stats.misses, 0u) << "the kernel object keeps its kernels";
     // Another object of the same definition finds the module in the compile cache.
