@@ -3,6 +3,7 @@
 #include "ops/ufunc.hpp"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <stdexcept>
 #include <string>
@@ -139,16 +140,27 @@ namespace {
 // The dtype each input takes part in loop selection with: an array's or typed scalar's own; a weak
 // scalar's from the others by NEP 50 (ScalarOverflowError when a Python int does not fit it, except
 // in comparisons, where NumPy compares such ints exactly: they keep int64 or uint64).
-std::vector<DType> input_dtypes(const Ufunc& ufunc, std::span<const ElementwiseOperand> inputs) {
-    std::vector<DType> strong;
+// A few dtypes, one per operand, kept inline: a call's host time is mostly its heap allocations.
+class OperandDTypes {
+public:
+    void push_back(DType dtype) { items_.at(size_++) = dtype; }
+    operator std::span<const DType>() const { return {items_.data(), size_}; }  // NOLINT(google-explicit-constructor)
+    DType operator[](std::size_t k) const { return items_[k]; }
+
+private:
+    std::array<DType, max_elementwise_operands> items_{};
+    std::size_t size_ = 0;
+};
+
+OperandDTypes input_dtypes(const Ufunc& ufunc, std::span<const ElementwiseOperand> inputs) {
+    OperandDTypes strong;
     for (const ElementwiseOperand& input : inputs) {
         if (input.array())
             strong.push_back(input.array()->dtype());
         else if (!input.scalar()->weak_kind())
             strong.push_back(input.scalar()->dtype());
     }
-    std::vector<DType> dtypes;
-    dtypes.reserve(inputs.size());
+    OperandDTypes dtypes;
     for (const ElementwiseOperand& input : inputs) {
         if (input.array()) {
             dtypes.push_back(input.array()->dtype());
@@ -209,7 +221,7 @@ std::vector<Array> call_ufunc(const Ufunc& ufunc, std::span<const ElementwiseOpe
     if (inputs.size() != ufunc.nin || (!outputs.empty() && outputs.size() != ufunc.nout))
         throw InvalidArgumentError(concat(ufunc.name, " takes ", int(ufunc.nin), " inputs and ", int(ufunc.nout),
                                           " outputs, not ", inputs.size(), " and ", outputs.size()));
-    const std::vector<DType> dtypes = input_dtypes(ufunc, inputs);
+    const OperandDTypes dtypes = input_dtypes(ufunc, inputs);
     if (!options.dtype) refuse_boolean_arithmetic(ufunc, dtypes);
     const UfuncLoop& loop = choose_loop(ufunc, dtypes, options);
     for (std::size_t k = 0; k < inputs.size(); ++k)
@@ -218,30 +230,39 @@ std::vector<Array> call_ufunc(const Ufunc& ufunc, std::span<const ElementwiseOpe
                                     to_string(dtypes[k]), "') to dtype('", to_string(loop.dtypes[k]),
                                     "') with casting rule '", to_string(options.casting), "'"));
 
-    std::vector<Shape> shapes;
     const Array* first = nullptr;
+    bool one_shape = true;  // every array of one shape (the common case: nothing to broadcast)
     for (const ElementwiseOperand& input : inputs) {
         if (!input.array()) continue;
-        shapes.push_back(input.array()->shape());
         if (!first) first = input.array();
+        one_shape = one_shape && input.array()->shape() == first->shape();
     }
     const Array* given = nullptr;  // the first output given
     for (const Array* output : outputs) {
         if (!output) continue;
         if (!given) given = output;
         if (!first) first = output;
+        one_shape = one_shape && output->shape() == first->shape();
     }
     if (!first)
         throw InvalidArgumentError(
             concat(ufunc.name, ": at least one operand must be an array (make one with gpukit.asarray)"));
-    Shape shape = broadcast_shapes(shapes);
-    if (given) {
-        shapes.push_back(given->shape());
-        if (broadcast_shapes(shapes) != given->shape())
-            throw InvalidArgumentError(concat("non-broadcastable output operand with shape ",
-                                              format_shape(given->shape()), " doesn't match the broadcast shape ",
-                                              format_shape(broadcast_shapes(shapes))));
-        shape = given->shape();
+    Shape shape;
+    if (one_shape) {
+        shape = first->shape();
+    } else {
+        std::vector<Shape> shapes;
+        for (const ElementwiseOperand& input : inputs)
+            if (input.array()) shapes.push_back(input.array()->shape());
+        shape = broadcast_shapes(shapes);
+        if (given) {
+            shapes.push_back(given->shape());
+            if (broadcast_shapes(shapes) != given->shape())
+                throw InvalidArgumentError(concat("non-broadcastable output operand with shape ",
+                                                  format_shape(given->shape()), " doesn't match the broadcast shape ",
+                                                  format_shape(broadcast_shapes(shapes))));
+            shape = given->shape();
+        }
     }
 
     std::vector<Array> results;
@@ -262,16 +283,15 @@ std::vector<Array> call_ufunc(const Ufunc& ufunc, std::span<const ElementwiseOpe
                                               ", not the broadcast shape ", format_shape(shape)));
         results.push_back(*output);
     }
-    std::vector<const Array*> targets;
-    targets.reserve(results.size());
-    for (const Array& result : results) targets.push_back(&result);
+    std::array<const Array*, max_elementwise_operands> targets{};
+    for (std::size_t k = 0; k < results.size(); ++k) targets[k] = &results[k];
 
     const std::size_t count = std::size_t{ufunc.nin} + ufunc.nout;
     const auto index = static_cast<std::size_t>(&loop - ufunc.loops.data());
     const ElementwiseLoop launch{static_cast<std::uint16_t>(ufunc_op_base + static_cast<std::uint16_t>(ufunc.id)),
                                  loop.expression, std::span<const DType>(loop.dtypes.data(), count), ufunc.generic,
                                  index};
-    launch_elementwise(launch, inputs, targets, options.where);
+    launch_elementwise(launch, inputs, std::span<const Array* const>(targets.data(), results.size()), options.where);
     return results;
 }
 

@@ -77,7 +77,12 @@ CollapsedLayout collapse(std::span<const std::int64_t> shape, std::span<const St
 AccessClass classify(const CollapsedLayout& layout, std::size_t operand, std::uint64_t address, std::int64_t itemsize) {
     const Strides& strides = layout.strides[operand];
     if (std::all_of(strides.begin(), strides.end(), [](std::int64_t s) { return s == 0; })) return AccessClass::scalar;
-    if (strides != c_strides(layout.shape, itemsize)) return AccessClass::strided;
+    // C-contiguous: each stride the product of the extents inside it (compared in place: no allocation).
+    std::int64_t expected = itemsize;
+    for (std::size_t d = strides.size(); d-- > 0;) {
+        if (strides[d] != expected) return AccessClass::strided;
+        expected *= layout.shape[d];
+    }
     return address % 16 == 0 ? AccessClass::contiguous_aligned16 : AccessClass::contiguous;
 }
 

@@ -9,6 +9,7 @@
 #include "ops/elementwise/launch.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -197,9 +198,8 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
     const Shape& shape = outputs.front()->shape();
 
     // Operands in kernel order (inputs, outputs, mask); a null array is a scalar.
-    std::vector<const Array*> operands(total, nullptr);
+    std::array<const Array*, max_elementwise_operands> operands{};
     std::vector<Array> copies;  // inputs read from a copy (overlap); kept until the launch is queued
-    copies.reserve(nin);
     std::vector<Strides> strides(total);
     const auto check_device = [&](const Array& array) {
         if (array.device() != device)
@@ -226,6 +226,7 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
         strides[k] = broadcast_strides(input->shape(), input->strides(), shape);
         for (const Array* output : outputs) {
             if (!overlaps_unsafely(*input, strides[k], *output)) continue;
+            copies.reserve(nin);  // no reallocation: earlier operands point into it
             copies.push_back(Array::empty(input->shape(), input->dtype(), device));
             const DType same[] = {input->dtype(), input->dtype()};
             const Array* from[] = {input};
@@ -317,7 +318,8 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
     key.simulated = simulated;
     key.device = device.ordinal();
     key.backend = &device.backend_info();
-    std::vector<std::int64_t> itemsizes;
+    std::array<std::int64_t, max_elementwise_operands> itemsize_of{};
+    const std::span<const std::int64_t> itemsizes(itemsize_of.data(), total);
     for (std::size_t k = 0; k < total; ++k) {
         if (k < count) {
             key.storage[k] = operands[k] ? operands[k]->dtype() : loop.loop_dtypes[k];
@@ -325,13 +327,12 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
         }
         if (!operands[k]) {
             key.access[k] = AccessClass::immediate;
-            itemsizes.push_back(0);
             continue;
         }
         key.access[k] = classify(layout, k, operands[k]->address(), operands[k]->itemsize());
         if (key.access[k] == AccessClass::strided)
             key.access[k] = classify_rows(layout, k, operands[k]->address(), operands[k]->itemsize());
-        itemsizes.push_back(operands[k]->itemsize());
+        itemsize_of[k] = operands[k]->itemsize();
     }
     key.index32 = fits_index32(layout, itemsizes);
     key.tiled = tiled_layout(key, nin, count);
