@@ -5,6 +5,8 @@
 #include "gpukit/promotion.hpp"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <string>
 
 #include "gpukit/error.hpp"
@@ -93,7 +95,11 @@ DType promote_weak(DType strong, PythonScalar scalar) {
 
 }  // namespace
 
-DType promote_types(DType a, DType b) {
+namespace {
+
+// NumPy's promotion of two dtypes, worked out by kind (promote_types looks it up in a table of
+// these: ufunc loop selection asks it a dozen times per call).
+DType compute_promotion(DType a, DType b) {
     if (a == b) return a;
     if (a == DType::bool_) return b;
     if (b == DType::bool_) return a;
@@ -103,12 +109,27 @@ DType promote_types(DType a, DType b) {
         // The complex type of the components' promotion.
         const DType ca = ka == DTypeKind::complex ? complex_component(a) : a;
         const DType cb = kb == DTypeKind::complex ? complex_component(b) : b;
-        return complex_of(promote_types(ca, cb));
+        return complex_of(compute_promotion(ca, cb));
     }
     if (ka == DTypeKind::floating && kb == DTypeKind::floating) return promote_floats(a, b);
     if (ka == DTypeKind::floating) return promote_float_integer(a, b);
     if (kb == DTypeKind::floating) return promote_float_integer(b, a);
     return promote_integers(a, b);
+}
+
+constexpr std::size_t dtype_count = std::size(dtype_table);
+
+}  // namespace
+
+DType promote_types(DType a, DType b) {
+    static const auto table = [] {
+        std::array<std::array<DType, dtype_count>, dtype_count> promoted{};
+        for (std::size_t i = 0; i < dtype_count; ++i)
+            for (std::size_t j = 0; j < dtype_count; ++j)
+                promoted[i][j] = compute_promotion(dtype_table[i].dtype, dtype_table[j].dtype);
+        return promoted;
+    }();
+    return table[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
 }
 
 DType result_type(std::span<const DType> arrays, std::span<const PythonScalar> scalars) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <deque>
 #include <stdexcept>
 #include <string>
@@ -120,7 +121,9 @@ std::string with_loop_type(std::string_view expression, DType loop_dtype) {
 }
 const Ufunc& ufunc(UfuncId id) { return table()[static_cast<std::size_t>(id)]; }
 
-const UfuncLoop* select_loop(const Ufunc& ufunc, std::span<const DType> inputs) {
+namespace {
+
+const UfuncLoop* search_loops(const Ufunc& ufunc, std::span<const DType> inputs) {
     for (const UfuncLoop& loop : ufunc.loops) {
         bool fits = true;
         for (std::size_t k = 0; k < inputs.size() && fits; ++k)
@@ -128,6 +131,28 @@ const UfuncLoop* select_loop(const Ufunc& ufunc, std::span<const DType> inputs) 
         if (fits) return &loop;
     }
     return nullptr;
+}
+
+}  // namespace
+
+const UfuncLoop* select_loop(const Ufunc& ufunc, std::span<const DType> inputs) {
+    // The search casts each input to each loop's dtypes in turn (a dozen tests for add(float32,
+    // float32)); with one or two inputs its answer is remembered per ufunc and dtypes: 1 + the
+    // loop's index, -1 for none, 0 not searched yet.
+    if (inputs.empty() || inputs.size() > 2) return search_loops(ufunc, inputs);
+    constexpr std::size_t dtypes = std::size(dtype_table);
+    static auto* memo = new std::vector<std::atomic<std::int16_t>>(ufunc_table().size() * dtypes * dtypes);
+    const std::size_t second = inputs.size() == 2 ? static_cast<std::size_t>(inputs[1]) : 0;
+    const std::size_t slot =
+        (static_cast<std::size_t>(ufunc.id) * dtypes + static_cast<std::size_t>(inputs[0])) * dtypes + second;
+    std::atomic<std::int16_t>& remembered = (*memo)[slot];
+    const std::int16_t known = remembered.load(std::memory_order_relaxed);
+    if (known > 0) return &ufunc.loops[static_cast<std::size_t>(known - 1)];
+    if (known < 0) return nullptr;
+    const UfuncLoop* loop = search_loops(ufunc, inputs);
+    remembered.store(loop ? static_cast<std::int16_t>(loop - ufunc.loops.data() + 1) : std::int16_t{-1},
+                     std::memory_order_relaxed);
+    return loop;
 }
 
 DType weak_scalar_dtype(std::span<const DType> arrays, PythonScalar scalar) {
