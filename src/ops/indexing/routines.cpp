@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "gpukit/advanced_indexing.hpp"
+#include "gpukit/layout.hpp"
 #include "gpukit/promotion.hpp"
 #include "ops/elementwise/collapse.hpp"
 #include "ops/indexing/gather.hpp"
@@ -15,13 +16,6 @@ namespace gpukit {
 using detail::concat;
 
 namespace {
-
-std::int64_t normalize_axis(std::int64_t axis, std::size_t ndim) {
-    const auto n = static_cast<std::int64_t>(ndim);
-    if (axis < -n || axis >= n)
-        throw InvalidArgumentError(concat("axis ", axis, " is out of bounds for array of dimension ", ndim));
-    return axis < 0 ? axis + n : axis;
-}
 
 void check_integers(const Array& indices, std::string_view what) {
     const DTypeKind k = kind(indices.dtype());
@@ -50,10 +44,10 @@ detail::GatherPlan take_plan(const Array& a, const Array& indices, std::optional
     check_integers(indices, "indices");
     if (!axis) return flat_plan(a, indices);
     if (a.ndim() == 0) {  // NumPy takes a 0-d array as a 1-D one of one element
-        normalize_axis(*axis, 1);
+        (void)normalize_axis(*axis, 1);  // the axis is still checked
         return flat_plan(a, indices);
     }
-    const auto along = static_cast<std::size_t>(normalize_axis(*axis, a.ndim()));
+    const auto along = normalize_axis(*axis, a.ndim());
     detail::GatherPlan plan{a, {}, {}, {}};
     detail::IndexOperand operand;
     operand.values = indices;
@@ -87,7 +81,7 @@ detail::GatherPlan along_axis_plan(const Array& a, const Array& indices, std::op
     }
     if (indices.ndim() != a.ndim())
         throw InvalidArgumentError("`indices` and `arr` must have the same number of dimensions");
-    const auto along = static_cast<std::size_t>(normalize_axis(*axis, a.ndim()));
+    const auto along = normalize_axis(*axis, a.ndim());
     Shape others = a.shape();
     others[along] = 1;
     Shape shape(a.ndim());
