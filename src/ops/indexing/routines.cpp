@@ -43,7 +43,7 @@ detail::GatherPlan flat_plan(const Array& a, const Array& indices) {
 detail::GatherPlan take_plan(const Array& a, const Array& indices, std::optional<std::int64_t> axis) {
     check_integers(indices, "indices");
     if (!axis) return flat_plan(a, indices);
-    if (a.ndim() == 0) {  // NumPy takes a 0-d array as a 1-D one of one element
+    if (a.ndim() == 0) {                 // NumPy takes a 0-d array as a 1-D one of one element
         (void)normalize_axis(*axis, 1);  // the axis is still checked
         return flat_plan(a, indices);
     }
