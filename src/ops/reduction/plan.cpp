@@ -49,14 +49,14 @@ ReductionLayout plan_reduction(std::span<const std::int64_t> shape, std::span<co
     ReductionLayout layout;
     layout.kept_size = element_count(kept_shape);
     layout.reduced_size = element_count(reduced_shape);
-    if (layout.kept_size == 0 || layout.reduced_size == 0) {
-        // Nothing to read (every result is the identity), or no result: no dimension to walk.
-        layout.kind = layout.kept_size <= 1 ? ReductionClass::full : ReductionClass::strided;
-        return layout;
-    }
-    layout.kept = kept.shape;
+    layout.kept = kept.shape;  // empty when there is no result
     layout.input_kept = kept.strides[0];
     layout.output_kept = kept.strides[1];
+    if (layout.kept_size == 0 || layout.reduced_size == 0) {
+        // No result, or nothing to read (each result is the identity's): a result per thread.
+        layout.kind = layout.kept.empty() ? ReductionClass::full : ReductionClass::strided;
+        return layout;
+    }
     layout.reduced = along.shape;
     layout.input_reduced = along.strides[0];
     if (layout.kept.empty())

@@ -1,0 +1,349 @@
+// kernels/gpukit_reduction.cuh: what every generated reduction kernel includes
+// (src/ops/reduction/generator.cpp writes the kernels; embedded in the library like
+// gpukit_elementwise.cuh, so NVRTC and the simulator compile the same text).
+//
+// A reduction is an operation struct (generated per loop) with CuPy's four parts:
+//   acc_t identity();                 the value of no elements
+//   acc_t map(in_t x, gk_index j);    an element (j: its index among the reduced ones, C order)
+//   acc_t reduce(acc_t a, acc_t b);   two partial results, a's elements before b's
+//   out_t post(acc_t a, gk_index n);  the result of n elements
+// and three kernel shapes (ReductionClass in src/ops/reduction/plan.hpp), each finishing without a
+// second launch: the last block to arrive (a __threadfence, then an atomic count) combines the
+// other blocks' partials in block order, so that a result is the same on every run.
+#pragma once
+
+#include "gpukit_elementwise.cuh"
+
+// The simulator's shapes (each simulated thread a contiguous chunk of elements or whole results),
+// unless the GPU's are asked for (GK_GPU_SHAPES: tests run the GPU's kernels on the simulator).
+#if defined(GK_SIMULATED) && !defined(GK_GPU_SHAPES)
+#define GK_CHUNKED_SHAPES
+#endif
+
+// The launcher's description (src/ops/reduction/reduce.cpp fills the same struct): the input and
+// result addresses, scratch for partials and counters, and the merged kept and reduced dimensions.
+struct gk_reduce_params {
+    unsigned long long input, output, scratch;
+    long long kept_shape[GK_MAX_DIMS], kept_input[GK_MAX_DIMS], kept_output[GK_MAX_DIMS];
+    long long reduced_shape[GK_MAX_DIMS], reduced_input[GK_MAX_DIMS];
+    long long kept_size, reduced_size;
+    int kept_ndim, reduced_ndim;
+    int splits;       // blocks that share one group of results, each a range of the reduced elements
+    int row_threads;  // rows: threads per row (32: a warp; blockDim.x: the block)
+};
+
+// ---- helpers of the reductions' expressions (src/ops/reductions.def)
+
+// Sums and products: integers wrap modulo 2^bits as NumPy's (C's signed overflow is undefined).
+template <class T>
+__device__ inline T gk_sum(T a, T b) {
+    return a + b;
+}
+template <class T>
+__device__ inline T gk_product(T a, T b) {
+    return a * b;
+}
+#define GK_WRAPPING_REDUCTIONS(T)                                        \
+    template <>                                                          \
+    __device__ inline T gk_sum<T>(T a, T b) {                            \
+        return gk_wrap_add(a, b);                                        \
+    }                                                                    \
+    template <>                                                          \
+    __device__ inline T gk_product<T>(T a, T b) {                        \
+        return gk_wrap_multiply(a, b);                                   \
+    }
+GK_WRAPPING_REDUCTIONS(long long)
+GK_WRAPPING_REDUCTIONS(unsigned long long)
+GK_WRAPPING_REDUCTIONS(int)
+GK_WRAPPING_REDUCTIONS(unsigned int)
+GK_WRAPPING_REDUCTIONS(short)
+GK_WRAPPING_REDUCTIONS(unsigned short)
+GK_WRAPPING_REDUCTIONS(signed char)
+GK_WRAPPING_REDUCTIONS(unsigned char)
+#undef GK_WRAPPING_REDUCTIONS
+
+// The identities of max and min: the lowest and highest value of a type (-inf and inf for
+// floating point; complex values order by real, then imaginary part).
+template <class T>
+struct gk_bounds {
+    __device__ static T lowest() { return (T)0 < (T)-1 ? (T)0 : (T)((typename gk_unsigned<T>::type)1 << (sizeof(T) * 8 - 1)); }
+    __device__ static T highest() { return (T)~lowest(); }
+};
+template <>
+struct gk_bounds<bool> {
+    __device__ static bool lowest() { return false; }
+    __device__ static bool highest() { return true; }
+};
+template <>
+struct gk_bounds<float> {
+    __device__ static float lowest() { return -gk_limits<float>::infinity(); }
+    __device__ static float highest() { return gk_limits<float>::infinity(); }
+};
+template <>
+struct gk_bounds<double> {
+    __device__ static double lowest() { return -gk_limits<double>::infinity(); }
+    __device__ static double highest() { return gk_limits<double>::infinity(); }
+};
+template <class T>
+struct gk_bounds<gk_complex<T> > {
+    __device__ static gk_complex<T> lowest() { return {gk_bounds<T>::lowest(), gk_bounds<T>::lowest()}; }
+    __device__ static gk_complex<T> highest() { return {gk_bounds<T>::highest(), gk_bounds<T>::highest()}; }
+};
+template <class T>
+__device__ inline T gk_lowest() {
+    return gk_bounds<T>::lowest();
+}
+template <class T>
+__device__ inline T gk_highest() {
+    return gk_bounds<T>::highest();
+}
+
+// A mean: the sum over the count (NaN for none, as NumPy's 0/0).
+template <class T>
+__device__ inline T gk_divide_by_count(T sum, long long n) {
+    return sum / (T)n;
+}
+template <class T>
+__device__ inline gk_complex<T> gk_divide_by_count(gk_complex<T> sum, long long n) {
+    return {sum.re / (T)n, sum.im / (T)n};
+}
+
+// Byte offsets of a flat index in a merged group of dimensions (C order).
+__device__ inline long long gk_offset_of(gk_index flat, const long long* shape, const long long* strides, int ndim) {
+    long long offset = 0;
+    for (int d = ndim - 1; d >= 0; --d) {
+        const long long extent = shape[d];
+        offset += (flat % extent) * strides[d];
+        flat /= extent;
+    }
+    return offset;
+}
+
+// Scratch (one buffer per stream, src/ops/reduction/reduce.cpp): counters first, zero between
+// launches (the last block of each count resets its own), then the partials.
+#define GK_REDUCE_COUNTERS 4096
+#define GK_REDUCE_PARTIALS_OFFSET (GK_REDUCE_COUNTERS * 4)
+
+// A value of any trivially copyable type as 32-bit words: shuffles take scalars only (argmax's
+// pairs and complex sums move a word at a time).
+template <class T>
+union gk_words {
+    T value;
+    unsigned w[(sizeof(T) + 3) / 4];
+};
+template <class T>
+__device__ inline T gk_shfl_down(T value, unsigned offset, int width) {
+    gk_words<T> words;
+    words.value = value;
+    for (unsigned k = 0; k < sizeof(words.w) / sizeof(words.w[0]); ++k)
+        words.w[k] = __shfl_down_sync(0xffffffffu, words.w[k], offset, width);
+    return words.value;
+}
+
+// A partial another block wrote, read past this multiprocessor's L1 (it may hold none of it, but
+// a stale line would be wrong).
+template <class T>
+__device__ inline T gk_load_fresh(const T* p) {
+#ifdef GK_SIMULATED
+    return *p;
+#else
+    gk_words<T> words;
+    for (unsigned k = 0; k < sizeof(words.w) / sizeof(words.w[0]); ++k) words.w[k] = __ldcg((const unsigned*)p + k);
+    return words.value;
+#endif
+}
+
+// A warp's values combined into lane 0's, in lane order (width: lanes per group, a power of 2 <= 32).
+template <class Op>
+__device__ inline typename Op::acc_t gk_warp_reduce(typename Op::acc_t a, int width) {
+    for (int offset = width / 2; offset > 0; offset /= 2) a = Op::reduce(a, gk_shfl_down(a, offset, width));
+    return a;
+}
+
+// A block's values combined into thread 0's, in thread order (`shared`: one slot per warp).
+template <class Op>
+__device__ inline typename Op::acc_t gk_block_reduce(typename Op::acc_t a, typename Op::acc_t* shared) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = (blockDim.x + 31) / 32;
+    a = gk_warp_reduce<Op>(a, 32);
+    if (lane == 0) shared[warp] = a;
+    __syncthreads();
+    if (warp == 0) {
+        a = lane < warps ? shared[lane] : Op::identity();
+        a = gk_warp_reduce<Op>(a, 32);
+    }
+    __syncthreads();  // `shared` may be used again
+    return a;
+}
+
+// Whether this block is the last of `blocks` to finish with `counter` (which it then resets for the
+// next launch on the stream). Each block's partials, written before, are then visible to the
+// threads of the last block that read them (`reads`): each acquires them with an atomic of its
+// own on the counter, after the writers' __threadfence and atomic (racecheck follows that chain).
+__device__ inline bool gk_arrive_last(unsigned* counter, unsigned blocks, bool* shared_flag, bool reads) {
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) *shared_flag = atomicAdd(counter, 1u) == blocks - 1;
+    __syncthreads();
+    if (!*shared_flag) return false;
+    if (reads) (void)atomicAdd(counter, 0u);
+    __syncthreads();
+    if (threadIdx.x == 0) atomicExch(counter, 0u);
+    return true;
+}
+
+// One thread's elements [begin, end) of a strided run, combined. On a GPU a thread meets few
+// elements (the grid strides over them); on the simulator one thread takes a long contiguous chunk,
+// so it sums in blocks of 128 combined pairwise (NumPy's order): the rounding error then grows with
+// log2 of the chunk, not with its length.
+template <class Op, class Load>
+__device__ inline typename Op::acc_t gk_accumulate_range(gk_index begin, gk_index end, const Load& load) {
+    typedef typename Op::acc_t acc_t;
+#ifdef GK_CHUNKED_SHAPES
+    acc_t stack[48];
+    int depth = 0;
+    unsigned long long blocks = 0;
+    for (gk_index block = begin; block < end; block += 128) {
+        const gk_index stop = block + 128 < end ? block + 128 : end;
+        acc_t a = Op::map(load(block), block);
+        for (gk_index j = block + 1; j < stop; ++j) a = Op::reduce(a, Op::map(load(j), j));
+        // A binary counter of completed blocks: equal-sized neighbours merge, earlier on the left.
+        for (unsigned long long c = ++blocks; (c & 1) == 0; c >>= 1) a = Op::reduce(stack[--depth], a);
+        stack[depth++] = a;
+    }
+    acc_t a = Op::identity();
+    for (int d = 0; d < depth; ++d) a = Op::reduce(a, stack[d]);
+    return a;
+#else
+    acc_t a = Op::identity();
+    for (gk_index j = begin; j < end; ++j) a = Op::reduce(a, Op::map(load(j), j));
+    return a;
+#endif
+}
+
+// ---- full: every element into one result. Each thread combines its elements (16-byte groups of W
+// when the input is contiguous and aligned), then the block, then the last block the partials.
+template <class Op, int W>
+__device__ inline void gk_reduce_full(const gk_reduce_params& p, typename Op::acc_t* shared, bool* last) {
+    typedef typename Op::acc_t acc_t;
+    typedef typename Op::in_storage in_storage;
+    const gk_index n = (gk_index)p.reduced_size;
+    const char* const input = (const char*)p.input;
+    const auto load = [&](gk_index j) {
+        return *(const in_storage*)(input + gk_offset_of(j, p.reduced_shape, p.reduced_input, p.reduced_ndim));
+    };
+    acc_t a = Op::identity();
+#ifdef GK_CHUNKED_SHAPES
+    a = gk_accumulate_range<Op>(gk_chunk_begin(n), gk_chunk_end(n), load);
+#else
+    if (W > 1) {
+        const gk_index groups = n / W;
+        for (gk_index g = gk_thread_rank(); g < groups; g += gk_thread_count()) {
+            const gk_vector<in_storage, W> v = ((const gk_vector<in_storage, W>*)input)[g];
+#pragma unroll
+            for (int l = 0; l < W; ++l) a = Op::reduce(a, Op::map(v.v[l], g * W + l));
+        }
+        for (gk_index j = groups * W + gk_thread_rank(); j < n; j += gk_thread_count())
+            a = Op::reduce(a, Op::map(((const in_storage*)input)[j], j));
+    } else {
+        for (gk_index j = gk_thread_rank(); j < n; j += gk_thread_count()) a = Op::reduce(a, Op::map(load(j), j));
+    }
+#endif
+    a = gk_block_reduce<Op>(a, shared);
+    acc_t* const partials = (acc_t*)(p.scratch + GK_REDUCE_PARTIALS_OFFSET);
+    if (threadIdx.x == 0) partials[blockIdx.x] = a;
+    if (!gk_arrive_last((unsigned*)p.scratch, gridDim.x, last, threadIdx.x < gridDim.x)) return;
+    a = Op::identity();
+    for (unsigned k = threadIdx.x; k < gridDim.x; k += blockDim.x) a = Op::reduce(a, gk_load_fresh(partials + k));
+    a = gk_block_reduce<Op>(a, shared);
+    if (threadIdx.x == 0)
+        *(typename Op::out_storage*)p.output = gk_convert<typename Op::out_storage>(Op::post(a, n));
+}
+
+// ---- rows: each result's elements contiguous (one row of the reduced dimension). row_threads
+// threads per row: a warp (32) for short rows, the whole block for long ones; on the simulator
+// each thread takes whole rows.
+template <class Op>
+__device__ inline void gk_reduce_rows(const gk_reduce_params& p, typename Op::acc_t* shared) {
+    typedef typename Op::acc_t acc_t;
+    typedef typename Op::in_storage in_storage;
+    const gk_index length = (gk_index)p.reduced_size;
+    const long long step = p.reduced_ndim ? p.reduced_input[0] : 0;
+    const auto result = [&](gk_index row, acc_t a) {
+        char* const out = (char*)p.output + gk_offset_of(row, p.kept_shape, p.kept_output, p.kept_ndim);
+        *(typename Op::out_storage*)out = gk_convert<typename Op::out_storage>(Op::post(a, length));
+    };
+#ifdef GK_CHUNKED_SHAPES
+    GK_ELEMENTS(row, (gk_index)p.kept_size) {
+        const char* const base = (const char*)p.input + gk_offset_of(row, p.kept_shape, p.kept_input, p.kept_ndim);
+        result(row, gk_accumulate_range<Op>(0, length, [&](gk_index j) { return *(const in_storage*)(base + j * step); }));
+    }
+    (void)shared;
+#else
+    const int per_row = p.row_threads;
+    const gk_index rows_per_block = blockDim.x / per_row;
+    const gk_index row = (gk_index)blockIdx.x * rows_per_block + threadIdx.x / per_row;
+    const int lane = threadIdx.x % per_row;
+    acc_t a = Op::identity();
+    if (row < (gk_index)p.kept_size) {
+        const char* const base = (const char*)p.input + gk_offset_of(row, p.kept_shape, p.kept_input, p.kept_ndim);
+        for (gk_index j = lane; j < length; j += per_row) a = Op::reduce(a, Op::map(*(const in_storage*)(base + j * step), j));
+    }
+    a = per_row == 32 ? gk_warp_reduce<Op>(a, 32) : gk_block_reduce<Op>(a, shared);
+    if (lane == 0 && row < (gk_index)p.kept_size) result(row, a);
+#endif
+}
+
+// ---- each: a thread per result, walking its reduced elements (any layout; coalesced when the kept
+// dimension is contiguous, as for x.sum(axis=0)). With splits > 1, blockIdx.y takes one range of
+// the reduced elements, and the last of a column of blocks combines their partials.
+template <class Op>
+__device__ inline void gk_reduce_each(const gk_reduce_params& p, bool* last) {
+    typedef typename Op::acc_t acc_t;
+    typedef typename Op::in_storage in_storage;
+    const gk_index length = (gk_index)p.reduced_size;
+    const auto finish = [&](gk_index r, acc_t a) {
+        char* const out = (char*)p.output + gk_offset_of(r, p.kept_shape, p.kept_output, p.kept_ndim);
+        *(typename Op::out_storage*)out = gk_convert<typename Op::out_storage>(Op::post(a, length));
+    };
+#ifdef GK_CHUNKED_SHAPES
+    GK_ELEMENTS(r, (gk_index)p.kept_size) {
+        const char* const base = (const char*)p.input + gk_offset_of(r, p.kept_shape, p.kept_input, p.kept_ndim);
+        finish(r, gk_accumulate_range<Op>(0, length, [&](gk_index j) {
+                   return *(const in_storage*)(base +
+                                               gk_offset_of(j, p.reduced_shape, p.reduced_input, p.reduced_ndim));
+               }));
+    }
+    (void)last;
+#else
+    const gk_index r = (gk_index)blockIdx.x * blockDim.x + threadIdx.x;
+    const gk_index per_split = (length + p.splits - 1) / p.splits;
+    const gk_index begin = (gk_index)blockIdx.y * per_split;
+    const gk_index end = begin + per_split < length ? begin + per_split : length;
+    acc_t a = Op::identity();
+    if (r < (gk_index)p.kept_size) {
+        const char* const base = (const char*)p.input + gk_offset_of(r, p.kept_shape, p.kept_input, p.kept_ndim);
+        if (p.reduced_ndim == 1) {
+            const long long step = p.reduced_input[0];
+            for (gk_index j = begin; j < end; ++j) a = Op::reduce(a, Op::map(*(const in_storage*)(base + j * step), j));
+        } else {
+            for (gk_index j = begin; j < end; ++j)
+                a = Op::reduce(a, Op::map(*(const in_storage*)(base + gk_offset_of(j, p.reduced_shape, p.reduced_input,
+                                                                                    p.reduced_ndim)),
+                                          j));
+        }
+    }
+    if (p.splits == 1) {
+        if (r < (gk_index)p.kept_size) finish(r, a);
+        return;
+    }
+    // Partials [split][result]; one counter per column of blocks.
+    unsigned* const counters = (unsigned*)p.scratch;
+    acc_t* const partials = (acc_t*)(p.scratch + GK_REDUCE_PARTIALS_OFFSET);
+    if (r < (gk_index)p.kept_size) partials[(gk_index)blockIdx.y * p.kept_size + r] = a;
+    if (!gk_arrive_last(counters + blockIdx.x, gridDim.y, last, r < (gk_index)p.kept_size)) return;
+    if (r >= (gk_index)p.kept_size) return;
+    a = Op::identity();
+    for (int s = 0; s < p.splits; ++s) a = Op::reduce(a, gk_load_fresh(partials + (gk_index)s * p.kept_size + r));
+    finish(r, a);
+#endif
+}
