@@ -371,12 +371,6 @@ nb::object array_ufunc(nb::handle, nb::handle numpy_ufunc, nb::handle method, co
     return ufunc.attr(method)(*operands, **keywords);
 }
 
-template <class Function, class... Extra>
-void add_method(nb::handle cls, const char* name, Function&& function, const Extra&... extra) {
-    cls.attr(name) =
-        nb::cpp_function(std::forward<Function>(function), nb::is_method(), nb::name(name), nb::scope(cls), extra...);
-}
-
 }  // namespace
 
 const PyType_Slot* array_operator_slots() noexcept { return slots; }

@@ -4,9 +4,18 @@
 // calls them in dependency order (errors first: every other binding raises through them).
 #pragma once
 
+#include <utility>
+
 #include <nanobind/nanobind.h>
 
 namespace gpukit::python {
+
+// Adds a method to a class bound in another file (ndarray's methods live beside their functions).
+template <class Function, class... Extra>
+void add_method(nanobind::handle cls, const char* name, Function&& function, const Extra&... extra) {
+    cls.attr(name) = nanobind::cpp_function(std::forward<Function>(function), nanobind::is_method(),
+                                            nanobind::name(name), nanobind::scope(cls), extra...);
+}
 
 void bind_errors(nanobind::module_& m);
 void bind_device(nanobind::module_& m);
@@ -20,6 +29,7 @@ void bind_elementwise_functions(nanobind::module_& m);
 void bind_indexing(nanobind::module_& m);
 void bind_creation(nanobind::module_& m);
 void bind_shape_ops(nanobind::module_& m);
+void bind_reductions(nanobind::module_& m);
 void bind_module_kernel(nanobind::module_& m);
 void bind_elementwise_kernel(nanobind::module_& m);
 void bind_check(nanobind::module_& m);
