@@ -145,7 +145,20 @@ def workloads(n, side):
         z = lib.to_device(np.empty(n, np.float32))
         return lambda: kernel(np.float32(2.0), x, y, z)
 
+    def reduction(op, shape, axis=None):
+        """A reduction of random float32 of `shape` (issue 14: full sum/max, per-axis sums)."""
+
+        def setup(lib):
+            a = lib.to_device(np.random.default_rng(5).random(shape, dtype=np.float32))
+            if lib.name == "torch":
+                if op == "max":
+                    return lambda: torch.amax(a)
+                return (lambda: a.sum()) if axis is None else (lambda: a.sum(dim=axis))
+            return lambda: getattr(lib.xp, op)(a, axis=axis)
+        return setup
+
     f4 = 4
+    big = 2 * n
     return [
         ("add f32", 3 * n * f4, contiguous("add")),
         ("multiply f32", 3 * n * f4, contiguous("multiply")),
@@ -159,6 +172,12 @@ def workloads(n, side):
         ("add bf16", 3 * n * 2, contiguous("add", "bfloat16")),
         (f"broadcast ({side}^2)+({side},1)", 2 * side * side * f4, broadcast),
         (f"transposed a.T+b {side}^2", 3 * side * side * f4, transposed),
+        ("sum f32 (2^27, read)", big * f4, reduction("sum", (big,))),
+        ("max f32 (2^27, read)", big * f4, reduction("max", (big,))),
+        ("sum axis=0 4096^2", 4096 * 4096 * f4, reduction("sum", (4096, 4096), 0)),
+        ("sum axis=1 4096^2", 4096 * 4096 * f4, reduction("sum", (4096, 4096), 1)),
+        ("sum axis=0 16384x256", 16384 * 256 * f4, reduction("sum", (16384, 256), 0)),
+        ("sum axis=1 16384x256", 16384 * 256 * f4, reduction("sum", (16384, 256), 1)),
     ]
 
 
@@ -205,6 +224,7 @@ def host_times(lib):
         "x + 1.0": lambda: x + 1.0,
         "x[1:3]": lambda: x[1:3],
         "sqrt(x)": lambda: xp.sqrt(x),
+        "x.sum()": lambda: x.sum(),
     }
     result = {}
     for name, step in rows.items():
