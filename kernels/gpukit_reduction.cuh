@@ -43,14 +43,14 @@ template <class T>
 __device__ inline T gk_product(T a, T b) {
     return a * b;
 }
-#define GK_WRAPPING_REDUCTIONS(T)                                        \
-    template <>                                                          \
-    __device__ inline T gk_sum<T>(T a, T b) {                            \
-        return gk_wrap_add(a, b);                                        \
-    }                                                                    \
-    template <>                                                          \
-    __device__ inline T gk_product<T>(T a, T b) {                        \
-        return gk_wrap_multiply(a, b);                                   \
+#define GK_WRAPPING_REDUCTIONS(T)                 \
+    template <>                                   \
+    __device__ inline T gk_sum<T>(T a, T b) {     \
+        return gk_wrap_add(a, b);                 \
+    }                                             \
+    template <>                                   \
+    __device__ inline T gk_product<T>(T a, T b) { \
+        return gk_wrap_multiply(a, b);            \
     }
 GK_WRAPPING_REDUCTIONS(long long)
 GK_WRAPPING_REDUCTIONS(unsigned long long)
@@ -66,7 +66,9 @@ GK_WRAPPING_REDUCTIONS(unsigned char)
 // floating point; complex values order by real, then imaginary part).
 template <class T>
 struct gk_bounds {
-    __device__ static T lowest() { return (T)0 < (T)-1 ? (T)0 : (T)((typename gk_unsigned<T>::type)1 << (sizeof(T) * 8 - 1)); }
+    __device__ static T lowest() {
+        return (T)0 < (T)-1 ? (T)0 : (T)((typename gk_unsigned<T>::type)1 << (sizeof(T) * 8 - 1));
+    }
     __device__ static T highest() { return (T)~lowest(); }
 };
 template <>
@@ -148,7 +150,11 @@ __device__ inline T gk_load_fresh(const T* p) {
     return *p;
 #else
     gk_words<T> words;
-    for (unsigned k = 0; k < sizeof(words.w) / sizeof(words.w[0]); ++k) words.w[k] = __ldcg((const unsigned*)p + k);
+    if (sizeof(T) % 4 == 0) {
+        for (unsigned k = 0; k < sizeof(T) / 4; ++k) words.w[k] = __ldcg((const unsigned*)p + k);
+    } else {  // bool, int8, int16 accumulators: no whole word to load
+        for (unsigned k = 0; k < sizeof(T); ++k) ((unsigned char*)&words)[k] = ((const volatile unsigned char*)p)[k];
+    }
     return words.value;
 #endif
 }
@@ -255,8 +261,7 @@ __device__ inline void gk_reduce_full(const gk_reduce_params& p, typename Op::ac
     a = Op::identity();
     for (unsigned k = threadIdx.x; k < gridDim.x; k += blockDim.x) a = Op::reduce(a, gk_load_fresh(partials + k));
     a = gk_block_reduce<Op>(a, shared);
-    if (threadIdx.x == 0)
-        *(typename Op::out_storage*)p.output = gk_convert<typename Op::out_storage>(Op::post(a, n));
+    if (threadIdx.x == 0) *(typename Op::out_storage*)p.output = gk_convert<typename Op::out_storage>(Op::post(a, n));
 }
 
 // ---- rows: each result's elements contiguous (one row of the reduced dimension). row_threads
@@ -275,7 +280,8 @@ __device__ inline void gk_reduce_rows(const gk_reduce_params& p, typename Op::ac
 #ifdef GK_CHUNKED_SHAPES
     GK_ELEMENTS(row, (gk_index)p.kept_size) {
         const char* const base = (const char*)p.input + gk_offset_of(row, p.kept_shape, p.kept_input, p.kept_ndim);
-        result(row, gk_accumulate_range<Op>(0, length, [&](gk_index j) { return *(const in_storage*)(base + j * step); }));
+        result(row,
+               gk_accumulate_range<Op>(0, length, [&](gk_index j) { return *(const in_storage*)(base + j * step); }));
     }
     (void)shared;
 #else
@@ -286,7 +292,9 @@ __device__ inline void gk_reduce_rows(const gk_reduce_params& p, typename Op::ac
     acc_t a = Op::identity();
     if (row < (gk_index)p.kept_size) {
         const char* const base = (const char*)p.input + gk_offset_of(row, p.kept_shape, p.kept_input, p.kept_ndim);
-        for (gk_index j = lane; j < length; j += per_row) a = Op::reduce(a, Op::map(*(const in_storage*)(base + j * step), j));
+#pragma unroll 4
+        for (gk_index j = lane; j < length; j += per_row)
+            a = Op::reduce(a, Op::map(*(const in_storage*)(base + j * step), j));
     }
     a = per_row == 32 ? gk_warp_reduce<Op>(a, 32) : gk_block_reduce<Op>(a, shared);
     if (lane == 0 && row < (gk_index)p.kept_size) result(row, a);
@@ -308,10 +316,10 @@ __device__ inline void gk_reduce_each(const gk_reduce_params& p, bool* last) {
 #ifdef GK_CHUNKED_SHAPES
     GK_ELEMENTS(r, (gk_index)p.kept_size) {
         const char* const base = (const char*)p.input + gk_offset_of(r, p.kept_shape, p.kept_input, p.kept_ndim);
-        finish(r, gk_accumulate_range<Op>(0, length, [&](gk_index j) {
-                   return *(const in_storage*)(base +
-                                               gk_offset_of(j, p.reduced_shape, p.reduced_input, p.reduced_ndim));
-               }));
+        finish(
+            r, gk_accumulate_range<Op>(0, length, [&](gk_index j) {
+                return *(const in_storage*)(base + gk_offset_of(j, p.reduced_shape, p.reduced_input, p.reduced_ndim));
+            }));
     }
     (void)last;
 #else
@@ -324,11 +332,12 @@ __device__ inline void gk_reduce_each(const gk_reduce_params& p, bool* last) {
         const char* const base = (const char*)p.input + gk_offset_of(r, p.kept_shape, p.kept_input, p.kept_ndim);
         if (p.reduced_ndim == 1) {
             const long long step = p.reduced_input[0];
+#pragma unroll 4
             for (gk_index j = begin; j < end; ++j) a = Op::reduce(a, Op::map(*(const in_storage*)(base + j * step), j));
         } else {
             for (gk_index j = begin; j < end; ++j)
                 a = Op::reduce(a, Op::map(*(const in_storage*)(base + gk_offset_of(j, p.reduced_shape, p.reduced_input,
-                                                                                    p.reduced_ndim)),
+                                                                                   p.reduced_ndim)),
                                           j));
         }
     }

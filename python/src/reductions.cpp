@@ -63,8 +63,8 @@ void bind_reductions(nb::module_& m) {
                 [reduce](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle keepdims) {
                     return run(reduce, to_array(a, "a"), options_of(axis, dtype, out, keepdims));
                 },
-                "a"_a.none(), "axis"_a.none() = nb::none(), "dtype"_a.none() = nb::none(),
-                "out"_a.none() = nb::none(), "keepdims"_a = false, row.doc);
+                "a"_a.none(), "axis"_a.none() = nb::none(), "dtype"_a.none() = nb::none(), "out"_a.none() = nb::none(),
+                "keepdims"_a = false, row.doc);
             add_method(
                 cls, row.name,
                 [reduce](const Array& self, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle keepdims) {
@@ -78,8 +78,7 @@ void bind_reductions(nb::module_& m) {
                 [reduce](nb::handle a, nb::handle axis, nb::handle out, nb::handle keepdims) {
                     return run(reduce, to_array(a, "a"), options_of(axis, nb::none(), out, keepdims));
                 },
-                "a"_a.none(), "axis"_a.none() = nb::none(), "out"_a.none() = nb::none(), "keepdims"_a = false,
-                row.doc);
+                "a"_a.none(), "axis"_a.none() = nb::none(), "out"_a.none() = nb::none(), "keepdims"_a = false, row.doc);
             add_method(
                 cls, row.name,
                 [reduce](const Array& self, nb::handle axis, nb::handle out, nb::handle keepdims) {

@@ -60,12 +60,13 @@ const std::vector<Reference>& references() {
 }
 
 // The reduction of `values` (C order in `shape`) over `axes` (empty: all), in result order.
-Values expected(const Reference& reference, const Values& values, const Shape& shape, const std::vector<bool>& reduced) {
+Values expected(const Reference& reference, const Values& values, const Shape& shape,
+                const std::vector<bool>& reduced) {
     Shape kept;
     for (std::size_t d = 0; d < shape.size(); ++d)
         if (!reduced[d]) kept.push_back(shape[d]);
-    const auto count = static_cast<std::size_t>(
-        std::accumulate(kept.begin(), kept.end(), std::int64_t{1}, std::multiplies<>()));
+    const auto count =
+        static_cast<std::size_t>(std::accumulate(kept.begin(), kept.end(), std::int64_t{1}, std::multiplies<>()));
     Values result(count, reference.identity);
     std::vector<std::int64_t> counted(count, 0);
     for (std::size_t flat = 0; flat < values.size(); ++flat) {
@@ -165,20 +166,18 @@ void check_case(const Reference& reference, DType dtype, const Case& c, bool kee
             ASSERT_TRUE(std::isnan(got[k])) << what << " at " << k;
             continue;
         }
-        ASSERT_NEAR(got[k], want[k], tolerance(result_dtype) * std::max(1.0, std::abs(want[k])))
-            << what << " at " << k;
+        ASSERT_NEAR(got[k], want[k], tolerance(result_dtype) * std::max(1.0, std::abs(want[k]))) << what << " at " << k;
     }
 }
 
 const std::vector<Case>& cases() {
     using Axes = std::vector<std::int64_t>;
     static const std::vector<Case> table = {
-        {{0}, std::nullopt, 0},          {{1}, std::nullopt, 0},         {{31}, std::nullopt, 0},
-        {{4099}, std::nullopt, 0},       {{4099}, std::nullopt, 2},      {{7, 33}, Axes{1}, 0},
-        {{7, 33}, Axes{0}, 0},           {{7, 33}, Axes{-1}, 1},         {{33, 7}, Axes{0}, 1},
-        {{4, 5, 6}, Axes{0, 2}, 0},      {{4, 5, 6}, Axes{1}, 0},        {{4, 5, 6}, Axes{-2, -1}, 2},
-        {{3, 0}, Axes{1}, 0},            {{0, 3}, Axes{1}, 0},           {{2, 1500}, Axes{1}, 0},
-        {{1500, 3}, Axes{0}, 0},         {{4, 5, 6}, Axes{}, 0},         {{}, std::nullopt, 0},
+        {{0}, std::nullopt, 0},    {{1}, std::nullopt, 0},     {{31}, std::nullopt, 0}, {{4099}, std::nullopt, 0},
+        {{4099}, std::nullopt, 2}, {{7, 33}, Axes{1}, 0},      {{7, 33}, Axes{0}, 0},   {{7, 33}, Axes{-1}, 1},
+        {{33, 7}, Axes{0}, 1},     {{4, 5, 6}, Axes{0, 2}, 0}, {{4, 5, 6}, Axes{1}, 0}, {{4, 5, 6}, Axes{-2, -1}, 2},
+        {{3, 0}, Axes{1}, 0},      {{0, 3}, Axes{1}, 0},       {{2, 1500}, Axes{1}, 0}, {{1500, 3}, Axes{0}, 0},
+        {{4, 5, 6}, Axes{}, 0},    {{}, std::nullopt, 0},
     };
     return table;
 }

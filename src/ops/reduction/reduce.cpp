@@ -111,8 +111,8 @@ Kernel reduction_kernel(const Reduction& reduction, const ReductionKernelSpec& s
     static std::mutex mutex;
     static auto* kernels = new std::map<Key, Kernel>;  // never destroyed: kernels outlive static destruction
     const ReductionClass shape = spec.shape == ReductionClass::columns ? ReductionClass::strided : spec.shape;
-    const Key key{&device.backend_info(), device.ordinal(), gpu_shapes,      reduction.id, spec.dtypes.input,
-                  spec.dtypes.accumulator,  spec.dtypes.output, shape, spec.vector_width};
+    const Key key{&device.backend_info(),  device.ordinal(),   gpu_shapes, reduction.id,     spec.dtypes.input,
+                  spec.dtypes.accumulator, spec.dtypes.output, shape,      spec.vector_width};
     {
         std::lock_guard lock(mutex);
         if (auto found = kernels->find(key); found != kernels->end()) return found->second;
@@ -200,8 +200,8 @@ void launch_reduction(const Reduction& reduction, const ReductionDTypes& dtypes,
     const StreamRef stream = current_stream(device);
     const std::int64_t processors = std::max(1, device.properties().multiprocessor_count);
     if (layout.kept.size() > max_dims || layout.reduced.size() > max_dims)
-        throw InvalidArgumentError(concat("reductions take arrays of up to ", max_dims,
-                                          " dimensions after merging contiguous ones"));
+        throw InvalidArgumentError(
+            concat("reductions take arrays of up to ", max_dims, " dimensions after merging contiguous ones"));
 
     ReduceParams params{};
     copy_dims(layout.kept, params.kept_shape);
@@ -226,8 +226,8 @@ void launch_reduction(const Reduction& reduction, const ReductionDTypes& dtypes,
         spec.vector_width = full_vector_width(layout, input, chunked);
         const std::int64_t blocks =
             chunked ? elementwise_launch_config(true, layout.reduced_size, stream).grid.x
-                      : std::clamp<std::int64_t>(layout.reduced_size / (std::int64_t{256} * spec.vector_width), 1,
-                                                 8 * processors);
+                    : std::clamp<std::int64_t>(layout.reduced_size / (std::int64_t{256} * spec.vector_width), 1,
+                                               8 * processors);
         config.block = Dim3(chunked ? 32 : 256);
         config.grid = Dim3(static_cast<std::uint32_t>(blocks));
         partial_bytes = blocks * accumulator_size;
@@ -248,9 +248,8 @@ void launch_reduction(const Reduction& reduction, const ReductionDTypes& dtypes,
         const std::int64_t columns = (layout.kept_size + 255) / 256;
         std::int64_t splits = 1;
         if (columns < 2 * processors && columns <= scratch_counters && layout.reduced_size >= 256)
-            splits = std::clamp<std::int64_t>(std::min((4 * processors + columns - 1) / columns,
-                                                       layout.reduced_size / 64),
-                                              1, 128);
+            splits = std::clamp<std::int64_t>(
+                std::min((4 * processors + columns - 1) / columns, layout.reduced_size / 64), 1, 128);
         params.splits = static_cast<std::int32_t>(splits);
         config.block = Dim3(256);
         config.grid = Dim3(static_cast<std::uint32_t>(columns), static_cast<std::uint32_t>(splits));
@@ -276,9 +275,9 @@ Strides kept_output_strides(const Array& result, const std::vector<bool>& reduce
 Array reduce(ReductionId id, const Array& a, const ReduceOptions& options) {
     raise_deferred_launch_error();
     const Reduction& reduction = detail::reduction(id);
-    const std::vector<bool> reduced =
-        options.axis ? reduced_axes(std::span<const std::int64_t>(*options.axis), a.ndim())
-                     : reduced_axes(std::nullopt, a.ndim());
+    const std::vector<bool> reduced = options.axis
+                                          ? reduced_axes(std::span<const std::int64_t>(*options.axis), a.ndim())
+                                          : reduced_axes(std::nullopt, a.ndim());
     const ReductionDTypes dtypes = reduction_dtypes(reduction, a.dtype(), options.dtype);
     const Shape shape = reduction_result_shape(a.shape(), reduced, options.keepdims);
 
@@ -322,8 +321,10 @@ Array reduce(ReductionId id, const Array& a, const ReduceOptions& options) {
 
 namespace gpukit {
 
-#define GPUKIT_REDUCTION(name, ...) \
-    Array name(const Array& a, const ReduceOptions& options) { return detail::reduce(detail::ReductionId::name, a, options); }
+#define GPUKIT_REDUCTION(name, ...)                                   \
+    Array name(const Array& a, const ReduceOptions& options) {        \
+        return detail::reduce(detail::ReductionId::name, a, options); \
+    }
 #include "ops/reductions.def"
 #undef GPUKIT_REDUCTION
 
