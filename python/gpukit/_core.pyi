@@ -818,6 +818,35 @@ class ndarray:
         NumPy's ufuncs on gpukit arrays (numpy.sqrt(x)) run gpukit's; NumPy arrays among the operands raise TypeError naming gpukit.asarray.
         """
 
+    def sum(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+        """The sum of the elements over `axis` (all when None), as numpy.sum."""
+
+    def prod(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+        """
+        The product of the elements over `axis` (all when None), as numpy.prod.
+        """
+
+    def max(self, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+        """The largest element over `axis` (a nan wins), as numpy.max."""
+
+    def amax(self, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+        """The largest element over `axis` (a nan wins), as numpy.amax."""
+
+    def min(self, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+        """The smallest element over `axis` (a nan wins), as numpy.min."""
+
+    def amin(self, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+        """The smallest element over `axis` (a nan wins), as numpy.amin."""
+
+    def any(self, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+        """Whether any element over `axis` is true (nonzero), as numpy.any."""
+
+    def all(self, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+        """Whether every element over `axis` is true (nonzero), as numpy.all."""
+
+    def mean(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+        """The arithmetic mean over `axis`, as numpy.mean (integers in float64)."""
+
 class MemoryWatch:
     """
     Whether the memory an array views is still held, by any array, DLPack capsule or launch, without holding it: for tests and leak hunts.
@@ -1428,6 +1457,35 @@ def copyto(dst: object | None, src: object | None, casting: object | None = 'sam
     """
     dst[...] = src, broadcast and cast under `casting`, where `where` is True.
     """
+
+def sum(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    """The sum of the elements over `axis` (all when None), as numpy.sum."""
+
+def prod(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    """
+    The product of the elements over `axis` (all when None), as numpy.prod.
+    """
+
+def max(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    """The largest element over `axis` (a nan wins), as numpy.max."""
+
+def amax(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    """The largest element over `axis` (a nan wins), as numpy.amax."""
+
+def min(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    """The smallest element over `axis` (a nan wins), as numpy.min."""
+
+def amin(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    """The smallest element over `axis` (a nan wins), as numpy.amin."""
+
+def any(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    """Whether any element over `axis` is true (nonzero), as numpy.any."""
+
+def all(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    """Whether every element over `axis` is true (nonzero), as numpy.all."""
+
+def mean(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    """The arithmetic mean over `axis`, as numpy.mean (integers in float64)."""
 
 class DevicePointer:
     """
