@@ -111,8 +111,11 @@ Kernel reduction_kernel(const Reduction& reduction, const ReductionKernelSpec& s
     static std::mutex mutex;
     static auto* kernels = new std::map<Key, Kernel>;  // never destroyed: kernels outlive static destruction
     const ReductionClass shape = spec.shape == ReductionClass::columns ? ReductionClass::strided : spec.shape;
-    const Key key{&device.backend_info(),  device.ordinal(),   gpu_shapes, reduction.id,     spec.dtypes.input,
-                  spec.dtypes.accumulator, spec.dtypes.output, shape,      spec.vector_width};
+    const auto key_of = [&](const ReductionDTypes& dtypes, ReductionClass each, int width) {
+        return std::make_tuple(static_cast<const void*>(&device.backend_info()), device.ordinal(), gpu_shapes,
+                               reduction.id, dtypes.input, dtypes.accumulator, dtypes.output, each, width);
+    };
+    const Key key = key_of(spec.dtypes, shape, spec.vector_width);
     {
         std::lock_guard lock(mutex);
         if (auto found = kernels->find(key); found != kernels->end()) return found->second;
@@ -131,8 +134,7 @@ Kernel reduction_kernel(const Reduction& reduction, const ReductionKernelSpec& s
     std::lock_guard lock(mutex);
     for (std::size_t index = 0; index < specs.size(); ++index) {
         const ReductionKernelSpec& made = specs[index];
-        kernels->try_emplace(Key{std::get<0>(key), device.ordinal(), gpu_shapes, reduction.id, made.dtypes.input,
-                                 made.dtypes.accumulator, made.dtypes.output, made.shape, made.vector_width},
+        kernels->try_emplace(key_of(made.dtypes, made.shape, made.vector_width),
                              module.kernel(reduction_kernel_name(made.shape, index)));
     }
     return kernels->at(key);
