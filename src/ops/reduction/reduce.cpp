@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <tuple>
 #include <utility>
@@ -21,6 +22,7 @@
 #include "gpukit/current_stream.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/kernel.hpp"
+#include "gpukit/memory.hpp"
 #include "gpukit/module.hpp"
 #include "gpukit/promotion.hpp"
 #include "ops/elementwise/generator.hpp"
@@ -158,28 +160,38 @@ constexpr std::int64_t scratch_partials_offset = scratch_counters * 4;
 
 // The stream's scratch with room for `partial_bytes` of partials: zeroed counters, then partials.
 // Kept per stream (work on one stream runs in order, so one buffer serves its launches one after
-// another); a stream destroyed and its handle reused gets a new one.
-Array scratch_for(const Device& device, const StreamRef& stream, std::int64_t partial_bytes) {
+// another); a stream destroyed and its handle reused gets a new one. Device memory of its own, not
+// the pool's: the pool's used_bytes() counts the user's arrays. A buffer outgrown stays allocated
+// (launches queued before may still use it); sizes only grow, so there are few.
+std::uint64_t scratch_for(const Device& device, const StreamRef& stream, std::int64_t partial_bytes) {
     struct Entry {
         StreamRef stream;
-        Array buffer;
+        std::shared_ptr<DeviceBuffer> buffer;
     };
     using Key = std::tuple<const void*, int, void*>;
     static std::mutex mutex;
     static auto* buffers = new std::map<Key, Entry>;
+    static auto* outgrown = new std::vector<std::shared_ptr<DeviceBuffer>>;
     const Key key{&device.backend_info(), device.ordinal(), stream.native_handle()};
     std::lock_guard lock(mutex);
     auto found = buffers->find(key);
-    const std::int64_t needed = scratch_partials_offset + partial_bytes;
-    if (found != buffers->end() && found->second.stream == stream && found->second.buffer.size() >= needed)
-        return found->second.buffer;
-    const std::int64_t size = std::max<std::int64_t>(needed, scratch_partials_offset + (std::int64_t{1} << 16));
-    Array buffer = zeros({size}, DType::uint8, Order::C, device);  // on the current stream: `stream`
-    if (found != buffers->end())
-        found->second = Entry{stream, buffer};
+    const auto needed = static_cast<std::size_t>(scratch_partials_offset + partial_bytes);
+    if (found != buffers->end() && found->second.stream == stream && found->second.buffer->size_bytes() >= needed)
+        return found->second.buffer->address();
+    const std::size_t size = std::max(needed, static_cast<std::size_t>(scratch_partials_offset + (1 << 16)));
+    auto buffer = std::make_shared<DeviceBuffer>(device, size);
+    const BufferView counters(device, buffer->address(), static_cast<std::size_t>(scratch_partials_offset));
+    if (stream.is_default())
+        memset(counters, 0);
     else
+        memset_async(counters, 0, stream);
+    if (found != buffers->end()) {
+        if (found->second.stream == stream) outgrown->push_back(found->second.buffer);
+        found->second = Entry{stream, buffer};
+    } else {
         buffers->emplace(key, Entry{stream, buffer});
-    return buffer;
+    }
+    return buffer->address();
 }
 
 // ---- launching
@@ -258,10 +270,9 @@ void launch_reduction(const Reduction& reduction, const ReductionDTypes& dtypes,
         if (splits > 1) partial_bytes = splits * layout.kept_size * accumulator_size;
     }
 
-    const Array scratch = scratch_for(device, stream, partial_bytes);
+    params.scratch = scratch_for(device, stream, partial_bytes);
     params.input = launch_address(input, stream);
     params.output = launch_address(result, stream);
-    params.scratch = launch_address(scratch, stream);
     reduction_kernel(reduction, spec, device, simulated, !chunked)(config, params);
 }
 
