@@ -81,7 +81,8 @@ def test_a_long_wait_in_one_thread_holds_up_no_wait_in_another(spin):
 
 def test_ctrl_c_interrupts_a_wait_for_the_gpu():
     script = textwrap.dedent(f"""
-        import numpy, gpukit
+        import signal, numpy, gpukit
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # even where the parent ignores SIGINT
         spin = gpukit.RawKernel({SPIN!r}, "spin")
         done = gpukit.zeros(1, numpy.int32)
         spin((1,), (1,), (3000, done))

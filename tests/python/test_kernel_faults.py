@@ -221,6 +221,10 @@ def test_ctrl_c_interrupts_synchronize_with_keyboard_interrupt(module, rng):
 
     presser = threading.Thread(target=press_ctrl_c)
     previous = signal.getsignal(signal.SIGINT)
+    # Python's own Ctrl-C handler, whatever this process inherited: a shell that starts a program
+    # in the background (`pytest &`, as a CI script may) ignores SIGINT there, and Python then
+    # installs no handler, so that no KeyboardInterrupt would ever come.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     presser.start()
     try:
         assert synchronize_until_interrupted()
@@ -242,6 +246,7 @@ PRELUDE = f"""
 import os, signal, sys, threading, time
 import numpy
 import gpukit
+signal.signal(signal.SIGINT, signal.default_int_handler)  # even where the parent ignores SIGINT (started with &)
 gpukit.use_backend("sim")
 SOURCE = {FAULTS!r}
 module = gpukit.RawModule(SOURCE)
