@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpukit/gpukit.hpp"
+#include "ops/elementwise/launch.hpp"
 
 namespace gpukit::testing {
 
@@ -34,6 +35,21 @@ protected:
     }
 
     static bool on_simulator() { return backend_info(tested_backend()).capabilities.simulated; }
+};
+
+// The GPU's generated kernel shapes (elementwise vectors, rows and tiles; reductions' vector loads,
+// warps per row and split columns) run on the simulator too in these tests, so that CI checks the
+// code a GPU runs.
+class GpuShapesTest : public DeviceTest {
+protected:
+    void SetUp() override {
+        DeviceTest::SetUp();
+        detail::set_specialized_elementwise_on_simulator(true);
+    }
+    void TearDown() override {
+        detail::set_specialized_elementwise_on_simulator(false);
+        DeviceTest::TearDown();
+    }
 };
 
 inline std::vector<float> random_floats(std::size_t n, unsigned seed = 1) {

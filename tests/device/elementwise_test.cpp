@@ -145,17 +145,7 @@ namespace {
 
 // The GPU's kernel shapes (16-byte vectors, vectors along rows, shared-memory tiles for transposed
 // inputs) run on the simulator too here, so CI checks the code a GPU runs.
-class ElementwiseGpuShapes : public DeviceTest {
-protected:
-    void SetUp() override {
-        DeviceTest::SetUp();
-        detail::set_specialized_elementwise_on_simulator(true);
-    }
-    void TearDown() override {
-        detail::set_specialized_elementwise_on_simulator(false);
-        DeviceTest::TearDown();
-    }
-};
+class ElementwiseGpuShapes : public GpuShapesTest {};
 
 TEST_F(ElementwiseGpuShapes, VectorsRowsAndTilesGiveTheSameSums) {
     for (DType dtype : {DType::float32, DType::int8}) {

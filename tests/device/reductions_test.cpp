@@ -199,17 +199,7 @@ TEST_F(Reductions, EveryReductionDtypeAxisAndLayoutMatchesAReference) {
 
 // The GPU's kernel shapes (vector loads, a warp or a block per row, split columns) run on the
 // simulator too, so that CI checks the code a GPU runs.
-class ReductionsGpuShapes : public DeviceTest {
-protected:
-    void SetUp() override {
-        DeviceTest::SetUp();
-        detail::set_specialized_elementwise_on_simulator(true);
-    }
-    void TearDown() override {
-        detail::set_specialized_elementwise_on_simulator(false);
-        DeviceTest::TearDown();
-    }
-};
+class ReductionsGpuShapes : public GpuShapesTest {};
 
 TEST_F(ReductionsGpuShapes, EveryShapeMatchesAReference) { check_every_reduction({DType::int32, DType::float32}); }
 

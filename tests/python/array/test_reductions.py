@@ -15,7 +15,7 @@ REDUCTIONS = ["sum", "prod", "max", "min", "any", "all", "mean"]
 
 
 def reference(name, host, **keywords):
-    """NumPy's result; float16 and bfloat16 are summed in float32 as gpukit (and NumPy's pairwise sum)."""
+    """NumPy's result of reduction ``name`` (assert_close allows for half precision's rounding)."""
     return getattr(numpy, name)(host, **keywords)
 
 
