@@ -541,3 +541,30 @@ __device__ inline void gk_reduce_each(const gk_reduce_params<Op::width>& p, bool
     gk_store_result<Op>(p, r, a, length);
 #endif
 }
+
+// ---- ReductionKernels without identity: the accumulator holds whether it has a value yet.
+template <class T>
+struct gk_maybe {
+    T value;
+    bool set;
+};
+template <class T>
+__device__ inline gk_maybe<T> gk_maybe_none() {
+    gk_maybe<T> a;
+    a.value = T();
+    a.set = false;
+    return a;
+}
+template <class T>
+__device__ inline gk_maybe<T> gk_maybe_of(T value) {
+    gk_maybe<T> a;
+    a.value = value;
+    a.set = true;
+    return a;
+}
+template <class T, class Reduce>
+__device__ inline gk_maybe<T> gk_maybe_combine(gk_maybe<T> a, gk_maybe<T> b, const Reduce& reduce) {
+    if (!a.set) return b;
+    if (!b.set) return a;
+    return gk_maybe_of(reduce(a.value, b.value));
+}

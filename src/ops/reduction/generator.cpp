@@ -60,8 +60,8 @@ std::string operation_struct(const ReductionExpressions& expressions, const Redu
         code += body([](std::size_t) { return std::string("gk_x"); });
     }
     code += concat("    __device__ static acc_t reduce(acc_t a, acc_t b) { ", expressions.reduce, "; return a; }\n");
-    code += concat("    __device__ static out_t post(acc_t a, long long n, double gk_argument) {\n        out_t ",
-                   names.output, ";\n        ", expressions.post, ";\n        (void)n;\n        (void)gk_argument;\n",
+    code += concat("    __device__ static out_t post(acc_t a, long long gk_n, double gk_argument) {\n        out_t ",
+                   names.output, ";\n        ", expressions.post, ";\n        (void)gk_n;\n        (void)gk_argument;\n",
                    "        return ", names.output, ";\n    }\n};\n");
     return code;
 }
