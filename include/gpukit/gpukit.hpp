@@ -19,6 +19,7 @@
 #include "gpukit/indexing.hpp"
 #include "gpukit/kernel.hpp"
 #include "gpukit/layout.hpp"
+#include "gpukit/linalg.hpp"
 #include "gpukit/memory.hpp"
 #include "gpukit/memory_pool.hpp"
 #include "gpukit/module.hpp"

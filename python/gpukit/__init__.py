@@ -16,7 +16,7 @@ The backend is the GPU when one is usable, else the simulator; ``GPUKIT_BACKEND=
 source line: see :func:`take_check_report`.
 """
 
-from . import _core, _dtypes, _errors  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
+from . import _core, _dtypes, _errors, linalg  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
 from ._backend import (
     Device,
     all_devices,
@@ -73,6 +73,7 @@ from ._core import (
     copyto,
     count_nonzero,
     diagonal,
+    dot,
     dstack,
     empty,
     expand_dims,
@@ -87,6 +88,7 @@ from ._core import (
     identity,
     imag,
     indices,
+    inner,
     linspace,
     max,
     mean,
@@ -129,6 +131,7 @@ from ._core import (
     triu,
     ufunc,
     var,
+    vdot,
     vstack,
     zeros,
 )
@@ -194,14 +197,14 @@ __all__ = [
     "arange", "argmax", "argmin", "argwhere", "around", "array", "array_split", "asarray", "ascontiguousarray",
     "asfortranarray", "asnumpy", "atleast_1d", "atleast_2d", "atleast_3d", "average", "backend", "backends",
     "benchmark", "broadcast_arrays", "broadcast_to", "check_tools_from_environment", "clip", "column_stack", "compress",
-    "concatenate", "copyto", "count_nonzero", "cuda_available", "cuda_unavailable_reason", "devices", "diagonal",
+    "concatenate", "copyto", "count_nonzero", "cuda_available", "cuda_unavailable_reason", "devices", "diagonal", "dot",
     "dstack", "empty", "empty_like", "expand_dims", "eye", "flatnonzero", "flip", "fliplr", "flipud", "from_dlpack",
     "full", "full_like", "get_current_stream", "get_default_memory_pool", "get_device", "get_elapsed_time", "hstack",
-    "identity", "imag", "indices", "linspace", "max", "mean", "meshgrid", "min", "moveaxis", "nan_to_num", "nanargmax",
-    "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "ndarray", "nonzero",
-    "nullptr", "ones", "ones_like", "pad", "pinned_empty", "print_check_report", "prod", "ptp", "put", "put_along_axis",
-    "raise_on_hazard", "ravel", "real", "repeat", "reshape", "roll", "rot90", "round", "sandboxed",
+    "identity", "imag", "indices", "inner", "linalg", "linspace", "max", "mean", "meshgrid", "min", "moveaxis", "nan_to_num",
+    "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "ndarray",
+    "nonzero", "nullptr", "ones", "ones_like", "pad", "pinned_empty", "print_check_report", "prod", "ptp", "put",
+    "put_along_axis", "raise_on_hazard", "ravel", "real", "repeat", "reshape", "roll", "rot90", "round", "sandboxed",
     "set_print_check_report", "set_raise_on_hazard", "set_sandbox", "split", "squeeze", "stack", "std", "sum",
     "swapaxes", "synchronize", "take", "take_along_axis", "take_check_report", "tile", "transpose", "tril", "triu",
-    "ufunc", "use_backend", "var", "vstack", "where", "zeros", "zeros_like",
+    "ufunc", "use_backend", "var", "vdot", "vstack", "where", "zeros", "zeros_like",
 ] + sorted(_ufuncs)
