@@ -392,7 +392,8 @@ template <class Op>
 __device__ inline typename Op::acc_t gk_map_element(const gk_reduce_params<Op::width>& p, const gk_bases<Op>& bases,
                                                     gk_index j) {
     if (p.reduced_ndim == 1)
-        return Op::map_at(bases.at, [&](int k) { return j * p.reduced_input[k][0]; }, j);
+        return Op::map_at(
+            bases.at, [&](int k) { return j * p.reduced_input[k][0]; }, j);
     return Op::map_at(
         bases.at, [&](int k) { return gk_offset_of(j, p.reduced_shape, p.reduced_input[k], p.reduced_ndim); }, j);
 }
@@ -488,7 +489,8 @@ __device__ inline void gk_reduce_rows(const gk_reduce_params<Op::width>& p, type
         const gk_bases<Op> bases = gk_result_bases<Op>(p, row);
 #pragma unroll 4
         for (gk_index j = lane; j < length; j += per_row)
-            a = Op::reduce(a, Op::map_at(bases.at, [&](int k) { return j * step(k); }, j));
+            a = Op::reduce(a, Op::map_at(
+                                  bases.at, [&](int k) { return j * step(k); }, j));
     }
     a = per_row == 32 ? gk_warp_reduce<Op>(a, 32) : gk_block_reduce<Op>(a, shared);
     if (lane == 0 && row < (gk_index)p.kept_size) gk_store_result<Op>(p, row, a, length);
@@ -521,7 +523,8 @@ __device__ inline void gk_reduce_each(const gk_reduce_params<Op::width>& p, bool
         if (p.reduced_ndim == 1) {
 #pragma unroll 4
             for (gk_index j = begin; j < end; ++j)
-                a = Op::reduce(a, Op::map_at(bases.at, [&](int k) { return j * p.reduced_input[k][0]; }, j));
+                a = Op::reduce(a, Op::map_at(
+                                      bases.at, [&](int k) { return j * p.reduced_input[k][0]; }, j));
         } else {
             for (gk_index j = begin; j < end; ++j) a = Op::reduce(a, gk_map_element<Op>(p, bases, j));
         }

@@ -52,7 +52,7 @@ Array amin(const Array& a, const ReduceOptions& options = {});
 Array any(const Array& a, const ReduceOptions& options = {});
 Array all(const Array& a, const ReduceOptions& options = {});
 Array mean(const Array& a, const ReduceOptions& options = {});
-Array ptp(const Array& a, const ReduceOptions& options = {});            // max - min (no where=, dtype=)
+Array ptp(const Array& a, const ReduceOptions& options = {});  // max - min (no where=, dtype=)
 // int64 counts over axis (keepdims; no where=, initial=, out=); count_nonzero(a) of
 // gpukit/advanced_indexing.hpp waits and gives the count of every element as a number.
 Array count_nonzero(const Array& a, const ReduceOptions& options);

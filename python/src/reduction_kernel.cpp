@@ -29,8 +29,8 @@ ReductionKernel construct(nb::handle in_params, nb::handle out_params, nb::handl
     settings.options = to_compile_options(options);
     settings.reduce_dims = to_bool(reduce_dims, "reduce_dims");
     std::optional<std::string> identity_code;
-    if (!identity.is_none()) identity_code = PyUnicode_Check(identity.ptr()) ? to_str(identity, "identity")
-                                                                             : str_of(identity);
+    if (!identity.is_none())
+        identity_code = PyUnicode_Check(identity.ptr()) ? to_str(identity, "identity") : str_of(identity);
     return ReductionKernel(to_str(in_params, "in_params"), to_str(out_params, "out_params"),
                            to_str(map_expr, "map_expr"), to_str(reduce_expr, "reduce_expr"),
                            to_str(post_map_expr, "post_map_expr"), std::move(identity_code), to_str(name, "name"),
@@ -86,8 +86,8 @@ void bind_reduction_kernel(nb::module_& m) {
                                                      identity, name, reduce_type, reduce_dims, preamble, options));
             },
             "in_params"_a, "out_params"_a, "map_expr"_a, "reduce_expr"_a, "post_map_expr"_a, "identity"_a.none(),
-            "name"_a = "reduce_kernel", "reduce_type"_a.none() = nb::none(), "reduce_dims"_a = true,
-            "preamble"_a = "", "options"_a = nb::tuple(),
+            "name"_a = "reduce_kernel", "reduce_type"_a.none() = nb::none(), "reduce_dims"_a = true, "preamble"_a = "",
+            "options"_a = nb::tuple(),
             "Reads the parameter lists and checks the name (a C identifier) and the compile options; the "
             "kernel compiles at its first call.")
         .def("__call__", &call, "args"_a, "out"_a.none() = nb::none(), "axis"_a.none() = nb::none(),

@@ -2,9 +2,9 @@
 // ndarray methods, with NumPy's arguments: axis (an int, a tuple or None), dtype, out, keepdims,
 // initial, where, ddof. Arguments in, the core's array out.
 #include <nanobind/stl/pair.h>
-#include <tuple>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+#include <tuple>
 
 #include "arguments.hpp"
 #include "array_arguments.hpp"
@@ -80,7 +80,8 @@ const Row rows[] = {
     {"any", &any, Family::logical, true, "Whether any element over `axis` is true (nonzero), as numpy.any."},
     {"all", &all, Family::logical, true, "Whether every element over `axis` is true (nonzero), as numpy.all."},
     {"mean", &mean, Family::mean, true, "The arithmetic mean over `axis`, as numpy.mean (integers in float64)."},
-    {"nanmean", &nanmean, Family::mean, false, "The mean over `axis` of the elements that are no nan, as numpy.nanmean."},
+    {"nanmean", &nanmean, Family::mean, false,
+     "The mean over `axis` of the elements that are no nan, as numpy.nanmean."},
     {"ptp", &ptp, Family::plain, true, "The range (max - min) over `axis`, as numpy.ptp."},
 };
 
@@ -104,8 +105,10 @@ struct ArgRow {
     const char* doc;
 };
 const ArgRow arg_rows[] = {
-    {"argmax", &argmax, true, "The index of the largest element over `axis` (its first; a nan's first), as numpy.argmax."},
-    {"argmin", &argmin, true, "The index of the smallest element over `axis` (its first; a nan's first), as numpy.argmin."},
+    {"argmax", &argmax, true,
+     "The index of the largest element over `axis` (its first; a nan's first), as numpy.argmax."},
+    {"argmin", &argmin, true,
+     "The index of the smallest element over `axis` (its first; a nan's first), as numpy.argmin."},
     {"nanargmax", &nanargmax, false, "The index of the largest element that is no nan, as numpy.nanargmax."},
     {"nanargmin", &nanargmin, false, "The index of the smallest element that is no nan, as numpy.nanargmin."},
 };
@@ -152,8 +155,8 @@ void bind_reductions(nb::module_& m) {
                              nb::handle initial, nb::handle where) {
                         return run(reduce, a, options_of({axis, dtype, out, keepdims, initial, where}));
                     },
-                    "axis"_a.none() = none(), "dtype"_a.none() = none(), "out"_a.none() = none(),
-                    "keepdims"_a = false, "initial"_a.none() = none(), "where"_a.none() = true, row.doc);
+                    "axis"_a.none() = none(), "dtype"_a.none() = none(), "out"_a.none() = none(), "keepdims"_a = false,
+                    "initial"_a.none() = none(), "where"_a.none() = true, row.doc);
                 break;
             case Family::extreme:
                 bind_both(
@@ -181,8 +184,8 @@ void bind_reductions(nb::module_& m) {
                              nb::handle where) {
                         return run(reduce, a, options_of({axis, dtype, out, keepdims, nb::none(), where}));
                     },
-                    "axis"_a.none() = none(), "dtype"_a.none() = none(), "out"_a.none() = none(),
-                    "keepdims"_a = false, nb::kw_only(), "where"_a.none() = true, row.doc);
+                    "axis"_a.none() = none(), "dtype"_a.none() = none(), "out"_a.none() = none(), "keepdims"_a = false,
+                    nb::kw_only(), "where"_a.none() = true, row.doc);
                 break;
             case Family::plain:
                 bind_both(

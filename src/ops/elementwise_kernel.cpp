@@ -372,7 +372,8 @@ ElementwiseKernel::ElementwiseKernel(std::string_view in_params, std::string_vie
     detail::ElementwiseKernelState& state = *state_;
     state.params = detail::parse_params(in_params, false, "ElementwiseKernel", elementwise_reserved);
     state.nin = state.params.size();
-    for (ElementwiseParam& param : detail::parse_params(out_params, true, "ElementwiseKernel", elementwise_reserved)) state.params.push_back(std::move(param));
+    for (ElementwiseParam& param : detail::parse_params(out_params, true, "ElementwiseKernel", elementwise_reserved))
+        state.params.push_back(std::move(param));
     for (std::size_t a = 0; a < state.params.size(); ++a)
         for (std::size_t b = 0; b < a; ++b)
             if (state.params[a].name == state.params[b].name)

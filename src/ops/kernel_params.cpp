@@ -42,7 +42,7 @@ std::optional<DType> param_dtype(std::string_view name) {
 
 // One parameter list: "float32 x, T y, raw T z".
 std::vector<ElementwiseParam> parse_params(std::string_view list, bool outputs, std::string_view kernel_class,
-                                          std::span<const ReservedName> reserved) {
+                                           std::span<const ReservedName> reserved) {
     std::vector<ElementwiseParam> params;
     if (trim(list).empty()) return params;
     const std::string_view which = outputs ? "out_params" : "in_params";
@@ -72,9 +72,8 @@ std::vector<ElementwiseParam> parse_params(std::string_view list, bool outputs, 
             else if (words[k] == "_non_const")
                 param.is_const = false;
             else
-                throw InvalidArgumentError(concat(kernel_class, ": unknown keyword '", words[k],
-                                                  "' in the parameter '", text,
-                                                  "' (only raw and _non_const come before a type)"));
+                throw InvalidArgumentError(concat(kernel_class, ": unknown keyword '", words[k], "' in the parameter '",
+                                                  text, "' (only raw and _non_const come before a type)"));
         }
         if (type.size() == 1) {
             if (!std::isalpha(static_cast<unsigned char>(type[0])))

@@ -27,7 +27,7 @@ struct ReservedName {
 // beginning with `kernel_class`, for a parameter that does not read, an unknown type or keyword, a
 // name that is no C identifier, begins with gk_ or is `reserved`.
 std::vector<ElementwiseParam> parse_params(std::string_view list, bool outputs, std::string_view kernel_class,
-                                          std::span<const ReservedName> reserved);
+                                           std::span<const ReservedName> reserved);
 
 // "raw T z", as the list spells it.
 std::string describe_param(const ElementwiseParam& param);

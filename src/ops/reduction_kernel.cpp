@@ -90,8 +90,7 @@ std::map<char, DType> decide_types(const ReductionKernelState& state, std::span<
 
 ReductionKernel::ReductionKernel(std::string_view in_params, std::string_view out_params, std::string map_expr,
                                  std::string reduce_expr, std::string post_map_expr,
-                                 std::optional<std::string> identity, std::string name,
-                                 ReductionKernelOptions options)
+                                 std::optional<std::string> identity, std::string name, ReductionKernelOptions options)
     : state_(std::make_shared<detail::ReductionKernelState>()) {
     using detail::concat;
     detail::ReductionKernelState& state = *state_;
@@ -103,8 +102,7 @@ ReductionKernel::ReductionKernel(std::string_view in_params, std::string_view ou
     std::vector<ElementwiseParam> outputs =
         detail::parse_params(out_params, true, "ReductionKernel", detail::reduction_reserved);
     if (outputs.size() != 1)
-        throw InvalidArgumentError(
-            concat("ReductionKernel: out_params must name one output, not ", outputs.size()));
+        throw InvalidArgumentError(concat("ReductionKernel: out_params must name one output, not ", outputs.size()));
     if (state.nin == 0) throw InvalidArgumentError("ReductionKernel: in_params must name at least one input");
     if (state.nin > detail::max_reduction_inputs)
         throw InvalidArgumentError(
@@ -156,8 +154,8 @@ ReductionKernel::ReductionKernel(std::string_view in_params, std::string_view ou
         state.map_code = concat("a = gk_maybe_of(gk_convert<acc_value_t>((", map_expr, ")))");
         state.reduce_code = concat("a = gk_maybe_combine(a, b, [](acc_value_t a, acc_value_t b) { return ",
                                    "gk_convert<acc_value_t>((", reduce_expr, ")); })");
-        state.post_code = concat("const acc_value_t gk_a = a.value;\n        { const acc_value_t a = gk_a; ",
-                                 post_map_expr, "; }");
+        state.post_code =
+            concat("const acc_value_t gk_a = a.value;\n        { const acc_value_t a = gk_a; ", post_map_expr, "; }");
     }
     operation.expressions = {state.accumulator, state.identity_code, state.map_code, state.reduce_code,
                              state.post_code};

@@ -92,10 +92,9 @@ Array vdot(const Array& a, const Array& b) {
 Array inner(const Array& a, const Array& b) {
     if (a.ndim() == 0 || b.ndim() == 0) return multiply(a, b);
     if (a.shape().back() != b.shape().back())
-        throw InvalidArgumentError(detail::concat("shapes ", format_shape(a.shape()), " and ",
-                                                  format_shape(b.shape()), " not aligned: ", a.shape().back(),
-                                                  " (dim ", a.ndim() - 1, ") != ", b.shape().back(), " (dim ",
-                                                  b.ndim() - 1, ")"));
+        throw InvalidArgumentError(detail::concat("shapes ", format_shape(a.shape()), " and ", format_shape(b.shape()),
+                                                  " not aligned: ", a.shape().back(), " (dim ", a.ndim() - 1,
+                                                  ") != ", b.shape().back(), " (dim ", b.ndim() - 1, ")"));
     const Array x = detail::spread_before_last(a, b.ndim() - 1);
     const Array y = detail::padded(b, a.ndim() - 1);
     return detail::sum_products_last(x, y, false);

@@ -76,17 +76,7 @@ void fmin_into(const Array& a, const Array& b, const Array& out, Casting casting
 Array plain(ReductionId id, const Array& a, const ReduceOptions& options) {
     const Array inputs[] = {a};
     const DType input = a.dtype();
-    return run_reduction(id, reduction_dtypes(id, std::span(&input, 1), options.dtype),
-                         run_of(inputs, options));
-}
-
-// The dtype a mean is computed in (and var's squares are taken against): dtype= where given, else
-// float64 for integers, float32 for float16 and bfloat16, else the input's.
-DType mean_dtype(DType input, std::optional<DType> dtype) {
-    if (dtype) return *dtype;
-    if (integral(input)) return DType::float64;
-    if (input == DType::float16 || input == DType::bfloat16) return DType::float32;
-    return input;
+    return run_reduction(id, reduction_dtypes(id, std::span(&input, 1), options.dtype), run_of(inputs, options));
 }
 
 // var, std, nanvar, nanstd: the mean (keepdims, so that it broadcasts), then the deviations.
@@ -233,17 +223,17 @@ Average average(const Array& a, const AverageOptions& options) {
         std::int64_t counted = 1;
         if (options.axis)
             for (const std::int64_t axis : *options.axis)
-                counted *= a.shape()[static_cast<std::size_t>(axis < 0 ? axis + static_cast<std::int64_t>(a.ndim()) : axis)];
+                counted *=
+                    a.shape()[static_cast<std::size_t>(axis < 0 ? axis + static_cast<std::int64_t>(a.ndim()) : axis)];
         else
             counted = a.size();
-        Array weights = full(result.shape(), Scalar::of(static_cast<double>(counted)), result.dtype(), Order::C,
-                             a.device());
+        Array weights =
+            full(result.shape(), Scalar::of(static_cast<double>(counted)), result.dtype(), Order::C, a.device());
         return {std::move(result), std::move(weights)};
     }
     Array weights = *options.weights;
     if (weights.shape() != a.shape()) {
-        if (!options.axis)
-            throw DTypeError("Axis must be specified when shapes of a and weights differ.");
+        if (!options.axis) throw DTypeError("Axis must be specified when shapes of a and weights differ.");
         if (weights.ndim() != 1) throw DTypeError("1D weights expected when shapes of a and weights differ.");
         if (options.axis->size() != 1)
             throw InvalidArgumentError("weights of one dimension go along one axis: give one axis");
@@ -259,7 +249,7 @@ Average average(const Array& a, const AverageOptions& options) {
         weights = broadcast_to(weights.reshape(along), a.shape());
     }
     const DType result_dtype = detail::integral(a.dtype()) ? result_type({a.dtype(), weights.dtype(), DType::float64})
-                                                   : result_type({a.dtype(), weights.dtype()});
+                                                           : result_type({a.dtype(), weights.dtype()});
     ReduceOptions in_result = reduce;
     in_result.dtype = result_dtype;
     const Array sum_of_weights = sum(weights, in_result);

@@ -37,8 +37,8 @@ std::string operation_struct(const ReductionExpressions& expressions, const Redu
         code += concat("    typedef ", compute_c_type(dtypes.inputs[k]), " in_t", k, ";\n");
     }
     code += concat("    typedef ", compute_c_type(dtypes.accumulator), " acc_value_t;\n");
-    code += concat("    typedef ", expressions.accumulator.empty() ? "acc_value_t" : expressions.accumulator,
-                   " acc_t;\n");
+    code +=
+        concat("    typedef ", expressions.accumulator.empty() ? "acc_value_t" : expressions.accumulator, " acc_t;\n");
     code += concat("    typedef ", storage_c_type(dtypes.output), " out_storage;\n");
     code += concat("    typedef ", compute_c_type(dtypes.output), " out_t;\n");
     code += concat("    __device__ static acc_t identity() { ", expressions.identity, "; }\n");
@@ -46,23 +46,26 @@ std::string operation_struct(const ReductionExpressions& expressions, const Redu
     const auto body = [&](const auto& load) {
         std::string declared;
         for (std::size_t k = 0; k < inputs; ++k)
-            declared += concat("        const in_t", k, " ", names.inputs[k], " = gk_convert<in_t", k, ">(", load(k),
-                               ");\n");
+            declared +=
+                concat("        const in_t", k, " ", names.inputs[k], " = gk_convert<in_t", k, ">(", load(k), ");\n");
         return concat(declared, "        acc_t a;\n        ", expressions.map,
                       ";\n        (void)gk_j;\n        return a;\n    }\n");
     };
     code += "    template <class Offset>\n";
-    code += "    __device__ static acc_t map_at(const char* const* gk_base, const Offset& gk_offset, gk_index gk_j) {\n";
-    code += body([](std::size_t k) { return concat("*(const in_storage", k, "*)(gk_base[", k, "] + gk_offset(", k, "))"); });
+    code +=
+        "    __device__ static acc_t map_at(const char* const* gk_base, const Offset& gk_offset, gk_index gk_j) {\n";
+    code += body(
+        [](std::size_t k) { return concat("*(const in_storage", k, "*)(gk_base[", k, "] + gk_offset(", k, "))"); });
     if (inputs == 1) {
         // Full reductions of one contiguous input load 16 bytes at a time and map each element.
         code += "    __device__ static acc_t map_value(in_storage0 gk_x, gk_index gk_j) {\n";
         code += body([](std::size_t) { return std::string("gk_x"); });
     }
     code += concat("    __device__ static acc_t reduce(acc_t a, acc_t b) { ", expressions.reduce, "; return a; }\n");
-    code += concat("    __device__ static out_t post(acc_t a, long long gk_n, double gk_argument) {\n        out_t ",
-                   names.output, ";\n        ", expressions.post, ";\n        (void)gk_n;\n        (void)gk_argument;\n",
-                   "        return ", names.output, ";\n    }\n};\n");
+    code +=
+        concat("    __device__ static out_t post(acc_t a, long long gk_n, double gk_argument) {\n        out_t ",
+               names.output, ";\n        ", expressions.post, ";\n        (void)gk_n;\n        (void)gk_argument;\n",
+               "        return ", names.output, ";\n    }\n};\n");
     return code;
 }
 

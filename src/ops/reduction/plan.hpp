@@ -34,8 +34,8 @@ struct ReductionLayout {
     Shape kept, reduced;                             // merged extents, outer first (extents of 1 dropped)
     std::vector<Strides> input_kept, input_reduced;  // each input's byte strides along each
     Strides output_kept;                             // the result's byte strides along the kept dimensions
-    std::int64_t kept_size = 1;         // results
-    std::int64_t reduced_size = 1;      // elements reduced into each result
+    std::int64_t kept_size = 1;                      // results
+    std::int64_t reduced_size = 1;                   // elements reduced into each result
     ReductionClass kind = ReductionClass::full;
 };
 

@@ -51,8 +51,9 @@ struct Reduction {
 const Reduction& reduction(ReductionId id) {
     static const std::array table = {
 #define GPUKIT_REDUCTION(name, numpy_name, rule, inputs, has_identity, accumulator, identity, map, reduce, post) \
-    Reduction{ReductionId::name, numpy_name,   ReductionRule::rule, inputs,                                       \
-              has_identity,      {accumulator, identity,            map,    reduce, post}},
+    Reduction{ReductionId::name,   numpy_name,                                                                   \
+              ReductionRule::rule, inputs,                                                                       \
+              has_identity,        {accumulator, identity, map, reduce, post}},
 #include "ops/reductions.def"
 #undef GPUKIT_REDUCTION
     };
@@ -66,8 +67,8 @@ std::string_view masked_map(ReductionId id) {
         auto* made = new std::array<std::string, reduction_count>;
         for (std::size_t k = 0; k < made->size(); ++k) {
             const Reduction& row = reduction(static_cast<ReductionId>(k));
-            (*made)[k] = concat("if (!gk_truth(in", row.inputs, ")) { a = identity(); } else { ", row.expressions.map,
-                                "; }");
+            (*made)[k] =
+                concat("if (!gk_truth(in", row.inputs, ")) { a = identity(); } else { ", row.expressions.map, "; }");
         }
         return made;
     }();
@@ -86,6 +87,13 @@ DType real_of(DType dtype) {
 }
 
 }  // namespace
+
+DType mean_dtype(DType input, std::optional<DType> dtype) {
+    if (dtype) return *dtype;
+    if (integral(input)) return DType::float64;
+    if (half(input)) return DType::float32;
+    return input;
+}
 
 ReductionDTypes reduction_dtypes(ReductionId id, std::span<const DType> inputs, std::optional<DType> dtype) {
     const Reduction& row = reduction(id);
@@ -148,9 +156,20 @@ struct Operation {
     const ReductionExpressions* expressions;
     ReductionNames names;
     const CompileOptions* compile = nullptr;  // a ReductionKernel's options
-    bool batched = false;  // a one-input built-in on the simulator: every dtype in one module
     std::optional<ReductionId> builtin;
+    bool masked = false;
 };
+
+// The loop a built-in runs on an input of `input` dtype without dtype=: its second input the mean
+// (variances) or another of the same dtype (products), then the mask (where=).
+ReductionDTypes default_dtypes(ReductionId id, bool masked, DType input) {
+    const Reduction& row = reduction(id);
+    std::array<DType, 2> inputs{input, input};
+    if (row.rule == ReductionRule::variance) inputs[1] = mean_dtype(input, std::nullopt);
+    ReductionDTypes dtypes = reduction_dtypes(id, std::span(inputs.data(), row.inputs), std::nullopt);
+    if (masked) dtypes.inputs[dtypes.input_count++] = DType::bool_;
+    return dtypes;
+}
 
 Module compile_reduction(const std::string& source, const Device& device, const CompileOptions* user) {
     CompileOptions options = user ? *user : CompileOptions{};
@@ -178,19 +197,20 @@ Kernel reduction_kernel(const Operation& operation, const ReductionKernelSpec& s
         std::lock_guard lock(mutex);
         if (auto found = kernels->find(key); found != kernels->end()) return found->second;
     }
+    // On the simulator a built-in's default loops for every input dtype come as one module.
     std::vector<ReductionKernelSpec> specs;
-    if (simulated && !gpu_shapes && operation.batched &&
-        spec.dtypes == reduction_dtypes(*operation.builtin, std::span(spec.dtypes.inputs.data(), 1), std::nullopt)) {
+    if (simulated && !gpu_shapes && operation.builtin &&
+        spec.dtypes == default_dtypes(*operation.builtin, operation.masked, spec.dtypes.inputs[0])) {
         for (const DTypeInfo& info : dtype_table)
             for (const ReductionClass each : kernel_shapes)
-                specs.push_back({reduction_dtypes(*operation.builtin, std::span(&info.dtype, 1), std::nullopt), each, 1});
+                specs.push_back({default_dtypes(*operation.builtin, operation.masked, info.dtype), each, 1});
     } else {
         specs.push_back({spec.dtypes, shape, spec.vector_width});
     }
     // Compiled outside the lock: the compile cache makes a race harmless (same source, same module).
-    const Module module = compile_reduction(
-        generate_reduction(*operation.expressions, operation.names, specs, simulated, gpu_shapes), device,
-        operation.compile);
+    const Module module =
+        compile_reduction(generate_reduction(*operation.expressions, operation.names, specs, simulated, gpu_shapes),
+                          device, operation.compile);
     std::lock_guard lock(mutex);
     for (std::size_t index = 0; index < specs.size(); ++index) {
         const ReductionKernelSpec& made = specs[index];
@@ -389,9 +409,9 @@ Array run(const Operation& operation, std::string_view name, bool has_identity, 
     for (const Array& input : given_inputs)
         strides.push_back(same_shape ? input.strides() : broadcast_strides(input.shape(), input.strides(), shape));
 
-    const std::vector<bool> reduced =
-        request.axis ? reduced_axes(std::span<const std::int64_t>(*request.axis), shape.size())
-                     : reduced_axes(std::nullopt, shape.size());
+    const std::vector<bool> reduced = request.axis
+                                          ? reduced_axes(std::span<const std::int64_t>(*request.axis), shape.size())
+                                          : reduced_axes(std::nullopt, shape.size());
     const Shape result_shape = reduction_result_shape(shape, reduced, request.keepdims);
     std::int64_t reduced_size = 1;
     for (std::size_t d = 0; d < shape.size(); ++d)
@@ -416,9 +436,8 @@ Array run(const Operation& operation, std::string_view name, bool has_identity, 
     for (const Array& input : given_inputs) direct = direct && !may_share_memory(*out, input);
     Array result = direct ? *out : Array::empty(result_shape, dtypes.output, device);
     if (result.size() > 0) {
-        const ReductionLayout layout =
-            plan_reduction(shape, strides, given_inputs[0].itemsize(), reduced,
-                           kept_output_strides(result, reduced, request.keepdims));
+        const ReductionLayout layout = plan_reduction(shape, strides, given_inputs[0].itemsize(), reduced,
+                                                      kept_output_strides(result, reduced, request.keepdims));
         launch_reduction(operation, dtypes, given_inputs, layout, result, request.argument);
     }
     if (out && !direct) {
@@ -436,6 +455,7 @@ Array run_reduction(ReductionId id, const ReductionDTypes& dtypes, const Reducti
     Operation operation;
     operation.id = 2 * static_cast<std::uint64_t>(id) + (masked ? 1 : 0);
     operation.builtin = id;
+    operation.masked = masked;
     operation.names = {builtin_input_names(), "out0", ""};
     ReductionExpressions masked_expressions;
     if (masked) {
@@ -444,7 +464,6 @@ Array run_reduction(ReductionId id, const ReductionDTypes& dtypes, const Reducti
         operation.expressions = &masked_expressions;
     } else {
         operation.expressions = &row.expressions;
-        operation.batched = row.inputs == 1;
     }
     if (request.inputs.size() != row.inputs)
         throw InvalidArgumentError(concat("the reduction ", row.name, " takes ", row.inputs, " input arrays"));
@@ -459,7 +478,8 @@ Array run_reduction(ReductionId id, const ReductionDTypes& dtypes, const Reducti
     // The mask broadcasts to the inputs' shape, not beyond it (NumPy's where=).
     if (broadcast_shapes(std::vector<Shape>{inputs[0].shape(), request.where->shape()}) != inputs[0].shape())
         throw InvalidArgumentError(concat("where= of shape ", format_shape(request.where->shape()),
-                                          " does not broadcast to the input's shape ", format_shape(inputs[0].shape())));
+                                          " does not broadcast to the input's shape ",
+                                          format_shape(inputs[0].shape())));
     return run(operation, row.name, true, with_mask, inputs, request);
 }
 

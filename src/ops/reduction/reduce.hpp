@@ -29,19 +29,23 @@ inline constexpr std::size_t reduction_count = 0
 #undef GPUKIT_REDUCTION
     ;
 
+// The dtype a mean of `input` is computed in (and var's deviations are taken from): dtype= where
+// given, else float64 for integers, float32 for float16 and bfloat16, else the input's.
+DType mean_dtype(DType input, std::optional<DType> dtype);
+
 // NumPy's dtypes for built-in reduction `id` of inputs of `inputs` dtypes (dtype= where given).
 // Throws DTypeError where the reduction takes no dtype= (max, min, any, all, argmax, ...).
 ReductionDTypes reduction_dtypes(ReductionId id, std::span<const DType> inputs, std::optional<DType> dtype);
 
 // One run of a reduction.
 struct ReductionRun {
-    std::span<const Array> inputs;      // broadcast together; the first decides the layout class
+    std::span<const Array> inputs;                  // broadcast together; the first decides the layout class
     std::optional<std::vector<std::int64_t>> axis;  // none: every axis
     bool keepdims = false;
-    std::optional<Array> out;           // the result's array (same_kind cast from the result dtype)
-    std::optional<Array> where;         // built-ins: only elements where true count
-    double argument = 0;                // post's gk_argument (ddof)
-    bool initial_given = false;         // an empty reduction is fine without identity (initial= fills it)
+    std::optional<Array> out;    // the result's array (same_kind cast from the result dtype)
+    std::optional<Array> where;  // built-ins: only elements where true count
+    double argument = 0;         // post's gk_argument (ddof)
+    bool initial_given = false;  // an empty reduction is fine without identity (initial= fills it)
 };
 
 // Runs built-in reduction `id` with `dtypes` (reduction_dtypes's, or the caller's for `given`).
