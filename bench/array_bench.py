@@ -153,9 +153,19 @@ def workloads(n, side):
             if lib.name == "torch":
                 if op == "max":
                     return lambda: torch.amax(a)
+                if op == "argmax":
+                    return lambda: torch.argmax(a)
                 return (lambda: a.sum()) if axis is None else (lambda: a.sum(dim=axis))
             return lambda: getattr(lib.xp, op)(a, axis=axis)
         return setup
+
+    def absolute_sum(lib):
+        """The course's absolute sum as one user ReductionKernel (gpukit's and CuPy's; PyTorch has none)."""
+        if lib.name == "torch":
+            return None
+        kernel = lib.xp.ReductionKernel("T x", "T y", "abs(x)", "a + b", "y = a", "0", "absolute_sum")
+        a = lib.to_device(np.random.default_rng(6).standard_normal(2 * n, dtype=np.float32))
+        return lambda: kernel(a)
 
     f4 = 4
     big = 2 * n
@@ -174,6 +184,8 @@ def workloads(n, side):
         (f"transposed a.T+b {side}^2", 3 * side * side * f4, transposed),
         ("sum f32 (2^27, read)", big * f4, reduction("sum", (big,))),
         ("max f32 (2^27, read)", big * f4, reduction("max", (big,))),
+        ("argmax f32 (2^27, read)", big * f4, reduction("argmax", (big,))),
+        ("abs-sum ReductionKernel (2^27)", big * f4, absolute_sum),
         ("sum axis=0 4096^2", 4096 * 4096 * f4, reduction("sum", (4096, 4096), 0)),
         ("sum axis=1 4096^2", 4096 * 4096 * f4, reduction("sum", (4096, 4096), 1)),
         ("sum axis=0 16384x256", 16384 * 256 * f4, reduction("sum", (16384, 256), 0)),

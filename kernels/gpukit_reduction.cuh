@@ -461,13 +461,49 @@ __device__ inline void gk_reduce_full(const gk_reduce_params<Op::width>& p, type
 
 // ---- rows: each result's elements contiguous (one row of the reduced dimension). row_threads
 // threads per row: a warp (32) for short rows, the whole block for long ones; on the simulator
-// each thread takes whole rows.
+// each thread takes whole rows. W > 1: one input whose rows start 16-byte aligned and hold whole
+// groups of W, read 16 bytes at a time.
+template <class Op, int W>
+struct gk_row_elements {
+    __device__ static typename Op::acc_t run(const gk_reduce_params<Op::width>& p, gk_index row, int lane,
+                                             int per_row) {
+        typedef typename Op::in_storage0 in_storage;
+        const gk_vector<in_storage, W>* const vectors =
+            (const gk_vector<in_storage, W>*)((const char*)p.input[0] +
+                                              gk_offset_of(row, p.kept_shape, p.kept_input[0], p.kept_ndim));
+        const gk_index groups = (gk_index)p.reduced_size / W;
+        typename Op::acc_t a = Op::identity();
+#pragma unroll 2
+        for (gk_index g = lane; g < groups; g += per_row) {
+            const gk_vector<in_storage, W> v = vectors[g];
+#pragma unroll
+            for (int l = 0; l < W; ++l) a = Op::reduce(a, Op::map_value(v.v[l], g * W + l));
+        }
+        return a;
+    }
+};
 template <class Op>
+struct gk_row_elements<Op, 1> {
+    __device__ static typename Op::acc_t run(const gk_reduce_params<Op::width>& p, gk_index row, int lane,
+                                             int per_row) {
+        const gk_index length = (gk_index)p.reduced_size;
+        const gk_bases<Op> bases = gk_result_bases<Op>(p, row);
+        typename Op::acc_t a = Op::identity();
+#pragma unroll 4
+        for (gk_index j = lane; j < length; j += per_row)
+            a = Op::reduce(a, Op::map_at(
+                                  bases.at, [&](int k) { return j * (p.reduced_ndim ? p.reduced_input[k][0] : 0ll); },
+                                  j));
+        return a;
+    }
+};
+
+template <class Op, int W>
 __device__ inline void gk_reduce_rows(const gk_reduce_params<Op::width>& p, typename Op::acc_t* shared) {
     typedef typename Op::acc_t acc_t;
     const gk_index length = (gk_index)p.reduced_size;
-    const auto step = [&](int k) { return p.reduced_ndim ? p.reduced_input[k][0] : 0ll; };
 #ifdef GK_CHUNKED_SHAPES
+    const auto step = [&](int k) { return p.reduced_ndim ? p.reduced_input[k][0] : 0ll; };
     GK_ELEMENTS(row, (gk_index)p.kept_size) {
         const gk_bases<Op> bases = gk_result_bases<Op>(p, row);
         gk_store_result<Op>(p, row,
@@ -485,16 +521,71 @@ __device__ inline void gk_reduce_rows(const gk_reduce_params<Op::width>& p, type
     const gk_index row = (gk_index)blockIdx.x * rows_per_block + threadIdx.x / per_row;
     const int lane = threadIdx.x % per_row;
     acc_t a = Op::identity();
-    if (row < (gk_index)p.kept_size) {
-        const gk_bases<Op> bases = gk_result_bases<Op>(p, row);
-#pragma unroll 4
-        for (gk_index j = lane; j < length; j += per_row)
-            a = Op::reduce(a, Op::map_at(
-                                  bases.at, [&](int k) { return j * step(k); }, j));
-    }
+    if (row < (gk_index)p.kept_size) a = gk_row_elements<Op, W>::run(p, row, lane, per_row);
     a = per_row == 32 ? gk_warp_reduce<Op>(a, 32) : gk_block_reduce<Op>(a, shared);
     if (lane == 0 && row < (gk_index)p.kept_size) gk_store_result<Op>(p, row, a, length);
 #endif
+}
+
+// ---- columns: W neighbouring results per thread, one input whose kept dimension is contiguous and
+// whose rows start 16-byte aligned (x.sum(axis=0) of a C array): each step down the reduced
+// dimension one 16-byte load. The block is column_threads wide (a group of W results each) and
+// blockDim.x / column_threads deep: the threads of one column take every depth-th row of the
+// block's range and combine in shared memory, so that narrow matrices still fill the block.
+// blockIdx.y takes one range of rows (splits); the last block of a column of blocks combines
+// their partials, as `each` below.
+template <class Op, int W>
+__device__ inline void gk_reduce_columns(const gk_reduce_params<Op::width>& p, typename Op::acc_t* shared,
+                                         bool* last) {
+    typedef typename Op::acc_t acc_t;
+    typedef typename Op::in_storage0 in_storage;
+    const gk_index length = (gk_index)p.reduced_size;
+    const gk_index groups = (gk_index)p.kept_size / W;
+    const int width = p.row_threads, depth = blockDim.x / width;
+    const int x = threadIdx.x % width, y = threadIdx.x / width;
+    const gk_index g = (gk_index)blockIdx.x * width + x;
+    const gk_index per_split = (length + p.splits - 1) / p.splits;
+    const gk_index begin = (gk_index)blockIdx.y * per_split;
+    const gk_index end = begin + per_split < length ? begin + per_split : length;
+    const long long step = p.reduced_input[0][0];
+    acc_t a[W];
+#pragma unroll
+    for (int l = 0; l < W; ++l) a[l] = Op::identity();
+    if (g < groups) {
+        const char* const base = (const char*)p.input[0] + g * (long long)sizeof(gk_vector<in_storage, W>);
+#pragma unroll 4
+        for (gk_index j = begin + y; j < end; j += depth) {
+            const gk_vector<in_storage, W> v = *(const gk_vector<in_storage, W>*)(base + j * step);
+#pragma unroll
+            for (int l = 0; l < W; ++l) a[l] = Op::reduce(a[l], Op::map_value(v.v[l], j));
+        }
+    }
+    // The column's threads combine, shallowest first (shared: one slot per thread and result).
+    for (int l = 0; l < W; ++l) shared[threadIdx.x * W + l] = a[l];
+    __syncthreads();
+    if (y == 0)
+        for (int d = 1; d < depth; ++d)
+            for (int l = 0; l < W; ++l) a[l] = Op::reduce(a[l], shared[(d * width + x) * W + l]);
+    if (p.splits == 1) {
+        if (y == 0 && g < groups)
+            for (int l = 0; l < W; ++l) gk_store_result<Op>(p, g * W + l, a[l], length);
+        return;
+    }
+    unsigned* const counters = (unsigned*)p.scratch;
+    acc_t* const partials = (acc_t*)(p.scratch + GK_REDUCE_PARTIALS_OFFSET);
+    if (y == 0 && g < groups)
+        for (int l = 0; l < W; ++l) partials[(gk_index)blockIdx.y * p.kept_size + g * W + l] = a[l];
+    if (!gk_arrive_last(counters + blockIdx.x, gridDim.y, last, y == 0 && g < groups)) return;
+    if (y != 0 || g >= groups) return;
+    acc_t total[W];
+#pragma unroll
+    for (int l = 0; l < W; ++l) total[l] = Op::identity();
+#pragma unroll 8
+    for (int s = 0; s < p.splits; ++s)
+#pragma unroll
+        for (int l = 0; l < W; ++l)
+            total[l] = Op::reduce(total[l], gk_load_fresh(partials + (gk_index)s * p.kept_size + g * W + l));
+    for (int l = 0; l < W; ++l) gk_store_result<Op>(p, g * W + l, total[l], length);
 }
 
 // ---- each: a thread per result, walking its reduced elements (any layout; coalesced when the kept

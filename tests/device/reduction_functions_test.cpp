@@ -28,7 +28,8 @@ const Case cases[] = {
     {1, 5000, std::nullopt},  // full: several blocks
     {6, 100, 1},              // rows: a warp each
     {3, 2000, 1},             // rows: a block each
-    {1024, 3, 0},             // columns: split over blockIdx.y
+    {1024, 3, 0},             // columns, a thread each: split over blockIdx.y
+    {512, 8, 0},              // columns, 16-byte groups: split over blockIdx.y
     {40, 50, 0},              // columns
 };
 

@@ -177,7 +177,7 @@ const std::vector<Case>& cases() {
         {{4099}, std::nullopt, 2}, {{7, 33}, Axes{1}, 0},      {{7, 33}, Axes{0}, 0},   {{7, 33}, Axes{-1}, 1},
         {{33, 7}, Axes{0}, 1},     {{4, 5, 6}, Axes{0, 2}, 0}, {{4, 5, 6}, Axes{1}, 0}, {{4, 5, 6}, Axes{-2, -1}, 2},
         {{3, 0}, Axes{1}, 0},      {{0, 3}, Axes{1}, 0},       {{2, 1500}, Axes{1}, 0}, {{1500, 3}, Axes{0}, 0},
-        {{4, 5, 6}, Axes{}, 0},    {{}, std::nullopt, 0},
+        {{4, 5, 6}, Axes{}, 0},    {{}, std::nullopt, 0},      {{1024, 8}, Axes{0}, 0}, {{64, 256}, Axes{0}, 0},
     };
     return table;
 }
@@ -214,6 +214,7 @@ TEST_F(ReductionsGpuShapes, EachShapeFinishesInItsLastBlock) {
         {{6, 100}, std::vector<std::int64_t>{1}, 0},
         {{3, 2000}, std::vector<std::int64_t>{1}, 0},
         {{1024, 3}, std::vector<std::int64_t>{0}, 0},
+        {{1024, 8}, std::vector<std::int64_t>{0}, 0},
     };
     unsigned seed = 100;
     for (const Case& c : shapes) check_case(total, DType::float32, c, false, ++seed);
