@@ -24,6 +24,7 @@
 #include "gpukit/module.hpp"
 #include "gpukit/promotion.hpp"
 #include "gpukit/reductions.hpp"
+#include "gpukit/scans.hpp"
 #include "gpukit/scalar.hpp"
 #include "gpukit/shape_ops.hpp"
 #include "gpukit/stream.hpp"
