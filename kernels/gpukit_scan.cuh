@@ -48,7 +48,7 @@ struct gk_scan_params {
 // Rounds of W-element loads per thread of a GPU tile (fewer registers for wide elements loaded one
 // or two at a time); src/ops/scan/scan.cpp sizes tiles by the same rule.
 #define GK_SCAN_ROUNDS(W) ((W) >= 4 ? GK_SCAN_ITEMS / (W) : 4)
-#define GK_SCAN_GROUP 64     // the simulator's columns: lines walked together by one thread
+#define GK_SCAN_GROUP 64  // the simulator's columns: lines walked together by one thread
 
 // ---- look-back state: a status word per tile (its epoch and what it has published) and two value
 // slots, its own total (aggregate) and its inclusive prefix, each written once per launch.
@@ -260,7 +260,8 @@ __device__ inline void gk_scan_tiles(const gk_scan_params& p, gk_scan_tile_share
     }
 
     // The prefix of the tiles before this one in its line: warp 0 looks back 32 tiles at a time.
-    const unsigned aggregate_word = (p.epoch << 2) | GK_STATUS_AGGREGATE, prefix_word = (p.epoch << 2) | GK_STATUS_PREFIX;
+    const unsigned aggregate_word = (p.epoch << 2) | GK_STATUS_AGGREGATE,
+                   prefix_word = (p.epoch << 2) | GK_STATUS_PREFIX;
     unsigned* const statuses = (unsigned*)p.statuses;
     acc_t* const aggregates = (acc_t*)p.aggregates;
     acc_t* const prefixes = (acc_t*)p.prefixes;
@@ -336,8 +337,8 @@ __device__ inline void gk_scan_tile_chunks(const gk_scan_params& p, gk_scan_chun
     const char* const in = gk_line_input(p, line);
     char* const out = gk_line_output(p, line);
     const gk_index tile_begin = (gk_index)(k * p.tile);
-    const gk_index tile_end = tile_begin + (gk_index)p.tile < (gk_index)p.length ? tile_begin + (gk_index)p.tile
-                                                                                 : (gk_index)p.length;
+    const gk_index tile_end =
+        tile_begin + (gk_index)p.tile < (gk_index)p.length ? tile_begin + (gk_index)p.tile : (gk_index)p.length;
     const gk_index tile = tile_end > tile_begin ? tile_end - tile_begin : 0;
     const gk_index chunk = (tile + blockDim.x - 1) / blockDim.x;
     const gk_index begin = tile_begin + (chunk * threadIdx.x < tile ? chunk * threadIdx.x : tile);
@@ -428,8 +429,7 @@ __device__ inline void gk_scan_columns(const gk_scan_params& p, long long* share
     if (p.tiles_per_line == 1) {
         const gk_index line = (gk_index)blockIdx.x * blockDim.x + threadIdx.x;
         if (line < (gk_index)p.lines)
-            gk_scan_run<Op>(p, gk_line_input(p, line), gk_line_output(p, line), 0, (gk_index)p.length,
-                            Op::identity());
+            gk_scan_run<Op>(p, gk_line_input(p, line), gk_line_output(p, line), 0, (gk_index)p.length, Op::identity());
         return;
     }
     const long long ticket = gk_take_ticket(p, shared_ticket);

@@ -35,14 +35,14 @@ struct ScanOptions {
 
 Array cumsum(const Array& a, const ScanOptions& options = {});
 Array cumprod(const Array& a, const ScanOptions& options = {});
-Array nancumsum(const Array& a, const ScanOptions& options = {});  // a nan counts as 0
+Array nancumsum(const Array& a, const ScanOptions& options = {});   // a nan counts as 0
 Array nancumprod(const Array& a, const ScanOptions& options = {});  // a nan counts as 1
 
 struct DiffOptions {
-    std::int64_t n = 1;             // the order: differences taken n times (0: the input itself)
-    std::int64_t axis = -1;         // along this axis
-    std::optional<Array> prepend;   // values put before the input along the axis (broadcast to it)
-    std::optional<Array> append;    // values put after it
+    std::int64_t n = 1;            // the order: differences taken n times (0: the input itself)
+    std::int64_t axis = -1;        // along this axis
+    std::optional<Array> prepend;  // values put before the input along the axis (broadcast to it)
+    std::optional<Array> append;   // values put after it
 };
 
 // out[i] = a[i + 1] - a[i] along the axis, n times (numpy.diff); bools give a[i + 1] != a[i].

@@ -847,6 +847,16 @@ class ndarray:
     def mean(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
         """The arithmetic mean over `axis`, as numpy.mean (integers in float64)."""
 
+    def cumsum(self, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
+        """
+        The cumulative sum along `axis` (the flattened array when None), as numpy.cumsum.
+        """
+
+    def cumprod(self, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
+        """
+        The cumulative product along `axis` (the flattened array when None), as numpy.cumprod.
+        """
+
 class MemoryWatch:
     """
     Whether the memory an array views is still held, by any array, DLPack capsule or launch, without holding it: for tests and leak hunts.
@@ -1486,6 +1496,32 @@ def all(a: object | None, axis: object | None = None, out: object | None = None,
 
 def mean(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
     """The arithmetic mean over `axis`, as numpy.mean (integers in float64)."""
+
+def cumsum(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
+    """
+    The cumulative sum along `axis` (the flattened array when None), as numpy.cumsum.
+    """
+
+def cumprod(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
+    """
+    The cumulative product along `axis` (the flattened array when None), as numpy.cumprod.
+    """
+
+def nancumsum(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
+    """The cumulative sum taking nan as 0, as numpy.nancumsum."""
+
+def nancumprod(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
+    """The cumulative product taking nan as 1, as numpy.nancumprod."""
+
+def diff(a: object | None, n: object = 1, axis: object = -1, prepend: object | None = None, append: object | None = None) -> ndarray:
+    """
+    The n-th differences of neighbours along `axis` (bools: whether they differ), as numpy.diff; prepend and append (arrays, or numbers repeated along the axis) are joined on first.
+    """
+
+def ediff1d(ary: object | None, to_end: object | None = None, to_begin: object | None = None) -> ndarray:
+    """
+    The differences of neighbours of the flattened array, with to_begin and to_end around them (cast to its dtype), as numpy.ediff1d.
+    """
 
 class DevicePointer:
     """

@@ -62,8 +62,8 @@ Array ediff1d(const Array& ary, const std::optional<Array>& to_end, const std::o
                                             "`same_kind` rule."));
         return values.ravel().astype(dtype);
     };
-    const Array differences =
-        subtract(flat.index({Slice{1, std::nullopt, std::nullopt}}), flat.index({Slice{std::nullopt, -1, std::nullopt}}));
+    Array differences = subtract(flat.index({Slice{1, std::nullopt, std::nullopt}}),
+                                       flat.index({Slice{std::nullopt, -1, std::nullopt}}));
     if (!to_begin && !to_end) return differences;
     std::vector<Array> parts;
     if (to_begin) parts.push_back(edge(*to_begin, "to_begin"));

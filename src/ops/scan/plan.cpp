@@ -27,8 +27,8 @@ ScanLayout plan_scan(std::span<const std::int64_t> shape, std::span<const std::i
     layout.length = shape[axis];
     layout.input_step = strides[axis];
     layout.output_step = output_strides[axis];
-    layout.adjacent_lines = !layout.outer.empty() && layout.outer_input.back() == itemsize &&
-                            layout.input_step != itemsize;
+    layout.adjacent_lines =
+        !layout.outer.empty() && layout.outer_input.back() == itemsize && layout.input_step != itemsize;
     return layout;
 }
 

@@ -17,12 +17,12 @@ namespace gpukit::detail {
 enum class ScanClass : std::uint8_t { tiles, lines, columns };
 
 struct ScanLayout {
-    Shape outer;                      // the lines' merged extents, outer first
-    Strides outer_input, outer_output;  // byte strides of the input and the result along them
-    std::int64_t lines = 1;           // scans
-    std::int64_t length = 0;          // elements in each
+    Shape outer;                                   // the lines' merged extents, outer first
+    Strides outer_input, outer_output;             // byte strides of the input and the result along them
+    std::int64_t lines = 1;                        // scans
+    std::int64_t length = 0;                       // elements in each
     std::int64_t input_step = 0, output_step = 0;  // byte strides along a line
-    bool adjacent_lines = false;      // the innermost line coordinate is one element apart in the input
+    bool adjacent_lines = false;                   // the innermost line coordinate is one element apart in the input
 };
 
 // The layout of scanning an input of `shape` and byte `strides` along `axis` (normalised) into a

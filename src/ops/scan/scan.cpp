@@ -131,7 +131,7 @@ constexpr std::uint32_t last_epoch = (1u << 30) - 1;  // status words keep the e
 
 std::int64_t round_up(std::int64_t n, std::int64_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
-// The stream's scratch for `tiles` tiles of `value_bytes` values, and the epoch of this launch.
+// The stream's scratch for `tiles` look-back slots of `value_bytes` values, and the epoch of this launch.
 // Kept per stream (work on one stream runs in order); device memory of its own, not the pool's. A
 // buffer outgrown stays allocated (launches queued before may still use it).
 struct Scratch {
@@ -168,7 +168,8 @@ Scratch scratch_for(const Device& device, const StreamRef& stream, std::int64_t 
             entry.value_bytes = std::max(entry.value_bytes, found->second.value_bytes);
             outgrown->push_back(found->second.buffer);
         }
-        const std::int64_t bytes = 256 + round_up(entry.tiles * 4, 256) + 2 * round_up(entry.tiles * entry.value_bytes, 256);
+        const std::int64_t bytes =
+            256 + round_up(entry.tiles * 4, 256) + 2 * round_up(entry.tiles * entry.value_bytes, 256);
         entry.buffer = std::make_shared<DeviceBuffer>(device, static_cast<std::size_t>(bytes));
         zero(entry.buffer->address(), 256 + round_up(entry.tiles * 4, 256));  // the count and the statuses
         found = buffers->insert_or_assign(key, std::move(entry)).first;
@@ -193,7 +194,7 @@ bool aligned16(std::uint64_t address, std::span<const std::int64_t> strides) {
     return address % 16 == 0 && std::all_of(strides.begin(), strides.end(), [](std::int64_t s) { return s % 16 == 0; });
 }
 
-constexpr std::int64_t tile_threads = 256;  // GK_SCAN_THREADS
+constexpr std::int64_t tile_threads = 256;                                            // GK_SCAN_THREADS
 std::int64_t tile_rounds(std::int64_t width) { return width >= 4 ? 16 / width : 4; }  // GK_SCAN_ROUNDS
 
 void launch_scan(const Scan& scan, const ScanDTypes& dtypes, const Array& input, const ScanLayout& layout,
@@ -228,8 +229,8 @@ void launch_scan(const Scan& scan, const ScanDTypes& dtypes, const Array& input,
         config.block = Dim3(32);
         if (layout.lines < 64 && layout.length >= 4096) {
             spec.shape = ScanClass::tiles;
-            params.tiles_per_line = std::clamp<std::int64_t>((4 * processors + layout.lines - 1) / layout.lines, 1,
-                                                             layout.length / 1024);
+            params.tiles_per_line =
+                std::clamp<std::int64_t>((4 * processors + layout.lines - 1) / layout.lines, 1, layout.length / 1024);
         } else {
             spec.shape = layout.adjacent_lines ? ScanClass::columns : ScanClass::lines;
             const std::int64_t units = layout.adjacent_lines ? (layout.lines + 63) / 64 : layout.lines;
@@ -242,8 +243,8 @@ void launch_scan(const Scan& scan, const ScanDTypes& dtypes, const Array& input,
         const std::int64_t groups = (layout.lines + tile_threads - 1) / tile_threads;
         std::int64_t splits = 1;
         if (groups < 2 * processors && layout.length >= 256)
-            splits = std::clamp<std::int64_t>(
-                std::min((4 * processors + groups - 1) / groups, layout.length / 64), 1, 1024);
+            splits =
+                std::clamp<std::int64_t>(std::min((4 * processors + groups - 1) / groups, layout.length / 64), 1, 1024);
         params.tiles_per_line = splits;
         config.block = Dim3(static_cast<std::uint32_t>(tile_threads));
         config.grid = Dim3(static_cast<std::uint32_t>(groups));
@@ -278,7 +279,11 @@ void launch_scan(const Scan& scan, const ScanDTypes& dtypes, const Array& input,
         throw InvalidArgumentError(concat("a scan of ", total, " elements needs more tiles than its tickets count"));
 
     if (params.tiles > 0) {
-        const Scratch scratch = scratch_for(device, stream, params.tiles, static_cast<std::int64_t>(itemsize(dtypes.accumulator)));
+        // Look-back slots: one per tile, or per (segment, line) of split columns.
+        const std::int64_t slots =
+            spec.shape == ScanClass::columns ? params.tiles_per_line * layout.lines : params.tiles;
+        const Scratch scratch =
+            scratch_for(device, stream, slots, static_cast<std::int64_t>(itemsize(dtypes.accumulator)));
         params.counter = scratch.counter;
         params.statuses = scratch.statuses;
         params.aggregates = scratch.aggregates;
