@@ -63,7 +63,7 @@ Array ediff1d(const Array& ary, const std::optional<Array>& to_end, const std::o
         return values.ravel().astype(dtype);
     };
     Array differences = subtract(flat.index({Slice{1, std::nullopt, std::nullopt}}),
-                                       flat.index({Slice{std::nullopt, -1, std::nullopt}}));
+                                 flat.index({Slice{std::nullopt, -1, std::nullopt}}));
     if (!to_begin && !to_end) return differences;
     std::vector<Array> parts;
     if (to_begin) parts.push_back(edge(*to_begin, "to_begin"));
