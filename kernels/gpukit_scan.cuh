@@ -141,6 +141,7 @@ __device__ inline typename Op::acc_t gk_scan_run(const gk_scan_params& p, const 
                                                  gk_index end, typename Op::acc_t carry) {
     typedef typename Op::in_storage in_storage;
     typedef typename Op::out_storage out_storage;
+#pragma unroll 4
     for (gk_index j = begin; j < end; ++j) {
         carry = Op::reduce(carry, Op::map(*(const in_storage*)(in + j * p.input_step)));
         *(out_storage*)(out + j * p.output_step) = gk_convert<out_storage>(Op::post(carry));
@@ -154,6 +155,7 @@ __device__ inline typename Op::acc_t gk_reduce_run(const gk_scan_params& p, cons
                                                    gk_index end) {
     typedef typename Op::in_storage in_storage;
     typename Op::acc_t a = Op::identity();
+#pragma unroll 4
     for (gk_index j = begin; j < end; ++j) a = Op::reduce(a, Op::map(*(const in_storage*)(in + j * p.input_step)));
     return a;
 }

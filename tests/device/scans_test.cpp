@@ -221,6 +221,10 @@ class ScansGpuShapes : public GpuShapesTest {};
 TEST_F(ScansGpuShapes, EveryShapeMatchesAReference) {
     const std::vector<const Reference*> sums = {&references()[0]};
     check_every_scan(sums, {DType::int8, DType::int32, DType::float32, DType::complex128});
+    const std::vector<const Reference*> products = {&references()[1]};
+    check_every_scan(products, {DType::int32});
+    const std::vector<const Reference*> nan_sums = {&references()[2]};
+    check_every_scan(nan_sums, {DType::float32});
     const std::vector<const Reference*> nan_products = {&references()[3]};
     check_every_scan(nan_products, {DType::float64, DType::float16});
 }
