@@ -383,8 +383,9 @@ __device__ inline void gk_scan_tile_chunks(const gk_scan_params& p, gk_scan_chun
     gk_scan_run<Op>(p, in, out, begin, end, Op::reduce(shared.prefix, shared.before[threadIdx.x]));
 }
 
-// ---- lines: a warp per line on a GPU, 32 elements at a time; a thread per line on the simulator.
-template <class Op>
+// ---- lines: a warp per line on a GPU, 32 x W elements at a time (W-element loads, and stores when
+// WO, as in tiles); a thread per line on the simulator.
+template <class Op, int W, bool WO>
 __device__ inline void gk_scan_lines(const gk_scan_params& p) {
     typedef typename Op::acc_t acc_t;
     typedef typename Op::in_storage in_storage;
@@ -397,15 +398,43 @@ __device__ inline void gk_scan_lines(const gk_scan_params& p) {
     const gk_index line = ((gk_index)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     if (line >= (gk_index)p.lines) return;  // the whole warp
     const int lane = threadIdx.x % 32;
+    const gk_index length = (gk_index)p.length;
     const char* const in = gk_line_input(p, line);
     char* const out = gk_line_output(p, line);
     acc_t carry = Op::identity();
-    for (gk_index base = 0; base < (gk_index)p.length; base += 32) {
-        const gk_index j = base + lane;
-        acc_t a = j < (gk_index)p.length ? Op::map(*(const in_storage*)(in + j * p.input_step)) : Op::identity();
-        a = Op::reduce(carry, gk_warp_scan<Op>(a));
-        if (j < (gk_index)p.length) *(out_storage*)(out + j * p.output_step) = gk_convert<out_storage>(Op::post(a));
-        carry = gk_shfl(a, 31);
+    for (gk_index base = 0; base < length; base += 32 * W) {
+        const gk_index e = base + (gk_index)lane * W;
+        in_storage x[W];
+        if (W > 1 && e + W <= length) {
+            const gk_vector<in_storage, W> v = *(const gk_vector<in_storage, W>*)(in + e * sizeof(in_storage));
+#pragma unroll
+            for (int l = 0; l < W; ++l) x[l] = v.v[l];
+        } else {
+#pragma unroll
+            for (int l = 0; l < W; ++l)
+                x[l] = e + l < length ? *(const in_storage*)(in + (e + l) * p.input_step) : in_storage();
+        }
+        acc_t total = Op::identity();
+#pragma unroll
+        for (int l = 0; l < W; ++l)
+            if (e + l < length) total = Op::reduce(total, Op::map(x[l]));
+        const acc_t inclusive = gk_warp_scan<Op>(total);
+        const acc_t shifted = gk_shfl_up(inclusive, 1);
+        acc_t a = Op::reduce(carry, lane == 0 ? Op::identity() : shifted);
+        out_storage y[W];
+#pragma unroll
+        for (int l = 0; l < W; ++l) {
+            if (e + l < length) a = Op::reduce(a, Op::map(x[l]));
+            y[l] = gk_convert<out_storage>(Op::post(a));
+        }
+        if (WO && e + W <= length) {
+            gk_store_vector<out_storage, W>(out + e * sizeof(out_storage), y);
+        } else {
+#pragma unroll
+            for (int l = 0; l < W; ++l)
+                if (e + l < length) *(out_storage*)(out + (e + l) * p.output_step) = y[l];
+        }
+        carry = Op::reduce(carry, gk_shfl(inclusive, 31));
     }
 #endif
 }

@@ -177,6 +177,8 @@ const std::vector<Case>& cases() {
         {{7, 33}, std::nullopt, transposed},
         {{9, 31}, 0, broadcast},
         {{9, 31}, -1, reversed},
+        {{5, 1000}, -1, contiguous},
+        {{6, 64}, 1, contiguous},
         {{3, 5000}, -1, contiguous},
         {{3, 5000}, 1, strided},
         {{5000, 3}, 0, contiguous},

@@ -50,7 +50,10 @@ std::string kernel(const ScanKernelSpec& spec, std::size_t index, bool chunked) 
                                spec.vector_output ? "true" : "false", ">(p, gk_shared);\n");
             }
             break;
-        case ScanClass::lines: code += concat("    gk_scan_lines<", op, ">(p);\n"); break;
+        case ScanClass::lines:
+            code += concat("    gk_scan_lines<", op, ", ", spec.vector_width, ", ",
+                           spec.vector_output ? "true" : "false", ">(p);\n");
+            break;
         case ScanClass::columns:
             code += "    __shared__ long long gk_ticket;\n";
             code += concat("    gk_scan_columns<", op, ">(p, &gk_ticket);\n");

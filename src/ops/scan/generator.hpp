@@ -29,8 +29,8 @@ struct ScanDTypes {
     friend bool operator==(const ScanDTypes&, const ScanDTypes&) = default;
 };
 
-// One kernel to write: a loop, the shape that runs it and, for GPU tiles, the input's elements
-// per 16-byte load (1: element by element) and whether the result takes vector stores.
+// One kernel to write: a loop, the shape that runs it and, for GPU tiles and lines, the input's
+// elements per 16-byte load (1: element by element) and whether the result takes vector stores.
 struct ScanKernelSpec {
     ScanDTypes dtypes;
     ScanClass shape;

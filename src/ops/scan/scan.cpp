@@ -254,20 +254,21 @@ void launch_scan(const Scan& scan, const ScanDTypes& dtypes, const Array& input,
             params.tiles = params.tiles_per_line * groups;
             config.grid = Dim3(static_cast<std::uint32_t>(params.tiles));
         }
-    } else if (layout.length > 1024) {
-        // Tiles of 16-byte loads where the lines are contiguous and aligned.
-        spec.shape = ScanClass::tiles;
+    } else {
+        // 16-byte loads (and stores) where the lines are contiguous and aligned.
         const std::int64_t in_size = input.itemsize(), out_size = result.itemsize();
         if (layout.input_step == in_size && in_size < 16 && aligned16(launch_address(input), layout.outer_input))
             spec.vector_width = static_cast<int>(16 / in_size);
         spec.vector_output = spec.vector_width > 1 && layout.output_step == out_size &&
                              aligned16(launch_address(result), layout.outer_output);
-        params.tile = tile_threads * tile_rounds(spec.vector_width) * spec.vector_width;
         config.block = Dim3(static_cast<std::uint32_t>(tile_threads));
-    } else {
-        // A warp per line.
-        config.block = Dim3(static_cast<std::uint32_t>(tile_threads));
-        config.grid = Dim3(static_cast<std::uint32_t>((layout.lines + tile_threads / 32 - 1) / (tile_threads / 32)));
+        if (layout.length > 1024) {  // tiles
+            spec.shape = ScanClass::tiles;
+            params.tile = tile_threads * tile_rounds(spec.vector_width) * spec.vector_width;
+        } else {  // a warp per line
+            config.grid =
+                Dim3(static_cast<std::uint32_t>((layout.lines + tile_threads / 32 - 1) / (tile_threads / 32)));
+        }
     }
     if (spec.shape == ScanClass::tiles) {
         if (chunked) params.tile = (layout.length + params.tiles_per_line - 1) / params.tiles_per_line;
