@@ -124,6 +124,9 @@ def test_dtype_and_out(rng):
     returned = gpukit.cumsum(device, axis=0, out=out)
     numpy.testing.assert_array_equal(out.get(), host.cumsum(axis=0).astype(numpy.float64))
     numpy.testing.assert_array_equal(returned.get(), out.get())
+    transposed = gpukit.empty((5, 6), numpy.int64).T  # written through its strides
+    assert gpukit.cumsum(device, axis=0, out=transposed) is not None
+    numpy.testing.assert_array_equal(transposed.get(), host.cumsum(axis=0))
     in_place = gpukit.asarray(host.astype(numpy.int64))
     in_place.cumsum(axis=1, out=in_place)
     numpy.testing.assert_array_equal(in_place.get(), host.cumsum(axis=1))
