@@ -15,9 +15,9 @@
 // earlier tile (tests/device/scans_test.cpp checks NumPy's bound and compares with its loop).
 //
 // Errors: AxisError for an axis out of range; InvalidArgumentError for out= of another shape than
-// the result's, and for a negative diff order; DTypeError for an out= dtype the result cannot be
-// cast to (same_kind), for diff of bools' prepend/append of another kind and ediff1d's to_begin or
-// to_end that do not cast to the input's dtype (same_kind).
+// the result's, for a negative diff order and for diff of a 0-d array; DTypeError for an out= dtype
+// the result cannot be cast to (same_kind), for ediff1d's to_begin or to_end that do not cast to
+// the input's dtype (same_kind) and for ediff1d of bools (NumPy has no bool subtract).
 #pragma once
 
 #include <cstdint>

@@ -246,6 +246,27 @@ TEST_F(ScansGpuShapes, EachShapeLooksBackAcrossBlocks) {
     for (const auto& [c, dtype] : shapes) check_case(sums, dtype, c, ++seed);
 }
 
+// Scans on a stream of their own, one after another on the same scratch (each launch's status words
+// carry a new epoch; the ticket count is back at zero after each), then on the default stream.
+TEST_F(Scans, RepeatedScansOnAStreamReuseTheirScratch) {
+    const Reference& sums = references().front();
+    const Case c{{long_line}, std::nullopt, contiguous};
+    const Array input = input_of(c, DType::float32, sums, 7);
+    const Values want = expected(sums, input.astype(DType::float64).to_vector<double>(), c.shape, c.axis, false);
+    Stream stream;
+    {
+        StreamScope scope(stream);
+        std::vector<Array> results;
+        for (int k = 0; k < 5; ++k) results.push_back(cumsum(input));
+        stream.synchronize();
+        for (const Array& result : results) {
+            const Values got = result.astype(DType::float64).to_vector<double>();
+            for (std::size_t k = 0; k < got.size(); ++k) ASSERT_NEAR(got[k], want[k], 1e-4) << k;
+        }
+    }
+    EXPECT_NEAR(cumsum(input).astype(DType::float64).to_vector<double>().back(), want.back(), 1e-4);
+}
+
 TEST_F(Scans, ResultDtypesAreNumPys) {
     const Array i8 = Array::from_host(std::span<const double>(Values{1, 2, 3}), {3}).astype(DType::int8);
     EXPECT_EQ(cumsum(i8).dtype(), DType::int64);
