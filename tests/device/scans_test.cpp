@@ -257,6 +257,7 @@ TEST_F(Scans, RepeatedScansOnAStreamReuseTheirScratch) {
     {
         StreamScope scope(stream);
         std::vector<Array> results;
+        results.reserve(5);
         for (int k = 0; k < 5; ++k) results.push_back(cumsum(input));
         stream.synchronize();
         for (const Array& result : results) {
