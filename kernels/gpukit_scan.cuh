@@ -87,10 +87,8 @@ __device__ inline void gk_publish(T* slot, T value, unsigned* status, unsigned w
     atomicExch(status, word);
 }
 
-// Waits until tile `j` has published, and returns its aggregate or prefix; `is_prefix` says which.
-template <class Op>
-__device__ inline typename Op::acc_t gk_wait_for_tile(const gk_scan_params& p, long long j, bool* is_prefix) {
-    typedef typename Op::acc_t acc_t;
+// Waits until tile `j` has published its aggregate or its prefix; returns whether its prefix.
+__device__ inline bool gk_wait_published(const gk_scan_params& p, long long j) {
     unsigned* const status = (unsigned*)p.statuses + j;
     const unsigned aggregate = (p.epoch << 2) | GK_STATUS_AGGREGATE, prefix = (p.epoch << 2) | GK_STATUS_PREFIX;
     unsigned word;
@@ -98,7 +96,14 @@ __device__ inline typename Op::acc_t gk_wait_for_tile(const gk_scan_params& p, l
         word = gk_status_load(status);
     } while (word != aggregate && word != prefix);
     gk_status_acquired(status);
-    *is_prefix = word == prefix;
+    return word == prefix;
+}
+
+// Tile `j`'s prefix once published, else its aggregate; `is_prefix` says which.
+template <class Op>
+__device__ inline typename Op::acc_t gk_wait_for_tile(const gk_scan_params& p, long long j, bool* is_prefix) {
+    typedef typename Op::acc_t acc_t;
+    *is_prefix = gk_wait_published(p, j);
     return gk_load_fresh((*is_prefix ? (const acc_t*)p.prefixes : (const acc_t*)p.aggregates) + j);
 }
 
@@ -337,7 +342,8 @@ __device__ inline void gk_scan_tiles(const gk_scan_params& p, gk_scan_tile_share
 }
 
 // ---- tiles on the simulator: a block of 32 threads per tile, each thread a contiguous chunk,
-// combined first (one pass), then scanned from its prefix (a second pass over the input).
+// combined first (one pass), then scanned from its prefix (a second pass over the input). Each tile
+// publishes its total only; the next ones wait for the totals before them.
 template <class Op>
 struct gk_scan_chunk_shared {
     typename Op::acc_t before[32];  // each thread's chunk total, then the value before its chunk
@@ -368,16 +374,16 @@ __device__ inline void gk_scan_tile_chunks(const gk_scan_params& p, gk_scan_chun
             shared.before[t] = total;
             total = Op::reduce(total, chunk_total);
         }
-        const unsigned prefix_word = (p.epoch << 2) | GK_STATUS_PREFIX;
+        // The tiles before this one in its line, their totals combined in order: few tiles, and the
+        // same sums on every run (no prefix taken where one happens to be ready).
+        gk_publish((acc_t*)p.aggregates + ticket, total, (unsigned*)p.statuses + ticket,
+                   (p.epoch << 2) | GK_STATUS_AGGREGATE);
         acc_t exclusive = Op::identity();
-        if (k > 0) {
-            gk_publish((acc_t*)p.aggregates + ticket, total, (unsigned*)p.statuses + ticket,
-                       (p.epoch << 2) | GK_STATUS_AGGREGATE);
-            exclusive = gk_look_back_serial<Op>(p, ticket - k, ticket, 1);
+        for (long long q = ticket - k; q < ticket; ++q) {
+            (void)gk_wait_published(p, q);
+            exclusive = Op::reduce(exclusive, gk_load_fresh((const acc_t*)p.aggregates + q));
         }
         shared.prefix = exclusive;
-        gk_publish((acc_t*)p.prefixes + ticket, Op::reduce(exclusive, total), (unsigned*)p.statuses + ticket,
-                   prefix_word);
     }
     __syncthreads();
     gk_scan_run<Op>(p, in, out, begin, end, Op::reduce(shared.prefix, shared.before[threadIdx.x]));

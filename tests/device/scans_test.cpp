@@ -351,6 +351,16 @@ TEST_F(Scans, Float32SumsAreAsAccurateAsNumPysLoop) {
     EXPECT_LE(worst, worst_loop) << "one-by-one float32: " << worst_loop;
 }
 
+// On the simulator a float scan is the same on every run: each tile combines the totals of the
+// tiles before it in order (a GPU's look-back takes whichever prefix is ready, so its last bits vary).
+TEST_F(Scans, SimulatedFloatScansAreTheSameOnEveryRun) {
+    if (!on_simulator()) GTEST_SKIP() << "a GPU's look-back combines tiles in an order timing decides";
+    const std::vector<float> values = random_floats(std::size_t{1} << 20, 11);
+    const Array a = Array::from_host(std::span<const float>(values), {static_cast<std::int64_t>(values.size())});
+    const std::vector<float> first = cumsum(a).to_vector<float>();
+    for (int run = 0; run < 3; ++run) ASSERT_EQ(cumsum(a).to_vector<float>(), first);
+}
+
 TEST_F(Scans, DiffTakesNeighboursDifferencesNTimes) {
     const Array a = Array::from_host(std::span<const double>(Values{1, 4, 9, 16, 25, 36}), {2, 3}).astype(DType::int32);
     EXPECT_EQ(diff(a).to_vector<std::int32_t>(), (std::vector<std::int32_t>{3, 5, 9, 11}));
