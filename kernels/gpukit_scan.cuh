@@ -159,10 +159,26 @@ template <class Op>
 __device__ inline typename Op::acc_t gk_reduce_run(const gk_scan_params& p, const char* in, gk_index begin,
                                                    gk_index end) {
     typedef typename Op::in_storage in_storage;
+    const auto element = [&](gk_index j) { return Op::map(*(const in_storage*)(in + j * p.input_step)); };
+#ifdef GK_CHUNKED_SHAPES
+    // A simulated thread's long chunk: four interleaved sums, so that a CPU core adds four at a time
+    // (one chain waits an add's latency per element); every scan here is commutative.
+    typename Op::acc_t a0 = Op::identity(), a1 = a0, a2 = a0, a3 = a0;
+    gk_index j = begin;
+    for (; j + 4 <= end; j += 4) {
+        a0 = Op::reduce(a0, element(j));
+        a1 = Op::reduce(a1, element(j + 1));
+        a2 = Op::reduce(a2, element(j + 2));
+        a3 = Op::reduce(a3, element(j + 3));
+    }
+    for (; j < end; ++j) a0 = Op::reduce(a0, element(j));
+    return Op::reduce(Op::reduce(a0, a1), Op::reduce(a2, a3));
+#else
     typename Op::acc_t a = Op::identity();
 #pragma unroll 4
-    for (gk_index j = begin; j < end; ++j) a = Op::reduce(a, Op::map(*(const in_storage*)(in + j * p.input_step)));
+    for (gk_index j = begin; j < end; ++j) a = Op::reduce(a, element(j));
     return a;
+#endif
 }
 
 // ---- warp helpers (any acc_t, a word at a time)
