@@ -3,10 +3,13 @@
 // gpukit_elementwise.cuh, so NVRTC and the simulator compile the same text).
 //
 // A reduction is an operation struct (generated per loop) with CuPy's four parts:
-//   acc_t identity();                 the value of no elements
-//   acc_t map(in_t x, gk_index j);    an element (j: its index among the reduced ones, C order)
-//   acc_t reduce(acc_t a, acc_t b);   two partial results, a's elements before b's
-//   out_t post(acc_t a, gk_index n);  the result of n elements
+//   acc_t identity();                         the value of no elements
+//   acc_t map_at(base, offset, j);            an element: input k's at base[k] + offset(k); j its
+//                                             index among the reduced ones, in C order
+//   acc_t reduce(acc_t a, acc_t b);           two partial results, a's elements before b's
+//   out_t post(acc_t a, long long n, double argument)   the result of n elements
+// and `inputs`, its number of input arrays (broadcast together; a reduction of one input also has
+// map_value(x, j), for 16-byte loads).
 // and three kernel shapes (ReductionClass in src/ops/reduction/plan.hpp), each finishing without a
 // second launch: the last block to arrive (a __threadfence, then an atomic count) combines the
 // other blocks' partials in block order, so that a result is the same on every run.
@@ -22,11 +25,15 @@
 
 // The launcher's description (src/ops/reduction/reduce.cpp fills the same struct): the input and
 // result addresses, scratch for partials and counters, and the merged kept and reduced dimensions.
+// N: the operation's inputs, rounded up to a power of two (1, 2, 4 or 8).
+template <int N>
 struct gk_reduce_params {
-    unsigned long long input, output, scratch;
-    long long kept_shape[GK_MAX_DIMS], kept_input[GK_MAX_DIMS], kept_output[GK_MAX_DIMS];
-    long long reduced_shape[GK_MAX_DIMS], reduced_input[GK_MAX_DIMS];
+    unsigned long long output, scratch;
+    unsigned long long input[N];
+    long long kept_shape[GK_MAX_DIMS], kept_output[GK_MAX_DIMS], reduced_shape[GK_MAX_DIMS];
+    long long kept_input[N][GK_MAX_DIMS], reduced_input[N][GK_MAX_DIMS];
     long long kept_size, reduced_size;
+    double argument;  // post's parameter: var's ddof, a p-norm's p
     int kept_ndim, reduced_ndim;
     int splits;       // blocks that share one group of results, each a range of the reduced elements
     int row_threads;  // rows: threads per row (32: a warp; blockDim.x: the block)
@@ -108,6 +115,148 @@ __device__ inline T gk_divide_by_count(T sum, long long n) {
 template <class T>
 __device__ inline gk_complex<T> gk_divide_by_count(gk_complex<T> sum, long long n) {
     return {sum.re / (T)n, sum.im / (T)n};
+}
+
+// Differences (ptp): integers wrap as NumPy's.
+template <class T>
+__device__ inline T gk_difference(T a, T b) {
+    return a - b;
+}
+#define GK_WRAPPING_DIFFERENCE(T)                    \
+    template <>                                      \
+    __device__ inline T gk_difference<T>(T a, T b) { \
+        return gk_wrap_subtract(a, b);               \
+    }
+GK_WRAPPING_DIFFERENCE(long long)
+GK_WRAPPING_DIFFERENCE(unsigned long long)
+GK_WRAPPING_DIFFERENCE(int)
+GK_WRAPPING_DIFFERENCE(unsigned int)
+GK_WRAPPING_DIFFERENCE(short)
+GK_WRAPPING_DIFFERENCE(unsigned short)
+GK_WRAPPING_DIFFERENCE(signed char)
+GK_WRAPPING_DIFFERENCE(unsigned char)
+#undef GK_WRAPPING_DIFFERENCE
+
+// The identity of nanmax and nanmin: a nan where the type has one (an all-nan slice stays nan,
+// as NumPy's), else the type's lowest or highest value.
+template <class T>
+struct gk_nan_bounds {
+    __device__ static T lowest() { return gk_bounds<T>::lowest(); }
+    __device__ static T highest() { return gk_bounds<T>::highest(); }
+};
+template <>
+struct gk_nan_bounds<float> {
+    __device__ static float lowest() { return gk_limits<float>::nan(); }
+    __device__ static float highest() { return gk_limits<float>::nan(); }
+};
+template <>
+struct gk_nan_bounds<double> {
+    __device__ static double lowest() { return gk_limits<double>::nan(); }
+    __device__ static double highest() { return gk_limits<double>::nan(); }
+};
+template <class T>
+struct gk_nan_bounds<gk_complex<T> > {
+    __device__ static gk_complex<T> lowest() { return {gk_limits<T>::nan(), gk_limits<T>::nan()}; }
+    __device__ static gk_complex<T> highest() { return lowest(); }
+};
+
+// The square of |x| in the real type R: var's and the 2-norm's terms.
+template <class R, class T>
+__device__ inline R gk_abs_squared(T x) {
+    const R r = gk_convert<R>(x);
+    return r * r;
+}
+template <class R, class T>
+__device__ inline R gk_abs_squared(gk_complex<T> z) {
+    return gk_convert<R>(z.re) * gk_convert<R>(z.re) + gk_convert<R>(z.im) * gk_convert<R>(z.im);
+}
+// |x| in the real type R (norms).
+template <class R, class T>
+__device__ inline R gk_abs_in(T x) {
+    const R r = gk_convert<R>(x);
+    return r < 0 ? -r : r;
+}
+template <class R, class T>
+__device__ inline R gk_abs_in(gk_complex<T> z) {
+    return gk_hypot(gk_convert<R>(z.re), gk_convert<R>(z.im));
+}
+
+// argmax and argmin: a value and its index. Ties keep the smaller index; a nan wins (its first),
+// as NumPy's. The identity's index is past every element's, so an element always replaces it.
+template <class T>
+struct gk_arg {
+    T value;
+    long long index;
+};
+template <class T>
+__device__ inline gk_arg<T> gk_arg_of(T value, long long index) {
+    gk_arg<T> a;
+    a.value = value;
+    a.index = index;
+    return a;
+}
+#define GK_NO_INDEX 0x7fffffffffffffffll
+template <class T>
+__device__ inline gk_arg<T> gk_arg_pick(gk_arg<T> a, gk_arg<T> b, bool b_better) {
+    const bool a_nan = gk_isnan(a.value), b_nan = gk_isnan(b.value);
+    if (a_nan != b_nan) return a_nan ? a : b;
+    if (!a_nan && b_better) return b;
+    if (!a_nan && (gk_less(a.value, b.value) || gk_less(b.value, a.value))) return a;
+    return b.index < a.index ? b : a;
+}
+template <class T>
+__device__ inline gk_arg<T> gk_argmax(gk_arg<T> a, gk_arg<T> b) {
+    return gk_arg_pick(a, b, gk_less(a.value, b.value));
+}
+template <class T>
+__device__ inline gk_arg<T> gk_argmin(gk_arg<T> a, gk_arg<T> b) {
+    return gk_arg_pick(a, b, gk_less(b.value, a.value));
+}
+// The result index: -1 where no element counted (nanargmax of an all-nan slice; the launcher raises).
+template <class T>
+__device__ inline long long gk_arg_index(gk_arg<T> a) {
+    return a.index == GK_NO_INDEX ? -1 : a.index;
+}
+
+// A sum and the number of its terms (nanmean, nanvar: the count of the elements that are no nan).
+template <class T>
+struct gk_sum_count {
+    T sum;
+    long long count;
+};
+template <class T>
+__device__ inline gk_sum_count<T> gk_sum_count_of(T sum, long long count) {
+    gk_sum_count<T> a;
+    a.sum = sum;
+    a.count = count;
+    return a;
+}
+template <class T>
+__device__ inline gk_sum_count<T> gk_add_counted(gk_sum_count<T> a, gk_sum_count<T> b) {
+    return gk_sum_count_of(gk_sum(a.sum, b.sum), a.count + b.count);
+}
+// A variance's divisor: the count less ddof, never below 0 (NumPy's; 0 gives inf or nan).
+template <class T>
+__device__ inline T gk_variance_of(T squares, long long n, double ddof) {
+    const double divisor = (double)n - ddof;
+    return squares / (T)(divisor > 0 ? divisor : 0);
+}
+
+// ptp: the smallest and largest elements.
+template <class T>
+struct gk_range {
+    T low, high;
+};
+template <class T>
+__device__ inline gk_range<T> gk_range_of(T low, T high) {
+    gk_range<T> a;
+    a.low = low;
+    a.high = high;
+    return a;
+}
+template <class T>
+__device__ inline gk_range<T> gk_widen_range(gk_range<T> a, gk_range<T> b) {
+    return gk_range_of(gk_minimum(a.low, b.low), gk_maximum(a.high, b.high));
 }
 
 // Byte offsets of a flat index in a merged group of dimensions (C order).
@@ -197,12 +346,12 @@ __device__ inline bool gk_arrive_last(unsigned* counter, unsigned blocks, bool* 
     return true;
 }
 
-// One thread's elements [begin, end) of a strided run, combined. On a GPU a thread meets few
-// elements (the grid strides over them); on the simulator one thread takes a long contiguous chunk,
-// so it sums in blocks of 128 combined pairwise (NumPy's order): the rounding error then grows with
-// log2 of the chunk, not with its length.
-template <class Op, class Load>
-__device__ inline typename Op::acc_t gk_accumulate_range(gk_index begin, gk_index end, const Load& load) {
+// One thread's elements [begin, end) of a strided run, combined (`mapped(j)`: element j's
+// accumulator). On a GPU a thread meets few elements (the grid strides over them); on the simulator
+// one thread takes a long contiguous chunk, so it sums in blocks of 128 combined pairwise (NumPy's
+// order): the rounding error then grows with log2 of the chunk, not with its length.
+template <class Op, class Mapped>
+__device__ inline typename Op::acc_t gk_accumulate_range(gk_index begin, gk_index end, const Mapped& mapped) {
     typedef typename Op::acc_t acc_t;
 #ifdef GK_CHUNKED_SHAPES
     acc_t stack[48];
@@ -210,8 +359,8 @@ __device__ inline typename Op::acc_t gk_accumulate_range(gk_index begin, gk_inde
     unsigned long long blocks = 0;
     for (gk_index block = begin; block < end; block += 128) {
         const gk_index stop = block + 128 < end ? block + 128 : end;
-        acc_t a = Op::map(load(block), block);
-        for (gk_index j = block + 1; j < stop; ++j) a = Op::reduce(a, Op::map(load(j), j));
+        acc_t a = mapped(block);
+        for (gk_index j = block + 1; j < stop; ++j) a = Op::reduce(a, mapped(j));
         // A binary counter of completed blocks: equal-sized neighbours merge, earlier on the left.
         for (unsigned long long c = ++blocks; (c & 1) == 0; c >>= 1) a = Op::reduce(stack[--depth], a);
         stack[depth++] = a;
@@ -221,39 +370,82 @@ __device__ inline typename Op::acc_t gk_accumulate_range(gk_index begin, gk_inde
     return a;
 #else
     acc_t a = Op::identity();
-    for (gk_index j = begin; j < end; ++j) a = Op::reduce(a, Op::map(load(j), j));
+    for (gk_index j = begin; j < end; ++j) a = Op::reduce(a, mapped(j));
     return a;
 #endif
 }
 
-// ---- full: every element into one result. Each thread combines its elements (16-byte groups of W
-// when the input is contiguous and aligned), then the block, then the last block the partials.
+// Where each input's elements of one result start.
+template <class Op>
+struct gk_bases {
+    const char* at[Op::inputs];
+};
+template <class Op>
+__device__ inline gk_bases<Op> gk_result_bases(const gk_reduce_params<Op::width>& p, gk_index result) {
+    gk_bases<Op> bases;
+    for (int k = 0; k < Op::inputs; ++k)
+        bases.at[k] = (const char*)p.input[k] + gk_offset_of(result, p.kept_shape, p.kept_input[k], p.kept_ndim);
+    return bases;
+}
+// Element j of the reduced ones, mapped: through the merged reduced dimensions, or one stride.
+template <class Op>
+__device__ inline typename Op::acc_t gk_map_element(const gk_reduce_params<Op::width>& p, const gk_bases<Op>& bases,
+                                                    gk_index j) {
+    if (p.reduced_ndim == 1)
+        return Op::map_at(bases.at, [&](int k) { return j * p.reduced_input[k][0]; }, j);
+    return Op::map_at(
+        bases.at, [&](int k) { return gk_offset_of(j, p.reduced_shape, p.reduced_input[k], p.reduced_ndim); }, j);
+}
+template <class Op>
+__device__ inline void gk_store_result(const gk_reduce_params<Op::width>& p, gk_index result, typename Op::acc_t a,
+                                       long long n) {
+    char* const out = (char*)p.output + gk_offset_of(result, p.kept_shape, p.kept_output, p.kept_ndim);
+    *(typename Op::out_storage*)out = gk_convert<typename Op::out_storage>(Op::post(a, n, p.argument));
+}
+
+// A full reduction's per-thread part: every W elements one 16-byte load (one input, contiguous
+// and aligned), or element by element (W = 1).
 template <class Op, int W>
-__device__ inline void gk_reduce_full(const gk_reduce_params& p, typename Op::acc_t* shared, bool* last) {
-    typedef typename Op::acc_t acc_t;
-    typedef typename Op::in_storage in_storage;
-    const gk_index n = (gk_index)p.reduced_size;
-    const char* const input = (const char*)p.input;
-    const auto load = [&](gk_index j) {
-        return *(const in_storage*)(input + gk_offset_of(j, p.reduced_shape, p.reduced_input, p.reduced_ndim));
-    };
-    acc_t a = Op::identity();
-#ifdef GK_CHUNKED_SHAPES
-    a = gk_accumulate_range<Op>(gk_chunk_begin(n), gk_chunk_end(n), load);
-#else
-    if (W > 1) {
+struct gk_full_elements {
+    __device__ static typename Op::acc_t run(const gk_reduce_params<Op::width>& p) {
+        typedef typename Op::in_storage0 in_storage;
+        const gk_index n = (gk_index)p.reduced_size;
+        const char* const input = (const char*)p.input[0];
+        typename Op::acc_t a = Op::identity();
         const gk_index groups = n / W;
         for (gk_index g = gk_thread_rank(); g < groups; g += gk_thread_count()) {
             const gk_vector<in_storage, W> v = ((const gk_vector<in_storage, W>*)input)[g];
 #pragma unroll
-            for (int l = 0; l < W; ++l) a = Op::reduce(a, Op::map(v.v[l], g * W + l));
+            for (int l = 0; l < W; ++l) a = Op::reduce(a, Op::map_value(v.v[l], g * W + l));
         }
         for (gk_index j = groups * W + gk_thread_rank(); j < n; j += gk_thread_count())
-            a = Op::reduce(a, Op::map(((const in_storage*)input)[j], j));
-    } else {
-        for (gk_index j = gk_thread_rank(); j < n; j += gk_thread_count()) a = Op::reduce(a, Op::map(load(j), j));
+            a = Op::reduce(a, Op::map_value(((const in_storage*)input)[j], j));
+        return a;
     }
+};
+template <class Op>
+struct gk_full_elements<Op, 1> {
+    __device__ static typename Op::acc_t run(const gk_reduce_params<Op::width>& p) {
+        const gk_index n = (gk_index)p.reduced_size;
+        gk_bases<Op> bases;
+        for (int k = 0; k < Op::inputs; ++k) bases.at[k] = (const char*)p.input[k];
+        const auto mapped = [&](gk_index j) { return gk_map_element<Op>(p, bases, j); };
+#ifdef GK_CHUNKED_SHAPES
+        return gk_accumulate_range<Op>(gk_chunk_begin(n), gk_chunk_end(n), mapped);
+#else
+        typename Op::acc_t a = Op::identity();
+        for (gk_index j = gk_thread_rank(); j < n; j += gk_thread_count()) a = Op::reduce(a, mapped(j));
+        return a;
 #endif
+    }
+};
+
+// ---- full: every element into one result. Each thread combines its elements, then the block,
+// then the last block the partials.
+template <class Op, int W>
+__device__ inline void gk_reduce_full(const gk_reduce_params<Op::width>& p, typename Op::acc_t* shared, bool* last) {
+    typedef typename Op::acc_t acc_t;
+    acc_t a = gk_full_elements<Op, W>::run(p);
     a = gk_block_reduce<Op>(a, shared);
     acc_t* const partials = (acc_t*)(p.scratch + GK_REDUCE_PARTIALS_OFFSET);
     if (threadIdx.x == 0) partials[blockIdx.x] = a;
@@ -261,27 +453,29 @@ __device__ inline void gk_reduce_full(const gk_reduce_params& p, typename Op::ac
     a = Op::identity();
     for (unsigned k = threadIdx.x; k < gridDim.x; k += blockDim.x) a = Op::reduce(a, gk_load_fresh(partials + k));
     a = gk_block_reduce<Op>(a, shared);
-    if (threadIdx.x == 0) *(typename Op::out_storage*)p.output = gk_convert<typename Op::out_storage>(Op::post(a, n));
+    if (threadIdx.x == 0)
+        *(typename Op::out_storage*)p.output =
+            gk_convert<typename Op::out_storage>(Op::post(a, p.reduced_size, p.argument));
 }
 
 // ---- rows: each result's elements contiguous (one row of the reduced dimension). row_threads
 // threads per row: a warp (32) for short rows, the whole block for long ones; on the simulator
 // each thread takes whole rows.
 template <class Op>
-__device__ inline void gk_reduce_rows(const gk_reduce_params& p, typename Op::acc_t* shared) {
+__device__ inline void gk_reduce_rows(const gk_reduce_params<Op::width>& p, typename Op::acc_t* shared) {
     typedef typename Op::acc_t acc_t;
-    typedef typename Op::in_storage in_storage;
     const gk_index length = (gk_index)p.reduced_size;
-    const long long step = p.reduced_ndim ? p.reduced_input[0] : 0;
-    const auto result = [&](gk_index row, acc_t a) {
-        char* const out = (char*)p.output + gk_offset_of(row, p.kept_shape, p.kept_output, p.kept_ndim);
-        *(typename Op::out_storage*)out = gk_convert<typename Op::out_storage>(Op::post(a, length));
-    };
+    const auto step = [&](int k) { return p.reduced_ndim ? p.reduced_input[k][0] : 0ll; };
 #ifdef GK_CHUNKED_SHAPES
     GK_ELEMENTS(row, (gk_index)p.kept_size) {
-        const char* const base = (const char*)p.input + gk_offset_of(row, p.kept_shape, p.kept_input, p.kept_ndim);
-        result(row,
-               gk_accumulate_range<Op>(0, length, [&](gk_index j) { return *(const in_storage*)(base + j * step); }));
+        const gk_bases<Op> bases = gk_result_bases<Op>(p, row);
+        gk_store_result<Op>(p, row,
+                            gk_accumulate_range<Op>(0, length,
+                                                    [&](gk_index j) {
+                                                        return Op::map_at(
+                                                            bases.at, [&](int k) { return j * step(k); }, j);
+                                                    }),
+                            length);
     }
     (void)shared;
 #else
@@ -291,13 +485,13 @@ __device__ inline void gk_reduce_rows(const gk_reduce_params& p, typename Op::ac
     const int lane = threadIdx.x % per_row;
     acc_t a = Op::identity();
     if (row < (gk_index)p.kept_size) {
-        const char* const base = (const char*)p.input + gk_offset_of(row, p.kept_shape, p.kept_input, p.kept_ndim);
+        const gk_bases<Op> bases = gk_result_bases<Op>(p, row);
 #pragma unroll 4
         for (gk_index j = lane; j < length; j += per_row)
-            a = Op::reduce(a, Op::map(*(const in_storage*)(base + j * step), j));
+            a = Op::reduce(a, Op::map_at(bases.at, [&](int k) { return j * step(k); }, j));
     }
     a = per_row == 32 ? gk_warp_reduce<Op>(a, 32) : gk_block_reduce<Op>(a, shared);
-    if (lane == 0 && row < (gk_index)p.kept_size) result(row, a);
+    if (lane == 0 && row < (gk_index)p.kept_size) gk_store_result<Op>(p, row, a, length);
 #endif
 }
 
@@ -305,21 +499,15 @@ __device__ inline void gk_reduce_rows(const gk_reduce_params& p, typename Op::ac
 // dimension is contiguous, as for x.sum(axis=0)). With splits > 1, blockIdx.y takes one range of
 // the reduced elements, and the last of a column of blocks combines their partials.
 template <class Op>
-__device__ inline void gk_reduce_each(const gk_reduce_params& p, bool* last) {
+__device__ inline void gk_reduce_each(const gk_reduce_params<Op::width>& p, bool* last) {
     typedef typename Op::acc_t acc_t;
-    typedef typename Op::in_storage in_storage;
     const gk_index length = (gk_index)p.reduced_size;
-    const auto finish = [&](gk_index r, acc_t a) {
-        char* const out = (char*)p.output + gk_offset_of(r, p.kept_shape, p.kept_output, p.kept_ndim);
-        *(typename Op::out_storage*)out = gk_convert<typename Op::out_storage>(Op::post(a, length));
-    };
 #ifdef GK_CHUNKED_SHAPES
     GK_ELEMENTS(r, (gk_index)p.kept_size) {
-        const char* const base = (const char*)p.input + gk_offset_of(r, p.kept_shape, p.kept_input, p.kept_ndim);
-        finish(
-            r, gk_accumulate_range<Op>(0, length, [&](gk_index j) {
-                return *(const in_storage*)(base + gk_offset_of(j, p.reduced_shape, p.reduced_input, p.reduced_ndim));
-            }));
+        const gk_bases<Op> bases = gk_result_bases<Op>(p, r);
+        gk_store_result<Op>(
+            p, r, gk_accumulate_range<Op>(0, length, [&](gk_index j) { return gk_map_element<Op>(p, bases, j); }),
+            length);
     }
     (void)last;
 #else
@@ -329,20 +517,17 @@ __device__ inline void gk_reduce_each(const gk_reduce_params& p, bool* last) {
     const gk_index end = begin + per_split < length ? begin + per_split : length;
     acc_t a = Op::identity();
     if (r < (gk_index)p.kept_size) {
-        const char* const base = (const char*)p.input + gk_offset_of(r, p.kept_shape, p.kept_input, p.kept_ndim);
+        const gk_bases<Op> bases = gk_result_bases<Op>(p, r);
         if (p.reduced_ndim == 1) {
-            const long long step = p.reduced_input[0];
 #pragma unroll 4
-            for (gk_index j = begin; j < end; ++j) a = Op::reduce(a, Op::map(*(const in_storage*)(base + j * step), j));
-        } else {
             for (gk_index j = begin; j < end; ++j)
-                a = Op::reduce(a, Op::map(*(const in_storage*)(base + gk_offset_of(j, p.reduced_shape, p.reduced_input,
-                                                                                   p.reduced_ndim)),
-                                          j));
+                a = Op::reduce(a, Op::map_at(bases.at, [&](int k) { return j * p.reduced_input[k][0]; }, j));
+        } else {
+            for (gk_index j = begin; j < end; ++j) a = Op::reduce(a, gk_map_element<Op>(p, bases, j));
         }
     }
     if (p.splits == 1) {
-        if (r < (gk_index)p.kept_size) finish(r, a);
+        if (r < (gk_index)p.kept_size) gk_store_result<Op>(p, r, a, length);
         return;
     }
     // Partials [split][result]; one counter per column of blocks.
@@ -353,6 +538,33 @@ __device__ inline void gk_reduce_each(const gk_reduce_params& p, bool* last) {
     if (r >= (gk_index)p.kept_size) return;
     a = Op::identity();
     for (int s = 0; s < p.splits; ++s) a = Op::reduce(a, gk_load_fresh(partials + (gk_index)s * p.kept_size + r));
-    finish(r, a);
+    gk_store_result<Op>(p, r, a, length);
 #endif
+}
+
+// ---- ReductionKernels without identity: the accumulator holds whether it has a value yet.
+template <class T>
+struct gk_maybe {
+    T value;
+    bool set;
+};
+template <class T>
+__device__ inline gk_maybe<T> gk_maybe_none() {
+    gk_maybe<T> a;
+    a.value = T();
+    a.set = false;
+    return a;
+}
+template <class T>
+__device__ inline gk_maybe<T> gk_maybe_of(T value) {
+    gk_maybe<T> a;
+    a.value = value;
+    a.set = true;
+    return a;
+}
+template <class T, class Reduce>
+__device__ inline gk_maybe<T> gk_maybe_combine(gk_maybe<T> a, gk_maybe<T> b, const Reduce& reduce) {
+    if (!a.set) return b;
+    if (!b.set) return a;
+    return gk_maybe_of(reduce(a.value, b.value));
 }

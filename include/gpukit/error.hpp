@@ -254,6 +254,12 @@ public:
     using InvalidArgumentError::InvalidArgumentError;
 };
 
+// A division by zero NumPy refuses instead of giving inf (numpy.average of weights summing to 0).
+class ZeroDivisionError : public Error {
+public:
+    using Error::Error;
+};
+
 class UsageError : public Error {
 public:
     using Error::Error;

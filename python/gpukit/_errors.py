@@ -31,6 +31,8 @@ The C++ core's messages come through unchanged; the fields it attaches become at
                                                  raises KeyboardInterrupt itself)
 """
 
+import builtins
+
 import numpy
 
 
@@ -182,6 +184,11 @@ class DTypeError(GpukitError, TypeError):
     """No loop of a ufunc takes the operands' dtypes, or an array or result cannot be cast as the casting
     rule asks (``Cannot cast array data from dtype('float64') to dtype('int32') according to the rule
     'same_kind'``): a ``TypeError``, as NumPy's ``UFuncTypeError``."""
+
+
+class ZeroDivisionError(GpukitError, builtins.ZeroDivisionError):  # noqa: A001 (Python's, refined)
+    """A division by zero NumPy refuses (``numpy.average`` of weights that sum to zero): a
+    ``ZeroDivisionError``, as NumPy raises."""
 
 
 class ScalarOverflowError(GpukitError, OverflowError):

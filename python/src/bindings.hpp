@@ -33,6 +33,8 @@ void bind_reductions(nanobind::module_& m);
 void bind_scans(nanobind::module_& m);
 void bind_module_kernel(nanobind::module_& m);
 void bind_elementwise_kernel(nanobind::module_& m);
+void bind_reduction_kernel(nanobind::module_& m);
+void bind_linalg(nanobind::module_& m);
 void bind_check(nanobind::module_& m);
 void bind_dlpack(nanobind::module_& m);
 void bind_cache(nanobind::module_& m);

@@ -14,6 +14,7 @@
 #include "gpukit/error.hpp"
 #include "numpy_bridge.hpp"
 #include "python_stream.hpp"
+#include "user_kernel_arguments.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -27,7 +28,9 @@ struct PythonElementwiseKernel {
     bool return_tuple = false;
 };
 
-std::vector<std::string> to_options(nb::handle options) {
+}  // namespace
+
+std::vector<std::string> to_compile_options(nb::handle options) {
     if (PyUnicode_Check(options.ptr())) return {to_str(options, "options")};
     if (!PyTuple_Check(options.ptr()) && !PyList_Check(options.ptr()))
         raise_type_error("options must be a str or a tuple of str, not " + describe_value(options));
@@ -36,13 +39,15 @@ std::vector<std::string> to_options(nb::handle options) {
     return result;
 }
 
+namespace {
+
 PythonElementwiseKernel construct(nb::handle in_params, nb::handle out_params, nb::handle operation, nb::handle name,
                                   nb::handle reduce_dims, nb::handle preamble, nb::handle no_return,
                                   nb::handle return_tuple, nb::handle options, nb::handle loop_prep,
                                   nb::handle after_loop) {
     ElementwiseKernelOptions settings;
     settings.preamble = to_str(preamble, "preamble");
-    settings.options = to_options(options);
+    settings.options = to_compile_options(options);
     settings.reduce_dims = to_bool(reduce_dims, "reduce_dims");
     settings.loop_prep = to_str(loop_prep, "loop_prep");
     settings.after_loop = to_str(after_loop, "after_loop");
@@ -74,7 +79,9 @@ Scalar python_int(nb::handle value) {
     throw ScalarOverflowError("Python integer " + str_of(value) + " out of bounds for every integer dtype");
 }
 
-ElementwiseArgument to_argument(nb::handle value, std::size_t index) {
+}  // namespace
+
+ElementwiseArgument to_kernel_argument(nb::handle value, std::size_t index) {
     if (nb::isinstance<Array>(value)) return nb::cast<const Array&>(value);
     // NumPy's scalar and array types, looked up once (NumPy stays imported for the process).
     static PyObject* const numpy_generic = nb::object(numpy_module().attr("generic")).release().ptr();
@@ -94,6 +101,8 @@ ElementwiseArgument to_argument(nb::handle value, std::size_t index) {
                      describe_value(value));
 }
 
+namespace {
+
 nb::object call(const PythonElementwiseKernel& self, const nb::args& args, nb::handle size, nb::handle block_size,
                 nb::handle stream) {
     const ElementwiseKernel& kernel = self.kernel;
@@ -104,7 +113,7 @@ nb::object call(const PythonElementwiseKernel& self, const nb::args& args, nb::h
                          std::to_string(args.size()) + ".");
     std::vector<ElementwiseArgument> arguments;
     arguments.reserve(args.size());
-    for (std::size_t k = 0; k < args.size(); ++k) arguments.push_back(to_argument(args[k], k));
+    for (std::size_t k = 0; k < args.size(); ++k) arguments.push_back(to_kernel_argument(args[k], k));
     ElementwiseCall settings;
     if (!size.is_none()) settings.size = to_int64(size, "size", 0);
     if (!block_size.is_none())

@@ -199,6 +199,8 @@ void translate(const std::exception_ptr& thrown, void*) {
         raise_python("DTypeError", e.what());
     } catch (const ScalarOverflowError& e) {
         raise_python("ScalarOverflowError", e.what());
+    } catch (const ZeroDivisionError& e) {
+        raise_python("ZeroDivisionError", e.what());
     } catch (const UsageError& e) {
         raise_python("UsageError", e.what());
     } catch (const Error& e) {

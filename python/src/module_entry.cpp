@@ -26,6 +26,8 @@ NB_MODULE(_core, m) {
     bind_scans(m);
     bind_module_kernel(m);
     bind_elementwise_kernel(m);
+    bind_reduction_kernel(m);
+    bind_linalg(m);
     bind_check(m);
     bind_dlpack(m);
     bind_cache(m);

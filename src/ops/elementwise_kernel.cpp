@@ -29,6 +29,7 @@
 #include "ops/elementwise/collapse.hpp"
 #include "ops/elementwise/generator.hpp"
 #include "ops/elementwise/launch.hpp"
+#include "ops/kernel_params.hpp"
 #include "util/text.hpp"
 
 namespace gpukit {
@@ -68,109 +69,6 @@ struct RawArgument {
     std::int32_t contiguous;
 };
 static_assert(sizeof(ArrayArgument) == 72 && sizeof(LoopArgument) == 80 && sizeof(RawArgument) == 152);
-
-bool is_identifier(std::string_view text) {
-    if (text.empty() || std::isdigit(static_cast<unsigned char>(text.front()))) return false;
-    return std::all_of(text.begin(), text.end(),
-                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
-std::string_view trim(std::string_view text) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos) return {};
-    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
-
-// NumPy's names for its types besides the canonical ones (numpy.dtype('float') is float64), as
-// CuPy reads parameter types through numpy.dtype.
-std::optional<DType> param_dtype(std::string_view name) {
-    if (auto dtype = dtype_named(name)) return dtype;
-    static constexpr std::pair<std::string_view, DType> aliases[] = {
-        {"bool_", DType::bool_},        {"byte", DType::int8},         {"ubyte", DType::uint8},
-        {"short", DType::int16},        {"ushort", DType::uint16},     {"intc", DType::int32},
-        {"uintc", DType::uint32},       {"int", DType::int64},         {"uint", DType::uint64},
-        {"long", DType::int64},         {"ulong", DType::uint64},      {"longlong", DType::int64},
-        {"ulonglong", DType::uint64},   {"intp", DType::int64},        {"uintp", DType::uint64},
-        {"half", DType::float16},       {"single", DType::float32},    {"float", DType::float64},
-        {"double", DType::float64},     {"csingle", DType::complex64}, {"complex", DType::complex128},
-        {"cdouble", DType::complex128},
-    };
-    for (const auto& [alias, dtype] : aliases)
-        if (alias == name) return dtype;
-    return std::nullopt;
-}
-
-// One parameter list: "float32 x, T y, raw T z".
-std::vector<ElementwiseParam> parse_params(std::string_view list, bool outputs) {
-    std::vector<ElementwiseParam> params;
-    if (trim(list).empty()) return params;
-    const std::string_view which = outputs ? "out_params" : "in_params";
-    while (true) {
-        const std::size_t comma = list.find(',');
-        const std::string_view text = trim(list.substr(0, comma));
-        std::vector<std::string_view> words;
-        for (std::size_t at = 0; at < text.size();) {
-            const std::size_t begin = text.find_first_not_of(" \t\r\n", at);
-            if (begin == std::string_view::npos) break;
-            const std::size_t end = std::min(text.find_first_of(" \t\r\n", begin), text.size());
-            words.push_back(text.substr(begin, end - begin));
-            at = end;
-        }
-        if (words.size() < 2)
-            throw InvalidArgumentError(
-                concat("ElementwiseKernel: cannot read the parameter '", text, "' of ", which,
-                       ": each parameter is a type and a name ('float32 x', 'T y', 'raw T z'), separated by commas"));
-        ElementwiseParam param;
-        param.output = outputs;
-        param.is_const = !outputs;
-        param.name = std::string(words.back());
-        const std::string_view type = words[words.size() - 2];
-        for (std::size_t k = 0; k + 2 < words.size(); ++k) {
-            if (words[k] == "raw")
-                param.raw = true;
-            else if (words[k] == "_non_const")
-                param.is_const = false;
-            else
-                throw InvalidArgumentError(concat("ElementwiseKernel: unknown keyword '", words[k],
-                                                  "' in the parameter '", text,
-                                                  "' (only raw and _non_const come before a type)"));
-        }
-        if (type.size() == 1) {
-            if (!std::isalpha(static_cast<unsigned char>(type[0])))
-                throw InvalidArgumentError(
-                    concat("ElementwiseKernel: the type of parameter '", text,
-                           "' is neither a dtype nor a type placeholder (one letter, such as T)"));
-            param.placeholder = type[0];
-        } else {
-            param.dtype = param_dtype(type);
-            if (!param.dtype)
-                throw InvalidArgumentError(
-                    concat("ElementwiseKernel: the type '", type, "' of parameter '", text,
-                           "' is neither a dtype (bool, int8 ... int64, uint8 ... uint64, float16, "
-                           "bfloat16, float32, float64, complex64, complex128) nor a type "
-                           "placeholder (one letter, such as T)"));
-        }
-        if (!is_identifier(param.name))
-            throw InvalidArgumentError(
-                concat("ElementwiseKernel: the parameter name '", param.name, "' is not a C identifier"));
-        if (param.name == "i" || param.name == "_ind")
-            throw InvalidArgumentError(concat("ElementwiseKernel: a parameter cannot be named '", param.name,
-                                              "': the operation's element index is i and the loop _ind"));
-        if (param.name.starts_with("gk_"))
-            throw InvalidArgumentError(concat("ElementwiseKernel: the parameter name '", param.name,
-                                              "' begins with gk_, which gpukit keeps for the code it generates"));
-        params.push_back(std::move(param));
-        if (comma == std::string_view::npos) break;
-        list.remove_prefix(comma + 1);
-    }
-    return params;
-}
-
-std::string describe_param(const ElementwiseParam& param) {
-    return concat(param.raw ? "raw " : "",
-                  param.dtype ? std::string(to_string(*param.dtype)) : std::string(1, param.placeholder), " ",
-                  param.name);
-}
 
 // What one call amounts to: its types, shape, outputs and the kernel's layout.
 struct Plan {
@@ -453,6 +351,14 @@ LaunchConfig launch_config(const Plan& plan, const ElementwiseCall& call, const 
 }  // namespace
 }  // namespace detail
 
+namespace {
+// Names the operation sees besides the parameters.
+constexpr detail::ReservedName elementwise_reserved[] = {
+    {"i", "the operation's element index is i"},
+    {"_ind", "the loop is _ind"},
+};
+}  // namespace
+
 ElementwiseKernel::ElementwiseKernel(std::string_view in_params, std::string_view out_params, std::string operation,
                                      std::string name, ElementwiseKernelOptions options)
     : state_(std::make_shared<detail::ElementwiseKernelState>()) {
@@ -464,9 +370,9 @@ ElementwiseKernel::ElementwiseKernel(std::string_view in_params, std::string_vie
         throw InvalidArgumentError(
             concat("ElementwiseKernel: invalid kernel name \"", name, "\": gk_ begins the names gpukit generates"));
     detail::ElementwiseKernelState& state = *state_;
-    state.params = detail::parse_params(in_params, false);
+    state.params = detail::parse_params(in_params, false, "ElementwiseKernel", elementwise_reserved);
     state.nin = state.params.size();
-    for (ElementwiseParam& param : detail::parse_params(out_params, true)) state.params.push_back(std::move(param));
+    for (ElementwiseParam& param : detail::parse_params(out_params, true, "ElementwiseKernel", elementwise_reserved)) state.params.push_back(std::move(param));
     for (std::size_t a = 0; a < state.params.size(); ++a)
         for (std::size_t b = 0; b < a; ++b)
             if (state.params[a].name == state.params[b].name)

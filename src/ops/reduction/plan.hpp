@@ -31,17 +31,21 @@ Shape reduction_result_shape(std::span<const std::int64_t> shape, const std::vec
 enum class ReductionClass : std::uint8_t { full, rows, columns, strided };
 
 struct ReductionLayout {
-    Shape kept, reduced;                // merged extents, outer first (extents of 1 dropped)
-    Strides input_kept, input_reduced;  // the input's byte strides along each
-    Strides output_kept;                // the result's byte strides along the kept dimensions
+    Shape kept, reduced;                             // merged extents, outer first (extents of 1 dropped)
+    std::vector<Strides> input_kept, input_reduced;  // each input's byte strides along each
+    Strides output_kept;                             // the result's byte strides along the kept dimensions
     std::int64_t kept_size = 1;         // results
     std::int64_t reduced_size = 1;      // elements reduced into each result
     ReductionClass kind = ReductionClass::full;
 };
 
-// The layout of reducing an input of `shape` and byte `strides` (elements of `itemsize` bytes)
-// over `reduced` into a result whose byte strides along the input's kept axes, in order, are
-// `output_strides`.
+// The layout of reducing inputs of `shape` with byte `strides` each (broadcast to `shape`) over
+// `reduced` into a result whose byte strides along the kept axes, in order, are `output_strides`.
+// The class follows the first input (elements of `itemsize` bytes): the one a kernel reads most.
+ReductionLayout plan_reduction(std::span<const std::int64_t> shape, std::span<const Strides> strides,
+                               std::int64_t itemsize, const std::vector<bool>& reduced,
+                               std::span<const std::int64_t> output_strides);
+// One input.
 ReductionLayout plan_reduction(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
                                std::int64_t itemsize, const std::vector<bool>& reduced,
                                std::span<const std::int64_t> output_strides);

@@ -1,16 +1,17 @@
-// src/ops/reduction/reduce.cpp: the built-in reductions (include/gpukit/reductions.hpp): each a row
-// of src/ops/reductions.def, its dtypes chosen as NumPy's, its layout planned (plan.hpp), its
-// kernel generated (generator.hpp) and launched on the current stream.
+// src/ops/reduction/reduce.cpp: the reduction engine (reduce.hpp): built-in reductions' table and
+// dtypes, kernels compiled and kept, per-stream scratch, and the launch.
 //
 // Kernels: on a GPU one per (reduction, dtypes, shape, vector width), compiled on first use; on the
-// simulator one module per reduction holding every input dtype's loop in every shape (g++ takes
-// about half a second per compile, so one compile serves a reduction on any array).
+// simulator one module per one-input built-in reduction holding every input dtype's loop in every
+// shape (g++ takes about half a second per compile, so one compile serves a reduction on any
+// array); other loops get a module each.
 // Scratch: each stream has a buffer of counters (zero between launches: the last block of a count
 // resets it) and partials, so that a launch needs no allocation or memset of its own.
-#include "gpukit/reductions.hpp"
+#include "ops/reduction/reduce.hpp"
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -25,9 +26,9 @@
 #include "gpukit/memory.hpp"
 #include "gpukit/module.hpp"
 #include "gpukit/promotion.hpp"
+#include "ops/elementwise/collapse.hpp"
 #include "ops/elementwise/generator.hpp"
 #include "ops/elementwise/launch.hpp"
-#include "ops/reduction/generator.hpp"
 #include "ops/reduction/plan.hpp"
 #include "util/text.hpp"
 
@@ -36,86 +37,141 @@ namespace {
 
 // ---- the table
 
-enum class ReductionRule { sum, same, logical, mean };
-
-enum class ReductionId : std::uint8_t {
-#define GPUKIT_REDUCTION(name, ...) name,
-#include "ops/reductions.def"
-#undef GPUKIT_REDUCTION
-};
+enum class ReductionRule { sum, same, logical, mean, index, count, variance, norm, given };
 
 struct Reduction {
     ReductionId id;
-    std::string_view name;  // NumPy's name of the ufunc it reduces, as its messages say
+    std::string_view name;  // NumPy's name of the ufunc or function it reduces by, as its messages say
     ReductionRule rule;
+    std::size_t inputs;
     bool has_identity;
     ReductionExpressions expressions;
 };
 
 const Reduction& reduction(ReductionId id) {
     static const std::array table = {
-#define GPUKIT_REDUCTION(name, numpy_name, rule, has_identity, identity, map, reduce, post) \
-    Reduction{ReductionId::name, numpy_name, ReductionRule::rule, has_identity, {identity, map, reduce, post}},
+#define GPUKIT_REDUCTION(name, numpy_name, rule, inputs, has_identity, accumulator, identity, map, reduce, post) \
+    Reduction{ReductionId::name, numpy_name,   ReductionRule::rule, inputs,                                       \
+              has_identity,      {accumulator, identity,            map,    reduce, post}},
 #include "ops/reductions.def"
 #undef GPUKIT_REDUCTION
     };
     return table[static_cast<std::size_t>(id)];
 }
 
-// NumPy's dtypes for a reduction of `input` (dtype= where given).
-ReductionDTypes reduction_dtypes(const Reduction& reduction, DType input, std::optional<DType> dtype) {
-    const DTypeKind input_kind = kind(input);
-    const bool half = input == DType::float16 || input == DType::bfloat16;
-    switch (reduction.rule) {
+// A built-in reduction's map with a where= mask as its last input (named `mask`): elements where it
+// is false count as the identity.
+std::string_view masked_map(ReductionId id) {
+    static const auto* maps = [] {
+        auto* made = new std::array<std::string, reduction_count>;
+        for (std::size_t k = 0; k < made->size(); ++k) {
+            const Reduction& row = reduction(static_cast<ReductionId>(k));
+            (*made)[k] = concat("if (!gk_truth(in", row.inputs, ")) { a = identity(); } else { ", row.expressions.map,
+                                "; }");
+        }
+        return made;
+    }();
+    return (*maps)[static_cast<std::size_t>(id)];
+}
+
+bool integral(DType dtype) {
+    const DTypeKind k = kind(dtype);
+    return k == DTypeKind::boolean || k == DTypeKind::signed_integer || k == DTypeKind::unsigned_integer;
+}
+bool half(DType dtype) { return dtype == DType::float16 || dtype == DType::bfloat16; }
+DType real_of(DType dtype) {
+    if (dtype == DType::complex64) return DType::float32;
+    if (dtype == DType::complex128) return DType::float64;
+    return dtype;
+}
+
+}  // namespace
+
+ReductionDTypes reduction_dtypes(ReductionId id, std::span<const DType> inputs, std::optional<DType> dtype) {
+    const Reduction& row = reduction(id);
+    ReductionDTypes dtypes;
+    dtypes.input_count = static_cast<std::uint8_t>(inputs.size());
+    std::copy(inputs.begin(), inputs.end(), dtypes.inputs.begin());
+    const DType input = inputs[0];
+    const auto set = [&](DType accumulator, DType output) {
+        dtypes.accumulator = accumulator;
+        dtypes.output = output;
+        return dtypes;
+    };
+    const auto refuse_dtype = [&] {
+        if (dtype)
+            throw DTypeError(concat("the reduction of ", row.name,
+                                    " takes no dtype=: its result has a fixed dtype (convert with astype)"));
+    };
+    switch (row.rule) {
         case ReductionRule::same:
         case ReductionRule::logical: {
-            if (dtype)
-                throw DTypeError(concat("the reduction of ", reduction.name,
-                                        " takes no dtype=: its result has the input's dtype (convert with astype)"));
-            const DType result = reduction.rule == ReductionRule::logical ? DType::bool_ : input;
-            return {input, half ? DType::float32 : result, result};
+            refuse_dtype();
+            const DType result = row.rule == ReductionRule::logical ? DType::bool_ : input;
+            return set(half(input) ? DType::float32 : result, result);
         }
+        case ReductionRule::index: refuse_dtype(); return set(half(input) ? DType::float32 : input, DType::int64);
+        case ReductionRule::count: refuse_dtype(); return set(DType::int64, DType::int64);
         case ReductionRule::sum:
         case ReductionRule::mean: {
-            if (dtype) {
-                const bool half_result = *dtype == DType::float16 || *dtype == DType::bfloat16;
-                return {input, half_result ? DType::float32 : *dtype, *dtype};
-            }
-            if (half) return {input, DType::float32, input};
-            const bool integral = input_kind == DTypeKind::boolean || input_kind == DTypeKind::signed_integer ||
-                                  input_kind == DTypeKind::unsigned_integer;
-            if (reduction.rule == ReductionRule::mean && integral) return {input, DType::float64, DType::float64};
-            if (input_kind == DTypeKind::unsigned_integer) return {input, DType::uint64, DType::uint64};
-            if (integral) return {input, DType::int64, DType::int64};
-            return {input, input, input};
+            if (dtype) return set(half(*dtype) ? DType::float32 : *dtype, *dtype);
+            if (half(input)) return set(DType::float32, input);
+            if (row.rule == ReductionRule::mean && integral(input)) return set(DType::float64, DType::float64);
+            if (kind(input) == DTypeKind::unsigned_integer) return set(DType::uint64, DType::uint64);
+            if (integral(input)) return set(DType::int64, DType::int64);
+            return set(input, input);
         }
+        case ReductionRule::variance: {
+            // The second input is the mean, in the type the squares are summed in (its real part's).
+            const DType mean = inputs.size() > 1 ? inputs[1] : input;
+            const DType result = dtype ? *dtype : integral(input) ? DType::float64 : input;
+            return set(real_of(mean), real_of(result));
+        }
+        case ReductionRule::norm: {
+            refuse_dtype();
+            if (integral(input)) return set(DType::float64, DType::float64);
+            return set(half(input) ? DType::float32 : real_of(input), real_of(input));
+        }
+        case ReductionRule::given: break;
     }
-    return {input, input, input};
+    const DType result = dtype ? *dtype : input;
+    return set(half(result) ? DType::float32 : result, result);
 }
+
+namespace {
 
 // ---- kernels
 
-Module compile_reduction(const std::string& source, const Device& device) {
-    CompileOptions options;
+// What a kernel runs: a built-in reduction (masked or not) or a ReductionKernel's operation.
+struct Operation {
+    std::uint64_t id;  // built-ins: 2 * ReductionId + masked; ReductionKernels: custom_reduction_id()
+    const ReductionExpressions* expressions;
+    ReductionNames names;
+    const CompileOptions* compile = nullptr;  // a ReductionKernel's options
+    bool batched = false;  // a one-input built-in on the simulator: every dtype in one module
+    std::optional<ReductionId> builtin;
+};
+
+Module compile_reduction(const std::string& source, const Device& device, const CompileOptions* user) {
+    CompileOptions options = user ? *user : CompileOptions{};
     options.header(std::string(elementwise_header_name), std::string(elementwise_header()));
     options.header(std::string(reduction_header_name), std::string(reduction_header()));
-    options.program_name = "gpukit_reduction.cu";
+    if (!user) options.program_name = "gpukit_reduction.cu";
     return Module::compile(source, options, device);
 }
 
 constexpr ReductionClass kernel_shapes[] = {ReductionClass::full, ReductionClass::rows, ReductionClass::strided};
 
-// The kernel running `spec` of `reduction` on `device`: per key on a GPU; on the simulator from the
-// reduction's module of every input dtype (or a module of its own for a dtype= loop).
-Kernel reduction_kernel(const Reduction& reduction, const ReductionKernelSpec& spec, const Device& device,
+// The kernel running `spec` of `operation` on `device`, compiled on first use.
+Kernel reduction_kernel(const Operation& operation, const ReductionKernelSpec& spec, const Device& device,
                         bool simulated, bool gpu_shapes) {
-    using Key = std::tuple<const void*, int, bool, ReductionId, DType, DType, DType, ReductionClass, int>;
+    using Key = std::tuple<const void*, int, bool, std::uint64_t, ReductionDTypes, ReductionClass, int>;
     static std::mutex mutex;
     static auto* kernels = new std::map<Key, Kernel>;  // never destroyed: kernels outlive static destruction
     const ReductionClass shape = spec.shape == ReductionClass::columns ? ReductionClass::strided : spec.shape;
     const auto key_of = [&](const ReductionDTypes& dtypes, ReductionClass each, int width) {
         return std::make_tuple(static_cast<const void*>(&device.backend_info()), device.ordinal(), gpu_shapes,
-                               reduction.id, dtypes.input, dtypes.accumulator, dtypes.output, each, width);
+                               operation.id, dtypes, each, width);
     };
     const Key key = key_of(spec.dtypes, shape, spec.vector_width);
     {
@@ -123,16 +179,18 @@ Kernel reduction_kernel(const Reduction& reduction, const ReductionKernelSpec& s
         if (auto found = kernels->find(key); found != kernels->end()) return found->second;
     }
     std::vector<ReductionKernelSpec> specs;
-    if (simulated && !gpu_shapes && spec.dtypes == reduction_dtypes(reduction, spec.dtypes.input, std::nullopt)) {
+    if (simulated && !gpu_shapes && operation.batched &&
+        spec.dtypes == reduction_dtypes(*operation.builtin, std::span(spec.dtypes.inputs.data(), 1), std::nullopt)) {
         for (const DTypeInfo& info : dtype_table)
             for (const ReductionClass each : kernel_shapes)
-                specs.push_back({reduction_dtypes(reduction, info.dtype, std::nullopt), each, 1});
+                specs.push_back({reduction_dtypes(*operation.builtin, std::span(&info.dtype, 1), std::nullopt), each, 1});
     } else {
         specs.push_back({spec.dtypes, shape, spec.vector_width});
     }
     // Compiled outside the lock: the compile cache makes a race harmless (same source, same module).
-    const Module module =
-        compile_reduction(generate_reduction(reduction.expressions, specs, simulated, gpu_shapes), device);
+    const Module module = compile_reduction(
+        generate_reduction(*operation.expressions, operation.names, specs, simulated, gpu_shapes), device,
+        operation.compile);
     std::lock_guard lock(mutex);
     for (std::size_t index = 0; index < specs.size(); ++index) {
         const ReductionKernelSpec& made = specs[index];
@@ -144,19 +202,24 @@ Kernel reduction_kernel(const Reduction& reduction, const ReductionKernelSpec& s
 
 // ---- scratch
 
-// Mirrors gk_reduce_params and the scratch layout of kernels/gpukit_reduction.cuh.
+// Mirrors gk_reduce_params<N> and the scratch layout of kernels/gpukit_reduction.cuh.
 constexpr std::size_t max_dims = 8;
+template <std::size_t N>
 struct ReduceParams {
-    std::uint64_t input, output, scratch;
-    std::int64_t kept_shape[max_dims], kept_input[max_dims], kept_output[max_dims];
-    std::int64_t reduced_shape[max_dims], reduced_input[max_dims];
+    std::uint64_t output, scratch;
+    std::uint64_t input[N];
+    std::int64_t kept_shape[max_dims], kept_output[max_dims], reduced_shape[max_dims];
+    std::int64_t kept_input[N][max_dims], reduced_input[N][max_dims];
     std::int64_t kept_size, reduced_size;
+    double argument;
     std::int32_t kept_ndim, reduced_ndim;
     std::int32_t splits;
     std::int32_t row_threads;
 };
 constexpr std::int64_t scratch_counters = 4096;
 constexpr std::int64_t scratch_partials_offset = scratch_counters * 4;
+// Room per partial: the largest accumulator (ptp's range of two complex128 values).
+constexpr std::int64_t partial_bytes_each = 32;
 
 // The stream's scratch with room for `partial_bytes` of partials: zeroed counters, then partials.
 // Kept per stream (work on one stream runs in order, so one buffer serves its launches one after
@@ -196,55 +259,59 @@ std::uint64_t scratch_for(const Device& device, const StreamRef& stream, std::in
 
 // ---- launching
 
-void copy_dims(std::span<const std::int64_t> from, std::int64_t* to) { std::copy(from.begin(), from.end(), to); }
+template <class Span>
+void copy_dims(const Span& from, std::int64_t* to) {
+    std::copy(from.begin(), from.end(), to);
+}
 
-// The elements per 16-byte load of a full reduction of a contiguous, aligned input, else 1.
-int full_vector_width(const ReductionLayout& layout, const Array& input, bool chunked) {
-    if (chunked || layout.reduced.size() != 1 || layout.input_reduced[0] != input.itemsize()) return 1;
-    if (input.address() % 16 != 0 || input.itemsize() >= 16) return 1;
+// The elements per 16-byte load of a full reduction of one contiguous, aligned input, else 1.
+int full_vector_width(const ReductionLayout& layout, std::span<const Array> inputs, bool chunked) {
+    if (chunked || inputs.size() != 1 || layout.reduced.size() != 1) return 1;
+    const Array& input = inputs[0];
+    if (layout.input_reduced[0][0] != input.itemsize() || input.address() % 16 != 0 || input.itemsize() >= 16) return 1;
     return static_cast<int>(16 / input.itemsize());
 }
 
-void launch_reduction(const Reduction& reduction, const ReductionDTypes& dtypes, const Array& input,
-                      const ReductionLayout& layout, const Array& result) {
-    const Device device = input.device();
+template <std::size_t N>
+void launch_with(const Operation& operation, const ReductionDTypes& dtypes, std::span<const Array> inputs,
+                 const ReductionLayout& layout, const Array& result, double argument) {
+    const Device device = result.device();
     const bool simulated = device.backend_info().capabilities.simulated;
     // The simulator's chunked shapes, or the GPU's (on the simulator too where tests ask).
     const bool chunked = simulated && !specialized_elementwise_on_simulator();
     const StreamRef stream = current_stream(device);
     const std::int64_t processors = std::max(1, device.properties().multiprocessor_count);
-    if (layout.kept.size() > max_dims || layout.reduced.size() > max_dims)
-        throw InvalidArgumentError(
-            concat("reductions take arrays of up to ", max_dims, " dimensions after merging contiguous ones"));
 
-    ReduceParams params{};
+    ReduceParams<N> params{};
     copy_dims(layout.kept, params.kept_shape);
-    copy_dims(layout.input_kept, params.kept_input);
     copy_dims(layout.output_kept, params.kept_output);
     copy_dims(layout.reduced, params.reduced_shape);
-    copy_dims(layout.input_reduced, params.reduced_input);
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        copy_dims(layout.input_kept[k], params.kept_input[k]);
+        copy_dims(layout.input_reduced[k], params.reduced_input[k]);
+    }
     params.kept_size = layout.kept_size;
     params.reduced_size = layout.reduced_size;
     params.kept_ndim = static_cast<std::int32_t>(layout.kept.size());
     params.reduced_ndim = static_cast<std::int32_t>(layout.reduced.size());
     params.splits = 1;
+    params.argument = argument;
 
     ReductionKernelSpec spec{dtypes, layout.kind, 1};
     if (spec.shape == ReductionClass::columns) spec.shape = ReductionClass::strided;
-    const std::int64_t accumulator_size = static_cast<std::int64_t>(itemsize(dtypes.accumulator));
     LaunchConfig config;
     config.stream = stream;
     std::int64_t partial_bytes = 0;
     const std::int64_t total = layout.kept_size * layout.reduced_size;
     if (spec.shape == ReductionClass::full) {
-        spec.vector_width = full_vector_width(layout, input, chunked);
+        spec.vector_width = full_vector_width(layout, inputs, chunked);
         const std::int64_t blocks =
             chunked ? elementwise_launch_config(true, layout.reduced_size, stream).grid.x
                     : std::clamp<std::int64_t>(layout.reduced_size / (std::int64_t{256} * spec.vector_width), 1,
                                                8 * processors);
         config.block = Dim3(chunked ? 32 : 256);
         config.grid = Dim3(static_cast<std::uint32_t>(blocks));
-        partial_bytes = blocks * accumulator_size;
+        partial_bytes = blocks * partial_bytes_each;
     } else if (chunked) {
         // Each simulated thread takes whole results (rows or columns), a few blocks per worker.
         const std::int64_t blocks = std::clamp<std::int64_t>(
@@ -267,13 +334,26 @@ void launch_reduction(const Reduction& reduction, const ReductionDTypes& dtypes,
         params.splits = static_cast<std::int32_t>(splits);
         config.block = Dim3(256);
         config.grid = Dim3(static_cast<std::uint32_t>(columns), static_cast<std::uint32_t>(splits));
-        if (splits > 1) partial_bytes = splits * layout.kept_size * accumulator_size;
+        if (splits > 1) partial_bytes = splits * layout.kept_size * partial_bytes_each;
     }
 
     params.scratch = scratch_for(device, stream, partial_bytes);
-    params.input = launch_address(input, stream);
+    for (std::size_t k = 0; k < inputs.size(); ++k) params.input[k] = launch_address(inputs[k], stream);
     params.output = launch_address(result, stream);
-    reduction_kernel(reduction, spec, device, simulated, !chunked)(config, params);
+    reduction_kernel(operation, spec, device, simulated, !chunked)(config, params);
+}
+
+void launch_reduction(const Operation& operation, const ReductionDTypes& dtypes, std::span<const Array> inputs,
+                      const ReductionLayout& layout, const Array& result, double argument) {
+    if (layout.kept.size() > max_dims || layout.reduced.size() > max_dims)
+        throw InvalidArgumentError(
+            concat("reductions take arrays of up to ", max_dims, " dimensions after merging contiguous ones"));
+    switch (reduction_params_width(inputs.size())) {
+        case 1: return launch_with<1>(operation, dtypes, inputs, layout, result, argument);
+        case 2: return launch_with<2>(operation, dtypes, inputs, layout, result, argument);
+        case 4: return launch_with<4>(operation, dtypes, inputs, layout, result, argument);
+        default: return launch_with<8>(operation, dtypes, inputs, layout, result, argument);
+    }
 }
 
 // The result's byte strides along the input's kept axes, in order.
@@ -285,42 +365,61 @@ Strides kept_output_strides(const Array& result, const std::vector<bool>& reduce
     return strides;
 }
 
-Array reduce(ReductionId id, const Array& a, const ReduceOptions& options) {
+// A run of `operation` named `name` (for messages).
+Array run(const Operation& operation, std::string_view name, bool has_identity, const ReductionDTypes& dtypes,
+          std::span<const Array> given_inputs, const ReductionRun& request) {
     raise_deferred_launch_error();
-    const Reduction& reduction = detail::reduction(id);
-    const std::vector<bool> reduced = options.axis
-                                          ? reduced_axes(std::span<const std::int64_t>(*options.axis), a.ndim())
-                                          : reduced_axes(std::nullopt, a.ndim());
-    const ReductionDTypes dtypes = reduction_dtypes(reduction, a.dtype(), options.dtype);
-    const Shape shape = reduction_result_shape(a.shape(), reduced, options.keepdims);
+    if (given_inputs.size() > max_reduction_inputs)
+        throw InvalidArgumentError(concat("a reduction takes at most ", max_reduction_inputs, " input arrays"));
+    const Device device = given_inputs[0].device();
+    for (const Array& input : given_inputs)
+        if (input.device() != device) throw InvalidArgumentError("a reduction's arrays must be on one device");
 
+    // The inputs broadcast together (the first's shape, usually).
+    Shape shape = given_inputs[0].shape();
+    bool same_shape = true;
+    for (const Array& input : given_inputs) same_shape = same_shape && input.shape() == shape;
+    if (!same_shape) {
+        std::vector<Shape> shapes;
+        for (const Array& input : given_inputs) shapes.push_back(input.shape());
+        shape = broadcast_shapes(shapes);
+    }
+    std::vector<Strides> strides;
+    strides.reserve(given_inputs.size());
+    for (const Array& input : given_inputs)
+        strides.push_back(same_shape ? input.strides() : broadcast_strides(input.shape(), input.strides(), shape));
+
+    const std::vector<bool> reduced =
+        request.axis ? reduced_axes(std::span<const std::int64_t>(*request.axis), shape.size())
+                     : reduced_axes(std::nullopt, shape.size());
+    const Shape result_shape = reduction_result_shape(shape, reduced, request.keepdims);
     std::int64_t reduced_size = 1;
-    for (std::size_t d = 0; d < a.ndim(); ++d)
-        if (reduced[d]) reduced_size *= a.shape()[d];
-    if (reduced_size == 0 && element_count(shape) > 0 && !reduction.has_identity)
-        throw InvalidArgumentError(
-            concat("zero-size array to reduction operation ", reduction.name, " which has no identity"));
+    for (std::size_t d = 0; d < shape.size(); ++d)
+        if (reduced[d]) reduced_size *= shape[d];
+    if (reduced_size == 0 && element_count(result_shape) > 0 && !has_identity)
+        throw InvalidArgumentError(concat("zero-size array to reduction operation ", name, " which has no identity"));
 
     // The result: out= itself when it has the result's dtype, else a new array copied into it.
-    std::optional<Array> out = options.out;
+    const std::optional<Array>& out = request.out;
     if (out) {
-        if (out->device() != a.device())
+        if (out->device() != device)
             throw InvalidArgumentError("out= must be on the input's device (copy it over first)");
-        if (out->shape() != shape)
-            throw InvalidArgumentError(concat("output parameter for reduction operation ", reduction.name, " has ",
+        if (out->shape() != result_shape)
+            throw InvalidArgumentError(concat("output parameter for reduction operation ", name, " has ",
                                               format_shape(out->shape()), ", not the result's shape ",
-                                              format_shape(shape)));
+                                              format_shape(result_shape)));
         if (!can_cast(dtypes.output, out->dtype(), Casting::same_kind))
-            throw DTypeError(concat("Cannot cast the result of ", reduction.name, " from dtype('",
-                                    to_string(dtypes.output), "') to dtype('", to_string(out->dtype()),
-                                    "') with casting rule 'same_kind'"));
+            throw DTypeError(concat("Cannot cast the result of ", name, " from dtype('", to_string(dtypes.output),
+                                    "') to dtype('", to_string(out->dtype()), "') with casting rule 'same_kind'"));
     }
-    const bool direct = out && out->dtype() == dtypes.output && !may_share_memory(*out, a);
-    Array result = direct ? *out : Array::empty(shape, dtypes.output, a.device());
+    bool direct = out && out->dtype() == dtypes.output;
+    for (const Array& input : given_inputs) direct = direct && !may_share_memory(*out, input);
+    Array result = direct ? *out : Array::empty(result_shape, dtypes.output, device);
     if (result.size() > 0) {
-        const ReductionLayout layout = plan_reduction(a.shape(), a.strides(), a.itemsize(), reduced,
-                                                      kept_output_strides(result, reduced, options.keepdims));
-        launch_reduction(reduction, dtypes, a, layout, result);
+        const ReductionLayout layout =
+            plan_reduction(shape, strides, given_inputs[0].itemsize(), reduced,
+                           kept_output_strides(result, reduced, request.keepdims));
+        launch_reduction(operation, dtypes, given_inputs, layout, result, request.argument);
     }
     if (out && !direct) {
         copy_elements(result, *out);
@@ -330,18 +429,53 @@ Array reduce(ReductionId id, const Array& a, const ReduceOptions& options) {
 }
 
 }  // namespace
-}  // namespace gpukit::detail
 
-namespace gpukit {
-
-#define GPUKIT_REDUCTION(name, ...)                                   \
-    Array name(const Array& a, const ReduceOptions& options) {        \
-        return detail::reduce(detail::ReductionId::name, a, options); \
+Array run_reduction(ReductionId id, const ReductionDTypes& dtypes, const ReductionRun& request) {
+    const Reduction& row = reduction(id);
+    const bool masked = request.where.has_value();
+    Operation operation;
+    operation.id = 2 * static_cast<std::uint64_t>(id) + (masked ? 1 : 0);
+    operation.builtin = id;
+    operation.names = {builtin_input_names(), "out0", ""};
+    ReductionExpressions masked_expressions;
+    if (masked) {
+        masked_expressions = row.expressions;
+        masked_expressions.map = masked_map(id);
+        operation.expressions = &masked_expressions;
+    } else {
+        operation.expressions = &row.expressions;
+        operation.batched = row.inputs == 1;
     }
-#include "ops/reductions.def"
-#undef GPUKIT_REDUCTION
+    if (request.inputs.size() != row.inputs)
+        throw InvalidArgumentError(concat("the reduction ", row.name, " takes ", row.inputs, " input arrays"));
+    if (!masked)
+        return run(operation, row.name, row.has_identity || request.initial_given, dtypes, request.inputs, request);
+    if (request.where->dtype() != DType::bool_)
+        throw DTypeError(concat("where= must be a boolean array, not ", to_string(request.where->dtype())));
+    std::vector<Array> inputs(request.inputs.begin(), request.inputs.end());
+    inputs.push_back(*request.where);
+    ReductionDTypes with_mask = dtypes;
+    with_mask.inputs[with_mask.input_count++] = DType::bool_;
+    // The mask broadcasts to the inputs' shape, not beyond it (NumPy's where=).
+    if (broadcast_shapes(std::vector<Shape>{inputs[0].shape(), request.where->shape()}) != inputs[0].shape())
+        throw InvalidArgumentError(concat("where= of shape ", format_shape(request.where->shape()),
+                                          " does not broadcast to the input's shape ", format_shape(inputs[0].shape())));
+    return run(operation, row.name, true, with_mask, inputs, request);
+}
 
-Array amax(const Array& a, const ReduceOptions& options) { return max(a, options); }
-Array amin(const Array& a, const ReduceOptions& options) { return min(a, options); }
+std::uint64_t custom_reduction_id() {
+    static std::atomic<std::uint64_t> next{std::uint64_t{1} << 32};
+    return next++;
+}
 
-}  // namespace gpukit
+Array run_custom_reduction(const CustomReduction& reduction, const ReductionDTypes& dtypes, const std::string& prelude,
+                           const ReductionRun& request) {
+    Operation operation;
+    operation.id = reduction.id;
+    operation.expressions = &reduction.expressions;
+    operation.names = {reduction.input_names, reduction.output_name, prelude};
+    operation.compile = &reduction.compile;
+    return run(operation, reduction.name, reduction.has_identity, dtypes, request.inputs, request);
+}
+
+}  // namespace gpukit::detail

@@ -1,0 +1,47 @@
+// include/gpukit/linalg.hpp: products and norms, as NumPy's (numpy.dot, numpy.vdot, numpy.inner,
+// numpy.linalg.norm). Each is a reduction of a broadcast product (gpukit/reductions.hpp's engine):
+// exact NumPy results and dtypes for every shape; matrix products of large matrices belong to
+// cuBLAS (matmul), which these do not call.
+//
+//   gpukit::Array d = gpukit::dot(x, y);                            // 1-D: a 0-d array
+//   gpukit::Array n = gpukit::linalg::norm(x, {.ord = 1.0, .axis = {{0}}});
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "gpukit/array.hpp"
+
+namespace gpukit {
+
+// numpy.dot: 0-d operands multiply; otherwise the sum over a's last axis and b's second-to-last
+// (its only one when 1-D). The result's dtype is the operands' promoted dtype (bool stays bool).
+// Throws InvalidArgumentError when those axes differ in length ("shapes (2,3) and (4,) not aligned").
+Array dot(const Array& a, const Array& b);
+// numpy.vdot: the flattened operands, the first conjugated.
+Array vdot(const Array& a, const Array& b);
+// numpy.inner: the sum over both operands' last axes.
+Array inner(const Array& a, const Array& b);
+
+namespace linalg {
+
+// A norm's order: a number (inf, -inf, 0, 1, 2, -1, -2, any p for vectors) or "fro" / "nuc".
+using NormOrder = std::variant<double, std::string>;
+
+struct NormOptions {
+    std::optional<NormOrder> ord;                   // none: the 2-norm (Frobenius for matrices)
+    std::optional<std::vector<std::int64_t>> axis;  // one axis: vector norms; two: matrix norms
+    bool keepdims = false;
+};
+
+// numpy.linalg.norm: vector norms (any order), and the Frobenius, 1, -1, inf and -inf matrix norms.
+// Integers compute in float64; complex numbers give their real dtype. Throws InvalidArgumentError
+// for an order the shape has no norm of, and for the matrix norms made of singular values (2, -2,
+// "nuc": they come with gpukit's SVD).
+Array norm(const Array& x, const NormOptions& options = {});
+
+}  // namespace linalg
+}  // namespace gpukit

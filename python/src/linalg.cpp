@@ -1,0 +1,71 @@
+// python/src/linalg.cpp: dot, vdot, inner and linalg.norm (gpukit/linalg.hpp) with NumPy's
+// arguments. Arguments in, the core's array out.
+#include <nanobind/stl/string.h>
+
+#include <cmath>
+
+#include "arguments.hpp"
+#include "array_arguments.hpp"
+#include "bindings.hpp"
+#include "gpukit/linalg.hpp"
+#include "python_refs.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace gpukit::python {
+namespace {
+
+using Product = Array (*)(const Array&, const Array&);
+
+// ord=: None, a number (inf included) or 'fro' / 'nuc'.
+std::optional<linalg::NormOrder> to_order(nb::handle ord) {
+    if (ord.is_none()) return std::nullopt;
+    if (PyUnicode_Check(ord.ptr())) return linalg::NormOrder(to_str(ord, "ord"));
+    if (PyBool_Check(ord.ptr()) || !PyNumber_Check(ord.ptr()))
+        raise_type_error("ord must be None, a number or 'fro' / 'nuc', not " + describe_value(ord));
+    return linalg::NormOrder(nb::cast<double>(ord));
+}
+
+}  // namespace
+
+void bind_linalg(nb::module_& m) {
+    const struct {
+        const char* name;
+        Product product;
+        const char* doc;
+    } products[] = {
+        {"dot", &dot, "The dot product, as numpy.dot: the sum over a's last axis and b's second-to-last."},
+        {"vdot", &vdot, "The dot product of the flattened arrays, the first conjugated, as numpy.vdot."},
+        {"inner", &inner, "The sum over both arrays' last axes, as numpy.inner."},
+    };
+    for (const auto& row : products) {
+        const Product product = row.product;
+        m.def(
+            row.name,
+            [product](nb::handle a, nb::handle b) {
+                const Array& x = to_array(a, "a");
+                const Array& y = to_array(b, "b");
+                GilRelease unlocked;
+                return product(x, y);
+            },
+            "a"_a.none(), "b"_a.none(), row.doc);
+    }
+    nb::module_ linalg = m.def_submodule("linalg", "Linear algebra, as numpy.linalg.");
+    linalg.def(
+        "norm",
+        [](nb::handle x, nb::handle ord, nb::handle axis, nb::handle keepdims) {
+            linalg::NormOptions options;
+            options.ord = to_order(ord);
+            if (!axis.is_none()) options.axis = to_axes(axis, "axis");
+            options.keepdims = to_bool(keepdims, "keepdims");
+            const Array& array = to_array(x, "x");
+            GilRelease unlocked;
+            return linalg::norm(array, options);
+        },
+        "x"_a.none(), "ord"_a.none() = nb::none(), "axis"_a.none() = nb::none(), "keepdims"_a = false,
+        "A vector or matrix norm, as numpy.linalg.norm (the matrix 2-norms and the nuclear norm need an SVD, "
+        "which gpukit does not have yet: InvalidArgumentError).");
+}
+
+}  // namespace gpukit::python

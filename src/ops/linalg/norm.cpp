@@ -1,0 +1,110 @@
+// src/ops/linalg/norm.cpp: numpy.linalg.norm (include/gpukit/linalg.hpp): each order one built-in
+// reduction (norm2, sum_abs, max_abs, min_abs, count_nonzero_real) or two (matrix 1 and inf norms:
+// the absolute sums along one axis, then their extreme along the other); a general p-norm is
+// (sum |x|**p)**(1/p) of elementwise powers.
+#include <cmath>
+#include <limits>
+
+#include "gpukit/creation.hpp"
+#include "gpukit/elementwise.hpp"
+#include "gpukit/error.hpp"
+#include "gpukit/linalg.hpp"
+#include "gpukit/reductions.hpp"
+#include "ops/reduction/plan.hpp"
+#include "ops/reduction/reduce.hpp"
+#include "util/text.hpp"
+
+namespace gpukit::linalg {
+namespace {
+
+using detail::ReductionId;
+
+Array reduce_norm(ReductionId id, const Array& x, std::vector<std::int64_t> axes, bool keepdims) {
+    const Array inputs[] = {x};
+    const DType input = x.dtype();
+    detail::ReductionRun run;
+    run.inputs = inputs;
+    run.axis = std::move(axes);
+    run.keepdims = keepdims;
+    return detail::run_reduction(id, detail::reduction_dtypes(id, std::span(&input, 1), std::nullopt), run);
+}
+
+bool integral(DType dtype) {
+    const DTypeKind k = kind(dtype);
+    return k == DTypeKind::boolean || k == DTypeKind::signed_integer || k == DTypeKind::unsigned_integer;
+}
+
+Array vector_norm(const Array& x, const std::optional<NormOrder>& ord, std::int64_t axis, bool keepdims) {
+    const std::vector<std::int64_t> axes{axis};
+    if (!ord) return reduce_norm(ReductionId::norm2, x, axes, keepdims);
+    if (const auto* name = std::get_if<std::string>(&*ord))
+        throw InvalidArgumentError(detail::concat("Invalid norm order '", *name, "' for vectors"));
+    const double p = std::get<double>(*ord);
+    if (p == std::numeric_limits<double>::infinity()) return reduce_norm(ReductionId::max_abs, x, axes, keepdims);
+    if (p == -std::numeric_limits<double>::infinity()) return reduce_norm(ReductionId::min_abs, x, axes, keepdims);
+    if (p == 0) return reduce_norm(ReductionId::count_nonzero_real, x, axes, keepdims);
+    if (p == 1) return reduce_norm(ReductionId::sum_abs, x, axes, keepdims);
+    if (p == 2) return reduce_norm(ReductionId::norm2, x, axes, keepdims);
+    const Array magnitudes = absolute(integral(x.dtype()) ? x.astype(DType::float64) : x);
+    const DType real = magnitudes.dtype();
+    ReduceOptions sum_options;
+    sum_options.axis = axes;
+    sum_options.keepdims = keepdims;
+    const Array sums = sum(power(magnitudes, full({}, Scalar::of(p), real)), sum_options);
+    return power(sums, full({}, Scalar::of(1.0 / p), real));
+}
+
+Array matrix_norm(const Array& x, const std::optional<NormOrder>& ord, std::int64_t row_axis, std::int64_t col_axis,
+                  bool keepdims) {
+    const std::vector<std::int64_t> both{row_axis, col_axis};
+    if (!ord) return reduce_norm(ReductionId::norm2, x, both, keepdims);
+    if (const auto* name = std::get_if<std::string>(&*ord)) {
+        if (*name == "fro" || *name == "f") return reduce_norm(ReductionId::norm2, x, both, keepdims);
+        if (*name == "nuc")
+            throw InvalidArgumentError("the nuclear norm is the sum of singular values, which come with gpukit's SVD");
+        throw InvalidArgumentError(detail::concat("Invalid norm order '", *name, "' for matrices"));
+    }
+    const double p = std::get<double>(*ord);
+    const double inf = std::numeric_limits<double>::infinity();
+    if (p == 2 || p == -2)
+        throw InvalidArgumentError("the matrix 2-norms are singular values, which come with gpukit's SVD");
+    if (p != 1 && p != -1 && p != inf && p != -inf) throw InvalidArgumentError("Invalid norm order for matrices.");
+    // 1 and -1: column sums (over the rows), then their max or min; inf and -inf: row sums.
+    const bool columns = p == 1 || p == -1;
+    const std::int64_t summed = columns ? row_axis : col_axis;
+    const std::int64_t kept = columns ? col_axis : row_axis;
+    const Array sums = reduce_norm(ReductionId::sum_abs, x, {summed}, true);
+    const Array extreme = reduce_norm(p > 0 ? ReductionId::max_abs : ReductionId::min_abs, sums, {kept}, true);
+    if (keepdims) return extreme;
+    const std::vector<std::int64_t> squeezed{std::min(row_axis, col_axis), std::max(row_axis, col_axis)};
+    Shape shape;
+    for (std::size_t d = 0; d < extreme.ndim(); ++d)
+        if (static_cast<std::int64_t>(d) != squeezed[0] && static_cast<std::int64_t>(d) != squeezed[1])
+            shape.push_back(extreme.shape()[d]);
+    return extreme.reshape(shape);
+}
+
+}  // namespace
+
+Array norm(const Array& x, const NormOptions& options) {
+    const auto ndim = static_cast<std::int64_t>(x.ndim());
+    if (!options.axis) {
+        if (!options.ord) {
+            // The 2-norm of every element (Frobenius for matrices), keepdims as extents of 1.
+            std::vector<std::int64_t> all(x.ndim());
+            for (std::int64_t d = 0; d < ndim; ++d) all[static_cast<std::size_t>(d)] = d;
+            return reduce_norm(ReductionId::norm2, x, all, options.keepdims);
+        }
+        if (ndim == 1) return vector_norm(x, options.ord, 0, options.keepdims);
+        if (ndim == 2) return matrix_norm(x, options.ord, 0, 1, options.keepdims);
+        throw InvalidArgumentError("Improper number of dimensions to norm.");
+    }
+    std::vector<std::size_t> axes = normalize_axes(*options.axis, x.ndim());
+    if (axes.size() == 1) return vector_norm(x, options.ord, static_cast<std::int64_t>(axes[0]), options.keepdims);
+    if (axes.size() == 2)
+        return matrix_norm(x, options.ord, static_cast<std::int64_t>(axes[0]), static_cast<std::int64_t>(axes[1]),
+                           options.keepdims);
+    throw InvalidArgumentError("Improper number of dimensions to norm.");
+}
+
+}  // namespace gpukit::linalg
