@@ -167,6 +167,16 @@ def workloads(n, side):
         a = lib.to_device(np.random.default_rng(6).standard_normal(2 * n, dtype=np.float32))
         return lambda: kernel(a)
 
+    def scan(shape, axis=None):
+        """A cumsum of random float32 of `shape` (issue 14: cumsum 2^26 >= PyTorch), read once and written once."""
+
+        def setup(lib):
+            a = lib.to_device(np.random.default_rng(6).random(shape, dtype=np.float32))
+            if lib.name == "torch":
+                return lambda: torch.cumsum(a.reshape(-1) if axis is None else a, dim=0 if axis is None else axis)
+            return lambda: lib.xp.cumsum(a, axis=axis)
+        return setup
+
     f4 = 4
     big = 2 * n
     return [
@@ -190,6 +200,9 @@ def workloads(n, side):
         ("sum axis=1 4096^2", 4096 * 4096 * f4, reduction("sum", (4096, 4096), 1)),
         ("sum axis=0 16384x256", 16384 * 256 * f4, reduction("sum", (16384, 256), 0)),
         ("sum axis=1 16384x256", 16384 * 256 * f4, reduction("sum", (16384, 256), 1)),
+        ("cumsum f32 (2^26)", 2 * n * f4, scan((n,))),
+        ("cumsum axis=0 4096^2", 2 * 4096 * 4096 * f4, scan((4096, 4096), 0)),
+        ("cumsum axis=1 16384x256", 2 * 16384 * 256 * f4, scan((16384, 256), 1)),
     ]
 
 

@@ -21,6 +21,7 @@
 // The same kernels under Numba's simulator are measured by bench/numba_sim_bench.py.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -204,6 +205,15 @@ int main(int argc, char** argv) {
     const Timing ew_add = time_runs(repeats, [&] { gpukit::add(ea, eb, ec); });
     const Timing ew_transposed = time_runs(repeats, [&] { gpukit::add(square_a, square_b.transpose(), square_c); });
     const Timing ew_broadcast = time_runs(repeats, [&] { gpukit::add(square_a, column, square_c); });
+    // A scan against the host's own one-by-one loop over the same values (issue 14: native speed).
+    const Timing ew_cumsum = time_runs(repeats, [&] { (void)gpukit::cumsum(ea, {.out = ec}); });
+    const std::vector<float> host_values = ea.to_vector<float>();
+    std::vector<float> host_sums(host_values.size());
+    const Timing native_cumsum = time_runs(repeats, [&] {
+        float carry = 0;
+        for (std::size_t i = 0; i < host_values.size(); ++i) host_sums[i] = carry += host_values[i];
+    });
+    if (!std::isfinite(host_sums.back())) return std::fprintf(stderr, "native cumsum: not finite\n"), 1;
 
     const double tiled_threads = double(size) * size;
     const double tiled_barriers = tiled_threads * 2 * (size / 16);
@@ -228,6 +238,10 @@ int main(int argc, char** argv) {
     per_element("gpukit::add a + b float32: per element", ew_add);
     per_element("gpukit::add a + b.T float32: per element", ew_transposed);
     per_element("gpukit::add (n,m) + (n,1) float32: per element", ew_broadcast);
+    std::printf("%-46s %11.2f ns %11.2f ns %12s\n", "gpukit::cumsum float32: per element",
+                ew_cumsum.median * 1e9 / double(en), ew_cumsum.best * 1e9 / double(en), "<= native");
+    std::printf("%-46s %11.2f ns %11.2f ns\n", "  native loop, one thread: per element",
+                native_cumsum.median * 1e9 / double(en), native_cumsum.best * 1e9 / double(en));
     std::printf("simulated threads per second (median): vector_add %.3g, reduction %.3g, matmul %.3g\n",
                 n / add_time.median, rn / reduce_time.median, tiled_threads / matmul_time.median);
 

@@ -27,6 +27,7 @@
 #include "gpukit/reduction_kernel.hpp"
 #include "gpukit/reductions.hpp"
 #include "gpukit/scalar.hpp"
+#include "gpukit/scans.hpp"
 #include "gpukit/shape_ops.hpp"
 #include "gpukit/stream.hpp"
 #include "gpukit/version.hpp"

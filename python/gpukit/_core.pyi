@@ -7,6 +7,8 @@ import os
 import pathlib
 from typing import overload
 
+from gpukit._core import linalg as linalg
+
 
 def python_spelling(message: str) -> str:
     """
@@ -818,34 +820,61 @@ class ndarray:
         NumPy's ufuncs on gpukit arrays (numpy.sqrt(x)) run gpukit's; NumPy arrays among the operands raise TypeError naming gpukit.asarray.
         """
 
-    def sum(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    def sum(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
         """The sum of the elements over `axis` (all when None), as numpy.sum."""
 
-    def prod(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    def prod(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
         """
         The product of the elements over `axis` (all when None), as numpy.prod.
         """
 
-    def max(self, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    def max(self, axis: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
         """The largest element over `axis` (a nan wins), as numpy.max."""
 
-    def amax(self, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
-        """The largest element over `axis` (a nan wins), as numpy.amax."""
-
-    def min(self, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    def min(self, axis: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
         """The smallest element over `axis` (a nan wins), as numpy.min."""
 
-    def amin(self, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
-        """The smallest element over `axis` (a nan wins), as numpy.amin."""
-
-    def any(self, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    def any(self, axis: object | None = None, out: object | None = None, keepdims: object = False, *, where: object | None = True) -> ndarray:
         """Whether any element over `axis` is true (nonzero), as numpy.any."""
 
-    def all(self, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    def all(self, axis: object | None = None, out: object | None = None, keepdims: object = False, *, where: object | None = True) -> ndarray:
         """Whether every element over `axis` is true (nonzero), as numpy.all."""
 
-    def mean(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    def mean(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False, *, where: object | None = True) -> ndarray:
         """The arithmetic mean over `axis`, as numpy.mean (integers in float64)."""
+
+    def ptp(self, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+        """The range (max - min) over `axis`, as numpy.ptp."""
+
+    def var(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, ddof: object | None = 0, keepdims: object = False, *, where: object | None = True, correction: object | None = None) -> ndarray:
+        """
+        The variance over `axis`: the mean of |x - x.mean()|**2 times n / (n - ddof), as numpy.var.
+        """
+
+    def std(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, ddof: object | None = 0, keepdims: object = False, *, where: object | None = True, correction: object | None = None) -> ndarray:
+        """
+        The standard deviation over `axis`: the square root of var, as numpy.std.
+        """
+
+    def argmax(self, axis: object | None = None, out: object | None = None, *, keepdims: object = False) -> ndarray:
+        """
+        The index of the largest element over `axis` (its first; a nan's first), as numpy.argmax.
+        """
+
+    def argmin(self, axis: object | None = None, out: object | None = None, *, keepdims: object = False) -> ndarray:
+        """
+        The index of the smallest element over `axis` (its first; a nan's first), as numpy.argmin.
+        """
+
+    def cumsum(self, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
+        """
+        The cumulative sum along `axis` (the flattened array when None), as numpy.cumsum.
+        """
+
+    def cumprod(self, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
+        """
+        The cumulative product along `axis` (the flattened array when None), as numpy.cumprod.
+        """
 
 class MemoryWatch:
     """
@@ -1458,34 +1487,124 @@ def copyto(dst: object | None, src: object | None, casting: object | None = 'sam
     dst[...] = src, broadcast and cast under `casting`, where `where` is True.
     """
 
-def sum(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+def sum(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
     """The sum of the elements over `axis` (all when None), as numpy.sum."""
 
-def prod(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+def prod(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
     """
     The product of the elements over `axis` (all when None), as numpy.prod.
     """
 
-def max(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+def nansum(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
+    """The sum over `axis`, a nan counting as zero, as numpy.nansum."""
+
+def nanprod(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
+    """The product over `axis`, a nan counting as one, as numpy.nanprod."""
+
+def max(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
     """The largest element over `axis` (a nan wins), as numpy.max."""
 
-def amax(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+def amax(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
     """The largest element over `axis` (a nan wins), as numpy.amax."""
 
-def min(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+def min(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
     """The smallest element over `axis` (a nan wins), as numpy.min."""
 
-def amin(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+def amin(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
     """The smallest element over `axis` (a nan wins), as numpy.amin."""
 
-def any(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+def nanmax(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
+    """The largest element over `axis`, skipping nans, as numpy.nanmax."""
+
+def nanmin(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
+    """The smallest element over `axis`, skipping nans, as numpy.nanmin."""
+
+def any(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False, *, where: object | None = True) -> ndarray:
     """Whether any element over `axis` is true (nonzero), as numpy.any."""
 
-def all(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+def all(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False, *, where: object | None = True) -> ndarray:
     """Whether every element over `axis` is true (nonzero), as numpy.all."""
 
-def mean(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+def mean(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False, *, where: object | None = True) -> ndarray:
     """The arithmetic mean over `axis`, as numpy.mean (integers in float64)."""
+
+def nanmean(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False, *, where: object | None = True) -> ndarray:
+    """
+    The mean over `axis` of the elements that are no nan, as numpy.nanmean.
+    """
+
+def ptp(a: object | None, axis: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
+    """The range (max - min) over `axis`, as numpy.ptp."""
+
+def var(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, ddof: object | None = 0, keepdims: object = False, *, where: object | None = True, correction: object | None = None) -> ndarray:
+    """
+    The variance over `axis`: the mean of |x - x.mean()|**2 times n / (n - ddof), as numpy.var.
+    """
+
+def std(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, ddof: object | None = 0, keepdims: object = False, *, where: object | None = True, correction: object | None = None) -> ndarray:
+    """
+    The standard deviation over `axis`: the square root of var, as numpy.std.
+    """
+
+def nanvar(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, ddof: object | None = 0, keepdims: object = False, *, where: object | None = True, correction: object | None = None) -> ndarray:
+    """
+    The variance over `axis` of the elements that are no nan, as numpy.nanvar.
+    """
+
+def nanstd(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, ddof: object | None = 0, keepdims: object = False, *, where: object | None = True, correction: object | None = None) -> ndarray:
+    """The standard deviation over `axis`, skipping nans, as numpy.nanstd."""
+
+def argmax(a: object | None, axis: object | None = None, out: object | None = None, *, keepdims: object = False) -> ndarray:
+    """
+    The index of the largest element over `axis` (its first; a nan's first), as numpy.argmax.
+    """
+
+def argmin(a: object | None, axis: object | None = None, out: object | None = None, *, keepdims: object = False) -> ndarray:
+    """
+    The index of the smallest element over `axis` (its first; a nan's first), as numpy.argmin.
+    """
+
+def nanargmax(a: object | None, axis: object | None = None, out: object | None = None, *, keepdims: object = False) -> ndarray:
+    """The index of the largest element that is no nan, as numpy.nanargmax."""
+
+def nanargmin(a: object | None, axis: object | None = None, out: object | None = None, *, keepdims: object = False) -> ndarray:
+    """The index of the smallest element that is no nan, as numpy.nanargmin."""
+
+def count_nonzero(a: object | None, axis: object | None = None, *, keepdims: object = False) -> ndarray:
+    """
+    The number of nonzero elements over `axis` (int64; a 0-d array for all of them, as CuPy's).
+    """
+
+def average(a: object | None, axis: object | None = None, weights: object | None = None, returned: object = False, *, keepdims: object = False) -> object:
+    """
+    The weighted average over `axis` (the mean without weights), as numpy.average; with returned=True also the sum of the weights.
+    """
+
+def cumsum(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
+    """
+    The cumulative sum along `axis` (the flattened array when None), as numpy.cumsum.
+    """
+
+def cumprod(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
+    """
+    The cumulative product along `axis` (the flattened array when None), as numpy.cumprod.
+    """
+
+def nancumsum(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
+    """The cumulative sum taking nan as 0, as numpy.nancumsum."""
+
+def nancumprod(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
+    """The cumulative product taking nan as 1, as numpy.nancumprod."""
+
+def diff(a: object | None, n: object = 1, axis: object = -1, prepend: object | None = None, append: object | None = None) -> ndarray:
+    """
+    The n-th differences of neighbours along `axis` (bools: whether they differ), as numpy.diff; prepend and append (arrays, or numbers repeated along the axis) are joined on first.
+    """
+
+def ediff1d(ary: object | None, to_end: object | None = None, to_begin: object | None = None) -> ndarray:
+    """
+    The differences of neighbours of the flattened array, with to_begin and to_end around them (cast to its dtype), as numpy.ediff1d.
+    """
 
 class DevicePointer:
     """
@@ -1741,6 +1860,55 @@ class ElementwiseKernel:
         """Whether a call returns a tuple even for one output."""
 
     def __repr__(self) -> str: ...
+
+class ReductionKernel:
+    """
+    A user-defined reduction, as CuPy's ReductionKernel.
+
+        l1_norm = gpukit.ReductionKernel("T x", "T y", "abs(x)", "a + b", "y = a", "0", "l1_norm")
+        total = l1_norm(x)              # every element: a 0-d array
+        rows = l1_norm(x, axis=1)       # one per row
+
+    map_expr maps an element of each input (by its parameter's name) to a value of reduce_type (the
+    output's type by default); reduce_expr combines two values, a and b, and must be associative (the
+    order is a tree); post_map_expr sets the output from a; identity is the value of no elements (None:
+    an empty reduction is an error). Inputs broadcast together; arrays must have their parameter's
+    dtype exactly; Python numbers take their parameter's type. Kernels compile on first use per
+    argument dtypes and layout class and are cached in the process and on disk.
+    """
+
+    def __init__(self, in_params: object, out_params: object, map_expr: object, reduce_expr: object, post_map_expr: object, identity: object | None, name: object = 'reduce_kernel', reduce_type: object | None = None, reduce_dims: object = True, preamble: object = '', options: object = ()) -> None:
+        """
+        Reads the parameter lists and checks the name (a C identifier) and the compile options; the kernel compiles at its first call.
+        """
+
+    def __call__(self, *args, out: object | None = None, axis: object | None = None, keepdims: object = False, stream: object | None = None) -> ndarray:
+        """
+        Reduces the inputs over `axis` (all when None) on the current stream (or stream=), without waiting, and returns the result (out= when given).
+        """
+
+    @property
+    def name(self) -> str:
+        """The kernel's name."""
+
+    @property
+    def nin(self) -> int:
+        """The number of inputs."""
+
+    def __repr__(self) -> str: ...
+
+def dot(a: object | None, b: object | None) -> ndarray:
+    """
+    The dot product, as numpy.dot: the sum over a's last axis and b's second-to-last.
+    """
+
+def vdot(a: object | None, b: object | None) -> ndarray:
+    """
+    The dot product of the flattened arrays, the first conjugated, as numpy.vdot.
+    """
+
+def inner(a: object | None, b: object | None) -> ndarray:
+    """The sum over both arrays' last axes, as numpy.inner."""
 
 class Hazard:
     """
