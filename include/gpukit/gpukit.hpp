@@ -26,5 +26,6 @@
 #include "gpukit/reductions.hpp"
 #include "gpukit/scalar.hpp"
 #include "gpukit/shape_ops.hpp"
+#include "gpukit/sorting.hpp"
 #include "gpukit/stream.hpp"
 #include "gpukit/version.hpp"

@@ -30,6 +30,7 @@ void bind_indexing(nanobind::module_& m);
 void bind_creation(nanobind::module_& m);
 void bind_shape_ops(nanobind::module_& m);
 void bind_reductions(nanobind::module_& m);
+void bind_sorting(nanobind::module_& m);
 void bind_module_kernel(nanobind::module_& m);
 void bind_elementwise_kernel(nanobind::module_& m);
 void bind_check(nanobind::module_& m);

@@ -23,6 +23,7 @@ NB_MODULE(_core, m) {
     bind_creation(m);
     bind_shape_ops(m);
     bind_reductions(m);
+    bind_sorting(m);
     bind_module_kernel(m);
     bind_elementwise_kernel(m);
     bind_check(m);

@@ -1,0 +1,217 @@
+// src/ops/sort/radix.cpp: launching the radix passes and the key kernels of kernels/gpukit_sort.cuh.
+//
+// Launch shape of a pass: on a GPU, 256-thread blocks of tiles of 256 x ITEMS keys (ITEMS = 64 bytes
+// over the wider of key and value, as the kernel's), at most 4 blocks per multiprocessor, each a
+// run of consecutive tiles, so that the scan of the blocks' digit counts is one small block's work;
+// on the simulator, blocks of one thread, each a contiguous chunk of at least 16384 keys.
+#include "ops/sort/radix.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "gpukit/current_stream.hpp"
+#include "gpukit/error.hpp"
+#include "ops/sort/kernels.hpp"
+
+namespace gpukit::detail {
+namespace {
+
+constexpr std::int64_t radix = 256;
+
+// GK_SORT_* of kernels/gpukit_sort.cuh.
+enum class SortKind : std::int32_t { unsigned_int, signed_int, float16, bfloat16, float32, float64, complex64, complex128 };
+
+SortKind sort_kind(DType dtype) {
+    switch (dtype) {
+        case DType::int8:
+        case DType::int16:
+        case DType::int32:
+        case DType::int64: return SortKind::signed_int;
+        case DType::float16: return SortKind::float16;
+        case DType::bfloat16: return SortKind::bfloat16;
+        case DType::float32: return SortKind::float32;
+        case DType::float64: return SortKind::float64;
+        case DType::complex64: return SortKind::complex64;
+        case DType::complex128: return SortKind::complex128;
+        default: return SortKind::unsigned_int;
+    }
+}
+
+int key_bits(DType dtype) {
+    if (dtype == DType::bool_) return 1;
+    if (dtype == DType::complex128) return 64;
+    return static_cast<int>(itemsize(dtype) * 8);
+}
+
+DType word_dtype(int bytes) { return bytes == 4 ? DType::uint32 : DType::uint64; }
+
+std::uint64_t address_of(const Array& array) { return launch_address(array, current_stream(array.device())); }
+
+SortParams element_params(const Array& elements) {
+    SortParams params{};
+    params.elements = address_of(elements);
+    params.size = elements.size();
+    params.kind = static_cast<std::int32_t>(sort_kind(elements.dtype()));
+    params.itemsize = static_cast<std::int32_t>(elements.itemsize());
+    return params;
+}
+
+}  // namespace
+
+SortKeys encode_keys(const Array& elements, bool canonical_zero, bool wide) {
+    const Device& device = elements.device();
+    const std::int64_t n = elements.size();
+    const int bits = key_bits(elements.dtype());
+    const int bytes = wide || bits > 32 ? 8 : 4;
+    SortParams params = element_params(elements);
+    params.canonical_zero = canonical_zero ? 1 : 0;
+    SortKeys keys{Array::empty({n}, word_dtype(bytes), device), std::nullopt, bits};
+    params.keys_out = address_of(keys.high);
+    const std::string_view kernel = bytes == 4 ? "gk_sort_encode32" : "gk_sort_encode64";
+    launch_sort_elements(kernel, device, n, params);
+    if (elements.dtype() == DType::complex128) {
+        keys.low = Array::empty({n}, DType::uint64, device);
+        params.keys_out = address_of(*keys.low);
+        params.word = 1;
+        launch_sort_elements(kernel, device, n, params);
+    }
+    return keys;
+}
+
+void decode_keys(const SortKeys& keys, const Array& out) {
+    SortParams params = element_params(out);
+    params.keys_in = address_of(keys.high);
+    if (keys.low) params.low_keys = address_of(*keys.low);
+    launch_sort_elements(keys.high.itemsize() == 4 ? "gk_sort_decode32" : "gk_sort_decode64", out.device(),
+                         out.size(), params);
+}
+
+std::optional<std::uint64_t> nan_key(DType dtype) {
+    switch (dtype) {
+        case DType::float16:
+        case DType::bfloat16: return 0xffff;
+        case DType::float32: return 0xffffffff;
+        case DType::float64: return ~std::uint64_t{0};
+        case DType::complex64: return std::uint64_t{0xfffffffd} << 32;
+        case DType::complex128: return ~std::uint64_t{0} - 2;
+        default: return std::nullopt;
+    }
+}
+
+SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::int64_t row_length, std::int64_t rows) {
+    const Device& device = keys.device();
+    const std::int64_t n = keys.size();
+    SortedPairs sorted{std::move(keys), std::move(values)};
+    if (n <= 1) return sorted;
+    const int key_passes = (bits + 7) / 8;
+    const int row_passes = rows > 1 ? (std::bit_width(static_cast<std::uint64_t>(rows - 1)) + 7) / 8 : 0;
+    if (row_passes > 0 && !sorted.values)
+        throw InvalidArgumentError("a sort of several rows carries the keys' indices");
+
+    const std::int64_t key_bytes = sorted.keys.itemsize();
+    const std::int64_t value_bytes = sorted.values ? sorted.values->itemsize() : 4;
+    const bool chunked = sort_chunked(device);
+    const std::int64_t processors = std::max(1, device.properties().multiprocessor_count);
+    std::int64_t threads = 0, blocks = 0, chunk = 0;
+    if (chunked) {
+        threads = 1;
+        blocks = std::clamp<std::int64_t>(n / 16384, 1, 4 * processors);
+        chunk = (n + blocks - 1) / blocks;
+    } else {
+        threads = 256;
+        const std::int64_t tile = threads * (64 / std::max(key_bytes, value_bytes));
+        const std::int64_t tiles = (n + tile - 1) / tile;
+        blocks = std::min(tiles, 4 * processors);
+        chunk = (tiles + blocks - 1) / blocks * tile;
+    }
+    blocks = (n + chunk - 1) / chunk;
+
+    Array keys_other = Array::empty({n}, sorted.keys.dtype(), device);
+    std::optional<Array> values_other;
+    if (sorted.values) values_other = Array::empty({n}, sorted.values->dtype(), device);
+    const Array counts = Array::empty({radix * blocks}, DType::int64, device);
+
+    const std::string suffix = std::string(key_bytes == 4 ? "k32" : "k64") + (value_bytes == 4 ? "_v32" : "_v64");
+    const Kernel histogram = sort_kernel("gk_radix_histogram_" + suffix, device);
+    const Kernel scan = sort_kernel("gk_radix_scan", device);
+    const Kernel scatter = sort_kernel("gk_radix_scatter_" + suffix, device);
+    LaunchConfig pass;
+    pass.stream = current_stream(device);
+    pass.grid = Dim3(static_cast<std::uint32_t>(blocks));
+    pass.block = Dim3(static_cast<std::uint32_t>(threads));
+    LaunchConfig one_block = pass;
+    one_block.grid = Dim3(1);
+    one_block.block = Dim3(chunked ? 1 : 1024);
+
+    SortParams params{};
+    params.size = n;
+    params.row_length = row_length;
+    params.chunk = chunk;
+    params.blocks = blocks;
+    params.counts = address_of(counts);
+    for (int p = 0; p < key_passes + row_passes; ++p) {
+        params.keys_in = address_of(sorted.keys);
+        params.keys_out = address_of(keys_other);
+        params.values_in = sorted.values ? address_of(*sorted.values) : 0;
+        params.values_out = sorted.values ? address_of(*values_other) : 0;
+        params.digit_of_row = p >= key_passes ? 1 : 0;
+        params.shift = 8 * (p >= key_passes ? p - key_passes : p);
+        histogram(pass, params);
+        scan(one_block, params);
+        scatter(pass, params);
+        std::swap(sorted.keys, keys_other);
+        if (sorted.values) std::swap(*sorted.values, *values_other);
+    }
+    return sorted;
+}
+
+Array iota(std::int64_t n, const Device& device) {
+    const bool narrow = n <= std::int64_t{std::numeric_limits<std::uint32_t>::max()};
+    Array out = Array::empty({n}, narrow ? DType::uint32 : DType::uint64, device);
+    SortParams params{};
+    params.size = n;
+    params.values_out = address_of(out);
+    params.index_bytes = narrow ? 4 : 8;
+    launch_sort_elements("gk_sort_iota", device, n, params);
+    return out;
+}
+
+Array gather(const Array& elements, const Array& positions) {
+    Array out = Array::empty({positions.size()}, elements.dtype(), elements.device());
+    SortParams params{};
+    params.size = positions.size();
+    params.elements = address_of(elements);
+    params.positions = address_of(positions);
+    params.keys_out = address_of(out);
+    params.itemsize = static_cast<std::int32_t>(elements.itemsize());
+    params.index_bytes = static_cast<std::int32_t>(positions.itemsize());
+    launch_sort_elements("gk_sort_gather", elements.device(), positions.size(), params);
+    return out;
+}
+
+Array indices_within_rows(const Array& positions, std::int64_t row_length) {
+    Array out = Array::empty({positions.size()}, DType::int64, positions.device());
+    SortParams params{};
+    params.size = positions.size();
+    params.positions = address_of(positions);
+    params.keys_out = address_of(out);
+    params.row_length = std::max<std::int64_t>(row_length, 1);
+    params.index_bytes = static_cast<std::int32_t>(positions.itemsize());
+    launch_sort_elements("gk_sort_gather", positions.device(), positions.size(), params);
+    return out;
+}
+
+Array argsort_keys(SortKeys keys, std::int64_t row_length, std::int64_t rows) {
+    Array order = iota(keys.high.size(), keys.high.device());
+    if (keys.low) {
+        // Least significant word first; the last sort (high words, then rows) keeps its order on ties.
+        order = *radix_sort(std::move(*keys.low), keys.bits, std::move(order)).values;
+        return *radix_sort(gather(keys.high, order), keys.bits, std::move(order), row_length, rows).values;
+    }
+    return *radix_sort(std::move(keys.high), keys.bits, std::move(order), row_length, rows).values;
+}
+
+}  // namespace gpukit::detail
