@@ -362,12 +362,16 @@ __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
 template <class K, class V>
 __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
     enum { ITEMS = 64 / (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)), TILE = GK_SORT_THREADS * ITEMS, WARPS = GK_SORT_THREADS / 32 };
-    __shared__ unsigned warp_counts[WARPS][GK_RADIX];  // per warp; then the warps' places in the tile
-    __shared__ long long next[GK_RADIX];               // where this block's next key of a digit goes
-    __shared__ unsigned tile_start[GK_RADIX];          // the tile's first place of each digit
-    __shared__ long long warp_sums[32];
-    __shared__ K staged_keys[TILE];
-    __shared__ V staged_values[TILE];
+    // Dynamic shared memory, as much as these take (the launcher, src/ops/sort/radix.cpp, computes
+    // it: at most 43.3 KiB), in this order:
+    extern __shared__ unsigned long long gk_scatter_shared[];
+    long long* next = (long long*)gk_scatter_shared;               // [GK_RADIX] where the block's next key of a digit goes
+    long long* warp_sums = next + GK_RADIX;                        // [32]
+    unsigned(*warp_counts)[GK_RADIX] = (unsigned(*)[GK_RADIX])(warp_sums + 32);  // [WARPS][GK_RADIX]: per warp,
+                                                                   // then the warps' places in the tile
+    unsigned* tile_start = (unsigned*)(warp_counts + WARPS);      // [GK_RADIX] the tile's first place of each digit
+    V* staged_values = (V*)(tile_start + GK_RADIX);                // [TILE]
+    K* staged_keys = (K*)(staged_values + TILE);                   // [TILE]
     const bool carry = p.values_in != 0;
     const K* keys = (const K*)p.keys_in;
     const V* values = (const V*)p.values_in;

@@ -142,6 +142,13 @@ SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::i
     pass.stream = current_stream(device);
     pass.grid = Dim3(static_cast<std::uint32_t>(blocks));
     pass.block = Dim3(static_cast<std::uint32_t>(threads));
+    // The GPU scatter's dynamic shared memory (its layout in kernels/gpukit_sort.cuh).
+    const std::int64_t scatter_shared =
+        chunked ? 0
+                : radix * 8 + 32 * 8 + (256 / 32) * radix * 4 + radix * 4 +
+                      256 * (64 / std::max(key_bytes, value_bytes)) * (key_bytes + value_bytes);
+    LaunchConfig scatter_pass = pass;
+    scatter_pass.shared_bytes = static_cast<std::size_t>(scatter_shared);
     LaunchConfig one_block = pass;
     one_block.grid = Dim3(1);
     one_block.block = Dim3(chunked ? 1 : 1024);
@@ -161,7 +168,7 @@ SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::i
         params.shift = 8 * (p >= key_passes ? p - key_passes : p);
         histogram(pass, params);
         scan(one_block, params);
-        scatter(pass, params);
+        scatter(scatter_pass, params);
         std::swap(sorted.keys, keys_other);
         if (sorted.values) std::swap(*sorted.values, *values_other);
     }
@@ -209,7 +216,8 @@ Array argsort_keys(SortKeys keys, std::int64_t row_length, std::int64_t rows) {
     if (keys.low) {
         // Least significant word first; the last sort (high words, then rows) keeps its order on ties.
         order = *radix_sort(std::move(*keys.low), keys.bits, std::move(order)).values;
-        return *radix_sort(gather(keys.high, order), keys.bits, std::move(order), row_length, rows).values;
+        Array high = gather(keys.high, order);  // before `order` moves into the call
+        return *radix_sort(std::move(high), keys.bits, std::move(order), row_length, rows).values;
     }
     return *radix_sort(std::move(keys.high), keys.bits, std::move(order), row_length, rows).values;
 }
