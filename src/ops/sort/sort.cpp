@@ -27,8 +27,10 @@ Array sorted_rows(const AxisRows& rows) {
     const Array& flat = rows.flat;
     const std::int64_t n = flat.size();
     if (n == 0) return flat.copy();
-    if (flat.dtype() == DType::complex128)
-        return detail::gather(flat, detail::argsort_keys(detail::encode_keys(flat, false, false), rows.row_length,
+    // Complex numbers through their order: the real parts' -0.0 and 0.0 must be equal for the
+    // imaginary parts to order ties (keys that merge them would not give -0.0 back).
+    if (kind(flat.dtype()) == DTypeKind::complex)
+        return detail::gather(flat, detail::argsort_keys(detail::encode_keys(flat, true, false), rows.row_length,
                                                          rows.rows));
     detail::SortKeys keys = detail::encode_keys(flat, false, false);
     std::optional<Array> order;
