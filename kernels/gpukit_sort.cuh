@@ -11,8 +11,8 @@
 //   complex64 is one 64-bit word, complex128 two (a high and a low word, sorted low first).
 // - A radix pass (stable, 8-bit digits, the digit at `shift`): gk_radix_histogram counts each
 //   block's digits, gk_radix_scan turns the counts (digit-major: digit d of block b at
-//   d * blocks + b) into exclusive offsets, gk_radix_scatter moves each key (and its value) to
-//   its offset, keys of one digit in their order. Passes over the key's bits, least significant
+//   d * blocks + b) into offsets within each digit and the digits' totals, gk_radix_scatter moves
+//   each key (and its value) to its digit's start + its offset, keys of one digit in their order. Passes over the key's bits, least significant
 //   first, sort it; values carry indices (argsort). Rows of an axis: the row index (value /
 //   row_length) is the most significant part of a composite key, sorted by more passes whose
 //   digit comes from the value (`digit_of_row`).
@@ -271,7 +271,20 @@ __device__ inline void gk_radix_histogram(const gk_sort_params& p) {
 #ifdef GK_CHUNKED_SHAPES
     for (long long i = begin; i < end; ++i) ++counts[gk_digit<K, V>(p, keys[i], values ? values[i] : (V)0)];
 #else
-    for (long long i = begin + threadIdx.x; i < end; i += blockDim.x)
+    long long rest = begin;  // keys from here on: one at a time
+    if (sizeof(K) == 4 && !p.digit_of_row) {
+        // 16-byte loads, four keys each (a block's chunk starts at a whole tile: aligned).
+        typedef gk_vector<K, 16 / sizeof(K)> quad;
+        const quad* quads = (const quad*)(keys + begin);
+        const long long count = (end - begin) / (16 / sizeof(K));
+        for (long long j = threadIdx.x; j < count; j += blockDim.x) {
+            const quad q = quads[j];
+#pragma unroll
+            for (int k = 0; k < 16 / (int)sizeof(K); ++k) atomicAdd(&counts[gk_digit<K, V>(p, q.v[k], (V)0)], 1u);
+        }
+        rest = begin + count * (16 / sizeof(K));
+    }
+    for (long long i = rest + threadIdx.x; i < end; i += blockDim.x)
         atomicAdd(&counts[gk_digit<K, V>(p, keys[i], values ? values[i] : (V)0)], 1u);
 #endif
     __syncthreads();
@@ -305,32 +318,31 @@ __device__ inline long long gk_sort_block_scan(long long value, long long* total
     return before;
 }
 
-// counts[0, GK_RADIX * blocks) into exclusive offsets, each thread a contiguous range of them.
+// Block d: digit d's counts in the pass's blocks, counts[d * blocks + b], into exclusive offsets
+// within the digit; the digit's total goes to counts[GK_RADIX * blocks + d]. (The scatter adds the
+// totals of the digits before: a scan of 256 values that each of its blocks does.)
 extern "C" __global__ void gk_radix_scan(const gk_sort_params p) {
-    long long* counts = (long long*)p.counts;
-    const long long n = GK_RADIX * p.blocks;
-#ifdef GK_CHUNKED_SHAPES
+    long long* counts = (long long*)p.counts + (long long)blockIdx.x * p.blocks;
     long long running = 0;
-    for (long long i = 0; i < n; ++i) {
-        const long long c = counts[i];
-        counts[i] = running;
+#ifdef GK_CHUNKED_SHAPES
+    for (long long b = 0; b < p.blocks; ++b) {
+        const long long c = counts[b];
+        counts[b] = running;
         running += c;
     }
 #else
     __shared__ long long warp_sums[32];
-    const long long per_thread = (n + blockDim.x - 1) / blockDim.x;
-    const long long begin = per_thread * threadIdx.x < n ? per_thread * threadIdx.x : n;
-    const long long end = begin + per_thread < n ? begin + per_thread : n;
-    long long mine = 0;
-    for (long long i = begin; i < end; ++i) mine += counts[i];
-    long long total;
-    long long running = gk_sort_block_scan(mine, &total, warp_sums);
-    for (long long i = begin; i < end; ++i) {
-        const long long c = counts[i];
-        counts[i] = running;
-        running += c;
+    for (long long start = 0; start < p.blocks; start += blockDim.x) {
+        const long long b = start + threadIdx.x;
+        const long long c = b < p.blocks ? counts[b] : 0;
+        long long total;
+        const long long before = gk_sort_block_scan(c, &total, warp_sums);
+        if (b < p.blocks) counts[b] = running + before;
+        running += total;
     }
+    if (threadIdx.x == 0)
 #endif
+        ((long long*)p.counts)[GK_RADIX * p.blocks + blockIdx.x] = running;
 }
 
 #ifdef GK_CHUNKED_SHAPES
@@ -339,7 +351,11 @@ template <class K, class V>
 __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
     __shared__ long long offsets[GK_RADIX];
     const long long* counts = (const long long*)p.counts;
-    for (int d = 0; d < GK_RADIX; ++d) offsets[d] = counts[(long long)d * p.blocks + blockIdx.x];
+    long long digit_start = 0;
+    for (int d = 0; d < GK_RADIX; ++d) {
+        offsets[d] = digit_start + counts[(long long)d * p.blocks + blockIdx.x];
+        digit_start += counts[GK_RADIX * p.blocks + d];
+    }
     const K* keys = (const K*)p.keys_in;
     const V* values = (const V*)p.values_in;
     K* keys_out = (K*)p.keys_out;
@@ -378,7 +394,10 @@ __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
     K* keys_out = (K*)p.keys_out;
     V* values_out = (V*)p.values_out;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, digit_kept = threadIdx.x;
-    next[digit_kept] = ((const long long*)p.counts)[(long long)digit_kept * p.blocks + blockIdx.x];
+    const long long* counts = (const long long*)p.counts;
+    long long all_keys;
+    next[digit_kept] = gk_sort_block_scan(counts[GK_RADIX * p.blocks + digit_kept], &all_keys, warp_sums) +
+                       counts[(long long)digit_kept * p.blocks + blockIdx.x];
     long long begin, end;
     gk_radix_chunk(p, &begin, &end);
     for (long long start = begin; start < end; start += TILE) {
@@ -386,25 +405,26 @@ __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
         __syncthreads();
         K key[ITEMS];
         V value[ITEMS];
-        unsigned digit[ITEMS], rank[ITEMS];
+        unsigned slot[ITEMS];  // the key's digit << 16 | its rank in its warp (GK_RADIX << 16: past the end)
         const long long first = start + (long long)warp * 32 * ITEMS + lane;
 #pragma unroll
         for (int r = 0; r < ITEMS; ++r) {
             const long long i = first + 32 * r;
             key[r] = i < end ? keys[i] : (K)0;
             value[r] = carry && i < end ? values[i] : (V)0;
-            digit[r] = i < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX;  // past the end: no digit
+            slot[r] = i < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX;
         }
 #pragma unroll
         for (int r = 0; r < ITEMS; ++r) {
-            const unsigned peers = __match_any_sync(0xffffffffu, digit[r]);
+            const unsigned digit = slot[r];
+            const unsigned peers = __match_any_sync(0xffffffffu, digit);
             const int leader = __ffs(peers) - 1;
             unsigned before = 0;
-            if (lane == leader && digit[r] < GK_RADIX) {
-                before = warp_counts[warp][digit[r]];
-                warp_counts[warp][digit[r]] = before + __popc(peers);
+            if (lane == leader && digit < GK_RADIX) {
+                before = warp_counts[warp][digit];
+                warp_counts[warp][digit] = before + __popc(peers);
             }
-            rank[r] = __shfl_sync(0xffffffffu, before, leader) + __popc(peers & ((1u << lane) - 1u));
+            slot[r] = digit << 16 | (__shfl_sync(0xffffffffu, before, leader) + __popc(peers & ((1u << lane) - 1u)));
             __syncwarp();
         }
         __syncthreads();
@@ -421,8 +441,9 @@ __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
         __syncthreads();
 #pragma unroll
         for (int r = 0; r < ITEMS; ++r) {
-            if (digit[r] >= GK_RADIX) continue;
-            const unsigned place = warp_counts[warp][digit[r]] + rank[r];
+            const unsigned digit = slot[r] >> 16;
+            if (digit >= GK_RADIX) continue;
+            const unsigned place = warp_counts[warp][digit] + (slot[r] & 0xffffu);
             staged_keys[place] = key[r];
             if (carry) staged_values[place] = value[r];
         }

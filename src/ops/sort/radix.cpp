@@ -2,7 +2,7 @@
 //
 // Launch shape of a pass: on a GPU, 256-thread blocks of tiles of 256 x ITEMS keys (ITEMS = 64 bytes
 // over the wider of key and value, as the kernel's), at most 4 blocks per multiprocessor, each a
-// run of consecutive tiles, so that the scan of the blocks' digit counts is one small block's work;
+// run of consecutive tiles, so that the scan of the blocks' counts of a digit is one block's work;
 // on the simulator, blocks of one thread, each a contiguous chunk of at least 16384 keys.
 #include "ops/sort/radix.hpp"
 
@@ -132,7 +132,7 @@ SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::i
     Array keys_other = Array::empty({n}, sorted.keys.dtype(), device);
     std::optional<Array> values_other;
     if (sorted.values) values_other = Array::empty({n}, sorted.values->dtype(), device);
-    const Array counts = Array::empty({radix * blocks}, DType::int64, device);
+    const Array counts = Array::empty({radix * blocks + radix}, DType::int64, device);  // then the digits' totals
 
     const std::string suffix = std::string(key_bytes == 4 ? "k32" : "k64") + (value_bytes == 4 ? "_v32" : "_v64");
     const Kernel histogram = sort_kernel("gk_radix_histogram_" + suffix, device);
@@ -149,9 +149,9 @@ SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::i
                       256 * (64 / std::max(key_bytes, value_bytes)) * (key_bytes + value_bytes);
     LaunchConfig scatter_pass = pass;
     scatter_pass.shared_bytes = static_cast<std::size_t>(scatter_shared);
-    LaunchConfig one_block = pass;
-    one_block.grid = Dim3(1);
-    one_block.block = Dim3(chunked ? 1 : 1024);
+    LaunchConfig per_digit = pass;  // the scan: a block per digit
+    per_digit.grid = Dim3(static_cast<std::uint32_t>(radix));
+    per_digit.block = Dim3(chunked ? 1 : static_cast<std::uint32_t>(std::min<std::int64_t>((blocks + 31) / 32 * 32, 1024)));
 
     SortParams params{};
     params.size = n;
@@ -167,7 +167,7 @@ SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::i
         params.digit_of_row = p >= key_passes ? 1 : 0;
         params.shift = 8 * (p >= key_passes ? p - key_passes : p);
         histogram(pass, params);
-        scan(one_block, params);
+        scan(per_digit, params);
         scatter(scatter_pass, params);
         std::swap(sorted.keys, keys_other);
         if (sorted.values) std::swap(*sorted.values, *values_other);
