@@ -157,6 +157,16 @@ def workloads(n, side):
             return lambda: getattr(lib.xp, op)(a, axis=axis)
         return setup
 
+    def sorting(op):
+        """sort or argsort of n random float32 (issue 14: >= 0.9x CuPy's CUB radix sort and >= PyTorch)."""
+
+        def setup(lib):
+            a = lib.to_device(np.random.default_rng(6).random(n, dtype=np.float32))
+            if lib.name == "torch":  # torch.sort returns the indices too; argsort as the stable one
+                return (lambda: torch.sort(a)) if op == "sort" else (lambda: torch.argsort(a, stable=True))
+            return lambda: getattr(lib.xp, op)(a)
+        return setup
+
     f4 = 4
     big = 2 * n
     return [
@@ -178,6 +188,8 @@ def workloads(n, side):
         ("sum axis=1 4096^2", 4096 * 4096 * f4, reduction("sum", (4096, 4096), 1)),
         ("sum axis=0 16384x256", 16384 * 256 * f4, reduction("sum", (16384, 256), 0)),
         ("sum axis=1 16384x256", 16384 * 256 * f4, reduction("sum", (16384, 256), 1)),
+        ("sort f32 (2^26, 2x4 B/key)", 2 * n * f4, sorting("sort")),
+        ("argsort f32 (2^26, 2x4 B/key)", 2 * n * f4, sorting("argsort")),
     ]
 
 
