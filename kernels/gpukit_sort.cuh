@@ -12,8 +12,8 @@
 // - A radix pass (stable, 8-bit digits, the digit at `shift`): gk_radix_histogram counts each
 //   block's digits, gk_radix_scan turns the counts (digit-major: digit d of block b at
 //   d * blocks + b) into offsets within each digit and the digits' totals, gk_radix_scatter moves
-//   each key (and its value) to its digit's start + its offset, keys of one digit in their order. Passes over the key's bits, least significant
-//   first, sort it; values carry indices (argsort). Rows of an axis: the row index (value /
+//   each key (and its value) to its digit's start + its offset, keys of one digit in their order. Passes over the key's
+//   bits, least significant first, sort it; values carry indices (argsort). Rows of an axis: the row index (value /
 //   row_length) is the most significant part of a composite key, sorted by more passes whose
 //   digit comes from the value (`digit_of_row`).
 // - gk_sort_decode: keys back to elements; gk_sort_gather: elements or indices at positions;
@@ -22,7 +22,8 @@
 //   gk_sort_inverse and gk_sort_run_lengths: unique's inverse and counts.
 //
 // Kernel shapes. On a GPU, a radix pass's blocks have 256 threads (one per digit) and take
-// consecutive tiles of 256 x ITEMS keys (ITEMS = 64 bytes over the wider of key and value): each warp ranks its keys with
+// consecutive tiles of 256 x ITEMS keys (ITEMS = 64 bytes over the wider of key and value): each warp ranks its keys
+// with
 // __match_any_sync and per-warp digit counts in shared memory, the tile is ordered by digit in
 // shared memory, and written out in runs, coalesced. On the simulator (GK_CHUNKED_SHAPES) a block
 // is one thread with a contiguous chunk: its histogram and its scatter are native loops.
@@ -83,13 +84,13 @@ struct gk_sort_params {
 
 template <class U>
 __device__ inline U gk_float_key(U bits, U sign, bool nan, bool canonical_zero) {
-    if (nan) return (U)~(U)0;
+    if (nan) return (U) ~(U)0;
     if (canonical_zero && (bits & (U)~sign) == 0) return sign;  // -0.0 and 0.0: 0.0's key
     return (bits & sign) ? (U)~bits : (U)(bits | sign);
 }
 template <class U>
 __device__ inline U gk_float_of_key(U key, U sign, U quiet_nan) {
-    if (key == (U)~(U)0) return quiet_nan;
+    if (key == (U) ~(U)0) return quiet_nan;
     return (key & sign) ? (U)(key & (U)~sign) : (U)~key;
 }
 __device__ inline bool gk_nan32(unsigned bits) { return (bits & 0x7fffffffu) > 0x7f800000u; }
@@ -107,7 +108,7 @@ __device__ inline unsigned long long gk_key64(unsigned long long bits, bool cano
 // number's high word (a real part's key is at most +inf's, far below ~0 - 2).
 template <class U>
 __device__ inline void gk_complex_key(U re_key, U im_key, bool re_nan, bool im_nan, U* high, U* low) {
-    const U top = (U)~(U)0;
+    const U top = (U) ~(U)0;
     if (!re_nan && !im_nan) {
         *high = re_key;
         *low = im_key;
@@ -249,7 +250,8 @@ extern "C" __global__ void gk_sort_decode64(const gk_sort_params p) {
 // The digit of a key (or of its value's row) this pass sorts by.
 template <class K, class V>
 __device__ inline unsigned gk_digit(const gk_sort_params& p, K key, V value) {
-    if (p.digit_of_row) return (unsigned)(((unsigned long long)value / (unsigned long long)p.row_length) >> p.shift) & 255u;
+    if (p.digit_of_row)
+        return (unsigned)(((unsigned long long)value / (unsigned long long)p.row_length) >> p.shift) & 255u;
     return (unsigned)(key >> p.shift) & 255u;
 }
 
@@ -342,7 +344,7 @@ extern "C" __global__ void gk_radix_scan(const gk_sort_params p) {
     }
     if (threadIdx.x == 0)
 #endif
-        ((long long*)p.counts)[GK_RADIX * p.blocks + blockIdx.x] = running;
+    ((long long*)p.counts)[GK_RADIX * p.blocks + blockIdx.x] = running;
 }
 
 #ifdef GK_CHUNKED_SHAPES
@@ -377,17 +379,21 @@ __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
 // shared memory, then written out: runs of one digit land at consecutive addresses.
 template <class K, class V>
 __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
-    enum { ITEMS = 64 / (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)), TILE = GK_SORT_THREADS * ITEMS, WARPS = GK_SORT_THREADS / 32 };
+    enum {
+        ITEMS = 64 / (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)),
+        TILE = GK_SORT_THREADS * ITEMS,
+        WARPS = GK_SORT_THREADS / 32
+    };
     // Dynamic shared memory, as much as these take (the launcher, src/ops/sort/radix.cpp, computes
     // it: at most 43.3 KiB), in this order:
     extern __shared__ unsigned long long gk_scatter_shared[];
-    long long* next = (long long*)gk_scatter_shared;               // [GK_RADIX] where the block's next key of a digit goes
-    long long* warp_sums = next + GK_RADIX;                        // [32]
+    long long* next = (long long*)gk_scatter_shared;  // [GK_RADIX] where the block's next key of a digit goes
+    long long* warp_sums = next + GK_RADIX;           // [32]
     unsigned(*warp_counts)[GK_RADIX] = (unsigned(*)[GK_RADIX])(warp_sums + 32);  // [WARPS][GK_RADIX]: per warp,
-                                                                   // then the warps' places in the tile
-    unsigned* tile_start = (unsigned*)(warp_counts + WARPS);      // [GK_RADIX] the tile's first place of each digit
-    V* staged_values = (V*)(tile_start + GK_RADIX);                // [TILE]
-    K* staged_keys = (K*)(staged_values + TILE);                   // [TILE]
+                                                                                 // then the warps' places in the tile
+    unsigned* tile_start = (unsigned*)(warp_counts + WARPS);  // [GK_RADIX] the tile's first place of each digit
+    V* staged_values = (V*)(tile_start + GK_RADIX);           // [TILE]
+    K* staged_keys = (K*)(staged_values + TILE);              // [TILE]
     const bool carry = p.values_in != 0;
     const K* keys = (const K*)p.keys_in;
     const V* values = (const V*)p.values_in;
@@ -464,14 +470,28 @@ __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
 #endif
 
 // One kernel per key and value width, written out: kernel names are found in the text, unexpanded.
-extern "C" __global__ void gk_radix_histogram_k32_v32(const gk_sort_params p) { gk_radix_histogram<unsigned, unsigned>(p); }
+extern "C" __global__ void gk_radix_histogram_k32_v32(const gk_sort_params p) {
+    gk_radix_histogram<unsigned, unsigned>(p);
+}
 extern "C" __global__ void gk_radix_scatter_k32_v32(const gk_sort_params p) { gk_radix_scatter<unsigned, unsigned>(p); }
-extern "C" __global__ void gk_radix_histogram_k32_v64(const gk_sort_params p) { gk_radix_histogram<unsigned, unsigned long long>(p); }
-extern "C" __global__ void gk_radix_scatter_k32_v64(const gk_sort_params p) { gk_radix_scatter<unsigned, unsigned long long>(p); }
-extern "C" __global__ void gk_radix_histogram_k64_v32(const gk_sort_params p) { gk_radix_histogram<unsigned long long, unsigned>(p); }
-extern "C" __global__ void gk_radix_scatter_k64_v32(const gk_sort_params p) { gk_radix_scatter<unsigned long long, unsigned>(p); }
-extern "C" __global__ void gk_radix_histogram_k64_v64(const gk_sort_params p) { gk_radix_histogram<unsigned long long, unsigned long long>(p); }
-extern "C" __global__ void gk_radix_scatter_k64_v64(const gk_sort_params p) { gk_radix_scatter<unsigned long long, unsigned long long>(p); }
+extern "C" __global__ void gk_radix_histogram_k32_v64(const gk_sort_params p) {
+    gk_radix_histogram<unsigned, unsigned long long>(p);
+}
+extern "C" __global__ void gk_radix_scatter_k32_v64(const gk_sort_params p) {
+    gk_radix_scatter<unsigned, unsigned long long>(p);
+}
+extern "C" __global__ void gk_radix_histogram_k64_v32(const gk_sort_params p) {
+    gk_radix_histogram<unsigned long long, unsigned>(p);
+}
+extern "C" __global__ void gk_radix_scatter_k64_v32(const gk_sort_params p) {
+    gk_radix_scatter<unsigned long long, unsigned>(p);
+}
+extern "C" __global__ void gk_radix_histogram_k64_v64(const gk_sort_params p) {
+    gk_radix_histogram<unsigned long long, unsigned long long>(p);
+}
+extern "C" __global__ void gk_radix_scatter_k64_v64(const gk_sort_params p) {
+    gk_radix_scatter<unsigned long long, unsigned long long>(p);
+}
 
 // ---- moving elements and indices
 
@@ -479,8 +499,8 @@ extern "C" __global__ void gk_radix_scatter_k64_v64(const gk_sort_params p) { gk
 // (positions of index_bytes; row_length > 0: positions % row_length, as int64, are written instead).
 extern "C" __global__ void gk_sort_gather(const gk_sort_params p) {
     GK_ELEMENTS(i, (gk_index)p.size) {
-        const long long at = p.index_bytes == 4 ? (long long)((const unsigned*)p.positions)[i]
-                                                : ((const long long*)p.positions)[i];
+        const long long at =
+            p.index_bytes == 4 ? (long long)((const unsigned*)p.positions)[i] : ((const long long*)p.positions)[i];
         if (p.row_length > 0) {
             ((long long*)p.keys_out)[i] = at % p.row_length;
             continue;
@@ -590,8 +610,8 @@ extern "C" __global__ void gk_sort_inverse(const gk_sort_params p) {
                 hi = mid;
             }
         }
-        const long long at = p.index_bytes == 4 ? (long long)((const unsigned*)p.values_in)[i]
-                                                : ((const long long*)p.values_in)[i];
+        const long long at =
+            p.index_bytes == 4 ? (long long)((const unsigned*)p.values_in)[i] : ((const long long*)p.values_in)[i];
         ((long long*)p.positions)[at] = lo - 1;
     }
 }

@@ -58,11 +58,11 @@ Array searchsorted(const Array& a, const Array& v, Side side = Side::left,
                    const std::optional<Array>& sorter = std::nullopt);
 
 struct UniqueOptions {
-    bool return_index = false;    // the first index of each unique value
-    bool return_inverse = false;  // each element's unique value's index, of the input's shape
-    bool return_counts = false;   // how often each unique value occurs
+    bool return_index = false;           // the first index of each unique value
+    bool return_inverse = false;         // each element's unique value's index, of the input's shape
+    bool return_counts = false;          // how often each unique value occurs
     std::optional<std::int64_t> axis{};  // only None: unique subarrays are not supported
-    bool equal_nan = true;             // NaNs count as one value
+    bool equal_nan = true;               // NaNs count as one value
 };
 struct UniqueResult {
     Array values;

@@ -847,6 +847,27 @@ class ndarray:
     def mean(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
         """The arithmetic mean over `axis`, as numpy.mean (integers in float64)."""
 
+    def sort(self, axis: object = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> None:
+        """Sorts the array in place along `axis`, as ndarray.sort."""
+
+    def argsort(self, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> ndarray:
+        """
+        The indices that sort along `axis` (None: flattened), as numpy.argsort(kind='stable').
+        """
+
+    def partition(self, kth: object, axis: int = -1, kind: object = 'introselect', order: object | None = None) -> None:
+        """
+        Partitions the array in place around each kth, as ndarray.partition (a stable sort).
+        """
+
+    def argpartition(self, kth: object, axis: object | None = -1, kind: object = 'introselect', order: object | None = None) -> ndarray:
+        """
+        Indices that partition around each kth, as ndarray.argpartition (a stable sort).
+        """
+
+    def searchsorted(self, v: object | None, side: object = 'left', sorter: object | None = None) -> ndarray:
+        """Where each v would go in the sorted 1-D array, as numpy.searchsorted."""
+
 class MemoryWatch:
     """
     Whether the memory an array views is still held, by any array, DLPack capsule or launch, without holding it: for tests and leak hunts.
@@ -1486,6 +1507,61 @@ def all(a: object | None, axis: object | None = None, out: object | None = None,
 
 def mean(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False) -> ndarray:
     """The arithmetic mean over `axis`, as numpy.mean (integers in float64)."""
+
+def sort(a: object | None, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> ndarray:
+    """
+    A sorted copy along `axis` (None: flattened), as numpy.sort; always stable, NaN last.
+    """
+
+def argsort(a: object | None, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> ndarray:
+    """
+    The indices that sort along `axis` (None: flattened), as numpy.argsort(kind='stable').
+    """
+
+def lexsort(keys: object, axis: int = -1) -> ndarray:
+    """
+    The indices that sort by several keys, the last one primary, as numpy.lexsort.
+    """
+
+def partition(a: object | None, kth: object, axis: object | None = -1, kind: object = 'introselect', order: object | None = None) -> ndarray:
+    """
+    A copy partitioned around each kth, as numpy.partition (a stable sort).
+    """
+
+def argpartition(a: object | None, kth: object, axis: object | None = -1, kind: object = 'introselect', order: object | None = None) -> ndarray:
+    """
+    Indices that partition around each kth, as numpy.argpartition (a stable sort).
+    """
+
+def searchsorted(a: object | None, v: object | None, side: object = 'left', sorter: object | None = None) -> ndarray:
+    """Where each v would go in the sorted 1-D array, as numpy.searchsorted."""
+
+def unique(ar: object | None, return_index: bool = False, return_inverse: bool = False, return_counts: bool = False, axis: object | None = None, *, equal_nan: bool = True) -> object:
+    """
+    The sorted unique elements (and first indices, inverse, counts), as numpy.unique with axis=None.
+    """
+
+def isin(element: object | None, test_elements: object | None, assume_unique: bool = False, invert: bool = False, *, kind: object | None = None) -> ndarray:
+    """
+    Whether each element is in test_elements (NaN never is), as numpy.isin.
+    """
+
+def in1d(ar1: object | None, ar2: object | None, assume_unique: bool = False, invert: bool = False, *, kind: object | None = None) -> ndarray:
+    """
+    Whether each element of the flattened ar1 is in ar2, as NumPy 1's in1d.
+    """
+
+def intersect1d(ar1: object | None, ar2: object | None, assume_unique: bool = False, return_indices: bool = False) -> object:
+    """The sorted unique values in both arrays, as numpy.intersect1d."""
+
+def union1d(ar1: object | None, ar2: object | None) -> ndarray:
+    """The sorted unique values in either array, as numpy.union1d."""
+
+def setdiff1d(ar1: object | None, ar2: object | None, assume_unique: bool = False) -> ndarray:
+    """The unique values of ar1 that are not in ar2, as numpy.setdiff1d."""
+
+def setxor1d(ar1: object | None, ar2: object | None, assume_unique: bool = False) -> ndarray:
+    """The sorted values in exactly one of the arrays, as numpy.setxor1d."""
 
 class DevicePointer:
     """

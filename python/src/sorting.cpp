@@ -189,8 +189,7 @@ void bind_sorting(nb::module_& m) {
 
     m.def(
         "unique",
-        [](nb::handle ar, bool return_index, bool return_inverse, bool return_counts, nb::handle axis,
-           bool equal_nan) {
+        [](nb::handle ar, bool return_index, bool return_inverse, bool return_counts, nb::handle axis, bool equal_nan) {
             const Array& array = to_array(ar, "ar");
             if (!axis.is_none()) {
                 PyErr_SetString(PyExc_NotImplementedError,

@@ -109,19 +109,30 @@ void check_case(DType dtype, const Case& c, unsigned seed) {
 
 const std::vector<Case>& cases() {
     static const std::vector<Case> table = {
-        {{0}, -1, 0},         {{1}, -1, 0},        {{31}, -1, 0},        {{1025}, -1, 0},       {{1025}, -1, 2},
-        {{1025}, -1, 3},      {{3 * 4096 + 17}, -1, 0}, {{7, 33}, 1, 0},   {{7, 33}, 0, 0},       {{7, 33}, -1, 1},
-        {{33, 7}, 0, 1},      {{7, 33}, 0, 3},     {{7, 33}, std::nullopt, 2}, {{3, 0}, 1, 0},    {{0, 3}, 1, 0},
+        {{0}, -1, 0},
+        {{1}, -1, 0},
+        {{31}, -1, 0},
+        {{1025}, -1, 0},
+        {{1025}, -1, 2},
+        {{1025}, -1, 3},
+        {{3 * 4096 + 17}, -1, 0},
+        {{7, 33}, 1, 0},
+        {{7, 33}, 0, 0},
+        {{7, 33}, -1, 1},
+        {{33, 7}, 0, 1},
+        {{7, 33}, 0, 3},
+        {{7, 33}, std::nullopt, 2},
+        {{3, 0}, 1, 0},
+        {{0, 3}, 1, 0},
         {{300, 70}, 0, 0},
     };
     return table;
 }
 
 const std::vector<DType>& real_dtypes() {
-    static const std::vector<DType> dtypes = {DType::bool_,   DType::int8,    DType::uint8,    DType::int16,
-                                              DType::uint16,  DType::int32,   DType::uint32,   DType::int64,
-                                              DType::uint64,  DType::float16, DType::bfloat16, DType::float32,
-                                              DType::float64};
+    static const std::vector<DType> dtypes = {
+        DType::bool_, DType::int8,   DType::uint8,   DType::int16,    DType::uint16,  DType::int32,  DType::uint32,
+        DType::int64, DType::uint64, DType::float16, DType::bfloat16, DType::float32, DType::float64};
     return dtypes;
 }
 
@@ -163,7 +174,8 @@ TEST_F(Sorting, ComplexNumbersOrderByRealThenImaginaryWithNansLast) {
         };
         std::vector<std::size_t> want(values.size());
         std::iota(want.begin(), want.end(), std::size_t{0});
-        std::stable_sort(want.begin(), want.end(), [&](std::size_t a, std::size_t b) { return key(values[a]) < key(values[b]); });
+        std::stable_sort(want.begin(), want.end(),
+                         [&](std::size_t a, std::size_t b) { return key(values[a]) < key(values[b]); });
         const std::vector<std::int64_t> order = argsort(input).to_vector<std::int64_t>();
         const std::vector<std::complex<double>> sorted =
             sort(input).astype(DType::complex128).to_vector<std::complex<double>>();

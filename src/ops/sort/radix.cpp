@@ -22,7 +22,16 @@ namespace {
 constexpr std::int64_t radix = 256;
 
 // GK_SORT_* of kernels/gpukit_sort.cuh.
-enum class SortKind : std::int32_t { unsigned_int, signed_int, float16, bfloat16, float32, float64, complex64, complex128 };
+enum class SortKind : std::int32_t {
+    unsigned_int,
+    signed_int,
+    float16,
+    bfloat16,
+    float32,
+    float64,
+    complex64,
+    complex128
+};
 
 SortKind sort_kind(DType dtype) {
     switch (dtype) {
@@ -85,8 +94,8 @@ void decode_keys(const SortKeys& keys, const Array& out) {
     SortParams params = element_params(out);
     params.keys_in = address_of(keys.high);
     if (keys.low) params.low_keys = address_of(*keys.low);
-    launch_sort_elements(keys.high.itemsize() == 4 ? "gk_sort_decode32" : "gk_sort_decode64", out.device(),
-                         out.size(), params);
+    launch_sort_elements(keys.high.itemsize() == 4 ? "gk_sort_decode32" : "gk_sort_decode64", out.device(), out.size(),
+                         params);
 }
 
 std::optional<std::uint64_t> nan_key(DType dtype) {
@@ -145,13 +154,14 @@ SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::i
     // The GPU scatter's dynamic shared memory (its layout in kernels/gpukit_sort.cuh).
     const std::int64_t scatter_shared =
         chunked ? 0
-                : radix * 8 + 32 * 8 + (256 / 32) * radix * 4 + radix * 4 +
-                      256 * (64 / std::max(key_bytes, value_bytes)) * (key_bytes + value_bytes);
+                : radix * 8 + std::int64_t{32} * 8 + (std::int64_t{256} / 32) * radix * 4 + radix * 4 +
+                      std::int64_t{256} * (64 / std::max(key_bytes, value_bytes)) * (key_bytes + value_bytes);
     LaunchConfig scatter_pass = pass;
     scatter_pass.shared_bytes = static_cast<std::size_t>(scatter_shared);
     LaunchConfig per_digit = pass;  // the scan: a block per digit
     per_digit.grid = Dim3(static_cast<std::uint32_t>(radix));
-    per_digit.block = Dim3(chunked ? 1 : static_cast<std::uint32_t>(std::min<std::int64_t>((blocks + 31) / 32 * 32, 1024)));
+    per_digit.block =
+        Dim3(chunked ? 1 : static_cast<std::uint32_t>(std::min<std::int64_t>((blocks + 31) / 32 * 32, 1024)));
 
     SortParams params{};
     params.size = n;

@@ -78,7 +78,8 @@ Array common_flat(const Array& a, DType dtype) { return flat_of(a, dtype); }
 
 UniqueResult unique(const Array& ar, const UniqueOptions& options) {
     raise_deferred_launch_error();
-    if (options.axis) throw InvalidArgumentError("gpukit's unique takes axis=None only: unique subarrays are not supported");
+    if (options.axis)
+        throw InvalidArgumentError("gpukit's unique takes axis=None only: unique subarrays are not supported");
     const Array flat = flat_of(ar);
     const std::int64_t n = flat.size();
     const Device& device = ar.device();

@@ -30,13 +30,13 @@ Array sorted_rows(const AxisRows& rows) {
     // Complex numbers through their order: the real parts' -0.0 and 0.0 must be equal for the
     // imaginary parts to order ties (keys that merge them would not give -0.0 back).
     if (kind(flat.dtype()) == DTypeKind::complex)
-        return detail::gather(flat, detail::argsort_keys(detail::encode_keys(flat, true, false), rows.row_length,
-                                                         rows.rows));
+        return detail::gather(flat,
+                              detail::argsort_keys(detail::encode_keys(flat, true, false), rows.row_length, rows.rows));
     detail::SortKeys keys = detail::encode_keys(flat, false, false);
     std::optional<Array> order;
     if (rows.rows > 1) order = detail::iota(n, flat.device());
-    detail::SortedPairs sorted = detail::radix_sort(std::move(keys.high), keys.bits, std::move(order),
-                                                    rows.row_length, rows.rows);
+    detail::SortedPairs sorted =
+        detail::radix_sort(std::move(keys.high), keys.bits, std::move(order), rows.row_length, rows.rows);
     Array out = Array::empty({n}, flat.dtype(), flat.device());
     detail::decode_keys({std::move(sorted.keys), std::nullopt, keys.bits}, out);
     return out;
@@ -104,7 +104,8 @@ Array lexsort(std::span<const Array> keys, std::int64_t axis) {
         if (key.shape() != keys.front().shape()) throw InvalidArgumentError("all keys need to be the same shape");
     }
     const AxisRows first = detail::along_axis(keys.front(), axis);
-    if (first.flat.size() == 0) return detail::restore_axis(Array::empty({0}, DType::int64, first.flat.device()), first);
+    if (first.flat.size() == 0)
+        return detail::restore_axis(Array::empty({0}, DType::int64, first.flat.device()), first);
     // Stable sorts by each key in turn, the last one primary; the rows' passes only in the last sort.
     std::optional<Array> order;
     for (std::size_t k = 0; k < keys.size(); ++k) {
@@ -118,8 +119,8 @@ Array lexsort(std::span<const Array> keys, std::int64_t axis) {
             const bool final = last && w + 1 == passes.size();
             Array sorted_keys = order ? detail::gather(passes[w], *order) : std::move(passes[w]);
             if (!order) order = detail::iota(rows.flat.size(), rows.flat.device());
-            order = std::move(*detail::radix_sort(std::move(sorted_keys), words.bits, std::move(order),
-                                                  rows.row_length, final ? rows.rows : 1)
+            order = std::move(*detail::radix_sort(std::move(sorted_keys), words.bits, std::move(order), rows.row_length,
+                                                  final ? rows.rows : 1)
                                    .values);
         }
     }
