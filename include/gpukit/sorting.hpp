@@ -61,7 +61,7 @@ struct UniqueOptions {
     bool return_index = false;           // the first index of each unique value
     bool return_inverse = false;         // each element's unique value's index, of the input's shape
     bool return_counts = false;          // how often each unique value occurs
-    std::optional<std::int64_t> axis{};  // only None: unique subarrays are not supported
+    std::optional<std::int64_t> axis{};  // the unique subarrays along it; none: elements of the flattened array
     bool equal_nan = true;               // NaNs count as one value
 };
 struct UniqueResult {

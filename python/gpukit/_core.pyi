@@ -1538,7 +1538,7 @@ def searchsorted(a: object | None, v: object | None, side: object = 'left', sort
 
 def unique(ar: object | None, return_index: bool = False, return_inverse: bool = False, return_counts: bool = False, axis: object | None = None, *, equal_nan: bool = True) -> object:
     """
-    The sorted unique elements (and first indices, inverse, counts), as numpy.unique with axis=None.
+    The sorted unique elements or subarrays along `axis` (and first indices, inverse, counts), as numpy.unique.
     """
 
 def isin(element: object | None, test_elements: object | None, assume_unique: bool = False, invert: bool = False, *, kind: object | None = None) -> ndarray:

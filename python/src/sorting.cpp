@@ -191,12 +191,8 @@ void bind_sorting(nb::module_& m) {
         "unique",
         [](nb::handle ar, bool return_index, bool return_inverse, bool return_counts, nb::handle axis, bool equal_nan) {
             const Array& array = to_array(ar, "ar");
-            if (!axis.is_none()) {
-                PyErr_SetString(PyExc_NotImplementedError,
-                                "gpukit.unique takes axis=None only: unique subarrays are not supported yet");
-                throw nb::python_error();
-            }
-            const UniqueOptions options{return_index, return_inverse, return_counts, std::nullopt, equal_nan};
+            const UniqueOptions options{return_index, return_inverse, return_counts, to_optional_axis(axis, "axis"),
+                                        equal_nan};
             UniqueResult result = [&] {
                 GilRelease unlocked;
                 return unique(array, options);
@@ -205,7 +201,7 @@ void bind_sorting(nb::module_& m) {
         },
         "ar"_a.none(), "return_index"_a = false, "return_inverse"_a = false, "return_counts"_a = false,
         "axis"_a.none() = nb::none(), nb::kw_only(), "equal_nan"_a = true,
-        "The sorted unique elements (and first indices, inverse, counts), as numpy.unique with axis=None.");
+        "The sorted unique elements or subarrays along `axis` (and first indices, inverse, counts), as numpy.unique.");
     m.def(
         "isin",
         [](nb::handle element, nb::handle test_elements, bool assume_unique, bool invert, nb::handle kind) {

@@ -2,7 +2,7 @@
 // against references computed here with std::stable_sort in NumPy's order (NaN last, -0.0 equal to
 // 0.0): every real dtype, axes None, 0 and -1, contiguous, transposed, strided and reversed inputs,
 // sizes 0, 1, odd, past a tile and past several blocks of a radix pass; argsort stable on keys with
-// many repeats; complex order; lexsort, searchsorted, unique and the errors. The simulator's
+// many repeats; complex order; lexsort, searchsorted, unique (of elements and of rows) and the errors. The simulator's
 // chunked radix passes and the GPU's tiled ones (SortingGpuShapes), which the simcheck run checks
 // under every check-mode tool.
 #include <algorithm>
@@ -212,6 +212,16 @@ TEST_F(Sorting, LexsortSearchsortedAndUnique) {
     EXPECT_EQ(u.inverse->to_vector<std::int64_t>(), (std::vector<std::int64_t>{2, 0, 3, 2, 1, 3, 0, 0}));
     EXPECT_EQ(u.counts->to_vector<std::int64_t>(), (std::vector<std::int64_t>{3, 1, 2, 2}));
     EXPECT_EQ(unique(r, {.equal_nan = false}).values.size(), 5);
+
+    const Values rows = {1, 0, 1, 2, 2, 2, 1, 0, 1, 0, 5, 5};
+    const Array m = Array::from_host(std::span<const double>(rows), {4, 3}).astype(DType::int32);
+    const UniqueResult by_rows =
+        unique(m, {.return_index = true, .return_inverse = true, .return_counts = true, .axis = 0});
+    EXPECT_EQ(by_rows.values.shape(), (Shape{3, 3}));
+    EXPECT_EQ(by_rows.values.to_vector<std::int32_t>(), (std::vector<std::int32_t>{0, 5, 5, 1, 0, 1, 2, 2, 2}));
+    EXPECT_EQ(by_rows.index->to_vector<std::int64_t>(), (std::vector<std::int64_t>{3, 0, 1}));
+    EXPECT_EQ(by_rows.inverse->to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 2, 1, 0}));
+    EXPECT_EQ(by_rows.counts->to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 2, 1}));
 }
 
 TEST_F(Sorting, BadArgumentsAreNumPysErrors) {

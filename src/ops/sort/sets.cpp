@@ -7,8 +7,11 @@
 #include "gpukit/array_memory.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
+#include "gpukit/elementwise.hpp"
 #include "gpukit/error.hpp"
+#include "gpukit/layout.hpp"
 #include "gpukit/promotion.hpp"
+#include "gpukit/reductions.hpp"
 #include "gpukit/shape_ops.hpp"
 #include "gpukit/sorting.hpp"
 #include "ops/indexing/select.hpp"
@@ -74,12 +77,79 @@ Array members(const Array& flat_elements, const detail::SortKeys& sorted, std::i
 
 Array common_flat(const Array& a, DType dtype) { return flat_of(a, dtype); }
 
+// unique's inverse and counts from sorted runs: `order` sorted the n elements (or rows), `starts`
+// (int64) are where runs of equal ones start.
+void add_inverse_and_counts(UniqueResult& result, const UniqueOptions& options, const std::optional<Array>& order,
+                            const Array& starts, std::int64_t n) {
+    const Device& device = starts.device();
+    detail::SortParams runs{};
+    runs.needles = address_of(starts);
+    runs.haystack = starts.size();
+    if (options.return_inverse) {
+        Array inverse = Array::empty({n}, DType::int64, device);
+        runs.size = n;
+        runs.values_in = address_of(*order);
+        runs.index_bytes = static_cast<std::int32_t>(order->itemsize());
+        runs.positions = address_of(inverse);
+        detail::launch_sort_elements("gk_sort_inverse", device, n, runs);
+        result.inverse = inverse;
+    }
+    if (options.return_counts) {
+        Array counts = Array::empty({starts.size()}, DType::int64, device);
+        runs.size = starts.size();
+        runs.row_length = n;
+        runs.positions = address_of(counts);
+        detail::launch_sort_elements("gk_sort_run_lengths", device, starts.size(), runs);
+        result.counts = counts;
+    }
+}
+
+// unique along an axis: the subarrays along it, as rows, in lexicographic order (lexsort by
+// their elements, the first one primary), and where a row differs from the one before (NaN
+// differs from NaN there, as NumPy's comparison of the rows).
+UniqueResult unique_subarrays(const Array& ar, std::int64_t axis, const UniqueOptions& options) {
+    const std::size_t unique_axis = normalize_axis(axis, ar.ndim());
+    const auto from = static_cast<std::int64_t>(unique_axis);
+    const std::int64_t to = 0;
+    const Array moved = moveaxis(ar, std::span(&from, 1), std::span(&to, 1));
+    const std::int64_t n = moved.shape()[0];
+    const std::int64_t width = n == 0 ? 0 : moved.size() / n;
+    const Array rows = ascontiguousarray(moved).reshape({n, width});
+    const Device& device = ar.device();
+    Array order = arange(Scalar(n), DType::int64, device);
+    if (n > 1 && width > 0) {
+        std::vector<Array> columns;  // lexsort's keys: the last one primary
+        for (std::int64_t c = width - 1; c >= 0; --c) columns.push_back(rows.index({Slice{}, Index(c)}));
+        order = lexsort(columns);
+    }
+    const Array sorted = take(rows, order, 0);
+    Array flags = Array::empty({n}, DType::bool_, device);
+    if (n > 0) {
+        flags.index({Slice{0, 1, std::nullopt}}).fill(true);
+        if (n > 1) {
+            const Array later = sorted.index({Slice{1, std::nullopt, std::nullopt}}),
+                        earlier = sorted.index({Slice{0, n - 1, std::nullopt}});
+            ReduceOptions along_rows;
+            along_rows.axis = std::vector<std::int64_t>{1};
+            copyto(flags.index({Slice{1, std::nullopt, std::nullopt}}), any(not_equal(later, earlier), along_rows));
+        }
+    }
+    const Array starts = detail::flat_positions(flags, DType::int64);  // waits for the count
+    Shape shape = moved.shape();
+    shape[0] = starts.size();
+    const Array values = take(sorted, starts, 0).reshape(std::span<const std::int64_t>(shape));
+    UniqueResult result{ascontiguousarray(moveaxis(values, std::span(&to, 1), std::span(&from, 1))), std::nullopt,
+                        std::nullopt, std::nullopt};
+    if (options.return_index) result.index = take(order, starts);
+    add_inverse_and_counts(result, options, order, starts, n);
+    return result;
+}
+
 }  // namespace
 
 UniqueResult unique(const Array& ar, const UniqueOptions& options) {
     raise_deferred_launch_error();
-    if (options.axis)
-        throw InvalidArgumentError("gpukit's unique takes axis=None only: unique subarrays are not supported");
+    if (options.axis) return unique_subarrays(ar, *options.axis, options);
     const Array flat = flat_of(ar);
     const std::int64_t n = flat.size();
     const Device& device = ar.device();
@@ -110,26 +180,8 @@ UniqueResult unique(const Array& ar, const UniqueOptions& options) {
     UniqueResult result{Array::empty({count}, ar.dtype(), device), std::nullopt, std::nullopt, std::nullopt};
     detail::decode_keys(first_keys, result.values);
     if (options.return_index) result.index = detail::indices_within_rows(detail::gather(*sorted.order, starts), n);
-    detail::SortParams runs{};
-    runs.needles = address_of(starts);
-    runs.haystack = count;
-    if (options.return_inverse) {
-        Array inverse = Array::empty({n}, DType::int64, device);
-        runs.size = n;
-        runs.values_in = address_of(*sorted.order);
-        runs.index_bytes = static_cast<std::int32_t>(sorted.order->itemsize());
-        runs.positions = address_of(inverse);
-        detail::launch_sort_elements("gk_sort_inverse", device, n, runs);
-        result.inverse = inverse.reshape(std::span<const std::int64_t>(ar.shape()));
-    }
-    if (options.return_counts) {
-        Array counts = Array::empty({count}, DType::int64, device);
-        runs.size = count;
-        runs.row_length = n;
-        runs.positions = address_of(counts);
-        detail::launch_sort_elements("gk_sort_run_lengths", device, count, runs);
-        result.counts = counts;
-    }
+    add_inverse_and_counts(result, options, sorted.order, starts, n);
+    if (result.inverse) result.inverse = result.inverse->reshape(std::span<const std::int64_t>(ar.shape()));
     return result;
 }
 

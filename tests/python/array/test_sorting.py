@@ -260,8 +260,24 @@ def test_unique_sizes_and_flags(rng, size):
         assert len(got) == len(expected) == 2
         for mine, theirs in zip(got, expected, strict=True):
             numpy.testing.assert_array_equal(mine.get(), theirs)
-    with pytest.raises(NotImplementedError):
-        gpukit.unique(device, axis=0)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint32", "float16", "float64", "complex64"])
+@pytest.mark.parametrize("shape_axis", [((9, 4), 0), ((9, 4), 1), ((5, 3, 4), 1), ((5, 3, 4), -1), ((0, 3), 0),
+                                        ((3, 0), 0), ((40,), 0)])
+def test_unique_subarrays_along_an_axis(rng, dtype, shape_axis):
+    shape, axis = shape_axis
+    host = repeated_values(rng, shape, dtype)
+    if host.size:  # repeated subarrays
+        host = numpy.take(host, rng.integers(0, 3, size=shape[axis]), axis=axis)
+    device = gpukit.asarray(host)
+    got = gpukit.unique(device, return_index=True, return_inverse=True, return_counts=True, axis=axis)
+    expected = numpy.unique(host, return_index=True, return_inverse=True, return_counts=True, axis=axis)
+    for mine, theirs in zip(got, expected, strict=True):
+        assert mine.shape == theirs.shape
+        numpy.testing.assert_array_equal(mine.get(), theirs)
+    with pytest.raises(numpy.exceptions.AxisError):
+        gpukit.unique(device, axis=len(shape))
 
 
 @pytest.mark.parametrize("dtypes", [("int32", "int32"), ("float32", "float64"), ("int16", "float32"),
