@@ -276,13 +276,25 @@ __device__ inline void gk_radix_histogram(const gk_sort_params& p) {
     long long rest = begin;  // keys from here on: one at a time
     if (sizeof(K) == 4 && !p.digit_of_row) {
         // 16-byte loads, four keys each (a block's chunk starts at a whole tile: aligned).
+        // Four loads in flight per thread before their counts: enough bytes on the way to keep the
+        // memory busy with the scatter's two blocks per multiprocessor.
         typedef gk_vector<K, 16 / sizeof(K)> quad;
         const quad* quads = (const quad*)(keys + begin);
         const long long count = (end - begin) / (16 / sizeof(K));
-        for (long long j = threadIdx.x; j < count; j += blockDim.x) {
-            const quad q = quads[j];
+        for (long long first = threadIdx.x; first < count; first += 4 * (long long)blockDim.x) {
+            quad q[4];
 #pragma unroll
-            for (int k = 0; k < 16 / (int)sizeof(K); ++k) atomicAdd(&counts[gk_digit<K, V>(p, q.v[k], (V)0)], 1u);
+            for (int u = 0; u < 4; ++u) {
+                const long long j = first + u * (long long)blockDim.x;
+                if (j < count) q[u] = quads[j];
+            }
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                if (first + u * (long long)blockDim.x >= count) break;
+#pragma unroll
+                for (int k = 0; k < 16 / (int)sizeof(K); ++k)
+                    atomicAdd(&counts[gk_digit<K, V>(p, q[u].v[k], (V)0)], 1u);
+            }
         }
         rest = begin + count * (16 / sizeof(K));
     }

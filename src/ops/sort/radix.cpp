@@ -1,8 +1,9 @@
 // src/ops/sort/radix.cpp: launching the radix passes and the key kernels of kernels/gpukit_sort.cuh.
 //
 // Launch shape of a pass: on a GPU, 256-thread blocks of tiles of 256 x ITEMS keys (ITEMS = 64 bytes
-// over the wider of key and value, as the kernel's), at most 4 blocks per multiprocessor, each a
-// run of consecutive tiles, so that the scan of the blocks' counts of a digit is one block's work;
+// over the wider of key and value, as the kernel's), at most 2 blocks per multiprocessor (what fits
+// at once: the scatter takes ~96 registers a thread and 43 KiB of shared memory), each a run of
+// consecutive tiles, so that the scan of the blocks' counts of a digit is one block's work;
 // on the simulator, blocks of one thread, each a contiguous chunk of at least 16384 keys.
 #include "ops/sort/radix.hpp"
 
@@ -133,7 +134,7 @@ SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::i
         threads = 256;
         const std::int64_t tile = threads * (64 / std::max(key_bytes, value_bytes));
         const std::int64_t tiles = (n + tile - 1) / tile;
-        blocks = std::min(tiles, 4 * processors);
+        blocks = std::min(tiles, 2 * processors);
         chunk = (tiles + blocks - 1) / blocks * tile;
     }
     blocks = (n + chunk - 1) / chunk;
