@@ -77,7 +77,13 @@ struct gk_sort_params {
     int equal_nan;                             // flags: NaN keys equal each other (unique)
     int itemsize;                              // gather: bytes per element
     int index_bytes;                           // gather: bytes per position (4 or 8)
+    int encode_input;                          // radix pass: keys are elements' keys (gk_encode), not keys_in
+    int index_values;                          // radix pass: values are the keys' indices, not values_in
+    int decode_output;                         // radix pass: keys are written as elements (at decoded)
+    int indices_output;                        // radix pass: values are written as int64 value % row_length
+                                               // (at positions)
     int unused;
+    unsigned long long decoded;  // radix pass, decode_output: the sorted elements
 };
 
 // ---- keys: unsigned words in NumPy's order
@@ -178,10 +184,9 @@ extern "C" __global__ void gk_sort_encode32(const gk_sort_params p) { gk_sort_en
 extern "C" __global__ void gk_sort_encode64(const gk_sort_params p) { gk_sort_encode_keys<unsigned long long>(p); }
 
 // Key i (of K's width) back to its element of `kind` and `itemsize`.
-template <class K>
-__device__ inline void gk_decode(const gk_sort_params& p, gk_index i) {
-    const unsigned long long key = ((const K*)p.keys_in)[i];
-    char* out = (char*)p.elements;
+// Element i of out (p.elements for gk_sort_decode) from its key (complex128: and its low word).
+__device__ inline void gk_decode_key(const gk_sort_params& p, char* out, unsigned long long key, gk_index i,
+                                     unsigned long long low_key) {
     switch (p.kind) {
         case GK_SORT_UNSIGNED:
         case GK_SORT_SIGNED: {
@@ -222,7 +227,7 @@ __device__ inline void gk_decode(const gk_sort_params& p, gk_index i) {
             break;
         }
         default: {
-            const unsigned long long high = key, low = ((const unsigned long long*)p.low_keys)[i];
+            const unsigned long long high = key, low = low_key;
             const unsigned long long sign = 0x8000000000000000ull, nan = 0x7ff8000000000000ull;
             const unsigned long long top = ~0ull;
             unsigned long long re, im;
@@ -237,6 +242,11 @@ __device__ inline void gk_decode(const gk_sort_params& p, gk_index i) {
             ((unsigned long long*)out)[2 * i + 1] = im;
         }
     }
+}
+template <class K>
+__device__ inline void gk_decode(const gk_sort_params& p, gk_index i) {
+    gk_decode_key(p, (char*)p.elements, ((const K*)p.keys_in)[i], i,
+                  p.low_keys ? ((const unsigned long long*)p.low_keys)[i] : 0);
 }
 extern "C" __global__ void gk_sort_decode32(const gk_sort_params p) {
     GK_ELEMENTS(i, (gk_index)p.size) gk_decode<unsigned>(p, i);
@@ -261,20 +271,46 @@ __device__ inline void gk_radix_chunk(const gk_sort_params& p, long long* begin,
     *end = *begin + p.chunk < p.size ? *begin + p.chunk : p.size;
 }
 
+// A pass's key and value i: the first pass of a sort reads the elements (their keys made on the
+// way) and takes each key's index as its value; later ones read the last pass's.
+template <class K>
+__device__ inline K gk_pass_key(const gk_sort_params& p, long long i) {
+    return p.encode_input ? (K)gk_encode(p, (gk_index)i) : ((const K*)p.keys_in)[i];
+}
+template <class V>
+__device__ inline V gk_pass_value(const gk_sort_params& p, long long i) {
+    if (p.index_values) return (V)i;
+    return p.values_in ? ((const V*)p.values_in)[i] : (V)0;
+}
+// Key and value to place o: the last pass of a sort writes the elements (decoded) and argsort's
+// int64 indices; what nothing reads afterwards (a null address) is not written.
+template <class K, class V>
+__device__ inline void gk_pass_store(const gk_sort_params& p, long long o, K key, V value) {
+    if (p.decode_output) {
+        gk_decode_key(p, (char*)p.decoded, key, (gk_index)o, 0);
+    } else if (p.keys_out) {
+        ((K*)p.keys_out)[o] = key;
+    }
+    if (p.indices_output) {
+        ((long long*)p.positions)[o] = (long long)((unsigned long long)value % (unsigned long long)p.row_length);
+    } else if (p.values_out) {
+        ((V*)p.values_out)[o] = value;
+    }
+}
+
 template <class K, class V>
 __device__ inline void gk_radix_histogram(const gk_sort_params& p) {
     __shared__ unsigned counts[GK_RADIX];
     const K* keys = (const K*)p.keys_in;
-    const V* values = (const V*)p.values_in;
     for (int d = threadIdx.x; d < GK_RADIX; d += blockDim.x) counts[d] = 0;
     __syncthreads();
     long long begin, end;
     gk_radix_chunk(p, &begin, &end);
 #ifdef GK_CHUNKED_SHAPES
-    for (long long i = begin; i < end; ++i) ++counts[gk_digit<K, V>(p, keys[i], values ? values[i] : (V)0)];
+    for (long long i = begin; i < end; ++i) ++counts[gk_digit<K, V>(p, gk_pass_key<K>(p, i), gk_pass_value<V>(p, i))];
 #else
     long long rest = begin;  // keys from here on: one at a time
-    if (sizeof(K) == 4 && !p.digit_of_row) {
+    if (sizeof(K) == 4 && !p.digit_of_row && !p.encode_input) {
         // 16-byte loads, four keys each (a block's chunk starts at a whole tile: aligned).
         // Four loads in flight per thread before their counts: enough bytes on the way to keep the
         // memory busy with the scatter's two blocks per multiprocessor.
@@ -299,7 +335,7 @@ __device__ inline void gk_radix_histogram(const gk_sort_params& p) {
         rest = begin + count * (16 / sizeof(K));
     }
     for (long long i = rest + threadIdx.x; i < end; i += blockDim.x)
-        atomicAdd(&counts[gk_digit<K, V>(p, keys[i], values ? values[i] : (V)0)], 1u);
+        atomicAdd(&counts[gk_digit<K, V>(p, gk_pass_key<K>(p, i), gk_pass_value<V>(p, i))], 1u);
 #endif
     __syncthreads();
     long long* out = (long long*)p.counts;
@@ -370,18 +406,12 @@ __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
         offsets[d] = digit_start + counts[(long long)d * p.blocks + blockIdx.x];
         digit_start += counts[GK_RADIX * p.blocks + d];
     }
-    const K* keys = (const K*)p.keys_in;
-    const V* values = (const V*)p.values_in;
-    K* keys_out = (K*)p.keys_out;
-    V* values_out = (V*)p.values_out;
     long long begin, end;
     gk_radix_chunk(p, &begin, &end);
     for (long long i = begin; i < end; ++i) {
-        const K key = keys[i];
-        const V value = values ? values[i] : (V)0;
-        const long long o = offsets[gk_digit<K, V>(p, key, value)]++;
-        keys_out[o] = key;
-        if (values) values_out[o] = value;
+        const K key = gk_pass_key<K>(p, i);
+        const V value = gk_pass_value<V>(p, i);
+        gk_pass_store<K, V>(p, offsets[gk_digit<K, V>(p, key, value)]++, key, value);
     }
 }
 #else
@@ -406,11 +436,7 @@ __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
     unsigned* tile_start = (unsigned*)(warp_counts + WARPS);  // [GK_RADIX] the tile's first place of each digit
     V* staged_values = (V*)(tile_start + GK_RADIX);           // [TILE]
     K* staged_keys = (K*)(staged_values + TILE);              // [TILE]
-    const bool carry = p.values_in != 0;
-    const K* keys = (const K*)p.keys_in;
-    const V* values = (const V*)p.values_in;
-    K* keys_out = (K*)p.keys_out;
-    V* values_out = (V*)p.values_out;
+    const bool carry = p.values_in != 0 || p.index_values;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, digit_kept = threadIdx.x;
     const long long* counts = (const long long*)p.counts;
     long long all_keys;
@@ -428,8 +454,8 @@ __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
 #pragma unroll
         for (int r = 0; r < ITEMS; ++r) {
             const long long i = first + 32 * r;
-            key[r] = i < end ? keys[i] : (K)0;
-            value[r] = carry && i < end ? values[i] : (V)0;
+            key[r] = i < end ? gk_pass_key<K>(p, i) : (K)0;
+            value[r] = carry && i < end ? gk_pass_value<V>(p, i) : (V)0;
             slot[r] = i < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX;
         }
 #pragma unroll
@@ -471,9 +497,7 @@ __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
             const K k = staged_keys[j];
             const V v = carry ? staged_values[j] : (V)0;
             const unsigned d = gk_digit<K, V>(p, k, v);
-            const long long o = next[d] + (j - (int)tile_start[d]);
-            keys_out[o] = k;
-            if (carry) values_out[o] = v;
+            gk_pass_store<K, V>(p, next[d] + (j - (int)tile_start[d]), k, v);
         }
         __syncthreads();
         next[digit_kept] += count;

@@ -41,7 +41,12 @@ struct SortParams {
     std::int32_t equal_nan;
     std::int32_t itemsize;
     std::int32_t index_bytes;
+    std::int32_t encode_input;
+    std::int32_t index_values;
+    std::int32_t decode_output;
+    std::int32_t indices_output;
     std::int32_t unused;
+    std::uint64_t decoded;
 };
 
 // Whether `device` runs the simulator's chunked radix passes (a thread per block, a contiguous

@@ -9,12 +9,15 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gpukit/current_stream.hpp"
 #include "gpukit/error.hpp"
+#include "gpukit/shape_ops.hpp"
 #include "ops/sort/kernels.hpp"
 
 namespace gpukit::detail {
@@ -111,18 +114,21 @@ std::optional<std::uint64_t> nan_key(DType dtype) {
     }
 }
 
-SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::int64_t row_length, std::int64_t rows) {
-    const Device& device = keys.device();
-    const std::int64_t n = keys.size();
-    SortedPairs sorted{std::move(keys), std::move(values)};
-    if (n <= 1) return sorted;
-    const int key_passes = (bits + 7) / 8;
-    const int row_passes = rows > 1 ? (std::bit_width(static_cast<std::uint64_t>(rows - 1)) + 7) / 8 : 0;
-    if (row_passes > 0 && !sorted.values)
-        throw InvalidArgumentError("a sort of several rows carries the keys' indices");
+namespace {
 
-    const std::int64_t key_bytes = sorted.keys.itemsize();
-    const std::int64_t value_bytes = sorted.values ? sorted.values->itemsize() : 4;
+int row_passes_for(std::int64_t rows) {
+    return rows > 1 ? (std::bit_width(static_cast<std::uint64_t>(rows - 1)) + 7) / 8 : 0;
+}
+
+// The radix passes over n keys (key_bits significant, then the rows' bits when rows > 1) of
+// key_bytes words, carrying values of value_bytes when `carry`. `ends(pass, params)` sets where
+// each pass reads and writes: the scratch between passes, and the first pass's inputs and the
+// last pass's outputs.
+void launch_passes(const Device& device, std::int64_t n, int key_bits, std::int64_t key_bytes, std::int64_t value_bytes,
+                   std::int64_t row_length, std::int64_t rows, const SortParams& base,
+                   const std::function<void(int, int, SortParams&)>& ends) {
+    const int key_passes = (key_bits + 7) / 8;
+    const int passes = key_passes + row_passes_for(rows);
     const bool chunked = sort_chunked(device);
     const std::int64_t processors = std::max(1, device.properties().multiprocessor_count);
     std::int64_t threads = 0, blocks = 0, chunk = 0;
@@ -138,10 +144,6 @@ SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::i
         chunk = (tiles + blocks - 1) / blocks * tile;
     }
     blocks = (n + chunk - 1) / chunk;
-
-    Array keys_other = Array::empty({n}, sorted.keys.dtype(), device);
-    std::optional<Array> values_other;
-    if (sorted.values) values_other = Array::empty({n}, sorted.values->dtype(), device);
     const Array counts = Array::empty({radix * blocks + radix}, DType::int64, device);  // then the digits' totals
 
     const std::string suffix = std::string(key_bytes == 4 ? "k32" : "k64") + (value_bytes == 4 ? "_v32" : "_v64");
@@ -164,26 +166,105 @@ SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::i
     per_digit.block =
         Dim3(chunked ? 1 : static_cast<std::uint32_t>(std::min<std::int64_t>((blocks + 31) / 32 * 32, 1024)));
 
-    SortParams params{};
-    params.size = n;
-    params.row_length = row_length;
-    params.chunk = chunk;
-    params.blocks = blocks;
-    params.counts = address_of(counts);
-    for (int p = 0; p < key_passes + row_passes; ++p) {
-        params.keys_in = address_of(sorted.keys);
-        params.keys_out = address_of(keys_other);
-        params.values_in = sorted.values ? address_of(*sorted.values) : 0;
-        params.values_out = sorted.values ? address_of(*values_other) : 0;
+    for (int p = 0; p < passes; ++p) {
+        SortParams params = base;
+        params.size = n;
+        params.row_length = row_length;
+        params.chunk = chunk;
+        params.blocks = blocks;
+        params.counts = address_of(counts);
         params.digit_of_row = p >= key_passes ? 1 : 0;
         params.shift = 8 * (p >= key_passes ? p - key_passes : p);
+        ends(p, passes, params);
         histogram(pass, params);
         scan(per_digit, params);
         scatter(scatter_pass, params);
-        std::swap(sorted.keys, keys_other);
-        if (sorted.values) std::swap(*sorted.values, *values_other);
     }
+}
+
+}  // namespace
+
+SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::int64_t row_length, std::int64_t rows) {
+    const Device& device = keys.device();
+    const std::int64_t n = keys.size();
+    SortedPairs sorted{std::move(keys), std::move(values)};
+    if (n <= 1) return sorted;
+    if (rows > 1 && !sorted.values) throw InvalidArgumentError("a sort of several rows carries the keys' indices");
+    // Each pass from one buffer into the other.
+    Array keys_other = Array::empty({n}, sorted.keys.dtype(), device);
+    std::optional<Array> values_other;
+    if (sorted.values) values_other = Array::empty({n}, sorted.values->dtype(), device);
+    launch_passes(device, n, bits, sorted.keys.itemsize(), sorted.values ? sorted.values->itemsize() : 4, row_length,
+                  rows, SortParams{}, [&](int, int, SortParams& params) {
+                      params.keys_in = address_of(sorted.keys);
+                      params.keys_out = address_of(keys_other);
+                      if (sorted.values) {
+                          params.values_in = address_of(*sorted.values);
+                          params.values_out = address_of(*values_other);
+                      }
+                      std::swap(sorted.keys, keys_other);
+                      if (sorted.values) std::swap(*sorted.values, *values_other);
+                  });
     return sorted;
+}
+
+void sort_elements(const Array& elements, bool canonical_zero, std::int64_t row_length, std::int64_t rows,
+                   const Array* sorted_out, const Array* indices_out) {
+    const Device& device = elements.device();
+    const std::int64_t n = elements.size();
+    if (n == 0) return;
+    if (n == 1) {
+        if (sorted_out) copyto(*sorted_out, elements);
+        if (indices_out) indices_out->fill(std::int64_t{0});
+        return;
+    }
+    const bool carry = indices_out || rows > 1;
+    if (sort_chunked(device)) {
+        // The simulator's native loops run faster without the kind of element to make keys of and
+        // to write back at each step: keys first, the passes, then the results.
+        SortKeys keys = encode_keys(elements, canonical_zero, false);
+        std::optional<Array> order;
+        if (carry) order = iota(n, device);
+        SortedPairs sorted = radix_sort(std::move(keys.high), keys.bits, std::move(order), row_length, rows);
+        if (sorted_out) decode_keys({std::move(sorted.keys), std::nullopt, keys.bits}, *sorted_out);
+        if (indices_out) copyto(*indices_out, indices_within_rows(*sorted.values, row_length));
+        return;
+    }
+    const int bits = key_bits(elements.dtype());
+    const std::int64_t key_bytes = bits > 32 ? 8 : 4;
+    const bool narrow = n <= std::int64_t{std::numeric_limits<std::uint32_t>::max()};
+    const std::int64_t value_bytes = narrow ? 4 : 8;
+    // Scratch between passes: the first reads the elements, the last writes the results.
+    std::vector<Array> keys, values;
+    for (int b = 0; b < 2; ++b) {
+        keys.push_back(Array::empty({n}, word_dtype(static_cast<int>(key_bytes)), device));
+        if (carry) values.push_back(Array::empty({n}, narrow ? DType::uint32 : DType::uint64, device));
+    }
+    SortParams base = element_params(elements);
+    base.canonical_zero = canonical_zero ? 1 : 0;
+    launch_passes(device, n, bits, key_bytes, value_bytes, row_length, rows, base,
+                  [&](int pass, int passes, SortParams& params) {
+                      if (pass == 0) {
+                          params.encode_input = 1;
+                          params.index_values = carry ? 1 : 0;
+                      } else {
+                          params.keys_in = address_of(keys[static_cast<std::size_t>((pass - 1) % 2)]);
+                          if (carry) params.values_in = address_of(values[static_cast<std::size_t>((pass - 1) % 2)]);
+                      }
+                      if (pass + 1 < passes) {
+                          params.keys_out = address_of(keys[static_cast<std::size_t>(pass % 2)]);
+                          if (carry) params.values_out = address_of(values[static_cast<std::size_t>(pass % 2)]);
+                          return;
+                      }
+                      if (sorted_out) {
+                          params.decode_output = 1;
+                          params.decoded = address_of(*sorted_out);
+                      }
+                      if (indices_out) {
+                          params.indices_output = 1;
+                          params.positions = address_of(*indices_out);
+                      }
+                  });
 }
 
 Array iota(std::int64_t n, const Device& device) {

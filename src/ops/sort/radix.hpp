@@ -41,6 +41,13 @@ struct SortedPairs {
 SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::int64_t row_length = 1,
                        std::int64_t rows = 1);
 
+// Sorts the elements (contiguous; not complex128, whose keys are two words) stably, rows first when rows > 1, writing
+// the sorted elements to `sorted_out` and/or the int64 indices that sort each row to `indices_out` (contiguous, of the
+// elements' size): the radix passes' first one reads the elements, making their keys on the way, and the last one
+// writes the results (on a GPU; the simulator's chunked passes take keys made before and leave results to write after).
+void sort_elements(const Array& elements, bool canonical_zero, std::int64_t row_length, std::int64_t rows,
+                   const Array* sorted_out, const Array* indices_out);
+
 // 0, 1, ..., n - 1 as uint32 (when n fits) or uint64: the indices argsort carries.
 Array iota(std::int64_t n, const Device& device);
 

@@ -32,22 +32,21 @@ Array sorted_rows(const AxisRows& rows) {
     if (kind(flat.dtype()) == DTypeKind::complex)
         return detail::gather(flat,
                               detail::argsort_keys(detail::encode_keys(flat, true, false), rows.row_length, rows.rows));
-    detail::SortKeys keys = detail::encode_keys(flat, false, false);
-    std::optional<Array> order;
-    if (rows.rows > 1) order = detail::iota(n, flat.device());
-    detail::SortedPairs sorted =
-        detail::radix_sort(std::move(keys.high), keys.bits, std::move(order), rows.row_length, rows.rows);
     Array out = Array::empty({n}, flat.dtype(), flat.device());
-    detail::decode_keys({std::move(sorted.keys), std::nullopt, keys.bits}, out);
+    detail::sort_elements(flat, false, rows.row_length, rows.rows, &out, nullptr);
     return out;
 }
 
 // The flat int64 indices, within each row, that sort `rows` stably.
 Array argsorted_rows(const AxisRows& rows) {
     const Array& flat = rows.flat;
-    if (flat.size() == 0) return Array::empty({0}, DType::int64, flat.device());
-    const Array order = detail::argsort_keys(detail::encode_keys(flat, true, false), rows.row_length, rows.rows);
-    return detail::indices_within_rows(order, rows.row_length);
+    if (flat.dtype() == DType::complex128) {  // two words a key
+        const Array order = detail::argsort_keys(detail::encode_keys(flat, true, false), rows.row_length, rows.rows);
+        return detail::indices_within_rows(order, rows.row_length);
+    }
+    Array out = Array::empty({flat.size()}, DType::int64, flat.device());
+    detail::sort_elements(flat, true, rows.row_length, rows.rows, nullptr, &out);
+    return out;
 }
 
 // kth of NumPy's partition: each in [-n, n), else ValueError in NumPy's words.
