@@ -252,5 +252,23 @@ TEST_F(SortingGpuShapes, MultiBlockSortsFinishCleanly) {
     check_case(DType::int16, {{40, 300}, 0, 0}, 13);
 }
 
+// Keys all equal (every warp's 32 lanes one group of peers), already in order and reversed.
+TEST_F(SortingGpuShapes, ConstantSortedAndReversedKeys) {
+    const std::size_t n = 3 * 4096 + 100;
+    for (int pattern = 0; pattern < 3; ++pattern) {
+        Values values(n);
+        for (std::size_t k = 0; k < n; ++k)
+            values[k] = pattern == 0 ? 1.5 : pattern == 1 ? double(k) / 8 : double(n - k) / 8;
+        const Array input = Array::from_host(std::span<const double>(values), {std::int64_t(n)}).astype(DType::float32);
+        std::vector<std::int64_t> want(n);
+        std::iota(want.begin(), want.end(), std::int64_t{0});
+        if (pattern == 2) std::reverse(want.begin(), want.end());
+        EXPECT_EQ(argsort(input).to_vector<std::int64_t>(), want) << "pattern " << pattern;
+        Values sorted = values;
+        std::sort(sorted.begin(), sorted.end());
+        EXPECT_EQ(sort(input).astype(DType::float64).to_vector<double>(), sorted) << "pattern " << pattern;
+    }
+}
+
 }  // namespace
 }  // namespace gpukit::testing
