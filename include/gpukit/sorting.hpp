@@ -11,11 +11,12 @@
 // Order is NumPy's: NaN after every number (complex: R + Rj, R + nanj, nan + Rj, nan + nanj),
 // -0.0 equal to 0.0, complex numbers by real then imaginary part. Every sort is our own stable
 // LSD radix sort (kernels/gpukit_sort.cuh): argsort equals numpy.argsort(kind='stable'), and so
-// does sort whatever `kind` asks for. A sort along an axis sorts the composite key (row, element).
+// does sort whatever `kind` asks for. A sort along an axis sorts the composite key (row, element):
+// more radix passes over the row's bits, rather than a sort per row.
 //
 // Errors: AxisError for an axis out of range; InvalidArgumentError (Python: ValueError) for a bad
 // kind, side or kth, for order= on arrays without fields, for a searchsorted of an array that is
-// not 1-D; IndexError never (searchsorted's sorter is taken as given).
+// not 1-D or a sorter of another size; IndexError for a sorter's index out of range (NumPy: ValueError).
 #pragma once
 
 #include <cstdint>
@@ -35,10 +36,12 @@ Array argsort(const Array& a, std::optional<std::int64_t> axis = -1);
 // ndarray.sort: sorts `a` along `axis` in place.
 void sort_in_place(const Array& a, std::int64_t axis = -1);
 
-// Validates NumPy's kind= / stable= / order= arguments of sort, argsort, partition:
+// Validates NumPy's kind= / stable= / order= arguments of sort and argsort:
 // kind one of quicksort, mergesort, heapsort, stable (or their first letters), not with stable=;
 // order= only for structured arrays, which gpukit has none of. (The sort is stable either way.)
 void check_sort_arguments(std::optional<std::string_view> kind, std::optional<bool> stable, bool order_given);
+// partition's and argpartition's: kind 'introselect', order= as above.
+void check_partition_arguments(std::string_view kind, bool order_given);
 
 // The indices that sort by several keys (the last one primary), each of one shape, along `axis`.
 Array lexsort(std::span<const Array> keys, std::int64_t axis = -1);

@@ -127,8 +127,7 @@ void bind_sorting(nb::module_& m) {
         m.def(
             name,
             [indices](nb::handle a, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
-                check_kind(nb::none(), nb::none(), order);
-                (void)kind;
+                check_partition_arguments(to_str(kind, "kind"), !order.is_none());
                 const Array& array = to_array(a, "a");
                 const std::vector<std::int64_t> k = kth_of(kth);
                 const auto sorted_axis = to_optional_axis(axis, "axis");
@@ -140,8 +139,7 @@ void bind_sorting(nb::module_& m) {
     add_method(
         cls, "partition",
         [](const Array& self, nb::handle kth, std::int64_t axis, nb::handle kind, nb::handle order) {
-            check_kind(nb::none(), nb::none(), order);
-            (void)kind;
+            check_partition_arguments(to_str(kind, "kind"), !order.is_none());
             const std::vector<std::int64_t> k = kth_of(kth);
             GilRelease unlocked;
             (void)partition(self, k, axis);  // checks kth
@@ -152,8 +150,7 @@ void bind_sorting(nb::module_& m) {
     add_method(
         cls, "argpartition",
         [](const Array& self, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
-            check_kind(nb::none(), nb::none(), order);
-            (void)kind;
+            check_partition_arguments(to_str(kind, "kind"), !order.is_none());
             const std::vector<std::int64_t> k = kth_of(kth);
             const auto sorted_axis = to_optional_axis(axis, "axis");
             GilRelease unlocked;

@@ -234,6 +234,8 @@ TEST_F(Sorting, BadArgumentsAreNumPysErrors) {
     EXPECT_THROW(check_sort_arguments("stable", true, false), InvalidArgumentError);
     EXPECT_THROW(check_sort_arguments(std::nullopt, std::nullopt, true), InvalidArgumentError);
     EXPECT_NO_THROW(check_sort_arguments("mergesort", std::nullopt, false));
+    EXPECT_THROW(check_partition_arguments("quicksort", false), InvalidArgumentError);
+    EXPECT_NO_THROW(check_partition_arguments("introselect", false));
     EXPECT_THROW(parse_side("middle"), InvalidArgumentError);
     EXPECT_THROW(searchsorted(a.reshape({3, 1}), a), InvalidArgumentError);
 }

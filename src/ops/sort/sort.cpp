@@ -95,6 +95,12 @@ void check_sort_arguments(std::optional<std::string_view> kind, std::optional<bo
     if (order_given) throw InvalidArgumentError("Cannot specify order when the array has no fields.");
 }
 
+void check_partition_arguments(std::string_view kind, bool order_given) {
+    if (kind != "introselect")
+        throw InvalidArgumentError(detail::concat("select kind must be 'introselect' (got '", kind, "')"));
+    check_sort_arguments(std::nullopt, std::nullopt, order_given);
+}
+
 Array lexsort(std::span<const Array> keys, std::int64_t axis) {
     raise_deferred_launch_error();
     if (keys.empty()) throw InvalidArgumentError("need sequence of keys with len > 0 in lexsort");

@@ -198,6 +198,10 @@ def test_partition_errors_and_method():
         gpukit.argpartition(device, -6)
     with pytest.raises(TypeError, match="Partition index must be integer"):
         gpukit.partition(device, 1.5)
+    with pytest.raises(ValueError, match="select kind must be 'introselect'"):
+        gpukit.partition(device, 1, kind="quicksort")
+    with pytest.raises(ValueError, match="Cannot specify order"):
+        device.argpartition(1, order="x")
     device.partition(2)
     numpy.testing.assert_array_equal(device.get(), numpy.sort(host))
 
