@@ -260,8 +260,11 @@ extern "C" __global__ void gk_sort_decode64(const gk_sort_params p) {
 // The digit of a key (or of its value's row) this pass sorts by.
 template <class K, class V>
 __device__ inline unsigned gk_digit(const gk_sort_params& p, K key, V value) {
-    if (p.digit_of_row)
-        return (unsigned)(((unsigned long long)value / (unsigned long long)p.row_length) >> p.shift) & 255u;
+    if (p.digit_of_row) {  // 32-bit values divide in 32 bits (a third of the instructions)
+        const unsigned long long row = sizeof(V) == 4 ? (unsigned long long)((unsigned)value / (unsigned)p.row_length)
+                                                      : (unsigned long long)value / (unsigned long long)p.row_length;
+        return (unsigned)(row >> p.shift) & 255u;
+    }
     return (unsigned)(key >> p.shift) & 255u;
 }
 
