@@ -301,17 +301,30 @@ __device__ inline void gk_pass_store(const gk_sort_params& p, long long o, K key
     }
 }
 
+// Copies of a GPU block's digit counts, lane % GK_COUNT_COPIES choosing one: lanes of a warp that
+// count one digit (keys of few distinct top bytes) mostly hit different words, which shared-memory
+// atomics do not serialise; a copy's stride of GK_RADIX + 1 words puts them in different banks.
+#define GK_COUNT_COPIES 8
+
 template <class K, class V>
 __device__ inline void gk_radix_histogram(const gk_sort_params& p) {
-    __shared__ unsigned counts[GK_RADIX];
-    const K* keys = (const K*)p.keys_in;
-    for (int d = threadIdx.x; d < GK_RADIX; d += blockDim.x) counts[d] = 0;
-    __syncthreads();
     long long begin, end;
     gk_radix_chunk(p, &begin, &end);
+    long long* out = (long long*)p.counts;
 #ifdef GK_CHUNKED_SHAPES
+    __shared__ unsigned counts[GK_RADIX];
+    for (int d = 0; d < GK_RADIX; ++d) counts[d] = 0;
     for (long long i = begin; i < end; ++i) ++counts[gk_digit<K, V>(p, gk_pass_key<K>(p, i), gk_pass_value<V>(p, i))];
+    for (int d = 0; d < GK_RADIX; ++d) out[(long long)d * p.blocks + blockIdx.x] = counts[d];
 #else
+    // Dynamic shared memory, GK_COUNT_COPIES * (GK_RADIX + 1) words (the launcher gives 8224 bytes):
+    // the simulator counts a module's static shared arrays for each of its kernels.
+    extern __shared__ unsigned long long gk_sort_shared[];
+    unsigned* copies = (unsigned*)gk_sort_shared;
+    for (int w = threadIdx.x; w < GK_COUNT_COPIES * (GK_RADIX + 1); w += blockDim.x) copies[w] = 0;
+    __syncthreads();
+    unsigned* counts = copies + (threadIdx.x % GK_COUNT_COPIES) * (GK_RADIX + 1);
+    const K* keys = (const K*)p.keys_in;
     long long rest = begin;  // keys from here on: one at a time
     if (sizeof(K) == 4 && !p.digit_of_row && !p.encode_input) {
         // 16-byte loads, four keys each (a block's chunk starts at a whole tile: aligned).
@@ -339,10 +352,14 @@ __device__ inline void gk_radix_histogram(const gk_sort_params& p) {
     }
     for (long long i = rest + threadIdx.x; i < end; i += blockDim.x)
         atomicAdd(&counts[gk_digit<K, V>(p, gk_pass_key<K>(p, i), gk_pass_value<V>(p, i))], 1u);
-#endif
     __syncthreads();
-    long long* out = (long long*)p.counts;
-    for (int d = threadIdx.x; d < GK_RADIX; d += blockDim.x) out[(long long)d * p.blocks + blockIdx.x] = counts[d];
+    for (int d = threadIdx.x; d < GK_RADIX; d += blockDim.x) {
+        unsigned total = 0;
+#pragma unroll
+        for (int c = 0; c < GK_COUNT_COPIES; ++c) total += copies[c * (GK_RADIX + 1) + d];
+        out[(long long)d * p.blocks + blockIdx.x] = total;
+    }
+#endif
 }
 
 // The sum of `value` over the block's threads before this one (blockDim.x a multiple of 32);
@@ -431,9 +448,9 @@ __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
     };
     // Dynamic shared memory, as much as these take (the launcher, src/ops/sort/radix.cpp, computes
     // it: at most 43.3 KiB), in this order:
-    extern __shared__ unsigned long long gk_scatter_shared[];
-    long long* next = (long long*)gk_scatter_shared;  // [GK_RADIX] where the block's next key of a digit goes
-    long long* warp_sums = next + GK_RADIX;           // [32]
+    extern __shared__ unsigned long long gk_sort_shared[];
+    long long* next = (long long*)gk_sort_shared;  // [GK_RADIX] where the block's next key of a digit goes
+    long long* warp_sums = next + GK_RADIX;        // [32]
     unsigned(*warp_counts)[GK_RADIX] = (unsigned(*)[GK_RADIX])(warp_sums + 32);  // [WARPS][GK_RADIX]: per warp,
                                                                                  // then the warps' places in the tile
     unsigned* tile_start = (unsigned*)(warp_counts + WARPS);  // [GK_RADIX] the tile's first place of each digit

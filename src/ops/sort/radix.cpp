@@ -159,6 +159,8 @@ void launch_passes(const Device& device, std::int64_t n, int key_bits, std::int6
         chunked ? 0
                 : radix * 8 + std::int64_t{32} * 8 + (std::int64_t{256} / 32) * radix * 4 + radix * 4 +
                       std::int64_t{256} * (64 / std::max(key_bytes, value_bytes)) * (key_bytes + value_bytes);
+    LaunchConfig histogram_pass = pass;  // the GPU histogram's copies of the counts, in dynamic shared memory
+    histogram_pass.shared_bytes = chunked ? 0 : 8 * (radix + 1) * 4;
     LaunchConfig scatter_pass = pass;
     scatter_pass.shared_bytes = static_cast<std::size_t>(scatter_shared);
     LaunchConfig per_digit = pass;  // the scan: a block per digit
@@ -176,7 +178,7 @@ void launch_passes(const Device& device, std::int64_t n, int key_bits, std::int6
         params.digit_of_row = p >= key_passes ? 1 : 0;
         params.shift = 8 * (p >= key_passes ? p - key_passes : p);
         ends(p, passes, params);
-        histogram(pass, params);
+        histogram(histogram_pass, params);
         scan(per_digit, params);
         scatter(scatter_pass, params);
     }
