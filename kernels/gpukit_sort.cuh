@@ -130,49 +130,46 @@ __device__ inline void gk_complex_key(U re_key, U im_key, bool re_nan, bool im_n
     }
 }
 
+// The key of a real element's bits (itemsize bytes of `kind`, not complex).
+__device__ inline unsigned long long gk_key_of_bits(const gk_sort_params& p, unsigned long long bits) {
+    const bool zero = p.canonical_zero != 0;
+    switch (p.kind) {
+        case GK_SORT_UNSIGNED: return bits;
+        case GK_SORT_SIGNED: return bits ^ (1ull << (8 * p.itemsize - 1));
+        case GK_SORT_FLOAT16:
+            return gk_float_key<unsigned short>((unsigned short)bits, 0x8000u, (bits & 0x7fffu) > 0x7c00u, zero);
+        case GK_SORT_BFLOAT16:
+            return gk_float_key<unsigned short>((unsigned short)bits, 0x8000u, (bits & 0x7fffu) > 0x7f80u, zero);
+        case GK_SORT_FLOAT32: return gk_key32((unsigned)bits, zero);
+        default: return gk_key64(bits, zero);
+    }
+}
+
 // Element i of the input (contiguous, of `kind`) as its key; complex128: word `word` of it.
 __device__ inline unsigned long long gk_encode(const gk_sort_params& p, gk_index i) {
     const bool zero = p.canonical_zero != 0;
-    switch (p.kind) {
-        case GK_SORT_UNSIGNED:
-            switch (p.itemsize) {
-                case 1: return ((const unsigned char*)p.elements)[i];
-                case 2: return ((const unsigned short*)p.elements)[i];
-                case 4: return ((const unsigned*)p.elements)[i];
-                default: return ((const unsigned long long*)p.elements)[i];
-            }
-        case GK_SORT_SIGNED:
-            switch (p.itemsize) {
-                case 1: return (unsigned char)(((const unsigned char*)p.elements)[i] ^ 0x80u);
-                case 2: return (unsigned short)(((const unsigned short*)p.elements)[i] ^ 0x8000u);
-                case 4: return ((const unsigned*)p.elements)[i] ^ 0x80000000u;
-                default: return ((const unsigned long long*)p.elements)[i] ^ 0x8000000000000000ull;
-            }
-        case GK_SORT_FLOAT16: {
-            const unsigned short b = ((const unsigned short*)p.elements)[i];
-            return gk_float_key<unsigned short>(b, 0x8000u, (b & 0x7fffu) > 0x7c00u, zero);
-        }
-        case GK_SORT_BFLOAT16: {
-            const unsigned short b = ((const unsigned short*)p.elements)[i];
-            return gk_float_key<unsigned short>(b, 0x8000u, (b & 0x7fffu) > 0x7f80u, zero);
-        }
-        case GK_SORT_FLOAT32: return gk_key32(((const unsigned*)p.elements)[i], zero);
-        case GK_SORT_FLOAT64: return gk_key64(((const unsigned long long*)p.elements)[i], zero);
-        case GK_SORT_COMPLEX64: {
-            const unsigned re = ((const unsigned*)p.elements)[2 * i], im = ((const unsigned*)p.elements)[2 * i + 1];
-            unsigned high, low;
-            gk_complex_key<unsigned>(gk_key32(re, zero), gk_key32(im, zero), gk_nan32(re), gk_nan32(im), &high, &low);
-            return ((unsigned long long)high << 32) | low;
-        }
-        default: {
-            const unsigned long long re = ((const unsigned long long*)p.elements)[2 * i];
-            const unsigned long long im = ((const unsigned long long*)p.elements)[2 * i + 1];
-            unsigned long long high, low;
-            gk_complex_key<unsigned long long>(gk_key64(re, zero), gk_key64(im, zero), gk_nan64(re), gk_nan64(im),
-                                               &high, &low);
-            return p.word == 0 ? high : low;
-        }
+    if (p.kind == GK_SORT_COMPLEX64) {
+        const unsigned re = ((const unsigned*)p.elements)[2 * i], im = ((const unsigned*)p.elements)[2 * i + 1];
+        unsigned high, low;
+        gk_complex_key<unsigned>(gk_key32(re, zero), gk_key32(im, zero), gk_nan32(re), gk_nan32(im), &high, &low);
+        return ((unsigned long long)high << 32) | low;
     }
+    if (p.kind == GK_SORT_COMPLEX128) {
+        const unsigned long long re = ((const unsigned long long*)p.elements)[2 * i];
+        const unsigned long long im = ((const unsigned long long*)p.elements)[2 * i + 1];
+        unsigned long long high, low;
+        gk_complex_key<unsigned long long>(gk_key64(re, zero), gk_key64(im, zero), gk_nan64(re), gk_nan64(im), &high,
+                                           &low);
+        return p.word == 0 ? high : low;
+    }
+    unsigned long long bits;
+    switch (p.itemsize) {
+        case 1: bits = ((const unsigned char*)p.elements)[i]; break;
+        case 2: bits = ((const unsigned short*)p.elements)[i]; break;
+        case 4: bits = ((const unsigned*)p.elements)[i]; break;
+        default: bits = ((const unsigned long long*)p.elements)[i];
+    }
+    return gk_key_of_bits(p, bits);
 }
 
 template <class K>
@@ -326,12 +323,12 @@ __device__ inline void gk_radix_histogram(const gk_sort_params& p) {
     unsigned* counts = copies + (threadIdx.x % GK_COUNT_COPIES) * (GK_RADIX + 1);
     const K* keys = (const K*)p.keys_in;
     long long rest = begin;  // keys from here on: one at a time
-    if (sizeof(K) == 4 && !p.digit_of_row && !p.encode_input) {
-        // 16-byte loads, four keys each (a block's chunk starts at a whole tile: aligned).
-        // Four loads in flight per thread before their counts: enough bytes on the way to keep the
-        // memory busy with the scatter's two blocks per multiprocessor.
+    if (sizeof(K) == 4 && !p.digit_of_row && (!p.encode_input || p.itemsize == 4)) {
+        // 16-byte loads, four keys (or 32-bit elements, whose keys are made here) each (a block's
+        // chunk starts at a whole tile: aligned). Four loads in flight per thread before their
+        // counts: enough bytes on the way to keep the memory busy with two blocks per multiprocessor.
         typedef gk_vector<K, 16 / sizeof(K)> quad;
-        const quad* quads = (const quad*)(keys + begin);
+        const quad* quads = (const quad*)((p.encode_input ? (const K*)p.elements : keys) + begin);
         const long long count = (end - begin) / (16 / sizeof(K));
         for (long long first = threadIdx.x; first < count; first += 4 * (long long)blockDim.x) {
             quad q[4];
@@ -344,14 +341,26 @@ __device__ inline void gk_radix_histogram(const gk_sort_params& p) {
             for (int u = 0; u < 4; ++u) {
                 if (first + u * (long long)blockDim.x >= count) break;
 #pragma unroll
-                for (int k = 0; k < 16 / (int)sizeof(K); ++k)
-                    atomicAdd(&counts[gk_digit<K, V>(p, q[u].v[k], (V)0)], 1u);
+                for (int k = 0; k < 16 / (int)sizeof(K); ++k) {
+                    const K key = p.encode_input ? (K)gk_key_of_bits(p, q[u].v[k]) : q[u].v[k];
+                    atomicAdd(&counts[gk_digit<K, V>(p, key, (V)0)], 1u);
+                }
             }
         }
         rest = begin + count * (16 / sizeof(K));
     }
-    for (long long i = rest + threadIdx.x; i < end; i += blockDim.x)
-        atomicAdd(&counts[gk_digit<K, V>(p, gk_pass_key<K>(p, i), gk_pass_value<V>(p, i))], 1u);
+    // Eight keys in flight per thread before their counts.
+    for (long long first = rest + threadIdx.x; first < end; first += 8 * (long long)blockDim.x) {
+        unsigned digit[8];
+#pragma unroll
+        for (int u = 0; u < 8; ++u) {
+            const long long i = first + u * (long long)blockDim.x;
+            digit[u] = i < end ? gk_digit<K, V>(p, gk_pass_key<K>(p, i), gk_pass_value<V>(p, i)) : GK_RADIX;
+        }
+#pragma unroll
+        for (int u = 0; u < 8; ++u)
+            if (digit[u] < GK_RADIX) atomicAdd(&counts[digit[u]], 1u);
+    }
     __syncthreads();
     for (int d = threadIdx.x; d < GK_RADIX; d += blockDim.x) {
         unsigned total = 0;
