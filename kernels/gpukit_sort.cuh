@@ -11,22 +11,24 @@
 //   complex64 is one 64-bit word, complex128 two (a high and a low word, sorted low first).
 // - A radix pass (stable, 8-bit digits, the digit at `shift`): gk_radix_histogram counts each
 //   block's digits, gk_radix_scan turns the counts (digit-major: digit d of block b at
-//   d * blocks + b) into offsets within each digit and the digits' totals, gk_radix_scatter moves
-//   each key (and its value) to its digit's start + its offset, keys of one digit in their order. Passes over the key's
-//   bits, least significant first, sort it; values carry indices (argsort). Rows of an axis: the row index (value /
-//   row_length) is the most significant part of a composite key, sorted by more passes whose
-//   digit comes from the value (`digit_of_row`).
-// - gk_sort_decode: keys back to elements; gk_sort_gather: elements or indices at positions;
-//   gk_sort_search: binary searches of sorted keys (searchsorted's left and right, isin's
-//   membership); gk_sort_flags: where a sorted run of equal keys starts (unique);
+//   d * blocks + b) into offsets within each digit and the digits' totals, gk_radix_scatter
+//   moves each key (and its value) to its digit's start + its offset, keys of one digit in their
+//   order. Passes over the key's bits, least significant first, sort it; values carry indices
+//   (argsort). Rows of an axis: the row index (value / row_length) is the most significant part
+//   of a composite key, sorted by more passes whose digit comes from the value (`digit_of_row`).
+//   A sort's first pass may read the elements (making keys and indices on the way) and its last
+//   write the sorted elements or argsort's int64 indices (gk_pass_key, gk_pass_store).
+// - gk_sort_encode, gk_sort_decode: elements to keys and back; gk_sort_gather: elements or
+//   indices at positions; gk_sort_search: binary searches of sorted keys (searchsorted's left and
+//   right, isin's membership); gk_sort_flags: where a sorted run of equal keys starts (unique);
 //   gk_sort_inverse and gk_sort_run_lengths: unique's inverse and counts.
 //
 // Kernel shapes. On a GPU, a radix pass's blocks have 256 threads (one per digit) and take
-// consecutive tiles of 256 x ITEMS keys (ITEMS = 64 bytes over the wider of key and value): each warp ranks its keys
-// with
-// __match_any_sync and per-warp digit counts in shared memory, the tile is ordered by digit in
-// shared memory, and written out in runs, coalesced. On the simulator (GK_CHUNKED_SHAPES) a block
-// is one thread with a contiguous chunk: its histogram and its scatter are native loops.
+// consecutive tiles of 256 x ITEMS keys (ITEMS = 64 bytes over the wider of key and value): each
+// warp ranks its keys with __match_any_sync and per-warp digit counts in shared memory, the tile
+// is ordered by digit in shared memory, and written out in runs, coalesced; the histogram counts
+// with 16-byte loads into 8 copies of the counts. On the simulator (GK_CHUNKED_SHAPES) a block is
+// one thread with a contiguous chunk: its histogram and its scatter are native loops.
 //
 // Reference: numpy.sort(kind='stable'), numpy.argsort(kind='stable'), numpy.searchsorted; the
 // tests compare with NumPy.
