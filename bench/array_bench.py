@@ -177,6 +177,16 @@ def workloads(n, side):
             return lambda: lib.xp.cumsum(a, axis=axis)
         return setup
 
+    def sorting(op):
+        """sort or argsort of n random float32 (issue 14: >= 0.9x CuPy's CUB radix sort and >= PyTorch)."""
+
+        def setup(lib):
+            a = lib.to_device(np.random.default_rng(6).random(n, dtype=np.float32))
+            if lib.name == "torch":  # torch.sort returns the indices too; argsort as the stable one
+                return (lambda: torch.sort(a)) if op == "sort" else (lambda: torch.argsort(a, stable=True))
+            return lambda: getattr(lib.xp, op)(a)
+        return setup
+
     f4 = 4
     big = 2 * n
     return [
@@ -203,6 +213,8 @@ def workloads(n, side):
         ("cumsum f32 (2^26)", 2 * n * f4, scan((n,))),
         ("cumsum axis=0 4096^2", 2 * 4096 * 4096 * f4, scan((4096, 4096), 0)),
         ("cumsum axis=1 16384x256", 2 * 16384 * 256 * f4, scan((16384, 256), 1)),
+        ("sort f32 (2^26, 2x4 B/key)", 2 * n * f4, sorting("sort")),
+        ("argsort f32 (2^26, 2x4 B/key)", 2 * n * f4, sorting("argsort")),
     ]
 
 

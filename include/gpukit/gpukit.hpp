@@ -29,5 +29,6 @@
 #include "gpukit/scalar.hpp"
 #include "gpukit/scans.hpp"
 #include "gpukit/shape_ops.hpp"
+#include "gpukit/sorting.hpp"
 #include "gpukit/stream.hpp"
 #include "gpukit/version.hpp"

@@ -31,6 +31,7 @@ void bind_creation(nanobind::module_& m);
 void bind_shape_ops(nanobind::module_& m);
 void bind_reductions(nanobind::module_& m);
 void bind_scans(nanobind::module_& m);
+void bind_sorting(nanobind::module_& m);
 void bind_module_kernel(nanobind::module_& m);
 void bind_elementwise_kernel(nanobind::module_& m);
 void bind_reduction_kernel(nanobind::module_& m);

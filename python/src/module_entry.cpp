@@ -24,6 +24,7 @@ NB_MODULE(_core, m) {
     bind_shape_ops(m);
     bind_reductions(m);
     bind_scans(m);
+    bind_sorting(m);
     bind_module_kernel(m);
     bind_elementwise_kernel(m);
     bind_reduction_kernel(m);

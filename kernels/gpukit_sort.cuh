@@ -1,0 +1,693 @@
+// kernels/gpukit_sort.cuh: gpukit's own LSD radix sort, and the searches and flags that sorting
+// and the set routines build on (src/ops/sort/kernels.cpp compiles this text, embedded in the
+// library, with NVRTC or on the simulator: the same source runs on both).
+//
+// What it computes.
+// - Keys: every dtype's elements become unsigned words whose unsigned order is NumPy's order
+//   (gk_sort_encode): integers with the sign bit flipped, floats with the sign-magnitude bits
+//   folded, every NaN the largest key (NaN last), -0.0 the key of 0.0 when `canonical_zero`
+//   (argsort: equal keys keep their order). Complex numbers order by real, then imaginary part,
+//   and NumPy's NaN classes come after every number: R + nanj (by R), nan + Rj (by R), nan + nanj.
+//   complex64 is one 64-bit word, complex128 two (a high and a low word, sorted low first).
+// - A radix pass (stable, 8-bit digits, the digit at `shift`): gk_radix_histogram counts each
+//   block's digits, gk_radix_scan turns the counts (digit-major: digit d of block b at
+//   d * blocks + b) into offsets within each digit and the digits' totals, gk_radix_scatter
+//   moves each key (and its value) to its digit's start + its offset, keys of one digit in their
+//   order. Passes over the key's bits, least significant first, sort it; values carry indices
+//   (argsort). Rows of an axis: the row index (value / row_length) is the most significant part
+//   of a composite key, sorted by more passes whose digit comes from the value (`digit_of_row`).
+//   A sort's first pass may read the elements (making keys and indices on the way) and its last
+//   write the sorted elements or argsort's int64 indices (gk_pass_key, gk_pass_store).
+// - gk_sort_encode, gk_sort_decode: elements to keys and back; gk_sort_gather: elements or
+//   indices at positions; gk_sort_search: binary searches of sorted keys (searchsorted's left and
+//   right, isin's membership); gk_sort_flags: where a sorted run of equal keys starts (unique);
+//   gk_sort_inverse and gk_sort_run_lengths: unique's inverse and counts.
+//
+// Kernel shapes. On a GPU, a radix pass's blocks have 256 threads (one per digit) and take
+// consecutive tiles of 256 x ITEMS keys (ITEMS = 64 bytes over the wider of key and value): each
+// warp ranks its keys with __match_any_sync and per-warp digit counts in shared memory, the tile
+// is ordered by digit in shared memory, and written out in runs, coalesced; the histogram counts
+// with 16-byte loads into 8 copies of the counts. On the simulator (GK_CHUNKED_SHAPES) a block is
+// one thread with a contiguous chunk: its histogram and its scatter are native loops.
+//
+// Reference: numpy.sort(kind='stable'), numpy.argsort(kind='stable'), numpy.searchsorted; the
+// tests compare with NumPy.
+#pragma once
+
+#include "gpukit_elementwise.cuh"
+
+#if defined(GK_SIMULATED) && !defined(GK_GPU_SHAPES)
+#define GK_CHUNKED_SHAPES
+#endif
+
+#define GK_RADIX 256
+#define GK_SORT_THREADS 256  // a GPU block of a radix pass: a thread per digit
+
+// The element kinds gk_sort_encode and gk_sort_decode know (src/ops/sort/kernels.hpp: SortKind).
+#define GK_SORT_UNSIGNED 0  // bool and unsigned integers
+#define GK_SORT_SIGNED 1
+#define GK_SORT_FLOAT16 2
+#define GK_SORT_BFLOAT16 3
+#define GK_SORT_FLOAT32 4
+#define GK_SORT_FLOAT64 5
+#define GK_SORT_COMPLEX64 6
+#define GK_SORT_COMPLEX128 7
+
+// Mirrors SortParams in src/ops/sort/kernels.hpp.
+struct gk_sort_params {
+    unsigned long long keys_in, keys_out;      // radix pass: keys; encode: out; decode: in
+    unsigned long long values_in, values_out;  // radix pass: values (indices), or 0
+    unsigned long long low_keys;               // complex128: the low words beside keys_in
+    unsigned long long counts;                 // radix pass: GK_RADIX * blocks + 1 offsets
+    unsigned long long elements;               // encode: the input; decode: the output
+    unsigned long long positions;              // gather, search: int64 positions / indices
+    unsigned long long needles, low_needles;   // search: the keys looked for
+    long long size;                            // elements (keys, or needles of a search)
+    long long haystack;                        // search: sorted keys searched
+    long long row_length;                      // composite keys: row = value / row_length
+    long long chunk;                           // radix pass: keys per block
+    long long blocks;                          // radix pass: blocks of histogram and scatter
+    unsigned long long nan_key;                // keys from nan_key on are NaN (when has_nan)
+    int kind;                                  // encode, decode: GK_SORT_*
+    int shift;                                 // radix pass: the digit's lowest bit
+    int digit_of_row;                          // radix pass: the digit is the row's, not the key's
+    int word;                                  // complex128 encode: 0 the high word, 1 the low
+    int canonical_zero;                        // encode: -0.0 takes 0.0's key
+    int mode;                                  // search: 0 left, 1 right, 2 membership
+    int invert;                                // membership: true where absent
+    int has_nan;                               // search, flags: the kind has NaN keys
+    int equal_nan;                             // flags: NaN keys equal each other (unique)
+    int itemsize;                              // gather: bytes per element
+    int index_bytes;                           // gather: bytes per position (4 or 8)
+    int encode_input;                          // radix pass: keys are elements' keys (gk_encode), not keys_in
+    int index_values;                          // radix pass: values are the keys' indices, not values_in
+    int decode_output;                         // radix pass: keys are written as elements (at decoded)
+    int indices_output;                        // radix pass: values are written as int64 value % row_length
+                                               // (at positions)
+    int unused;
+    unsigned long long decoded;  // radix pass, decode_output: the sorted elements
+};
+
+// ---- keys: unsigned words in NumPy's order
+
+template <class U>
+__device__ inline U gk_float_key(U bits, U sign, bool nan, bool canonical_zero) {
+    if (nan) return (U) ~(U)0;
+    if (canonical_zero && (bits & (U)~sign) == 0) return sign;  // -0.0 and 0.0: 0.0's key
+    return (bits & sign) ? (U)~bits : (U)(bits | sign);
+}
+template <class U>
+__device__ inline U gk_float_of_key(U key, U sign, U quiet_nan) {
+    if (key == (U) ~(U)0) return quiet_nan;
+    return (key & sign) ? (U)(key & (U)~sign) : (U)~key;
+}
+__device__ inline bool gk_nan32(unsigned bits) { return (bits & 0x7fffffffu) > 0x7f800000u; }
+__device__ inline bool gk_nan64(unsigned long long bits) {
+    return (bits & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+}
+__device__ inline unsigned gk_key32(unsigned bits, bool canonical_zero) {
+    return gk_float_key<unsigned>(bits, 0x80000000u, gk_nan32(bits), canonical_zero);
+}
+__device__ inline unsigned long long gk_key64(unsigned long long bits, bool canonical_zero) {
+    return gk_float_key<unsigned long long>(bits, 0x8000000000000000ull, gk_nan64(bits), canonical_zero);
+}
+
+// A complex number's (high, low) words: numbers by (real, imaginary); NaN classes above every
+// number's high word (a real part's key is at most +inf's, far below ~0 - 2).
+template <class U>
+__device__ inline void gk_complex_key(U re_key, U im_key, bool re_nan, bool im_nan, U* high, U* low) {
+    const U top = (U) ~(U)0;
+    if (!re_nan && !im_nan) {
+        *high = re_key;
+        *low = im_key;
+    } else if (!re_nan) {
+        *high = top - 2;
+        *low = re_key;
+    } else if (!im_nan) {
+        *high = top - 1;
+        *low = im_key;
+    } else {
+        *high = top;
+        *low = top;
+    }
+}
+
+// The key of a real element's bits (itemsize bytes of `kind`, not complex).
+__device__ inline unsigned long long gk_key_of_bits(const gk_sort_params& p, unsigned long long bits) {
+    const bool zero = p.canonical_zero != 0;
+    switch (p.kind) {
+        case GK_SORT_UNSIGNED: return bits;
+        case GK_SORT_SIGNED: return bits ^ (1ull << (8 * p.itemsize - 1));
+        case GK_SORT_FLOAT16:
+            return gk_float_key<unsigned short>((unsigned short)bits, 0x8000u, (bits & 0x7fffu) > 0x7c00u, zero);
+        case GK_SORT_BFLOAT16:
+            return gk_float_key<unsigned short>((unsigned short)bits, 0x8000u, (bits & 0x7fffu) > 0x7f80u, zero);
+        case GK_SORT_FLOAT32: return gk_key32((unsigned)bits, zero);
+        default: return gk_key64(bits, zero);
+    }
+}
+
+// Element i of the input (contiguous, of `kind`) as its key; complex128: word `word` of it.
+__device__ inline unsigned long long gk_encode(const gk_sort_params& p, gk_index i) {
+    const bool zero = p.canonical_zero != 0;
+    if (p.kind == GK_SORT_COMPLEX64) {
+        const unsigned re = ((const unsigned*)p.elements)[2 * i], im = ((const unsigned*)p.elements)[2 * i + 1];
+        unsigned high, low;
+        gk_complex_key<unsigned>(gk_key32(re, zero), gk_key32(im, zero), gk_nan32(re), gk_nan32(im), &high, &low);
+        return ((unsigned long long)high << 32) | low;
+    }
+    if (p.kind == GK_SORT_COMPLEX128) {
+        const unsigned long long re = ((const unsigned long long*)p.elements)[2 * i];
+        const unsigned long long im = ((const unsigned long long*)p.elements)[2 * i + 1];
+        unsigned long long high, low;
+        gk_complex_key<unsigned long long>(gk_key64(re, zero), gk_key64(im, zero), gk_nan64(re), gk_nan64(im), &high,
+                                           &low);
+        return p.word == 0 ? high : low;
+    }
+    unsigned long long bits;
+    switch (p.itemsize) {
+        case 1: bits = ((const unsigned char*)p.elements)[i]; break;
+        case 2: bits = ((const unsigned short*)p.elements)[i]; break;
+        case 4: bits = ((const unsigned*)p.elements)[i]; break;
+        default: bits = ((const unsigned long long*)p.elements)[i];
+    }
+    return gk_key_of_bits(p, bits);
+}
+
+template <class K>
+__device__ inline void gk_sort_encode_keys(const gk_sort_params& p) {
+    K* keys = (K*)p.keys_out;
+    GK_ELEMENTS(i, (gk_index)p.size) keys[i] = (K)gk_encode(p, i);
+}
+extern "C" __global__ void gk_sort_encode32(const gk_sort_params p) { gk_sort_encode_keys<unsigned>(p); }
+extern "C" __global__ void gk_sort_encode64(const gk_sort_params p) { gk_sort_encode_keys<unsigned long long>(p); }
+
+// Key i (of K's width) back to its element of `kind` and `itemsize`.
+// Element i of out (p.elements for gk_sort_decode) from its key (complex128: and its low word).
+__device__ inline void gk_decode_key(const gk_sort_params& p, char* out, unsigned long long key, gk_index i,
+                                     unsigned long long low_key) {
+    switch (p.kind) {
+        case GK_SORT_UNSIGNED:
+        case GK_SORT_SIGNED: {
+            const int bytes = p.itemsize;
+            const unsigned long long flip = p.kind == GK_SORT_SIGNED ? 1ull << (8 * bytes - 1) : 0;
+            const unsigned long long v = key ^ flip;
+            if (bytes == 1) ((unsigned char*)out)[i] = (unsigned char)v;
+            if (bytes == 2) ((unsigned short*)out)[i] = (unsigned short)v;
+            if (bytes == 4) ((unsigned*)out)[i] = (unsigned)v;
+            if (bytes == 8) ((unsigned long long*)out)[i] = v;
+            break;
+        }
+        case GK_SORT_FLOAT16:
+            ((unsigned short*)out)[i] = gk_float_of_key<unsigned short>((unsigned short)key, 0x8000u, 0x7e00u);
+            break;
+        case GK_SORT_BFLOAT16:
+            ((unsigned short*)out)[i] = gk_float_of_key<unsigned short>((unsigned short)key, 0x8000u, 0x7fc0u);
+            break;
+        case GK_SORT_FLOAT32:
+            ((unsigned*)out)[i] = gk_float_of_key<unsigned>((unsigned)key, 0x80000000u, 0x7fc00000u);
+            break;
+        case GK_SORT_FLOAT64:
+            ((unsigned long long*)out)[i] =
+                gk_float_of_key<unsigned long long>(key, 0x8000000000000000ull, 0x7ff8000000000000ull);
+            break;
+        case GK_SORT_COMPLEX64: {
+            const unsigned high = (unsigned)(key >> 32), low = (unsigned)key, nan = 0x7fc00000u;
+            unsigned re, im;
+            if (high < 0xfffffffdu) {
+                re = gk_float_of_key<unsigned>(high, 0x80000000u, nan);
+                im = gk_float_of_key<unsigned>(low, 0x80000000u, nan);
+            } else {
+                re = high == 0xfffffffdu ? gk_float_of_key<unsigned>(low, 0x80000000u, nan) : nan;
+                im = high == 0xfffffffeu ? gk_float_of_key<unsigned>(low, 0x80000000u, nan) : nan;
+            }
+            ((unsigned*)out)[2 * i] = re;
+            ((unsigned*)out)[2 * i + 1] = im;
+            break;
+        }
+        default: {
+            const unsigned long long high = key, low = low_key;
+            const unsigned long long sign = 0x8000000000000000ull, nan = 0x7ff8000000000000ull;
+            const unsigned long long top = ~0ull;
+            unsigned long long re, im;
+            if (high < top - 2) {
+                re = gk_float_of_key<unsigned long long>(high, sign, nan);
+                im = gk_float_of_key<unsigned long long>(low, sign, nan);
+            } else {
+                re = high == top - 2 ? gk_float_of_key<unsigned long long>(low, sign, nan) : nan;
+                im = high == top - 1 ? gk_float_of_key<unsigned long long>(low, sign, nan) : nan;
+            }
+            ((unsigned long long*)out)[2 * i] = re;
+            ((unsigned long long*)out)[2 * i + 1] = im;
+        }
+    }
+}
+template <class K>
+__device__ inline void gk_decode(const gk_sort_params& p, gk_index i) {
+    gk_decode_key(p, (char*)p.elements, ((const K*)p.keys_in)[i], i,
+                  p.low_keys ? ((const unsigned long long*)p.low_keys)[i] : 0);
+}
+extern "C" __global__ void gk_sort_decode32(const gk_sort_params p) {
+    GK_ELEMENTS(i, (gk_index)p.size) gk_decode<unsigned>(p, i);
+}
+extern "C" __global__ void gk_sort_decode64(const gk_sort_params p) {
+    GK_ELEMENTS(i, (gk_index)p.size) gk_decode<unsigned long long>(p, i);
+}
+
+// ---- a radix pass
+
+// The digit of a key (or of its value's row) this pass sorts by.
+template <class K, class V>
+__device__ inline unsigned gk_digit(const gk_sort_params& p, K key, V value) {
+    if (p.digit_of_row) {  // 32-bit values divide in 32 bits (a third of the instructions)
+        const unsigned long long row = sizeof(V) == 4 ? (unsigned long long)((unsigned)value / (unsigned)p.row_length)
+                                                      : (unsigned long long)value / (unsigned long long)p.row_length;
+        return (unsigned)(row >> p.shift) & 255u;
+    }
+    return (unsigned)(key >> p.shift) & 255u;
+}
+
+// This block's keys, [*begin, *end).
+__device__ inline void gk_radix_chunk(const gk_sort_params& p, long long* begin, long long* end) {
+    *begin = (long long)blockIdx.x * p.chunk;
+    *end = *begin + p.chunk < p.size ? *begin + p.chunk : p.size;
+}
+
+// A pass's key and value i: the first pass of a sort reads the elements (their keys made on the
+// way) and takes each key's index as its value; later ones read the last pass's.
+template <class K>
+__device__ inline K gk_pass_key(const gk_sort_params& p, long long i) {
+    return p.encode_input ? (K)gk_encode(p, (gk_index)i) : ((const K*)p.keys_in)[i];
+}
+template <class V>
+__device__ inline V gk_pass_value(const gk_sort_params& p, long long i) {
+    if (p.index_values) return (V)i;
+    return p.values_in ? ((const V*)p.values_in)[i] : (V)0;
+}
+// Key and value to place o: the last pass of a sort writes the elements (decoded) and argsort's
+// int64 indices; what nothing reads afterwards (a null address) is not written.
+template <class K, class V>
+__device__ inline void gk_pass_store(const gk_sort_params& p, long long o, K key, V value) {
+    if (p.decode_output) {
+        gk_decode_key(p, (char*)p.decoded, key, (gk_index)o, 0);
+    } else if (p.keys_out) {
+        ((K*)p.keys_out)[o] = key;
+    }
+    if (p.indices_output) {
+        ((long long*)p.positions)[o] = (long long)((unsigned long long)value % (unsigned long long)p.row_length);
+    } else if (p.values_out) {
+        ((V*)p.values_out)[o] = value;
+    }
+}
+
+// Copies of a GPU block's digit counts, lane % GK_COUNT_COPIES choosing one: lanes of a warp that
+// count one digit (keys of few distinct top bytes) mostly hit different words, which shared-memory
+// atomics do not serialise; a copy's stride of GK_RADIX + 1 words puts them in different banks.
+#define GK_COUNT_COPIES 8
+
+template <class K, class V>
+__device__ inline void gk_radix_histogram(const gk_sort_params& p) {
+    long long begin, end;
+    gk_radix_chunk(p, &begin, &end);
+    long long* out = (long long*)p.counts;
+#ifdef GK_CHUNKED_SHAPES
+    __shared__ unsigned counts[GK_RADIX];
+    for (int d = 0; d < GK_RADIX; ++d) counts[d] = 0;
+    for (long long i = begin; i < end; ++i) ++counts[gk_digit<K, V>(p, gk_pass_key<K>(p, i), gk_pass_value<V>(p, i))];
+    for (int d = 0; d < GK_RADIX; ++d) out[(long long)d * p.blocks + blockIdx.x] = counts[d];
+#else
+    // Dynamic shared memory, GK_COUNT_COPIES * (GK_RADIX + 1) words (the launcher gives 8224 bytes):
+    // the simulator counts a module's static shared arrays for each of its kernels.
+    extern __shared__ unsigned long long gk_sort_shared[];
+    unsigned* copies = (unsigned*)gk_sort_shared;
+    for (int w = threadIdx.x; w < GK_COUNT_COPIES * (GK_RADIX + 1); w += blockDim.x) copies[w] = 0;
+    __syncthreads();
+    unsigned* counts = copies + (threadIdx.x % GK_COUNT_COPIES) * (GK_RADIX + 1);
+    const K* keys = (const K*)p.keys_in;
+    long long rest = begin;  // keys from here on: one at a time
+    if (sizeof(K) == 4 && !p.digit_of_row && (!p.encode_input || p.itemsize == 4)) {
+        // 16-byte loads, four keys (or 32-bit elements, whose keys are made here) each (a block's
+        // chunk starts at a whole tile: aligned). Four loads in flight per thread before their
+        // counts: enough bytes on the way to keep the memory busy with two blocks per multiprocessor.
+        typedef gk_vector<K, 16 / sizeof(K)> quad;
+        const quad* quads = (const quad*)((p.encode_input ? (const K*)p.elements : keys) + begin);
+        const long long count = (end - begin) / (16 / sizeof(K));
+        for (long long first = threadIdx.x; first < count; first += 4 * (long long)blockDim.x) {
+            quad q[4];
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                const long long j = first + u * (long long)blockDim.x;
+                if (j < count) q[u] = quads[j];
+            }
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                if (first + u * (long long)blockDim.x >= count) break;
+#pragma unroll
+                for (int k = 0; k < 16 / (int)sizeof(K); ++k) {
+                    const K key = p.encode_input ? (K)gk_key_of_bits(p, q[u].v[k]) : q[u].v[k];
+                    atomicAdd(&counts[gk_digit<K, V>(p, key, (V)0)], 1u);
+                }
+            }
+        }
+        rest = begin + count * (16 / sizeof(K));
+    }
+    // Eight keys in flight per thread before their counts.
+    for (long long first = rest + threadIdx.x; first < end; first += 8 * (long long)blockDim.x) {
+        unsigned digit[8];
+#pragma unroll
+        for (int u = 0; u < 8; ++u) {
+            const long long i = first + u * (long long)blockDim.x;
+            digit[u] = i < end ? gk_digit<K, V>(p, gk_pass_key<K>(p, i), gk_pass_value<V>(p, i)) : GK_RADIX;
+        }
+#pragma unroll
+        for (int u = 0; u < 8; ++u)
+            if (digit[u] < GK_RADIX) atomicAdd(&counts[digit[u]], 1u);
+    }
+    __syncthreads();
+    for (int d = threadIdx.x; d < GK_RADIX; d += blockDim.x) {
+        unsigned total = 0;
+#pragma unroll
+        for (int c = 0; c < GK_COUNT_COPIES; ++c) total += copies[c * (GK_RADIX + 1) + d];
+        out[(long long)d * p.blocks + blockIdx.x] = total;
+    }
+#endif
+}
+
+// The sum of `value` over the block's threads before this one (blockDim.x a multiple of 32);
+// *total gets the sum over all of them.
+__device__ inline long long gk_sort_block_scan(long long value, long long* total, long long* warp_sums) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    long long inclusive = value;
+    for (int d = 1; d < 32; d <<= 1) {
+        const long long other = __shfl_up_sync(0xffffffffu, inclusive, d);
+        if (lane >= d) inclusive += other;
+    }
+    if (lane == 31) warp_sums[warp] = inclusive;
+    __syncthreads();
+    if (warp == 0) {
+        long long sum = lane < warps ? warp_sums[lane] : 0;
+        for (int d = 1; d < 32; d <<= 1) {
+            const long long other = __shfl_up_sync(0xffffffffu, sum, d);
+            if (lane >= d) sum += other;
+        }
+        if (lane < warps) warp_sums[lane] = sum;
+    }
+    __syncthreads();
+    *total = warp_sums[warps - 1];
+    const long long before = (warp > 0 ? warp_sums[warp - 1] : 0) + inclusive - value;
+    __syncthreads();
+    return before;
+}
+
+// Block d: digit d's counts in the pass's blocks, counts[d * blocks + b], into exclusive offsets
+// within the digit; the digit's total goes to counts[GK_RADIX * blocks + d]. (The scatter adds the
+// totals of the digits before: a scan of 256 values that each of its blocks does.)
+extern "C" __global__ void gk_radix_scan(const gk_sort_params p) {
+    long long* counts = (long long*)p.counts + (long long)blockIdx.x * p.blocks;
+    long long running = 0;
+#ifdef GK_CHUNKED_SHAPES
+    for (long long b = 0; b < p.blocks; ++b) {
+        const long long c = counts[b];
+        counts[b] = running;
+        running += c;
+    }
+#else
+    __shared__ long long warp_sums[32];
+    for (long long start = 0; start < p.blocks; start += blockDim.x) {
+        const long long b = start + threadIdx.x;
+        const long long c = b < p.blocks ? counts[b] : 0;
+        long long total;
+        const long long before = gk_sort_block_scan(c, &total, warp_sums);
+        if (b < p.blocks) counts[b] = running + before;
+        running += total;
+    }
+    if (threadIdx.x == 0)
+#endif
+    ((long long*)p.counts)[GK_RADIX * p.blocks + blockIdx.x] = running;
+}
+
+#ifdef GK_CHUNKED_SHAPES
+// One thread per block: its chunk's keys in order, each to the next offset of its digit.
+template <class K, class V>
+__device__ inline void gk_radix_scatter(const gk_sort_params& p) {
+    __shared__ long long offsets[GK_RADIX];
+    const long long* counts = (const long long*)p.counts;
+    long long digit_start = 0;
+    for (int d = 0; d < GK_RADIX; ++d) {
+        offsets[d] = digit_start + counts[(long long)d * p.blocks + blockIdx.x];
+        digit_start += counts[GK_RADIX * p.blocks + d];
+    }
+    long long begin, end;
+    gk_radix_chunk(p, &begin, &end);
+    for (long long i = begin; i < end; ++i) {
+        const K key = gk_pass_key<K>(p, i);
+        const V value = gk_pass_value<V>(p, i);
+        gk_pass_store<K, V>(p, offsets[gk_digit<K, V>(p, key, value)]++, key, value);
+    }
+}
+#else
+// Tiles of GK_SORT_THREADS x ITEMS keys, each warp 32 x ITEMS consecutive ones, in rounds of 32
+// (coalesced loads); a key's place in its tile = the tile's start of its digit + the keys of that
+// digit in earlier warps + those before it in its warp (its rank). The tile is ordered by digit in
+// shared memory, then written out: runs of one digit land at consecutive addresses.
+template <class K, class V>
+__device__ inline void gk_radix_scatter(const gk_sort_params& p) {
+    enum {
+        ITEMS = 64 / (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)),
+        TILE = GK_SORT_THREADS * ITEMS,
+        WARPS = GK_SORT_THREADS / 32
+    };
+    // Dynamic shared memory, as much as these take (the launcher, src/ops/sort/radix.cpp, computes
+    // it: at most 43.3 KiB), in this order:
+    extern __shared__ unsigned long long gk_sort_shared[];
+    long long* next = (long long*)gk_sort_shared;  // [GK_RADIX] where the block's next key of a digit goes
+    long long* warp_sums = next + GK_RADIX;        // [32]
+    unsigned(*warp_counts)[GK_RADIX] = (unsigned(*)[GK_RADIX])(warp_sums + 32);  // [WARPS][GK_RADIX]: per warp,
+                                                                                 // then the warps' places in the tile
+    unsigned* tile_start = (unsigned*)(warp_counts + WARPS);  // [GK_RADIX] the tile's first place of each digit
+    V* staged_values = (V*)(tile_start + GK_RADIX);           // [TILE]
+    K* staged_keys = (K*)(staged_values + TILE);              // [TILE]
+    const bool carry = p.values_in != 0 || p.index_values;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, digit_kept = threadIdx.x;
+    const long long* counts = (const long long*)p.counts;
+    long long all_keys;
+    next[digit_kept] = gk_sort_block_scan(counts[GK_RADIX * p.blocks + digit_kept], &all_keys, warp_sums) +
+                       counts[(long long)digit_kept * p.blocks + blockIdx.x];
+    long long begin, end;
+    gk_radix_chunk(p, &begin, &end);
+    for (long long start = begin; start < end; start += TILE) {
+        for (int w = 0; w < WARPS; ++w) warp_counts[w][digit_kept] = 0;
+        __syncthreads();
+        K key[ITEMS];
+        V value[ITEMS];
+        unsigned slot[ITEMS];  // the key's digit << 16 | its rank in its warp (GK_RADIX << 16: past the end)
+        const long long first = start + (long long)warp * 32 * ITEMS + lane;
+#pragma unroll
+        for (int r = 0; r < ITEMS; ++r) {
+            const long long i = first + 32 * r;
+            key[r] = i < end ? gk_pass_key<K>(p, i) : (K)0;
+            value[r] = carry && i < end ? gk_pass_value<V>(p, i) : (V)0;
+            slot[r] = i < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX;
+        }
+#pragma unroll
+        for (int r = 0; r < ITEMS; ++r) {
+            const unsigned digit = slot[r];
+            const unsigned peers = __match_any_sync(0xffffffffu, digit);
+            const int leader = __ffs(peers) - 1;
+            unsigned before = 0;
+            if (lane == leader && digit < GK_RADIX) {
+                before = warp_counts[warp][digit];
+                warp_counts[warp][digit] = before + __popc(peers);
+            }
+            slot[r] = digit << 16 | (__shfl_sync(0xffffffffu, before, leader) + __popc(peers & ((1u << lane) - 1u)));
+            __syncwarp();
+        }
+        __syncthreads();
+        unsigned count = 0;  // the tile's keys of digit_kept; warp_counts become places before each warp's
+        for (int w = 0; w < WARPS; ++w) {
+            const unsigned c = warp_counts[w][digit_kept];
+            warp_counts[w][digit_kept] = count;
+            count += c;
+        }
+        long long total;
+        const unsigned start_of_digit = (unsigned)gk_sort_block_scan(count, &total, warp_sums);
+        tile_start[digit_kept] = start_of_digit;
+        for (int w = 0; w < WARPS; ++w) warp_counts[w][digit_kept] += start_of_digit;
+        __syncthreads();
+#pragma unroll
+        for (int r = 0; r < ITEMS; ++r) {
+            const unsigned digit = slot[r] >> 16;
+            if (digit >= GK_RADIX) continue;
+            const unsigned place = warp_counts[warp][digit] + (slot[r] & 0xffffu);
+            staged_keys[place] = key[r];
+            if (carry) staged_values[place] = value[r];
+        }
+        __syncthreads();
+        const int valid = end - start < TILE ? (int)(end - start) : TILE;
+        for (int j = threadIdx.x; j < valid; j += GK_SORT_THREADS) {
+            const K k = staged_keys[j];
+            const V v = carry ? staged_values[j] : (V)0;
+            const unsigned d = gk_digit<K, V>(p, k, v);
+            gk_pass_store<K, V>(p, next[d] + (j - (int)tile_start[d]), k, v);
+        }
+        __syncthreads();
+        next[digit_kept] += count;
+    }
+}
+#endif
+
+// One kernel per key and value width, written out: kernel names are found in the text, unexpanded.
+extern "C" __global__ void gk_radix_histogram_k32_v32(const gk_sort_params p) {
+    gk_radix_histogram<unsigned, unsigned>(p);
+}
+extern "C" __global__ void gk_radix_scatter_k32_v32(const gk_sort_params p) { gk_radix_scatter<unsigned, unsigned>(p); }
+extern "C" __global__ void gk_radix_histogram_k32_v64(const gk_sort_params p) {
+    gk_radix_histogram<unsigned, unsigned long long>(p);
+}
+extern "C" __global__ void gk_radix_scatter_k32_v64(const gk_sort_params p) {
+    gk_radix_scatter<unsigned, unsigned long long>(p);
+}
+extern "C" __global__ void gk_radix_histogram_k64_v32(const gk_sort_params p) {
+    gk_radix_histogram<unsigned long long, unsigned>(p);
+}
+extern "C" __global__ void gk_radix_scatter_k64_v32(const gk_sort_params p) {
+    gk_radix_scatter<unsigned long long, unsigned>(p);
+}
+extern "C" __global__ void gk_radix_histogram_k64_v64(const gk_sort_params p) {
+    gk_radix_histogram<unsigned long long, unsigned long long>(p);
+}
+extern "C" __global__ void gk_radix_scatter_k64_v64(const gk_sort_params p) {
+    gk_radix_scatter<unsigned long long, unsigned long long>(p);
+}
+
+// ---- moving elements and indices
+
+// positions[i] gives the element of elements (itemsize bytes) written at keys_out[i]
+// (positions of index_bytes; row_length > 0: positions % row_length, as int64, are written instead).
+extern "C" __global__ void gk_sort_gather(const gk_sort_params p) {
+    GK_ELEMENTS(i, (gk_index)p.size) {
+        const long long at =
+            p.index_bytes == 4 ? (long long)((const unsigned*)p.positions)[i] : ((const long long*)p.positions)[i];
+        if (p.row_length > 0) {
+            ((long long*)p.keys_out)[i] = at % p.row_length;
+            continue;
+        }
+        const char* from = (const char*)p.elements + at * p.itemsize;
+        char* to = (char*)p.keys_out + (long long)i * p.itemsize;
+        switch (p.itemsize) {
+            case 1: *(unsigned char*)to = *(const unsigned char*)from; break;
+            case 2: *(unsigned short*)to = *(const unsigned short*)from; break;
+            case 4: *(unsigned*)to = *(const unsigned*)from; break;
+            case 8: *(unsigned long long*)to = *(const unsigned long long*)from; break;
+            default:
+                ((unsigned long long*)to)[0] = ((const unsigned long long*)from)[0];
+                ((unsigned long long*)to)[1] = ((const unsigned long long*)from)[1];
+        }
+    }
+}
+
+// Identity values: values_out[i] = i (32 or 64 bits: index_bytes).
+extern "C" __global__ void gk_sort_iota(const gk_sort_params p) {
+    GK_ELEMENTS(i, (gk_index)p.size) {
+        if (p.index_bytes == 4) {
+            ((unsigned*)p.values_out)[i] = (unsigned)i;
+        } else {
+            ((unsigned long long*)p.values_out)[i] = (unsigned long long)i;
+        }
+    }
+}
+
+// ---- searches of sorted keys (64-bit words, the low words beside for complex128)
+
+__device__ inline bool gk_key_less(const gk_sort_params& p, const unsigned long long* keys, long long i,
+                                   unsigned long long high, unsigned long long low) {
+    const unsigned long long k = keys[i];
+    if (k != high || !p.low_keys) return k < high;
+    return ((const unsigned long long*)p.low_keys)[i] < low;
+}
+__device__ inline bool gk_key_greater(const gk_sort_params& p, const unsigned long long* keys, long long i,
+                                      unsigned long long high, unsigned long long low) {
+    const unsigned long long k = keys[i];
+    if (k != high || !p.low_keys) return k > high;
+    return ((const unsigned long long*)p.low_keys)[i] > low;
+}
+
+// For each needle: left, the first place whose key is not less; right, the first greater;
+// membership, whether an equal key is there (NaN equals nothing, as NumPy's ==).
+extern "C" __global__ void gk_sort_search(const gk_sort_params p) {
+    const unsigned long long* keys = (const unsigned long long*)p.keys_in;
+    GK_ELEMENTS(i, (gk_index)p.size) {
+        const unsigned long long high = ((const unsigned long long*)p.needles)[i];
+        const unsigned long long low = p.low_needles ? ((const unsigned long long*)p.low_needles)[i] : 0;
+        long long lo = 0, hi = p.haystack;
+        while (lo < hi) {
+            const long long mid = lo + (hi - lo) / 2;
+            const bool go_right =
+                p.mode == 1 ? !gk_key_greater(p, keys, mid, high, low) : gk_key_less(p, keys, mid, high, low);
+            if (go_right) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if (p.mode != 2) {
+            ((long long*)p.positions)[i] = lo;
+            continue;
+        }
+        bool found = lo < p.haystack && !gk_key_less(p, keys, lo, high, low) && !gk_key_greater(p, keys, lo, high, low);
+        if (p.has_nan && high >= p.nan_key) found = false;
+        ((bool*)p.positions)[i] = found != (p.invert != 0);
+    }
+}
+
+// ---- unique: runs of equal keys in sorted order
+
+__device__ inline bool gk_key_nan(const gk_sort_params& p, const unsigned long long* keys, long long i) {
+    return p.has_nan && keys[i] >= p.nan_key;
+}
+
+// flags[i] (bool, at positions): a run of equal keys starts at i.
+extern "C" __global__ void gk_sort_flags(const gk_sort_params p) {
+    const unsigned long long* keys = (const unsigned long long*)p.keys_in;
+    const unsigned long long* low = (const unsigned long long*)p.low_keys;
+    GK_ELEMENTS(i, (gk_index)p.size) {
+        bool starts = i == 0;
+        if (!starts) {
+            if (gk_key_nan(p, keys, i)) {
+                starts = !p.equal_nan || !gk_key_nan(p, keys, i - 1);
+            } else {
+                starts = keys[i] != keys[i - 1] || (low && low[i] != low[i - 1]);
+            }
+        }
+        ((bool*)p.positions)[i] = starts;
+    }
+}
+
+// unique's inverse: element values_in[i] (its place before sorting; index_bytes wide) belongs to
+// the run that covers sorted place i: the last start (needles: haystack int64 starts) <= i.
+extern "C" __global__ void gk_sort_inverse(const gk_sort_params p) {
+    const long long* starts = (const long long*)p.needles;
+    GK_ELEMENTS(i, (gk_index)p.size) {
+        long long lo = 0, hi = p.haystack;  // the first start > i
+        while (lo < hi) {
+            const long long mid = lo + (hi - lo) / 2;
+            if (starts[mid] <= (long long)i) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        const long long at =
+            p.index_bytes == 4 ? (long long)((const unsigned*)p.values_in)[i] : ((const long long*)p.values_in)[i];
+        ((long long*)p.positions)[at] = lo - 1;
+    }
+}
+
+// unique's counts: the length of each run (needles: its starts; size runs of row_length keys).
+extern "C" __global__ void gk_sort_run_lengths(const gk_sort_params p) {
+    const long long* starts = (const long long*)p.needles;
+    GK_ELEMENTS(i, (gk_index)p.size) {
+        const long long end = i + 1 < p.size ? starts[i + 1] : p.row_length;
+        ((long long*)p.positions)[i] = end - starts[i];
+    }
+}

@@ -1,0 +1,319 @@
+// src/ops/sort/radix.cpp: launching the radix passes and the key kernels of kernels/gpukit_sort.cuh.
+//
+// Launch shape of a pass: on a GPU, 256-thread blocks of tiles of 256 x ITEMS keys (ITEMS = 64 bytes
+// over the wider of key and value, as the kernel's), at most 2 blocks per multiprocessor (what fits
+// at once: the scatter takes ~96 registers a thread and 43 KiB of shared memory), each a run of
+// consecutive tiles, so that the scan of the blocks' counts of a digit is one block's work;
+// on the simulator, blocks of one thread, each a contiguous chunk of at least 16384 keys.
+#include "ops/sort/radix.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <functional>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpukit/current_stream.hpp"
+#include "gpukit/error.hpp"
+#include "gpukit/shape_ops.hpp"
+#include "ops/sort/kernels.hpp"
+
+namespace gpukit::detail {
+namespace {
+
+constexpr std::int64_t radix = 256;
+
+// GK_SORT_* of kernels/gpukit_sort.cuh.
+enum class SortKind : std::int32_t {
+    unsigned_int,
+    signed_int,
+    float16,
+    bfloat16,
+    float32,
+    float64,
+    complex64,
+    complex128
+};
+
+SortKind sort_kind(DType dtype) {
+    switch (dtype) {
+        case DType::int8:
+        case DType::int16:
+        case DType::int32:
+        case DType::int64: return SortKind::signed_int;
+        case DType::float16: return SortKind::float16;
+        case DType::bfloat16: return SortKind::bfloat16;
+        case DType::float32: return SortKind::float32;
+        case DType::float64: return SortKind::float64;
+        case DType::complex64: return SortKind::complex64;
+        case DType::complex128: return SortKind::complex128;
+        default: return SortKind::unsigned_int;
+    }
+}
+
+int key_bits(DType dtype) {
+    if (dtype == DType::bool_) return 1;
+    if (dtype == DType::complex128) return 64;
+    return static_cast<int>(itemsize(dtype) * 8);
+}
+
+DType word_dtype(int bytes) { return bytes == 4 ? DType::uint32 : DType::uint64; }
+
+std::uint64_t address_of(const Array& array) { return launch_address(array, current_stream(array.device())); }
+
+SortParams element_params(const Array& elements) {
+    SortParams params{};
+    params.elements = address_of(elements);
+    params.size = elements.size();
+    params.kind = static_cast<std::int32_t>(sort_kind(elements.dtype()));
+    params.itemsize = static_cast<std::int32_t>(elements.itemsize());
+    return params;
+}
+
+}  // namespace
+
+SortKeys encode_keys(const Array& elements, bool canonical_zero, bool wide) {
+    const Device& device = elements.device();
+    const std::int64_t n = elements.size();
+    const int bits = key_bits(elements.dtype());
+    const int bytes = wide || bits > 32 ? 8 : 4;
+    SortParams params = element_params(elements);
+    params.canonical_zero = canonical_zero ? 1 : 0;
+    SortKeys keys{Array::empty({n}, word_dtype(bytes), device), std::nullopt, bits};
+    params.keys_out = address_of(keys.high);
+    const std::string_view kernel = bytes == 4 ? "gk_sort_encode32" : "gk_sort_encode64";
+    launch_sort_elements(kernel, device, n, params);
+    if (elements.dtype() == DType::complex128) {
+        keys.low = Array::empty({n}, DType::uint64, device);
+        params.keys_out = address_of(*keys.low);
+        params.word = 1;
+        launch_sort_elements(kernel, device, n, params);
+    }
+    return keys;
+}
+
+void decode_keys(const SortKeys& keys, const Array& out) {
+    SortParams params = element_params(out);
+    params.keys_in = address_of(keys.high);
+    if (keys.low) params.low_keys = address_of(*keys.low);
+    launch_sort_elements(keys.high.itemsize() == 4 ? "gk_sort_decode32" : "gk_sort_decode64", out.device(), out.size(),
+                         params);
+}
+
+std::optional<std::uint64_t> nan_key(DType dtype) {
+    switch (dtype) {
+        case DType::float16:
+        case DType::bfloat16: return 0xffff;
+        case DType::float32: return 0xffffffff;
+        case DType::float64: return ~std::uint64_t{0};
+        case DType::complex64: return std::uint64_t{0xfffffffd} << 32;
+        case DType::complex128: return ~std::uint64_t{0} - 2;
+        default: return std::nullopt;
+    }
+}
+
+namespace {
+
+int row_passes_for(std::int64_t rows) {
+    return rows > 1 ? (std::bit_width(static_cast<std::uint64_t>(rows - 1)) + 7) / 8 : 0;
+}
+
+// The radix passes over n keys (key_bits significant, then the rows' bits when rows > 1) of
+// key_bytes words, carrying values of value_bytes when `carry`. `ends(pass, params)` sets where
+// each pass reads and writes: the scratch between passes, and the first pass's inputs and the
+// last pass's outputs.
+void launch_passes(const Device& device, std::int64_t n, int key_bits, std::int64_t key_bytes, std::int64_t value_bytes,
+                   std::int64_t row_length, std::int64_t rows, const SortParams& base,
+                   const std::function<void(int, int, SortParams&)>& ends) {
+    const int key_passes = (key_bits + 7) / 8;
+    const int passes = key_passes + row_passes_for(rows);
+    const bool chunked = sort_chunked(device);
+    const std::int64_t processors = std::max(1, device.properties().multiprocessor_count);
+    std::int64_t threads = 0, blocks = 0, chunk = 0;
+    if (chunked) {
+        threads = 1;
+        blocks = std::clamp<std::int64_t>(n / 16384, 1, 4 * processors);
+        chunk = (n + blocks - 1) / blocks;
+    } else {
+        threads = 256;
+        const std::int64_t tile = threads * (64 / std::max(key_bytes, value_bytes));
+        const std::int64_t tiles = (n + tile - 1) / tile;
+        blocks = std::min(tiles, 2 * processors);
+        chunk = (tiles + blocks - 1) / blocks * tile;
+    }
+    blocks = (n + chunk - 1) / chunk;
+    const Array counts = Array::empty({radix * blocks + radix}, DType::int64, device);  // then the digits' totals
+
+    const std::string suffix = std::string(key_bytes == 4 ? "k32" : "k64") + (value_bytes == 4 ? "_v32" : "_v64");
+    const Kernel histogram = sort_kernel("gk_radix_histogram_" + suffix, device);
+    const Kernel scan = sort_kernel("gk_radix_scan", device);
+    const Kernel scatter = sort_kernel("gk_radix_scatter_" + suffix, device);
+    LaunchConfig pass;
+    pass.stream = current_stream(device);
+    pass.grid = Dim3(static_cast<std::uint32_t>(blocks));
+    pass.block = Dim3(static_cast<std::uint32_t>(threads));
+    // The GPU scatter's dynamic shared memory (its layout in kernels/gpukit_sort.cuh).
+    const std::int64_t scatter_shared =
+        chunked ? 0
+                : radix * 8 + std::int64_t{32} * 8 + (std::int64_t{256} / 32) * radix * 4 + radix * 4 +
+                      std::int64_t{256} * (64 / std::max(key_bytes, value_bytes)) * (key_bytes + value_bytes);
+    LaunchConfig histogram_pass = pass;  // the GPU histogram's copies of the counts, in dynamic shared memory
+    histogram_pass.shared_bytes = chunked ? 0 : 8 * (radix + 1) * 4;
+    LaunchConfig scatter_pass = pass;
+    scatter_pass.shared_bytes = static_cast<std::size_t>(scatter_shared);
+    LaunchConfig per_digit = pass;  // the scan: a block per digit
+    per_digit.grid = Dim3(static_cast<std::uint32_t>(radix));
+    per_digit.block =
+        Dim3(chunked ? 1 : static_cast<std::uint32_t>(std::min<std::int64_t>((blocks + 31) / 32 * 32, 1024)));
+
+    for (int p = 0; p < passes; ++p) {
+        SortParams params = base;
+        params.size = n;
+        params.row_length = row_length;
+        params.chunk = chunk;
+        params.blocks = blocks;
+        params.counts = address_of(counts);
+        params.digit_of_row = p >= key_passes ? 1 : 0;
+        params.shift = 8 * (p >= key_passes ? p - key_passes : p);
+        ends(p, passes, params);
+        histogram(histogram_pass, params);
+        scan(per_digit, params);
+        scatter(scatter_pass, params);
+    }
+}
+
+}  // namespace
+
+SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::int64_t row_length, std::int64_t rows) {
+    const Device& device = keys.device();
+    const std::int64_t n = keys.size();
+    SortedPairs sorted{std::move(keys), std::move(values)};
+    if (n <= 1) return sorted;
+    if (rows > 1 && !sorted.values) throw InvalidArgumentError("a sort of several rows carries the keys' indices");
+    // Each pass from one buffer into the other.
+    Array keys_other = Array::empty({n}, sorted.keys.dtype(), device);
+    std::optional<Array> values_other;
+    if (sorted.values) values_other = Array::empty({n}, sorted.values->dtype(), device);
+    launch_passes(device, n, bits, sorted.keys.itemsize(), sorted.values ? sorted.values->itemsize() : 4, row_length,
+                  rows, SortParams{}, [&](int, int, SortParams& params) {
+                      params.keys_in = address_of(sorted.keys);
+                      params.keys_out = address_of(keys_other);
+                      if (sorted.values) {
+                          params.values_in = address_of(*sorted.values);
+                          params.values_out = address_of(*values_other);
+                      }
+                      std::swap(sorted.keys, keys_other);
+                      if (sorted.values) std::swap(*sorted.values, *values_other);
+                  });
+    return sorted;
+}
+
+void sort_elements(const Array& elements, bool canonical_zero, std::int64_t row_length, std::int64_t rows,
+                   const Array* sorted_out, const Array* indices_out) {
+    const Device& device = elements.device();
+    const std::int64_t n = elements.size();
+    if (n == 0) return;
+    if (n == 1) {
+        if (sorted_out) copyto(*sorted_out, elements);
+        if (indices_out) indices_out->fill(std::int64_t{0});
+        return;
+    }
+    const bool carry = indices_out || rows > 1;
+    if (sort_chunked(device)) {
+        // The simulator's native loops run faster without the kind of element to make keys of and
+        // to write back at each step: keys first, the passes, then the results.
+        SortKeys keys = encode_keys(elements, canonical_zero, false);
+        std::optional<Array> order;
+        if (carry) order = iota(n, device);
+        SortedPairs sorted = radix_sort(std::move(keys.high), keys.bits, std::move(order), row_length, rows);
+        if (sorted_out) decode_keys({std::move(sorted.keys), std::nullopt, keys.bits}, *sorted_out);
+        if (indices_out) copyto(*indices_out, indices_within_rows(*sorted.values, row_length));
+        return;
+    }
+    const int bits = key_bits(elements.dtype());
+    const std::int64_t key_bytes = bits > 32 ? 8 : 4;
+    const bool narrow = n <= std::int64_t{std::numeric_limits<std::uint32_t>::max()};
+    const std::int64_t value_bytes = narrow ? 4 : 8;
+    // Scratch between passes: the first reads the elements, the last writes the results.
+    std::vector<Array> keys, values;
+    for (int b = 0; b < 2; ++b) {
+        keys.push_back(Array::empty({n}, word_dtype(static_cast<int>(key_bytes)), device));
+        if (carry) values.push_back(Array::empty({n}, narrow ? DType::uint32 : DType::uint64, device));
+    }
+    SortParams base = element_params(elements);
+    base.canonical_zero = canonical_zero ? 1 : 0;
+    launch_passes(device, n, bits, key_bytes, value_bytes, row_length, rows, base,
+                  [&](int pass, int passes, SortParams& params) {
+                      if (pass == 0) {
+                          params.encode_input = 1;
+                          params.index_values = carry ? 1 : 0;
+                      } else {
+                          params.keys_in = address_of(keys[static_cast<std::size_t>((pass - 1) % 2)]);
+                          if (carry) params.values_in = address_of(values[static_cast<std::size_t>((pass - 1) % 2)]);
+                      }
+                      if (pass + 1 < passes) {
+                          params.keys_out = address_of(keys[static_cast<std::size_t>(pass % 2)]);
+                          if (carry) params.values_out = address_of(values[static_cast<std::size_t>(pass % 2)]);
+                          return;
+                      }
+                      if (sorted_out) {
+                          params.decode_output = 1;
+                          params.decoded = address_of(*sorted_out);
+                      }
+                      if (indices_out) {
+                          params.indices_output = 1;
+                          params.positions = address_of(*indices_out);
+                      }
+                  });
+}
+
+Array iota(std::int64_t n, const Device& device) {
+    const bool narrow = n <= std::int64_t{std::numeric_limits<std::uint32_t>::max()};
+    Array out = Array::empty({n}, narrow ? DType::uint32 : DType::uint64, device);
+    SortParams params{};
+    params.size = n;
+    params.values_out = address_of(out);
+    params.index_bytes = narrow ? 4 : 8;
+    launch_sort_elements("gk_sort_iota", device, n, params);
+    return out;
+}
+
+Array gather(const Array& elements, const Array& positions) {
+    Array out = Array::empty({positions.size()}, elements.dtype(), elements.device());
+    SortParams params{};
+    params.size = positions.size();
+    params.elements = address_of(elements);
+    params.positions = address_of(positions);
+    params.keys_out = address_of(out);
+    params.itemsize = static_cast<std::int32_t>(elements.itemsize());
+    params.index_bytes = static_cast<std::int32_t>(positions.itemsize());
+    launch_sort_elements("gk_sort_gather", elements.device(), positions.size(), params);
+    return out;
+}
+
+Array indices_within_rows(const Array& positions, std::int64_t row_length) {
+    Array out = Array::empty({positions.size()}, DType::int64, positions.device());
+    SortParams params{};
+    params.size = positions.size();
+    params.positions = address_of(positions);
+    params.keys_out = address_of(out);
+    params.row_length = std::max<std::int64_t>(row_length, 1);
+    params.index_bytes = static_cast<std::int32_t>(positions.itemsize());
+    launch_sort_elements("gk_sort_gather", positions.device(), positions.size(), params);
+    return out;
+}
+
+Array argsort_keys(SortKeys keys, std::int64_t row_length, std::int64_t rows) {
+    Array order = iota(keys.high.size(), keys.high.device());
+    if (keys.low) {
+        // Least significant word first; the last sort (high words, then rows) keeps its order on ties.
+        order = *radix_sort(std::move(*keys.low), keys.bits, std::move(order)).values;
+        Array high = gather(keys.high, order);  // before `order` moves into the call
+        return *radix_sort(std::move(high), keys.bits, std::move(order), row_length, rows).values;
+    }
+    return *radix_sort(std::move(keys.high), keys.bits, std::move(order), row_length, rows).values;
+}
+
+}  // namespace gpukit::detail
