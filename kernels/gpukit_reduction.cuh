@@ -491,9 +491,9 @@ struct gk_row_elements<Op, 1> {
         typename Op::acc_t a = Op::identity();
 #pragma unroll 4
         for (gk_index j = lane; j < length; j += per_row)
-            a = Op::reduce(a, Op::map_at(
-                                  bases.at, [&](int k) { return j * (p.reduced_ndim ? p.reduced_input[k][0] : 0ll); },
-                                  j));
+            a = Op::reduce(a,
+                           Op::map_at(
+                               bases.at, [&](int k) { return j * (p.reduced_ndim ? p.reduced_input[k][0] : 0ll); }, j));
         return a;
     }
 };
@@ -535,8 +535,7 @@ __device__ inline void gk_reduce_rows(const gk_reduce_params<Op::width>& p, type
 // blockIdx.y takes one range of rows (splits); the last block of a column of blocks combines
 // their partials, as `each` below.
 template <class Op, int W>
-__device__ inline void gk_reduce_columns(const gk_reduce_params<Op::width>& p, typename Op::acc_t* shared,
-                                         bool* last) {
+__device__ inline void gk_reduce_columns(const gk_reduce_params<Op::width>& p, typename Op::acc_t* shared, bool* last) {
     typedef typename Op::acc_t acc_t;
     typedef typename Op::in_storage0 in_storage;
     const gk_index length = (gk_index)p.reduced_size;

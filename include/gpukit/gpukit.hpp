@@ -24,6 +24,7 @@
 #include "gpukit/memory_pool.hpp"
 #include "gpukit/module.hpp"
 #include "gpukit/promotion.hpp"
+#include "gpukit/quantiles.hpp"
 #include "gpukit/reduction_kernel.hpp"
 #include "gpukit/reductions.hpp"
 #include "gpukit/scalar.hpp"

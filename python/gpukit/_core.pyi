@@ -876,6 +876,27 @@ class ndarray:
         The cumulative product along `axis` (the flattened array when None), as numpy.cumprod.
         """
 
+    def sort(self, axis: object = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> None:
+        """Sorts the array in place along `axis`, as ndarray.sort."""
+
+    def argsort(self, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> ndarray:
+        """
+        The indices that sort along `axis` (None: flattened), as numpy.argsort(kind='stable').
+        """
+
+    def partition(self, kth: object, axis: int = -1, kind: object = 'introselect', order: object | None = None) -> None:
+        """
+        Partitions the array in place around each kth, as ndarray.partition (a stable sort).
+        """
+
+    def argpartition(self, kth: object, axis: object | None = -1, kind: object = 'introselect', order: object | None = None) -> ndarray:
+        """
+        Indices that partition around each kth, as ndarray.argpartition (a stable sort).
+        """
+
+    def searchsorted(self, v: object | None, side: object = 'left', sorter: object | None = None) -> ndarray:
+        """Where each v would go in the sorted 1-D array, as numpy.searchsorted."""
+
 class MemoryWatch:
     """
     Whether the memory an array views is still held, by any array, DLPack capsule or launch, without holding it: for tests and leak hunts.
@@ -1606,6 +1627,61 @@ def ediff1d(ary: object | None, to_end: object | None = None, to_begin: object |
     The differences of neighbours of the flattened array, with to_begin and to_end around them (cast to its dtype), as numpy.ediff1d.
     """
 
+def sort(a: object | None, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> ndarray:
+    """
+    A sorted copy along `axis` (None: flattened), as numpy.sort; always stable, NaN last.
+    """
+
+def argsort(a: object | None, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> ndarray:
+    """
+    The indices that sort along `axis` (None: flattened), as numpy.argsort(kind='stable').
+    """
+
+def lexsort(keys: object, axis: int = -1) -> ndarray:
+    """
+    The indices that sort by several keys, the last one primary, as numpy.lexsort.
+    """
+
+def partition(a: object | None, kth: object, axis: object | None = -1, kind: object = 'introselect', order: object | None = None) -> ndarray:
+    """
+    A copy partitioned around each kth, as numpy.partition (a stable sort).
+    """
+
+def argpartition(a: object | None, kth: object, axis: object | None = -1, kind: object = 'introselect', order: object | None = None) -> ndarray:
+    """
+    Indices that partition around each kth, as numpy.argpartition (a stable sort).
+    """
+
+def searchsorted(a: object | None, v: object | None, side: object = 'left', sorter: object | None = None) -> ndarray:
+    """Where each v would go in the sorted 1-D array, as numpy.searchsorted."""
+
+def unique(ar: object | None, return_index: bool = False, return_inverse: bool = False, return_counts: bool = False, axis: object | None = None, *, equal_nan: bool = True) -> object:
+    """
+    The sorted unique elements or subarrays along `axis` (and first indices, inverse, counts), as numpy.unique.
+    """
+
+def isin(element: object | None, test_elements: object | None, assume_unique: bool = False, invert: bool = False, *, kind: object | None = None) -> ndarray:
+    """
+    Whether each element is in test_elements (NaN never is), as numpy.isin.
+    """
+
+def in1d(ar1: object | None, ar2: object | None, assume_unique: bool = False, invert: bool = False, *, kind: object | None = None) -> ndarray:
+    """
+    Whether each element of the flattened ar1 is in ar2, as NumPy 1's in1d.
+    """
+
+def intersect1d(ar1: object | None, ar2: object | None, assume_unique: bool = False, return_indices: bool = False) -> object:
+    """The sorted unique values in both arrays, as numpy.intersect1d."""
+
+def union1d(ar1: object | None, ar2: object | None) -> ndarray:
+    """The sorted unique values in either array, as numpy.union1d."""
+
+def setdiff1d(ar1: object | None, ar2: object | None, assume_unique: bool = False) -> ndarray:
+    """The unique values of ar1 that are not in ar2, as numpy.setdiff1d."""
+
+def setxor1d(ar1: object | None, ar2: object | None, assume_unique: bool = False) -> ndarray:
+    """The sorted values in exactly one of the arrays, as numpy.setxor1d."""
+
 class DevicePointer:
     """
     A raw device address for a pointer parameter: memory gpukit did not allocate, or a view whose layout the kernel is told separately (its strides as further arguments).
@@ -1909,6 +1985,26 @@ def vdot(a: object | None, b: object | None) -> ndarray:
 
 def inner(a: object | None, b: object | None) -> ndarray:
     """The sum over both arrays' last axes, as numpy.inner."""
+
+def quantile(a: object | None, q: object | None, axis: object | None = None, out: object | None = None, overwrite_input: object = False, method: object = 'linear', keepdims: object = False, *, interpolation: object | None = None) -> ndarray:
+    """The q-th quantiles (q in [0, 1]) over `axis`, as numpy.quantile."""
+
+def nanquantile(a: object | None, q: object | None, axis: object | None = None, out: object | None = None, overwrite_input: object = False, method: object = 'linear', keepdims: object = False, *, interpolation: object | None = None) -> ndarray:
+    """The q-th quantiles over `axis`, skipping nans, as numpy.nanquantile."""
+
+def percentile(a: object | None, q: object | None, axis: object | None = None, out: object | None = None, overwrite_input: object = False, method: object = 'linear', keepdims: object = False, *, interpolation: object | None = None) -> ndarray:
+    """The q-th percentiles (q in [0, 100]) over `axis`, as numpy.percentile."""
+
+def nanpercentile(a: object | None, q: object | None, axis: object | None = None, out: object | None = None, overwrite_input: object = False, method: object = 'linear', keepdims: object = False, *, interpolation: object | None = None) -> ndarray:
+    """
+    The q-th percentiles over `axis`, skipping nans, as numpy.nanpercentile.
+    """
+
+def median(a: object | None, axis: object | None = None, out: object | None = None, overwrite_input: object = False, keepdims: object = False) -> ndarray:
+    """The median over `axis`, as numpy.median."""
+
+def nanmedian(a: object | None, axis: object | None = None, out: object | None = None, overwrite_input: object = False, keepdims: object = False) -> ndarray:
+    """The median over `axis`, skipping nans, as numpy.nanmedian."""
 
 class Hazard:
     """

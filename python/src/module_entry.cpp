@@ -29,6 +29,7 @@ NB_MODULE(_core, m) {
     bind_elementwise_kernel(m);
     bind_reduction_kernel(m);
     bind_linalg(m);
+    bind_quantiles(m);
     bind_check(m);
     bind_dlpack(m);
     bind_cache(m);

@@ -94,7 +94,8 @@ double argmax_of(const Values& values, const std::vector<std::size_t>& group, bo
 void check_functions(DType dtype) {
     unsigned seed = 10;
     for (const Case& c : cases) {
-        const std::string what = detail::concat("(", c.rows, ", ", c.columns, ") axis ", c.axis ? std::to_string(*c.axis) : "None");
+        const std::string what =
+            detail::concat("(", c.rows, ", ", c.columns, ") axis ", c.axis ? std::to_string(*c.axis) : "None");
         const auto n = static_cast<std::size_t>(c.rows * c.columns);
         const auto groups = groups_of(c);
         const Values plain = values_for(n, ++seed, false);

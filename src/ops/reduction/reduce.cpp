@@ -309,8 +309,7 @@ int row_vector_width(const ReductionLayout& layout, std::span<const Array> input
 // The results per 16-byte load of a columns reduction (one input, the kept dimension contiguous,
 // each row of the reduced dimension 16-byte aligned, whole groups), else 1.
 int column_vector_width(const ReductionLayout& layout, std::span<const Array> inputs, bool chunked) {
-    if (chunked || inputs.size() != 1 || layout.kind != ReductionClass::columns || layout.reduced.size() != 1)
-        return 1;
+    if (chunked || inputs.size() != 1 || layout.kind != ReductionClass::columns || layout.reduced.size() != 1) return 1;
     const Array& input = inputs[0];
     const std::int64_t itemsize = input.itemsize();
     if (itemsize >= 16 || input.address() % 16 != 0 || layout.input_reduced[0][0] % 16 != 0) return 1;
@@ -383,9 +382,8 @@ void launch_with(const Operation& operation, const ReductionDTypes& dtypes, std:
         const std::int64_t columns = (groups + width - 1) / width;
         std::int64_t splits = 1;
         if (columns < 4 * processors && columns <= scratch_counters)
-            splits = std::clamp<std::int64_t>(std::min((4 * processors + columns - 1) / columns,
-                                                       layout.reduced_size / (8 * depth)),
-                                              1, 64);
+            splits = std::clamp<std::int64_t>(
+                std::min((4 * processors + columns - 1) / columns, layout.reduced_size / (8 * depth)), 1, 64);
         params.splits = static_cast<std::int32_t>(splits);
         params.row_threads = static_cast<std::int32_t>(width);
         config.block = Dim3(static_cast<std::uint32_t>(width * depth));
