@@ -527,66 +527,6 @@ __device__ inline void gk_reduce_rows(const gk_reduce_params<Op::width>& p, type
 #endif
 }
 
-// ---- columns: W neighbouring results per thread, one input whose kept dimension is contiguous and
-// whose rows start 16-byte aligned (x.sum(axis=0) of a C array): each step down the reduced
-// dimension one 16-byte load. The block is column_threads wide (a group of W results each) and
-// blockDim.x / column_threads deep: the threads of one column take every depth-th row of the
-// block's range and combine in shared memory, so that narrow matrices still fill the block.
-// blockIdx.y takes one range of rows (splits); the last block of a column of blocks combines
-// their partials, as `each` below.
-template <class Op, int W>
-__device__ inline void gk_reduce_columns(const gk_reduce_params<Op::width>& p, typename Op::acc_t* shared, bool* last) {
-    typedef typename Op::acc_t acc_t;
-    typedef typename Op::in_storage0 in_storage;
-    const gk_index length = (gk_index)p.reduced_size;
-    const gk_index groups = (gk_index)p.kept_size / W;
-    const int width = p.row_threads, depth = blockDim.x / width;
-    const int x = threadIdx.x % width, y = threadIdx.x / width;
-    const gk_index g = (gk_index)blockIdx.x * width + x;
-    const gk_index per_split = (length + p.splits - 1) / p.splits;
-    const gk_index begin = (gk_index)blockIdx.y * per_split;
-    const gk_index end = begin + per_split < length ? begin + per_split : length;
-    const long long step = p.reduced_input[0][0];
-    acc_t a[W];
-#pragma unroll
-    for (int l = 0; l < W; ++l) a[l] = Op::identity();
-    if (g < groups) {
-        const char* const base = (const char*)p.input[0] + g * (long long)sizeof(gk_vector<in_storage, W>);
-#pragma unroll 4
-        for (gk_index j = begin + y; j < end; j += depth) {
-            const gk_vector<in_storage, W> v = *(const gk_vector<in_storage, W>*)(base + j * step);
-#pragma unroll
-            for (int l = 0; l < W; ++l) a[l] = Op::reduce(a[l], Op::map_value(v.v[l], j));
-        }
-    }
-    // The column's threads combine, shallowest first (shared: one slot per thread and result).
-    for (int l = 0; l < W; ++l) shared[threadIdx.x * W + l] = a[l];
-    __syncthreads();
-    if (y == 0)
-        for (int d = 1; d < depth; ++d)
-            for (int l = 0; l < W; ++l) a[l] = Op::reduce(a[l], shared[(d * width + x) * W + l]);
-    if (p.splits == 1) {
-        if (y == 0 && g < groups)
-            for (int l = 0; l < W; ++l) gk_store_result<Op>(p, g * W + l, a[l], length);
-        return;
-    }
-    unsigned* const counters = (unsigned*)p.scratch;
-    acc_t* const partials = (acc_t*)(p.scratch + GK_REDUCE_PARTIALS_OFFSET);
-    if (y == 0 && g < groups)
-        for (int l = 0; l < W; ++l) partials[(gk_index)blockIdx.y * p.kept_size + g * W + l] = a[l];
-    if (!gk_arrive_last(counters + blockIdx.x, gridDim.y, last, y == 0 && g < groups)) return;
-    if (y != 0 || g >= groups) return;
-    acc_t total[W];
-#pragma unroll
-    for (int l = 0; l < W; ++l) total[l] = Op::identity();
-#pragma unroll 8
-    for (int s = 0; s < p.splits; ++s)
-#pragma unroll
-        for (int l = 0; l < W; ++l)
-            total[l] = Op::reduce(total[l], gk_load_fresh(partials + (gk_index)s * p.kept_size + g * W + l));
-    for (int l = 0; l < W; ++l) gk_store_result<Op>(p, g * W + l, total[l], length);
-}
-
 // ---- each: a thread per result, walking its reduced elements (any layout; coalesced when the kept
 // dimension is contiguous, as for x.sum(axis=0)). With splits > 1, blockIdx.y takes one range of
 // the reduced elements, and the last of a column of blocks combines their partials.

@@ -53,8 +53,7 @@ struct QuantileOptions {
 
 // The q-th quantiles (values in [0, 1], of shape q_shape: the result's leading axes).
 Array quantile(const Array& a, std::span<const double> q, const Shape& q_shape, const QuantileOptions& options = {});
-Array nanquantile(const Array& a, std::span<const double> q, const Shape& q_shape,
-                  const QuantileOptions& options = {});
+Array nanquantile(const Array& a, std::span<const double> q, const Shape& q_shape, const QuantileOptions& options = {});
 // The same with q in percent ([0, 100]).
 Array percentile(const Array& a, std::span<const double> q, const Shape& q_shape, const QuantileOptions& options = {});
 Array nanpercentile(const Array& a, std::span<const double> q, const Shape& q_shape,

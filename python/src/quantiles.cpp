@@ -90,8 +90,7 @@ void bind_quantiles(nb::module_& m) {
         const Median function = row.function;
         m.def(
             row.name,
-            [function](nb::handle a, nb::handle axis, nb::handle out, nb::handle overwrite_input,
-                       nb::handle keepdims) {
+            [function](nb::handle a, nb::handle axis, nb::handle out, nb::handle overwrite_input, nb::handle keepdims) {
                 (void)to_bool(overwrite_input, "overwrite_input");
                 const Array& array = to_array(a, "a");
                 const QuantileOptions options = options_of(axis, out, keepdims, nb::str("linear"), nb::none());

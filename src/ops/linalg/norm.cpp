@@ -74,7 +74,7 @@ Array matrix_norm(const Array& x, const std::optional<NormOrder>& ord, std::int6
     const std::int64_t summed = columns ? row_axis : col_axis;
     const std::int64_t kept = columns ? col_axis : row_axis;
     const Array sums = reduce_norm(ReductionId::sum_abs, x, {summed}, true);
-    const Array extreme = reduce_norm(p > 0 ? ReductionId::max_abs : ReductionId::min_abs, sums, {kept}, true);
+    Array extreme = reduce_norm(p > 0 ? ReductionId::max_abs : ReductionId::min_abs, sums, {kept}, true);
     if (keepdims) return extreme;
     const std::vector<std::int64_t> squeezed{std::min(row_axis, col_axis), std::max(row_axis, col_axis)};
     Shape shape;

@@ -52,7 +52,7 @@ Array with_initial(ReductionId id, const Array& a, const ReduceOptions& options,
     run.initial_given = true;
     const Array reduced = run_reduction(id, dtypes, run);
     const Array initial = full({}, *options.initial, reduced.dtype(), Order::C, a.device());
-    const Array result = options.out ? *options.out : reduced;
+    Array result = options.out ? *options.out : reduced;
     combine(reduced, initial, result, Casting::same_kind);
     return result;
 }
@@ -118,7 +118,7 @@ Array arg_reduction(ReductionId id, const Array& a, const ArgOptions& options) {
 
 // nanargmax and nanargmin raise for an all-nan slice, as NumPy's: that needs the result on the host.
 Array nan_arg_reduction(ReductionId id, const Array& a, const ArgOptions& options) {
-    const Array result = arg_reduction(id, a, options);
+    Array result = arg_reduction(id, a, options);
     if (inexact(a.dtype()) && result.size() > 0 &&
         host_truth(any(less(result, full({}, Scalar::of(std::int64_t{0}), DType::int64, Order::C, a.device())))))
         throw InvalidArgumentError("All-NaN slice encountered");

@@ -10,7 +10,7 @@ std::string reduction_kernel_name(ReductionClass shape, std::size_t index) {
     switch (shape) {
         case ReductionClass::full: return concat("gk_reduce_full_", index);
         case ReductionClass::rows: return concat("gk_reduce_rows_", index);
-        case ReductionClass::columns: return concat("gk_reduce_columns_", index);
+        case ReductionClass::columns:
         case ReductionClass::strided: break;
     }
     return concat("gk_reduce_each_", index);
@@ -83,10 +83,6 @@ std::string kernel(const ReductionKernelSpec& spec, std::size_t index) {
             code += concat("    gk_reduce_rows<", op, ", ", spec.vector_width, ">(p, gk_shared);\n");
             break;
         case ReductionClass::columns:
-            code += concat("    __shared__ ", op, "::acc_t gk_shared[256 * ", spec.vector_width,
-                           "];\n    __shared__ bool gk_last;\n");
-            code += concat("    gk_reduce_columns<", op, ", ", spec.vector_width, ">(p, gk_shared, &gk_last);\n");
-            break;
         case ReductionClass::strided:
             code += "    __shared__ bool gk_last;\n";
             code += concat("    gk_reduce_each<", op, ">(p, &gk_last);\n");

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 
 #include "gpukit/dtype.hpp"
 #include "ops/reduction/plan.hpp"
@@ -47,7 +48,10 @@ struct ReductionDTypes {
     std::uint8_t input_count = 1;
     DType accumulator = DType::float32, output = DType::float32;
     friend bool operator==(const ReductionDTypes&, const ReductionDTypes&) = default;
-    friend auto operator<=>(const ReductionDTypes&, const ReductionDTypes&) = default;
+    friend bool operator<(const ReductionDTypes& a, const ReductionDTypes& b) {
+        return std::tie(a.inputs, a.input_count, a.accumulator, a.output) <
+               std::tie(b.inputs, b.input_count, b.accumulator, b.output);
+    }
 };
 
 // The params struct's input slots for `inputs` inputs: a power of two, so that few kernel

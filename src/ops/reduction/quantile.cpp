@@ -131,8 +131,8 @@ __device__ inline double quantile_nan() { return __longlong_as_double(0x7ff80000
 
 const ElementwiseKernel& quantile_kernel() {
     static const ElementwiseKernel kernel(
-        "raw S sorted, raw float64 qs, int64 m, int64 rows, int32 method, int32 skip_nans", "R y",
-        quantile_operation, "gpukit_quantile", ElementwiseKernelOptions{.preamble = quantile_preamble});
+        "raw S sorted, raw float64 qs, int64 m, int64 rows, int32 method, int32 skip_nans", "R y", quantile_operation,
+        "gpukit_quantile", ElementwiseKernelOptions{.preamble = quantile_preamble});
     return kernel;
 }
 
@@ -142,7 +142,8 @@ Array quantiles_of(const Array& a, std::span<const double> q, const Shape& q_sha
     if (kind(a.dtype()) == DTypeKind::complex)
         throw DTypeError(concat(function, ": a must be an array of real numbers, not ", to_string(a.dtype())));
     if (static_cast<std::int64_t>(q.size()) != element_count(q_shape))
-        throw InvalidArgumentError(concat(function, ": ", q.size(), " quantiles for the shape ", format_shape(q_shape)));
+        throw InvalidArgumentError(
+            concat(function, ": ", q.size(), " quantiles for the shape ", format_shape(q_shape)));
     for (const double value : q)
         if (!(value >= 0 && value <= 1)) throw InvalidArgumentError("Quantiles must be in the range [0, 1]");
 
@@ -171,10 +172,10 @@ Array quantiles_of(const Array& a, std::span<const double> q, const Shape& q_sha
     // Interpolations promote the input with the quantiles' float64, unless q is one number (NumPy's
     // weak scalar): float32 stays float32 then.
     const bool floating = kind(a.dtype()) == DTypeKind::floating;
-    const DType result_dtype = picks                      ? a.dtype()
-                               : !floating                ? DType::float64
-                               : q_shape.empty()          ? a.dtype()
-                                                          : result_type({a.dtype(), DType::float64});
+    const DType result_dtype = picks             ? a.dtype()
+                               : !floating       ? DType::float64
+                               : q_shape.empty() ? a.dtype()
+                                                 : result_type({a.dtype(), DType::float64});
     Shape shape = q_shape;
     for (std::size_t d = 0; d < a.ndim(); ++d) {
         if (!reduced[d])
@@ -188,7 +189,8 @@ Array quantiles_of(const Array& a, std::span<const double> q, const Shape& q_sha
                                               ", not the result's ", format_shape(shape)));
         if (!can_cast(result_dtype, options.out->dtype(), Casting::same_kind))
             throw DTypeError(concat("Cannot cast the result of ", function, " from dtype('", to_string(result_dtype),
-                                    "') to dtype('", to_string(options.out->dtype()), "') with casting rule 'same_kind'"));
+                                    "') to dtype('", to_string(options.out->dtype()),
+                                    "') with casting rule 'same_kind'"));
     }
     Array result = Array::empty(shape, result_dtype, a.device());
     if (result.size() > 0) {
@@ -198,8 +200,8 @@ Array quantiles_of(const Array& a, std::span<const double> q, const Shape& q_sha
         const Array qs = Array::from_host(q, {static_cast<std::int64_t>(q.size())}, a.device());
         const Array flat = result.reshape({result.size()});
         quantile_kernel()({sorted, qs, ElementwiseArgument(std::int64_t{m}), ElementwiseArgument(std::int64_t{rows}),
-                           ElementwiseArgument(std::int32_t{method}), ElementwiseArgument(std::int32_t{skip_nans ? 1 : 0}),
-                           flat});
+                           ElementwiseArgument(std::int32_t{method}),
+                           ElementwiseArgument(std::int32_t{skip_nans ? 1 : 0}), flat});
     }
     if (options.out) {
         detail::copy_elements(result, *options.out);
@@ -223,7 +225,8 @@ QuantileMethod parse_quantile_method(std::string_view name) {
     for (const auto& [known, method] : method_names)
         if (known == name) return method;
     std::string names;
-    for (const auto& [known, method] : method_names) names += detail::concat(names.empty() ? "" : ", ", "'", known, "'");
+    for (const auto& [known, method] : method_names)
+        names += detail::concat(names.empty() ? "" : ", ", "'", known, "'");
     throw InvalidArgumentError(detail::concat("'", name, "' is not a valid method. Use one of: ", names));
 }
 

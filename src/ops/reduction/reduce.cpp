@@ -306,17 +306,6 @@ int row_vector_width(const ReductionLayout& layout, std::span<const Array> input
     return static_cast<int>(width);
 }
 
-// The results per 16-byte load of a columns reduction (one input, the kept dimension contiguous,
-// each row of the reduced dimension 16-byte aligned, whole groups), else 1.
-int column_vector_width(const ReductionLayout& layout, std::span<const Array> inputs, bool chunked) {
-    if (chunked || inputs.size() != 1 || layout.kind != ReductionClass::columns || layout.reduced.size() != 1) return 1;
-    const Array& input = inputs[0];
-    const std::int64_t itemsize = input.itemsize();
-    if (itemsize >= 16 || input.address() % 16 != 0 || layout.input_reduced[0][0] % 16 != 0) return 1;
-    const std::int64_t width = 16 / itemsize;
-    return layout.kept_size % width == 0 ? static_cast<int>(width) : 1;
-}
-
 template <std::size_t N>
 void launch_with(const Operation& operation, const ReductionDTypes& dtypes, std::span<const Array> inputs,
                  const ReductionLayout& layout, const Array& result, double argument) {
@@ -343,10 +332,7 @@ void launch_with(const Operation& operation, const ReductionDTypes& dtypes, std:
     params.argument = argument;
 
     ReductionKernelSpec spec{dtypes, layout.kind, 1};
-    if (spec.shape == ReductionClass::columns) {
-        spec.vector_width = column_vector_width(layout, inputs, chunked);
-        if (spec.vector_width == 1) spec.shape = ReductionClass::strided;
-    }
+    if (spec.shape == ReductionClass::columns) spec.shape = ReductionClass::strided;
     LaunchConfig config;
     config.stream = stream;
     std::int64_t partial_bytes = 0;
@@ -373,22 +359,6 @@ void launch_with(const Operation& operation, const ReductionDTypes& dtypes, std:
         const std::int64_t rows_per_block = 256 / params.row_threads;
         config.block = Dim3(256);
         config.grid = Dim3(static_cast<std::uint32_t>((layout.kept_size + rows_per_block - 1) / rows_per_block));
-    } else if (spec.shape == ReductionClass::columns) {
-        // A group of W results per thread, the block `width` groups wide and 256 / width rows deep;
-        // rows split over blockIdx.y until the grid has a few blocks per multiprocessor.
-        const std::int64_t groups = layout.kept_size / spec.vector_width;
-        const std::int64_t width = std::min<std::int64_t>(256, (groups + 31) / 32 * 32);
-        const std::int64_t depth = 256 / width;
-        const std::int64_t columns = (groups + width - 1) / width;
-        std::int64_t splits = 1;
-        if (columns < 4 * processors && columns <= scratch_counters)
-            splits = std::clamp<std::int64_t>(
-                std::min((4 * processors + columns - 1) / columns, layout.reduced_size / (8 * depth)), 1, 64);
-        params.splits = static_cast<std::int32_t>(splits);
-        params.row_threads = static_cast<std::int32_t>(width);
-        config.block = Dim3(static_cast<std::uint32_t>(width * depth));
-        config.grid = Dim3(static_cast<std::uint32_t>(columns), static_cast<std::uint32_t>(splits));
-        if (splits > 1) partial_bytes = splits * layout.kept_size * partial_bytes_each;
     } else {
         // A thread per result; few results split their reduced elements over blockIdx.y.
         const std::int64_t columns = (layout.kept_size + 255) / 256;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,11 +24,12 @@ enum class ReductionId : std::uint8_t {
 #include "ops/reductions.def"
 #undef GPUKIT_REDUCTION
 };
-inline constexpr std::size_t reduction_count = 0
-#define GPUKIT_REDUCTION(name, ...) +1
+inline constexpr ReductionId all_reductions[] = {
+#define GPUKIT_REDUCTION(name, ...) ReductionId::name,
 #include "ops/reductions.def"
 #undef GPUKIT_REDUCTION
-    ;
+};
+inline constexpr std::size_t reduction_count = std::size(all_reductions);
 
 // The dtype a mean of `input` is computed in (and var's deviations are taken from): dtype= where
 // given, else float64 for integers, float32 for float16 and bfloat16, else the input's.
