@@ -25,6 +25,10 @@ Array dot(const Array& a, const Array& b);
 Array vdot(const Array& a, const Array& b);
 // numpy.inner: the sum over both operands' last axes.
 Array inner(const Array& a, const Array& b);
+// numpy.trace: the sums of the diagonals (offset, axis1, axis2 as numpy.diagonal's), with sum's
+// dtypes (dtype= and out= as sum's).
+Array trace(const Array& a, std::int64_t offset = 0, std::int64_t axis1 = 0, std::int64_t axis2 = 1,
+            std::optional<DType> dtype = std::nullopt, const std::optional<Array>& out = std::nullopt);
 
 namespace linalg {
 

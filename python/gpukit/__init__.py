@@ -149,6 +149,7 @@ from ._core import (
     take,
     take_along_axis,
     tile,
+    trace,
     transpose,
     tril,
     triu,
@@ -233,6 +234,6 @@ __all__ = [
     "put_along_axis", "quantile", "raise_on_hazard", "ravel", "real", "repeat", "reshape", "roll", "rot90", "round",
     "sandboxed", "searchsorted", "set_print_check_report", "set_raise_on_hazard", "set_sandbox", "setdiff1d",
     "setxor1d", "sort", "split", "squeeze", "stack", "std", "sum", "swapaxes", "synchronize", "take", "take_along_axis",
-    "take_check_report", "tile", "transpose", "tril", "triu", "ufunc", "union1d", "unique", "use_backend", "var",
-    "vdot", "vstack", "where", "zeros", "zeros_like",
+    "take_check_report", "tile", "trace", "transpose", "tril", "triu", "ufunc", "union1d", "unique", "use_backend",
+    "var", "vdot", "vstack", "where", "zeros", "zeros_like",
 ] + sorted(_ufuncs)

@@ -897,6 +897,12 @@ class ndarray:
     def searchsorted(self, v: object | None, side: object = 'left', sorter: object | None = None) -> ndarray:
         """Where each v would go in the sorted 1-D array, as numpy.searchsorted."""
 
+    def dot(self, b: object | None, out: object | None = None) -> ndarray:
+        """The dot product with b, as numpy.dot(self, b)."""
+
+    def trace(self, offset: object = 0, axis1: object = 0, axis2: object = 1, dtype: object | None = None, out: object | None = None) -> ndarray:
+        """The sums along the diagonals, as numpy.trace."""
+
 class MemoryWatch:
     """
     Whether the memory an array views is still held, by any array, DLPack capsule or launch, without holding it: for tests and leak hunts.
@@ -1985,6 +1991,9 @@ def vdot(a: object | None, b: object | None) -> ndarray:
 
 def inner(a: object | None, b: object | None) -> ndarray:
     """The sum over both arrays' last axes, as numpy.inner."""
+
+def trace(a: object | None, offset: object = 0, axis1: object = 0, axis2: object = 1, dtype: object | None = None, out: object | None = None) -> ndarray:
+    """The sums along the diagonals, as numpy.trace."""
 
 def quantile(a: object | None, q: object | None, axis: object | None = None, out: object | None = None, overwrite_input: object = False, method: object = 'linear', keepdims: object = False, *, interpolation: object | None = None) -> ndarray:
     """The q-th quantiles (q in [0, 1]) over `axis`, as numpy.quantile."""

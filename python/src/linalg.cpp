@@ -8,6 +8,7 @@
 #include "array_arguments.hpp"
 #include "bindings.hpp"
 #include "gpukit/linalg.hpp"
+#include "gpukit/shape_ops.hpp"
 #include "python_refs.hpp"
 
 namespace nb = nanobind;
@@ -51,6 +52,47 @@ void bind_linalg(nb::module_& m) {
             },
             "a"_a.none(), "b"_a.none(), row.doc);
     }
+    nb::handle cls = nb::type<Array>();
+    add_method(
+        cls, "dot",
+        [](const Array& self, nb::handle b, nb::handle out) {
+            const Array& other = to_array(b, "b");
+            Array result = [&] {
+                GilRelease unlocked;
+                return dot(self, other);
+            }();
+            if (out.is_none()) return result;
+            const Array& into = to_array(out, "out");
+            if (into.shape() != result.shape() || into.dtype() != result.dtype())
+                throw InvalidArgumentError(
+                    "output array is not acceptable (must have the right datatype, number "
+                    "of dimensions, and be a C-Array)");
+            copyto(into, result);
+            return into;
+        },
+        "b"_a.none(), "out"_a.none() = nb::none(), "The dot product with b, as numpy.dot(self, b).");
+    const auto trace_of = [](const Array& a, nb::handle offset, nb::handle axis1, nb::handle axis2, nb::handle dtype,
+                             nb::handle out) {
+        std::optional<Array> into;
+        if (!out.is_none()) into = to_array(out, "out");
+        const std::optional<DType> accumulate = to_optional_dtype(dtype);
+        const std::int64_t k = to_int64(offset, "offset"), first = to_int64(axis1, "axis1"),
+                           second = to_int64(axis2, "axis2");
+        GilRelease unlocked;
+        return trace(a, k, first, second, accumulate, into);
+    };
+    m.def(
+        "trace",
+        [trace_of](nb::handle a, nb::handle offset, nb::handle axis1, nb::handle axis2, nb::handle dtype,
+                   nb::handle out) { return trace_of(to_array(a, "a"), offset, axis1, axis2, dtype, out); },
+        "a"_a.none(), "offset"_a = 0, "axis1"_a = 0, "axis2"_a = 1, "dtype"_a.none() = nb::none(),
+        "out"_a.none() = nb::none(), "The sums along the diagonals, as numpy.trace.");
+    add_method(
+        cls, "trace",
+        [trace_of](const Array& self, nb::handle offset, nb::handle axis1, nb::handle axis2, nb::handle dtype,
+                   nb::handle out) { return trace_of(self, offset, axis1, axis2, dtype, out); },
+        "offset"_a = 0, "axis1"_a = 0, "axis2"_a = 1, "dtype"_a.none() = nb::none(), "out"_a.none() = nb::none(),
+        "The sums along the diagonals, as numpy.trace.");
     nb::module_ linalg = m.def_submodule("linalg", "Linear algebra, as numpy.linalg.");
     linalg.def(
         "norm",

@@ -1,4 +1,4 @@
-// src/ops/linalg/products.cpp: dot, vdot and inner (include/gpukit/linalg.hpp) as one reduction of
+// src/ops/linalg/products.cpp: dot, vdot, inner and trace (include/gpukit/linalg.hpp) as one reduction of
 // the operands' broadcast product: the operands are viewed (never copied) so that their summed
 // axes line up last and their other axes broadcast against each other, then sum_of_products
 // reduces that last axis.
@@ -6,6 +6,8 @@
 #include "gpukit/error.hpp"
 #include "gpukit/linalg.hpp"
 #include "gpukit/promotion.hpp"
+#include "gpukit/reductions.hpp"
+#include "gpukit/shape_ops.hpp"
 #include "ops/reduction/reduce.hpp"
 #include "util/text.hpp"
 
@@ -98,6 +100,15 @@ Array inner(const Array& a, const Array& b) {
     const Array x = detail::spread_before_last(a, b.ndim() - 1);
     const Array y = detail::padded(b, a.ndim() - 1);
     return detail::sum_products_last(x, y, false);
+}
+
+Array trace(const Array& a, std::int64_t offset, std::int64_t axis1, std::int64_t axis2, std::optional<DType> dtype,
+            const std::optional<Array>& out) {
+    ReduceOptions options;
+    options.axis = std::vector<std::int64_t>{-1};
+    options.dtype = dtype;
+    options.out = out;
+    return sum(diagonal(a, offset, axis1, axis2), options);
 }
 
 }  // namespace gpukit

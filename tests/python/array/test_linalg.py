@@ -57,3 +57,19 @@ def test_norms(dtype, rng):
         gpukit.linalg.norm(device, "fro", axis=0)
     with pytest.raises(ValueError):
         gpukit.linalg.norm(gpukit.asarray(random_array(rng, (2, 3, 4), dtype)), 1)
+
+
+def test_trace_and_the_dot_method(rng):
+    m = random_array(rng, (4, 5, 6), "int32")
+    device = gpukit.asarray(m)
+    for offset in (0, 1, -2):
+        numpy.testing.assert_array_equal(gpukit.trace(device, offset).get(), numpy.trace(m, offset))
+        numpy.testing.assert_array_equal(device.trace(offset, axis1=1, axis2=2).get(),
+                                         m.trace(offset, axis1=1, axis2=2))
+    assert gpukit.trace(device, dtype=numpy.float32).dtype == numpy.float32
+    a = random_array(rng, (3, 7), "float64")
+    b = random_array(rng, (7,), "float64")
+    numpy.testing.assert_allclose(gpukit.asarray(a).dot(gpukit.asarray(b)).get(), a.dot(b), rtol=1e-12)
+    out = gpukit.empty(3, numpy.float64)
+    gpukit.asarray(a).dot(gpukit.asarray(b), out=out)
+    numpy.testing.assert_allclose(out.get(), a.dot(b), rtol=1e-12)
