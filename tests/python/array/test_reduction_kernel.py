@@ -29,7 +29,7 @@ def test_two_inputs_scalars_and_reduce_type(rng):
     x = random_array(rng, (40, 30), "float32")
     y = random_array(rng, (30,), "float32")
     dot = gpukit.ReductionKernel("T x, T y", "T z", "x * y", "a + b", "z = a", "0", "row_dot")
-    numpy.testing.assert_allclose(dot(gpukit.asarray(x), gpukit.asarray(y), axis=1).get(), x @ y, rtol=1e-5)
+    numpy.testing.assert_allclose(dot(gpukit.asarray(x), gpukit.asarray(y), axis=1).get(), x @ y, rtol=1e-5, atol=1e-5)
     scaled = gpukit.ReductionKernel("T x, T s", "float64 z", "x * s", "a + b", "z = a", "0", "scaled",
                                     reduce_type="float64")
     assert float(scaled(gpukit.asarray(x), 2.0)) == pytest.approx(2 * x.astype(numpy.float64).sum(), rel=1e-12)
