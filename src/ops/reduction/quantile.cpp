@@ -72,38 +72,39 @@ if (n == 0 || has_nan) {
     bool fixed_gamma = false;
     switch (method) {
         case 0: {  // inverted_cdf
-            const double index = nd * q - 1, previous = floor(index);
+            const double index = mul(nd, q) - 1, previous = floor(index);
             pick = (long long)(index - previous == 0 ? previous : previous + 1);
             break;
         }
         case 1: {  // averaged_inverted_cdf
-            v = nd * q - 1;
+            v = mul(nd, q) - 1;
             gamma = v - floor(v) == 0 ? 0.5 : 1.0;
             fixed_gamma = true;
             break;
         }
         case 2: {  // closest_observation
-            const double index = nd * q - 1.5, previous = floor(index);
-            const bool odd = fmod(previous, 2.0) == 1.0 || fmod(previous, 2.0) == -1.0;
+            const double index = mul(nd, q) - 1 - 0.5, previous = floor(index);
+            const bool odd = ((long long)previous & 1) != 0;  // -1 is odd, as Python's -1 % 2
             pick = (long long)(index - previous == 0 && odd ? previous : previous + 1);
             break;
         }
-        case 3: v = nd * q - 1; break;                                  // interpolated_inverted_cdf
-        case 4: v = nd * q + 0.5 - 1; break;                            // hazen
-        case 5: v = nd * q + q - 1; break;                              // weibull
-        case 6: v = (nd - 1) * q; break;                                // linear
-        case 7: v = nd * q + 1.0 / 3 + q / 3 - 1; break;                // median_unbiased
-        case 8: v = nd * q + 3.0 / 8 + q * (1 - 0.75) - 1; break;       // normal_unbiased
-        case 9: pick = (long long)floor((nd - 1) * q); break;           // lower
-        case 10: pick = (long long)ceil((nd - 1) * q); break;           // higher
-        case 11: pick = (long long)rint((nd - 1) * q); break;           // nearest (ties to even)
-        case 12: {                                                      // midpoint
-            v = 0.5 * (floor((nd - 1) * q) + ceil((nd - 1) * q));
+        // n q + (alpha + q (1 - alpha - beta)) - 1, in NumPy's order (_compute_virtual_index)
+        case 3: v = mul(nd, q) + (0 + mul(q, 0.0)) - 1; break;                      // interpolated_inverted_cdf
+        case 4: v = mul(nd, q) + (0.5 + mul(q, 0.0)) - 1; break;                    // hazen
+        case 5: v = mul(nd, q) + (0 + mul(q, 1.0)) - 1; break;                      // weibull
+        case 6: v = mul(nd - 1, q); break;                                          // linear
+        case 7: v = mul(nd, q) + (1 / 3.0 + mul(q, 1 - 1 / 3.0 - 1 / 3.0)) - 1; break;  // median_unbiased
+        case 8: v = mul(nd, q) + (3 / 8.0 + mul(q, 1 - 3 / 8.0 - 3 / 8.0)) - 1; break;  // normal_unbiased
+        case 9: pick = (long long)floor(mul(nd - 1, q)); break;                     // lower
+        case 10: pick = (long long)ceil(mul(nd - 1, q)); break;                     // higher
+        case 11: pick = (long long)rint(mul(nd - 1, q)); break;                     // nearest (ties to even)
+        case 12: {                                                                  // midpoint
+            v = 0.5 * (floor(mul(nd - 1, q)) + ceil(mul(nd - 1, q)));
             gamma = v - floor(v) == 0 ? 0.0 : 0.5;
             fixed_gamma = true;
             break;
         }
-        default: v = (nd - 1) * 0.5; break;                            // the median
+        default: v = mul(nd - 1, 0.5); break;                                       // the median
     }
     if (pick >= 0 || method == 0 || method == 2 || (method >= 9 && method <= 11)) {
         if (pick < 0) pick = 0;
@@ -119,14 +120,23 @@ if (n == 0 || has_nan) {
         } else {
             const double t = fixed_gamma ? gamma : v - floor(v);
             const double difference = b - a;
-            y = (R)(t >= 0.5 ? b - difference * (1 - t) : a + difference * t);
+            y = (R)(t >= 0.5 ? b - mul(difference, 1 - t) : a + mul(difference, t));
         }
     }
 }
 )";
 
+// mul: a product rounded before it is added to (a GPU would otherwise fuse n * q - 1 into one
+// multiply-add, and 5 * 0.3 - 1.5 would come out below 0, picking another element than NumPy).
 constexpr const char* quantile_preamble = R"(
 __device__ inline double quantile_nan() { return __longlong_as_double(0x7ff8000000000000ll); }
+__device__ inline double mul(double a, double b) {
+#ifdef __CUDA_ARCH__
+    return __dmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
 )";
 
 const ElementwiseKernel& quantile_kernel() {
