@@ -104,8 +104,8 @@ def main():
     parser.add_argument("--bench", required=True)
     parser.add_argument("--sanitizer", default="skipped")
     parser.add_argument("--bench-rc", default="0")
-    parser.add_argument("--pytest", help="pytest's JUnit XML")
-    parser.add_argument("--pytest-rc", default="0")
+    parser.add_argument("--pytest", nargs="+", help="pytest's JUnit XML, one per part of the run")
+    parser.add_argument("--pytest-rc", nargs="+", default=["0"], help="each part's exit status")
     parser.add_argument("--devices-rc", default="no-build", help="exit status of gpukit devices --long")
     parser.add_argument("--info-rc", default="no-build", help="exit status of gpukit info")
     parser.add_argument("--demo", help="gpukit demo --json's output")
@@ -121,17 +121,20 @@ def main():
     except (OSError, ElementTree.ParseError) as error:
         print(f"tests: no results ({error})")
         counts, failed, skipped, ok = {}, [], [], False
-    if args.pytest:
+    for index, path in enumerate(args.pytest or []):
+        rc = args.pytest_rc[index] if index < len(args.pytest_rc) else "not-run"
         try:
-            python_counts, python_failed, python_skipped = pytest_rows(args.pytest)
-            counts.update(python_counts)
+            python_counts, python_failed, python_skipped = pytest_rows(path)
+            for suite, row in python_counts.items():
+                for key, value in row.items():
+                    counts.setdefault(suite, {"passed": 0, "failed": 0, "skipped": 0})[key] += value
             failed += python_failed
             skipped += python_skipped
         except (OSError, ElementTree.ParseError) as error:
-            print(f"python tests: no results ({error}; pytest exit {args.pytest_rc})")
+            print(f"python tests: no results ({error}; pytest exit {rc})")
             ok = False
-        if args.pytest_rc != "0":
-            print(f"python tests: pytest exited with {args.pytest_rc}")
+        if rc != "0":
+            print(f"python tests ({path}): pytest exited with {rc}")
             ok = False
     print(f"{'test suite':<34}{'passed':>10}{'failed':>10}{'skipped':>10}")
     totals = {"passed": 0, "failed": 0, "skipped": 0}
