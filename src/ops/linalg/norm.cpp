@@ -29,11 +29,6 @@ Array reduce_norm(ReductionId id, const Array& x, std::vector<std::int64_t> axes
     return detail::run_reduction(id, detail::reduction_dtypes(id, std::span(&input, 1), std::nullopt), run);
 }
 
-bool integral(DType dtype) {
-    const DTypeKind k = kind(dtype);
-    return k == DTypeKind::boolean || k == DTypeKind::signed_integer || k == DTypeKind::unsigned_integer;
-}
-
 Array vector_norm(const Array& x, const std::optional<NormOrder>& ord, std::int64_t axis, bool keepdims) {
     const std::vector<std::int64_t> axes{axis};
     if (!ord) return reduce_norm(ReductionId::norm2, x, axes, keepdims);
@@ -45,7 +40,7 @@ Array vector_norm(const Array& x, const std::optional<NormOrder>& ord, std::int6
     if (p == 0) return reduce_norm(ReductionId::count_nonzero_real, x, axes, keepdims);
     if (p == 1) return reduce_norm(ReductionId::sum_abs, x, axes, keepdims);
     if (p == 2) return reduce_norm(ReductionId::norm2, x, axes, keepdims);
-    const Array magnitudes = absolute(integral(x.dtype()) ? x.astype(DType::float64) : x);
+    const Array magnitudes = absolute(detail::integral(x.dtype()) ? x.astype(DType::float64) : x);
     const DType real = magnitudes.dtype();
     ReduceOptions sum_options;
     sum_options.axis = axes;

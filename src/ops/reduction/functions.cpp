@@ -17,10 +17,6 @@ namespace gpukit {
 namespace detail {
 namespace {
 
-bool integral(DType dtype) {
-    const DTypeKind k = kind(dtype);
-    return k == DTypeKind::boolean || k == DTypeKind::signed_integer || k == DTypeKind::unsigned_integer;
-}
 bool inexact(DType dtype) { return kind(dtype) == DTypeKind::floating || kind(dtype) == DTypeKind::complex; }
 
 // The value of a 0-d bool array, on the host (waits for it).

@@ -75,10 +75,6 @@ std::string_view masked_map(ReductionId id) {
     return (*maps)[static_cast<std::size_t>(id)];
 }
 
-bool integral(DType dtype) {
-    const DTypeKind k = kind(dtype);
-    return k == DTypeKind::boolean || k == DTypeKind::signed_integer || k == DTypeKind::unsigned_integer;
-}
 bool half(DType dtype) { return dtype == DType::float16 || dtype == DType::bfloat16; }
 DType real_of(DType dtype) {
     if (dtype == DType::complex64) return DType::float32;

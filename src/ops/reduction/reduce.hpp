@@ -31,6 +31,12 @@ inline constexpr ReductionId all_reductions[] = {
 };
 inline constexpr std::size_t reduction_count = std::size(all_reductions);
 
+// Whether `dtype` is bool or an integer (NumPy's reductions of these widen or turn to float64).
+inline bool integral(DType dtype) {
+    const DTypeKind k = kind(dtype);
+    return k == DTypeKind::boolean || k == DTypeKind::signed_integer || k == DTypeKind::unsigned_integer;
+}
+
 // The dtype a mean of `input` is computed in (and var's deviations are taken from): dtype= where
 // given, else float64 for integers, float32 for float16 and bfloat16, else the input's.
 DType mean_dtype(DType input, std::optional<DType> dtype);
