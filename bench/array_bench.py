@@ -312,6 +312,9 @@ def main():
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--json", help="write the figures here too")
     parser.add_argument("--no-host", action="store_true", help="skip the host-time rows")
+    parser.add_argument("--only", action="append", metavar="TEXT",
+                        help="run only the operations whose name contains TEXT (repeatable); skips the host and "
+                             "first-use rows")
     args = parser.parse_args()
     n = 1 << args.size_log2
     libs = libraries()
@@ -320,6 +323,8 @@ def main():
           + ", ".join(lib.name for lib in libs))
     table = []
     for name, nbytes, setup in workloads(n, args.side):
+        if args.only and not any(text in name for text in args.only):
+            continue
         row = {"op": name}
         for lib in libs:
             try:
@@ -352,16 +357,17 @@ def main():
             line += f"{mine / other:9.2f}x" if ok else f"{'':>10}"
         print(line)
     host = {}
-    if not args.no_host:
+    if not args.no_host and not args.only:
         print(f"\n{'host time per call (us, median)':34}" + "".join(f"{name:>14}" for name in names))
         for lib in libs:
             host[lib.name] = host_times(lib)
         for op in host["gpukit"]:
             print(f"{op:34}" + "".join(f"{host[name][op]:14.2f}" for name in names))
-    first = first_use_rows()
-    print(f"\n{'first use in a new process (ms)':34}{'cold':>14}{'disk cache':>14}")
-    for expression, cold, warm in first:
-        print(f"{expression:34}{cold:14.1f}{warm:14.1f}")
+    first = [] if args.only else first_use_rows()
+    if first:
+        print(f"\n{'first use in a new process (ms)':34}{'cold':>14}{'disk cache':>14}")
+        for expression, cold, warm in first:
+            print(f"{expression:34}{cold:14.1f}{warm:14.1f}")
     if args.json:
         with open(args.json, "w") as file:
             json.dump({"ceiling_gbs": ceiling, "n": n, "table": table, "host_us": host, "first_use_ms": first,
