@@ -33,8 +33,10 @@ except ImportError:
     torch = None
 
 
-def event_median_ms(run, events, synchronize, repeat):
-    """Median milliseconds of `run` between two events of one library, after a warm-up."""
+def event_median_ms(run, events, synchronize, repeat, batch=1):
+    """Median milliseconds of `run` between two events of one library, after a warm-up; with batch > 1,
+    of `batch` runs queued back to back between the events, per run (the host's time per call then
+    overlaps the device's work instead of adding to it)."""
     for _ in range(3):
         run()
     synchronize()
@@ -42,12 +44,13 @@ def event_median_ms(run, events, synchronize, repeat):
     for _ in range(repeat):
         start, end = events()
         start.record()
-        run()
+        for _ in range(batch):
+            run()
         end.record()
         end.synchronize()
         times.append(start.elapsed_time(end) if hasattr(start, "elapsed_time") and not _is_cupy(start)
                      else cp.cuda.get_elapsed_time(start, end))
-    return statistics.median(times)
+    return statistics.median(times) / batch
 
 
 def _is_cupy(event):
@@ -256,12 +259,15 @@ def host_times(lib):
     xp = lib.xp
     x = lib.to_device(np.arange(1, 17, dtype=np.float32))
     y = lib.to_device(np.arange(2, 18, dtype=np.float32))
+    m = lib.to_device(np.arange(1, 17, dtype=np.float32).reshape(4, 4))
     rows = {
         "x + y (16)": lambda: x + y,
         "x + 1.0": lambda: x + 1.0,
         "x[1:3]": lambda: x[1:3],
         "sqrt(x)": lambda: xp.sqrt(x),
         "x.sum()": lambda: x.sum(),
+        "m.sum(axis=0) (4x4)": (lambda: m.sum(dim=0)) if lib.name == "torch" else (lambda: m.sum(axis=0)),
+        "m.sum(axis=1) (4x4)": (lambda: m.sum(dim=1)) if lib.name == "torch" else (lambda: m.sum(axis=1)),
     }
     result = {}
     for name, step in rows.items():
@@ -312,6 +318,10 @@ def main():
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--json", help="write the figures here too")
     parser.add_argument("--no-host", action="store_true", help="skip the host-time rows")
+    parser.add_argument("--batch", type=int, default=1,
+                        help="time this many calls queued back to back per measurement (per call: the device's "
+                             "throughput, the host's time hidden where it is shorter)")
+    parser.add_argument("--host", action="store_true", help="the host-time rows also with --only")
     parser.add_argument("--only", action="append", metavar="TEXT",
                         help="run only the operations whose name contains TEXT (repeatable); skips the host and "
                              "first-use rows")
@@ -335,7 +345,7 @@ def main():
             if run is None:
                 row[lib.name] = "-"
                 continue
-            ms = event_median_ms(run, lib.events, lib.synchronize, args.repeat)
+            ms = event_median_ms(run, lib.events, lib.synchronize, args.repeat, args.batch)
             row[lib.name] = nbytes / ms / 1e6
             del run
             lib.synchronize()
@@ -357,7 +367,7 @@ def main():
             line += f"{mine / other:9.2f}x" if ok else f"{'':>10}"
         print(line)
     host = {}
-    if not args.no_host and not args.only:
+    if not args.no_host and (not args.only or args.host):
         print(f"\n{'host time per call (us, median)':34}" + "".join(f"{name:>14}" for name in names))
         for lib in libs:
             host[lib.name] = host_times(lib)

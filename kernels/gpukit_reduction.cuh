@@ -10,7 +10,7 @@
 //   out_t post(acc_t a, long long n, double argument)   the result of n elements
 // and `inputs`, its number of input arrays (broadcast together; a reduction of one input also has
 // map_value(x, j), for 16-byte loads).
-// and three kernel shapes (ReductionClass in src/ops/reduction/plan.hpp), each finishing without a
+// and four kernel shapes (ReductionClass in src/ops/reduction/plan.hpp), each finishing without a
 // second launch: the last block to arrive (a __threadfence, then an atomic count) combines the
 // other blocks' partials in block order, so that a result is the same on every run.
 #pragma once
@@ -261,6 +261,7 @@ __device__ inline gk_range<T> gk_widen_range(gk_range<T> a, gk_range<T> b) {
 
 // Byte offsets of a flat index in a merged group of dimensions (C order).
 __device__ inline long long gk_offset_of(gk_index flat, const long long* shape, const long long* strides, int ndim) {
+    if (ndim == 1) return flat * strides[0];  // the common case, without 64-bit divisions
     long long offset = 0;
     for (int d = ndim - 1; d >= 0; --d) {
         const long long extent = shape[d];
@@ -460,37 +461,46 @@ __device__ inline void gk_reduce_full(const gk_reduce_params<Op::width>& p, type
 }
 
 // ---- rows: each result's elements contiguous (one row of the reduced dimension). row_threads
-// threads per row: a warp (32) for short rows, the whole block for long ones; on the simulator
-// each thread takes whole rows. W > 1: one input whose rows start 16-byte aligned and hold whole
-// groups of W, read 16 bytes at a time.
+// threads per row: part of a warp (8 or 16) for short rows, a warp for many rows, the whole block
+// for few long ones, and with splits > 1
+// several blocks per row (blockIdx.y one range of it), the last of which combines their partials;
+// on the simulator each thread takes whole rows. W > 1: one input whose rows start 16-byte aligned
+// and hold whole groups of W, read 16 bytes at a time.
+// GK_LOADS_IN_FLIGHT loads a thread issues before it combines any: enough bytes in flight per
+// multiprocessor to cover the memory's latency whatever the occupancy (a loop's unroll pragma may
+// still wait for each load in turn).
+#define GK_LOADS_IN_FLIGHT 4
 template <class Op, int W>
 struct gk_row_elements {
-    __device__ static typename Op::acc_t run(const gk_reduce_params<Op::width>& p, gk_index row, int lane,
-                                             int per_row) {
-        typedef typename Op::in_storage0 in_storage;
-        const gk_vector<in_storage, W>* const vectors =
-            (const gk_vector<in_storage, W>*)((const char*)p.input[0] +
-                                              gk_offset_of(row, p.kept_shape, p.kept_input[0], p.kept_ndim));
-        const gk_index groups = (gk_index)p.reduced_size / W;
+    // The elements of groups [first, end) of `row`, every `step`-th group.
+    __device__ static typename Op::acc_t run(const gk_reduce_params<Op::width>& p, gk_index row, gk_index first,
+                                             gk_index end, int step) {
+        typedef gk_vector<typename Op::in_storage0, W> vector;
+        const vector* const vectors =
+            (const vector*)((const char*)p.input[0] + gk_offset_of(row, p.kept_shape, p.kept_input[0], p.kept_ndim));
         typename Op::acc_t a = Op::identity();
-#pragma unroll 2
-        for (gk_index g = lane; g < groups; g += per_row) {
-            const gk_vector<in_storage, W> v = vectors[g];
+        for (gk_index g = first; g < end; g += GK_LOADS_IN_FLIGHT * step) {
+            vector v[GK_LOADS_IN_FLIGHT];
 #pragma unroll
-            for (int l = 0; l < W; ++l) a = Op::reduce(a, Op::map_value(v.v[l], g * W + l));
+            for (int u = 0; u < GK_LOADS_IN_FLIGHT; ++u)
+                if (g + u * step < end) v[u] = vectors[g + u * step];
+#pragma unroll
+            for (int u = 0; u < GK_LOADS_IN_FLIGHT; ++u)
+                if (g + u * step < end)
+#pragma unroll
+                    for (int l = 0; l < W; ++l) a = Op::reduce(a, Op::map_value(v[u].v[l], (g + u * step) * W + l));
         }
         return a;
     }
 };
 template <class Op>
 struct gk_row_elements<Op, 1> {
-    __device__ static typename Op::acc_t run(const gk_reduce_params<Op::width>& p, gk_index row, int lane,
-                                             int per_row) {
-        const gk_index length = (gk_index)p.reduced_size;
+    __device__ static typename Op::acc_t run(const gk_reduce_params<Op::width>& p, gk_index row, gk_index first,
+                                             gk_index end, int step) {
         const gk_bases<Op> bases = gk_result_bases<Op>(p, row);
         typename Op::acc_t a = Op::identity();
 #pragma unroll 4
-        for (gk_index j = lane; j < length; j += per_row)
+        for (gk_index j = first; j < end; j += step)
             a = Op::reduce(a,
                            Op::map_at(
                                bases.at, [&](int k) { return j * (p.reduced_ndim ? p.reduced_input[k][0] : 0ll); }, j));
@@ -499,7 +509,7 @@ struct gk_row_elements<Op, 1> {
 };
 
 template <class Op, int W>
-__device__ inline void gk_reduce_rows(const gk_reduce_params<Op::width>& p, typename Op::acc_t* shared) {
+__device__ inline void gk_reduce_rows(const gk_reduce_params<Op::width>& p, typename Op::acc_t* shared, bool* last) {
     typedef typename Op::acc_t acc_t;
     const gk_index length = (gk_index)p.reduced_size;
 #ifdef GK_CHUNKED_SHAPES
@@ -515,16 +525,146 @@ __device__ inline void gk_reduce_rows(const gk_reduce_params<Op::width>& p, type
                             length);
     }
     (void)shared;
+    (void)last;
 #else
     const int per_row = p.row_threads;
     const gk_index rows_per_block = blockDim.x / per_row;
     const gk_index row = (gk_index)blockIdx.x * rows_per_block + threadIdx.x / per_row;
     const int lane = threadIdx.x % per_row;
+    // The row's groups of W, every per_row-th; with splits, the row's blocks interleave (block s takes
+    // every splits-th stretch of per_row groups), so that together they sweep the row front to back.
     acc_t a = Op::identity();
-    if (row < (gk_index)p.kept_size) a = gk_row_elements<Op, W>::run(p, row, lane, per_row);
-    a = per_row == 32 ? gk_warp_reduce<Op>(a, 32) : gk_block_reduce<Op>(a, shared);
-    if (lane == 0 && row < (gk_index)p.kept_size) gk_store_result<Op>(p, row, a, length);
+    if (row < (gk_index)p.kept_size)
+        a = gk_row_elements<Op, W>::run(p, row, (gk_index)blockIdx.y * per_row + lane, length / W, p.splits * per_row);
+    a = per_row <= 32 ? gk_warp_reduce<Op>(a, per_row) : gk_block_reduce<Op>(a, shared);
+    if (p.splits == 1) {
+        if (lane == 0 && row < (gk_index)p.kept_size) gk_store_result<Op>(p, row, a, length);
+        return;
+    }
+    // Partials [split][row] (a block per row here); one counter per row.
+    acc_t* const partials = (acc_t*)(p.scratch + GK_REDUCE_PARTIALS_OFFSET);
+    if (threadIdx.x == 0) partials[(gk_index)blockIdx.y * p.kept_size + row] = a;
+    if (!gk_arrive_last((unsigned*)p.scratch + row, gridDim.y, last, threadIdx.x < gridDim.y)) return;
+    a = Op::identity();
+    for (int s = threadIdx.x; s < p.splits; s += blockDim.x)
+        a = Op::reduce(a, gk_load_fresh(partials + (gk_index)s * p.kept_size + row));
+    a = gk_block_reduce<Op>(a, shared);
+    if (threadIdx.x == 0) gk_store_result<Op>(p, row, a, length);
 #endif
+}
+
+// ---- columns (GPU): the kept dimension contiguous, the reduced ones strided (x.sum(axis=0) of a C
+// array). A warp reads 32 neighbouring groups of W results at each reduced element (W > 1: one
+// input, 16 bytes a lane); the block's warps take neighbouring elements (rows), each of its
+// split's stretches (blockIdx.y), then combine in shared memory, warp by warp in order. With splits > 1
+// the last block of a tile combines the tile's partials, its warps each taking a share of them.
+#define GK_COLUMN_WARPS 8
+template <class Op, int W>
+struct gk_column_elements {
+    // Adds the elements [first, end), every `step`-th, of results first_result .. + W - 1 into a.
+    __device__ static void run(const gk_reduce_params<Op::width>& p, gk_index first_result, gk_index first,
+                               gk_index end, int step, typename Op::acc_t* a) {
+        typedef gk_vector<typename Op::in_storage0, W> vector;
+        const char* const base = (const char*)p.input[0] + first_result * (long long)sizeof(typename Op::in_storage0);
+        if (p.reduced_ndim == 1) {
+            const long long stride = p.reduced_input[0][0];
+            for (gk_index j = first; j < end; j += GK_LOADS_IN_FLIGHT * step) {
+                vector v[GK_LOADS_IN_FLIGHT];
+#pragma unroll
+                for (int u = 0; u < GK_LOADS_IN_FLIGHT; ++u)
+                    if (j + u * step < end) v[u] = *(const vector*)(base + (j + u * step) * stride);
+#pragma unroll
+                for (int u = 0; u < GK_LOADS_IN_FLIGHT; ++u)
+                    if (j + u * step < end)
+#pragma unroll
+                        for (int l = 0; l < W; ++l) a[l] = Op::reduce(a[l], Op::map_value(v[u].v[l], j + u * step));
+            }
+        } else {
+            for (gk_index j = first; j < end; j += step) {
+                const vector v =
+                    *(const vector*)(base + gk_offset_of(j, p.reduced_shape, p.reduced_input[0], p.reduced_ndim));
+#pragma unroll
+                for (int l = 0; l < W; ++l) a[l] = Op::reduce(a[l], Op::map_value(v.v[l], j));
+            }
+        }
+    }
+};
+template <class Op>
+struct gk_column_elements<Op, 1> {
+    __device__ static void run(const gk_reduce_params<Op::width>& p, gk_index first_result, gk_index first,
+                               gk_index end, int step, typename Op::acc_t* a) {
+        const gk_bases<Op> bases = gk_result_bases<Op>(p, first_result);
+#pragma unroll 4
+        for (gk_index j = first; j < end; j += step) a[0] = Op::reduce(a[0], gk_map_element<Op>(p, bases, j));
+    }
+};
+
+// The block's warps' W accumulators per lane, combined in warp order into warp 0's (`shared`: W per thread).
+template <class Op, int W>
+__device__ inline void gk_combine_warps(typename Op::acc_t* a, typename Op::acc_t* shared) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+#pragma unroll
+    for (int l = 0; l < W; ++l) shared[(warp * 32 + lane) * W + l] = a[l];
+    __syncthreads();
+    if (warp == 0) {
+        for (int w = 1; w < GK_COLUMN_WARPS; ++w) {
+#pragma unroll
+            for (int l = 0; l < W; ++l) a[l] = Op::reduce(a[l], shared[(w * 32 + lane) * W + l]);
+        }
+    }
+    __syncthreads();  // `shared` may be used again
+}
+
+template <class Op, int W>
+__device__ inline void gk_reduce_columns(const gk_reduce_params<Op::width>& p, typename Op::acc_t* shared, bool* last) {
+    typedef typename Op::acc_t acc_t;
+    const gk_index length = (gk_index)p.reduced_size, results = (gk_index)p.kept_size;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const gk_index first_result = ((gk_index)blockIdx.x * 32 + lane) * W;  // whole groups: results % W == 0
+    const bool mine = first_result < results;
+    acc_t a[W];
+#pragma unroll
+    for (int l = 0; l < W; ++l) a[l] = Op::identity();
+    // Every reduced element whose stretch of GK_COLUMN_WARPS is this split's, interleaved with the
+    // other splits': all the blocks sweep the input front to back together, reading one window of
+    // it at a time (the memory serves that faster than every block its own region at once).
+    if (mine)
+        gk_column_elements<Op, W>::run(p, first_result, (gk_index)blockIdx.y * GK_COLUMN_WARPS + warp, length,
+                                       p.splits * GK_COLUMN_WARPS, a);
+    gk_combine_warps<Op, W>(a, shared);
+    if (p.splits == 1) {
+        if (warp == 0 && mine)
+            for (int l = 0; l < W; ++l) gk_store_result<Op>(p, first_result + l, a[l], length);
+        return;
+    }
+    // Partials [split][result]; one counter per tile of 32 * W results.
+    acc_t* const partials = (acc_t*)(p.scratch + GK_REDUCE_PARTIALS_OFFSET);
+    if (warp == 0 && mine)
+        for (int l = 0; l < W; ++l) partials[(gk_index)blockIdx.y * results + first_result + l] = a[l];
+    if (!gk_arrive_last((unsigned*)p.scratch + blockIdx.x, gridDim.y, last, mine)) return;
+#pragma unroll
+    for (int l = 0; l < W; ++l) a[l] = Op::identity();
+    if (mine) {
+        // Several splits' partials loaded before any is combined (the finish is on every result's path).
+        for (int s = warp; s < p.splits; s += GK_LOADS_IN_FLIGHT * GK_COLUMN_WARPS) {
+            acc_t loaded[GK_LOADS_IN_FLIGHT][W];
+#pragma unroll
+            for (int u = 0; u < GK_LOADS_IN_FLIGHT; ++u)
+                if (s + u * GK_COLUMN_WARPS < p.splits) {
+                    const acc_t* const from = partials + (gk_index)(s + u * GK_COLUMN_WARPS) * results + first_result;
+#pragma unroll
+                    for (int l = 0; l < W; ++l) loaded[u][l] = gk_load_fresh(from + l);
+                }
+#pragma unroll
+            for (int u = 0; u < GK_LOADS_IN_FLIGHT; ++u)
+                if (s + u * GK_COLUMN_WARPS < p.splits)
+#pragma unroll
+                    for (int l = 0; l < W; ++l) a[l] = Op::reduce(a[l], loaded[u][l]);
+        }
+    }
+    gk_combine_warps<Op, W>(a, shared);
+    if (warp == 0 && mine)
+        for (int l = 0; l < W; ++l) gk_store_result<Op>(p, first_result + l, a[l], length);
 }
 
 // ---- each: a thread per result, walking its reduced elements (any layout; coalesced when the kept

@@ -205,14 +205,17 @@ TEST_F(ReductionsGpuShapes, EveryShapeMatchesAReference) { check_every_reduction
 
 // Each GPU kernel shape once, at sizes that take several blocks, so that check mode (which leaves
 // the sweeps out) sees every last-block finish: a full sum of 16 blocks, rows a warp and a block
-// each, columns split over blockIdx.y.
+// each, few long rows split over blockIdx.y, columns split over blockIdx.y.
 TEST_F(ReductionsGpuShapes, EachShapeFinishesInItsLastBlock) {
     const Reference& total = references().front();
     const std::vector<Case> shapes = {
         {{16384}, std::nullopt, 0},
         {{16384}, std::nullopt, 2},
         {{6, 100}, std::vector<std::int64_t>{1}, 0},
+        {{5, 300}, std::vector<std::int64_t>{1}, 0},
         {{3, 2000}, std::vector<std::int64_t>{1}, 0},
+        {{2, 40000}, std::vector<std::int64_t>{1}, 0},
+        {{3, 20001}, std::vector<std::int64_t>{-1}, 0},
         {{1024, 3}, std::vector<std::int64_t>{0}, 0},
         {{1024, 8}, std::vector<std::int64_t>{0}, 0},
     };

@@ -10,7 +10,7 @@ std::string reduction_kernel_name(ReductionClass shape, std::size_t index) {
     switch (shape) {
         case ReductionClass::full: return concat("gk_reduce_full_", index);
         case ReductionClass::rows: return concat("gk_reduce_rows_", index);
-        case ReductionClass::columns:
+        case ReductionClass::columns: return concat("gk_reduce_columns_", index);
         case ReductionClass::strided: break;
     }
     return concat("gk_reduce_each_", index);
@@ -71,18 +71,26 @@ std::string operation_struct(const ReductionExpressions& expressions, const Redu
 
 std::string kernel(const ReductionKernelSpec& spec, std::size_t index) {
     const std::string op = concat("gk_op", index);
-    std::string code = concat("extern \"C\" __global__ void ", reduction_kernel_name(spec.shape, index),
-                              "(const gk_reduce_params<", op, "::width> p) {\n");
+    // Rows and columns read with several loads in flight a thread: registers capped so that six
+    // blocks fit a multiprocessor (more warps in flight kept an H200's memory busier).
+    const bool bounded = spec.shape == ReductionClass::rows || spec.shape == ReductionClass::columns;
+    std::string code = concat("extern \"C\" __global__ void ", bounded ? "__launch_bounds__(256, 6) " : "",
+                              reduction_kernel_name(spec.shape, index), "(const gk_reduce_params<", op,
+                              "::width> p) {\n");
     switch (spec.shape) {
         case ReductionClass::full:
             code += concat("    __shared__ ", op, "::acc_t gk_shared[32];\n    __shared__ bool gk_last;\n");
             code += concat("    gk_reduce_full<", op, ", ", spec.vector_width, ">(p, gk_shared, &gk_last);\n");
             break;
         case ReductionClass::rows:
-            code += concat("    __shared__ ", op, "::acc_t gk_shared[32];\n");
-            code += concat("    gk_reduce_rows<", op, ", ", spec.vector_width, ">(p, gk_shared);\n");
+            code += concat("    __shared__ ", op, "::acc_t gk_shared[32];\n    __shared__ bool gk_last;\n");
+            code += concat("    gk_reduce_rows<", op, ", ", spec.vector_width, ">(p, gk_shared, &gk_last);\n");
             break;
         case ReductionClass::columns:
+            code += concat("    __shared__ ", op, "::acc_t gk_shared[GK_COLUMN_WARPS * 32 * ", spec.vector_width,
+                           "];\n    __shared__ bool gk_last;\n");
+            code += concat("    gk_reduce_columns<", op, ", ", spec.vector_width, ">(p, gk_shared, &gk_last);\n");
+            break;
         case ReductionClass::strided:
             code += "    __shared__ bool gk_last;\n";
             code += concat("    gk_reduce_each<", op, ">(p, &gk_last);\n");
