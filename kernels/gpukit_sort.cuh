@@ -84,8 +84,13 @@ struct gk_sort_params {
     int decode_output;                         // radix pass: keys are written as elements (at decoded)
     int indices_output;                        // radix pass: values are written as int64 value % row_length
                                                // (at positions)
+    int pass;                                  // onesweep: the pass (its tickets, totals, status tag)
+    unsigned long long decoded;                // radix pass, decode_output: the sorted elements
+    unsigned long long statuses;               // onesweep: look-back words, [tile][GK_RADIX]
+    unsigned long long tickets;                // onesweep: each pass's ticket count (unsigned)
+    int key_passes, passes;                    // count_passes: passes over the key's digits, in all
+    int copies;                                // count_passes: copies of the counts in a block
     int unused;
-    unsigned long long decoded;  // radix pass, decode_output: the sorted elements
 };
 
 // ---- keys: unsigned words in NumPy's order
@@ -300,136 +305,48 @@ __device__ inline void gk_pass_store(const gk_sort_params& p, long long o, K key
     }
 }
 
-// Copies of a GPU block's digit counts, lane % GK_COUNT_COPIES choosing one: lanes of a warp that
-// count one digit (keys of few distinct top bytes) mostly hit different words, which shared-memory
-// atomics do not serialise; a copy's stride of GK_RADIX + 1 words puts them in different banks.
-#define GK_COUNT_COPIES 8
+// ---- the simulator's passes (GK_CHUNKED_SHAPES): three kernels a pass, a block of one thread and
+// a contiguous chunk each. gk_radix_histogram counts each block's digits, gk_radix_scan turns the
+// counts (digit-major: digit d of block b at d * blocks + b) into offsets within each digit and the
+// digits' totals, gk_radix_scatter moves each key (and its value) to its digit's start + its
+// offset, keys of one digit in their order. (Their bodies are empty in the GPU's shapes.)
 
 template <class K, class V>
 __device__ inline void gk_radix_histogram(const gk_sort_params& p) {
+#ifdef GK_CHUNKED_SHAPES
     long long begin, end;
     gk_radix_chunk(p, &begin, &end);
     long long* out = (long long*)p.counts;
-#ifdef GK_CHUNKED_SHAPES
     __shared__ unsigned counts[GK_RADIX];
     for (int d = 0; d < GK_RADIX; ++d) counts[d] = 0;
     for (long long i = begin; i < end; ++i) ++counts[gk_digit<K, V>(p, gk_pass_key<K>(p, i), gk_pass_value<V>(p, i))];
     for (int d = 0; d < GK_RADIX; ++d) out[(long long)d * p.blocks + blockIdx.x] = counts[d];
 #else
-    // Dynamic shared memory, GK_COUNT_COPIES * (GK_RADIX + 1) words (the launcher gives 8224 bytes):
-    // the simulator counts a module's static shared arrays for each of its kernels.
-    extern __shared__ unsigned long long gk_sort_shared[];
-    unsigned* copies = (unsigned*)gk_sort_shared;
-    for (int w = threadIdx.x; w < GK_COUNT_COPIES * (GK_RADIX + 1); w += blockDim.x) copies[w] = 0;
-    __syncthreads();
-    unsigned* counts = copies + (threadIdx.x % GK_COUNT_COPIES) * (GK_RADIX + 1);
-    const K* keys = (const K*)p.keys_in;
-    long long rest = begin;  // keys from here on: one at a time
-    if (sizeof(K) == 4 && !p.digit_of_row && (!p.encode_input || p.itemsize == 4)) {
-        // 16-byte loads, four keys (or 32-bit elements, whose keys are made here) each (a block's
-        // chunk starts at a whole tile: aligned). Four loads in flight per thread before their
-        // counts: enough bytes on the way to keep the memory busy with two blocks per multiprocessor.
-        typedef gk_vector<K, 16 / sizeof(K)> quad;
-        const quad* quads = (const quad*)((p.encode_input ? (const K*)p.elements : keys) + begin);
-        const long long count = (end - begin) / (16 / sizeof(K));
-        for (long long first = threadIdx.x; first < count; first += 4 * (long long)blockDim.x) {
-            quad q[4];
-#pragma unroll
-            for (int u = 0; u < 4; ++u) {
-                const long long j = first + u * (long long)blockDim.x;
-                if (j < count) q[u] = quads[j];
-            }
-#pragma unroll
-            for (int u = 0; u < 4; ++u) {
-                if (first + u * (long long)blockDim.x >= count) break;
-#pragma unroll
-                for (int k = 0; k < 16 / (int)sizeof(K); ++k) {
-                    const K key = p.encode_input ? (K)gk_key_of_bits(p, q[u].v[k]) : q[u].v[k];
-                    atomicAdd(&counts[gk_digit<K, V>(p, key, (V)0)], 1u);
-                }
-            }
-        }
-        rest = begin + count * (16 / sizeof(K));
-    }
-    // Eight keys in flight per thread before their counts.
-    for (long long first = rest + threadIdx.x; first < end; first += 8 * (long long)blockDim.x) {
-        unsigned digit[8];
-#pragma unroll
-        for (int u = 0; u < 8; ++u) {
-            const long long i = first + u * (long long)blockDim.x;
-            digit[u] = i < end ? gk_digit<K, V>(p, gk_pass_key<K>(p, i), gk_pass_value<V>(p, i)) : GK_RADIX;
-        }
-#pragma unroll
-        for (int u = 0; u < 8; ++u)
-            if (digit[u] < GK_RADIX) atomicAdd(&counts[digit[u]], 1u);
-    }
-    __syncthreads();
-    for (int d = threadIdx.x; d < GK_RADIX; d += blockDim.x) {
-        unsigned total = 0;
-#pragma unroll
-        for (int c = 0; c < GK_COUNT_COPIES; ++c) total += copies[c * (GK_RADIX + 1) + d];
-        out[(long long)d * p.blocks + blockIdx.x] = total;
-    }
+    (void)p;
 #endif
 }
 
-// The sum of `value` over the block's threads before this one (blockDim.x a multiple of 32);
-// *total gets the sum over all of them.
-__device__ inline long long gk_sort_block_scan(long long value, long long* total, long long* warp_sums) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    long long inclusive = value;
-    for (int d = 1; d < 32; d <<= 1) {
-        const long long other = __shfl_up_sync(0xffffffffu, inclusive, d);
-        if (lane >= d) inclusive += other;
-    }
-    if (lane == 31) warp_sums[warp] = inclusive;
-    __syncthreads();
-    if (warp == 0) {
-        long long sum = lane < warps ? warp_sums[lane] : 0;
-        for (int d = 1; d < 32; d <<= 1) {
-            const long long other = __shfl_up_sync(0xffffffffu, sum, d);
-            if (lane >= d) sum += other;
-        }
-        if (lane < warps) warp_sums[lane] = sum;
-    }
-    __syncthreads();
-    *total = warp_sums[warps - 1];
-    const long long before = (warp > 0 ? warp_sums[warp - 1] : 0) + inclusive - value;
-    __syncthreads();
-    return before;
-}
-
 // Block d: digit d's counts in the pass's blocks, counts[d * blocks + b], into exclusive offsets
-// within the digit; the digit's total goes to counts[GK_RADIX * blocks + d]. (The scatter adds the
-// totals of the digits before: a scan of 256 values that each of its blocks does.)
+// within the digit; the digit's total goes to counts[GK_RADIX * blocks + d].
 extern "C" __global__ void gk_radix_scan(const gk_sort_params p) {
+#ifdef GK_CHUNKED_SHAPES
     long long* counts = (long long*)p.counts + (long long)blockIdx.x * p.blocks;
     long long running = 0;
-#ifdef GK_CHUNKED_SHAPES
     for (long long b = 0; b < p.blocks; ++b) {
         const long long c = counts[b];
         counts[b] = running;
         running += c;
     }
-#else
-    __shared__ long long warp_sums[32];
-    for (long long start = 0; start < p.blocks; start += blockDim.x) {
-        const long long b = start + threadIdx.x;
-        const long long c = b < p.blocks ? counts[b] : 0;
-        long long total;
-        const long long before = gk_sort_block_scan(c, &total, warp_sums);
-        if (b < p.blocks) counts[b] = running + before;
-        running += total;
-    }
-    if (threadIdx.x == 0)
-#endif
     ((long long*)p.counts)[GK_RADIX * p.blocks + blockIdx.x] = running;
+#else
+    (void)p;
+#endif
 }
 
-#ifdef GK_CHUNKED_SHAPES
-// One thread per block: its chunk's keys in order, each to the next offset of its digit.
+// Its chunk's keys in order, each to the next offset of its digit.
 template <class K, class V>
 __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
+#ifdef GK_CHUNKED_SHAPES
     __shared__ long long offsets[GK_RADIX];
     const long long* counts = (const long long*)p.counts;
     long long digit_start = 0;
@@ -444,121 +361,253 @@ __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
         const V value = gk_pass_value<V>(p, i);
         gk_pass_store<K, V>(p, offsets[gk_digit<K, V>(p, key, value)]++, key, value);
     }
-}
 #else
-// Tiles of GK_SORT_THREADS x ITEMS keys, each warp 32 x ITEMS consecutive ones, in rounds of 32
-// (coalesced loads); a key's place in its tile = the tile's start of its digit + the keys of that
-// digit in earlier warps + those before it in its warp (its rank). The tile is ordered by digit in
-// shared memory, then written out: runs of one digit land at consecutive addresses.
+    (void)p;
+#endif
+}
+
+// ---- a GPU's passes: onesweep (Adinets and Merrill, 2022). One read of the keys counts the digits
+// of every pass (gk_radix_count_passes); then one kernel a pass (gk_radix_onesweep): a block takes
+// the next tile by ticket, ranks its keys by digit, publishes its tile's count of each digit and
+// looks back over the tiles before it for where its keys of each digit go (a decoupled look-back per
+// digit), then writes its keys, ordered by digit in shared memory, in runs. The scratch the launcher
+// zeroes before a sort holds each pass's ticket count, each pass's digit totals and a status word per
+// (tile, digit), reused by every pass: a word carries its pass (tag), whether it holds the tile's own
+// count (aggregate) or the count of the tiles up to and including it (inclusive prefix), and the count.
+
+#define GK_LOOKBACK_TAG_SHIFT 58                      // bits 58-63: the pass + 1 (0: nothing yet)
+#define GK_LOOKBACK_PREFIX (1ull << 57)               // the count is the inclusive prefix
+#define GK_LOOKBACK_COUNT ((1ull << 57) - 1)          // bits 0-56: the count
+#define GK_PASS_COPIES_MAX 8                          // copies of gk_radix_count_passes' counts at most
+
+// A status word another block writes. The count travels in the word, so a relaxed load and store at
+// device scope suffice on a GPU (nothing else is read through it); on the simulator, atomics.
+__device__ inline unsigned long long gk_lookback_load(unsigned long long* word) {
+#ifdef GK_SIMULATED
+    return atomicAdd(word, 0ull);
+#else
+    unsigned long long value;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(value) : "l"(word) : "memory");
+    return value;
+#endif
+}
+__device__ inline void gk_lookback_store(unsigned long long* word, unsigned long long value) {
+#ifdef GK_SIMULATED
+    atomicExch(word, value);
+#else
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(word), "l"(value) : "memory");
+#endif
+}
+
+// Counts key i's digit of each pass (its key's, then its row's) in `counts` ([passes][GK_RADIX + 1]).
 template <class K, class V>
-__device__ inline void gk_radix_scatter(const gk_sort_params& p) {
+__device__ inline void gk_count_digits(const gk_sort_params& p, unsigned* counts, K key, long long i) {
+    for (int pass = 0; pass < p.key_passes; ++pass)
+        atomicAdd(&counts[pass * (GK_RADIX + 1) + (unsigned)((key >> (8 * pass)) & 255u)], 1u);
+    if (p.passes == p.key_passes) return;
+    const V value = gk_pass_value<V>(p, i);
+    const unsigned long long row = sizeof(V) == 4 ? (unsigned long long)((unsigned)value / (unsigned)p.row_length)
+                                                  : (unsigned long long)value / (unsigned long long)p.row_length;
+    for (int pass = p.key_passes; pass < p.passes; ++pass)
+        atomicAdd(&counts[pass * (GK_RADIX + 1) + (unsigned)((row >> (8 * (pass - p.key_passes))) & 255u)], 1u);
+}
+
+// Every pass's digit totals (p.counts: [passes][GK_RADIX], zeroed), read as the first pass reads.
+// A block counts in `copies` copies (lane % copies chooses one: lanes counting one digit, as keys of
+// few distinct top bytes do, mostly hit different words), 16-byte loads where keys are 4-byte words.
+template <class K, class V>
+__device__ inline void gk_radix_count_passes(const gk_sort_params& p) {
+#ifndef GK_CHUNKED_SHAPES
+    extern __shared__ unsigned long long gk_sort_shared[];  // [copies][passes][GK_RADIX + 1]
+    unsigned* copies = (unsigned*)gk_sort_shared;
+    const int stride = p.passes * (GK_RADIX + 1);
+    for (int w = threadIdx.x; w < p.copies * stride; w += blockDim.x) copies[w] = 0;
+    __syncthreads();
+    unsigned* counts = copies + (threadIdx.x % p.copies) * stride;
+    const long long n = p.size, first = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    long long rest = 0;  // keys from here on: one at a time
+    const unsigned* words = (const unsigned*)(p.encode_input ? p.elements : p.keys_in);
+    if (sizeof(K) == 4 && (!p.encode_input || p.itemsize == 4) && ((unsigned long long)words & 15) == 0) {
+        typedef gk_vector<unsigned, 4> quad;
+        const long long quads = n / 4;
+        for (long long q = first; q < quads; q += step) {
+            const quad v = ((const quad*)words)[q];
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                const K key = p.encode_input ? (K)gk_key_of_bits(p, v.v[k]) : (K)v.v[k];
+                gk_count_digits<K, V>(p, counts, key, 4 * q + k);
+            }
+        }
+        rest = 4 * quads;
+    }
+    for (long long i = rest + first; i < n; i += step) gk_count_digits<K, V>(p, counts, gk_pass_key<K>(p, i), i);
+    __syncthreads();
+    unsigned long long* totals = (unsigned long long*)p.counts;
+    for (int w = threadIdx.x; w < p.passes * GK_RADIX; w += blockDim.x) {
+        const int at = w / GK_RADIX * (GK_RADIX + 1) + w % GK_RADIX;
+        unsigned total = 0;
+        for (int c = 0; c < p.copies; ++c) total += copies[c * stride + at];
+        if (total) atomicAdd(&totals[w], (unsigned long long)total);
+    }
+#else
+    (void)p;
+#endif
+}
+
+// Keys a thread of a onesweep tile holds: GK_ONESWEEP_BYTES over the wider of key and carried value
+// (src/ops/sort/radix.cpp sizes tiles by the same rule); GK_ONESWEEP_BLOCKS blocks a multiprocessor
+// runs at once (caps the registers a thread takes).
+#ifndef GK_ONESWEEP_BYTES
+#define GK_ONESWEEP_BYTES 64
+#endif
+#ifndef GK_ONESWEEP_BLOCKS
+#define GK_ONESWEEP_BLOCKS 3
+#endif
+template <class K, class V, bool CARRY>
+struct gk_onesweep_shape {
     enum {
-        ITEMS = 64 / (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)),
+        ITEMS = GK_ONESWEEP_BYTES / (CARRY && sizeof(V) > sizeof(K) ? sizeof(V) : sizeof(K)),
         TILE = GK_SORT_THREADS * ITEMS,
         WARPS = GK_SORT_THREADS / 32
     };
-    // Dynamic shared memory, as much as these take (the launcher, src/ops/sort/radix.cpp, computes
-    // it: at most 43.3 KiB), in this order:
-    extern __shared__ unsigned long long gk_sort_shared[];
-    long long* next = (long long*)gk_sort_shared;  // [GK_RADIX] where the block's next key of a digit goes
-    long long* warp_sums = next + GK_RADIX;        // [32]
-    unsigned(*warp_counts)[GK_RADIX] = (unsigned(*)[GK_RADIX])(warp_sums + 32);  // [WARPS][GK_RADIX]: per warp,
-                                                                                 // then the warps' places in the tile
-    unsigned* tile_start = (unsigned*)(warp_counts + WARPS);  // [GK_RADIX] the tile's first place of each digit
-    V* staged_values = (V*)(tile_start + GK_RADIX);           // [TILE]
-    K* staged_keys = (K*)(staged_values + TILE);              // [TILE]
-    const bool carry = p.values_in != 0 || p.index_values;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, digit_kept = threadIdx.x;
-    const long long* counts = (const long long*)p.counts;
-    long long all_keys;
-    next[digit_kept] = gk_sort_block_scan(counts[GK_RADIX * p.blocks + digit_kept], &all_keys, warp_sums) +
-                       counts[(long long)digit_kept * p.blocks + blockIdx.x];
-    long long begin, end;
-    gk_radix_chunk(p, &begin, &end);
-    for (long long start = begin; start < end; start += TILE) {
-        for (int w = 0; w < WARPS; ++w) warp_counts[w][digit_kept] = 0;
-        __syncthreads();
-        K key[ITEMS];
-        V value[ITEMS];
-        unsigned slot[ITEMS];  // the key's digit << 16 | its rank in its warp (GK_RADIX << 16: past the end)
-        const long long first = start + (long long)warp * 32 * ITEMS + lane;
-#pragma unroll
-        for (int r = 0; r < ITEMS; ++r) {
-            const long long i = first + 32 * r;
-            key[r] = i < end ? gk_pass_key<K>(p, i) : (K)0;
-            value[r] = carry && i < end ? gk_pass_value<V>(p, i) : (V)0;
-            slot[r] = i < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX;
-        }
-#pragma unroll
-        for (int r = 0; r < ITEMS; ++r) {
-            const unsigned digit = slot[r];
-            const unsigned peers = __match_any_sync(0xffffffffu, digit);
-            const int leader = __ffs(peers) - 1;
-            unsigned before = 0;
-            if (lane == leader && digit < GK_RADIX) {
-                before = warp_counts[warp][digit];
-                warp_counts[warp][digit] = before + __popc(peers);
-            }
-            slot[r] = digit << 16 | (__shfl_sync(0xffffffffu, before, leader) + __popc(peers & ((1u << lane) - 1u)));
-            __syncwarp();
-        }
-        __syncthreads();
-        unsigned count = 0;  // the tile's keys of digit_kept; warp_counts become places before each warp's
-        for (int w = 0; w < WARPS; ++w) {
-            const unsigned c = warp_counts[w][digit_kept];
-            warp_counts[w][digit_kept] = count;
-            count += c;
-        }
-        long long total;
-        const unsigned start_of_digit = (unsigned)gk_sort_block_scan(count, &total, warp_sums);
-        tile_start[digit_kept] = start_of_digit;
-        for (int w = 0; w < WARPS; ++w) warp_counts[w][digit_kept] += start_of_digit;
-        __syncthreads();
-#pragma unroll
-        for (int r = 0; r < ITEMS; ++r) {
-            const unsigned digit = slot[r] >> 16;
-            if (digit >= GK_RADIX) continue;
-            const unsigned place = warp_counts[warp][digit] + (slot[r] & 0xffffu);
-            staged_keys[place] = key[r];
-            if (carry) staged_values[place] = value[r];
-        }
-        __syncthreads();
-        const int valid = end - start < TILE ? (int)(end - start) : TILE;
-        for (int j = threadIdx.x; j < valid; j += GK_SORT_THREADS) {
-            const K k = staged_keys[j];
-            const V v = carry ? staged_values[j] : (V)0;
-            const unsigned d = gk_digit<K, V>(p, k, v);
-            gk_pass_store<K, V>(p, next[d] + (j - (int)tile_start[d]), k, v);
-        }
-        __syncthreads();
-        next[digit_kept] += count;
-    }
-}
-#endif
+};
 
-// One kernel per key and value width, written out: kernel names are found in the text, unexpanded.
-extern "C" __global__ void gk_radix_histogram_k32_v32(const gk_sort_params p) {
-    gk_radix_histogram<unsigned, unsigned>(p);
+// A tile of GK_SORT_THREADS x ITEMS keys, each warp 32 x ITEMS consecutive ones, loaded in rounds of
+// 32 (coalesced); thread d also keeps digit d. A key's place in its tile = the tile's start of its
+// digit + the keys of that digit in earlier warps + those before it in its warp (its rank, from
+// __match_any_sync and per-warp counts in shared memory). The tile is ordered by digit in shared
+// memory, then written out: a digit's keys go to consecutive places from the digit's start + the
+// keys of that digit in earlier tiles (the look-back's) - the tile's start of the digit.
+template <class K, class V, bool CARRY>
+__device__ inline void gk_radix_onesweep(const gk_sort_params& p) {
+#ifndef GK_CHUNKED_SHAPES
+    typedef gk_onesweep_shape<K, V, CARRY> shape;
+    enum { ITEMS = shape::ITEMS, TILE = shape::TILE, WARPS = shape::WARPS };
+    // Dynamic shared memory (the launcher, src/ops/sort/radix.cpp, gives as much: at most 43.3 KiB), in
+    // this order:
+    extern __shared__ unsigned long long gk_sort_shared[];
+    long long* out_base = (long long*)gk_sort_shared;  // [GK_RADIX] the place of the tile's place 0, by digit
+    long long* warp_sums = out_base + GK_RADIX;         // [32] the block scan's
+    long long* ticket_slot = warp_sums + 32;            // [1]
+    unsigned(*warp_counts)[GK_RADIX] = (unsigned(*)[GK_RADIX])(ticket_slot + 1);  // [WARPS][GK_RADIX] per warp,
+                                                                                  // then the warps' places
+    K* staged_keys = (K*)(warp_counts + WARPS);   // [TILE]
+    V* staged_values = (V*)(staged_keys + TILE);  // [TILE] when CARRY
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, digit_kept = threadIdx.x;
+
+    if (threadIdx.x == 0) *ticket_slot = atomicAdd((unsigned*)p.tickets + p.pass, 1u);
+    for (int w = 0; w < WARPS; ++w) warp_counts[w][digit_kept] = 0;
+    __syncthreads();
+    const long long tile = *ticket_slot, start = tile * TILE;
+    const long long end = start + TILE < p.size ? start + TILE : p.size;
+
+    K key[ITEMS];
+    V value[ITEMS];
+    unsigned slot[ITEMS];  // the key's digit << 16 | its rank in its warp (GK_RADIX << 16: past the end)
+    const long long first = start + (long long)warp * 32 * ITEMS + lane;
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        const long long i = first + 32 * r;
+        key[r] = i < end ? (p.encode_input ? (K)gk_encode(p, (gk_index)i) : __ldcg((const K*)p.keys_in + i)) : (K)0;
+        if (CARRY)
+            value[r] = i < end ? (p.index_values ? (V)i : __ldcg((const V*)p.values_in + i)) : (V)0;
+        else
+            value[r] = (V)0;
+    }
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        const unsigned digit = first + 32 * r < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX;
+        const unsigned peers = __match_any_sync(0xffffffffu, digit);
+        const int leader = __ffs(peers) - 1;
+        unsigned before = 0;
+        if (lane == leader && digit < GK_RADIX) {
+            before = warp_counts[warp][digit];
+            warp_counts[warp][digit] = before + __popc(peers);
+        }
+        slot[r] = digit << 16 | (__shfl_sync(0xffffffffu, before, leader) + __popc(peers & ((1u << lane) - 1u)));
+        __syncwarp();
+    }
+    __syncthreads();
+
+    // The tile's count of digit_kept, published at once (later tiles wait for it); warp_counts become
+    // the keys of the digit before each warp.
+    unsigned count = 0;
+    for (int w = 0; w < WARPS; ++w) {
+        const unsigned c = warp_counts[w][digit_kept];
+        warp_counts[w][digit_kept] = count;
+        count += c;
+    }
+    unsigned long long* statuses = (unsigned long long*)p.statuses + (long long)GK_RADIX * tile;
+    const unsigned long long tag = (unsigned long long)(p.pass + 1) << GK_LOOKBACK_TAG_SHIFT;
+    gk_lookback_store(statuses + digit_kept, tag | (tile == 0 ? GK_LOOKBACK_PREFIX : 0ull) | count);
+
+    // The digit's start (the digit totals before it, from the count of every pass) and the tile's
+    // start of it, in one scan: totals above bit 16, tile counts (at most TILE) below.
+    const unsigned long long* totals = (const unsigned long long*)p.counts + (long long)GK_RADIX * p.pass;
+    long long all;
+    const long long before =
+        gk_block_exclusive_scan((long long)(totals[digit_kept] << 16 | count), &all, warp_sums);
+    const long long digit_start = before >> 16;
+    const unsigned tile_start = (unsigned)(before & 0xffff);
+    for (int w = 0; w < WARPS; ++w) warp_counts[w][digit_kept] += tile_start;
+
+    // The keys of digit_kept in the tiles before this one: their aggregates back to the first
+    // inclusive prefix found (each tile waited for belongs to a block that took its ticket earlier).
+    long long earlier = 0;
+    for (long long j = tile - 1; j >= 0; --j) {
+        unsigned long long* word = (unsigned long long*)p.statuses + (long long)GK_RADIX * j + digit_kept;
+        unsigned long long status;
+        do {
+            status = gk_lookback_load(word);
+        } while ((status >> GK_LOOKBACK_TAG_SHIFT) != (unsigned long long)(p.pass + 1));
+        earlier += (long long)(status & GK_LOOKBACK_COUNT);
+        if (status & GK_LOOKBACK_PREFIX) break;
+    }
+    if (tile > 0) gk_lookback_store(statuses + digit_kept, tag | GK_LOOKBACK_PREFIX | (unsigned long long)(earlier + count));
+    out_base[digit_kept] = digit_start + earlier - tile_start;
+    __syncthreads();
+
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        const unsigned digit = slot[r] >> 16;
+        if (digit >= GK_RADIX) continue;
+        const unsigned place = warp_counts[warp][digit] + (slot[r] & 0xffffu);
+        staged_keys[place] = key[r];
+        if (CARRY) staged_values[place] = value[r];
+    }
+    __syncthreads();
+    const int valid = (int)(end - start);
+    for (int j = threadIdx.x; j < valid; j += GK_SORT_THREADS) {
+        const K k = staged_keys[j];
+        const V v = CARRY ? staged_values[j] : (V)0;
+        gk_pass_store<K, V>(p, out_base[gk_digit<K, V>(p, k, v)] + j, k, v);
+    }
+#else
+    (void)p;
+#endif
 }
+
+// One kernel per key and value width (v0: keys alone), written out: kernel names are found in the
+// text, unexpanded.
+extern "C" __global__ void gk_radix_histogram_k32_v32(const gk_sort_params p) { gk_radix_histogram<unsigned, unsigned>(p); }
 extern "C" __global__ void gk_radix_scatter_k32_v32(const gk_sort_params p) { gk_radix_scatter<unsigned, unsigned>(p); }
-extern "C" __global__ void gk_radix_histogram_k32_v64(const gk_sort_params p) {
-    gk_radix_histogram<unsigned, unsigned long long>(p);
-}
-extern "C" __global__ void gk_radix_scatter_k32_v64(const gk_sort_params p) {
-    gk_radix_scatter<unsigned, unsigned long long>(p);
-}
-extern "C" __global__ void gk_radix_histogram_k64_v32(const gk_sort_params p) {
-    gk_radix_histogram<unsigned long long, unsigned>(p);
-}
-extern "C" __global__ void gk_radix_scatter_k64_v32(const gk_sort_params p) {
-    gk_radix_scatter<unsigned long long, unsigned>(p);
-}
-extern "C" __global__ void gk_radix_histogram_k64_v64(const gk_sort_params p) {
-    gk_radix_histogram<unsigned long long, unsigned long long>(p);
-}
-extern "C" __global__ void gk_radix_scatter_k64_v64(const gk_sort_params p) {
-    gk_radix_scatter<unsigned long long, unsigned long long>(p);
-}
+extern "C" __global__ void gk_radix_count_passes_k32_v32(const gk_sort_params p) { gk_radix_count_passes<unsigned, unsigned>(p); }
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS) gk_radix_onesweep_k32_v32(const gk_sort_params p) { gk_radix_onesweep<unsigned, unsigned, true>(p); }
+extern "C" __global__ void gk_radix_histogram_k32_v64(const gk_sort_params p) { gk_radix_histogram<unsigned, unsigned long long>(p); }
+extern "C" __global__ void gk_radix_scatter_k32_v64(const gk_sort_params p) { gk_radix_scatter<unsigned, unsigned long long>(p); }
+extern "C" __global__ void gk_radix_count_passes_k32_v64(const gk_sort_params p) { gk_radix_count_passes<unsigned, unsigned long long>(p); }
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS) gk_radix_onesweep_k32_v64(const gk_sort_params p) { gk_radix_onesweep<unsigned, unsigned long long, true>(p); }
+extern "C" __global__ void gk_radix_histogram_k64_v32(const gk_sort_params p) { gk_radix_histogram<unsigned long long, unsigned>(p); }
+extern "C" __global__ void gk_radix_scatter_k64_v32(const gk_sort_params p) { gk_radix_scatter<unsigned long long, unsigned>(p); }
+extern "C" __global__ void gk_radix_count_passes_k64_v32(const gk_sort_params p) { gk_radix_count_passes<unsigned long long, unsigned>(p); }
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS) gk_radix_onesweep_k64_v32(const gk_sort_params p) { gk_radix_onesweep<unsigned long long, unsigned, true>(p); }
+extern "C" __global__ void gk_radix_histogram_k64_v64(const gk_sort_params p) { gk_radix_histogram<unsigned long long, unsigned long long>(p); }
+extern "C" __global__ void gk_radix_scatter_k64_v64(const gk_sort_params p) { gk_radix_scatter<unsigned long long, unsigned long long>(p); }
+extern "C" __global__ void gk_radix_count_passes_k64_v64(const gk_sort_params p) { gk_radix_count_passes<unsigned long long, unsigned long long>(p); }
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS) gk_radix_onesweep_k64_v64(const gk_sort_params p) { gk_radix_onesweep<unsigned long long, unsigned long long, true>(p); }
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS) gk_radix_onesweep_k32_v0(const gk_sort_params p) { gk_radix_onesweep<unsigned, unsigned, false>(p); }
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS) gk_radix_onesweep_k64_v0(const gk_sort_params p) { gk_radix_onesweep<unsigned long long, unsigned, false>(p); }
 
 // ---- moving elements and indices
 
