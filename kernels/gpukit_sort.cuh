@@ -399,11 +399,50 @@ __device__ inline void gk_lookback_store(unsigned long long* word, unsigned long
 #endif
 }
 
+// How a onesweep kernel reads and writes elements, fixed at compile time (a kind chosen per element
+// at run time costs the first and last passes a third of their time): the keys as they are
+// (GK_SORT_KEYS_AS_IS: no pass here reads or writes elements), float32 or float64 elements, or any
+// kind (GK_SORT_ANY_KIND: p.kind at run time).
+#define GK_SORT_KEYS_AS_IS (-1)
+#define GK_SORT_ANY_KIND (-2)
+
+// Key i of a pass: made from element i when p.encode_input, else keys_in's (streamed: read once).
+template <int KIND, class K>
+__device__ inline K gk_tile_key(const gk_sort_params& p, long long i) {
+    if (KIND != GK_SORT_KEYS_AS_IS && p.encode_input) {
+        if (KIND == GK_SORT_FLOAT32) return (K)gk_key32(__ldcg((const unsigned*)p.elements + i), p.canonical_zero != 0);
+        if (KIND == GK_SORT_FLOAT64)
+            return (K)gk_key64(__ldcg((const unsigned long long*)p.elements + i), p.canonical_zero != 0);
+        return (K)gk_encode(p, (gk_index)i);
+    }
+    return __ldcg((const K*)p.keys_in + i);
+}
+// Key and value to place o (gk_pass_store's, with KIND's elements).
+template <int KIND, class K, class V>
+__device__ inline void gk_tile_store(const gk_sort_params& p, long long o, K key, V value) {
+    if (KIND == GK_SORT_FLOAT32 && p.decode_output) {
+        ((unsigned*)p.decoded)[o] = gk_float_of_key<unsigned>((unsigned)key, 0x80000000u, 0x7fc00000u);
+    } else if (KIND == GK_SORT_FLOAT64 && p.decode_output) {
+        ((unsigned long long*)p.decoded)[o] =
+            gk_float_of_key<unsigned long long>(key, 0x8000000000000000ull, 0x7ff8000000000000ull);
+    } else if (KIND == GK_SORT_ANY_KIND && p.decode_output) {
+        gk_decode_key(p, (char*)p.decoded, key, (gk_index)o, 0);
+    } else if (p.keys_out) {
+        ((K*)p.keys_out)[o] = key;
+    }
+    if (p.indices_output) {
+        ((long long*)p.positions)[o] = (long long)((unsigned long long)value % (unsigned long long)p.row_length);
+    } else if (p.values_out) {
+        ((V*)p.values_out)[o] = value;
+    }
+}
+
 // Counts key i's digit of each pass (its key's, then its row's) in `counts` ([passes][GK_RADIX + 1]).
 template <class K, class V>
 __device__ inline void gk_count_digits(const gk_sort_params& p, unsigned* counts, K key, long long i) {
-    for (int pass = 0; pass < p.key_passes; ++pass)
-        atomicAdd(&counts[pass * (GK_RADIX + 1) + (unsigned)((key >> (8 * pass)) & 255u)], 1u);
+#pragma unroll
+    for (int pass = 0; pass < (int)sizeof(K); ++pass)
+        if (pass < p.key_passes) atomicAdd(&counts[pass * (GK_RADIX + 1) + (unsigned)((key >> (8 * pass)) & 255u)], 1u);
     if (p.passes == p.key_passes) return;
     const V value = gk_pass_value<V>(p, i);
     const unsigned long long row = sizeof(V) == 4 ? (unsigned long long)((unsigned)value / (unsigned)p.row_length)
@@ -412,9 +451,33 @@ __device__ inline void gk_count_digits(const gk_sort_params& p, unsigned* counts
         atomicAdd(&counts[pass * (GK_RADIX + 1) + (unsigned)((row >> (8 * (pass - p.key_passes))) & 255u)], 1u);
 }
 
+// The keys [first, n), `step` apart, counted; 4-byte words (elements or keys) four at a time with
+// 16-byte loads when aligned. Returns nothing; the caller flushes the counts.
+template <int KIND, class K, class V>
+__device__ inline void gk_count_keys(const gk_sort_params& p, unsigned* counts, long long first, long long step) {
+    const long long n = p.size;
+    long long rest = 0;  // keys from here on: one at a time
+    const unsigned* words = (const unsigned*)(p.encode_input ? p.elements : p.keys_in);
+    if (sizeof(K) == 4 && (KIND == GK_SORT_KEYS_AS_IS || KIND == GK_SORT_FLOAT32) &&
+        ((unsigned long long)words & 15) == 0) {
+        typedef gk_vector<unsigned, 4> quad;
+        const long long quads = n / 4;
+        for (long long q = first; q < quads; q += step) {
+            const quad v = ((const quad*)words)[q];
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                const K key = KIND == GK_SORT_FLOAT32 ? (K)gk_key32(v.v[k], p.canonical_zero != 0) : (K)v.v[k];
+                gk_count_digits<K, V>(p, counts, key, 4 * q + k);
+            }
+        }
+        rest = 4 * quads;
+    }
+    for (long long i = rest + first; i < n; i += step) gk_count_digits<K, V>(p, counts, gk_tile_key<KIND, K>(p, i), i);
+}
+
 // Every pass's digit totals (p.counts: [passes][GK_RADIX], zeroed), read as the first pass reads.
 // A block counts in `copies` copies (lane % copies chooses one: lanes counting one digit, as keys of
-// few distinct top bytes do, mostly hit different words), 16-byte loads where keys are 4-byte words.
+// few distinct top bytes do, mostly hit different words).
 template <class K, class V>
 __device__ inline void gk_radix_count_passes(const gk_sort_params& p) {
 #ifndef GK_CHUNKED_SHAPES
@@ -424,24 +487,14 @@ __device__ inline void gk_radix_count_passes(const gk_sort_params& p) {
     for (int w = threadIdx.x; w < p.copies * stride; w += blockDim.x) copies[w] = 0;
     __syncthreads();
     unsigned* counts = copies + (threadIdx.x % p.copies) * stride;
-    const long long n = p.size, first = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    const long long step = (long long)gridDim.x * blockDim.x;
-    long long rest = 0;  // keys from here on: one at a time
-    const unsigned* words = (const unsigned*)(p.encode_input ? p.elements : p.keys_in);
-    if (sizeof(K) == 4 && (!p.encode_input || p.itemsize == 4) && ((unsigned long long)words & 15) == 0) {
-        typedef gk_vector<unsigned, 4> quad;
-        const long long quads = n / 4;
-        for (long long q = first; q < quads; q += step) {
-            const quad v = ((const quad*)words)[q];
-#pragma unroll
-            for (int k = 0; k < 4; ++k) {
-                const K key = p.encode_input ? (K)gk_key_of_bits(p, v.v[k]) : (K)v.v[k];
-                gk_count_digits<K, V>(p, counts, key, 4 * q + k);
-            }
-        }
-        rest = 4 * quads;
+    const long long first = (long long)blockIdx.x * blockDim.x + threadIdx.x, step = (long long)gridDim.x * blockDim.x;
+    if (!p.encode_input) {
+        gk_count_keys<GK_SORT_KEYS_AS_IS, K, V>(p, counts, first, step);
+    } else if (sizeof(K) == 4 && p.kind == GK_SORT_FLOAT32) {
+        gk_count_keys<GK_SORT_FLOAT32, K, V>(p, counts, first, step);
+    } else {
+        gk_count_keys<GK_SORT_ANY_KIND, K, V>(p, counts, first, step);
     }
-    for (long long i = rest + first; i < n; i += step) gk_count_digits<K, V>(p, counts, gk_pass_key<K>(p, i), i);
     __syncthreads();
     unsigned long long* totals = (unsigned long long*)p.counts;
     for (int w = threadIdx.x; w < p.passes * GK_RADIX; w += blockDim.x) {
@@ -455,14 +508,31 @@ __device__ inline void gk_radix_count_passes(const gk_sort_params& p) {
 #endif
 }
 
+// The lanes of the warp whose digit (9 bits: GK_RADIX marks a lane past the end) equals this lane's:
+// a ballot a bit. (__match_any_sync costs more the more distinct digits a warp holds: a third of a
+// pass over random digits.)
+__device__ inline unsigned gk_digit_peers(unsigned digit) {
+    unsigned peers = 0xffffffffu;
+#pragma unroll
+    for (int b = 0; b < 9; ++b) {
+        const unsigned set = (digit >> b) & 1u;
+        const unsigned ones = __ballot_sync(0xffffffffu, set);
+        peers &= set ? ones : ~ones;
+    }
+    return peers;
+}
+
 // Keys a thread of a onesweep tile holds: GK_ONESWEEP_BYTES over the wider of key and carried value
 // (src/ops/sort/radix.cpp sizes tiles by the same rule); GK_ONESWEEP_BLOCKS blocks a multiprocessor
-// runs at once (caps the registers a thread takes).
+// runs at once (caps the registers a thread takes): GK_ONESWEEP_BLOCKS_*.
 #ifndef GK_ONESWEEP_BYTES
 #define GK_ONESWEEP_BYTES 64
 #endif
-#ifndef GK_ONESWEEP_BLOCKS
-#define GK_ONESWEEP_BLOCKS 3
+#ifndef GK_ONESWEEP_BLOCKS_KEYS
+#define GK_ONESWEEP_BLOCKS_KEYS 4  // keys alone
+#endif
+#ifndef GK_ONESWEEP_BLOCKS_PAIRS
+#define GK_ONESWEEP_BLOCKS_PAIRS 3  // keys and values
 #endif
 template <class K, class V, bool CARRY>
 struct gk_onesweep_shape {
@@ -479,9 +549,8 @@ struct gk_onesweep_shape {
 // __match_any_sync and per-warp counts in shared memory). The tile is ordered by digit in shared
 // memory, then written out: a digit's keys go to consecutive places from the digit's start + the
 // keys of that digit in earlier tiles (the look-back's) - the tile's start of the digit.
-template <class K, class V, bool CARRY>
-__device__ inline void gk_radix_onesweep(const gk_sort_params& p) {
-#ifndef GK_CHUNKED_SHAPES
+template <class K, class V, bool CARRY, int KIND>
+__device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     typedef gk_onesweep_shape<K, V, CARRY> shape;
     enum { ITEMS = shape::ITEMS, TILE = shape::TILE, WARPS = shape::WARPS };
     // Dynamic shared memory (the launcher, src/ops/sort/radix.cpp, gives as much: at most 43.3 KiB), in
@@ -504,12 +573,12 @@ __device__ inline void gk_radix_onesweep(const gk_sort_params& p) {
 
     K key[ITEMS];
     V value[ITEMS];
-    unsigned slot[ITEMS];  // the key's digit << 16 | its rank in its warp (GK_RADIX << 16: past the end)
+    unsigned ranks[(ITEMS + 1) / 2];  // each key's rank in its warp, two 16-bit ranks a word (registers are scarce)
     const long long first = start + (long long)warp * 32 * ITEMS + lane;
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         const long long i = first + 32 * r;
-        key[r] = i < end ? (p.encode_input ? (K)gk_encode(p, (gk_index)i) : __ldcg((const K*)p.keys_in + i)) : (K)0;
+        key[r] = i < end ? gk_tile_key<KIND, K>(p, i) : (K)0;
         if (CARRY)
             value[r] = i < end ? (p.index_values ? (V)i : __ldcg((const V*)p.values_in + i)) : (V)0;
         else
@@ -518,14 +587,19 @@ __device__ inline void gk_radix_onesweep(const gk_sort_params& p) {
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         const unsigned digit = first + 32 * r < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX;
-        const unsigned peers = __match_any_sync(0xffffffffu, digit);
+        const unsigned peers = gk_digit_peers(digit);
         const int leader = __ffs(peers) - 1;
         unsigned before = 0;
         if (lane == leader && digit < GK_RADIX) {
             before = warp_counts[warp][digit];
             warp_counts[warp][digit] = before + __popc(peers);
         }
-        slot[r] = digit << 16 | (__shfl_sync(0xffffffffu, before, leader) + __popc(peers & ((1u << lane) - 1u)));
+        const unsigned rank = __shfl_sync(0xffffffffu, before, leader) + __popc(peers & ((1u << lane) - 1u));
+        if (r % 2 == 0) {
+            ranks[r / 2] = rank;
+        } else {
+            ranks[r / 2] |= rank << 16;
+        }
         __syncwarp();
     }
     __syncthreads();
@@ -570,9 +644,9 @@ __device__ inline void gk_radix_onesweep(const gk_sort_params& p) {
 
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
-        const unsigned digit = slot[r] >> 16;
-        if (digit >= GK_RADIX) continue;
-        const unsigned place = warp_counts[warp][digit] + (slot[r] & 0xffffu);
+        if (first + 32 * r >= end) continue;
+        const unsigned digit = gk_digit<K, V>(p, key[r], value[r]);
+        const unsigned place = warp_counts[warp][digit] + ((ranks[r / 2] >> (16 * (r % 2))) & 0xffffu);
         staged_keys[place] = key[r];
         if (CARRY) staged_values[place] = value[r];
     }
@@ -581,7 +655,22 @@ __device__ inline void gk_radix_onesweep(const gk_sort_params& p) {
     for (int j = threadIdx.x; j < valid; j += GK_SORT_THREADS) {
         const K k = staged_keys[j];
         const V v = CARRY ? staged_values[j] : (V)0;
-        gk_pass_store<K, V>(p, out_base[gk_digit<K, V>(p, k, v)] + j, k, v);
+        gk_tile_store<KIND, K, V>(p, out_base[gk_digit<K, V>(p, k, v)] + j, k, v);
+    }
+}
+
+// A onesweep pass, its element kind fixed at compile time where elements are read or written.
+template <class K, class V, bool CARRY>
+__device__ inline void gk_radix_onesweep(const gk_sort_params& p) {
+#ifndef GK_CHUNKED_SHAPES
+    if (!p.encode_input && !p.decode_output) {
+        gk_onesweep_tile<K, V, CARRY, GK_SORT_KEYS_AS_IS>(p);
+    } else if (sizeof(K) == 4 && p.kind == GK_SORT_FLOAT32) {
+        gk_onesweep_tile<K, V, CARRY, GK_SORT_FLOAT32>(p);
+    } else if (sizeof(K) == 8 && p.kind == GK_SORT_FLOAT64) {
+        gk_onesweep_tile<K, V, CARRY, GK_SORT_FLOAT64>(p);
+    } else {
+        gk_onesweep_tile<K, V, CARRY, GK_SORT_ANY_KIND>(p);
     }
 #else
     (void)p;
@@ -593,21 +682,21 @@ __device__ inline void gk_radix_onesweep(const gk_sort_params& p) {
 extern "C" __global__ void gk_radix_histogram_k32_v32(const gk_sort_params p) { gk_radix_histogram<unsigned, unsigned>(p); }
 extern "C" __global__ void gk_radix_scatter_k32_v32(const gk_sort_params p) { gk_radix_scatter<unsigned, unsigned>(p); }
 extern "C" __global__ void gk_radix_count_passes_k32_v32(const gk_sort_params p) { gk_radix_count_passes<unsigned, unsigned>(p); }
-extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS) gk_radix_onesweep_k32_v32(const gk_sort_params p) { gk_radix_onesweep<unsigned, unsigned, true>(p); }
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS) gk_radix_onesweep_k32_v32(const gk_sort_params p) { gk_radix_onesweep<unsigned, unsigned, true>(p); }
 extern "C" __global__ void gk_radix_histogram_k32_v64(const gk_sort_params p) { gk_radix_histogram<unsigned, unsigned long long>(p); }
 extern "C" __global__ void gk_radix_scatter_k32_v64(const gk_sort_params p) { gk_radix_scatter<unsigned, unsigned long long>(p); }
 extern "C" __global__ void gk_radix_count_passes_k32_v64(const gk_sort_params p) { gk_radix_count_passes<unsigned, unsigned long long>(p); }
-extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS) gk_radix_onesweep_k32_v64(const gk_sort_params p) { gk_radix_onesweep<unsigned, unsigned long long, true>(p); }
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS) gk_radix_onesweep_k32_v64(const gk_sort_params p) { gk_radix_onesweep<unsigned, unsigned long long, true>(p); }
 extern "C" __global__ void gk_radix_histogram_k64_v32(const gk_sort_params p) { gk_radix_histogram<unsigned long long, unsigned>(p); }
 extern "C" __global__ void gk_radix_scatter_k64_v32(const gk_sort_params p) { gk_radix_scatter<unsigned long long, unsigned>(p); }
 extern "C" __global__ void gk_radix_count_passes_k64_v32(const gk_sort_params p) { gk_radix_count_passes<unsigned long long, unsigned>(p); }
-extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS) gk_radix_onesweep_k64_v32(const gk_sort_params p) { gk_radix_onesweep<unsigned long long, unsigned, true>(p); }
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS) gk_radix_onesweep_k64_v32(const gk_sort_params p) { gk_radix_onesweep<unsigned long long, unsigned, true>(p); }
 extern "C" __global__ void gk_radix_histogram_k64_v64(const gk_sort_params p) { gk_radix_histogram<unsigned long long, unsigned long long>(p); }
 extern "C" __global__ void gk_radix_scatter_k64_v64(const gk_sort_params p) { gk_radix_scatter<unsigned long long, unsigned long long>(p); }
 extern "C" __global__ void gk_radix_count_passes_k64_v64(const gk_sort_params p) { gk_radix_count_passes<unsigned long long, unsigned long long>(p); }
-extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS) gk_radix_onesweep_k64_v64(const gk_sort_params p) { gk_radix_onesweep<unsigned long long, unsigned long long, true>(p); }
-extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS) gk_radix_onesweep_k32_v0(const gk_sort_params p) { gk_radix_onesweep<unsigned, unsigned, false>(p); }
-extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS) gk_radix_onesweep_k64_v0(const gk_sort_params p) { gk_radix_onesweep<unsigned long long, unsigned, false>(p); }
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS) gk_radix_onesweep_k64_v64(const gk_sort_params p) { gk_radix_onesweep<unsigned long long, unsigned long long, true>(p); }
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_KEYS) gk_radix_onesweep_k32_v0(const gk_sort_params p) { gk_radix_onesweep<unsigned, unsigned, false>(p); }
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_KEYS) gk_radix_onesweep_k64_v0(const gk_sort_params p) { gk_radix_onesweep<unsigned long long, unsigned, false>(p); }
 
 // ---- moving elements and indices
 

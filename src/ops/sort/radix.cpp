@@ -177,15 +177,18 @@ void launch_onesweep_passes(const Device& device, const PassPlan& plan) {
     const std::uint64_t statuses = totals + static_cast<std::uint64_t>(passes * radix) * 8;
 
     const std::string keys = plan.key_bytes == 4 ? "k32" : "k64";
+    // Counting: as many blocks as fit at once (8 a multiprocessor, fewer where shared memory runs
+    // out), each with up to 8 copies of the counts in at most 48 KiB.
     LaunchConfig count;
     count.stream = current_stream(device);
-    const std::int64_t processors = std::max(1, device.properties().multiprocessor_count);
-    count.grid = Dim3(static_cast<std::uint32_t>(std::clamp<std::int64_t>(n / (threads * 32), 1, 4 * processors)));
-    count.block = Dim3(static_cast<std::uint32_t>(threads));
     const std::int64_t counts_bytes = passes * (radix + 1) * 4;  // a copy of every pass's counts
     std::int32_t copies = 8;
     while (copies > 1 && copies * counts_bytes > 48 * 1024) copies /= 2;
     count.shared_bytes = static_cast<std::size_t>(copies * counts_bytes);
+    const std::int64_t processors = std::max(1, device.properties().multiprocessor_count);
+    const std::int64_t resident = std::clamp<std::int64_t>(200 * 1024 / (copies * counts_bytes), 1, 8);
+    count.grid = Dim3(static_cast<std::uint32_t>(std::clamp<std::int64_t>(n / (threads * 16), 1, resident * processors)));
+    count.block = Dim3(static_cast<std::uint32_t>(threads));
     SortParams first = plan.passes.front();
     first.counts = totals;
     first.key_passes = plan.key_passes;
