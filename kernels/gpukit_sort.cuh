@@ -437,6 +437,17 @@ __device__ inline void gk_tile_store(const gk_sort_params& p, long long o, K key
     }
 }
 
+// While a look-back waits: on a GPU, a pause of GK_ONESWEEP_PAUSE ns (0: none), leaving the issue
+// slots to the blocks beside it that have work.
+#ifndef GK_ONESWEEP_PAUSE
+#define GK_ONESWEEP_PAUSE 0
+#endif
+__device__ inline void gk_lookback_pause() {
+#if !defined(GK_SIMULATED) && GK_ONESWEEP_PAUSE > 0
+    __nanosleep(GK_ONESWEEP_PAUSE);
+#endif
+}
+
 // Counts key i's digit of each pass (its key's, then its row's) in `counts` ([passes][GK_RADIX + 1]).
 template <class K, class V>
 __device__ inline void gk_count_digits(const gk_sort_params& p, unsigned* counts, K key, long long i) {
@@ -508,13 +519,12 @@ __device__ inline void gk_radix_count_passes(const gk_sort_params& p) {
 #endif
 }
 
-// The lanes of the warp whose digit (9 bits: GK_RADIX marks a lane past the end) equals this lane's:
-// a ballot a bit. (__match_any_sync costs more the more distinct digits a warp holds: a third of a
-// pass over random digits.)
+// The lanes of the warp whose digit equals this lane's: a ballot a bit. (__match_any_sync costs
+// more the more distinct digits a warp holds: a third of a pass over random digits.)
 __device__ inline unsigned gk_digit_peers(unsigned digit) {
     unsigned peers = 0xffffffffu;
 #pragma unroll
-    for (int b = 0; b < 9; ++b) {
+    for (int b = 0; b < 8; ++b) {
         const unsigned set = (digit >> b) & 1u;
         const unsigned ones = __ballot_sync(0xffffffffu, set);
         peers &= set ? ones : ~ones;
@@ -545,10 +555,11 @@ struct gk_onesweep_shape {
 
 // A tile of GK_SORT_THREADS x ITEMS keys, each warp 32 x ITEMS consecutive ones, loaded in rounds of
 // 32 (coalesced); thread d also keeps digit d. A key's place in its tile = the tile's start of its
-// digit + the keys of that digit in earlier warps + those before it in its warp (its rank, from
-// __match_any_sync and per-warp counts in shared memory). The tile is ordered by digit in shared
+// digit + the keys of that digit in earlier warps + those before it in its warp (its rank, from the
+// lanes of equal digit and per-warp counts in shared memory). The tile is ordered by digit in shared
 // memory, then written out: a digit's keys go to consecutive places from the digit's start + the
-// keys of that digit in earlier tiles (the look-back's) - the tile's start of the digit.
+// keys of that digit in earlier tiles (the look-back's) - the tile's start of the digit. Places past
+// the end of the keys (the last tile's) rank as the last digit's last keys and are not counted.
 template <class K, class V, bool CARRY, int KIND>
 __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     typedef gk_onesweep_shape<K, V, CARRY> shape;
@@ -575,6 +586,7 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     V value[ITEMS];
     unsigned ranks[(ITEMS + 1) / 2];  // each key's rank in its warp, two 16-bit ranks a word (registers are scarce)
     const long long first = start + (long long)warp * 32 * ITEMS + lane;
+    const unsigned lanes_before = (1u << lane) - 1u;
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         const long long i = first + 32 * r;
@@ -586,21 +598,17 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     }
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
-        const unsigned digit = first + 32 * r < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX;
+        const unsigned digit = first + 32 * r < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX - 1;
         const unsigned peers = gk_digit_peers(digit);
         const int leader = __ffs(peers) - 1;
         unsigned before = 0;
-        if (lane == leader && digit < GK_RADIX) {
-            before = warp_counts[warp][digit];
-            warp_counts[warp][digit] = before + __popc(peers);
-        }
-        const unsigned rank = __shfl_sync(0xffffffffu, before, leader) + __popc(peers & ((1u << lane) - 1u));
+        if (lane == leader) before = atomicAdd(&warp_counts[warp][digit], (unsigned)__popc(peers));
+        const unsigned rank = __shfl_sync(0xffffffffu, before, leader) + __popc(peers & lanes_before);
         if (r % 2 == 0) {
             ranks[r / 2] = rank;
         } else {
             ranks[r / 2] |= rank << 16;
         }
-        __syncwarp();
     }
     __syncthreads();
 
@@ -612,6 +620,7 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
         warp_counts[w][digit_kept] = count;
         count += c;
     }
+    if (digit_kept == GK_RADIX - 1) count -= (unsigned)(TILE - (end - start));  // the places past the end
     unsigned long long* statuses = (unsigned long long*)p.statuses + (long long)GK_RADIX * tile;
     const unsigned long long tag = (unsigned long long)(p.pass + 1) << GK_LOOKBACK_TAG_SHIFT;
     gk_lookback_store(statuses + digit_kept, tag | (tile == 0 ? GK_LOOKBACK_PREFIX : 0ull) | count);
@@ -632,9 +641,9 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     for (long long j = tile - 1; j >= 0; --j) {
         unsigned long long* word = (unsigned long long*)p.statuses + (long long)GK_RADIX * j + digit_kept;
         unsigned long long status;
-        do {
-            status = gk_lookback_load(word);
-        } while ((status >> GK_LOOKBACK_TAG_SHIFT) != (unsigned long long)(p.pass + 1));
+        for (status = gk_lookback_load(word); (status >> GK_LOOKBACK_TAG_SHIFT) != (unsigned long long)(p.pass + 1);
+             status = gk_lookback_load(word))
+            gk_lookback_pause();
         earlier += (long long)(status & GK_LOOKBACK_COUNT);
         if (status & GK_LOOKBACK_PREFIX) break;
     }
@@ -644,8 +653,7 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
 
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
-        if (first + 32 * r >= end) continue;
-        const unsigned digit = gk_digit<K, V>(p, key[r], value[r]);
+        const unsigned digit = first + 32 * r < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX - 1;
         const unsigned place = warp_counts[warp][digit] + ((ranks[r / 2] >> (16 * (r % 2))) & 0xffffu);
         staged_keys[place] = key[r];
         if (CARRY) staged_values[place] = value[r];
