@@ -278,6 +278,15 @@ __device__ inline void gk_radix_chunk(const gk_sort_params& p, long long* begin,
     *end = *begin + p.chunk < p.size ? *begin + p.chunk : p.size;
 }
 
+// An index's place within its row (argsort's result): a 64-bit remainder costs a hundred
+// instructions, so one row skips it and 32-bit indices take a 32-bit one.
+template <class V>
+__device__ inline long long gk_index_in_row(const gk_sort_params& p, V value) {
+    if ((unsigned long long)value < (unsigned long long)p.row_length) return (long long)value;
+    if (sizeof(V) == 4) return (long long)((unsigned)value % (unsigned)p.row_length);
+    return (long long)((unsigned long long)value % (unsigned long long)p.row_length);
+}
+
 // A pass's key and value i: the first pass of a sort reads the elements (their keys made on the
 // way) and takes each key's index as its value; later ones read the last pass's.
 template <class K>
@@ -299,7 +308,7 @@ __device__ inline void gk_pass_store(const gk_sort_params& p, long long o, K key
         ((K*)p.keys_out)[o] = key;
     }
     if (p.indices_output) {
-        ((long long*)p.positions)[o] = (long long)((unsigned long long)value % (unsigned long long)p.row_length);
+        ((long long*)p.positions)[o] = gk_index_in_row<V>(p, value);
     } else if (p.values_out) {
         ((V*)p.values_out)[o] = value;
     }
@@ -417,9 +426,9 @@ __device__ inline K gk_tile_key(const gk_sort_params& p, long long i) {
     }
     return __ldcg((const K*)p.keys_in + i);
 }
-// Key and value to place o (gk_pass_store's, with KIND's elements).
-template <int KIND, class K, class V>
-__device__ inline void gk_tile_store(const gk_sort_params& p, long long o, K key, V value) {
+// Key, and value, to place o (gk_pass_store's, with KIND's elements).
+template <int KIND, class K>
+__device__ inline void gk_tile_store_key(const gk_sort_params& p, long long o, K key) {
     if (KIND == GK_SORT_FLOAT32 && p.decode_output) {
         ((unsigned*)p.decoded)[o] = gk_float_of_key<unsigned>((unsigned)key, 0x80000000u, 0x7fc00000u);
     } else if (KIND == GK_SORT_FLOAT64 && p.decode_output) {
@@ -430,12 +439,20 @@ __device__ inline void gk_tile_store(const gk_sort_params& p, long long o, K key
     } else if (p.keys_out) {
         ((K*)p.keys_out)[o] = key;
     }
+}
+template <class V>
+__device__ inline void gk_tile_store_value(const gk_sort_params& p, long long o, V value) {
     if (p.indices_output) {
-        ((long long*)p.positions)[o] = (long long)((unsigned long long)value % (unsigned long long)p.row_length);
+        ((long long*)p.positions)[o] = gk_index_in_row<V>(p, value);
     } else if (p.values_out) {
         ((V*)p.values_out)[o] = value;
     }
 }
+
+// Tiles a look-back reads at once.
+#ifndef GK_LOOKBACK_BATCH
+#define GK_LOOKBACK_BATCH 8
+#endif
 
 // While a look-back waits: on a GPU, a pause of GK_ONESWEEP_PAUSE ns (0: none), leaving the issue
 // slots to the blocks beside it that have work.
@@ -532,22 +549,26 @@ __device__ inline unsigned gk_digit_peers(unsigned digit) {
     return peers;
 }
 
-// Keys a thread of a onesweep tile holds: GK_ONESWEEP_BYTES over the wider of key and carried value
-// (src/ops/sort/radix.cpp sizes tiles by the same rule); GK_ONESWEEP_BLOCKS blocks a multiprocessor
-// runs at once (caps the registers a thread takes): GK_ONESWEEP_BLOCKS_*.
-#ifndef GK_ONESWEEP_BYTES
-#define GK_ONESWEEP_BYTES 64
+// Keys a thread of a onesweep tile holds: GK_ONESWEEP_BYTES_KEYS (keys alone) or _PAIRS (keys and
+// values) over the wider of key and carried value (src/ops/sort/radix.cpp sizes tiles by the same
+// rule); GK_ONESWEEP_BLOCKS_* blocks a multiprocessor runs at once (caps the registers a thread takes).
+#ifndef GK_ONESWEEP_BYTES_KEYS
+#define GK_ONESWEEP_BYTES_KEYS 64
+#endif
+#ifndef GK_ONESWEEP_BYTES_PAIRS
+#define GK_ONESWEEP_BYTES_PAIRS 64
 #endif
 #ifndef GK_ONESWEEP_BLOCKS_KEYS
-#define GK_ONESWEEP_BLOCKS_KEYS 4  // keys alone
+#define GK_ONESWEEP_BLOCKS_KEYS 4
 #endif
 #ifndef GK_ONESWEEP_BLOCKS_PAIRS
-#define GK_ONESWEEP_BLOCKS_PAIRS 3  // keys and values
+#define GK_ONESWEEP_BLOCKS_PAIRS 3
 #endif
 template <class K, class V, bool CARRY>
 struct gk_onesweep_shape {
     enum {
-        ITEMS = GK_ONESWEEP_BYTES / (CARRY && sizeof(V) > sizeof(K) ? sizeof(V) : sizeof(K)),
+        ITEMS = CARRY ? GK_ONESWEEP_BYTES_PAIRS / (sizeof(V) > sizeof(K) ? sizeof(V) : sizeof(K))
+                      : GK_ONESWEEP_BYTES_KEYS / sizeof(K),
         TILE = GK_SORT_THREADS * ITEMS,
         WARPS = GK_SORT_THREADS / 32
     };
@@ -564,16 +585,19 @@ template <class K, class V, bool CARRY, int KIND>
 __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     typedef gk_onesweep_shape<K, V, CARRY> shape;
     enum { ITEMS = shape::ITEMS, TILE = shape::TILE, WARPS = shape::WARPS };
-    // Dynamic shared memory (the launcher, src/ops/sort/radix.cpp, gives as much: at most 43.3 KiB), in
-    // this order:
+    // Dynamic shared memory (the launcher, src/ops/sort/radix.cpp, gives as much: 30.6 KiB for 4096
+    // pairs of 32-bit keys and values), in this order:
     extern __shared__ unsigned long long gk_sort_shared[];
     long long* out_base = (long long*)gk_sort_shared;  // [GK_RADIX] the place of the tile's place 0, by digit
     long long* warp_sums = out_base + GK_RADIX;         // [32] the block scan's
     long long* ticket_slot = warp_sums + 32;            // [1]
     unsigned(*warp_counts)[GK_RADIX] = (unsigned(*)[GK_RADIX])(ticket_slot + 1);  // [WARPS][GK_RADIX] per warp,
                                                                                   // then the warps' places
-    K* staged_keys = (K*)(warp_counts + WARPS);   // [TILE]
-    V* staged_values = (V*)(staged_keys + TILE);  // [TILE] when CARRY
+    // [TILE] the tile's keys, then its values, in their places (one at a time: half the memory)
+    K* staged_keys = (K*)(warp_counts + WARPS);
+    V* staged_values = (V*)staged_keys;
+    unsigned char* staged_digits =  // [TILE] when CARRY: each place's digit
+        (unsigned char*)(staged_keys + (CARRY && sizeof(V) > sizeof(K) ? TILE * sizeof(V) / sizeof(K) : TILE));
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, digit_kept = threadIdx.x;
 
     if (threadIdx.x == 0) *ticket_slot = atomicAdd((unsigned*)p.tickets + p.pass, 1u);
@@ -634,37 +658,63 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     const long long digit_start = before >> 16;
     const unsigned tile_start = (unsigned)(before & 0xffff);
     for (int w = 0; w < WARPS; ++w) warp_counts[w][digit_kept] += tile_start;
-
-    // The keys of digit_kept in the tiles before this one: their aggregates back to the first
-    // inclusive prefix found (each tile waited for belongs to a block that took its ticket earlier).
-    long long earlier = 0;
-    for (long long j = tile - 1; j >= 0; --j) {
-        unsigned long long* word = (unsigned long long*)p.statuses + (long long)GK_RADIX * j + digit_kept;
-        unsigned long long status;
-        for (status = gk_lookback_load(word); (status >> GK_LOOKBACK_TAG_SHIFT) != (unsigned long long)(p.pass + 1);
-             status = gk_lookback_load(word))
-            gk_lookback_pause();
-        earlier += (long long)(status & GK_LOOKBACK_COUNT);
-        if (status & GK_LOOKBACK_PREFIX) break;
-    }
-    if (tile > 0) gk_lookback_store(statuses + digit_kept, tag | GK_LOOKBACK_PREFIX | (unsigned long long)(earlier + count));
-    out_base[digit_kept] = digit_start + earlier - tile_start;
     __syncthreads();
 
+    // Keys to their places in the tile (ranks become the places) before the look-back, which then
+    // has the registers of the keys; out after it, values after them.
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         const unsigned digit = first + 32 * r < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX - 1;
         const unsigned place = warp_counts[warp][digit] + ((ranks[r / 2] >> (16 * (r % 2))) & 0xffffu);
         staged_keys[place] = key[r];
-        if (CARRY) staged_values[place] = value[r];
+        if (CARRY) {
+            staged_digits[place] = (unsigned char)digit;
+            ranks[r / 2] = r % 2 == 0 ? (ranks[r / 2] & 0xffff0000u) | place : (ranks[r / 2] & 0xffffu) | place << 16;
+        }
     }
+
+    // The keys of digit_kept in the tiles before this one: their aggregates back to the first
+    // inclusive prefix found (each tile waited for belongs to a block that took its ticket earlier
+    // and publishes its aggregate without waiting). GK_LOOKBACK_BATCH tiles at once: a tile's wait is
+    // about (latency of a load)^2 / (time between tiles), loads one after another.
+    long long earlier = 0;
+    const unsigned long long this_pass = (unsigned long long)(p.pass + 1);
+    for (long long j = tile - 1; j >= 0; j -= GK_LOOKBACK_BATCH) {
+        unsigned long long status[GK_LOOKBACK_BATCH];
+#pragma unroll
+        for (int b = 0; b < GK_LOOKBACK_BATCH; ++b)
+            status[b] = j - b >= 0 ? gk_lookback_load((unsigned long long*)p.statuses + GK_RADIX * (j - b) + digit_kept)
+                                   : (this_pass << GK_LOOKBACK_TAG_SHIFT) | GK_LOOKBACK_PREFIX;  // before the first
+        bool found = false;
+#pragma unroll
+        for (int b = 0; b < GK_LOOKBACK_BATCH; ++b) {
+            if (found) break;
+            while ((status[b] >> GK_LOOKBACK_TAG_SHIFT) != this_pass) {
+                gk_lookback_pause();
+                status[b] = gk_lookback_load((unsigned long long*)p.statuses + GK_RADIX * (j - b) + digit_kept);
+            }
+            earlier += (long long)(status[b] & GK_LOOKBACK_COUNT);
+            found = (status[b] & GK_LOOKBACK_PREFIX) != 0;
+        }
+        if (found) break;
+    }
+    if (tile > 0) gk_lookback_store(statuses + digit_kept, tag | GK_LOOKBACK_PREFIX | (unsigned long long)(earlier + count));
+    out_base[digit_kept] = digit_start + earlier - tile_start;
     __syncthreads();
+
     const int valid = (int)(end - start);
     for (int j = threadIdx.x; j < valid; j += GK_SORT_THREADS) {
         const K k = staged_keys[j];
-        const V v = CARRY ? staged_values[j] : (V)0;
-        gk_tile_store<KIND, K, V>(p, out_base[gk_digit<K, V>(p, k, v)] + j, k, v);
+        const unsigned digit = CARRY ? (unsigned)staged_digits[j] : gk_digit<K, V>(p, k, (V)0);
+        gk_tile_store_key<KIND, K>(p, out_base[digit] + j, k);
     }
+    if (!CARRY) return;
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) staged_values[(ranks[r / 2] >> (16 * (r % 2))) & 0xffffu] = value[r];
+    __syncthreads();
+    for (int j = threadIdx.x; j < valid; j += GK_SORT_THREADS)
+        gk_tile_store_value<V>(p, out_base[staged_digits[j]] + j, staged_values[j]);
 }
 
 // A onesweep pass, its element kind fixed at compile time where elements are read or written.

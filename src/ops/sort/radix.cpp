@@ -23,7 +23,8 @@ namespace gpukit::detail {
 namespace {
 
 constexpr std::int64_t radix = 256;
-constexpr std::int64_t onesweep_bytes = 64;  // GK_ONESWEEP_BYTES of kernels/gpukit_sort.cuh
+// GK_ONESWEEP_BYTES_KEYS and _PAIRS of kernels/gpukit_sort.cuh: bytes of keys a onesweep thread holds.
+constexpr std::int64_t onesweep_key_bytes = 64, onesweep_pair_bytes = 64;
 
 // GK_SORT_* of kernels/gpukit_sort.cuh.
 enum class SortKind : std::int32_t {
@@ -166,7 +167,7 @@ void launch_onesweep_passes(const Device& device, const PassPlan& plan) {
     const auto passes = static_cast<std::int64_t>(plan.passes.size());
     const std::int64_t n = plan.passes.front().size;
     const std::int64_t widest = std::max(plan.key_bytes, plan.carry ? plan.value_bytes : 0);
-    const std::int64_t threads = 256, tile = threads * (onesweep_bytes / widest);
+    const std::int64_t threads = 256, tile = threads * ((plan.carry ? onesweep_pair_bytes : onesweep_key_bytes) / widest);
     const std::int64_t tiles = (n + tile - 1) / tile;
     if (tiles > std::int64_t{std::numeric_limits<std::uint32_t>::max()})
         throw InvalidArgumentError("a sort of more tiles than 32-bit tickets count");
@@ -199,9 +200,9 @@ void launch_onesweep_passes(const Device& device, const PassPlan& plan) {
     LaunchConfig pass = count;
     pass.grid = Dim3(static_cast<std::uint32_t>(tiles));
     // Its dynamic shared memory (the layout in the kernel): places by digit, the scan's warp sums,
-    // the ticket, 8 warps' digit counts, the tile's keys and values.
-    pass.shared_bytes = static_cast<std::size_t>(radix * 8 + 32 * 8 + 8 + 8 * radix * 4 + tile * plan.key_bytes +
-                                                 (plan.carry ? tile * plan.value_bytes : 0));
+    // the ticket, 8 warps' digit counts, the tile's keys or values, and with values the keys' digits.
+    pass.shared_bytes =
+        static_cast<std::size_t>(radix * 8 + 32 * 8 + 8 + 8 * radix * 4 + tile * widest + (plan.carry ? tile : 0));
     const Kernel onesweep = sort_kernel(
         "gk_radix_onesweep_" + keys + (plan.carry ? (plan.value_bytes == 4 ? "_v32" : "_v64") : "_v0"), device);
     for (SortParams params : plan.passes) {
