@@ -542,9 +542,19 @@ __device__ inline unsigned gk_digit_peers(unsigned digit) {
     unsigned peers = 0xffffffffu;
 #pragma unroll
     for (int b = 0; b < 8; ++b) {
-        const unsigned set = (digit >> b) & 1u;
+#ifdef GK_SIMULATED
+        const bool set = (digit & (1u << b)) != 0;
         const unsigned ones = __ballot_sync(0xffffffffu, set);
         peers &= set ? ones : ~ones;
+#else
+        // One predicate for the ballot and the choice (from C, the compiler tests the bit twice).
+        asm("{\n\t.reg .pred set;\n\t.reg .b32 same;\n\t"
+            "and.b32 same, %1, %2;\n\tsetp.ne.u32 set, same, 0;\n\t"
+            "vote.sync.ballot.b32 same, set, 0xffffffff;\n\t@!set not.b32 same, same;\n\t"
+            "and.b32 %0, %0, same;\n\t}"
+            : "+r"(peers)
+            : "r"(digit), "r"(1u << b));
+#endif
     }
     return peers;
 }
