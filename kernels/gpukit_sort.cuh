@@ -466,12 +466,15 @@ __device__ inline void gk_lookback_pause() {
 }
 
 // Counts key i's digit of each pass (its key's, then its row's) in `counts` ([passes][GK_RADIX + 1]).
-template <class K, class V>
+// WHOLE: every byte of the key is a pass and there are no rows' passes (no branches: a third of the
+// instructions of the general case).
+template <bool WHOLE, class K, class V>
 __device__ inline void gk_count_digits(const gk_sort_params& p, unsigned* counts, K key, long long i) {
 #pragma unroll
     for (int pass = 0; pass < (int)sizeof(K); ++pass)
-        if (pass < p.key_passes) atomicAdd(&counts[pass * (GK_RADIX + 1) + (unsigned)((key >> (8 * pass)) & 255u)], 1u);
-    if (p.passes == p.key_passes) return;
+        if (WHOLE || pass < p.key_passes)
+            atomicAdd(&counts[pass * (GK_RADIX + 1) + (unsigned)((key >> (8 * pass)) & 255u)], 1u);
+    if (WHOLE || p.passes == p.key_passes) return;
     const V value = gk_pass_value<V>(p, i);
     const unsigned long long row = sizeof(V) == 4 ? (unsigned long long)((unsigned)value / (unsigned)p.row_length)
                                                   : (unsigned long long)value / (unsigned long long)p.row_length;
@@ -481,7 +484,7 @@ __device__ inline void gk_count_digits(const gk_sort_params& p, unsigned* counts
 
 // The keys [first, n), `step` apart, counted; 4-byte words (elements or keys) four at a time with
 // 16-byte loads when aligned. Returns nothing; the caller flushes the counts.
-template <int KIND, class K, class V>
+template <int KIND, bool WHOLE, class K, class V>
 __device__ inline void gk_count_keys(const gk_sort_params& p, unsigned* counts, long long first, long long step) {
     const long long n = p.size;
     long long rest = 0;  // keys from here on: one at a time
@@ -495,12 +498,13 @@ __device__ inline void gk_count_keys(const gk_sort_params& p, unsigned* counts, 
 #pragma unroll
             for (int k = 0; k < 4; ++k) {
                 const K key = KIND == GK_SORT_FLOAT32 ? (K)gk_key32(v.v[k], p.canonical_zero != 0) : (K)v.v[k];
-                gk_count_digits<K, V>(p, counts, key, 4 * q + k);
+                gk_count_digits<WHOLE, K, V>(p, counts, key, 4 * q + k);
             }
         }
         rest = 4 * quads;
     }
-    for (long long i = rest + first; i < n; i += step) gk_count_digits<K, V>(p, counts, gk_tile_key<KIND, K>(p, i), i);
+    for (long long i = rest + first; i < n; i += step)
+        gk_count_digits<WHOLE, K, V>(p, counts, gk_tile_key<KIND, K>(p, i), i);
 }
 
 // Every pass's digit totals (p.counts: [passes][GK_RADIX], zeroed), read as the first pass reads.
@@ -516,12 +520,17 @@ __device__ inline void gk_radix_count_passes(const gk_sort_params& p) {
     __syncthreads();
     unsigned* counts = copies + (threadIdx.x % p.copies) * stride;
     const long long first = (long long)blockIdx.x * blockDim.x + threadIdx.x, step = (long long)gridDim.x * blockDim.x;
-    if (!p.encode_input) {
-        gk_count_keys<GK_SORT_KEYS_AS_IS, K, V>(p, counts, first, step);
+    const bool whole = p.passes == p.key_passes && p.key_passes == (int)sizeof(K);
+    if (!p.encode_input && whole) {
+        gk_count_keys<GK_SORT_KEYS_AS_IS, true, K, V>(p, counts, first, step);
+    } else if (!p.encode_input) {
+        gk_count_keys<GK_SORT_KEYS_AS_IS, false, K, V>(p, counts, first, step);
+    } else if (sizeof(K) == 4 && p.kind == GK_SORT_FLOAT32 && whole) {
+        gk_count_keys<GK_SORT_FLOAT32, true, K, V>(p, counts, first, step);
     } else if (sizeof(K) == 4 && p.kind == GK_SORT_FLOAT32) {
-        gk_count_keys<GK_SORT_FLOAT32, K, V>(p, counts, first, step);
+        gk_count_keys<GK_SORT_FLOAT32, false, K, V>(p, counts, first, step);
     } else {
-        gk_count_keys<GK_SORT_ANY_KIND, K, V>(p, counts, first, step);
+        gk_count_keys<GK_SORT_ANY_KIND, false, K, V>(p, counts, first, step);
     }
     __syncthreads();
     unsigned long long* totals = (unsigned long long*)p.counts;
