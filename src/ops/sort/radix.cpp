@@ -24,7 +24,7 @@ namespace {
 
 constexpr std::int64_t radix = 256;
 // GK_ONESWEEP_BYTES_KEYS and _PAIRS of kernels/gpukit_sort.cuh: bytes of keys a onesweep thread holds.
-constexpr std::int64_t onesweep_key_bytes = 64, onesweep_pair_bytes = 64;
+constexpr std::int64_t onesweep_key_bytes = 96, onesweep_pair_bytes = 80;
 
 // GK_SORT_* of kernels/gpukit_sort.cuh.
 enum class SortKind : std::int32_t {
