@@ -9,26 +9,25 @@
 //   (argsort: equal keys keep their order). Complex numbers order by real, then imaginary part,
 //   and NumPy's NaN classes come after every number: R + nanj (by R), nan + Rj (by R), nan + nanj.
 //   complex64 is one 64-bit word, complex128 two (a high and a low word, sorted low first).
-// - A radix pass (stable, 8-bit digits, the digit at `shift`): gk_radix_histogram counts each
-//   block's digits, gk_radix_scan turns the counts (digit-major: digit d of block b at
-//   d * blocks + b) into offsets within each digit and the digits' totals, gk_radix_scatter
-//   moves each key (and its value) to its digit's start + its offset, keys of one digit in their
-//   order. Passes over the key's bits, least significant first, sort it; values carry indices
-//   (argsort). Rows of an axis: the row index (value / row_length) is the most significant part
-//   of a composite key, sorted by more passes whose digit comes from the value (`digit_of_row`).
-//   A sort's first pass may read the elements (making keys and indices on the way) and its last
-//   write the sorted elements or argsort's int64 indices (gk_pass_key, gk_pass_store).
+// - Radix passes (stable, 8-bit digits, the digit at `shift`), over the key's bits, least
+//   significant first, sort it; values carry indices (argsort). Rows of an axis: the row index
+//   (value / row_length) is the most significant part of a composite key, sorted by more passes
+//   whose digit comes from the value (`digit_of_row`). A pass moves each key (and its value) to
+//   its digit's start + the keys of that digit before it. A sort's first pass may read the
+//   elements (making keys and indices on the way) and its last write the sorted elements or
+//   argsort's int64 indices.
 // - gk_sort_encode, gk_sort_decode: elements to keys and back; gk_sort_gather: elements or
 //   indices at positions; gk_sort_search: binary searches of sorted keys (searchsorted's left and
 //   right, isin's membership); gk_sort_flags: where a sorted run of equal keys starts (unique);
 //   gk_sort_inverse and gk_sort_run_lengths: unique's inverse and counts.
 //
-// Kernel shapes. On a GPU, a radix pass's blocks have 256 threads (one per digit) and take
-// consecutive tiles of 256 x ITEMS keys (ITEMS = 64 bytes over the wider of key and value): each
-// warp ranks its keys with __match_any_sync and per-warp digit counts in shared memory, the tile
-// is ordered by digit in shared memory, and written out in runs, coalesced; the histogram counts
-// with 16-byte loads into 8 copies of the counts. On the simulator (GK_CHUNKED_SHAPES) a block is
-// one thread with a contiguous chunk: its histogram and its scatter are native loops.
+// Kernel shapes. On a GPU, onesweep (Adinets and Merrill, 2022): gk_radix_count_passes counts
+// every pass's digits in one read of the keys, then one gk_radix_onesweep kernel a pass, whose
+// blocks of 256 threads (one per digit) take tiles by ticket, rank them by digit, publish their
+// digit counts and look back over the tiles before them (a decoupled look-back per digit), and
+// write the tile ordered by digit. On the simulator (GK_CHUNKED_SHAPES) three kernels a pass, a
+// block being one thread with a contiguous chunk: gk_radix_histogram, gk_radix_scan and
+// gk_radix_scatter, native loops.
 //
 // Reference: numpy.sort(kind='stable'), numpy.argsort(kind='stable'), numpy.searchsorted; the
 // tests compare with NumPy.
@@ -58,15 +57,16 @@ struct gk_sort_params {
     unsigned long long keys_in, keys_out;      // radix pass: keys; encode: out; decode: in
     unsigned long long values_in, values_out;  // radix pass: values (indices), or 0
     unsigned long long low_keys;               // complex128: the low words beside keys_in
-    unsigned long long counts;                 // radix pass: GK_RADIX * blocks + 1 offsets
+    unsigned long long counts;                 // chunked pass: GK_RADIX * blocks + 1 offsets; onesweep: the
+                                               // digit totals, [passes][GK_RADIX]
     unsigned long long elements;               // encode: the input; decode: the output
     unsigned long long positions;              // gather, search: int64 positions / indices
     unsigned long long needles, low_needles;   // search: the keys looked for
     long long size;                            // elements (keys, or needles of a search)
     long long haystack;                        // search: sorted keys searched
     long long row_length;                      // composite keys: row = value / row_length
-    long long chunk;                           // radix pass: keys per block
-    long long blocks;                          // radix pass: blocks of histogram and scatter
+    long long chunk;                           // chunked pass: keys per block
+    long long blocks;                          // chunked pass: blocks of histogram and scatter
     unsigned long long nan_key;                // keys from nan_key on are NaN (when has_nan)
     int kind;                                  // encode, decode: GK_SORT_*
     int shift;                                 // radix pass: the digit's lowest bit
@@ -384,10 +384,9 @@ __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
 // (tile, digit), reused by every pass: a word carries its pass (tag), whether it holds the tile's own
 // count (aggregate) or the count of the tiles up to and including it (inclusive prefix), and the count.
 
-#define GK_LOOKBACK_TAG_SHIFT 58                      // bits 58-63: the pass + 1 (0: nothing yet)
-#define GK_LOOKBACK_PREFIX (1ull << 57)               // the count is the inclusive prefix
-#define GK_LOOKBACK_COUNT ((1ull << 57) - 1)          // bits 0-56: the count
-#define GK_PASS_COPIES_MAX 8                          // copies of gk_radix_count_passes' counts at most
+#define GK_LOOKBACK_TAG_SHIFT 58              // bits 58-63: the pass + 1 (0: nothing yet)
+#define GK_LOOKBACK_PREFIX (1ull << 57)       // the count is the inclusive prefix
+#define GK_LOOKBACK_COUNT ((1ull << 57) - 1)  // bits 0-56: the count
 
 // A status word another block writes. The count travels in the word, so a relaxed load and store at
 // device scope suffice on a GPU (nothing else is read through it); on the simulator, atomics.
@@ -600,8 +599,8 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     // pairs of 32-bit keys and values), in this order:
     extern __shared__ unsigned long long gk_sort_shared[];
     long long* out_base = (long long*)gk_sort_shared;  // [GK_RADIX] the place of the tile's place 0, by digit
-    long long* warp_sums = out_base + GK_RADIX;         // [32] the block scan's
-    long long* ticket_slot = warp_sums + 32;            // [1]
+    long long* warp_sums = out_base + GK_RADIX;        // [32] the block scan's
+    long long* ticket_slot = warp_sums + 32;           // [1]
     unsigned(*warp_counts)[GK_RADIX] = (unsigned(*)[GK_RADIX])(ticket_slot + 1);  // [WARPS][GK_RADIX] per warp,
                                                                                   // then the warps' places
     // [TILE] the tile's keys, then its values, in their places (one at a time: half the memory)
@@ -664,8 +663,7 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     // start of it, in one scan: totals above bit 16, tile counts (at most TILE) below.
     const unsigned long long* totals = (const unsigned long long*)p.counts + (long long)GK_RADIX * p.pass;
     long long all;
-    const long long before =
-        gk_block_exclusive_scan((long long)(totals[digit_kept] << 16 | count), &all, warp_sums);
+    const long long before = gk_block_exclusive_scan((long long)(totals[digit_kept] << 16 | count), &all, warp_sums);
     const long long digit_start = before >> 16;
     const unsigned tile_start = (unsigned)(before & 0xffff);
     for (int w = 0; w < WARPS; ++w) warp_counts[w][digit_kept] += tile_start;
@@ -707,7 +705,8 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
         }
         if (found) break;
     }
-    if (tile > 0) gk_lookback_store(statuses + digit_kept, tag | GK_LOOKBACK_PREFIX | (unsigned long long)(earlier + count));
+    if (tile > 0)
+        gk_lookback_store(statuses + digit_kept, tag | GK_LOOKBACK_PREFIX | (unsigned long long)(earlier + count));
     out_base[digit_kept] = digit_start + earlier - tile_start;
     __syncthreads();
 
@@ -746,24 +745,64 @@ __device__ inline void gk_radix_onesweep(const gk_sort_params& p) {
 
 // One kernel per key and value width (v0: keys alone), written out: kernel names are found in the
 // text, unexpanded.
-extern "C" __global__ void gk_radix_histogram_k32_v32(const gk_sort_params p) { gk_radix_histogram<unsigned, unsigned>(p); }
+extern "C" __global__ void gk_radix_histogram_k32_v32(const gk_sort_params p) {
+    gk_radix_histogram<unsigned, unsigned>(p);
+}
 extern "C" __global__ void gk_radix_scatter_k32_v32(const gk_sort_params p) { gk_radix_scatter<unsigned, unsigned>(p); }
-extern "C" __global__ void gk_radix_count_passes_k32_v32(const gk_sort_params p) { gk_radix_count_passes<unsigned, unsigned>(p); }
-extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS) gk_radix_onesweep_k32_v32(const gk_sort_params p) { gk_radix_onesweep<unsigned, unsigned, true>(p); }
-extern "C" __global__ void gk_radix_histogram_k32_v64(const gk_sort_params p) { gk_radix_histogram<unsigned, unsigned long long>(p); }
-extern "C" __global__ void gk_radix_scatter_k32_v64(const gk_sort_params p) { gk_radix_scatter<unsigned, unsigned long long>(p); }
-extern "C" __global__ void gk_radix_count_passes_k32_v64(const gk_sort_params p) { gk_radix_count_passes<unsigned, unsigned long long>(p); }
-extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS) gk_radix_onesweep_k32_v64(const gk_sort_params p) { gk_radix_onesweep<unsigned, unsigned long long, true>(p); }
-extern "C" __global__ void gk_radix_histogram_k64_v32(const gk_sort_params p) { gk_radix_histogram<unsigned long long, unsigned>(p); }
-extern "C" __global__ void gk_radix_scatter_k64_v32(const gk_sort_params p) { gk_radix_scatter<unsigned long long, unsigned>(p); }
-extern "C" __global__ void gk_radix_count_passes_k64_v32(const gk_sort_params p) { gk_radix_count_passes<unsigned long long, unsigned>(p); }
-extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS) gk_radix_onesweep_k64_v32(const gk_sort_params p) { gk_radix_onesweep<unsigned long long, unsigned, true>(p); }
-extern "C" __global__ void gk_radix_histogram_k64_v64(const gk_sort_params p) { gk_radix_histogram<unsigned long long, unsigned long long>(p); }
-extern "C" __global__ void gk_radix_scatter_k64_v64(const gk_sort_params p) { gk_radix_scatter<unsigned long long, unsigned long long>(p); }
-extern "C" __global__ void gk_radix_count_passes_k64_v64(const gk_sort_params p) { gk_radix_count_passes<unsigned long long, unsigned long long>(p); }
-extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS) gk_radix_onesweep_k64_v64(const gk_sort_params p) { gk_radix_onesweep<unsigned long long, unsigned long long, true>(p); }
-extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_KEYS) gk_radix_onesweep_k32_v0(const gk_sort_params p) { gk_radix_onesweep<unsigned, unsigned, false>(p); }
-extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_KEYS) gk_radix_onesweep_k64_v0(const gk_sort_params p) { gk_radix_onesweep<unsigned long long, unsigned, false>(p); }
+extern "C" __global__ void gk_radix_count_passes_k32_v32(const gk_sort_params p) {
+    gk_radix_count_passes<unsigned, unsigned>(p);
+}
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS)
+    gk_radix_onesweep_k32_v32(const gk_sort_params p) {
+    gk_radix_onesweep<unsigned, unsigned, true>(p);
+}
+extern "C" __global__ void gk_radix_histogram_k32_v64(const gk_sort_params p) {
+    gk_radix_histogram<unsigned, unsigned long long>(p);
+}
+extern "C" __global__ void gk_radix_scatter_k32_v64(const gk_sort_params p) {
+    gk_radix_scatter<unsigned, unsigned long long>(p);
+}
+extern "C" __global__ void gk_radix_count_passes_k32_v64(const gk_sort_params p) {
+    gk_radix_count_passes<unsigned, unsigned long long>(p);
+}
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS)
+    gk_radix_onesweep_k32_v64(const gk_sort_params p) {
+    gk_radix_onesweep<unsigned, unsigned long long, true>(p);
+}
+extern "C" __global__ void gk_radix_histogram_k64_v32(const gk_sort_params p) {
+    gk_radix_histogram<unsigned long long, unsigned>(p);
+}
+extern "C" __global__ void gk_radix_scatter_k64_v32(const gk_sort_params p) {
+    gk_radix_scatter<unsigned long long, unsigned>(p);
+}
+extern "C" __global__ void gk_radix_count_passes_k64_v32(const gk_sort_params p) {
+    gk_radix_count_passes<unsigned long long, unsigned>(p);
+}
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS)
+    gk_radix_onesweep_k64_v32(const gk_sort_params p) {
+    gk_radix_onesweep<unsigned long long, unsigned, true>(p);
+}
+extern "C" __global__ void gk_radix_histogram_k64_v64(const gk_sort_params p) {
+    gk_radix_histogram<unsigned long long, unsigned long long>(p);
+}
+extern "C" __global__ void gk_radix_scatter_k64_v64(const gk_sort_params p) {
+    gk_radix_scatter<unsigned long long, unsigned long long>(p);
+}
+extern "C" __global__ void gk_radix_count_passes_k64_v64(const gk_sort_params p) {
+    gk_radix_count_passes<unsigned long long, unsigned long long>(p);
+}
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS)
+    gk_radix_onesweep_k64_v64(const gk_sort_params p) {
+    gk_radix_onesweep<unsigned long long, unsigned long long, true>(p);
+}
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_KEYS)
+    gk_radix_onesweep_k32_v0(const gk_sort_params p) {
+    gk_radix_onesweep<unsigned, unsigned, false>(p);
+}
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_KEYS)
+    gk_radix_onesweep_k64_v0(const gk_sort_params p) {
+    gk_radix_onesweep<unsigned long long, unsigned, false>(p);
+}
 
 // ---- moving elements and indices
 

@@ -286,8 +286,7 @@ TEST_F(SortingGpuShapes, LastDigitKeysBesideAPartialTile) {
     });
     EXPECT_EQ(argsort(input).to_vector<std::int64_t>(), want);
     const std::vector<double> sorted = sort(input).astype(DType::float64).to_vector<double>();
-    for (std::size_t k = 0; k < n; ++k)
-        EXPECT_TRUE(same_value(sorted[k], values[std::size_t(want[k])])) << "at " << k;
+    for (std::size_t k = 0; k < n; ++k) EXPECT_TRUE(same_value(sorted[k], values[std::size_t(want[k])])) << "at " << k;
 }
 
 }  // namespace

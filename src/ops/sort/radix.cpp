@@ -167,7 +167,8 @@ void launch_onesweep_passes(const Device& device, const PassPlan& plan) {
     const auto passes = static_cast<std::int64_t>(plan.passes.size());
     const std::int64_t n = plan.passes.front().size;
     const std::int64_t widest = std::max(plan.key_bytes, plan.carry ? plan.value_bytes : 0);
-    const std::int64_t threads = 256, tile = threads * ((plan.carry ? onesweep_pair_bytes : onesweep_key_bytes) / widest);
+    const std::int64_t threads = 256,
+                       tile = threads * ((plan.carry ? onesweep_pair_bytes : onesweep_key_bytes) / widest);
     const std::int64_t tiles = (n + tile - 1) / tile;
     if (tiles > std::int64_t{std::numeric_limits<std::uint32_t>::max()})
         throw InvalidArgumentError("a sort of more tiles than 32-bit tickets count");
@@ -188,7 +189,8 @@ void launch_onesweep_passes(const Device& device, const PassPlan& plan) {
     count.shared_bytes = static_cast<std::size_t>(copies * counts_bytes);
     const std::int64_t processors = std::max(1, device.properties().multiprocessor_count);
     const std::int64_t resident = std::clamp<std::int64_t>(200 * 1024 / (copies * counts_bytes), 1, 8);
-    count.grid = Dim3(static_cast<std::uint32_t>(std::clamp<std::int64_t>(n / (threads * 16), 1, resident * processors)));
+    count.grid =
+        Dim3(static_cast<std::uint32_t>(std::clamp<std::int64_t>(n / (threads * 16), 1, resident * processors)));
     count.block = Dim3(static_cast<std::uint32_t>(threads));
     SortParams first = plan.passes.front();
     first.counts = totals;
