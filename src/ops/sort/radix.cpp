@@ -183,12 +183,13 @@ void launch_onesweep_passes(const Device& device, const PassPlan& plan) {
     // out), each with up to 8 copies of the counts in at most 48 KiB.
     LaunchConfig count;
     count.stream = current_stream(device);
+    constexpr std::int64_t shared_limit = std::int64_t{48} * 1024, shared_per_processor = std::int64_t{200} * 1024;
     const std::int64_t counts_bytes = passes * (radix + 1) * 4;  // a copy of every pass's counts
     std::int32_t copies = 8;
-    while (copies > 1 && copies * counts_bytes > 48 * 1024) copies /= 2;
+    while (copies > 1 && copies * counts_bytes > shared_limit) copies /= 2;
     count.shared_bytes = static_cast<std::size_t>(copies * counts_bytes);
     const std::int64_t processors = std::max(1, device.properties().multiprocessor_count);
-    const std::int64_t resident = std::clamp<std::int64_t>(200 * 1024 / (copies * counts_bytes), 1, 8);
+    const std::int64_t resident = std::clamp<std::int64_t>(shared_per_processor / (copies * counts_bytes), 1, 8);
     count.grid =
         Dim3(static_cast<std::uint32_t>(std::clamp<std::int64_t>(n / (threads * 16), 1, resident * processors)));
     count.block = Dim3(static_cast<std::uint32_t>(threads));
@@ -203,8 +204,8 @@ void launch_onesweep_passes(const Device& device, const PassPlan& plan) {
     pass.grid = Dim3(static_cast<std::uint32_t>(tiles));
     // Its dynamic shared memory (the layout in the kernel): places by digit, the scan's warp sums,
     // the ticket, 8 warps' digit counts, the tile's keys or values, and with values the keys' digits.
-    pass.shared_bytes =
-        static_cast<std::size_t>(radix * 8 + 32 * 8 + 8 + 8 * radix * 4 + tile * widest + (plan.carry ? tile : 0));
+    pass.shared_bytes = static_cast<std::size_t>(radix * 8 + std::int64_t{32} * 8 + 8 + 8 * radix * 4 + tile * widest +
+                                                 (plan.carry ? tile : 0));
     const Kernel onesweep = sort_kernel(
         "gk_radix_onesweep_" + keys + (plan.carry ? (plan.value_bytes == 4 ? "_v32" : "_v64") : "_v0"), device);
     for (SortParams params : plan.passes) {
