@@ -595,8 +595,8 @@ template <class K, class V, bool CARRY, int KIND>
 __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     typedef gk_onesweep_shape<K, V, CARRY> shape;
     enum { ITEMS = shape::ITEMS, TILE = shape::TILE, WARPS = shape::WARPS };
-    // Dynamic shared memory (the launcher, src/ops/sort/radix.cpp, gives as much: 30.6 KiB for 4096
-    // pairs of 32-bit keys and values), in this order:
+    // Dynamic shared memory (the launcher, src/ops/sort/radix.cpp, gives as much: at most 35.3 KiB, for
+    // 5120 pairs of 32-bit keys and values), in this order:
     extern __shared__ unsigned long long gk_sort_shared[];
     long long* out_base = (long long*)gk_sort_shared;  // [GK_RADIX] the place of the tile's place 0, by digit
     long long* warp_sums = out_base + GK_RADIX;        // [32] the block scan's

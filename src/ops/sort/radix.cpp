@@ -160,9 +160,9 @@ void launch_chunked_passes(const Device& device, const PassPlan& plan) {
 }
 
 // A GPU's passes: onesweep (kernels/gpukit_sort.cuh), one read of the keys counting every pass's
-// digits, then a kernel a pass over tiles of 256 x ITEMS keys (ITEMS = 64 bytes over the wider of
-// key and carried value, as the kernel's). The scratch, zeroed once: each pass's ticket count, its
-// digit totals, and the tiles' look-back words.
+// digits, then a kernel a pass over tiles of 256 x ITEMS keys (ITEMS = onesweep_key_bytes or, with
+// values, onesweep_pair_bytes over the wider of key and value, as the kernel's). The scratch, zeroed
+// once: each pass's ticket count, its digit totals, and the tiles' look-back words.
 void launch_onesweep_passes(const Device& device, const PassPlan& plan) {
     const auto passes = static_cast<std::int64_t>(plan.passes.size());
     const std::int64_t n = plan.passes.front().size;
