@@ -612,9 +612,23 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
 
     if (threadIdx.x == 0) *ticket_slot = atomicAdd((unsigned*)p.tickets + p.pass, 1u);
     for (int w = 0; w < WARPS; ++w) warp_counts[w][digit_kept] = 0;
+    const unsigned long long* totals = (const unsigned long long*)p.counts + (long long)GK_RADIX * p.pass;
+    // Whether one digit holds every key, through each warp's word (__syncthreads_or here fails ptxas
+    // of CUDA 13.0: "register allocation failed").
+    const unsigned holders = __ballot_sync(0xffffffffu, totals[digit_kept] == (unsigned long long)p.size);
+    if (lane == 0) warp_sums[warp] = holders != 0;
     __syncthreads();
+    bool one_digit = false;
+    for (int w = 0; w < WARPS; ++w) one_digit = one_digit || warp_sums[w] != 0;
     const long long tile = *ticket_slot, start = tile * TILE;
     const long long end = start + TILE < p.size ? start + TILE : p.size;
+    if (one_digit) {  // every key has this pass's digit (keys of a narrow range): the pass keeps their order
+        for (long long i = start + threadIdx.x; i < end; i += GK_SORT_THREADS) {
+            gk_tile_store_key<KIND, K>(p, i, gk_tile_key<KIND, K>(p, i));
+            if (CARRY) gk_tile_store_value<V>(p, i, p.index_values ? (V)i : __ldcg((const V*)p.values_in + i));
+        }
+        return;
+    }
 
     K key[ITEMS];
     V value[ITEMS];
@@ -661,7 +675,6 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
 
     // The digit's start (the digit totals before it, from the count of every pass) and the tile's
     // start of it, in one scan: totals above bit 16, tile counts (at most TILE) below.
-    const unsigned long long* totals = (const unsigned long long*)p.counts + (long long)GK_RADIX * p.pass;
     long long all;
     const long long before = gk_block_exclusive_scan((long long)(totals[digit_kept] << 16 | count), &all, warp_sums);
     const long long digit_start = before >> 16;

@@ -289,5 +289,22 @@ TEST_F(SortingGpuShapes, LastDigitKeysBesideAPartialTile) {
     for (std::size_t k = 0; k < n; ++k) EXPECT_TRUE(same_value(sorted[k], values[std::size_t(want[k])])) << "at " << k;
 }
 
+// Small integers over several tiles: every key's top three bytes are one digit, passes that keep
+// the order (the last one writing the elements or the indices).
+TEST_F(SortingGpuShapes, PassesOfOneDigitKeepTheOrder) {
+    const std::size_t n = 3 * 6144 + 5;
+    Values values(n);
+    for (std::size_t k = 0; k < n; ++k) values[k] = double((k * 7919) % 100);
+    const Array input = Array::from_host(std::span<const double>(values), {std::int64_t(n)}).astype(DType::int32);
+    std::vector<std::int64_t> want(n);
+    std::iota(want.begin(), want.end(), std::int64_t{0});
+    std::stable_sort(want.begin(), want.end(),
+                     [&](std::int64_t a, std::int64_t b) { return values[std::size_t(a)] < values[std::size_t(b)]; });
+    EXPECT_EQ(argsort(input).to_vector<std::int64_t>(), want);
+    Values sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(sort(input).astype(DType::float64).to_vector<double>(), sorted);
+}
+
 }  // namespace
 }  // namespace gpukit::testing
