@@ -34,6 +34,33 @@ __device__ inline gk_index gk_chunk_end(gk_index n) {
 #define GK_ELEMENTS(i, n) for (gk_index i = gk_thread_rank(); i < (n); i += gk_thread_count())
 #endif
 
+// The sum of `value` over the block's threads before this one; *total gets the sum over all of
+// them. Every thread of the block calls it; blockDim.x is a multiple of 32, at most 1024; warp_sums
+// is shared memory of 32 words (the selections and the radix sort's tiles scan with it).
+__device__ inline long long gk_block_exclusive_scan(long long value, long long* total, long long* warp_sums) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    long long inclusive = value;
+    for (int d = 1; d < 32; d <<= 1) {
+        const long long other = __shfl_up_sync(0xffffffffu, inclusive, d);
+        if (lane >= d) inclusive += other;
+    }
+    if (lane == 31) warp_sums[warp] = inclusive;
+    __syncthreads();
+    if (warp == 0) {
+        long long sum = lane < warps ? warp_sums[lane] : 0;
+        for (int d = 1; d < 32; d <<= 1) {
+            const long long other = __shfl_up_sync(0xffffffffu, sum, d);
+            if (lane >= d) sum += other;
+        }
+        if (lane < warps) warp_sums[lane] = sum;  // inclusive over the warps
+    }
+    __syncthreads();
+    *total = warp_sums[warps - 1];
+    const long long before = (warp > 0 ? warp_sums[warp - 1] : 0) + inclusive - value;
+    __syncthreads();  // warp_sums is free for the next call
+    return before;
+}
+
 // ---- storage types that C has no arithmetic for
 struct gk_float16 {
     unsigned short bits;

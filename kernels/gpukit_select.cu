@@ -70,32 +70,6 @@ __device__ inline bool gk_selected(const gk_select_params& p, gk_index i) {
                       p.significant);
 }
 
-// The sum of `value` over the block's threads before this one; *total gets the sum over all of
-// them. Every thread of the block calls it; blockDim.x is a multiple of 32, at most 1024.
-__device__ inline long long gk_block_exclusive_scan(long long value, long long* total, long long* warp_sums) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    long long inclusive = value;
-    for (int d = 1; d < 32; d <<= 1) {
-        const long long other = __shfl_up_sync(0xffffffffu, inclusive, d);
-        if (lane >= d) inclusive += other;
-    }
-    if (lane == 31) warp_sums[warp] = inclusive;
-    __syncthreads();
-    if (warp == 0) {
-        long long sum = lane < warps ? warp_sums[lane] : 0;
-        for (int d = 1; d < 32; d <<= 1) {
-            const long long other = __shfl_up_sync(0xffffffffu, sum, d);
-            if (lane >= d) sum += other;
-        }
-        if (lane < warps) warp_sums[lane] = sum;  // inclusive over the warps
-    }
-    __syncthreads();
-    *total = warp_sums[warps - 1];
-    const long long before = (warp > 0 ? warp_sums[warp - 1] : 0) + inclusive - value;
-    __syncthreads();  // warp_sums is free for the next call
-    return before;
-}
-
 // This block's chunk of elements, [*begin, *end).
 __device__ inline void gk_block_chunk(const gk_select_params& p, long long* begin, long long* end) {
     *begin = (long long)blockIdx.x * p.chunk;

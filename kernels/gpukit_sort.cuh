@@ -9,26 +9,25 @@
 //   (argsort: equal keys keep their order). Complex numbers order by real, then imaginary part,
 //   and NumPy's NaN classes come after every number: R + nanj (by R), nan + Rj (by R), nan + nanj.
 //   complex64 is one 64-bit word, complex128 two (a high and a low word, sorted low first).
-// - A radix pass (stable, 8-bit digits, the digit at `shift`): gk_radix_histogram counts each
-//   block's digits, gk_radix_scan turns the counts (digit-major: digit d of block b at
-//   d * blocks + b) into offsets within each digit and the digits' totals, gk_radix_scatter
-//   moves each key (and its value) to its digit's start + its offset, keys of one digit in their
-//   order. Passes over the key's bits, least significant first, sort it; values carry indices
-//   (argsort). Rows of an axis: the row index (value / row_length) is the most significant part
-//   of a composite key, sorted by more passes whose digit comes from the value (`digit_of_row`).
-//   A sort's first pass may read the elements (making keys and indices on the way) and its last
-//   write the sorted elements or argsort's int64 indices (gk_pass_key, gk_pass_store).
+// - Radix passes (stable, 8-bit digits, the digit at `shift`), over the key's bits, least
+//   significant first, sort it; values carry indices (argsort). Rows of an axis: the row index
+//   (value / row_length) is the most significant part of a composite key, sorted by more passes
+//   whose digit comes from the value (`digit_of_row`). A pass moves each key (and its value) to
+//   its digit's start + the keys of that digit before it. A sort's first pass may read the
+//   elements (making keys and indices on the way) and its last write the sorted elements or
+//   argsort's int64 indices.
 // - gk_sort_encode, gk_sort_decode: elements to keys and back; gk_sort_gather: elements or
 //   indices at positions; gk_sort_search: binary searches of sorted keys (searchsorted's left and
 //   right, isin's membership); gk_sort_flags: where a sorted run of equal keys starts (unique);
 //   gk_sort_inverse and gk_sort_run_lengths: unique's inverse and counts.
 //
-// Kernel shapes. On a GPU, a radix pass's blocks have 256 threads (one per digit) and take
-// consecutive tiles of 256 x ITEMS keys (ITEMS = 64 bytes over the wider of key and value): each
-// warp ranks its keys with __match_any_sync and per-warp digit counts in shared memory, the tile
-// is ordered by digit in shared memory, and written out in runs, coalesced; the histogram counts
-// with 16-byte loads into 8 copies of the counts. On the simulator (GK_CHUNKED_SHAPES) a block is
-// one thread with a contiguous chunk: its histogram and its scatter are native loops.
+// Kernel shapes. On a GPU, onesweep (Adinets and Merrill, 2022): gk_radix_count_passes counts
+// every pass's digits in one read of the keys, then one gk_radix_onesweep kernel a pass, whose
+// blocks of 256 threads (one per digit) take tiles by ticket, rank them by digit, publish their
+// digit counts and look back over the tiles before them (a decoupled look-back per digit), and
+// write the tile ordered by digit. On the simulator (GK_CHUNKED_SHAPES) three kernels a pass, a
+// block being one thread with a contiguous chunk: gk_radix_histogram, gk_radix_scan and
+// gk_radix_scatter, native loops.
 //
 // Reference: numpy.sort(kind='stable'), numpy.argsort(kind='stable'), numpy.searchsorted; the
 // tests compare with NumPy.
@@ -58,15 +57,16 @@ struct gk_sort_params {
     unsigned long long keys_in, keys_out;      // radix pass: keys; encode: out; decode: in
     unsigned long long values_in, values_out;  // radix pass: values (indices), or 0
     unsigned long long low_keys;               // complex128: the low words beside keys_in
-    unsigned long long counts;                 // radix pass: GK_RADIX * blocks + 1 offsets
+    unsigned long long counts;                 // chunked pass: GK_RADIX * blocks + 1 offsets; onesweep: the
+                                               // digit totals, [passes][GK_RADIX]
     unsigned long long elements;               // encode: the input; decode: the output
     unsigned long long positions;              // gather, search: int64 positions / indices
     unsigned long long needles, low_needles;   // search: the keys looked for
     long long size;                            // elements (keys, or needles of a search)
     long long haystack;                        // search: sorted keys searched
     long long row_length;                      // composite keys: row = value / row_length
-    long long chunk;                           // radix pass: keys per block
-    long long blocks;                          // radix pass: blocks of histogram and scatter
+    long long chunk;                           // chunked pass: keys per block
+    long long blocks;                          // chunked pass: blocks of histogram and scatter
     unsigned long long nan_key;                // keys from nan_key on are NaN (when has_nan)
     int kind;                                  // encode, decode: GK_SORT_*
     int shift;                                 // radix pass: the digit's lowest bit
@@ -84,8 +84,13 @@ struct gk_sort_params {
     int decode_output;                         // radix pass: keys are written as elements (at decoded)
     int indices_output;                        // radix pass: values are written as int64 value % row_length
                                                // (at positions)
+    int pass;                                  // onesweep: the pass (its tickets, totals, status tag)
+    unsigned long long decoded;                // radix pass, decode_output: the sorted elements
+    unsigned long long statuses;               // onesweep: look-back words, [tile][GK_RADIX]
+    unsigned long long tickets;                // onesweep: each pass's ticket count (unsigned)
+    int key_passes, passes;                    // count_passes: passes over the key's digits, in all
+    int copies;                                // count_passes: copies of the counts in a block
     int unused;
-    unsigned long long decoded;  // radix pass, decode_output: the sorted elements
 };
 
 // ---- keys: unsigned words in NumPy's order
@@ -273,6 +278,15 @@ __device__ inline void gk_radix_chunk(const gk_sort_params& p, long long* begin,
     *end = *begin + p.chunk < p.size ? *begin + p.chunk : p.size;
 }
 
+// An index's place within its row (argsort's result): a 64-bit remainder costs a hundred
+// instructions, so one row skips it and 32-bit indices take a 32-bit one.
+template <class V>
+__device__ inline long long gk_index_in_row(const gk_sort_params& p, V value) {
+    if ((unsigned long long)value < (unsigned long long)p.row_length) return (long long)value;
+    if (sizeof(V) == 4) return (long long)((unsigned)value % (unsigned)p.row_length);
+    return (long long)((unsigned long long)value % (unsigned long long)p.row_length);
+}
+
 // A pass's key and value i: the first pass of a sort reads the elements (their keys made on the
 // way) and takes each key's index as its value; later ones read the last pass's.
 template <class K>
@@ -294,142 +308,54 @@ __device__ inline void gk_pass_store(const gk_sort_params& p, long long o, K key
         ((K*)p.keys_out)[o] = key;
     }
     if (p.indices_output) {
-        ((long long*)p.positions)[o] = (long long)((unsigned long long)value % (unsigned long long)p.row_length);
+        ((long long*)p.positions)[o] = gk_index_in_row<V>(p, value);
     } else if (p.values_out) {
         ((V*)p.values_out)[o] = value;
     }
 }
 
-// Copies of a GPU block's digit counts, lane % GK_COUNT_COPIES choosing one: lanes of a warp that
-// count one digit (keys of few distinct top bytes) mostly hit different words, which shared-memory
-// atomics do not serialise; a copy's stride of GK_RADIX + 1 words puts them in different banks.
-#define GK_COUNT_COPIES 8
+// ---- the simulator's passes (GK_CHUNKED_SHAPES): three kernels a pass, a block of one thread and
+// a contiguous chunk each. gk_radix_histogram counts each block's digits, gk_radix_scan turns the
+// counts (digit-major: digit d of block b at d * blocks + b) into offsets within each digit and the
+// digits' totals, gk_radix_scatter moves each key (and its value) to its digit's start + its
+// offset, keys of one digit in their order. (Their bodies are empty in the GPU's shapes.)
 
 template <class K, class V>
 __device__ inline void gk_radix_histogram(const gk_sort_params& p) {
+#ifdef GK_CHUNKED_SHAPES
     long long begin, end;
     gk_radix_chunk(p, &begin, &end);
     long long* out = (long long*)p.counts;
-#ifdef GK_CHUNKED_SHAPES
     __shared__ unsigned counts[GK_RADIX];
     for (int d = 0; d < GK_RADIX; ++d) counts[d] = 0;
     for (long long i = begin; i < end; ++i) ++counts[gk_digit<K, V>(p, gk_pass_key<K>(p, i), gk_pass_value<V>(p, i))];
     for (int d = 0; d < GK_RADIX; ++d) out[(long long)d * p.blocks + blockIdx.x] = counts[d];
 #else
-    // Dynamic shared memory, GK_COUNT_COPIES * (GK_RADIX + 1) words (the launcher gives 8224 bytes):
-    // the simulator counts a module's static shared arrays for each of its kernels.
-    extern __shared__ unsigned long long gk_sort_shared[];
-    unsigned* copies = (unsigned*)gk_sort_shared;
-    for (int w = threadIdx.x; w < GK_COUNT_COPIES * (GK_RADIX + 1); w += blockDim.x) copies[w] = 0;
-    __syncthreads();
-    unsigned* counts = copies + (threadIdx.x % GK_COUNT_COPIES) * (GK_RADIX + 1);
-    const K* keys = (const K*)p.keys_in;
-    long long rest = begin;  // keys from here on: one at a time
-    if (sizeof(K) == 4 && !p.digit_of_row && (!p.encode_input || p.itemsize == 4)) {
-        // 16-byte loads, four keys (or 32-bit elements, whose keys are made here) each (a block's
-        // chunk starts at a whole tile: aligned). Four loads in flight per thread before their
-        // counts: enough bytes on the way to keep the memory busy with two blocks per multiprocessor.
-        typedef gk_vector<K, 16 / sizeof(K)> quad;
-        const quad* quads = (const quad*)((p.encode_input ? (const K*)p.elements : keys) + begin);
-        const long long count = (end - begin) / (16 / sizeof(K));
-        for (long long first = threadIdx.x; first < count; first += 4 * (long long)blockDim.x) {
-            quad q[4];
-#pragma unroll
-            for (int u = 0; u < 4; ++u) {
-                const long long j = first + u * (long long)blockDim.x;
-                if (j < count) q[u] = quads[j];
-            }
-#pragma unroll
-            for (int u = 0; u < 4; ++u) {
-                if (first + u * (long long)blockDim.x >= count) break;
-#pragma unroll
-                for (int k = 0; k < 16 / (int)sizeof(K); ++k) {
-                    const K key = p.encode_input ? (K)gk_key_of_bits(p, q[u].v[k]) : q[u].v[k];
-                    atomicAdd(&counts[gk_digit<K, V>(p, key, (V)0)], 1u);
-                }
-            }
-        }
-        rest = begin + count * (16 / sizeof(K));
-    }
-    // Eight keys in flight per thread before their counts.
-    for (long long first = rest + threadIdx.x; first < end; first += 8 * (long long)blockDim.x) {
-        unsigned digit[8];
-#pragma unroll
-        for (int u = 0; u < 8; ++u) {
-            const long long i = first + u * (long long)blockDim.x;
-            digit[u] = i < end ? gk_digit<K, V>(p, gk_pass_key<K>(p, i), gk_pass_value<V>(p, i)) : GK_RADIX;
-        }
-#pragma unroll
-        for (int u = 0; u < 8; ++u)
-            if (digit[u] < GK_RADIX) atomicAdd(&counts[digit[u]], 1u);
-    }
-    __syncthreads();
-    for (int d = threadIdx.x; d < GK_RADIX; d += blockDim.x) {
-        unsigned total = 0;
-#pragma unroll
-        for (int c = 0; c < GK_COUNT_COPIES; ++c) total += copies[c * (GK_RADIX + 1) + d];
-        out[(long long)d * p.blocks + blockIdx.x] = total;
-    }
+    (void)p;
 #endif
 }
 
-// The sum of `value` over the block's threads before this one (blockDim.x a multiple of 32);
-// *total gets the sum over all of them.
-__device__ inline long long gk_sort_block_scan(long long value, long long* total, long long* warp_sums) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    long long inclusive = value;
-    for (int d = 1; d < 32; d <<= 1) {
-        const long long other = __shfl_up_sync(0xffffffffu, inclusive, d);
-        if (lane >= d) inclusive += other;
-    }
-    if (lane == 31) warp_sums[warp] = inclusive;
-    __syncthreads();
-    if (warp == 0) {
-        long long sum = lane < warps ? warp_sums[lane] : 0;
-        for (int d = 1; d < 32; d <<= 1) {
-            const long long other = __shfl_up_sync(0xffffffffu, sum, d);
-            if (lane >= d) sum += other;
-        }
-        if (lane < warps) warp_sums[lane] = sum;
-    }
-    __syncthreads();
-    *total = warp_sums[warps - 1];
-    const long long before = (warp > 0 ? warp_sums[warp - 1] : 0) + inclusive - value;
-    __syncthreads();
-    return before;
-}
-
 // Block d: digit d's counts in the pass's blocks, counts[d * blocks + b], into exclusive offsets
-// within the digit; the digit's total goes to counts[GK_RADIX * blocks + d]. (The scatter adds the
-// totals of the digits before: a scan of 256 values that each of its blocks does.)
+// within the digit; the digit's total goes to counts[GK_RADIX * blocks + d].
 extern "C" __global__ void gk_radix_scan(const gk_sort_params p) {
+#ifdef GK_CHUNKED_SHAPES
     long long* counts = (long long*)p.counts + (long long)blockIdx.x * p.blocks;
     long long running = 0;
-#ifdef GK_CHUNKED_SHAPES
     for (long long b = 0; b < p.blocks; ++b) {
         const long long c = counts[b];
         counts[b] = running;
         running += c;
     }
-#else
-    __shared__ long long warp_sums[32];
-    for (long long start = 0; start < p.blocks; start += blockDim.x) {
-        const long long b = start + threadIdx.x;
-        const long long c = b < p.blocks ? counts[b] : 0;
-        long long total;
-        const long long before = gk_sort_block_scan(c, &total, warp_sums);
-        if (b < p.blocks) counts[b] = running + before;
-        running += total;
-    }
-    if (threadIdx.x == 0)
-#endif
     ((long long*)p.counts)[GK_RADIX * p.blocks + blockIdx.x] = running;
+#else
+    (void)p;
+#endif
 }
 
-#ifdef GK_CHUNKED_SHAPES
-// One thread per block: its chunk's keys in order, each to the next offset of its digit.
+// Its chunk's keys in order, each to the next offset of its digit.
 template <class K, class V>
 __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
+#ifdef GK_CHUNKED_SHAPES
     __shared__ long long offsets[GK_RADIX];
     const long long* counts = (const long long*)p.counts;
     long long digit_start = 0;
@@ -444,108 +370,417 @@ __device__ inline void gk_radix_scatter(const gk_sort_params& p) {
         const V value = gk_pass_value<V>(p, i);
         gk_pass_store<K, V>(p, offsets[gk_digit<K, V>(p, key, value)]++, key, value);
     }
-}
 #else
-// Tiles of GK_SORT_THREADS x ITEMS keys, each warp 32 x ITEMS consecutive ones, in rounds of 32
-// (coalesced loads); a key's place in its tile = the tile's start of its digit + the keys of that
-// digit in earlier warps + those before it in its warp (its rank). The tile is ordered by digit in
-// shared memory, then written out: runs of one digit land at consecutive addresses.
+    (void)p;
+#endif
+}
+
+// ---- a GPU's passes: onesweep (Adinets and Merrill, 2022). One read of the keys counts the digits
+// of every pass (gk_radix_count_passes); then one kernel a pass (gk_radix_onesweep): a block takes
+// the next tile by ticket, ranks its keys by digit, publishes its tile's count of each digit and
+// looks back over the tiles before it for where its keys of each digit go (a decoupled look-back per
+// digit), then writes its keys, ordered by digit in shared memory, in runs. The scratch the launcher
+// zeroes before a sort holds each pass's ticket count, each pass's digit totals and a status word per
+// (tile, digit), reused by every pass: a word carries its pass (tag), whether it holds the tile's own
+// count (aggregate) or the count of the tiles up to and including it (inclusive prefix), and the count.
+
+#define GK_LOOKBACK_TAG_SHIFT 58              // bits 58-63: the pass + 1 (0: nothing yet)
+#define GK_LOOKBACK_PREFIX (1ull << 57)       // the count is the inclusive prefix
+#define GK_LOOKBACK_COUNT ((1ull << 57) - 1)  // bits 0-56: the count
+
+// A status word another block writes. The count travels in the word, so a relaxed load and store at
+// device scope suffice on a GPU (nothing else is read through it); on the simulator, atomics.
+__device__ inline unsigned long long gk_lookback_load(unsigned long long* word) {
+#ifdef GK_SIMULATED
+    return atomicAdd(word, 0ull);
+#else
+    unsigned long long value;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(value) : "l"(word) : "memory");
+    return value;
+#endif
+}
+__device__ inline void gk_lookback_store(unsigned long long* word, unsigned long long value) {
+#ifdef GK_SIMULATED
+    atomicExch(word, value);
+#else
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(word), "l"(value) : "memory");
+#endif
+}
+
+// How a onesweep kernel reads and writes elements, fixed at compile time (a kind chosen per element
+// at run time costs the first and last passes a third of their time): the keys as they are
+// (GK_SORT_KEYS_AS_IS: no pass here reads or writes elements), float32 or float64 elements, or any
+// kind (GK_SORT_ANY_KIND: p.kind at run time).
+#define GK_SORT_KEYS_AS_IS (-1)
+#define GK_SORT_ANY_KIND (-2)
+
+// Key i of a pass: made from element i when p.encode_input, else keys_in's (streamed: read once).
+template <int KIND, class K>
+__device__ inline K gk_tile_key(const gk_sort_params& p, long long i) {
+    if (KIND != GK_SORT_KEYS_AS_IS && p.encode_input) {
+        if (KIND == GK_SORT_FLOAT32) return (K)gk_key32(__ldcg((const unsigned*)p.elements + i), p.canonical_zero != 0);
+        if (KIND == GK_SORT_FLOAT64)
+            return (K)gk_key64(__ldcg((const unsigned long long*)p.elements + i), p.canonical_zero != 0);
+        return (K)gk_encode(p, (gk_index)i);
+    }
+    return __ldcg((const K*)p.keys_in + i);
+}
+// Key, and value, to place o (gk_pass_store's, with KIND's elements).
+template <int KIND, class K>
+__device__ inline void gk_tile_store_key(const gk_sort_params& p, long long o, K key) {
+    if (KIND == GK_SORT_FLOAT32 && p.decode_output) {
+        ((unsigned*)p.decoded)[o] = gk_float_of_key<unsigned>((unsigned)key, 0x80000000u, 0x7fc00000u);
+    } else if (KIND == GK_SORT_FLOAT64 && p.decode_output) {
+        ((unsigned long long*)p.decoded)[o] =
+            gk_float_of_key<unsigned long long>(key, 0x8000000000000000ull, 0x7ff8000000000000ull);
+    } else if (KIND == GK_SORT_ANY_KIND && p.decode_output) {
+        gk_decode_key(p, (char*)p.decoded, key, (gk_index)o, 0);
+    } else if (p.keys_out) {
+        ((K*)p.keys_out)[o] = key;
+    }
+}
+template <class V>
+__device__ inline void gk_tile_store_value(const gk_sort_params& p, long long o, V value) {
+    if (p.indices_output) {
+        ((long long*)p.positions)[o] = gk_index_in_row<V>(p, value);
+    } else if (p.values_out) {
+        ((V*)p.values_out)[o] = value;
+    }
+}
+
+// Tiles a look-back reads at once (argsort on an H200: 188 GB/s with 8 or 4, 182 with 1, 181 with 16).
+#ifndef GK_LOOKBACK_BATCH
+#define GK_LOOKBACK_BATCH 8
+#endif
+
+// Counts key i's digit of each pass (its key's, then its row's) in `counts` ([passes][GK_RADIX + 1]).
+// WHOLE: every byte of the key is a pass and there are no rows' passes (no branches: a third of the
+// instructions of the general case).
+template <bool WHOLE, class K, class V>
+__device__ inline void gk_count_digits(const gk_sort_params& p, unsigned* counts, K key, long long i) {
+#pragma unroll
+    for (int pass = 0; pass < (int)sizeof(K); ++pass)
+        if (WHOLE || pass < p.key_passes)
+            atomicAdd(&counts[pass * (GK_RADIX + 1) + (unsigned)((key >> (8 * pass)) & 255u)], 1u);
+    if (WHOLE || p.passes == p.key_passes) return;
+    const V value = gk_pass_value<V>(p, i);
+    const unsigned long long row = sizeof(V) == 4 ? (unsigned long long)((unsigned)value / (unsigned)p.row_length)
+                                                  : (unsigned long long)value / (unsigned long long)p.row_length;
+    for (int pass = p.key_passes; pass < p.passes; ++pass)
+        atomicAdd(&counts[pass * (GK_RADIX + 1) + (unsigned)((row >> (8 * (pass - p.key_passes))) & 255u)], 1u);
+}
+
+// The keys [first, n), `step` apart, counted; 4-byte words (elements or keys) four at a time with
+// 16-byte loads when aligned. Returns nothing; the caller flushes the counts.
+template <int KIND, bool WHOLE, class K, class V>
+__device__ inline void gk_count_keys(const gk_sort_params& p, unsigned* counts, long long first, long long step) {
+    const long long n = p.size;
+    long long rest = 0;  // keys from here on: one at a time
+    const unsigned* words = (const unsigned*)(p.encode_input ? p.elements : p.keys_in);
+    if (sizeof(K) == 4 && (KIND == GK_SORT_KEYS_AS_IS || KIND == GK_SORT_FLOAT32) &&
+        ((unsigned long long)words & 15) == 0) {
+        typedef gk_vector<unsigned, 4> quad;
+        const long long quads = n / 4;
+        for (long long q = first; q < quads; q += step) {
+            const quad v = ((const quad*)words)[q];
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                const K key = KIND == GK_SORT_FLOAT32 ? (K)gk_key32(v.v[k], p.canonical_zero != 0) : (K)v.v[k];
+                gk_count_digits<WHOLE, K, V>(p, counts, key, 4 * q + k);
+            }
+        }
+        rest = 4 * quads;
+    }
+    for (long long i = rest + first; i < n; i += step)
+        gk_count_digits<WHOLE, K, V>(p, counts, gk_tile_key<KIND, K>(p, i), i);
+}
+
+// Every pass's digit totals (p.counts: [passes][GK_RADIX], zeroed), read as the first pass reads.
+// A block counts in `copies` copies (lane % copies chooses one: lanes counting one digit, as keys of
+// few distinct top bytes do, mostly hit different words).
 template <class K, class V>
-__device__ inline void gk_radix_scatter(const gk_sort_params& p) {
+__device__ inline void gk_radix_count_passes(const gk_sort_params& p) {
+#ifndef GK_CHUNKED_SHAPES
+    extern __shared__ unsigned long long gk_sort_shared[];  // [copies][passes][GK_RADIX + 1]
+    unsigned* copies = (unsigned*)gk_sort_shared;
+    const int stride = p.passes * (GK_RADIX + 1);
+    for (int w = threadIdx.x; w < p.copies * stride; w += blockDim.x) copies[w] = 0;
+    __syncthreads();
+    unsigned* counts = copies + (threadIdx.x % p.copies) * stride;
+    const long long first = (long long)blockIdx.x * blockDim.x + threadIdx.x, step = (long long)gridDim.x * blockDim.x;
+    const bool whole = p.passes == p.key_passes && p.key_passes == (int)sizeof(K);
+    if (!p.encode_input && whole) {
+        gk_count_keys<GK_SORT_KEYS_AS_IS, true, K, V>(p, counts, first, step);
+    } else if (!p.encode_input) {
+        gk_count_keys<GK_SORT_KEYS_AS_IS, false, K, V>(p, counts, first, step);
+    } else if (sizeof(K) == 4 && p.kind == GK_SORT_FLOAT32 && whole) {
+        gk_count_keys<GK_SORT_FLOAT32, true, K, V>(p, counts, first, step);
+    } else if (sizeof(K) == 4 && p.kind == GK_SORT_FLOAT32) {
+        gk_count_keys<GK_SORT_FLOAT32, false, K, V>(p, counts, first, step);
+    } else {
+        gk_count_keys<GK_SORT_ANY_KIND, false, K, V>(p, counts, first, step);
+    }
+    __syncthreads();
+    unsigned long long* totals = (unsigned long long*)p.counts;
+    for (int w = threadIdx.x; w < p.passes * GK_RADIX; w += blockDim.x) {
+        const int at = w / GK_RADIX * (GK_RADIX + 1) + w % GK_RADIX;
+        unsigned total = 0;
+        for (int c = 0; c < p.copies; ++c) total += copies[c * stride + at];
+        if (total) atomicAdd(&totals[w], (unsigned long long)total);
+    }
+#else
+    (void)p;
+#endif
+}
+
+// The lanes of the warp whose digit equals this lane's: a ballot a bit. (__match_any_sync costs
+// more the more distinct digits a warp holds: a third of a pass over random digits.)
+__device__ inline unsigned gk_digit_peers(unsigned digit) {
+    unsigned peers = 0xffffffffu;
+#pragma unroll
+    for (int b = 0; b < 8; ++b) {
+#ifdef GK_SIMULATED
+        const bool set = (digit & (1u << b)) != 0;
+        const unsigned ones = __ballot_sync(0xffffffffu, set);
+        peers &= set ? ones : ~ones;
+#else
+        // One predicate for the ballot and the choice (from C, the compiler tests the bit twice).
+        asm("{\n\t.reg .pred set;\n\t.reg .b32 same;\n\t"
+            "and.b32 same, %1, %2;\n\tsetp.ne.u32 set, same, 0;\n\t"
+            "vote.sync.ballot.b32 same, set, 0xffffffff;\n\t@!set not.b32 same, same;\n\t"
+            "and.b32 %0, %0, same;\n\t}"
+            : "+r"(peers)
+            : "r"(digit), "r"(1u << b));
+#endif
+    }
+    return peers;
+}
+
+// Keys a thread of a onesweep tile holds: GK_ONESWEEP_BYTES_KEYS (keys alone) or _PAIRS (keys and
+// values) over the wider of key and carried value (src/ops/sort/radix.cpp sizes tiles by the same
+// rule); GK_ONESWEEP_BLOCKS_* blocks a multiprocessor runs at once (caps the registers a thread takes).
+// Measured on an H200 (2^26 float32): keys alone 96 bytes and 3 blocks (259 GB/s against 235 for 64
+// bytes and 4 blocks, 216 for 3 and 2), pairs 80 bytes and 3 blocks (argsort 194 GB/s against 188 for
+// 64, 184 for 48 bytes and 4 blocks, 168 for 96 bytes and 2 blocks).
+#ifndef GK_ONESWEEP_BYTES_KEYS
+#define GK_ONESWEEP_BYTES_KEYS 96
+#endif
+#ifndef GK_ONESWEEP_BYTES_PAIRS
+#define GK_ONESWEEP_BYTES_PAIRS 80
+#endif
+#ifndef GK_ONESWEEP_BLOCKS_KEYS
+#define GK_ONESWEEP_BLOCKS_KEYS 3
+#endif
+#ifndef GK_ONESWEEP_BLOCKS_PAIRS
+#define GK_ONESWEEP_BLOCKS_PAIRS 3
+#endif
+template <class K, class V, bool CARRY>
+struct gk_onesweep_shape {
     enum {
-        ITEMS = 64 / (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)),
+        ITEMS = CARRY ? GK_ONESWEEP_BYTES_PAIRS / (sizeof(V) > sizeof(K) ? sizeof(V) : sizeof(K))
+                      : GK_ONESWEEP_BYTES_KEYS / sizeof(K),
         TILE = GK_SORT_THREADS * ITEMS,
         WARPS = GK_SORT_THREADS / 32
     };
-    // Dynamic shared memory, as much as these take (the launcher, src/ops/sort/radix.cpp, computes
-    // it: at most 43.3 KiB), in this order:
-    extern __shared__ unsigned long long gk_sort_shared[];
-    long long* next = (long long*)gk_sort_shared;  // [GK_RADIX] where the block's next key of a digit goes
-    long long* warp_sums = next + GK_RADIX;        // [32]
-    unsigned(*warp_counts)[GK_RADIX] = (unsigned(*)[GK_RADIX])(warp_sums + 32);  // [WARPS][GK_RADIX]: per warp,
-                                                                                 // then the warps' places in the tile
-    unsigned* tile_start = (unsigned*)(warp_counts + WARPS);  // [GK_RADIX] the tile's first place of each digit
-    V* staged_values = (V*)(tile_start + GK_RADIX);           // [TILE]
-    K* staged_keys = (K*)(staged_values + TILE);              // [TILE]
-    const bool carry = p.values_in != 0 || p.index_values;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, digit_kept = threadIdx.x;
-    const long long* counts = (const long long*)p.counts;
-    long long all_keys;
-    next[digit_kept] = gk_sort_block_scan(counts[GK_RADIX * p.blocks + digit_kept], &all_keys, warp_sums) +
-                       counts[(long long)digit_kept * p.blocks + blockIdx.x];
-    long long begin, end;
-    gk_radix_chunk(p, &begin, &end);
-    for (long long start = begin; start < end; start += TILE) {
-        for (int w = 0; w < WARPS; ++w) warp_counts[w][digit_kept] = 0;
-        __syncthreads();
-        K key[ITEMS];
-        V value[ITEMS];
-        unsigned slot[ITEMS];  // the key's digit << 16 | its rank in its warp (GK_RADIX << 16: past the end)
-        const long long first = start + (long long)warp * 32 * ITEMS + lane;
-#pragma unroll
-        for (int r = 0; r < ITEMS; ++r) {
-            const long long i = first + 32 * r;
-            key[r] = i < end ? gk_pass_key<K>(p, i) : (K)0;
-            value[r] = carry && i < end ? gk_pass_value<V>(p, i) : (V)0;
-            slot[r] = i < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX;
-        }
-#pragma unroll
-        for (int r = 0; r < ITEMS; ++r) {
-            const unsigned digit = slot[r];
-            const unsigned peers = __match_any_sync(0xffffffffu, digit);
-            const int leader = __ffs(peers) - 1;
-            unsigned before = 0;
-            if (lane == leader && digit < GK_RADIX) {
-                before = warp_counts[warp][digit];
-                warp_counts[warp][digit] = before + __popc(peers);
-            }
-            slot[r] = digit << 16 | (__shfl_sync(0xffffffffu, before, leader) + __popc(peers & ((1u << lane) - 1u)));
-            __syncwarp();
-        }
-        __syncthreads();
-        unsigned count = 0;  // the tile's keys of digit_kept; warp_counts become places before each warp's
-        for (int w = 0; w < WARPS; ++w) {
-            const unsigned c = warp_counts[w][digit_kept];
-            warp_counts[w][digit_kept] = count;
-            count += c;
-        }
-        long long total;
-        const unsigned start_of_digit = (unsigned)gk_sort_block_scan(count, &total, warp_sums);
-        tile_start[digit_kept] = start_of_digit;
-        for (int w = 0; w < WARPS; ++w) warp_counts[w][digit_kept] += start_of_digit;
-        __syncthreads();
-#pragma unroll
-        for (int r = 0; r < ITEMS; ++r) {
-            const unsigned digit = slot[r] >> 16;
-            if (digit >= GK_RADIX) continue;
-            const unsigned place = warp_counts[warp][digit] + (slot[r] & 0xffffu);
-            staged_keys[place] = key[r];
-            if (carry) staged_values[place] = value[r];
-        }
-        __syncthreads();
-        const int valid = end - start < TILE ? (int)(end - start) : TILE;
-        for (int j = threadIdx.x; j < valid; j += GK_SORT_THREADS) {
-            const K k = staged_keys[j];
-            const V v = carry ? staged_values[j] : (V)0;
-            const unsigned d = gk_digit<K, V>(p, k, v);
-            gk_pass_store<K, V>(p, next[d] + (j - (int)tile_start[d]), k, v);
-        }
-        __syncthreads();
-        next[digit_kept] += count;
-    }
-}
-#endif
+};
 
-// One kernel per key and value width, written out: kernel names are found in the text, unexpanded.
+// A tile of GK_SORT_THREADS x ITEMS keys, each warp 32 x ITEMS consecutive ones, loaded in rounds of
+// 32 (coalesced); thread d also keeps digit d. A key's place in its tile = the tile's start of its
+// digit + the keys of that digit in earlier warps + those before it in its warp (its rank, from the
+// lanes of equal digit and per-warp counts in shared memory). The tile is ordered by digit in shared
+// memory, then written out: a digit's keys go to consecutive places from the digit's start + the
+// keys of that digit in earlier tiles (the look-back's) - the tile's start of the digit. Places past
+// the end of the keys (the last tile's) rank as the last digit's last keys and are not counted.
+template <class K, class V, bool CARRY, int KIND>
+__device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
+    typedef gk_onesweep_shape<K, V, CARRY> shape;
+    enum { ITEMS = shape::ITEMS, TILE = shape::TILE, WARPS = shape::WARPS };
+    // Dynamic shared memory (the launcher, src/ops/sort/radix.cpp, gives as much: at most 35.3 KiB, for
+    // 5120 pairs of 32-bit keys and values), in this order:
+    extern __shared__ unsigned long long gk_sort_shared[];
+    long long* out_base = (long long*)gk_sort_shared;  // [GK_RADIX] the place of the tile's place 0, by digit
+    long long* warp_sums = out_base + GK_RADIX;        // [32] the block scan's
+    long long* ticket_slot = warp_sums + 32;           // [1]
+    unsigned(*warp_counts)[GK_RADIX] = (unsigned(*)[GK_RADIX])(ticket_slot + 1);  // [WARPS][GK_RADIX] per warp,
+                                                                                  // then the warps' places
+    // [TILE] the tile's keys, then its values, in their places (one at a time: half the memory)
+    K* staged_keys = (K*)(warp_counts + WARPS);
+    V* staged_values = (V*)staged_keys;
+    unsigned char* staged_digits =  // [TILE] when CARRY: each place's digit
+        (unsigned char*)(staged_keys + (CARRY && sizeof(V) > sizeof(K) ? TILE * sizeof(V) / sizeof(K) : TILE));
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, digit_kept = threadIdx.x;
+
+    if (threadIdx.x == 0) *ticket_slot = atomicAdd((unsigned*)p.tickets + p.pass, 1u);
+    for (int w = 0; w < WARPS; ++w) warp_counts[w][digit_kept] = 0;
+    const unsigned long long* totals = (const unsigned long long*)p.counts + (long long)GK_RADIX * p.pass;
+    // Whether one digit holds every key, through each warp's word (__syncthreads_or here fails ptxas
+    // of CUDA 13.0: "register allocation failed").
+    const unsigned holders = __ballot_sync(0xffffffffu, totals[digit_kept] == (unsigned long long)p.size);
+    if (lane == 0) warp_sums[warp] = holders != 0;
+    __syncthreads();
+    bool one_digit = false;
+    for (int w = 0; w < WARPS; ++w) one_digit = one_digit || warp_sums[w] != 0;
+    const long long tile = *ticket_slot, start = tile * TILE;
+    const long long end = start + TILE < p.size ? start + TILE : p.size;
+    if (one_digit) {  // every key has this pass's digit (keys of a narrow range): the pass keeps their order
+        for (long long i = start + threadIdx.x; i < end; i += GK_SORT_THREADS) {
+            gk_tile_store_key<KIND, K>(p, i, gk_tile_key<KIND, K>(p, i));
+            if (CARRY) gk_tile_store_value<V>(p, i, p.index_values ? (V)i : __ldcg((const V*)p.values_in + i));
+        }
+        return;
+    }
+
+    K key[ITEMS];
+    V value[ITEMS];
+    unsigned ranks[(ITEMS + 1) / 2];  // each key's rank in its warp, two 16-bit ranks a word (registers are scarce)
+    const long long first = start + (long long)warp * 32 * ITEMS + lane;
+    const unsigned lanes_before = (1u << lane) - 1u;
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        const long long i = first + 32 * r;
+        key[r] = i < end ? gk_tile_key<KIND, K>(p, i) : (K)0;
+        if (CARRY)
+            value[r] = i < end ? (p.index_values ? (V)i : __ldcg((const V*)p.values_in + i)) : (V)0;
+        else
+            value[r] = (V)0;
+    }
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        const unsigned digit = first + 32 * r < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX - 1;
+        const unsigned peers = gk_digit_peers(digit);
+        const int leader = __ffs(peers) - 1;
+        unsigned before = 0;
+        if (lane == leader) before = atomicAdd(&warp_counts[warp][digit], (unsigned)__popc(peers));
+        const unsigned rank = __shfl_sync(0xffffffffu, before, leader) + __popc(peers & lanes_before);
+        if (r % 2 == 0) {
+            ranks[r / 2] = rank;
+        } else {
+            ranks[r / 2] |= rank << 16;
+        }
+    }
+    __syncthreads();
+
+    // The tile's count of digit_kept, published at once (later tiles wait for it); warp_counts become
+    // the keys of the digit before each warp.
+    unsigned count = 0;
+    for (int w = 0; w < WARPS; ++w) {
+        const unsigned c = warp_counts[w][digit_kept];
+        warp_counts[w][digit_kept] = count;
+        count += c;
+    }
+    if (digit_kept == GK_RADIX - 1) count -= (unsigned)(TILE - (end - start));  // the places past the end
+    unsigned long long* statuses = (unsigned long long*)p.statuses + (long long)GK_RADIX * tile;
+    const unsigned long long tag = (unsigned long long)(p.pass + 1) << GK_LOOKBACK_TAG_SHIFT;
+    gk_lookback_store(statuses + digit_kept, tag | (tile == 0 ? GK_LOOKBACK_PREFIX : 0ull) | count);
+
+    // The digit's start (the digit totals before it, from the count of every pass) and the tile's
+    // start of it, in one scan: totals above bit 16, tile counts (at most TILE) below.
+    long long all;
+    const long long before = gk_block_exclusive_scan((long long)(totals[digit_kept] << 16 | count), &all, warp_sums);
+    const long long digit_start = before >> 16;
+    const unsigned tile_start = (unsigned)(before & 0xffff);
+    for (int w = 0; w < WARPS; ++w) warp_counts[w][digit_kept] += tile_start;
+    __syncthreads();
+
+    // Keys to their places in the tile (ranks become the places) before the look-back, which then
+    // has the registers of the keys; out after it, values after them.
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        const unsigned digit = first + 32 * r < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX - 1;
+        const unsigned place = warp_counts[warp][digit] + ((ranks[r / 2] >> (16 * (r % 2))) & 0xffffu);
+        staged_keys[place] = key[r];
+        if (CARRY) {
+            staged_digits[place] = (unsigned char)digit;
+            ranks[r / 2] = r % 2 == 0 ? (ranks[r / 2] & 0xffff0000u) | place : (ranks[r / 2] & 0xffffu) | place << 16;
+        }
+    }
+
+    // The keys of digit_kept in the tiles before this one: their aggregates back to the first
+    // inclusive prefix found (each tile waited for belongs to a block that took its ticket earlier
+    // and publishes its aggregate without waiting). GK_LOOKBACK_BATCH tiles at once: a tile's wait is
+    // about (latency of a load)^2 / (time between tiles), loads one after another.
+    long long earlier = 0;
+    const unsigned long long this_pass = (unsigned long long)(p.pass + 1);
+    for (long long j = tile - 1; j >= 0; j -= GK_LOOKBACK_BATCH) {
+        unsigned long long status[GK_LOOKBACK_BATCH];
+#pragma unroll
+        for (int b = 0; b < GK_LOOKBACK_BATCH; ++b)
+            status[b] = j - b >= 0 ? gk_lookback_load((unsigned long long*)p.statuses + GK_RADIX * (j - b) + digit_kept)
+                                   : (this_pass << GK_LOOKBACK_TAG_SHIFT) | GK_LOOKBACK_PREFIX;  // before the first
+        bool found = false;
+#pragma unroll
+        for (int b = 0; b < GK_LOOKBACK_BATCH; ++b) {
+            if (found) break;
+            while ((status[b] >> GK_LOOKBACK_TAG_SHIFT) != this_pass)  // (a pause here measured no better)
+                status[b] = gk_lookback_load((unsigned long long*)p.statuses + GK_RADIX * (j - b) + digit_kept);
+            earlier += (long long)(status[b] & GK_LOOKBACK_COUNT);
+            found = (status[b] & GK_LOOKBACK_PREFIX) != 0;
+        }
+        if (found) break;
+    }
+    if (tile > 0)
+        gk_lookback_store(statuses + digit_kept, tag | GK_LOOKBACK_PREFIX | (unsigned long long)(earlier + count));
+    out_base[digit_kept] = digit_start + earlier - tile_start;
+    __syncthreads();
+
+    const int valid = (int)(end - start);
+    for (int j = threadIdx.x; j < valid; j += GK_SORT_THREADS) {
+        const K k = staged_keys[j];
+        const unsigned digit = CARRY ? (unsigned)staged_digits[j] : gk_digit<K, V>(p, k, (V)0);
+        gk_tile_store_key<KIND, K>(p, out_base[digit] + j, k);
+    }
+    if (!CARRY) return;
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) staged_values[(ranks[r / 2] >> (16 * (r % 2))) & 0xffffu] = value[r];
+    __syncthreads();
+    for (int j = threadIdx.x; j < valid; j += GK_SORT_THREADS)
+        gk_tile_store_value<V>(p, out_base[staged_digits[j]] + j, staged_values[j]);
+}
+
+// A onesweep pass, its element kind fixed at compile time where elements are read or written.
+template <class K, class V, bool CARRY>
+__device__ inline void gk_radix_onesweep(const gk_sort_params& p) {
+#ifndef GK_CHUNKED_SHAPES
+    if (!p.encode_input && !p.decode_output) {
+        gk_onesweep_tile<K, V, CARRY, GK_SORT_KEYS_AS_IS>(p);
+    } else if (sizeof(K) == 4 && p.kind == GK_SORT_FLOAT32) {
+        gk_onesweep_tile<K, V, CARRY, GK_SORT_FLOAT32>(p);
+    } else if (sizeof(K) == 8 && p.kind == GK_SORT_FLOAT64) {
+        gk_onesweep_tile<K, V, CARRY, GK_SORT_FLOAT64>(p);
+    } else {
+        gk_onesweep_tile<K, V, CARRY, GK_SORT_ANY_KIND>(p);
+    }
+#else
+    (void)p;
+#endif
+}
+
+// One kernel per key and value width (v0: keys alone), written out: kernel names are found in the
+// text, unexpanded.
 extern "C" __global__ void gk_radix_histogram_k32_v32(const gk_sort_params p) {
     gk_radix_histogram<unsigned, unsigned>(p);
 }
 extern "C" __global__ void gk_radix_scatter_k32_v32(const gk_sort_params p) { gk_radix_scatter<unsigned, unsigned>(p); }
+extern "C" __global__ void gk_radix_count_passes_k32_v32(const gk_sort_params p) {
+    gk_radix_count_passes<unsigned, unsigned>(p);
+}
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS)
+    gk_radix_onesweep_k32_v32(const gk_sort_params p) {
+    gk_radix_onesweep<unsigned, unsigned, true>(p);
+}
 extern "C" __global__ void gk_radix_histogram_k32_v64(const gk_sort_params p) {
     gk_radix_histogram<unsigned, unsigned long long>(p);
 }
 extern "C" __global__ void gk_radix_scatter_k32_v64(const gk_sort_params p) {
     gk_radix_scatter<unsigned, unsigned long long>(p);
+}
+extern "C" __global__ void gk_radix_count_passes_k32_v64(const gk_sort_params p) {
+    gk_radix_count_passes<unsigned, unsigned long long>(p);
+}
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS)
+    gk_radix_onesweep_k32_v64(const gk_sort_params p) {
+    gk_radix_onesweep<unsigned, unsigned long long, true>(p);
 }
 extern "C" __global__ void gk_radix_histogram_k64_v32(const gk_sort_params p) {
     gk_radix_histogram<unsigned long long, unsigned>(p);
@@ -553,11 +788,33 @@ extern "C" __global__ void gk_radix_histogram_k64_v32(const gk_sort_params p) {
 extern "C" __global__ void gk_radix_scatter_k64_v32(const gk_sort_params p) {
     gk_radix_scatter<unsigned long long, unsigned>(p);
 }
+extern "C" __global__ void gk_radix_count_passes_k64_v32(const gk_sort_params p) {
+    gk_radix_count_passes<unsigned long long, unsigned>(p);
+}
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS)
+    gk_radix_onesweep_k64_v32(const gk_sort_params p) {
+    gk_radix_onesweep<unsigned long long, unsigned, true>(p);
+}
 extern "C" __global__ void gk_radix_histogram_k64_v64(const gk_sort_params p) {
     gk_radix_histogram<unsigned long long, unsigned long long>(p);
 }
 extern "C" __global__ void gk_radix_scatter_k64_v64(const gk_sort_params p) {
     gk_radix_scatter<unsigned long long, unsigned long long>(p);
+}
+extern "C" __global__ void gk_radix_count_passes_k64_v64(const gk_sort_params p) {
+    gk_radix_count_passes<unsigned long long, unsigned long long>(p);
+}
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_PAIRS)
+    gk_radix_onesweep_k64_v64(const gk_sort_params p) {
+    gk_radix_onesweep<unsigned long long, unsigned long long, true>(p);
+}
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_KEYS)
+    gk_radix_onesweep_k32_v0(const gk_sort_params p) {
+    gk_radix_onesweep<unsigned, unsigned, false>(p);
+}
+extern "C" __global__ void __launch_bounds__(GK_SORT_THREADS, GK_ONESWEEP_BLOCKS_KEYS)
+    gk_radix_onesweep_k64_v0(const gk_sort_params p) {
+    gk_radix_onesweep<unsigned long long, unsigned, false>(p);
 }
 
 // ---- moving elements and indices

@@ -272,5 +272,39 @@ TEST_F(SortingGpuShapes, ConstantSortedAndReversedKeys) {
     }
 }
 
+// Mostly NaN (a key whose every digit is the last one, as the places past the end of the last tile
+// rank) in a size that leaves the last tile partial: those places stay out of every count.
+TEST_F(SortingGpuShapes, LastDigitKeysBesideAPartialTile) {
+    const std::size_t n = 2 * 4096 + 77;
+    Values values(n, std::nan(""));
+    for (std::size_t k = 0; k < n; k += 7) values[k] = double(k % 13) - 6;
+    const Array input = Array::from_host(std::span<const double>(values), {std::int64_t(n)}).astype(DType::float32);
+    std::vector<std::int64_t> want(n);
+    std::iota(want.begin(), want.end(), std::int64_t{0});
+    std::stable_sort(want.begin(), want.end(), [&](std::int64_t a, std::int64_t b) {
+        return numpy_less(values[std::size_t(a)], values[std::size_t(b)]);
+    });
+    EXPECT_EQ(argsort(input).to_vector<std::int64_t>(), want);
+    const std::vector<double> sorted = sort(input).astype(DType::float64).to_vector<double>();
+    for (std::size_t k = 0; k < n; ++k) EXPECT_TRUE(same_value(sorted[k], values[std::size_t(want[k])])) << "at " << k;
+}
+
+// Small integers over several tiles: every key's top three bytes are one digit, passes that keep
+// the order (the last one writing the elements or the indices).
+TEST_F(SortingGpuShapes, PassesOfOneDigitKeepTheOrder) {
+    const std::size_t n = 3 * 6144 + 5;
+    Values values(n);
+    for (std::size_t k = 0; k < n; ++k) values[k] = double((k * 7919) % 100);
+    const Array input = Array::from_host(std::span<const double>(values), {std::int64_t(n)}).astype(DType::int32);
+    std::vector<std::int64_t> want(n);
+    std::iota(want.begin(), want.end(), std::int64_t{0});
+    std::stable_sort(want.begin(), want.end(),
+                     [&](std::int64_t a, std::int64_t b) { return values[std::size_t(a)] < values[std::size_t(b)]; });
+    EXPECT_EQ(argsort(input).to_vector<std::int64_t>(), want);
+    Values sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(sort(input).astype(DType::float64).to_vector<double>(), sorted);
+}
+
 }  // namespace
 }  // namespace gpukit::testing

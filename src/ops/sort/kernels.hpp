@@ -45,8 +45,13 @@ struct SortParams {
     std::int32_t index_values;
     std::int32_t decode_output;
     std::int32_t indices_output;
-    std::int32_t unused;
+    std::int32_t pass;
     std::uint64_t decoded;
+    std::uint64_t statuses;
+    std::uint64_t tickets;
+    std::int32_t key_passes, passes;
+    std::int32_t copies;
+    std::int32_t unused;
 };
 
 // Whether `device` runs the simulator's chunked radix passes (a thread per block, a contiguous

@@ -1,10 +1,9 @@
 // src/ops/sort/radix.cpp: launching the radix passes and the key kernels of kernels/gpukit_sort.cuh.
 //
-// Launch shape of a pass: on a GPU, 256-thread blocks of tiles of 256 x ITEMS keys (ITEMS = 64 bytes
-// over the wider of key and value, as the kernel's), at most 2 blocks per multiprocessor (what fits
-// at once: the scatter takes ~96 registers a thread and 43 KiB of shared memory), each a run of
-// consecutive tiles, so that the scan of the blocks' counts of a digit is one block's work;
-// on the simulator, blocks of one thread, each a contiguous chunk of at least 16384 keys.
+// Launch shapes: on a GPU, onesweep: a kernel counting every pass's digits in one read of the keys,
+// then a kernel a pass of a 256-thread block per tile of 256 x ITEMS keys, tiles taken by ticket and
+// linked by a look-back per digit; on the simulator, three kernels a pass (count, scan, scatter) of
+// one-thread blocks, each a contiguous chunk of at least 16384 keys.
 #include "ops/sort/radix.hpp"
 
 #include <algorithm>
@@ -24,6 +23,8 @@ namespace gpukit::detail {
 namespace {
 
 constexpr std::int64_t radix = 256;
+// GK_ONESWEEP_BYTES_KEYS and _PAIRS of kernels/gpukit_sort.cuh: bytes of keys a onesweep thread holds.
+constexpr std::int64_t onesweep_key_bytes = 96, onesweep_pair_bytes = 80;
 
 // GK_SORT_* of kernels/gpukit_sort.cuh.
 enum class SortKind : std::int32_t {
@@ -120,67 +121,128 @@ int row_passes_for(std::int64_t rows) {
     return rows > 1 ? (std::bit_width(static_cast<std::uint64_t>(rows - 1)) + 7) / 8 : 0;
 }
 
-// The radix passes over n keys (key_bits significant, then the rows' bits when rows > 1) of
-// key_bytes words, carrying values of value_bytes when `carry`. `ends(pass, params)` sets where
-// each pass reads and writes: the scratch between passes, and the first pass's inputs and the
-// last pass's outputs.
-void launch_passes(const Device& device, std::int64_t n, int key_bits, std::int64_t key_bytes, std::int64_t value_bytes,
-                   std::int64_t row_length, std::int64_t rows, const SortParams& base,
-                   const std::function<void(int, int, SortParams&)>& ends) {
-    const int key_passes = (key_bits + 7) / 8;
-    const int passes = key_passes + row_passes_for(rows);
-    const bool chunked = sort_chunked(device);
-    const std::int64_t processors = std::max(1, device.properties().multiprocessor_count);
-    std::int64_t threads = 0, blocks = 0, chunk = 0;
-    if (chunked) {
-        threads = 1;
-        blocks = std::clamp<std::int64_t>(n / 16384, 1, 4 * processors);
-        chunk = (n + blocks - 1) / blocks;
-    } else {
-        threads = 256;
-        const std::int64_t tile = threads * (64 / std::max(key_bytes, value_bytes));
-        const std::int64_t tiles = (n + tile - 1) / tile;
-        blocks = std::min(tiles, 2 * processors);
-        chunk = (tiles + blocks - 1) / blocks * tile;
-    }
-    blocks = (n + chunk - 1) / chunk;
-    const Array counts = Array::empty({radix * blocks + radix}, DType::int64, device);  // then the digits' totals
+// What a sort's passes read and write, each pass's parameters (set by `ends` for the first pass's
+// inputs, the last one's outputs and the scratch between), and the widths of its words.
+struct PassPlan {
+    std::vector<SortParams> passes;
+    int key_passes = 0;
+    std::int64_t key_bytes = 4, value_bytes = 4;
+    bool carry = false;  // values travel with the keys
+};
 
-    const std::string suffix = std::string(key_bytes == 4 ? "k32" : "k64") + (value_bytes == 4 ? "_v32" : "_v64");
+// The simulator's passes: three kernels each, over chunks of at least 16384 keys.
+void launch_chunked_passes(const Device& device, const PassPlan& plan) {
+    const std::int64_t n = plan.passes.front().size;
+    const std::int64_t processors = std::max(1, device.properties().multiprocessor_count);
+    const std::int64_t wanted = std::clamp<std::int64_t>(n / 16384, 1, 4 * processors);
+    const std::int64_t chunk = (n + wanted - 1) / wanted;
+    const std::int64_t blocks = (n + chunk - 1) / chunk;
+    const Array counts = Array::empty({radix * blocks + radix}, DType::int64, device);  // then the digits' totals
+    const std::string suffix =
+        std::string(plan.key_bytes == 4 ? "k32" : "k64") + (plan.value_bytes == 4 ? "_v32" : "_v64");
     const Kernel histogram = sort_kernel("gk_radix_histogram_" + suffix, device);
     const Kernel scan = sort_kernel("gk_radix_scan", device);
     const Kernel scatter = sort_kernel("gk_radix_scatter_" + suffix, device);
-    LaunchConfig pass;
-    pass.stream = current_stream(device);
-    pass.grid = Dim3(static_cast<std::uint32_t>(blocks));
-    pass.block = Dim3(static_cast<std::uint32_t>(threads));
-    // The GPU scatter's dynamic shared memory (its layout in kernels/gpukit_sort.cuh).
-    const std::int64_t scatter_shared =
-        chunked ? 0
-                : radix * 8 + std::int64_t{32} * 8 + (std::int64_t{256} / 32) * radix * 4 + radix * 4 +
-                      std::int64_t{256} * (64 / std::max(key_bytes, value_bytes)) * (key_bytes + value_bytes);
-    LaunchConfig histogram_pass = pass;  // the GPU histogram's copies of the counts, in dynamic shared memory
-    histogram_pass.shared_bytes = chunked ? 0 : 8 * (radix + 1) * 4;
-    LaunchConfig scatter_pass = pass;
-    scatter_pass.shared_bytes = static_cast<std::size_t>(scatter_shared);
-    LaunchConfig per_digit = pass;  // the scan: a block per digit
+    LaunchConfig per_block;
+    per_block.stream = current_stream(device);
+    per_block.grid = Dim3(static_cast<std::uint32_t>(blocks));
+    per_block.block = Dim3(1);
+    LaunchConfig per_digit = per_block;
     per_digit.grid = Dim3(static_cast<std::uint32_t>(radix));
-    per_digit.block =
-        Dim3(chunked ? 1 : static_cast<std::uint32_t>(std::min<std::int64_t>((blocks + 31) / 32 * 32, 1024)));
+    for (SortParams params : plan.passes) {
+        params.chunk = chunk;
+        params.blocks = blocks;
+        params.counts = address_of(counts);
+        histogram(per_block, params);
+        scan(per_digit, params);
+        scatter(per_block, params);
+    }
+}
 
+// A GPU's passes: onesweep (kernels/gpukit_sort.cuh), one read of the keys counting every pass's
+// digits, then a kernel a pass over tiles of 256 x ITEMS keys (ITEMS = onesweep_key_bytes or, with
+// values, onesweep_pair_bytes over the wider of key and value, as the kernel's). The scratch, zeroed
+// once: each pass's ticket count, its digit totals, and the tiles' look-back words.
+void launch_onesweep_passes(const Device& device, const PassPlan& plan) {
+    const auto passes = static_cast<std::int64_t>(plan.passes.size());
+    const std::int64_t n = plan.passes.front().size;
+    const std::int64_t widest = std::max(plan.key_bytes, plan.carry ? plan.value_bytes : 0);
+    const std::int64_t threads = 256,
+                       tile = threads * ((plan.carry ? onesweep_pair_bytes : onesweep_key_bytes) / widest);
+    const std::int64_t tiles = (n + tile - 1) / tile;
+    if (tiles > std::int64_t{std::numeric_limits<std::uint32_t>::max()})
+        throw InvalidArgumentError("a sort of more tiles than 32-bit tickets count");
+    const Array scratch = Array::empty({passes + passes * radix + tiles * radix}, DType::uint64, device);
+    scratch.fill(std::uint64_t{0});
+    const std::uint64_t tickets = address_of(scratch);
+    const std::uint64_t totals = tickets + static_cast<std::uint64_t>(passes) * 8;
+    const std::uint64_t statuses = totals + static_cast<std::uint64_t>(passes * radix) * 8;
+
+    const std::string keys = plan.key_bytes == 4 ? "k32" : "k64";
+    // Counting: as many blocks as fit at once (8 a multiprocessor, fewer where shared memory runs
+    // out), each with up to 8 copies of the counts in at most 48 KiB.
+    LaunchConfig count;
+    count.stream = current_stream(device);
+    constexpr std::int64_t shared_limit = std::int64_t{48} * 1024, shared_per_processor = std::int64_t{200} * 1024;
+    const std::int64_t counts_bytes = passes * (radix + 1) * 4;  // a copy of every pass's counts
+    std::int32_t copies = 8;
+    while (copies > 1 && copies * counts_bytes > shared_limit) copies /= 2;
+    count.shared_bytes = static_cast<std::size_t>(copies * counts_bytes);
+    const std::int64_t processors = std::max(1, device.properties().multiprocessor_count);
+    const std::int64_t resident = std::clamp<std::int64_t>(shared_per_processor / (copies * counts_bytes), 1, 8);
+    count.grid =
+        Dim3(static_cast<std::uint32_t>(std::clamp<std::int64_t>(n / (threads * 16), 1, resident * processors)));
+    count.block = Dim3(static_cast<std::uint32_t>(threads));
+    SortParams first = plan.passes.front();
+    first.counts = totals;
+    first.key_passes = plan.key_passes;
+    first.passes = static_cast<std::int32_t>(passes);
+    first.copies = copies;
+    sort_kernel("gk_radix_count_passes_" + keys + (plan.value_bytes == 4 ? "_v32" : "_v64"), device)(count, first);
+
+    LaunchConfig pass = count;
+    pass.grid = Dim3(static_cast<std::uint32_t>(tiles));
+    // Its dynamic shared memory (the layout in the kernel): places by digit, the scan's warp sums,
+    // the ticket, 8 warps' digit counts, the tile's keys or values, and with values the keys' digits.
+    pass.shared_bytes = static_cast<std::size_t>(radix * 8 + std::int64_t{32} * 8 + 8 + 8 * radix * 4 + tile * widest +
+                                                 (plan.carry ? tile : 0));
+    const Kernel onesweep = sort_kernel(
+        "gk_radix_onesweep_" + keys + (plan.carry ? (plan.value_bytes == 4 ? "_v32" : "_v64") : "_v0"), device);
+    for (SortParams params : plan.passes) {
+        params.counts = totals;
+        params.statuses = statuses;
+        params.tickets = tickets;
+        onesweep(pass, params);
+    }
+}
+
+// The radix passes over n keys (key_bits significant, then the rows' bits when rows > 1) of
+// key_bytes words, carrying values of value_bytes when `carry`. `ends(pass, passes, params)` sets
+// where each pass reads and writes (called once a pass, in order): the scratch between passes, and
+// the first pass's inputs and the last pass's outputs.
+void launch_passes(const Device& device, std::int64_t n, int key_bits, std::int64_t key_bytes, std::int64_t value_bytes,
+                   bool carry, std::int64_t row_length, std::int64_t rows, const SortParams& base,
+                   const std::function<void(int, int, SortParams&)>& ends) {
+    PassPlan plan;
+    plan.key_passes = (key_bits + 7) / 8;
+    plan.key_bytes = key_bytes;
+    plan.value_bytes = value_bytes;
+    plan.carry = carry;
+    const int passes = plan.key_passes + row_passes_for(rows);
     for (int p = 0; p < passes; ++p) {
         SortParams params = base;
         params.size = n;
         params.row_length = row_length;
-        params.chunk = chunk;
-        params.blocks = blocks;
-        params.counts = address_of(counts);
-        params.digit_of_row = p >= key_passes ? 1 : 0;
-        params.shift = 8 * (p >= key_passes ? p - key_passes : p);
+        params.pass = p;
+        params.digit_of_row = p >= plan.key_passes ? 1 : 0;
+        params.shift = 8 * (p >= plan.key_passes ? p - plan.key_passes : p);
         ends(p, passes, params);
-        histogram(histogram_pass, params);
-        scan(per_digit, params);
-        scatter(scatter_pass, params);
+        plan.passes.push_back(params);
+    }
+    if (sort_chunked(device)) {
+        launch_chunked_passes(device, plan);
+    } else {
+        launch_onesweep_passes(device, plan);
     }
 }
 
@@ -196,8 +258,8 @@ SortedPairs radix_sort(Array keys, int bits, std::optional<Array> values, std::i
     Array keys_other = Array::empty({n}, sorted.keys.dtype(), device);
     std::optional<Array> values_other;
     if (sorted.values) values_other = Array::empty({n}, sorted.values->dtype(), device);
-    launch_passes(device, n, bits, sorted.keys.itemsize(), sorted.values ? sorted.values->itemsize() : 4, row_length,
-                  rows, SortParams{}, [&](int, int, SortParams& params) {
+    launch_passes(device, n, bits, sorted.keys.itemsize(), sorted.values ? sorted.values->itemsize() : 4,
+                  sorted.values.has_value(), row_length, rows, SortParams{}, [&](int, int, SortParams& params) {
                       params.keys_in = address_of(sorted.keys);
                       params.keys_out = address_of(keys_other);
                       if (sorted.values) {
@@ -244,7 +306,7 @@ void sort_elements(const Array& elements, bool canonical_zero, std::int64_t row_
     }
     SortParams base = element_params(elements);
     base.canonical_zero = canonical_zero ? 1 : 0;
-    launch_passes(device, n, bits, key_bytes, value_bytes, row_length, rows, base,
+    launch_passes(device, n, bits, key_bytes, value_bytes, carry, row_length, rows, base,
                   [&](int pass, int passes, SortParams& params) {
                       if (pass == 0) {
                           params.encode_input = 1;
