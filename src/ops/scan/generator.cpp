@@ -37,8 +37,11 @@ std::string operation_struct(const ScanExpressions& expressions, const ScanDType
 
 std::string kernel(const ScanKernelSpec& spec, std::size_t index, bool chunked) {
     const std::string op = concat("gk_op", index);
-    std::string code =
-        concat("extern \"C\" __global__ void ", scan_kernel_name(spec.shape, index), "(const gk_scan_params p) {\n");
+    // A GPU tile's block is GK_SCAN_THREADS threads: the compiler sizes its registers for that.
+    const std::string_view bounds =
+        spec.shape == ScanClass::tiles && !chunked ? "__launch_bounds__(GK_SCAN_THREADS) " : "";
+    std::string code = concat("extern \"C\" __global__ void ", bounds, scan_kernel_name(spec.shape, index),
+                              "(const gk_scan_params p) {\n");
     switch (spec.shape) {
         case ScanClass::tiles:
             if (chunked) {

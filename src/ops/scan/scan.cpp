@@ -128,6 +128,8 @@ struct ScanParams {
 };
 
 constexpr std::uint32_t last_epoch = (1u << 30) - 1;  // status words keep the epoch in 30 bits
+// Each look-back slot's status word, 8 bytes: accumulators of up to 4 bytes travel in it (gk_look_back_slots).
+constexpr std::int64_t status_bytes = 8;
 
 std::int64_t round_up(std::int64_t n, std::int64_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
@@ -169,19 +171,19 @@ Scratch scratch_for(const Device& device, const StreamRef& stream, std::int64_t 
             outgrown->push_back(found->second.buffer);
         }
         const std::int64_t bytes =
-            256 + round_up(entry.tiles * 4, 256) + 2 * round_up(entry.tiles * entry.value_bytes, 256);
+            256 + round_up(entry.tiles * status_bytes, 256) + 2 * round_up(entry.tiles * entry.value_bytes, 256);
         entry.buffer = std::make_shared<DeviceBuffer>(device, static_cast<std::size_t>(bytes));
-        zero(entry.buffer->address(), 256 + round_up(entry.tiles * 4, 256));  // the count and the statuses
+        zero(entry.buffer->address(), 256 + round_up(entry.tiles * status_bytes, 256));  // the count and the statuses
         found = buffers->insert_or_assign(key, std::move(entry)).first;
     }
     Entry& entry = found->second;
     if (entry.epoch == last_epoch) {  // every status word could be mistaken for this launch's: clear them
-        zero(entry.buffer->address() + 256, round_up(entry.tiles * 4, 256));
+        zero(entry.buffer->address() + 256, round_up(entry.tiles * status_bytes, 256));
         entry.epoch = 0;
     }
     const std::uint64_t base = entry.buffer->address();
     const auto statuses = base + 256;
-    const auto aggregates = statuses + static_cast<std::uint64_t>(round_up(entry.tiles * 4, 256));
+    const auto aggregates = statuses + static_cast<std::uint64_t>(round_up(entry.tiles * status_bytes, 256));
     const auto prefixes = aggregates + static_cast<std::uint64_t>(round_up(entry.tiles * entry.value_bytes, 256));
     return {base, statuses, aggregates, prefixes, ++entry.epoch};
 }
@@ -194,8 +196,11 @@ bool aligned16(std::uint64_t address, std::span<const std::int64_t> strides) {
     return address % 16 == 0 && std::all_of(strides.begin(), strides.end(), [](std::int64_t s) { return s % 16 == 0; });
 }
 
-constexpr std::int64_t tile_threads = 256;                                            // GK_SCAN_THREADS
-std::int64_t tile_rounds(std::int64_t width) { return width >= 4 ? 16 / width : 4; }  // GK_SCAN_ROUNDS
+constexpr std::int64_t tile_threads = 256;  // GK_SCAN_THREADS
+// GK_SCAN_ROUNDS: loads of `width` elements per thread of a tile accumulating in `accumulator_bytes`.
+std::int64_t tile_rounds(std::int64_t width, std::size_t accumulator_bytes) {
+    return width >= 4 ? (accumulator_bytes <= 4 ? 32 : 16) / width : 4;
+}
 
 void launch_scan(const Scan& scan, const ScanDTypes& dtypes, const Array& input, const ScanLayout& layout,
                  const Array& result) {
@@ -264,7 +269,7 @@ void launch_scan(const Scan& scan, const ScanDTypes& dtypes, const Array& input,
         config.block = Dim3(static_cast<std::uint32_t>(tile_threads));
         if (layout.length > 1024) {  // tiles
             spec.shape = ScanClass::tiles;
-            params.tile = tile_threads * tile_rounds(spec.vector_width) * spec.vector_width;
+            params.tile = tile_threads * tile_rounds(spec.vector_width, itemsize(dtypes.accumulator)) * spec.vector_width;
         } else {  // a warp per line
             config.grid =
                 Dim3(static_cast<std::uint32_t>((layout.lines + tile_threads / 32 - 1) / (tile_threads / 32)));
