@@ -46,6 +46,9 @@ struct gk_scan_params {
 };
 
 #define GK_SCAN_THREADS 256  // a GPU tile's block
+// A GPU tile's registers: at most 64, for 4 blocks a multiprocessor (their loads in flight hide the
+// memory's latency; measured on an H200, 3 blocks of 80 registers ran slower).
+#define GK_SCAN_MIN_BLOCKS 4
 // Rounds of W-element loads per thread of a GPU tile: 32 elements of up to 4 bytes loaded 16 bytes
 // at a time (128 bytes in flight per thread: a tile's latency hidden by 4 blocks a multiprocessor),
 // 16 for 8-byte accumulators (their registers), fewer for wide elements loaded one or two at a
@@ -94,6 +97,12 @@ struct gk_look_back_slots<T, true> {
         *value = bits.value;
         return (unsigned)(word >> 32);
     }
+    // The slots from `first` on.
+    __device__ gk_look_back_slots from(long long first) const {
+        gk_look_back_slots shifted = *this;
+        shifted.words += first;
+        return shifted;
+    }
     // The value of slot j once `read` has returned a published status: already at hand.
     __device__ T settle(long long, unsigned, T value) const { return value; }
 };
@@ -106,6 +115,13 @@ struct gk_look_back_slots<T, false> {
     __device__ explicit gk_look_back_slots(const gk_scan_params& p)
         : words((unsigned long long*)p.statuses), aggregates((T*)p.aggregates), prefixes((T*)p.prefixes) {}
     __device__ unsigned* status(long long j) const { return (unsigned*)(words + j) + 1; }  // little-endian
+    __device__ gk_look_back_slots from(long long first) const {
+        gk_look_back_slots shifted = *this;
+        shifted.words += first;
+        shifted.aggregates += first;
+        shifted.prefixes += first;
+        return shifted;
+    }
 
     __device__ void publish(long long j, T value, unsigned state) const {
         ((state & GK_STATUS_PREFIX) ? prefixes : aggregates)[j] = value;
@@ -251,17 +267,18 @@ __device__ inline typename Op::acc_t gk_warp_scan(typename Op::acc_t a) {
 }
 
 // ---- W elements of a line, at `e` (< end): one 16-byte (W > 1: contiguous, aligned) load or
-// store where all W are in the line, else element by element. The data streams (evict-first): each
-// element is touched once.
-template <class T, int W>
-__device__ inline void gk_load_elements(const char* in, gk_index e, gk_index end, long long step, T* x) {
+// store where all W are in the line, else element by element. Streaming ones are marked evict-first
+// (a scan touches each element once: data larger than the L2 cache leaves room there for the rest).
+template <class T, int W, bool Streaming = false, class I>
+__device__ inline void gk_load_elements(const char* in, I e, I end, long long step, T* x) {
     if (W > 1 && e + W <= end) {
         gk_vector<T, W> v;
-#ifdef GK_SIMULATED
-        v = *(const gk_vector<T, W>*)(in + e * sizeof(T));
-#else
-        *(uint4*)&v = __ldcs((const uint4*)(in + e * sizeof(T)));  // W * sizeof(T) is 16
+#ifndef GK_SIMULATED
+        if (Streaming)
+            *(uint4*)&v = __ldcs((const uint4*)(in + e * sizeof(T)));  // W * sizeof(T) is 16
+        else
 #endif
+            v = *(const gk_vector<T, W>*)(in + e * sizeof(T));
 #pragma unroll
         for (int l = 0; l < W; ++l) x[l] = v.v[l];
     } else {
@@ -271,8 +288,8 @@ __device__ inline void gk_load_elements(const char* in, gk_index e, gk_index end
 }
 
 // WO: the result is contiguous and aligned too (stored as vectors of up to 16 bytes).
-template <class T, int W, bool WO>
-__device__ inline void gk_store_elements(char* out, gk_index e, gk_index end, long long step, const T* y) {
+template <class T, int W, bool WO, bool Streaming = false, class I>
+__device__ inline void gk_store_elements(char* out, I e, I end, long long step, const T* y) {
     if (WO && e + W <= end) {
         enum { piece = 16 / sizeof(T) < W ? 16 / sizeof(T) : W };
 #pragma unroll
@@ -282,7 +299,7 @@ __device__ inline void gk_store_elements(char* out, gk_index e, gk_index end, lo
             for (int l = 0; l < piece; ++l) v.v[l] = y[k + l];
             char* const at = out + (e + k) * sizeof(T);
 #ifndef GK_SIMULATED
-            if (piece * sizeof(T) == 16) {
+            if (Streaming && piece * sizeof(T) == 16) {
                 __stcs((uint4*)at, *(const uint4*)&v);
                 continue;
             }
@@ -311,61 +328,59 @@ __device__ inline void gk_store_elements(char* out, gk_index e, gk_index end, lo
 
 template <class Op, int W>
 struct gk_scan_tile_shared {
-    typename Op::acc_t warp_totals[GK_SCAN_ROUNDS(W, sizeof(typename Op::acc_t))][GK_SCAN_THREADS / 32];
+    enum { rounds = GK_SCAN_ROUNDS(W, sizeof(typename Op::acc_t)) };
+    typename Op::acc_t warp_totals[rounds][GK_SCAN_THREADS / 32];
+    // The value before each round's elements of each thread: kept here, not in registers, while
+    // warp 0 looks back (the registers the look-back needs beside the tile's elements).
+    typename Op::acc_t starts[rounds][GK_SCAN_THREADS];
     typename Op::acc_t prefix;
 };
 
-// Elements [begin, end) of a contiguous (W > 1) or strided line combined by one warp (all lanes get it).
-template <class Op, int W>
-__device__ inline typename Op::acc_t gk_warp_combine(const gk_scan_params& p, const char* in, gk_index begin,
-                                                     gk_index end) {
-    typedef typename Op::in_storage in_storage;
+// The `count` elements at `in`, `step` bytes apart, combined by one warp (every lane gets the
+// result): an element at a time, the fewest registers (only a late tile needs it).
+template <class Op>
+__device__ inline typename Op::acc_t gk_warp_combine(const char* in, int count, long long step) {
     typename Op::acc_t a = Op::identity();
-    for (gk_index e = begin + (gk_index)(threadIdx.x % 32) * W; e < end; e += 32 * W) {
-        in_storage x[W];
-        gk_load_elements<in_storage, W>(in, e, end, p.input_step, x);
-#pragma unroll
-        for (int l = 0; l < W; ++l)
-            if (e + l < end) a = Op::reduce(a, Op::map(x[l]));
-    }
+#pragma unroll 1
+    for (int e = (int)(threadIdx.x % 32); e < count; e += 32)
+        a = Op::reduce(a, Op::map(*(const typename Op::in_storage*)(in + e * step)));
     return gk_shfl(gk_warp_reduce<Op>(a, 32), 0);
 }
 
-// Warp 0 of tile `tile` (the k-th of its line): publishes the tile's total, looks back over the
-// tiles before it 32 at a time (a lane each; a window ends at the nearest tile whose prefix is out)
-// and publishes its own prefix; returns the prefix of the tiles before it (every lane).
+// Warp 0 of the k-th tile of a line (`slots` its line's, from the first tile; `in` the line's
+// input): publishes the tile's total, looks back over the tiles before it 32 at a time (a lane
+// each; a window ends at the nearest tile whose prefix is out) and publishes its own prefix;
+// returns the prefix of the tiles before it (every lane).
 template <class Op, int W>
-__device__ inline typename Op::acc_t gk_tile_look_back(const gk_scan_params& p, const char* in, long long tile,
-                                                       long long k, typename Op::acc_t tile_total) {
+__device__ inline typename Op::acc_t gk_tile_look_back(const gk_scan_params& p,
+                                                       const gk_look_back_slots<typename Op::acc_t>& slots,
+                                                       const char* in, int k, typename Op::acc_t tile_total) {
     typedef typename Op::acc_t acc_t;
-    const gk_look_back_slots<acc_t> slots(p);
     const unsigned aggregate_word = (p.epoch << 2) | GK_STATUS_AGGREGATE,
                    prefix_word = (p.epoch << 2) | GK_STATUS_PREFIX;
     const int lane = threadIdx.x % 32;
     if (k == 0) {
-        if (lane == 0) slots.publish(tile, tile_total, prefix_word);
+        if (lane == 0) slots.publish(0, tile_total, prefix_word);
         return Op::identity();
     }
-    if (lane == 0) slots.publish(tile, tile_total, aggregate_word);
-    const long long first = tile - k;  // the line's first tile
+    if (lane == 0) slots.publish(k, tile_total, aggregate_word);
     acc_t exclusive = Op::identity();
-    for (long long window_end = tile;; window_end -= 32) {
-        const long long j = window_end - 32 + lane;
+    for (int window_end = k;; window_end -= 32) {
+        const int j = window_end - 32 + lane;
         acc_t value = Op::identity();
         unsigned word = prefix_word;  // before the line: the identity, as a prefix
-        bool waiting = j >= first;
+        bool waiting = j >= 0;
         for (int looks = 0; looks < GK_SCAN_PATIENCE && __any_sync(0xffffffffu, waiting); ++looks) {
             if (waiting) {
                 word = slots.read(j, &value);
                 waiting = word != aggregate_word && word != prefix_word;
             }
         }
-        if (j >= first && !waiting) value = slots.settle(j, word, value);
+        if (j >= 0 && !waiting) value = slots.settle(j, word, value);
         for (unsigned late = __ballot_sync(0xffffffffu, waiting); late != 0; late &= late - 1) {
-            const int q = __ffs(late) - 1;  // lane q's tile, unpublished: combined here
-            const gk_index begin = (gk_index)((window_end - 32 + q - first) * p.tile);
-            const gk_index end = begin + (gk_index)p.tile;  // a tile before this one: whole
-            const acc_t total = gk_warp_combine<Op, W>(p, in, begin, end);
+            const int q = __ffs(late) - 1;  // lane q's tile, unpublished (and whole): combined here
+            const acc_t total = gk_warp_combine<Op>(in + (long long)(window_end - 32 + q) * p.tile * p.input_step,
+                                                    (int)p.tile, p.input_step);
             if (lane == q) {
                 value = total;
                 word = aggregate_word;
@@ -377,11 +392,11 @@ __device__ inline typename Op::acc_t gk_tile_look_back(const gk_scan_params& p, 
         exclusive = Op::reduce(gk_shfl(gk_warp_reduce<Op>(value, 32), 0), exclusive);
         if (prefixed) break;
     }
-    if (lane == 0) slots.publish(tile, Op::reduce(exclusive, tile_total), prefix_word);
+    if (lane == 0) slots.publish(k, Op::reduce(exclusive, tile_total), prefix_word);
     return exclusive;
 }
 
-template <class Op, int W, bool WO>
+template <class Op, int W, bool WO, bool Streaming>
 __device__ inline void gk_scan_tiles(const gk_scan_params& p, gk_scan_tile_shared<Op, W>& shared) {
     typedef typename Op::acc_t acc_t;
     typedef typename Op::in_storage in_storage;
@@ -391,15 +406,18 @@ __device__ inline void gk_scan_tiles(const gk_scan_params& p, gk_scan_tile_share
     const long long tile = blockIdx.x;
     const long long line = tile / p.tiles_per_line, k = tile % p.tiles_per_line;
     const char* const in = gk_line_input(p, line);
-    char* const out = gk_line_output(p, line);
     const gk_index begin = (gk_index)(k * p.tile);
-    const gk_index end = begin + (gk_index)p.tile < (gk_index)p.length ? begin + (gk_index)p.tile : (gk_index)p.length;
-    const auto first_of = [&](int r) { return begin + ((gk_index)r * GK_SCAN_THREADS + threadIdx.x) * W; };
+    // Offsets within the tile (int: fewer registers than the line's 64-bit ones).
+    const char* const tile_in = in + begin * p.input_step;
+    char* const tile_out = gk_line_output(p, line) + begin * p.output_step;
+    const int count = (int)((gk_index)p.length - begin < (gk_index)p.tile ? (gk_index)p.length - begin : p.tile);
+    const auto first_of = [&](int r) { return (r * GK_SCAN_THREADS + (int)threadIdx.x) * W; };
 
     // Every load first (memory-level parallelism), then each round's total.
     in_storage x[rounds][W];
 #pragma unroll
-    for (int r = 0; r < rounds; ++r) gk_load_elements<in_storage, W>(in, first_of(r), end, p.input_step, x[r]);
+    for (int r = 0; r < rounds; ++r)
+        gk_load_elements<in_storage, W, Streaming>(tile_in, first_of(r), count, p.input_step, x[r]);
 
     // Each round's thread totals scanned: within warps, then over the warps' totals.
     acc_t before_lane[rounds];
@@ -408,7 +426,7 @@ __device__ inline void gk_scan_tiles(const gk_scan_params& p, gk_scan_tile_share
         acc_t total = Op::identity();
 #pragma unroll
         for (int l = 0; l < W; ++l)
-            if (first_of(r) + l < end) total = Op::reduce(total, Op::map(x[r][l]));
+            if (first_of(r) + l < count) total = Op::reduce(total, Op::map(x[r][l]));
         const acc_t inclusive = gk_warp_scan<Op>(total);
         const acc_t shifted = gk_shfl_up(inclusive, 1);
         before_lane[r] = lane == 0 ? Op::identity() : shifted;
@@ -416,7 +434,6 @@ __device__ inline void gk_scan_tiles(const gk_scan_params& p, gk_scan_tile_share
     }
     __syncthreads();
     acc_t tile_total = Op::identity();  // of the rounds before r, then of the tile
-    acc_t start[rounds];                // the value before each round's elements of this thread
 #pragma unroll
     for (int r = 0; r < rounds; ++r) {
         acc_t before_warp = Op::identity(), round = Op::identity();
@@ -424,12 +441,13 @@ __device__ inline void gk_scan_tiles(const gk_scan_params& p, gk_scan_tile_share
             if (w == warp) before_warp = round;
             round = Op::reduce(round, shared.warp_totals[r][w]);
         }
-        start[r] = Op::reduce(Op::reduce(tile_total, before_warp), before_lane[r]);
+        shared.starts[r][threadIdx.x] = Op::reduce(Op::reduce(tile_total, before_warp), before_lane[r]);
         tile_total = Op::reduce(tile_total, round);
     }
 
     if (warp == 0) {
-        const acc_t prefix = gk_tile_look_back<Op, W>(p, in, tile, k, tile_total);
+        const acc_t prefix =
+            gk_tile_look_back<Op, W>(p, gk_look_back_slots<acc_t>(p).from(tile - k), in, (int)k, tile_total);
         if (lane == 0) shared.prefix = prefix;
     }
     __syncthreads();
@@ -437,14 +455,14 @@ __device__ inline void gk_scan_tiles(const gk_scan_params& p, gk_scan_tile_share
 
 #pragma unroll
     for (int r = 0; r < rounds; ++r) {
-        acc_t a = Op::reduce(prefix, start[r]);
+        acc_t a = Op::reduce(prefix, shared.starts[r][threadIdx.x]);
         out_storage y[W];
 #pragma unroll
         for (int l = 0; l < W; ++l) {
-            if (first_of(r) + l < end) a = Op::reduce(a, Op::map(x[r][l]));
+            if (first_of(r) + l < count) a = Op::reduce(a, Op::map(x[r][l]));
             y[l] = gk_convert<out_storage>(Op::post(a));
         }
-        gk_store_elements<out_storage, W, WO>(out, first_of(r), end, p.output_step, y);
+        gk_store_elements<out_storage, W, WO, Streaming>(tile_out, first_of(r), count, p.output_step, y);
     }
 }
 
@@ -537,10 +555,13 @@ __device__ inline void gk_scan_lines(const gk_scan_params& p) {
 }
 
 // ---- columns: a thread per line walking down it. On a GPU, tiles_per_line > 1 splits each line
-// into that many segments of `tile` elements, a block per (segment, 256 lines) in ticket order:
-// each thread combines its segment, publishes it, looks back over its line's earlier segments and
-// scans its segment from their prefix. On the simulator a thread walks GK_SCAN_GROUP lines at
-// once, row by row (the order their elements lie in memory).
+// into segments of GK_SCAN_COLUMN_ROWS elements (`tile`), a block per (segment, 256 lines) in
+// ticket order: each thread loads its segment (held in registers: one pass over the memory),
+// publishes its total, looks back over its line's earlier segments and scans its segment from their
+// prefix. On the simulator a thread walks GK_SCAN_GROUP lines at once, row by row (the order their
+// elements lie in memory).
+#define GK_SCAN_COLUMN_ROWS(BYTES) (128 / ((BYTES) < 4 ? 4 : (BYTES)))  // src/ops/scan/scan.cpp too
+
 template <class Op>
 __device__ inline void gk_scan_columns(const gk_scan_params& p, long long* shared_ticket) {
     typedef typename Op::acc_t acc_t;
@@ -579,10 +600,18 @@ __device__ inline void gk_scan_columns(const gk_scan_params& p, long long* share
     const long long segment = ticket / groups;
     const gk_index line = (gk_index)((ticket % groups) * blockDim.x + threadIdx.x);
     if (line >= (gk_index)p.lines) return;
+    enum { rows = GK_SCAN_COLUMN_ROWS(sizeof(in_storage)) };
     const gk_index begin = (gk_index)(segment * p.tile);
-    const gk_index end = begin + (gk_index)p.tile < (gk_index)p.length ? begin + (gk_index)p.tile : (gk_index)p.length;
-    const char* const in = gk_line_input(p, line);
-    const acc_t total = gk_reduce_run<Op>(p, in, begin, end);
+    const int count = (gk_index)p.length - begin < rows ? (int)((gk_index)p.length - begin) : rows;
+    const char* const in = gk_line_input(p, line) + begin * p.input_step;
+    in_storage x[rows];
+#pragma unroll
+    for (int r = 0; r < rows; ++r)
+        if (r < count) x[r] = *(const in_storage*)(in + r * p.input_step);
+    acc_t total = Op::identity();
+#pragma unroll
+    for (int r = 0; r < rows; ++r)
+        if (r < count) total = Op::reduce(total, Op::map(x[r]));
     const long long slot = segment * p.lines + line;  // segments of a line are p.lines slots apart
     acc_t exclusive = Op::identity();
     const gk_look_back_slots<acc_t> slots(p);
@@ -591,6 +620,13 @@ __device__ inline void gk_scan_columns(const gk_scan_params& p, long long* share
         exclusive = gk_look_back_serial<Op>(p, line, slot, p.lines);
     }
     slots.publish(slot, Op::reduce(exclusive, total), (p.epoch << 2) | GK_STATUS_PREFIX);
-    gk_scan_run<Op>(p, in, gk_line_output(p, line), begin, end, exclusive);
+    char* const out = gk_line_output(p, line) + begin * p.output_step;
+#pragma unroll
+    for (int r = 0; r < rows; ++r) {
+        if (r < count) {
+            exclusive = Op::reduce(exclusive, Op::map(x[r]));
+            *(out_storage*)(out + r * p.output_step) = gk_convert<out_storage>(Op::post(exclusive));
+        }
+    }
 #endif
 }
