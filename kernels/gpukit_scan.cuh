@@ -40,7 +40,7 @@ struct gk_scan_params {
     long long input_step, output_step;  // byte strides along a line
     long long tile;                     // tiles and split columns: elements of a line per tile
     long long tiles_per_line;           // tiles: tiles in a line; columns: segments (splits) of a line
-    long long tiles;                    // tickets in all
+    long long tiles;                    // tiles (or split column blocks) in all
     int outer_ndim;
     unsigned epoch;  // this launch's tag in the status words (1 to 2^30 - 1)
 };
@@ -321,7 +321,8 @@ __device__ inline void gk_store_elements(char* out, I e, I end, long long step, 
 // blocks one after another), the waiting warp stops waiting after GK_SCAN_PATIENCE looks and
 // combines that tile's input itself: every launch finishes, whatever the order blocks run in.
 #ifdef GK_SIMULATED
-#define GK_SCAN_PATIENCE 4  // workers run one block at a time: a tile not published soon may not start before this one ends
+// A worker runs one block at a time: a tile not published soon may not start before this one ends.
+#define GK_SCAN_PATIENCE 4
 #else
 #define GK_SCAN_PATIENCE 4096  // about a millisecond: far past any running block's publishing
 #endif

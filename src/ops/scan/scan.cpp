@@ -270,7 +270,8 @@ void launch_scan(const Scan& scan, const ScanDTypes& dtypes, const Array& input,
             spec.shape = ScanClass::tiles;
             const auto bytes = static_cast<std::size_t>(total * (in_size + out_size));
             spec.streaming = spec.vector_width > 1 && bytes > device.properties().l2_cache_bytes;
-            params.tile = tile_threads * tile_rounds(spec.vector_width, itemsize(dtypes.accumulator)) * spec.vector_width;
+            params.tile =
+                tile_threads * tile_rounds(spec.vector_width, itemsize(dtypes.accumulator)) * spec.vector_width;
         } else {  // a warp per line
             config.grid =
                 Dim3(static_cast<std::uint32_t>((layout.lines + tile_threads / 32 - 1) / (tile_threads / 32)));
