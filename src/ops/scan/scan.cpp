@@ -202,7 +202,7 @@ constexpr std::int64_t tile_threads = 256;  // GK_SCAN_THREADS
 std::int64_t column_rows(std::int64_t bytes) { return 128 / std::max<std::int64_t>(bytes, 4); }
 // GK_SCAN_ROUNDS: loads of `width` elements per thread of a tile accumulating in `accumulator_bytes`.
 std::int64_t tile_rounds(std::int64_t width, std::size_t accumulator_bytes) {
-    return width >= 4 ? (accumulator_bytes <= 4 ? 32 : 16) / width : 4;
+    return width >= 4 ? (accumulator_bytes <= 4 ? 48 : 16) / width : 4;
 }
 
 void launch_scan(const Scan& scan, const ScanDTypes& dtypes, const Array& input, const ScanLayout& layout,
