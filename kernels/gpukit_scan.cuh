@@ -13,10 +13,12 @@
 // src/ops/scan/plan.hpp):
 //   tiles    each line cut into tiles; a block per tile scans it, publishes its total, and looks
 //            back over the tiles before it for their prefix (the decoupled look-back of Merrill and
-//            Garland): one pass over the memory. Tiles are taken in the order of a ticket (an atomic
-//            count), so that every tile a block waits for belongs to a block that has started,
-//            which on a GPU and on the simulator (whose blocks run to completion on a worker once
-//            started) always finishes.
+//            Garland): one pass over the memory. In the GPU's shape block b scans tile b (blocks
+//            start in index order) and a tile that keeps a look-back waiting is combined by the
+//            waiting warp itself, so every launch finishes whatever order blocks run in; the
+//            simulator's own shape takes tiles in the order of a ticket (an atomic count), so that
+//            every tile a block waits for belongs to a block that has started (its blocks run to
+//            completion on a worker once started).
 //   lines    short lines, each scanned by one warp (on the simulator: by one thread);
 //   columns  neighbouring lines neighbours in memory (an axis other than the last): a thread per
 //            line walking down it, coalesced across lines; few lines split their axis over blocks
@@ -38,76 +40,132 @@ struct gk_scan_params {
     long long input_step, output_step;  // byte strides along a line
     long long tile;                     // tiles and split columns: elements of a line per tile
     long long tiles_per_line;           // tiles: tiles in a line; columns: segments (splits) of a line
-    long long tiles;                    // tickets in all
+    long long tiles;                    // tiles (or split column blocks) in all
     int outer_ndim;
     unsigned epoch;  // this launch's tag in the status words (1 to 2^30 - 1)
 };
 
 #define GK_SCAN_THREADS 256  // a GPU tile's block
-#define GK_SCAN_ITEMS 16     // elements per thread of a GPU tile loaded 16 bytes at a time
-// Rounds of W-element loads per thread of a GPU tile (fewer registers for wide elements loaded one
-// or two at a time); src/ops/scan/scan.cpp sizes tiles by the same rule.
-#define GK_SCAN_ROUNDS(W) ((W) >= 4 ? GK_SCAN_ITEMS / (W) : 4)
+// A GPU tile's registers: at most 80, for 3 blocks a multiprocessor, each thread holding 48
+// elements of up to 4 bytes (192 bytes in flight per thread). Measured on an H200 (cumsum of 2^26
+// float32): 3 blocks x 48 elements 2854-2861 GB/s, 4 blocks x 32 (64 registers) 2738-2798,
+// 3 blocks x 32 2634.
+#define GK_SCAN_MIN_BLOCKS 3
+// Rounds of W-element loads per thread of a GPU tile: 48 elements of up to 4 bytes loaded 16 bytes
+// at a time, 16 for 8-byte accumulators (their registers), fewer for wide elements loaded one or
+// two at a time. src/ops/scan/scan.cpp sizes tiles by the same rule.
+#define GK_SCAN_ROUNDS(W, ACC_BYTES) ((W) >= 4 ? ((ACC_BYTES) <= 4 ? 48 : 16) / (W) : 4)
 #define GK_SCAN_GROUP 64  // the simulator's columns: lines walked together by one thread
 
-// ---- look-back state: a status word per tile (its epoch and what it has published) and two value
-// slots, its own total (aggregate) and its inclusive prefix, each written once per launch.
+// ---- look-back state: per tile (or split column segment) one slot, written up to twice a launch:
+// first the tile's own total (aggregate), then its inclusive prefix, each tagged with a status word
+// (the launch's epoch and which of the two it is). Accumulators of up to 4 bytes share one 64-bit
+// word with their status, stored and loaded as one access: a reader that sees the status sees the
+// value, no fence between them. Wider ones sit in two value arrays beside 32-bit status words, the
+// writer fencing between value and status, the reader between status and value.
 #define GK_STATUS_AGGREGATE 1u
 #define GK_STATUS_PREFIX 2u
 
-// A status another block writes. On the simulator an atomic, which racecheck takes as the acquire
-// that makes the published value visible; on a GPU an acquire load at device scope.
-__device__ inline unsigned gk_status_load(unsigned* status) {
-#ifdef GK_SIMULATED
-    return atomicAdd(status, 0u);
-#else
-    unsigned value;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(value) : "l"(status) : "memory");
-    return value;
-#endif
-}
+template <class T, bool Packed = (sizeof(T) <= 4)>
+struct gk_look_back_slots;
 
-// After a status seen published, on the simulator: one more atomic. Check mode advances its clock
-// when an atomic is reported, just before it is performed, so the atomic that saw the status may
-// carry a time from before the publisher's fence; this one's time is after it, and racecheck then
-// takes the value as published (gk_arrive_last does the same). A GPU needs nothing more.
-__device__ inline void gk_status_acquired(unsigned* status) {
-#ifdef GK_SIMULATED
-    (void)atomicAdd(status, 0u);
-#else
-    (void)status;
-#endif
-}
-
-// Publishes `value` in `slot` and then the status saying so (the fence orders the two for readers).
 template <class T>
-__device__ inline void gk_publish(T* slot, T value, unsigned* status, unsigned word) {
-    *slot = value;
-    __threadfence();
-    atomicExch(status, word);
-}
+struct gk_look_back_slots<T, true> {
+    unsigned long long* words;  // status << 32 | the value's bits
+    __device__ explicit gk_look_back_slots(const gk_scan_params& p) : words((unsigned long long*)p.statuses) {}
 
-// Waits until tile `j` has published its aggregate or its prefix; returns whether its prefix.
-__device__ inline bool gk_wait_published(const gk_scan_params& p, long long j) {
-    unsigned* const status = (unsigned*)p.statuses + j;
-    const unsigned aggregate = (p.epoch << 2) | GK_STATUS_AGGREGATE, prefix = (p.epoch << 2) | GK_STATUS_PREFIX;
-    unsigned word;
-    do {
-        word = gk_status_load(status);
-    } while (word != aggregate && word != prefix);
-    gk_status_acquired(status);
-    return word == prefix;
-}
+    __device__ void publish(long long j, T value, unsigned state) const {
+        gk_words<T> bits;
+        bits.w[0] = 0u;
+        bits.value = value;
+        const unsigned long long word = (unsigned long long)state << 32 | bits.w[0];
+#ifdef GK_SIMULATED
+        atomicExch(words + j, word);
+#else
+        asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(words + j), "l"(word) : "memory");
+#endif
+    }
+    // Slot j's status, and into `value` the value that came with it.
+    __device__ unsigned read(long long j, T* value) const {
+#ifdef GK_SIMULATED
+        const unsigned long long word = atomicAdd(words + j, 0ull);
+#else
+        unsigned long long word;
+        asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(word) : "l"(words + j) : "memory");
+#endif
+        gk_words<T> bits;
+        bits.w[0] = (unsigned)word;
+        *value = bits.value;
+        return (unsigned)(word >> 32);
+    }
+    // The slots from `first` on.
+    __device__ gk_look_back_slots from(long long first) const {
+        gk_look_back_slots shifted = *this;
+        shifted.words += first;
+        return shifted;
+    }
+    // The value of slot j once `read` has returned a published status: already at hand.
+    __device__ T settle(long long, unsigned, T value) const { return value; }
+};
 
-// Tile `j`'s prefix once published, else its aggregate; `is_prefix` says which.
+template <class T>
+struct gk_look_back_slots<T, false> {
+    unsigned long long* words;  // the status in the high half, where packed slots keep theirs (a
+                                // launch never reads an earlier one's value bits as a status)
+    T *aggregates, *prefixes;
+    __device__ explicit gk_look_back_slots(const gk_scan_params& p)
+        : words((unsigned long long*)p.statuses), aggregates((T*)p.aggregates), prefixes((T*)p.prefixes) {}
+    __device__ unsigned* status(long long j) const { return (unsigned*)(words + j) + 1; }  // little-endian
+    __device__ gk_look_back_slots from(long long first) const {
+        gk_look_back_slots shifted = *this;
+        shifted.words += first;
+        shifted.aggregates += first;
+        shifted.prefixes += first;
+        return shifted;
+    }
+
+    __device__ void publish(long long j, T value, unsigned state) const {
+        ((state & GK_STATUS_PREFIX) ? prefixes : aggregates)[j] = value;
+        __threadfence();
+        atomicExch(status(j), state);
+    }
+    // Slot j's status (an acquire: on the simulator an atomic, which racecheck takes as one).
+    __device__ unsigned read(long long j, T*) const {
+#ifdef GK_SIMULATED
+        return atomicAdd(status(j), 0u);
+#else
+        unsigned word;
+        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(word) : "l"(status(j)) : "memory");
+        return word;
+#endif
+    }
+    // The value `state` (published) names. On the simulator, one more atomic first: check mode
+    // advances its clock when an atomic is reported, just before it is performed, so the atomic
+    // that saw the status may carry a time from before the publisher's fence; this one's time is
+    // after it, and racecheck then takes the value as published (gk_arrive_last does the same).
+    __device__ T settle(long long j, unsigned state, T) const {
+#ifdef GK_SIMULATED
+        (void)atomicAdd(status(j), 0u);
+#endif
+        return gk_load_fresh(((state & GK_STATUS_PREFIX) ? prefixes : aggregates) + j);
+    }
+};
+
+// Waits until slot `j` has published its aggregate or its prefix; returns it, `is_prefix` saying which.
 template <class Op>
 __device__ inline typename Op::acc_t gk_wait_for_tile(const gk_scan_params& p, long long j, bool* is_prefix) {
-    typedef typename Op::acc_t acc_t;
-    *is_prefix = gk_wait_published(p, j);
-    return gk_load_fresh((*is_prefix ? (const acc_t*)p.prefixes : (const acc_t*)p.aggregates) + j);
+    const gk_look_back_slots<typename Op::acc_t> slots(p);
+    const unsigned aggregate = (p.epoch << 2) | GK_STATUS_AGGREGATE, prefix = (p.epoch << 2) | GK_STATUS_PREFIX;
+    typename Op::acc_t value = Op::identity();
+    unsigned state;
+    do {
+        state = slots.read(j, &value);
+    } while (state != aggregate && state != prefix);
+    *is_prefix = state == prefix;
+    return slots.settle(j, state, value);
 }
 
-// The combined value of the tiles [first, j) of a line, walking back from j - 1 (one thread).
+// The combined value of the slots [first, j) of a line, walking back from j - 1 (one thread).
 template <class Op>
 __device__ inline typename Op::acc_t gk_look_back_serial(const gk_scan_params& p, long long first, long long j,
                                                          long long stride) {
@@ -209,81 +267,175 @@ __device__ inline typename Op::acc_t gk_warp_scan(typename Op::acc_t a) {
     return a;
 }
 
-// ---- tiles on a GPU: GK_SCAN_THREADS threads x GK_SCAN_ROUNDS(W) x W elements, loaded in rounds of one
-// W-element vector per thread (16-byte loads, coalesced), so that round r of thread t holds
-// elements (r * threads + t) * W ... + W - 1 of the tile. WO: the result is contiguous and aligned
-// too (stored as vectors of up to 16 bytes).
-template <class Op, int W>
-struct gk_scan_tile_shared {
-    typename Op::acc_t warp_totals[GK_SCAN_ROUNDS(W)][GK_SCAN_THREADS / 32];
-    typename Op::acc_t prefix;
-    long long ticket;
-};
-
-// Stores W results at `out` (aligned): in pieces of at most 16 bytes.
-template <class T, int W>
-__device__ inline void gk_store_vector(char* out, const T* values) {
-    enum { piece = 16 / sizeof(T) < W ? 16 / sizeof(T) : W };
-    for (int k = 0; k < W; k += piece) {
-        gk_vector<T, piece> v;
+// ---- W elements of a line, at `e` (< end): one 16-byte (W > 1: contiguous, aligned) load or
+// store where all W are in the line, else element by element. Streaming ones are marked evict-first
+// (a scan touches each element once: data larger than the L2 cache leaves room there for the rest).
+template <class T, int W, bool Streaming = false, class I>
+__device__ inline void gk_load_elements(const char* in, I e, I end, long long step, T* x) {
+    if (W > 1 && e + W <= end) {
+        gk_vector<T, W> v;
+#ifndef GK_SIMULATED
+        if (Streaming)
+            *(uint4*)&v = __ldcs((const uint4*)(in + e * sizeof(T)));  // W * sizeof(T) is 16
+        else
+#endif
+            v = *(const gk_vector<T, W>*)(in + e * sizeof(T));
 #pragma unroll
-        for (int l = 0; l < piece; ++l) v.v[l] = values[k + l];
-        *(gk_vector<T, piece>*)(out + k * sizeof(T)) = v;
+        for (int l = 0; l < W; ++l) x[l] = v.v[l];
+    } else {
+#pragma unroll
+        for (int l = 0; l < W; ++l) x[l] = e + l < end ? *(const T*)(in + (e + l) * step) : T();
     }
 }
 
-template <class Op, int W, bool WO>
+// WO: the result is contiguous and aligned too (stored as vectors of up to 16 bytes).
+template <class T, int W, bool WO, bool Streaming = false, class I>
+__device__ inline void gk_store_elements(char* out, I e, I end, long long step, const T* y) {
+    if (WO && e + W <= end) {
+        enum { piece = 16 / sizeof(T) < W ? 16 / sizeof(T) : W };
+#pragma unroll
+        for (int k = 0; k < W; k += piece) {
+            gk_vector<T, piece> v;
+#pragma unroll
+            for (int l = 0; l < piece; ++l) v.v[l] = y[k + l];
+            char* const at = out + (e + k) * sizeof(T);
+#ifndef GK_SIMULATED
+            if (Streaming && piece * sizeof(T) == 16) {
+                __stcs((uint4*)at, *(const uint4*)&v);
+                continue;
+            }
+#endif
+            *(gk_vector<T, piece>*)at = v;
+        }
+    } else {
+#pragma unroll
+        for (int l = 0; l < W; ++l)
+            if (e + l < end) *(T*)(out + (e + l) * step) = y[l];
+    }
+}
+
+// ---- tiles in the GPU's shape: GK_SCAN_THREADS threads x GK_SCAN_ROUNDS x W elements, loaded
+// in rounds of one W-element vector per thread (coalesced), so that round r of thread t holds
+// elements (r * threads + t) * W ... + W - 1 of the tile. Block b scans tile b: blocks start in
+// index order, so the tiles a block waits for belong to blocks already running. Should one not
+// have started all the same (no CUDA rule promises the order; the simulator's workers run their
+// blocks one after another), the waiting warp stops waiting after GK_SCAN_PATIENCE looks and
+// combines that tile's input itself: every launch finishes, whatever the order blocks run in.
+#ifdef GK_SIMULATED
+// A worker runs one block at a time: a tile not published soon may not start before this one ends.
+#define GK_SCAN_PATIENCE 4
+#else
+#define GK_SCAN_PATIENCE 4096  // about a millisecond: far past any running block's publishing
+#endif
+
+template <class Op, int W>
+struct gk_scan_tile_shared {
+    enum { rounds = GK_SCAN_ROUNDS(W, sizeof(typename Op::acc_t)) };
+    typename Op::acc_t warp_totals[rounds][GK_SCAN_THREADS / 32];
+    // The value before each round's elements of each thread: kept here, not in registers, while
+    // warp 0 looks back (the registers the look-back needs beside the tile's elements).
+    typename Op::acc_t starts[rounds][GK_SCAN_THREADS];
+    typename Op::acc_t prefix;
+};
+
+// The `count` elements at `in`, `step` bytes apart, combined by one warp (every lane gets the
+// result): an element at a time, the fewest registers (only a late tile needs it).
+template <class Op>
+__device__ inline typename Op::acc_t gk_warp_combine(const char* in, int count, long long step) {
+    typename Op::acc_t a = Op::identity();
+#pragma unroll 1
+    for (int e = (int)(threadIdx.x % 32); e < count; e += 32)
+        a = Op::reduce(a, Op::map(*(const typename Op::in_storage*)(in + e * step)));
+    return gk_shfl(gk_warp_reduce<Op>(a, 32), 0);
+}
+
+// Warp 0 of the k-th tile of a line (`slots` its line's, from the first tile; `in` the line's
+// input): publishes the tile's total, looks back over the tiles before it 32 at a time (a lane
+// each; a window ends at the nearest tile whose prefix is out) and publishes its own prefix;
+// returns the prefix of the tiles before it (every lane).
+template <class Op, int W>
+__device__ inline typename Op::acc_t gk_tile_look_back(const gk_scan_params& p,
+                                                       const gk_look_back_slots<typename Op::acc_t>& slots,
+                                                       const char* in, int k, typename Op::acc_t tile_total) {
+    typedef typename Op::acc_t acc_t;
+    const unsigned aggregate_word = (p.epoch << 2) | GK_STATUS_AGGREGATE,
+                   prefix_word = (p.epoch << 2) | GK_STATUS_PREFIX;
+    const int lane = threadIdx.x % 32;
+    if (k == 0) {
+        if (lane == 0) slots.publish(0, tile_total, prefix_word);
+        return Op::identity();
+    }
+    if (lane == 0) slots.publish(k, tile_total, aggregate_word);
+    acc_t exclusive = Op::identity();
+    for (int window_end = k;; window_end -= 32) {
+        const int j = window_end - 32 + lane;
+        acc_t value = Op::identity();
+        unsigned word = prefix_word;  // before the line: the identity, as a prefix
+        bool waiting = j >= 0;
+        for (int looks = 0; looks < GK_SCAN_PATIENCE && __any_sync(0xffffffffu, waiting); ++looks) {
+            if (waiting) {
+                word = slots.read(j, &value);
+                waiting = word != aggregate_word && word != prefix_word;
+            }
+        }
+        if (j >= 0 && !waiting) value = slots.settle(j, word, value);
+        for (unsigned late = __ballot_sync(0xffffffffu, waiting); late != 0; late &= late - 1) {
+            const int q = __ffs(late) - 1;  // lane q's tile, unpublished (and whole): combined here
+            const acc_t total = gk_warp_combine<Op>(in + (long long)(window_end - 32 + q) * p.tile * p.input_step,
+                                                    (int)p.tile, p.input_step);
+            if (lane == q) {
+                value = total;
+                word = aggregate_word;
+            }
+        }
+        const unsigned prefixed = __ballot_sync(0xffffffffu, word == prefix_word);
+        const int from = prefixed ? 31 - __clz((int)prefixed) : 0;
+        if (lane < from) value = Op::identity();
+        exclusive = Op::reduce(gk_shfl(gk_warp_reduce<Op>(value, 32), 0), exclusive);
+        if (prefixed) break;
+    }
+    if (lane == 0) slots.publish(k, Op::reduce(exclusive, tile_total), prefix_word);
+    return exclusive;
+}
+
+template <class Op, int W, bool WO, bool Streaming>
 __device__ inline void gk_scan_tiles(const gk_scan_params& p, gk_scan_tile_shared<Op, W>& shared) {
     typedef typename Op::acc_t acc_t;
     typedef typename Op::in_storage in_storage;
     typedef typename Op::out_storage out_storage;
-    enum { rounds = GK_SCAN_ROUNDS(W), warps = GK_SCAN_THREADS / 32 };
+    enum { rounds = GK_SCAN_ROUNDS(W, sizeof(acc_t)), warps = GK_SCAN_THREADS / 32 };
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const long long ticket = gk_take_ticket(p, &shared.ticket);
-    const long long line = ticket / p.tiles_per_line, k = ticket % p.tiles_per_line;
+    const long long tile = blockIdx.x;
+    const long long line = tile / p.tiles_per_line, k = tile % p.tiles_per_line;
     const char* const in = gk_line_input(p, line);
-    char* const out = gk_line_output(p, line);
     const gk_index begin = (gk_index)(k * p.tile);
-    const gk_index end = begin + (gk_index)p.tile < (gk_index)p.length ? begin + (gk_index)p.tile : (gk_index)p.length;
+    // Offsets within the tile (int: fewer registers than the line's 64-bit ones).
+    const char* const tile_in = in + begin * p.input_step;
+    char* const tile_out = gk_line_output(p, line) + begin * p.output_step;
+    const int count = (int)((gk_index)p.length - begin < (gk_index)p.tile ? (gk_index)p.length - begin : p.tile);
+    const auto first_of = [&](int r) { return (r * GK_SCAN_THREADS + (int)threadIdx.x) * W; };
 
     // Every load first (memory-level parallelism), then each round's total.
     in_storage x[rounds][W];
-    acc_t total[rounds];
 #pragma unroll
-    for (int r = 0; r < rounds; ++r) {
-        const gk_index e = begin + ((gk_index)r * GK_SCAN_THREADS + threadIdx.x) * W;
-        if (W > 1 && e + W <= end) {
-            const gk_vector<in_storage, W> v = *(const gk_vector<in_storage, W>*)(in + e * sizeof(in_storage));
-#pragma unroll
-            for (int l = 0; l < W; ++l) x[r][l] = v.v[l];
-        } else {
-#pragma unroll
-            for (int l = 0; l < W; ++l)
-                x[r][l] = e + l < end ? *(const in_storage*)(in + (e + l) * p.input_step) : in_storage();
-        }
-    }
-#pragma unroll
-    for (int r = 0; r < rounds; ++r) {
-        const gk_index e = begin + ((gk_index)r * GK_SCAN_THREADS + threadIdx.x) * W;
-        acc_t a = Op::identity();
-#pragma unroll
-        for (int l = 0; l < W; ++l)
-            if (e + l < end) a = Op::reduce(a, Op::map(x[r][l]));
-        total[r] = a;
-    }
+    for (int r = 0; r < rounds; ++r)
+        gk_load_elements<in_storage, W, Streaming>(tile_in, first_of(r), count, p.input_step, x[r]);
 
     // Each round's thread totals scanned: within warps, then over the warps' totals.
     acc_t before_lane[rounds];
 #pragma unroll
     for (int r = 0; r < rounds; ++r) {
-        const acc_t inclusive = gk_warp_scan<Op>(total[r]);
+        acc_t total = Op::identity();
+#pragma unroll
+        for (int l = 0; l < W; ++l)
+            if (first_of(r) + l < count) total = Op::reduce(total, Op::map(x[r][l]));
+        const acc_t inclusive = gk_warp_scan<Op>(total);
         const acc_t shifted = gk_shfl_up(inclusive, 1);
         before_lane[r] = lane == 0 ? Op::identity() : shifted;
         if (lane == 31) shared.warp_totals[r][warp] = inclusive;
     }
     __syncthreads();
     acc_t tile_total = Op::identity();  // of the rounds before r, then of the tile
-    acc_t start[rounds];                // the value before each round's elements of this thread
 #pragma unroll
     for (int r = 0; r < rounds; ++r) {
         acc_t before_warp = Op::identity(), round = Op::identity();
@@ -291,69 +443,28 @@ __device__ inline void gk_scan_tiles(const gk_scan_params& p, gk_scan_tile_share
             if (w == warp) before_warp = round;
             round = Op::reduce(round, shared.warp_totals[r][w]);
         }
-        start[r] = Op::reduce(Op::reduce(tile_total, before_warp), before_lane[r]);
+        shared.starts[r][threadIdx.x] = Op::reduce(Op::reduce(tile_total, before_warp), before_lane[r]);
         tile_total = Op::reduce(tile_total, round);
     }
 
-    // The prefix of the tiles before this one in its line: warp 0 looks back 32 tiles at a time.
-    const unsigned aggregate_word = (p.epoch << 2) | GK_STATUS_AGGREGATE,
-                   prefix_word = (p.epoch << 2) | GK_STATUS_PREFIX;
-    unsigned* const statuses = (unsigned*)p.statuses;
-    acc_t* const aggregates = (acc_t*)p.aggregates;
-    acc_t* const prefixes = (acc_t*)p.prefixes;
-    if (k == 0) {
-        if (threadIdx.x == 0) {
-            shared.prefix = Op::identity();
-            gk_publish(prefixes + ticket, tile_total, statuses + ticket, prefix_word);
-        }
-    } else if (warp == 0) {
-        if (lane == 0) gk_publish(aggregates + ticket, tile_total, statuses + ticket, aggregate_word);
-        const long long first = ticket - k;  // the line's first tile
-        acc_t exclusive = Op::identity();
-        for (long long window_end = ticket;; window_end -= 32) {
-            const long long j = window_end - 32 + lane;
-            unsigned word;  // before the line: the identity, as a prefix
-            do {
-                word = j >= first ? gk_status_load(statuses + j) : prefix_word;
-            } while (!__all_sync(0xffffffffu, word == aggregate_word || word == prefix_word));
-            if (j >= first) gk_status_acquired(statuses + j);
-#ifndef GK_SIMULATED
-            __threadfence();  // the values published before the statuses just read
-#endif
-            acc_t value = Op::identity();
-            if (j >= first) value = gk_load_fresh((word == prefix_word ? prefixes : aggregates) + j);
-            const unsigned prefixed = __ballot_sync(0xffffffffu, word == prefix_word);
-            const int from = prefixed ? 31 - __clz((int)prefixed) : 0;
-            if (lane < from) value = Op::identity();
-            const acc_t window = gk_shfl(gk_warp_reduce<Op>(value, 32), 0);
-            exclusive = Op::reduce(window, exclusive);
-            if (prefixed) break;
-        }
-        if (lane == 0) {
-            shared.prefix = exclusive;
-            gk_publish(prefixes + ticket, Op::reduce(exclusive, tile_total), statuses + ticket, prefix_word);
-        }
+    if (warp == 0) {
+        const acc_t prefix =
+            gk_tile_look_back<Op, W>(p, gk_look_back_slots<acc_t>(p).from(tile - k), in, (int)k, tile_total);
+        if (lane == 0) shared.prefix = prefix;
     }
     __syncthreads();
     const acc_t prefix = shared.prefix;
 
 #pragma unroll
     for (int r = 0; r < rounds; ++r) {
-        const gk_index e = begin + ((gk_index)r * GK_SCAN_THREADS + threadIdx.x) * W;
-        acc_t a = Op::reduce(prefix, start[r]);
+        acc_t a = Op::reduce(prefix, shared.starts[r][threadIdx.x]);
         out_storage y[W];
 #pragma unroll
         for (int l = 0; l < W; ++l) {
-            if (e + l < end) a = Op::reduce(a, Op::map(x[r][l]));
+            if (first_of(r) + l < count) a = Op::reduce(a, Op::map(x[r][l]));
             y[l] = gk_convert<out_storage>(Op::post(a));
         }
-        if (WO && e + W <= end) {
-            gk_store_vector<out_storage, W>(out + e * sizeof(out_storage), y);
-        } else {
-#pragma unroll
-            for (int l = 0; l < W; ++l)
-                if (e + l < end) *(out_storage*)(out + (e + l) * p.output_step) = y[l];
-        }
+        gk_store_elements<out_storage, W, WO, Streaming>(tile_out, first_of(r), count, p.output_step, y);
     }
 }
 
@@ -392,13 +503,11 @@ __device__ inline void gk_scan_tile_chunks(const gk_scan_params& p, gk_scan_chun
         }
         // The tiles before this one in its line, their totals combined in order: few tiles, and the
         // same sums on every run (no prefix taken where one happens to be ready).
-        gk_publish((acc_t*)p.aggregates + ticket, total, (unsigned*)p.statuses + ticket,
-                   (p.epoch << 2) | GK_STATUS_AGGREGATE);
+        gk_look_back_slots<acc_t>(p).publish(ticket, total, (p.epoch << 2) | GK_STATUS_AGGREGATE);
         acc_t exclusive = Op::identity();
-        for (long long q = ticket - k; q < ticket; ++q) {
-            (void)gk_wait_published(p, q);
-            exclusive = Op::reduce(exclusive, gk_load_fresh((const acc_t*)p.aggregates + q));
-        }
+        bool is_prefix;
+        for (long long q = ticket - k; q < ticket; ++q)
+            exclusive = Op::reduce(exclusive, gk_wait_for_tile<Op>(p, q, &is_prefix));
         shared.prefix = exclusive;
     }
     __syncthreads();
@@ -427,15 +536,7 @@ __device__ inline void gk_scan_lines(const gk_scan_params& p) {
     for (gk_index base = 0; base < length; base += 32 * W) {
         const gk_index e = base + (gk_index)lane * W;
         in_storage x[W];
-        if (W > 1 && e + W <= length) {
-            const gk_vector<in_storage, W> v = *(const gk_vector<in_storage, W>*)(in + e * sizeof(in_storage));
-#pragma unroll
-            for (int l = 0; l < W; ++l) x[l] = v.v[l];
-        } else {
-#pragma unroll
-            for (int l = 0; l < W; ++l)
-                x[l] = e + l < length ? *(const in_storage*)(in + (e + l) * p.input_step) : in_storage();
-        }
+        gk_load_elements<in_storage, W>(in, e, length, p.input_step, x);
         acc_t total = Op::identity();
 #pragma unroll
         for (int l = 0; l < W; ++l)
@@ -449,23 +550,20 @@ __device__ inline void gk_scan_lines(const gk_scan_params& p) {
             if (e + l < length) a = Op::reduce(a, Op::map(x[l]));
             y[l] = gk_convert<out_storage>(Op::post(a));
         }
-        if (WO && e + W <= length) {
-            gk_store_vector<out_storage, W>(out + e * sizeof(out_storage), y);
-        } else {
-#pragma unroll
-            for (int l = 0; l < W; ++l)
-                if (e + l < length) *(out_storage*)(out + (e + l) * p.output_step) = y[l];
-        }
+        gk_store_elements<out_storage, W, WO>(out, e, length, p.output_step, y);
         carry = Op::reduce(carry, gk_shfl(inclusive, 31));
     }
 #endif
 }
 
 // ---- columns: a thread per line walking down it. On a GPU, tiles_per_line > 1 splits each line
-// into that many segments of `tile` elements, a block per (segment, 256 lines) in ticket order:
-// each thread combines its segment, publishes it, looks back over its line's earlier segments and
-// scans its segment from their prefix. On the simulator a thread walks GK_SCAN_GROUP lines at
-// once, row by row (the order their elements lie in memory).
+// into segments of GK_SCAN_COLUMN_ROWS elements (`tile`), a block per (segment, 256 lines) in
+// ticket order: each thread loads its segment (held in registers: one pass over the memory),
+// publishes its total, looks back over its line's earlier segments and scans its segment from their
+// prefix. On the simulator a thread walks GK_SCAN_GROUP lines at once, row by row (the order their
+// elements lie in memory).
+#define GK_SCAN_COLUMN_ROWS(BYTES) (128 / ((BYTES) < 4 ? 4 : (BYTES)))  // src/ops/scan/scan.cpp too
+
 template <class Op>
 __device__ inline void gk_scan_columns(const gk_scan_params& p, long long* shared_ticket) {
     typedef typename Op::acc_t acc_t;
@@ -504,19 +602,33 @@ __device__ inline void gk_scan_columns(const gk_scan_params& p, long long* share
     const long long segment = ticket / groups;
     const gk_index line = (gk_index)((ticket % groups) * blockDim.x + threadIdx.x);
     if (line >= (gk_index)p.lines) return;
+    enum { rows = GK_SCAN_COLUMN_ROWS(sizeof(in_storage)) };
     const gk_index begin = (gk_index)(segment * p.tile);
-    const gk_index end = begin + (gk_index)p.tile < (gk_index)p.length ? begin + (gk_index)p.tile : (gk_index)p.length;
-    const char* const in = gk_line_input(p, line);
-    const acc_t total = gk_reduce_run<Op>(p, in, begin, end);
+    const int count = (gk_index)p.length - begin < rows ? (int)((gk_index)p.length - begin) : rows;
+    const char* const in = gk_line_input(p, line) + begin * p.input_step;
+    in_storage x[rows];
+#pragma unroll
+    for (int r = 0; r < rows; ++r)
+        if (r < count) x[r] = *(const in_storage*)(in + r * p.input_step);
+    acc_t total = Op::identity();
+#pragma unroll
+    for (int r = 0; r < rows; ++r)
+        if (r < count) total = Op::reduce(total, Op::map(x[r]));
     const long long slot = segment * p.lines + line;  // segments of a line are p.lines slots apart
     acc_t exclusive = Op::identity();
+    const gk_look_back_slots<acc_t> slots(p);
     if (segment > 0) {
-        gk_publish((acc_t*)p.aggregates + slot, total, (unsigned*)p.statuses + slot,
-                   (p.epoch << 2) | GK_STATUS_AGGREGATE);
+        slots.publish(slot, total, (p.epoch << 2) | GK_STATUS_AGGREGATE);
         exclusive = gk_look_back_serial<Op>(p, line, slot, p.lines);
     }
-    gk_publish((acc_t*)p.prefixes + slot, Op::reduce(exclusive, total), (unsigned*)p.statuses + slot,
-               (p.epoch << 2) | GK_STATUS_PREFIX);
-    gk_scan_run<Op>(p, in, gk_line_output(p, line), begin, end, exclusive);
+    slots.publish(slot, Op::reduce(exclusive, total), (p.epoch << 2) | GK_STATUS_PREFIX);
+    char* const out = gk_line_output(p, line) + begin * p.output_step;
+#pragma unroll
+    for (int r = 0; r < rows; ++r) {
+        if (r < count) {
+            exclusive = Op::reduce(exclusive, Op::map(x[r]));
+            *(out_storage*)(out + r * p.output_step) = gk_convert<out_storage>(Op::post(exclusive));
+        }
+    }
 #endif
 }

@@ -232,12 +232,14 @@ TEST_F(ScansGpuShapes, EveryShapeMatchesAReference) {
 }
 
 // Each GPU kernel shape once, with several blocks, so that check mode (which leaves the sweeps out)
-// sees the look-back between blocks: float32 tiles of 16-byte loads, complex128 tiles one element
-// at a time past one window of 32 tiles, columns split into segments, a warp per line.
+// sees the look-back between blocks (and, on the simulator, tiles combined by a warp waiting for
+// them): float32 tiles of 16-byte loads (look-back words holding their values), complex128 tiles
+// one element at a time past one window of 32 tiles (values beside the words), columns split into
+// segments, a warp per line.
 TEST_F(ScansGpuShapes, EachShapeLooksBackAcrossBlocks) {
     const Reference& sums = references().front();
     const std::vector<std::pair<Case, DType>> shapes = {
-        {{{5 * 4096 + 3}, std::nullopt, contiguous}, DType::float32},
+        {{{4 * 12288 + 3}, std::nullopt, contiguous}, DType::float32},
         {{{36 * 1024 + 5}, std::nullopt, contiguous}, DType::complex128},
         {{{2000, 3}, 0, contiguous}, DType::float32},
         {{{6, 100}, 1, contiguous}, DType::int32},

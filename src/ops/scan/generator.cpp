@@ -37,8 +37,11 @@ std::string operation_struct(const ScanExpressions& expressions, const ScanDType
 
 std::string kernel(const ScanKernelSpec& spec, std::size_t index, bool chunked) {
     const std::string op = concat("gk_op", index);
-    std::string code =
-        concat("extern \"C\" __global__ void ", scan_kernel_name(spec.shape, index), "(const gk_scan_params p) {\n");
+    // A GPU tile's block is GK_SCAN_THREADS threads, GK_SCAN_MIN_BLOCKS of them a multiprocessor.
+    const std::string_view bounds =
+        spec.shape == ScanClass::tiles && !chunked ? "__launch_bounds__(GK_SCAN_THREADS, GK_SCAN_MIN_BLOCKS) " : "";
+    std::string code = concat("extern \"C\" __global__ void ", bounds, scan_kernel_name(spec.shape, index),
+                              "(const gk_scan_params p) {\n");
     switch (spec.shape) {
         case ScanClass::tiles:
             if (chunked) {
@@ -47,7 +50,8 @@ std::string kernel(const ScanKernelSpec& spec, std::size_t index, bool chunked) 
             } else {
                 code += concat("    __shared__ gk_scan_tile_shared<", op, ", ", spec.vector_width, "> gk_shared;\n");
                 code += concat("    gk_scan_tiles<", op, ", ", spec.vector_width, ", ",
-                               spec.vector_output ? "true" : "false", ">(p, gk_shared);\n");
+                               spec.vector_output ? "true" : "false", ", ", spec.streaming ? "true" : "false",
+                               ">(p, gk_shared);\n");
             }
             break;
         case ScanClass::lines:

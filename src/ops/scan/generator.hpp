@@ -30,12 +30,14 @@ struct ScanDTypes {
 };
 
 // One kernel to write: a loop, the shape that runs it and, for GPU tiles and lines, the input's
-// elements per 16-byte load (1: element by element) and whether the result takes vector stores.
+// elements per 16-byte load (1: element by element) and whether the result takes vector stores;
+// for GPU tiles whether they stream (evict-first vector loads and stores: more data than L2 holds).
 struct ScanKernelSpec {
     ScanDTypes dtypes;
     ScanClass shape;
     int vector_width = 1;
     bool vector_output = false;
+    bool streaming = false;
 };
 
 // The kernel's name for `shape`, numbered `index` in its module.

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -84,13 +85,13 @@ constexpr ScanClass kernel_shapes[] = {ScanClass::tiles, ScanClass::lines, ScanC
 // scan's module of every input dtype (or a module of its own for a dtype= loop).
 Kernel scan_kernel(const Scan& scan, const ScanKernelSpec& spec, const Device& device, bool simulated,
                    bool gpu_shapes) {
-    using Key = std::tuple<const void*, int, bool, ScanId, DType, DType, DType, ScanClass, int, bool>;
+    using Key = std::tuple<const void*, int, bool, ScanId, DType, DType, DType, ScanClass, int, bool, bool>;
     static std::mutex mutex;
     static auto* kernels = new std::map<Key, Kernel>;  // never destroyed: kernels outlive static destruction
     const auto key_of = [&](const ScanKernelSpec& s) {
         return std::make_tuple(static_cast<const void*>(&device.backend_info()), device.ordinal(), gpu_shapes, scan.id,
                                s.dtypes.input, s.dtypes.accumulator, s.dtypes.output, s.shape, s.vector_width,
-                               s.vector_output);
+                               s.vector_output, s.streaming);
     };
     const Key key = key_of(spec);
     {
@@ -128,6 +129,8 @@ struct ScanParams {
 };
 
 constexpr std::uint32_t last_epoch = (1u << 30) - 1;  // status words keep the epoch in 30 bits
+// Each look-back slot's status word, 8 bytes: accumulators of up to 4 bytes travel in it (gk_look_back_slots).
+constexpr std::int64_t status_bytes = 8;
 
 std::int64_t round_up(std::int64_t n, std::int64_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
@@ -169,19 +172,19 @@ Scratch scratch_for(const Device& device, const StreamRef& stream, std::int64_t 
             outgrown->push_back(found->second.buffer);
         }
         const std::int64_t bytes =
-            256 + round_up(entry.tiles * 4, 256) + 2 * round_up(entry.tiles * entry.value_bytes, 256);
+            256 + round_up(entry.tiles * status_bytes, 256) + 2 * round_up(entry.tiles * entry.value_bytes, 256);
         entry.buffer = std::make_shared<DeviceBuffer>(device, static_cast<std::size_t>(bytes));
-        zero(entry.buffer->address(), 256 + round_up(entry.tiles * 4, 256));  // the count and the statuses
+        zero(entry.buffer->address(), 256 + round_up(entry.tiles * status_bytes, 256));  // the count and the statuses
         found = buffers->insert_or_assign(key, std::move(entry)).first;
     }
     Entry& entry = found->second;
     if (entry.epoch == last_epoch) {  // every status word could be mistaken for this launch's: clear them
-        zero(entry.buffer->address() + 256, round_up(entry.tiles * 4, 256));
+        zero(entry.buffer->address() + 256, round_up(entry.tiles * status_bytes, 256));
         entry.epoch = 0;
     }
     const std::uint64_t base = entry.buffer->address();
     const auto statuses = base + 256;
-    const auto aggregates = statuses + static_cast<std::uint64_t>(round_up(entry.tiles * 4, 256));
+    const auto aggregates = statuses + static_cast<std::uint64_t>(round_up(entry.tiles * status_bytes, 256));
     const auto prefixes = aggregates + static_cast<std::uint64_t>(round_up(entry.tiles * entry.value_bytes, 256));
     return {base, statuses, aggregates, prefixes, ++entry.epoch};
 }
@@ -194,8 +197,13 @@ bool aligned16(std::uint64_t address, std::span<const std::int64_t> strides) {
     return address % 16 == 0 && std::all_of(strides.begin(), strides.end(), [](std::int64_t s) { return s % 16 == 0; });
 }
 
-constexpr std::int64_t tile_threads = 256;                                            // GK_SCAN_THREADS
-std::int64_t tile_rounds(std::int64_t width) { return width >= 4 ? 16 / width : 4; }  // GK_SCAN_ROUNDS
+constexpr std::int64_t tile_threads = 256;  // GK_SCAN_THREADS
+// GK_SCAN_COLUMN_ROWS: a split column's segment, in elements of `bytes`.
+std::int64_t column_rows(std::int64_t bytes) { return 128 / std::max<std::int64_t>(bytes, 4); }
+// GK_SCAN_ROUNDS: loads of `width` elements per thread of a tile accumulating in `accumulator_bytes`.
+std::int64_t tile_rounds(std::int64_t width, std::size_t accumulator_bytes) {
+    return width >= 4 ? (accumulator_bytes <= 4 ? 48 : 16) / width : 4;
+}
 
 void launch_scan(const Scan& scan, const ScanDTypes& dtypes, const Array& input, const ScanLayout& layout,
                  const Array& result) {
@@ -238,19 +246,15 @@ void launch_scan(const Scan& scan, const ScanDTypes& dtypes, const Array& input,
                 std::min(total / (std::int64_t{32} * 4096), (units + 31) / 32), 1, 4 * processors)));
         }
     } else if (layout.adjacent_lines) {
-        // A thread per line; few lines split their axis over segments linked by look-back.
+        // A thread per line; few lines split their axis into segments (held in registers) linked by look-back.
         spec.shape = ScanClass::columns;
         const std::int64_t groups = (layout.lines + tile_threads - 1) / tile_threads;
-        std::int64_t splits = 1;
-        if (groups < 2 * processors && layout.length >= 256)
-            splits =
-                std::clamp<std::int64_t>(std::min((4 * processors + groups - 1) / groups, layout.length / 64), 1, 1024);
-        params.tiles_per_line = splits;
+        const std::int64_t rows = column_rows(input.itemsize());
         config.block = Dim3(static_cast<std::uint32_t>(tile_threads));
         config.grid = Dim3(static_cast<std::uint32_t>(groups));
-        if (splits > 1) {
-            params.tile = (layout.length + splits - 1) / splits;
-            params.tiles_per_line = (layout.length + params.tile - 1) / params.tile;
+        if (groups < 2 * processors && layout.length > rows) {
+            params.tile = rows;
+            params.tiles_per_line = (layout.length + rows - 1) / rows;
             params.tiles = params.tiles_per_line * groups;
             config.grid = Dim3(static_cast<std::uint32_t>(params.tiles));
         }
@@ -264,7 +268,10 @@ void launch_scan(const Scan& scan, const ScanDTypes& dtypes, const Array& input,
         config.block = Dim3(static_cast<std::uint32_t>(tile_threads));
         if (layout.length > 1024) {  // tiles
             spec.shape = ScanClass::tiles;
-            params.tile = tile_threads * tile_rounds(spec.vector_width) * spec.vector_width;
+            const auto bytes = static_cast<std::size_t>(total * (in_size + out_size));
+            spec.streaming = spec.vector_width > 1 && bytes > device.properties().l2_cache_bytes;
+            params.tile =
+                tile_threads * tile_rounds(spec.vector_width, itemsize(dtypes.accumulator)) * spec.vector_width;
         } else {  // a warp per line
             config.grid =
                 Dim3(static_cast<std::uint32_t>((layout.lines + tile_threads / 32 - 1) / (tile_threads / 32)));
@@ -276,8 +283,8 @@ void launch_scan(const Scan& scan, const ScanDTypes& dtypes, const Array& input,
         params.tiles = params.tiles_per_line * layout.lines;
         config.grid = Dim3(static_cast<std::uint32_t>(params.tiles));
     }
-    if (params.tiles >= (std::int64_t{1} << 32))
-        throw InvalidArgumentError(concat("a scan of ", total, " elements needs more tiles than its tickets count"));
+    if (params.tiles > std::numeric_limits<std::int32_t>::max())  // a grid's blocks, a ticket's count
+        throw InvalidArgumentError(concat("a scan of ", total, " elements needs more tiles than a launch has blocks"));
 
     if (params.tiles > 0) {
         // Look-back slots: one per tile, or per (segment, line) of split columns.
