@@ -74,9 +74,9 @@ std::string kernel(const ReductionKernelSpec& spec, std::size_t index) {
     // Rows and columns read with several loads in flight a thread: registers capped so that six
     // blocks fit a multiprocessor (more warps in flight kept an H200's memory busier).
     const bool bounded = spec.shape == ReductionClass::rows || spec.shape == ReductionClass::columns;
-    std::string code = concat("extern \"C\" __global__ void ", bounded ? "__launch_bounds__(256, 6) " : "",
-                              reduction_kernel_name(spec.shape, index), "(const gk_reduce_params<", op,
-                              "::width> p) {\n");
+    std::string code =
+        concat("extern \"C\" __global__ void ", bounded ? "__launch_bounds__(256, 6) " : "",
+               reduction_kernel_name(spec.shape, index), "(const gk_reduce_params<", op, "::width> p) {\n");
     switch (spec.shape) {
         case ReductionClass::full:
             code += concat("    __shared__ ", op, "::acc_t gk_shared[32];\n    __shared__ bool gk_last;\n");

@@ -140,9 +140,12 @@ __device__ inline double mul(double a, double b) {
 )";
 
 const ElementwiseKernel& quantile_kernel() {
-    static const ElementwiseKernel kernel(
-        "raw S sorted, raw float64 qs, int64 m, int64 rows, int32 method, int32 skip_nans", "R y", quantile_operation,
-        "gpukit_quantile", ElementwiseKernelOptions{.preamble = quantile_preamble});
+    static const ElementwiseKernel kernel = [] {
+        ElementwiseKernelOptions options;  // (designated initialisers here make GCC warn of the others)
+        options.preamble = quantile_preamble;
+        return ElementwiseKernel("raw S sorted, raw float64 qs, int64 m, int64 rows, int32 method, int32 skip_nans",
+                                 "R y", quantile_operation, "gpukit_quantile", options);
+    }();
     return kernel;
 }
 

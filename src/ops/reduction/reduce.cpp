@@ -351,9 +351,11 @@ void launch_with(const Operation& operation, const ReductionDTypes& dtypes, std:
     const std::int64_t total = layout.kept_size * layout.reduced_size;
     // Splits of a reduced range over blocks: enough blocks for `blocks_wanted`, each at least
     // `least` elements, and a counter per group of results that share them.
-    const auto splits_for = [&](std::int64_t groups, std::int64_t blocks_wanted, std::int64_t range, std::int64_t least) {
+    const auto splits_for = [&](std::int64_t groups, std::int64_t blocks_wanted, std::int64_t range,
+                                std::int64_t least) {
         if (groups > scratch_counters) return std::int64_t{1};
-        return std::clamp<std::int64_t>((blocks_wanted + groups - 1) / groups, 1, std::max<std::int64_t>(1, range / least));
+        return std::clamp<std::int64_t>((blocks_wanted + groups - 1) / groups, 1,
+                                        std::max<std::int64_t>(1, range / least));
     };
     if (spec.shape == ReductionClass::full) {
         spec.vector_width = full_vector_width(layout, inputs, chunked);
@@ -393,8 +395,10 @@ void launch_with(const Operation& operation, const ReductionDTypes& dtypes, std:
         // Tiles of 32 lanes x W results; the reduced elements split over blocks enough to fill the
         // device once, but few enough that the last block of a tile combines the partials quickly.
         spec.vector_width = column_vector_width(layout, inputs, chunked);
-        const std::int64_t tiles = (layout.kept_size + 32 * spec.vector_width - 1) / (32 * spec.vector_width);
-        const std::int64_t splits = std::min<std::int64_t>(splits_for(tiles, 6 * processors, layout.reduced_size, 32), 128);
+        const std::int64_t tile = std::int64_t{32} * spec.vector_width;
+        const std::int64_t tiles = (layout.kept_size + tile - 1) / tile;
+        const std::int64_t splits =
+            std::min<std::int64_t>(splits_for(tiles, 6 * processors, layout.reduced_size, 32), 128);
         params.splits = static_cast<std::int32_t>(splits);
         config.block = Dim3(256);
         config.grid = Dim3(static_cast<std::uint32_t>(tiles), static_cast<std::uint32_t>(splits));
