@@ -62,34 +62,26 @@ nb::object unique_result(UniqueResult&& result, const UniqueOptions& options) {
     return nb::tuple(parts);
 }
 
+// numpy.sort and numpy.argsort: the same arguments, checked alike.
+template <Array (*Sorting)(const Array&, std::optional<std::int64_t>)>
+Array sorted_by(nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
+    check_kind(kind, stable, order);
+    const Array& array = to_array(a, "a");
+    const auto sorted_axis = to_optional_axis(axis, "axis");
+    GilRelease unlocked;
+    return Sorting(array, sorted_axis);
+}
+
 }  // namespace
 
 void bind_sorting(nb::module_& m) {
     nb::handle cls = nb::type<Array>();
     const char* sort_doc = "A sorted copy along `axis` (None: flattened), as numpy.sort; always stable, NaN last.";
     const char* argsort_doc = "The indices that sort along `axis` (None: flattened), as numpy.argsort(kind='stable').";
-    m.def(
-        "sort",
-        [](nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
-            check_kind(kind, stable, order);
-            const Array& array = to_array(a, "a");
-            const auto sorted_axis = to_optional_axis(axis, "axis");
-            GilRelease unlocked;
-            return sort(array, sorted_axis);
-        },
-        "a"_a.none(), "axis"_a.none() = -1, "kind"_a.none() = nb::none(), "order"_a.none() = nb::none(), nb::kw_only(),
-        "stable"_a.none() = nb::none(), sort_doc);
-    m.def(
-        "argsort",
-        [](nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
-            check_kind(kind, stable, order);
-            const Array& array = to_array(a, "a");
-            const auto sorted_axis = to_optional_axis(axis, "axis");
-            GilRelease unlocked;
-            return argsort(array, sorted_axis);
-        },
-        "a"_a.none(), "axis"_a.none() = -1, "kind"_a.none() = nb::none(), "order"_a.none() = nb::none(), nb::kw_only(),
-        "stable"_a.none() = nb::none(), argsort_doc);
+    m.def("sort", &sorted_by<&sort>, "a"_a.none(), "axis"_a.none() = -1, "kind"_a.none() = nb::none(),
+          "order"_a.none() = nb::none(), nb::kw_only(), "stable"_a.none() = nb::none(), sort_doc);
+    m.def("argsort", &sorted_by<&argsort>, "a"_a.none(), "axis"_a.none() = -1, "kind"_a.none() = nb::none(),
+          "order"_a.none() = nb::none(), nb::kw_only(), "stable"_a.none() = nb::none(), argsort_doc);
     add_method(
         cls, "sort",
         [](const Array& self, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
