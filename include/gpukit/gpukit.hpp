@@ -33,3 +33,4 @@
 #include "gpukit/sorting.hpp"
 #include "gpukit/stream.hpp"
 #include "gpukit/version.hpp"
+#include "gpukit/warnings.hpp"

@@ -15,9 +15,11 @@
 // it; complex values order by real, then imaginary part. argmax and argmin give the first index of
 // the extreme (a nan's first, if any), counted in C order over the reduced axes.
 //
-// Where NumPy warns (mean of nothing, ddof >= n, an all-nan slice of nanmax or nanmean) the result
-// is NumPy's value (nan, inf) without the warning: a warning would need the device's result. Only
-// nanargmax and nanargmin wait for it: NumPy raises ValueError for an all-nan slice.
+// The result is NumPy's value (nan, inf) where NumPy warns. The warnings that shapes decide come as
+// NumPy's through gpukit/warnings.hpp (the mean of nothing, ddof >= n); those that need the
+// device's values (an all-nan slice of nanmax or nanmean, an all-false where=) are not given, so
+// that nothing waits for the device. Only nanargmax and nanargmin wait for it: NumPy raises
+// ValueError for an all-nan slice.
 //
 // Errors: AxisError for an axis out of range, InvalidArgumentError for a repeated axis, for out=
 // of another shape than the result's, for max, min, ptp, argmax, argmin (and the nan ones) of no

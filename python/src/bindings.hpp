@@ -41,5 +41,8 @@ void bind_check(nanobind::module_& m);
 void bind_dlpack(nanobind::module_& m);
 void bind_cache(nanobind::module_& m);
 void bind_backend(nanobind::module_& m);
+// gpukit's warnings (the mean of nothing, ddof >= n) as Python's RuntimeWarnings. Called once when
+// the extension loads.
+void install_warnings();
 
 }  // namespace gpukit::python

@@ -9,6 +9,7 @@ NB_MODULE(_core, m) {
     using namespace gpukit::python;
     install_device_wait();
     register_python_exit();
+    install_warnings();
     bind_errors(m);
     bind_backend(m);
     bind_device(m);

@@ -7,10 +7,13 @@
 // every last-block finish is judged.
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "device_test_fixture.hpp"
 #include "gpukit/linalg.hpp"
 #include "gpukit/reduction_kernel.hpp"
+#include "gpukit/warnings.hpp"
 #include "util/text.hpp"
 
 namespace gpukit::testing {
@@ -195,6 +198,25 @@ TEST_F(ReductionFunctions, ErrorsAreNumPys) {
     EXPECT_THROW(ptp(Array::empty({3, 4}, DType::bool_)), DTypeError);
     EXPECT_THROW(ReductionKernel("T x", "T y, T z", "x", "a + b", "y = a", "0"), InvalidArgumentError);
     EXPECT_THROW(ReductionKernel("T a", "T y", "a", "a + b", "y = a", "0"), InvalidArgumentError);
+}
+
+// NumPy's RuntimeWarnings that shapes decide: the mean of nothing, ddof >= n; none where= masks.
+TEST_F(ReductionFunctions, WarningsThatShapesDecideAreNumPys) {
+    std::vector<std::string> said;
+    WarningHandler before = set_warning_handler([&](const Warning& w) { said.emplace_back(w.message); });
+    const Array empty = Array::empty({0, 3}, DType::float32);
+    const Array a = full({2, 3}, Scalar::of(1.0), DType::float32);
+    EXPECT_TRUE(std::isnan(mean(empty).to_vector<float>()[0]));
+    (void)mean(empty, {.axis = std::vector<std::int64_t>{1}});  // 3 elements a result: no warning
+    (void)nanmean(empty, {.axis = std::vector<std::int64_t>{0}});
+    (void)var(a, {.axis = std::vector<std::int64_t>{0}}, 2);
+    (void)var(a, {.axis = std::vector<std::int64_t>{0}}, 1);  // one degree of freedom: no warning
+    (void)nanstd(a, {}, 6);
+    (void)mean(a, {.where = full({2, 3}, Scalar::of(false), DType::bool_)});  // decided by values: none
+    set_warning_handler(std::move(before));
+    EXPECT_EQ(said,
+              (std::vector<std::string>{"Mean of empty slice", "Mean of empty slice",
+                                        "Degrees of freedom <= 0 for slice", "Degrees of freedom <= 0 for slice."}));
 }
 
 }  // namespace

@@ -5,11 +5,13 @@
 #include <cmath>
 #include <span>
 
+#include "core/warnings.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/elementwise.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/reductions.hpp"
 #include "gpukit/shape_ops.hpp"
+#include "ops/reduction/plan.hpp"
 #include "ops/reduction/reduce.hpp"
 #include "util/text.hpp"
 
@@ -69,6 +71,27 @@ void minimum_into(const Array& a, const Array& b, const Array& out, Casting cast
 void fmax_into(const Array& a, const Array& b, const Array& out, Casting casting) { fmax(a, b, out, casting); }
 void fmin_into(const Array& a, const Array& b, const Array& out, Casting casting) { fmin(a, b, out, casting); }
 
+// The elements each result of reducing `a` over options.axis takes (an error for a bad axis).
+std::int64_t elements_per_result(const Array& a, const ReduceOptions& options) {
+    const std::vector<bool> reduced = reduced_axes(
+        options.axis ? std::optional<std::span<const std::int64_t>>(*options.axis) : std::nullopt, a.ndim());
+    std::int64_t count = 1;
+    for (std::size_t d = 0; d < reduced.size(); ++d)
+        if (reduced[d]) count *= a.shape()[d];
+    return count;
+}
+
+// NumPy's RuntimeWarnings that the shapes decide (under where=, or for a slice all nan, they
+// depend on the values: not given, so that nothing waits for the device).
+void warn_if_empty_mean(const Array& a, const ReduceOptions& options) {
+    if (!options.where && elements_per_result(a, options) == 0) warn(WarningCategory::runtime, "Mean of empty slice");
+}
+void warn_if_no_degrees_of_freedom(const Array& a, const ReduceOptions& options, double ddof, bool nan) {
+    if (!options.where && ddof >= static_cast<double>(elements_per_result(a, options)))
+        warn(WarningCategory::runtime,
+             nan ? "Degrees of freedom <= 0 for slice." : "Degrees of freedom <= 0 for slice");
+}
+
 Array plain(ReductionId id, const Array& a, const ReduceOptions& options) {
     const Array inputs[] = {a};
     const DType input = a.dtype();
@@ -78,6 +101,7 @@ Array plain(ReductionId id, const Array& a, const ReduceOptions& options) {
 // var, std, nanvar, nanstd: the mean (keepdims, so that it broadcasts), then the deviations.
 Array variance(ReductionId id, const Array& a, const ReduceOptions& options, double ddof, bool nan) {
     refuse(options.initial.has_value(), "var", "initial");
+    warn_if_no_degrees_of_freedom(a, options, ddof, nan);
     const bool masked = options.where.has_value();
     ReduceOptions mean_options;
     mean_options.axis = options.axis;
@@ -150,6 +174,7 @@ Array all(const Array& a, const ReduceOptions& options) {
 }
 Array mean(const Array& a, const ReduceOptions& options) {
     detail::refuse(options.initial.has_value(), "mean", "initial");
+    detail::warn_if_empty_mean(a, options);
     return detail::plain(options.where ? ReductionId::mean_counted : ReductionId::mean, a, options);
 }
 Array ptp(const Array& a, const ReduceOptions& options) {
@@ -193,6 +218,7 @@ Array nanmin(const Array& a, const ReduceOptions& options) {
 }
 Array nanmean(const Array& a, const ReduceOptions& options) {
     detail::refuse(options.initial.has_value(), "nanmean", "initial");
+    detail::warn_if_empty_mean(a, options);
     return detail::plain(ReductionId::nanmean, a, options);
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "array/device_copy.hpp"
+#include "core/warnings.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/elementwise_kernel.hpp"
 #include "gpukit/error.hpp"
@@ -181,6 +182,8 @@ Array quantiles_of(const Array& a, std::span<const double> q, const Shape& q_sha
     const bool picks = method != median_method && picks_an_element(static_cast<QuantileMethod>(method));
     if (m == 0 && picks && rows > 0)
         throw InvalidArgumentError(concat(function, ": cannot pick an element of an empty slice"));
+    // NumPy's median and nanmedian of nothing come from a mean of nothing, and warn as it does.
+    if (m == 0 && method == median_method) detail::warn(WarningCategory::runtime, "Mean of empty slice");
 
     // Interpolations promote the input with the quantiles' float64, unless q is one number (NumPy's
     // weak scalar): float32 stays float32 then.

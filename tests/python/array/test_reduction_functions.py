@@ -108,6 +108,47 @@ def test_var_ddof_at_least_n_is_inf_or_nan_and_correction_is_ddof(rng):
         gpukit.var(device, ddof=1, correction=1)
 
 
+def runtime_warnings(call):
+    """The messages of the RuntimeWarnings `call` gives (without a last full stop: NumPy 1 and 2 differ), but
+    NumPy's floating-point ones (errstate)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [str(w.message).rstrip(".") for w in caught
+            if issubclass(w.category, RuntimeWarning) and "encountered" not in str(w.message)]
+
+
+# The warnings NumPy gives that the shapes decide: gpukit gives them without waiting for the device.
+@pytest.mark.parametrize("call", [
+    lambda xp, a: xp.mean(a[:0]),
+    lambda xp, a: xp.mean(a[:0], axis=0),
+    lambda xp, a: xp.mean(a, axis=1),
+    lambda xp, a: xp.nanmean(a[:0]),
+    lambda xp, a: xp.var(a, axis=0, ddof=3),
+    lambda xp, a: xp.var(a, axis=0, ddof=2),
+    lambda xp, a: xp.std(a[:1], ddof=1),
+    lambda xp, a: xp.nanvar(a, axis=0, ddof=3),
+    lambda xp, a: xp.nanstd(a[:0], axis=1),
+    lambda xp, a: xp.median(a[:0], axis=0),
+    lambda xp, a: a[:0].mean(),
+], ids=["mean", "mean-axis", "mean-none", "nanmean", "var", "var-ok", "std", "nanvar", "nanstd", "median",
+        "method"])
+def test_runtime_warnings_decided_by_shapes_are_numpys(call, rng):
+    host = random_array(rng, (3, 4), "float64")
+    assert runtime_warnings(lambda: call(gpukit, gpukit.asarray(host))) == runtime_warnings(lambda: call(numpy, host))
+
+
+def test_a_runtime_warning_as_error_raises_and_the_process_goes_on():
+    empty = gpukit.empty((0,), numpy.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.raises(RuntimeWarning, match="Mean of empty slice"):
+            gpukit.mean(empty)
+        with pytest.raises(RuntimeWarning, match="Degrees of freedom"):
+            gpukit.var(gpukit.ones(2), ddof=2)
+    assert float(gpukit.ones(4).mean()) == 1.0
+
+
 @pytest.mark.parametrize("dtype", INEXACT)
 @pytest.mark.parametrize("name", ["nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd"])
 def test_nan_reductions_skip_nans(name, dtype, rng):
