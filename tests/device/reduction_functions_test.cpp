@@ -7,6 +7,7 @@
 // every last-block finish is judged.
 #include <cmath>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,12 +30,14 @@ struct Case {
 };
 const Case cases[] = {
     {1, 5000, std::nullopt},  // full: several blocks
-    {6, 100, 1},              // rows: a warp each
-    {3, 2000, 1},             // rows: a block each
-    {1024, 3, 0},             // columns, a thread each: split over blockIdx.y
-    {512, 8, 0},              // columns, 16-byte groups: split over blockIdx.y
+    {6, 100, 1},              // rows: 8 lanes each
+    {3, 2000, 1},             // rows: a block each (split over blockIdx.y where there are few processors)
+    {1024, 3, 0},             // columns, one result a lane: split over blockIdx.y
+    {512, 8, 0},              // columns, 16-byte groups (one input): split over blockIdx.y
     {40, 50, 0},              // columns
 };
+// The cases whose kernels finish in a last block, for check mode (which leaves the sweeps out).
+const Case finishing_cases[] = {cases[0], cases[2], cases[3]};
 
 // Values with ties (small integers) and, where asked, a nan every 97 elements (never the first).
 Values values_for(std::size_t n, unsigned seed, bool nans) {
@@ -94,9 +97,9 @@ double argmax_of(const Values& values, const std::vector<std::size_t>& group, bo
     return static_cast<double>(best);
 }
 
-void check_functions(DType dtype) {
+void check_functions(DType dtype, std::span<const Case> which = cases) {
     unsigned seed = 10;
-    for (const Case& c : cases) {
+    for (const Case& c : which) {
         const std::string what =
             detail::concat("(", c.rows, ", ", c.columns, ") axis ", c.axis ? std::to_string(*c.axis) : "None");
         const auto n = static_cast<std::size_t>(c.rows * c.columns);
@@ -173,6 +176,12 @@ TEST_F(ReductionFunctions, EveryShapeMatchesAReference) {
 }
 
 TEST_F(ReductionFunctionsGpuShapes, EveryShapeMatchesAReference) { check_functions(DType::float32); }
+
+// Two inputs (var's mean), value-index pairs (argmax), sum-count pairs (nanmean) and ranges (ptp)
+// through every last-block finish, for check mode.
+TEST_F(ReductionFunctionsGpuShapes, EachAccumulatorFinishesInItsLastBlock) {
+    check_functions(DType::float32, finishing_cases);
+}
 
 TEST_F(ReductionFunctions, DotOfLongVectorsAndNorms) {
     const std::vector<float> a = random_floats(5000, 3), b = random_floats(5000, 4);
