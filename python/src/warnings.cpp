@@ -14,7 +14,8 @@ namespace {
 void warn_in_python(const Warning& warning) {
     const std::string message(warning.message);
     if (interpreter_finalizing() || python_exiting()) return;  // no Python left to tell
-    nb::gil_scoped_acquire gil;  // the operation that warns may have let the GIL go
+    // The operation that warns may have let the GIL go.
+    nb::gil_scoped_acquire gil;
     // stacklevel 1: the warning names the line of Python that called into gpukit.
     if (PyErr_WarnEx(PyExc_RuntimeWarning, message.c_str(), 1) != 0) throw nb::python_error();
 }
