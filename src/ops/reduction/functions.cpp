@@ -82,12 +82,15 @@ std::int64_t elements_per_result(const Array& a, const ReduceOptions& options) {
 }
 
 // NumPy's RuntimeWarnings that the shapes decide (under where=, or for a slice all nan, they
-// depend on the values: not given, so that nothing waits for the device).
+// depend on the values: not given, so that nothing waits for the device). A slice of no elements
+// needs an empty array, and ddof >= n a ddof of 1 or more: most calls look no further.
 void warn_if_empty_mean(const Array& a, const ReduceOptions& options) {
-    if (!options.where && elements_per_result(a, options) == 0) warn(WarningCategory::runtime, "Mean of empty slice");
+    if (!options.where && a.size() == 0 && elements_per_result(a, options) == 0)
+        warn(WarningCategory::runtime, "Mean of empty slice");
 }
 void warn_if_no_degrees_of_freedom(const Array& a, const ReduceOptions& options, double ddof, bool nan) {
-    if (!options.where && ddof >= static_cast<double>(elements_per_result(a, options)))
+    if (options.where || (a.size() > 0 && ddof < 1)) return;
+    if (ddof >= static_cast<double>(elements_per_result(a, options)))
         warn(WarningCategory::runtime,
              nan ? "Degrees of freedom <= 0 for slice." : "Degrees of freedom <= 0 for slice");
 }
@@ -242,15 +245,8 @@ Average average(const Array& a, const AverageOptions& options) {
     reduce.keepdims = options.keepdims;
     if (!options.weights) {
         Array result = mean(a, reduce);
-        std::int64_t counted = 1;
-        if (options.axis)
-            for (const std::int64_t axis : *options.axis)
-                counted *=
-                    a.shape()[static_cast<std::size_t>(axis < 0 ? axis + static_cast<std::int64_t>(a.ndim()) : axis)];
-        else
-            counted = a.size();
-        Array weights =
-            full(result.shape(), Scalar::of(static_cast<double>(counted)), result.dtype(), Order::C, a.device());
+        const auto counted = static_cast<double>(detail::elements_per_result(a, reduce));
+        Array weights = full(result.shape(), Scalar::of(counted), result.dtype(), Order::C, a.device());
         return {std::move(result), std::move(weights)};
     }
     Array weights = *options.weights;

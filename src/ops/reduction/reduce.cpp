@@ -280,41 +280,41 @@ void copy_dims(const Span& from, std::int64_t* to) {
     std::copy(from.begin(), from.end(), to);
 }
 
-// The elements per 16-byte load of a full reduction of one contiguous, aligned input, else 1.
-int full_vector_width(const ReductionLayout& layout, std::span<const Array> inputs, bool chunked) {
-    if (chunked || inputs.size() != 1 || layout.reduced.size() != 1) return 1;
-    const Array& input = inputs[0];
-    if (layout.input_reduced[0][0] != input.itemsize() || input.address() % 16 != 0 || input.itemsize() >= 16) return 1;
-    return static_cast<int>(16 / input.itemsize());
-}
-
-// The elements per 16-byte load along the rows of one input whose rows are contiguous, start
-// 16-byte aligned and hold whole groups, else 1.
-int row_vector_width(const ReductionLayout& layout, std::span<const Array> inputs, bool chunked) {
-    if (chunked || inputs.size() != 1 || layout.reduced.size() != 1) return 1;
-    const Array& input = inputs[0];
-    const std::int64_t itemsize = input.itemsize();
-    if (itemsize >= 16 || layout.input_reduced[0][0] != itemsize || input.address() % 16 != 0) return 1;
-    const std::int64_t width = 16 / itemsize;
-    if (layout.reduced_size % width != 0) return 1;
-    for (const std::int64_t stride : layout.input_kept[0])
-        if (stride % 16 != 0) return 1;
-    return static_cast<int>(width);
-}
-
-// The neighbouring results per 16-byte load (at most 8: a thread's accumulators) of a columns
-// reduction of one input whose every load is aligned and whose results come in whole groups, else 1.
-int column_vector_width(const ReductionLayout& layout, std::span<const Array> inputs, bool chunked) {
-    if (chunked || inputs.size() != 1) return 1;
-    const Array& input = inputs[0];
+// The elements of `input` per load of up to 16 bytes (at most `most`): where every load is aligned
+// (the input's address and each of `strides` a multiple of the load's bytes) and the `count`
+// elements read together come in whole groups (0: the kernel takes any count); else 1.
+int vector_width(const Array& input, std::int64_t most, std::int64_t count, std::span<const std::int64_t> strides) {
     const std::int64_t itemsize = input.itemsize();
     if (itemsize >= 16) return 1;
-    const std::int64_t width = std::min<std::int64_t>(16 / itemsize, 8);
-    const std::int64_t bytes = width * itemsize;
-    if (static_cast<std::int64_t>(input.address() % bytes) != 0 || layout.kept_size % width != 0) return 1;
-    for (const std::int64_t stride : layout.input_reduced[0])
+    const std::int64_t width = std::min(16 / itemsize, most), bytes = width * itemsize;
+    if (static_cast<std::int64_t>(input.address() % bytes) != 0 || count % width != 0) return 1;
+    for (const std::int64_t stride : strides)
         if (stride % bytes != 0) return 1;
     return static_cast<int>(width);
+}
+
+// A full reduction of one contiguous input (its kernel reads the tail that makes no whole group
+// element by element).
+int full_vector_width(const ReductionLayout& layout, std::span<const Array> inputs, bool chunked) {
+    if (chunked || inputs.size() != 1 || layout.reduced.size() != 1 ||
+        layout.input_reduced[0][0] != inputs[0].itemsize())
+        return 1;
+    return vector_width(inputs[0], 16, 0, {});
+}
+
+// Rows of one input, each contiguous, starting aligned and holding whole groups.
+int row_vector_width(const ReductionLayout& layout, std::span<const Array> inputs, bool chunked) {
+    if (chunked || inputs.size() != 1 || layout.reduced.size() != 1 ||
+        layout.input_reduced[0][0] != inputs[0].itemsize())
+        return 1;
+    return vector_width(inputs[0], 16, layout.reduced_size, layout.input_kept[0]);
+}
+
+// Neighbouring results of one input (at most 8: a thread's accumulators), each reduced element's
+// group aligned, the results in whole groups.
+int column_vector_width(const ReductionLayout& layout, std::span<const Array> inputs, bool chunked) {
+    if (chunked || inputs.size() != 1) return 1;
+    return vector_width(inputs[0], 8, layout.kept_size, layout.input_reduced[0]);
 }
 
 template <std::size_t N>
