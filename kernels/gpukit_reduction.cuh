@@ -460,16 +460,30 @@ __device__ inline void gk_reduce_full(const gk_reduce_params<Op::width>& p, type
             gk_convert<typename Op::out_storage>(Op::post(a, p.reduced_size, p.argument));
 }
 
+// `combine(load(j), j)` for j = first, first + step, ... below end, GK_LOADS_IN_FLIGHT loads issued
+// before any is combined: enough bytes in flight per multiprocessor to cover the memory's latency
+// whatever the occupancy (a loop's unroll pragma may still wait for each load in turn).
+#define GK_LOADS_IN_FLIGHT 4
+template <class Load, class Combine>
+__device__ inline void gk_in_flight(gk_index first, gk_index end, gk_index step, const Load& load,
+                                    const Combine& combine) {
+    typedef decltype(load(first)) loaded_t;
+    for (gk_index j = first; j < end; j += GK_LOADS_IN_FLIGHT * step) {
+        loaded_t loaded[GK_LOADS_IN_FLIGHT];
+#pragma unroll
+        for (int u = 0; u < GK_LOADS_IN_FLIGHT; ++u)
+            if (j + u * step < end) loaded[u] = load(j + u * step);
+#pragma unroll
+        for (int u = 0; u < GK_LOADS_IN_FLIGHT; ++u)
+            if (j + u * step < end) combine(loaded[u], j + u * step);
+    }
+}
+
 // ---- rows: each result's elements contiguous (one row of the reduced dimension). row_threads
 // threads per row: part of a warp (8 or 16) for short rows, a warp for many rows, the whole block
-// for few long ones, and with splits > 1
-// several blocks per row (blockIdx.y one range of it), the last of which combines their partials;
-// on the simulator each thread takes whole rows. W > 1: one input whose rows start 16-byte aligned
-// and hold whole groups of W, read 16 bytes at a time.
-// GK_LOADS_IN_FLIGHT loads a thread issues before it combines any: enough bytes in flight per
-// multiprocessor to cover the memory's latency whatever the occupancy (a loop's unroll pragma may
-// still wait for each load in turn).
-#define GK_LOADS_IN_FLIGHT 4
+// for few long ones, and with splits > 1 several blocks per row (blockIdx.y one share of it), the
+// last of which combines their partials; on the simulator each thread takes whole rows. W > 1: one
+// input whose rows start 16-byte aligned and hold whole groups of W, read 16 bytes at a time.
 template <class Op, int W>
 struct gk_row_elements {
     // The elements of groups [first, end) of `row`, every `step`-th group.
@@ -479,17 +493,12 @@ struct gk_row_elements {
         const vector* const vectors =
             (const vector*)((const char*)p.input[0] + gk_offset_of(row, p.kept_shape, p.kept_input[0], p.kept_ndim));
         typename Op::acc_t a = Op::identity();
-        for (gk_index g = first; g < end; g += GK_LOADS_IN_FLIGHT * step) {
-            vector v[GK_LOADS_IN_FLIGHT];
+        gk_in_flight(
+            first, end, step, [&](gk_index g) { return vectors[g]; },
+            [&](const vector& v, gk_index g) {
 #pragma unroll
-            for (int u = 0; u < GK_LOADS_IN_FLIGHT; ++u)
-                if (g + u * step < end) v[u] = vectors[g + u * step];
-#pragma unroll
-            for (int u = 0; u < GK_LOADS_IN_FLIGHT; ++u)
-                if (g + u * step < end)
-#pragma unroll
-                    for (int l = 0; l < W; ++l) a = Op::reduce(a, Op::map_value(v[u].v[l], (g + u * step) * W + l));
-        }
+                for (int l = 0; l < W; ++l) a = Op::reduce(a, Op::map_value(v.v[l], g * W + l));
+            });
         return a;
     }
 };
@@ -555,10 +564,16 @@ __device__ inline void gk_reduce_rows(const gk_reduce_params<Op::width>& p, type
 
 // ---- columns (GPU): the kept dimension contiguous, the reduced ones strided (x.sum(axis=0) of a C
 // array). A warp reads 32 neighbouring groups of W results at each reduced element (W > 1: one
-// input, 16 bytes a lane); the block's warps take neighbouring elements (rows), each of its
-// split's stretches (blockIdx.y), then combine in shared memory, warp by warp in order. With splits > 1
-// the last block of a tile combines the tile's partials, its warps each taking a share of them.
+// input, 16 bytes a lane); the block's warps take neighbouring elements (rows), the splits
+// (blockIdx.y) interleaved stretches of them, as the rows' splits do; then the warps combine in
+// shared memory, in warp order. With splits > 1 the last block of a tile combines the tile's
+// partials, its warps each taking a share of them.
 #define GK_COLUMN_WARPS 8
+// A thread's W accumulators (of neighbouring results) as one value.
+template <class T, int W>
+struct gk_accumulators {
+    T at[W];
+};
 template <class Op, int W>
 struct gk_column_elements {
     // Adds the elements [first, end), every `step`-th, of results first_result .. + W - 1 into a.
@@ -568,17 +583,12 @@ struct gk_column_elements {
         const char* const base = (const char*)p.input[0] + first_result * (long long)sizeof(typename Op::in_storage0);
         if (p.reduced_ndim == 1) {
             const long long stride = p.reduced_input[0][0];
-            for (gk_index j = first; j < end; j += GK_LOADS_IN_FLIGHT * step) {
-                vector v[GK_LOADS_IN_FLIGHT];
+            gk_in_flight(
+                first, end, step, [&](gk_index j) { return *(const vector*)(base + j * stride); },
+                [&](const vector& v, gk_index j) {
 #pragma unroll
-                for (int u = 0; u < GK_LOADS_IN_FLIGHT; ++u)
-                    if (j + u * step < end) v[u] = *(const vector*)(base + (j + u * step) * stride);
-#pragma unroll
-                for (int u = 0; u < GK_LOADS_IN_FLIGHT; ++u)
-                    if (j + u * step < end)
-#pragma unroll
-                        for (int l = 0; l < W; ++l) a[l] = Op::reduce(a[l], Op::map_value(v[u].v[l], j + u * step));
-            }
+                    for (int l = 0; l < W; ++l) a[l] = Op::reduce(a[l], Op::map_value(v.v[l], j));
+                });
         } else {
             for (gk_index j = first; j < end; j += step) {
                 const vector v =
@@ -625,9 +635,7 @@ __device__ inline void gk_reduce_columns(const gk_reduce_params<Op::width>& p, t
     acc_t a[W];
 #pragma unroll
     for (int l = 0; l < W; ++l) a[l] = Op::identity();
-    // Every reduced element whose stretch of GK_COLUMN_WARPS is this split's, interleaved with the
-    // other splits': all the blocks sweep the input front to back together, reading one window of
-    // it at a time (the memory serves that faster than every block its own region at once).
+    // Every reduced element whose stretch of GK_COLUMN_WARPS is this split's.
     if (mine)
         gk_column_elements<Op, W>::run(p, first_result, (gk_index)blockIdx.y * GK_COLUMN_WARPS + warp, length,
                                        p.splits * GK_COLUMN_WARPS, a);
@@ -644,24 +652,19 @@ __device__ inline void gk_reduce_columns(const gk_reduce_params<Op::width>& p, t
     if (!gk_arrive_last((unsigned*)p.scratch + blockIdx.x, gridDim.y, last, mine)) return;
 #pragma unroll
     for (int l = 0; l < W; ++l) a[l] = Op::identity();
-    if (mine) {
-        // Several splits' partials loaded before any is combined (the finish is on every result's path).
-        for (int s = warp; s < p.splits; s += GK_LOADS_IN_FLIGHT * GK_COLUMN_WARPS) {
-            acc_t loaded[GK_LOADS_IN_FLIGHT][W];
+    if (mine)  // the finish is on every result's path: several splits' partials in flight at once
+        gk_in_flight(
+            warp, p.splits, GK_COLUMN_WARPS,
+            [&](gk_index s) {
+                gk_accumulators<acc_t, W> loaded;
 #pragma unroll
-            for (int u = 0; u < GK_LOADS_IN_FLIGHT; ++u)
-                if (s + u * GK_COLUMN_WARPS < p.splits) {
-                    const acc_t* const from = partials + (gk_index)(s + u * GK_COLUMN_WARPS) * results + first_result;
+                for (int l = 0; l < W; ++l) loaded.at[l] = gk_load_fresh(partials + s * results + first_result + l);
+                return loaded;
+            },
+            [&](const gk_accumulators<acc_t, W>& loaded, gk_index) {
 #pragma unroll
-                    for (int l = 0; l < W; ++l) loaded[u][l] = gk_load_fresh(from + l);
-                }
-#pragma unroll
-            for (int u = 0; u < GK_LOADS_IN_FLIGHT; ++u)
-                if (s + u * GK_COLUMN_WARPS < p.splits)
-#pragma unroll
-                    for (int l = 0; l < W; ++l) a[l] = Op::reduce(a[l], loaded[u][l]);
-        }
-    }
+                for (int l = 0; l < W; ++l) a[l] = Op::reduce(a[l], loaded.at[l]);
+            });
     gk_combine_warps<Op, W>(a, shared);
     if (warp == 0 && mine)
         for (int l = 0; l < W; ++l) gk_store_result<Op>(p, first_result + l, a[l], length);
