@@ -65,6 +65,8 @@ struct gk_scan_params {
 // writer fencing between value and status, the reader between status and value.
 #define GK_STATUS_AGGREGATE 1u
 #define GK_STATUS_PREFIX 2u
+// This launch's status word for `state` (GK_STATUS_AGGREGATE or GK_STATUS_PREFIX).
+__device__ inline unsigned gk_status_word(const gk_scan_params& p, unsigned state) { return (p.epoch << 2) | state; }
 
 template <class T, bool Packed = (sizeof(T) <= 4)>
 struct gk_look_back_slots;
@@ -155,7 +157,7 @@ struct gk_look_back_slots<T, false> {
 template <class Op>
 __device__ inline typename Op::acc_t gk_wait_for_tile(const gk_scan_params& p, long long j, bool* is_prefix) {
     const gk_look_back_slots<typename Op::acc_t> slots(p);
-    const unsigned aggregate = (p.epoch << 2) | GK_STATUS_AGGREGATE, prefix = (p.epoch << 2) | GK_STATUS_PREFIX;
+    const unsigned aggregate = gk_status_word(p, GK_STATUS_AGGREGATE), prefix = gk_status_word(p, GK_STATUS_PREFIX);
     typename Op::acc_t value = Op::identity();
     unsigned state;
     do {
@@ -358,8 +360,8 @@ __device__ inline typename Op::acc_t gk_tile_look_back(const gk_scan_params& p,
                                                        const gk_look_back_slots<typename Op::acc_t>& slots,
                                                        const char* in, int k, typename Op::acc_t tile_total) {
     typedef typename Op::acc_t acc_t;
-    const unsigned aggregate_word = (p.epoch << 2) | GK_STATUS_AGGREGATE,
-                   prefix_word = (p.epoch << 2) | GK_STATUS_PREFIX;
+    const unsigned aggregate_word = gk_status_word(p, GK_STATUS_AGGREGATE),
+                   prefix_word = gk_status_word(p, GK_STATUS_PREFIX);
     const int lane = threadIdx.x % 32;
     if (k == 0) {
         if (lane == 0) slots.publish(0, tile_total, prefix_word);
@@ -503,7 +505,7 @@ __device__ inline void gk_scan_tile_chunks(const gk_scan_params& p, gk_scan_chun
         }
         // The tiles before this one in its line, their totals combined in order: few tiles, and the
         // same sums on every run (no prefix taken where one happens to be ready).
-        gk_look_back_slots<acc_t>(p).publish(ticket, total, (p.epoch << 2) | GK_STATUS_AGGREGATE);
+        gk_look_back_slots<acc_t>(p).publish(ticket, total, gk_status_word(p, GK_STATUS_AGGREGATE));
         acc_t exclusive = Op::identity();
         bool is_prefix;
         for (long long q = ticket - k; q < ticket; ++q)
@@ -618,10 +620,10 @@ __device__ inline void gk_scan_columns(const gk_scan_params& p, long long* share
     acc_t exclusive = Op::identity();
     const gk_look_back_slots<acc_t> slots(p);
     if (segment > 0) {
-        slots.publish(slot, total, (p.epoch << 2) | GK_STATUS_AGGREGATE);
+        slots.publish(slot, total, gk_status_word(p, GK_STATUS_AGGREGATE));
         exclusive = gk_look_back_serial<Op>(p, line, slot, p.lines);
     }
-    slots.publish(slot, Op::reduce(exclusive, total), (p.epoch << 2) | GK_STATUS_PREFIX);
+    slots.publish(slot, Op::reduce(exclusive, total), gk_status_word(p, GK_STATUS_PREFIX));
     char* const out = gk_line_output(p, line) + begin * p.output_step;
 #pragma unroll
     for (int r = 0; r < rows; ++r) {
