@@ -298,6 +298,16 @@ __device__ inline V gk_pass_value(const gk_sort_params& p, long long i) {
     if (p.index_values) return (V)i;
     return p.values_in ? ((const V*)p.values_in)[i] : (V)0;
 }
+// Value to place o: argsort's last pass writes int64 indices within rows; what nothing reads
+// afterwards (a null address) is not written.
+template <class V>
+__device__ inline void gk_store_value(const gk_sort_params& p, long long o, V value) {
+    if (p.indices_output) {
+        ((long long*)p.positions)[o] = gk_index_in_row<V>(p, value);
+    } else if (p.values_out) {
+        ((V*)p.values_out)[o] = value;
+    }
+}
 // Key and value to place o: the last pass of a sort writes the elements (decoded) and argsort's
 // int64 indices; what nothing reads afterwards (a null address) is not written.
 template <class K, class V>
@@ -307,11 +317,7 @@ __device__ inline void gk_pass_store(const gk_sort_params& p, long long o, K key
     } else if (p.keys_out) {
         ((K*)p.keys_out)[o] = key;
     }
-    if (p.indices_output) {
-        ((long long*)p.positions)[o] = gk_index_in_row<V>(p, value);
-    } else if (p.values_out) {
-        ((V*)p.values_out)[o] = value;
-    }
+    gk_store_value<V>(p, o, value);
 }
 
 // ---- the simulator's passes (GK_CHUNKED_SHAPES): three kernels a pass, a block of one thread and
@@ -439,19 +445,14 @@ __device__ inline void gk_tile_store_key(const gk_sort_params& p, long long o, K
         ((K*)p.keys_out)[o] = key;
     }
 }
+// Value i of a pass that carries values: its index (the first pass), else values_in's (streamed).
 template <class V>
-__device__ inline void gk_tile_store_value(const gk_sort_params& p, long long o, V value) {
-    if (p.indices_output) {
-        ((long long*)p.positions)[o] = gk_index_in_row<V>(p, value);
-    } else if (p.values_out) {
-        ((V*)p.values_out)[o] = value;
-    }
+__device__ inline V gk_tile_value(const gk_sort_params& p, long long i) {
+    return p.index_values ? (V)i : __ldcg((const V*)p.values_in + i);
 }
 
 // Tiles a look-back reads at once (argsort on an H200: 188 GB/s with 8 or 4, 182 with 1, 181 with 16).
-#ifndef GK_LOOKBACK_BATCH
 #define GK_LOOKBACK_BATCH 8
-#endif
 
 // Counts key i's digit of each pass (its key's, then its row's) in `counts` ([passes][GK_RADIX + 1]).
 // WHOLE: every byte of the key is a pass and there are no rows' passes (no branches: a third of the
@@ -562,18 +563,10 @@ __device__ inline unsigned gk_digit_peers(unsigned digit) {
 // Measured on an H200 (2^26 float32): keys alone 96 bytes and 3 blocks (259 GB/s against 235 for 64
 // bytes and 4 blocks, 216 for 3 and 2), pairs 80 bytes and 3 blocks (argsort 194 GB/s against 188 for
 // 64, 184 for 48 bytes and 4 blocks, 168 for 96 bytes and 2 blocks).
-#ifndef GK_ONESWEEP_BYTES_KEYS
 #define GK_ONESWEEP_BYTES_KEYS 96
-#endif
-#ifndef GK_ONESWEEP_BYTES_PAIRS
 #define GK_ONESWEEP_BYTES_PAIRS 80
-#endif
-#ifndef GK_ONESWEEP_BLOCKS_KEYS
 #define GK_ONESWEEP_BLOCKS_KEYS 3
-#endif
-#ifndef GK_ONESWEEP_BLOCKS_PAIRS
 #define GK_ONESWEEP_BLOCKS_PAIRS 3
-#endif
 template <class K, class V, bool CARRY>
 struct gk_onesweep_shape {
     enum {
@@ -625,7 +618,7 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     if (one_digit) {  // every key has this pass's digit (keys of a narrow range): the pass keeps their order
         for (long long i = start + threadIdx.x; i < end; i += GK_SORT_THREADS) {
             gk_tile_store_key<KIND, K>(p, i, gk_tile_key<KIND, K>(p, i));
-            if (CARRY) gk_tile_store_value<V>(p, i, p.index_values ? (V)i : __ldcg((const V*)p.values_in + i));
+            if (CARRY) gk_store_value<V>(p, i, gk_tile_value<V>(p, i));
         }
         return;
     }
@@ -639,10 +632,7 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     for (int r = 0; r < ITEMS; ++r) {
         const long long i = first + 32 * r;
         key[r] = i < end ? gk_tile_key<KIND, K>(p, i) : (K)0;
-        if (CARRY)
-            value[r] = i < end ? (p.index_values ? (V)i : __ldcg((const V*)p.values_in + i)) : (V)0;
-        else
-            value[r] = (V)0;
+        value[r] = CARRY && i < end ? gk_tile_value<V>(p, i) : (V)0;
     }
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
@@ -735,7 +725,7 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     for (int r = 0; r < ITEMS; ++r) staged_values[(ranks[r / 2] >> (16 * (r % 2))) & 0xffffu] = value[r];
     __syncthreads();
     for (int j = threadIdx.x; j < valid; j += GK_SORT_THREADS)
-        gk_tile_store_value<V>(p, out_base[staged_digits[j]] + j, staged_values[j]);
+        gk_store_value<V>(p, out_base[staged_digits[j]] + j, staged_values[j]);
 }
 
 // A onesweep pass, its element kind fixed at compile time where elements are read or written.
