@@ -21,6 +21,9 @@ namespace gpukit {
 // (its only one when 1-D). The result's dtype is the operands' promoted dtype (bool stays bool).
 // Throws InvalidArgumentError when those axes differ in length ("shapes (2,3) and (4,) not aligned").
 Array dot(const Array& a, const Array& b);
+// numpy.dot into `out`, which must have the result's shape and dtype (InvalidArgumentError
+// otherwise, NumPy's "output array is not acceptable"); returns out.
+Array dot(const Array& a, const Array& b, const Array& out);
 // numpy.vdot: the flattened operands, the first conjugated.
 Array vdot(const Array& a, const Array& b);
 // numpy.inner: the sum over both operands' last axes.

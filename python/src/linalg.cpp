@@ -8,7 +8,6 @@
 #include "array_arguments.hpp"
 #include "bindings.hpp"
 #include "gpukit/linalg.hpp"
-#include "gpukit/shape_ops.hpp"
 #include "python_refs.hpp"
 
 namespace nb = nanobind;
@@ -36,7 +35,8 @@ void bind_linalg(nb::module_& m) {
         Product product;
         const char* doc;
     } products[] = {
-        {"dot", &dot, "The dot product, as numpy.dot: the sum over a's last axis and b's second-to-last."},
+        {"dot", static_cast<Product>(&dot),
+         "The dot product, as numpy.dot: the sum over a's last axis and b's second-to-last."},
         {"vdot", &vdot, "The dot product of the flattened arrays, the first conjugated, as numpy.vdot."},
         {"inner", &inner, "The sum over both arrays' last axes, as numpy.inner."},
     };
@@ -57,18 +57,9 @@ void bind_linalg(nb::module_& m) {
         cls, "dot",
         [](const Array& self, nb::handle b, nb::handle out) {
             const Array& other = to_array(b, "b");
-            Array result = [&] {
-                GilRelease unlocked;
-                return dot(self, other);
-            }();
-            if (out.is_none()) return result;
-            const Array& into = to_array(out, "out");
-            if (into.shape() != result.shape() || into.dtype() != result.dtype())
-                throw InvalidArgumentError(
-                    "output array is not acceptable (must have the right datatype, number "
-                    "of dimensions, and be a C-Array)");
-            copyto(into, result);
-            return into;
+            const std::optional<Array> into = out.is_none() ? std::nullopt : std::optional(to_array(out, "out"));
+            GilRelease unlocked;
+            return into ? dot(self, other, *into) : dot(self, other);
         },
         "b"_a.none(), "out"_a.none() = nb::none(), "The dot product with b, as numpy.dot(self, b).");
     const auto trace_of = [](const Array& a, nb::handle offset, nb::handle axis1, nb::handle axis2, nb::handle dtype,

@@ -82,6 +82,15 @@ Array dot(const Array& a, const Array& b) {
     return detail::sum_products_last(x, y, false);
 }
 
+Array dot(const Array& a, const Array& b, const Array& out) {
+    const Array result = dot(a, b);
+    if (out.shape() != result.shape() || out.dtype() != result.dtype())
+        throw InvalidArgumentError(
+            "output array is not acceptable (must have the right datatype, number of dimensions, and be a C-Array)");
+    copyto(out, result);
+    return out;
+}
+
 Array vdot(const Array& a, const Array& b) {
     if (a.size() != b.size())
         throw InvalidArgumentError(
