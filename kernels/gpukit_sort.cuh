@@ -261,10 +261,11 @@ extern "C" __global__ void gk_sort_decode64(const gk_sort_params p) {
 
 // ---- a radix pass
 
-// The digit of a key (or of its value's row) this pass sorts by.
-template <class K, class V>
+// The digit of a key (or of its value's row) this pass sorts by. ROWS: whether a pass may sort by
+// rows (only where values are carried: a sort of several rows carries indices).
+template <class K, class V, bool ROWS = true>
 __device__ inline unsigned gk_digit(const gk_sort_params& p, K key, V value) {
-    if (p.digit_of_row) {  // 32-bit values divide in 32 bits (a third of the instructions)
+    if (ROWS && p.digit_of_row) {  // 32-bit values divide in 32 bits (a third of the instructions)
         const unsigned long long row = sizeof(V) == 4 ? (unsigned long long)((unsigned)value / (unsigned)p.row_length)
                                                       : (unsigned long long)value / (unsigned long long)p.row_length;
         return (unsigned)(row >> p.shift) & 255u;
@@ -451,6 +452,35 @@ __device__ inline V gk_tile_value(const gk_sort_params& p, long long i) {
     return p.index_values ? (V)i : __ldcg((const V*)p.values_in + i);
 }
 
+// A lane's keys and values of a onesweep tile, 32 apart from its first, `first`: read at offsets
+// from one address (a 64-bit address and bounds test a key made a fifth of a pass's instructions).
+template <int KIND, class K, class V>
+struct gk_tile_reader {
+    const char* keys;  // the key (or element) words from `first` on; null where keys are encoded
+    const V* values;   // the values from `first` on; null where they are the keys' indices
+    long long first;
+    bool elements, canonical_zero;
+    __device__ gk_tile_reader(const gk_sort_params& p, long long first_) : first(first_) {
+        elements = KIND != GK_SORT_KEYS_AS_IS && p.encode_input;
+        canonical_zero = p.canonical_zero != 0;
+        keys = !elements                 ? (const char*)p.keys_in + first * (long long)sizeof(K)
+               : KIND == GK_SORT_FLOAT32 ? (const char*)p.elements + first * 4
+               : KIND == GK_SORT_FLOAT64 ? (const char*)p.elements + first * 8
+                                         : nullptr;
+        values = p.index_values ? nullptr : (const V*)p.values_in + first;
+    }
+    __device__ K key(const gk_sort_params& p, int offset) const {
+        if (elements) {
+            if (KIND == GK_SORT_FLOAT32) return (K)gk_key32(__ldcg((const unsigned*)keys + offset), canonical_zero);
+            if (KIND == GK_SORT_FLOAT64)
+                return (K)gk_key64(__ldcg((const unsigned long long*)keys + offset), canonical_zero);
+            return (K)gk_encode(p, (gk_index)(first + offset));
+        }
+        return __ldcg((const K*)keys + offset);
+    }
+    __device__ V value(int offset) const { return values ? __ldcg(values + offset) : (V)(first + offset); }
+};
+
 // Tiles a look-back reads at once (argsort on an H200: 188 GB/s with 8 or 4, 182 with 1, 181 with 16).
 #define GK_LOOKBACK_BATCH 8
 
@@ -627,16 +657,21 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     V value[ITEMS];
     unsigned ranks[(ITEMS + 1) / 2];  // each key's rank in its warp, two 16-bit ranks a word (registers are scarce)
     const long long first = start + (long long)warp * 32 * ITEMS + lane;
+    // The lane's keys at offsets below `reach` from `first` exist (every one but in the last tile).
+    const long long left = end - first;
+    const int reach = left <= 0 ? 0 : left >= 32 * ITEMS ? 32 * ITEMS : (int)left;
     const unsigned lanes_before = (1u << lane) - 1u;
+    {
+        const gk_tile_reader<KIND, K, V> read(p, first);
 #pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-        const long long i = first + 32 * r;
-        key[r] = i < end ? gk_tile_key<KIND, K>(p, i) : (K)0;
-        value[r] = CARRY && i < end ? gk_tile_value<V>(p, i) : (V)0;
+        for (int r = 0; r < ITEMS; ++r) {
+            key[r] = 32 * r < reach ? read.key(p, 32 * r) : (K)0;
+            value[r] = CARRY && 32 * r < reach ? read.value(32 * r) : (V)0;
+        }
     }
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
-        const unsigned digit = first + 32 * r < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX - 1;
+        const unsigned digit = 32 * r < reach ? gk_digit<K, V, CARRY>(p, key[r], value[r]) : GK_RADIX - 1;
         const unsigned peers = gk_digit_peers(digit);
         const int leader = __ffs(peers) - 1;
         unsigned before = 0;
@@ -676,7 +711,7 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     // has the registers of the keys; out after it, values after them.
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
-        const unsigned digit = first + 32 * r < end ? gk_digit<K, V>(p, key[r], value[r]) : GK_RADIX - 1;
+        const unsigned digit = 32 * r < reach ? gk_digit<K, V, CARRY>(p, key[r], value[r]) : GK_RADIX - 1;
         const unsigned place = warp_counts[warp][digit] + ((ranks[r / 2] >> (16 * (r % 2))) & 0xffffu);
         staged_keys[place] = key[r];
         if (CARRY) {
@@ -716,7 +751,7 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     const int valid = (int)(end - start);
     for (int j = threadIdx.x; j < valid; j += GK_SORT_THREADS) {
         const K k = staged_keys[j];
-        const unsigned digit = CARRY ? (unsigned)staged_digits[j] : gk_digit<K, V>(p, k, (V)0);
+        const unsigned digit = CARRY ? (unsigned)staged_digits[j] : gk_digit<K, V, false>(p, k, (V)0);
         gk_tile_store_key<KIND, K>(p, out_base[digit] + j, k);
     }
     if (!CARRY) return;
