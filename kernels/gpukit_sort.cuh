@@ -467,7 +467,7 @@ struct gk_tile_reader {
                : KIND == GK_SORT_FLOAT32 ? (const char*)p.elements + first * 4
                : KIND == GK_SORT_FLOAT64 ? (const char*)p.elements + first * 8
                                          : nullptr;
-        values = p.index_values ? nullptr : (const V*)p.values_in + first;
+        values = p.index_values || !p.values_in ? nullptr : (const V*)p.values_in + first;
     }
     __device__ K key(const gk_sort_params& p, int offset) const {
         if (elements) {
