@@ -421,39 +421,11 @@ __device__ inline void gk_lookback_store(unsigned long long* word, unsigned long
 #define GK_SORT_KEYS_AS_IS (-1)
 #define GK_SORT_ANY_KIND (-2)
 
-// Key i of a pass: made from element i when p.encode_input, else keys_in's (streamed: read once).
-template <int KIND, class K>
-__device__ inline K gk_tile_key(const gk_sort_params& p, long long i) {
-    if (KIND != GK_SORT_KEYS_AS_IS && p.encode_input) {
-        if (KIND == GK_SORT_FLOAT32) return (K)gk_key32(__ldcg((const unsigned*)p.elements + i), p.canonical_zero != 0);
-        if (KIND == GK_SORT_FLOAT64)
-            return (K)gk_key64(__ldcg((const unsigned long long*)p.elements + i), p.canonical_zero != 0);
-        return (K)gk_encode(p, (gk_index)i);
-    }
-    return __ldcg((const K*)p.keys_in + i);
-}
-// Key, and value, to place o (gk_pass_store's, with KIND's elements).
-template <int KIND, class K>
-__device__ inline void gk_tile_store_key(const gk_sort_params& p, long long o, K key) {
-    if (KIND == GK_SORT_FLOAT32 && p.decode_output) {
-        ((unsigned*)p.decoded)[o] = gk_float_of_key<unsigned>((unsigned)key, 0x80000000u, 0x7fc00000u);
-    } else if (KIND == GK_SORT_FLOAT64 && p.decode_output) {
-        ((unsigned long long*)p.decoded)[o] =
-            gk_float_of_key<unsigned long long>(key, 0x8000000000000000ull, 0x7ff8000000000000ull);
-    } else if (KIND == GK_SORT_ANY_KIND && p.decode_output) {
-        gk_decode_key(p, (char*)p.decoded, key, (gk_index)o, 0);
-    } else if (p.keys_out) {
-        ((K*)p.keys_out)[o] = key;
-    }
-}
-// Value i of a pass that carries values: its index (the first pass), else values_in's (streamed).
-template <class V>
-__device__ inline V gk_tile_value(const gk_sort_params& p, long long i) {
-    return p.index_values ? (V)i : __ldcg((const V*)p.values_in + i);
-}
-
-// A lane's keys and values of a onesweep tile, 32 apart from its first, `first`: read at offsets
-// from one address (a 64-bit address and bounds test a key made a fifth of a pass's instructions).
+// A pass's keys and values from `first` on, as a onesweep tile's lane reads them (32 apart) and the
+// counting and uniform-digit copies do (one at a time): a key made from its element when
+// p.encode_input, else keys_in's; a value its index in the first pass, else values_in's; both
+// streamed (read once). Offsets from one address: a 64-bit address and bounds test a key made a
+// fifth of a pass's instructions.
 template <int KIND, class K, class V>
 struct gk_tile_reader {
     const char* keys;  // the key (or element) words from `first` on; null where keys are encoded
@@ -481,6 +453,20 @@ struct gk_tile_reader {
     __device__ V value(int offset) const { return values ? __ldcg(values + offset) : (V)(first + offset); }
 };
 
+// Key, and value, to place o (gk_pass_store's, with KIND's elements).
+template <int KIND, class K>
+__device__ inline void gk_tile_store_key(const gk_sort_params& p, long long o, K key) {
+    if (KIND == GK_SORT_FLOAT32 && p.decode_output) {
+        ((unsigned*)p.decoded)[o] = gk_float_of_key<unsigned>((unsigned)key, 0x80000000u, 0x7fc00000u);
+    } else if (KIND == GK_SORT_FLOAT64 && p.decode_output) {
+        ((unsigned long long*)p.decoded)[o] =
+            gk_float_of_key<unsigned long long>(key, 0x8000000000000000ull, 0x7ff8000000000000ull);
+    } else if (KIND == GK_SORT_ANY_KIND && p.decode_output) {
+        gk_decode_key(p, (char*)p.decoded, key, (gk_index)o, 0);
+    } else if (p.keys_out) {
+        ((K*)p.keys_out)[o] = key;
+    }
+}
 // Tiles a look-back reads at once (argsort on an H200: 188 GB/s with 8 or 4, 182 with 1, 181 with 16).
 #define GK_LOOKBACK_BATCH 8
 
@@ -523,7 +509,7 @@ __device__ inline void gk_count_keys(const gk_sort_params& p, unsigned* counts, 
         rest = 4 * quads;
     }
     for (long long i = rest + first; i < n; i += step)
-        gk_count_digits<WHOLE, K, V>(p, counts, gk_tile_key<KIND, K>(p, i), i);
+        gk_count_digits<WHOLE, K, V>(p, counts, gk_tile_reader<KIND, K, V>(p, i).key(p, 0), i);
 }
 
 // Every pass's digit totals (p.counts: [passes][GK_RADIX], zeroed), read as the first pass reads.
@@ -647,8 +633,9 @@ __device__ inline void gk_onesweep_tile(const gk_sort_params& p) {
     const long long end = start + TILE < p.size ? start + TILE : p.size;
     if (one_digit) {  // every key has this pass's digit (keys of a narrow range): the pass keeps their order
         for (long long i = start + threadIdx.x; i < end; i += GK_SORT_THREADS) {
-            gk_tile_store_key<KIND, K>(p, i, gk_tile_key<KIND, K>(p, i));
-            if (CARRY) gk_store_value<V>(p, i, gk_tile_value<V>(p, i));
+            const gk_tile_reader<KIND, K, V> read(p, i);
+            gk_tile_store_key<KIND, K>(p, i, read.key(p, 0));
+            if (CARRY) gk_store_value<V>(p, i, read.value(0));
         }
         return;
     }
