@@ -1,6 +1,8 @@
 // src/ops/reduction/generator.cpp: the CUDA C of reduction kernels (generator.hpp).
 #include "ops/reduction/generator.hpp"
 
+#include <algorithm>
+
 #include "ops/elementwise/generator.hpp"
 #include "util/text.hpp"
 
@@ -20,6 +22,23 @@ std::span<const std::string> builtin_input_names() {
     static const std::array<std::string, max_reduction_inputs> names = {"in0", "in1", "in2", "in3",
                                                                         "in4", "in5", "in6", "in7"};
     return names;
+}
+
+std::int64_t accumulator_bytes(const ReductionExpressions& expressions, DType accumulator) {
+    const auto value = static_cast<std::int64_t>(itemsize(accumulator));
+    if (expressions.accumulator.empty()) return value;
+    if (expressions.accumulator.starts_with("gk_range")) return 2 * value;
+    return std::max<std::int64_t>(value, 8) + 8;  // a value, then a long long (aligned to the larger)
+}
+
+int column_results_per_thread(int widest, std::int64_t accumulator_bytes) {
+    int width = std::min(widest, 4);
+    while (width > 1 && width * accumulator_bytes > 32) width /= 2;
+    return width;
+}
+
+int column_blocks_per_processor(int results_per_thread, std::int64_t accumulator_bytes) {
+    return results_per_thread * accumulator_bytes <= 8 ? 6 : 4;
 }
 
 namespace {
@@ -69,14 +88,20 @@ std::string operation_struct(const ReductionExpressions& expressions, const Redu
     return code;
 }
 
-std::string kernel(const ReductionKernelSpec& spec, std::size_t index) {
+std::string kernel(const ReductionExpressions& expressions, const ReductionKernelSpec& spec, std::size_t index) {
     const std::string op = concat("gk_op", index);
     // Rows and columns read with several loads in flight a thread: registers capped so that six
-    // blocks fit a multiprocessor (more warps in flight kept an H200's memory busier).
-    const bool bounded = spec.shape == ReductionClass::rows || spec.shape == ReductionClass::columns;
-    std::string code =
-        concat("extern \"C\" __global__ void ", bounded ? "__launch_bounds__(256, 6) " : "",
-               reduction_kernel_name(spec.shape, index), "(const gk_reduce_params<", op, "::width> p) {\n");
+    // blocks (columns: as many as the host's grid counts on) fit a multiprocessor (more warps in
+    // flight kept an H200's memory busier).
+    std::string bounds;
+    if (spec.shape == ReductionClass::rows) bounds = "__launch_bounds__(256, 6) ";
+    if (spec.shape == ReductionClass::columns)
+        bounds = concat(
+            "__launch_bounds__(256, ",
+            column_blocks_per_processor(spec.vector_width, accumulator_bytes(expressions, spec.dtypes.accumulator)),
+            ") ");
+    std::string code = concat("extern \"C\" __global__ void ", bounds, reduction_kernel_name(spec.shape, index),
+                              "(const gk_reduce_params<", op, "::width> p) {\n");
     switch (spec.shape) {
         case ReductionClass::full:
             code += concat("    __shared__ ", op, "::acc_t gk_shared[32];\n    __shared__ bool gk_last;\n");
@@ -111,7 +136,7 @@ std::string generate_reduction(const ReductionExpressions& expressions, const Re
     code += names.prelude;
     for (std::size_t index = 0; index < specs.size(); ++index) {
         code += operation_struct(expressions, names, specs[index].dtypes, index);
-        code += kernel(specs[index], index);
+        code += kernel(expressions, specs[index], index);
     }
     return code;
 }

@@ -310,8 +310,8 @@ int row_vector_width(const ReductionLayout& layout, std::span<const Array> input
     return vector_width(inputs[0], 16, layout.reduced_size, layout.input_kept[0]);
 }
 
-// Neighbouring results of one input (at most 8: a thread's accumulators), each reduced element's
-// group aligned, the results in whole groups.
+// Neighbouring results of one input read as one group (at most 8; column_results_per_thread caps
+// the accumulators a thread holds), each reduced element's group aligned, the results in whole groups.
 int column_vector_width(const ReductionLayout& layout, std::span<const Array> inputs, bool chunked) {
     if (chunked || inputs.size() != 1) return 1;
     return vector_width(inputs[0], 8, layout.kept_size, layout.input_reduced[0]);
@@ -393,17 +393,19 @@ void launch_with(const Operation& operation, const ReductionDTypes& dtypes, std:
         }
     } else if (spec.shape == ReductionClass::columns) {
         // Tiles of 32 lanes x W results; the reduced elements split over as many blocks as fit the
-        // device at once (six a multiprocessor, the kernel's launch bound) and no more: the blocks
-        // past them ran alone, after the rest (axis=0 of 4096^2 on an H200: 800 blocks for 792 places,
+        // device at once (the kernel's launch bound a multiprocessor) and no more: the blocks past
+        // them ran alone, after the rest (axis=0 of 4096^2 on an H200: 800 blocks for 792 places,
         // 11 % slower than 768). At most 128 splits, so that the last block of a tile combines the
         // partials quickly.
-        spec.vector_width = column_vector_width(layout, inputs, chunked);
+        const std::int64_t accumulator = accumulator_bytes(*operation.expressions, dtypes.accumulator);
+        spec.vector_width = column_results_per_thread(column_vector_width(layout, inputs, chunked), accumulator);
+        const std::int64_t resident = column_blocks_per_processor(spec.vector_width, accumulator) * processors;
         const std::int64_t tile = std::int64_t{32} * spec.vector_width;
         const std::int64_t tiles = (layout.kept_size + tile - 1) / tile;
         const std::int64_t splits =
             tiles > scratch_counters
                 ? 1
-                : std::clamp<std::int64_t>(6 * processors / tiles, 1,
+                : std::clamp<std::int64_t>(resident / tiles, 1,
                                            std::clamp<std::int64_t>(layout.reduced_size / 32, 1, 128));
         params.splits = static_cast<std::int32_t>(splits);
         config.block = Dim3(256);
