@@ -2,6 +2,7 @@
 gpukit's C++ core: devices, memory, arrays, streams, events, modules, kernels, check mode, the compile cache and the backends. Use it through the gpukit package.
 """
 
+import _collections
 from collections.abc import Iterator, Sequence
 import os
 import pathlib
@@ -1623,6 +1624,16 @@ def nancumsum(a: object | None, axis: object | None = None, dtype: object | None
 def nancumprod(a: object | None, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
     """The cumulative product taking nan as 1, as numpy.nancumprod."""
 
+def cumulative_sum(x: object | None, *, axis: object | None = None, dtype: object | None = None, out: object | None = None, include_initial: bool = False) -> ndarray:
+    """
+    The cumulative sum along `axis` (which arrays of two or more dimensions must name), with 0 first when include_initial, as numpy.cumulative_sum (the Array API's).
+    """
+
+def cumulative_prod(x: object | None, *, axis: object | None = None, dtype: object | None = None, out: object | None = None, include_initial: bool = False) -> ndarray:
+    """
+    The cumulative product along `axis` (which arrays of two or more dimensions must name), with 1 first when include_initial, as numpy.cumulative_prod (the Array API's).
+    """
+
 def diff(a: object | None, n: object = 1, axis: object = -1, prepend: object | None = None, append: object | None = None) -> ndarray:
     """
     The n-th differences of neighbours along `axis` (bools: whether they differ), as numpy.diff; prepend and append (arrays, or numbers repeated along the axis) are joined on first.
@@ -1661,10 +1672,63 @@ def argpartition(a: object | None, kth: object, axis: object | None = -1, kind: 
 def searchsorted(a: object | None, v: object | None, side: object = 'left', sorter: object | None = None) -> ndarray:
     """Where each v would go in the sorted 1-D array, as numpy.searchsorted."""
 
-def unique(ar: object | None, return_index: bool = False, return_inverse: bool = False, return_counts: bool = False, axis: object | None = None, *, equal_nan: bool = True) -> object:
+def unique(ar: object | None, return_index: bool = False, return_inverse: bool = False, return_counts: bool = False, axis: object | None = None, *, equal_nan: bool = True, sorted: bool = True) -> object:
     """
     The sorted unique elements or subarrays along `axis` (and first indices, inverse, counts), as numpy.unique.
     """
+
+class UniqueAllResult(tuple):
+    """UniqueAllResult(values, indices, inverse_indices, counts)"""
+
+    __slots__: tuple = ()
+
+    __match_args__: tuple = ...
+
+    values: _collections._tuplegetter = ...
+
+    indices: _collections._tuplegetter = ...
+
+    inverse_indices: _collections._tuplegetter = ...
+
+    counts: _collections._tuplegetter = ...
+
+def unique_all(x: object | None) -> object:
+    """
+    The unique elements with their first indices, the inverse and the counts, as numpy.unique_all.
+    """
+
+class UniqueCountsResult(tuple):
+    """UniqueCountsResult(values, counts)"""
+
+    __slots__: tuple = ()
+
+    __match_args__: tuple = ('values', 'counts')
+
+    values: _collections._tuplegetter = ...
+
+    counts: _collections._tuplegetter = ...
+
+def unique_counts(x: object | None) -> object:
+    """The unique elements and how often each occurs, as numpy.unique_counts."""
+
+class UniqueInverseResult(tuple):
+    """UniqueInverseResult(values, inverse_indices)"""
+
+    __slots__: tuple = ()
+
+    __match_args__: tuple = ('values', 'inverse_indices')
+
+    values: _collections._tuplegetter = ...
+
+    inverse_indices: _collections._tuplegetter = ...
+
+def unique_inverse(x: object | None) -> object:
+    """
+    The unique elements and the indices into them that rebuild x, as numpy.unique_inverse.
+    """
+
+def unique_values(x: object | None) -> object:
+    """The unique elements (each NaN its own), as numpy.unique_values."""
 
 def isin(element: object | None, test_elements: object | None, assume_unique: bool = False, invert: bool = False, *, kind: object | None = None) -> ndarray:
     """

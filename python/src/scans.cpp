@@ -1,7 +1,8 @@
 // python/src/scans.cpp: the scans and differences (gpukit/scans.hpp) as NumPy's functions:
 // cumsum, cumprod, nancumsum, nancumprod (axis, dtype, out; cumsum and cumprod as ndarray methods
-// too), diff (n, axis, prepend, append) and ediff1d (to_end, to_begin). Arguments in, the core's
-// array out.
+// too), cumulative_sum and cumulative_prod (NumPy 2's and the Array API's: axis, dtype, out,
+// include_initial), diff (n, axis, prepend, append) and ediff1d (to_end, to_begin). Arguments in,
+// the core's array out.
 #include <nanobind/stl/string.h>
 
 #include "arguments.hpp"
@@ -75,6 +76,29 @@ void bind_scans(nb::module_& m) {
                 },
                 "axis"_a.none() = nb::none(), "dtype"_a.none() = nb::none(), "out"_a.none() = nb::none(), row.doc);
     }
+    using CumulativeFunction = Array (*)(const Array&, const CumulativeOptions&);
+    const auto bind_cumulative = [&](const char* name, CumulativeFunction scan, const char* doc) {
+        m.def(
+            name,
+            [scan](nb::handle x, nb::handle axis, nb::handle dtype, nb::handle out, bool include_initial) {
+                CumulativeOptions options;
+                options.axis = to_optional_axis(axis, "axis");
+                options.dtype = to_optional_dtype(dtype);
+                if (!out.is_none()) options.out = to_array(out, "out");
+                options.include_initial = include_initial;
+                const Array& array = to_array(x, "x");
+                GilRelease unlocked;
+                return scan(array, options);
+            },
+            "x"_a.none(), nb::kw_only(), "axis"_a.none() = nb::none(), "dtype"_a.none() = nb::none(),
+            "out"_a.none() = nb::none(), "include_initial"_a = false, doc);
+    };
+    bind_cumulative("cumulative_sum", &cumulative_sum,
+                    "The cumulative sum along `axis` (which arrays of two or more dimensions must name), with 0 "
+                    "first when include_initial, as numpy.cumulative_sum (the Array API's).");
+    bind_cumulative("cumulative_prod", &cumulative_prod,
+                    "The cumulative product along `axis` (which arrays of two or more dimensions must name), with 1 "
+                    "first when include_initial, as numpy.cumulative_prod (the Array API's).");
     m.def(
         "diff",
         [](nb::handle a, nb::handle n, nb::handle axis, nb::handle prepend, nb::handle append) {

@@ -62,6 +62,61 @@ nb::object unique_result(UniqueResult&& result, const UniqueOptions& options) {
     return nb::tuple(parts);
 }
 
+// NumPy 2's (the Array API's) unique_all, unique_counts, unique_inverse and unique_values: unique of
+// the flattened array with each NaN its own value, the parts as named tuples of NumPy's field names
+// (the inverse in the input's shape).
+void bind_unique_family(nb::module_& m) {
+    const nb::object namedtuple = nb::module_::import_("collections").attr("namedtuple");
+    const auto result_type = [&](const char* name, nb::object fields) {
+        nb::object type = namedtuple(name, fields, "module"_a = m.attr("__name__"));
+        m.attr(name) = type;
+        return type;
+    };
+    struct Member {
+        const char* name;
+        UniqueOptions options;
+        const char* type;  // the named tuple's; none: the values alone
+        const char* doc;
+    };
+    const Member members[] = {
+        {"unique_all",
+         {true, true, true, std::nullopt, false},
+         "UniqueAllResult",
+         "The unique elements with their first indices, the inverse and the counts, as numpy.unique_all."},
+        {"unique_counts",
+         {false, false, true, std::nullopt, false},
+         "UniqueCountsResult",
+         "The unique elements and how often each occurs, as numpy.unique_counts."},
+        {"unique_inverse",
+         {false, true, false, std::nullopt, false},
+         "UniqueInverseResult",
+         "The unique elements and the indices into them that rebuild x, as numpy.unique_inverse."},
+        {"unique_values",
+         {false, false, false, std::nullopt, false},
+         nullptr,
+         "The unique elements (each NaN its own), as numpy.unique_values."},
+    };
+    const nb::object fields[] = {nb::make_tuple("values", "indices", "inverse_indices", "counts"),
+                                 nb::make_tuple("values", "counts"), nb::make_tuple("values", "inverse_indices")};
+    for (std::size_t k = 0; k < std::size(members); ++k) {
+        const Member& member = members[k];
+        const nb::object type = member.type ? result_type(member.type, fields[k]) : nb::none();
+        const UniqueOptions options = member.options;
+        m.def(
+            member.name,
+            [type, options](nb::handle x) -> nb::object {
+                const Array& array = to_array(x, "x");
+                UniqueResult result = [&] {
+                    GilRelease unlocked;
+                    return unique(array, options);
+                }();
+                nb::object parts = unique_result(std::move(result), options);
+                return type.is_none() ? parts : type(*parts);
+            },
+            "x"_a.none(), member.doc);
+    }
+}
+
 // numpy.sort and numpy.argsort: the same arguments, checked alike.
 template <Array (*Sorting)(const Array&, std::optional<std::int64_t>)>
 Array sorted_by(nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
@@ -178,7 +233,9 @@ void bind_sorting(nb::module_& m) {
 
     m.def(
         "unique",
-        [](nb::handle ar, bool return_index, bool return_inverse, bool return_counts, nb::handle axis, bool equal_nan) {
+        [](nb::handle ar, bool return_index, bool return_inverse, bool return_counts, nb::handle axis, bool equal_nan,
+           bool sorted) {
+            (void)sorted;  // NumPy's sorted=False allows sorted results: they always are here
             const Array& array = to_array(ar, "ar");
             const UniqueOptions options{return_index, return_inverse, return_counts, to_optional_axis(axis, "axis"),
                                         equal_nan};
@@ -189,8 +246,9 @@ void bind_sorting(nb::module_& m) {
             return unique_result(std::move(result), options);
         },
         "ar"_a.none(), "return_index"_a = false, "return_inverse"_a = false, "return_counts"_a = false,
-        "axis"_a.none() = nb::none(), nb::kw_only(), "equal_nan"_a = true,
+        "axis"_a.none() = nb::none(), nb::kw_only(), "equal_nan"_a = true, "sorted"_a = true,
         "The sorted unique elements or subarrays along `axis` (and first indices, inverse, counts), as numpy.unique.");
+    bind_unique_family(m);
     m.def(
         "isin",
         [](nb::handle element, nb::handle test_elements, bool assume_unique, bool invert, nb::handle kind) {

@@ -363,6 +363,29 @@ TEST_F(Scans, SimulatedFloatScansAreTheSameOnEveryRun) {
     for (int run = 0; run < 3; ++run) ASSERT_EQ(cumsum(a).to_vector<float>(), first);
 }
 
+TEST_F(Scans, CumulativeFunctionsNeedAnAxisAndPutTheIdentityFirst) {
+    // [[1, 2, 3], [4, 5, 6]] as int16: sums and products along each axis, with the identity first.
+    const Array m = Array::from_host(std::span<const double>(Values{1, 2, 3, 4, 5, 6}), {2, 3}).astype(DType::int16);
+    const Array rows = cumulative_sum(m, {.axis = 1, .include_initial = true});
+    EXPECT_EQ(rows.shape(), (Shape{2, 4}));
+    EXPECT_EQ(rows.dtype(), DType::int64);
+    EXPECT_EQ(rows.to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 3, 6, 0, 4, 9, 15}));
+    const Array columns = cumulative_prod(m, {.axis = 0, .dtype = DType::float64, .include_initial = true});
+    EXPECT_EQ(columns.to_vector<double>(), (Values{1, 1, 1, 1, 2, 3, 4, 10, 18}));
+    EXPECT_EQ(cumulative_sum(m, {.axis = -1}).to_vector<std::int64_t>(),
+              (std::vector<std::int64_t>{1, 3, 6, 4, 9, 15}));
+    // Into out= (a transposed view), and a 0-d input as one element.
+    const Array out = Array::empty({4, 2}, DType::float32).transpose();
+    cumulative_sum(m, {.axis = 1, .out = out, .include_initial = true});
+    EXPECT_EQ(out.astype(DType::float64).to_vector<double>(), (Values{0, 1, 3, 6, 0, 4, 9, 15}));
+    const Array scalar = Array::from_host(std::span<const double>(Values{7}), {});
+    EXPECT_EQ(cumulative_prod(scalar, {.include_initial = true}).to_vector<double>(), (Values{1, 7}));
+    EXPECT_THROW(cumulative_sum(m), InvalidArgumentError);  // two dimensions name their axis
+    EXPECT_THROW(cumulative_sum(m, {.axis = 2}), AxisError);
+    EXPECT_THROW(cumulative_sum(m, {.axis = 0, .out = Array::empty({2, 3}, DType::int64), .include_initial = true}),
+                 InvalidArgumentError);
+}
+
 TEST_F(Scans, DiffTakesNeighboursDifferencesNTimes) {
     const Array a = Array::from_host(std::span<const double>(Values{1, 4, 9, 16, 25, 36}), {2, 3}).astype(DType::int32);
     EXPECT_EQ(diff(a).to_vector<std::int32_t>(), (std::vector<std::int32_t>{3, 5, 9, 11}));

@@ -3,6 +3,7 @@
 // kernels/gpukit_scan.cuh, which hold the loops, once for both backends.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,6 +29,9 @@ struct ScanDTypes {
     DType input, accumulator, output;
     friend bool operator==(const ScanDTypes&, const ScanDTypes&) = default;
 };
+
+// NumPy's dtypes for a scan of `input` (dtype= where given): those of its sum.
+ScanDTypes scan_dtypes(DType input, std::optional<DType> dtype);
 
 // One kernel to write: a loop, the shape that runs it and, for GPU tiles and lines, the input's
 // elements per 16-byte load (1: element by element) and whether the result takes vector stores;

@@ -31,6 +31,18 @@
 #include "util/text.hpp"
 
 namespace gpukit::detail {
+
+ScanDTypes scan_dtypes(DType input, std::optional<DType> dtype) {
+    const auto half = [](DType d) { return d == DType::float16 || d == DType::bfloat16; };
+    if (dtype) return {input, half(*dtype) ? DType::float32 : *dtype, *dtype};
+    if (half(input)) return {input, DType::float32, input};
+    const DTypeKind input_kind = kind(input);
+    if (input_kind == DTypeKind::unsigned_integer) return {input, DType::uint64, DType::uint64};
+    if (input_kind == DTypeKind::boolean || input_kind == DTypeKind::signed_integer)
+        return {input, DType::int64, DType::int64};
+    return {input, input, input};
+}
+
 namespace {
 
 // ---- the table
@@ -54,18 +66,6 @@ const Scan& scan(ScanId id) {
 #undef GPUKIT_SCAN
     };
     return table[static_cast<std::size_t>(id)];
-}
-
-// NumPy's dtypes for a scan of `input` (dtype= where given): those of its sum.
-ScanDTypes scan_dtypes(DType input, std::optional<DType> dtype) {
-    const auto half = [](DType d) { return d == DType::float16 || d == DType::bfloat16; };
-    if (dtype) return {input, half(*dtype) ? DType::float32 : *dtype, *dtype};
-    if (half(input)) return {input, DType::float32, input};
-    const DTypeKind input_kind = kind(input);
-    if (input_kind == DTypeKind::unsigned_integer) return {input, DType::uint64, DType::uint64};
-    if (input_kind == DTypeKind::boolean || input_kind == DTypeKind::signed_integer)
-        return {input, DType::int64, DType::int64};
-    return {input, input, input};
 }
 
 // ---- kernels

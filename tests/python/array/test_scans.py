@@ -1,6 +1,7 @@
-"""cumsum, cumprod, nancumsum, nancumprod, diff and ediff1d against NumPy (src/ops/scan/): every dtype,
-axes None, first, middle and last, the layouts of layouts.py plus broadcast ones, lines of several
-tiles, methods and functions, out= and dtype=, nan handling, and the errors NumPy raises.
+"""cumsum, cumprod, nancumsum, nancumprod, cumulative_sum, cumulative_prod, diff and ediff1d against
+NumPy (src/ops/scan/): every dtype, axes None, first, middle and last, the layouts of layouts.py plus
+broadcast ones, lines of several tiles, methods and functions, out= and dtype=, nan handling, and the
+errors NumPy raises.
 
 Float16 and bfloat16 accumulate in float32 (NumPy's float16 cumsum accumulates in float16), so their
 references are computed in float64 and rounded once."""
@@ -169,6 +170,62 @@ def test_errors_are_numpys():
         gpukit.cumsum(device, out=gpukit.empty(12, numpy.int32))  # float32 -> int32 is not same_kind
     with pytest.raises(TypeError):
         gpukit.cumsum(numpy.ones(3))  # host arrays are not copied behind the user's back
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int32", "float16", "float32", "float64", "complex64"])
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+def test_cumulative_functions_match_numpy_2(name, dtype, rng):
+    """NumPy 2's (the Array API's) scans: an axis each array of two or more dimensions names, the
+    identity first with include_initial, on every axis, a transposed view, 0-d, empty and long inputs."""
+    if not hasattr(numpy, name):
+        pytest.skip(f"this NumPy has no {name}")
+    scan = "cumsum" if name == "cumulative_sum" else "cumprod"
+
+    def check(got, host, **keywords):
+        """Against NumPy's function of float64 (complex128) values rounded once: NumPy's float16
+        scans round at every element, ours accumulate in float32."""
+        expected = getattr(numpy, name)(host, **keywords)
+        assert got.shape == expected.shape and got.dtype == expected.dtype
+        if host.dtype.kind in "fc":
+            wide = host.astype(numpy.complex128 if host.dtype.kind == "c" else numpy.float64)
+            expected = getattr(numpy, name)(wide, **keywords)
+        tolerance = 2e-3 if host.dtype == numpy.float16 else 1e-5
+        numpy.testing.assert_allclose(got.get().astype(numpy.complex128), expected.astype(numpy.complex128),
+                                      rtol=tolerance, atol=tolerance * max(1.0, float(numpy.abs(expected).max(
+                                          initial=0))))
+
+    host = scan_values(random_array(rng, (4, 5, 6), dtype), scan)
+    device = gpukit.asarray(host)
+    for axis in (0, 1, -1):
+        for include_initial in (False, True):
+            check(getattr(gpukit, name)(device, axis=axis, include_initial=include_initial), host, axis=axis,
+                  include_initial=include_initial)
+    check(getattr(gpukit, name)(device.T, axis=0, include_initial=True), host.T, axis=0, include_initial=True)
+    for shape in ((), (0,), (1,), (LONG,)):
+        one = scan_values(random_array(rng, shape, dtype), scan)
+        check(getattr(gpukit, name)(gpukit.asarray(one), include_initial=True), one, include_initial=True)
+
+
+def test_cumulative_dtype_out_and_errors(rng):
+    host = random_array(rng, (3, 4), "int16")
+    device = gpukit.asarray(host)
+    assert gpukit.cumulative_sum(device, axis=1).dtype == numpy.int64
+    assert gpukit.cumulative_prod(device, axis=1, dtype=numpy.float32).dtype == numpy.float32
+    out = gpukit.empty((4, 4), numpy.float64)
+    assert gpukit.cumulative_sum(device, axis=0, include_initial=True, out=out) is not None
+    numpy.testing.assert_array_equal(out.get(), numpy.cumulative_sum(host, axis=0, include_initial=True,
+                                                                     dtype=numpy.float64))
+    out = gpukit.empty((3, 5), numpy.int64).T.T  # through a view
+    gpukit.cumulative_prod(device, axis=-1, include_initial=True, out=out)
+    numpy.testing.assert_array_equal(out.get(), numpy.cumulative_prod(host, axis=-1, include_initial=True))
+    with pytest.raises(ValueError, match="must name the axis"):
+        gpukit.cumulative_sum(device)  # NumPy: "``axis`` argument is required"
+    with pytest.raises(ValueError, match=r"has shape \(3, 4\), not the result's shape \(4, 4\)"):
+        gpukit.cumulative_sum(device, axis=0, include_initial=True, out=gpukit.empty((3, 4), numpy.int64))
+    with pytest.raises(TypeError):
+        gpukit.cumulative_sum(device.astype(numpy.float32), axis=0, out=gpukit.empty((3, 4), numpy.int64))
+    with pytest.raises(numpy.exceptions.AxisError):
+        gpukit.cumulative_prod(device, axis=2)
 
 
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int64", "float16", "float32", "complex64"])

@@ -254,6 +254,34 @@ def test_unique_matches_numpy(rng, dtype, equal_nan):
                                      numpy.unique(host, equal_nan=equal_nan))
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int16", "uint64", "float16", "float32", "complex128"])
+def test_unique_family_matches_numpy_2(rng, dtype):
+    """unique_all, unique_counts, unique_inverse and unique_values: each NaN its own value, the parts
+    as named tuples of NumPy's fields, the inverse in the input's shape."""
+    if not hasattr(numpy, "unique_all"):
+        pytest.skip("this NumPy has no unique_all")
+    host = repeated_values(rng, (7, 30), dtype)
+    if host.dtype.kind in "fc":
+        host.reshape(-1)[3::41] = numpy.nan
+    device = gpukit.asarray(host)
+    for name in ("unique_all", "unique_counts", "unique_inverse"):
+        got, expected = getattr(gpukit, name)(device), getattr(numpy, name)(host)
+        assert type(got).__name__ == type(expected).__name__ and got._fields == expected._fields
+        for field, mine, theirs in zip(got._fields, got, expected, strict=True):
+            assert mine.shape == theirs.shape
+            if field == "inverse_indices" and name == "unique_inverse":
+                # NumPy sorts unstably here, so which NaN a NaN maps to varies: rebuild x instead.
+                numpy.testing.assert_array_equal(got.values.get()[mine.get()], host)
+            else:
+                numpy.testing.assert_array_equal(mine.get(), theirs)
+    # NumPy 2.4's unique_values may leave its values unsorted ("may vary"); ours are sorted.
+    numpy.testing.assert_array_equal(gpukit.unique_values(device).get(), numpy.unique(host, equal_nan=False))
+    assert gpukit.unique_values(gpukit.asarray(host[:0])).shape == (0,)
+    numpy.testing.assert_array_equal(gpukit.unique(device, sorted=False).get(), numpy.unique(host))
+    with pytest.raises(TypeError):
+        gpukit.unique_values(host)  # host arrays are not copied behind the user's back
+
+
 @pytest.mark.parametrize("size", [0, 1, 31, 70001])
 def test_unique_sizes_and_flags(rng, size):
     host = repeated_values(rng, (size,), "float32")
