@@ -67,40 +67,41 @@ nb::object unique_result(UniqueResult&& result, const UniqueOptions& options) {
 // (the inverse in the input's shape).
 void bind_unique_family(nb::module_& m) {
     const nb::object namedtuple = nb::module_::import_("collections").attr("namedtuple");
-    const auto result_type = [&](const char* name, nb::object fields) {
-        nb::object type = namedtuple(name, fields, "module"_a = m.attr("__name__"));
-        m.attr(name) = type;
-        return type;
-    };
     struct Member {
         const char* name;
         UniqueOptions options;
-        const char* type;  // the named tuple's; none: the values alone
+        const char* type;    // the named tuple's; none: the values alone
+        const char* fields;  // the named tuple's, as namedtuple takes them
         const char* doc;
     };
     const Member members[] = {
         {"unique_all",
          {true, true, true, std::nullopt, false},
          "UniqueAllResult",
+         "values indices inverse_indices counts",
          "The unique elements with their first indices, the inverse and the counts, as numpy.unique_all."},
         {"unique_counts",
          {false, false, true, std::nullopt, false},
          "UniqueCountsResult",
+         "values counts",
          "The unique elements and how often each occurs, as numpy.unique_counts."},
         {"unique_inverse",
          {false, true, false, std::nullopt, false},
          "UniqueInverseResult",
+         "values inverse_indices",
          "The unique elements and the indices into them that rebuild x, as numpy.unique_inverse."},
         {"unique_values",
          {false, false, false, std::nullopt, false},
          nullptr,
+         nullptr,
          "The unique elements (each NaN its own), as numpy.unique_values."},
     };
-    const nb::object fields[] = {nb::make_tuple("values", "indices", "inverse_indices", "counts"),
-                                 nb::make_tuple("values", "counts"), nb::make_tuple("values", "inverse_indices")};
-    for (std::size_t k = 0; k < std::size(members); ++k) {
-        const Member& member = members[k];
-        const nb::object type = member.type ? result_type(member.type, fields[k]) : nb::none();
+    for (const Member& member : members) {
+        nb::object type = nb::none();
+        if (member.type) {
+            type = namedtuple(member.type, member.fields, "module"_a = m.attr("__name__"));
+            m.attr(member.type) = type;
+        }
         const UniqueOptions options = member.options;
         m.def(
             member.name,

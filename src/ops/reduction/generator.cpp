@@ -32,7 +32,7 @@ std::int64_t accumulator_bytes(const ReductionExpressions& expressions, DType ac
 }
 
 int column_results_per_thread(int widest, std::int64_t accumulator_bytes) {
-    int width = std::min(widest, 4);
+    int width = widest;
     while (width > 1 && width * accumulator_bytes > 32) width /= 2;
     return width;
 }

@@ -76,13 +76,13 @@ struct ReductionKernelSpec {
 std::int64_t accumulator_bytes(const ReductionExpressions& expressions, DType accumulator);
 
 // A columns kernel's results a thread (W: the accumulators each thread holds, at most `widest`, what
-// the input's alignment allows) and its blocks a multiprocessor (its launch bound, which the host's
-// grid matches). Measured on an H200 over axis 0 of 4096^2 and 16384x256, sums, means and argmax of
-// every dtype: beyond 32 bytes of accumulators a thread spilled (int8 sums at W=8: 208 GB/s, at
-// W=4: 1002; argmax of float32 at W=4: 554, at W=2: 2162) and beyond 4 results a thread the loads
-// did not keep up (float16 sums at W=8: 2595, at W=4: 3498); four blocks beat six where a thread
-// holds more than 8 bytes (float32 sums: 2867 -> 3150 GB/s), six beat four where it holds less
-// (var: 957 against 839).
+// the input's alignment allows up to column_results_most) and its blocks a multiprocessor (its
+// launch bound, which the host's grid matches). Measured on an H200 over axis 0 of 4096^2 and 16384x256, sums, means
+// and argmax of every dtype: beyond 32 bytes of accumulators a thread spilled (int8 sums at W=8: 208 GB/s, at W=4:
+// 1002; argmax of float32 at W=4: 554, at W=2: 2162) and beyond 4 results a thread the loads did not keep up (float16
+// sums at W=8: 2595, at W=4: 3498); four blocks beat six where a thread holds more than 8 bytes (float32 sums: 2867 ->
+// 3150 GB/s), six beat four where it holds less (var: 957 against 839).
+inline constexpr int column_results_most = 4;
 int column_results_per_thread(int widest, std::int64_t accumulator_bytes);
 int column_blocks_per_processor(int results_per_thread, std::int64_t accumulator_bytes);
 

@@ -310,11 +310,12 @@ int row_vector_width(const ReductionLayout& layout, std::span<const Array> input
     return vector_width(inputs[0], 16, layout.reduced_size, layout.input_kept[0]);
 }
 
-// Neighbouring results of one input read as one group (at most 8; column_results_per_thread caps
-// the accumulators a thread holds), each reduced element's group aligned, the results in whole groups.
+// Neighbouring results of one input read as one group (at most column_results_most, then capped by
+// their accumulators' bytes: column_results_per_thread), each reduced element's group aligned, the
+// results in whole groups.
 int column_vector_width(const ReductionLayout& layout, std::span<const Array> inputs, bool chunked) {
     if (chunked || inputs.size() != 1) return 1;
-    return vector_width(inputs[0], 8, layout.kept_size, layout.input_reduced[0]);
+    return vector_width(inputs[0], column_results_most, layout.kept_size, layout.input_reduced[0]);
 }
 
 template <std::size_t N>

@@ -2,8 +2,8 @@
 // Array API's scans, made of cumsum and cumprod as NumPy 2 makes them: with include_initial the
 // scan writes every slice along the axis but the first, which the identity fills.
 #include <string_view>
-#include <vector>
 
+#include "array/along_axis.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/indexing.hpp"
 #include "gpukit/layout.hpp"
@@ -15,13 +15,6 @@ namespace gpukit {
 namespace {
 
 using ScanFunction = Array (*)(const Array&, const ScanOptions&);
-
-// `a` sliced along `axis` by `slice`, whole along the other axes.
-Array slice_along(const Array& a, std::size_t axis, Slice slice) {
-    std::vector<Index> key(a.ndim(), Slice{});
-    key[axis] = slice;
-    return a.index(key);
-}
 
 Array cumulative(std::string_view name, ScanFunction scan, int identity, const Array& x,
                  const CumulativeOptions& options) {
@@ -40,9 +33,9 @@ Array cumulative(std::string_view name, ScanFunction scan, int identity, const A
     if (!options.include_initial) return scan(input, scanned);
     Array result = options.out ? *options.out
                                : Array::empty(shape, detail::scan_dtypes(x.dtype(), options.dtype).output, x.device());
-    scanned.out = slice_along(result, axis, Slice{1, std::nullopt, std::nullopt});
+    scanned.out = detail::along_axis(result, axis, Slice{1, std::nullopt, std::nullopt});
     scan(input, scanned);  // checks out='s device and dtype before anything is written
-    slice_along(result, axis, Slice{0, 1, std::nullopt}).fill(identity);
+    detail::along_axis(result, axis, Slice{0, 1, std::nullopt}).fill(identity);
     return result;
 }
 

@@ -3,6 +3,7 @@
 // overlapping slices, and prepend, append, to_begin and to_end are joined on with concatenate.
 #include <vector>
 
+#include "array/along_axis.hpp"
 #include "gpukit/elementwise.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/indexing.hpp"
@@ -14,16 +15,9 @@
 namespace gpukit {
 namespace {
 
-// `a` sliced along `axis` by `slice`, whole along the other axes.
-Array slice_along(const Array& a, std::size_t axis, Slice slice) {
-    std::vector<Index> key(a.ndim(), Slice{});
-    key[axis] = slice;
-    return a.index(key);
-}
-
 // `values` shaped to stand before or after `a` along `axis`: a scalar (0-d) broadcast to a's shape
 // with that axis of extent 1; arrays as they are.
-Array along_axis(const Array& values, const Array& a, std::size_t axis) {
+Array shaped_to_join(const Array& values, const Array& a, std::size_t axis) {
     if (values.ndim() != 0) return values;
     Shape shape = a.shape();
     shape[axis] = 1;
@@ -40,14 +34,14 @@ Array diff(const Array& a, const DiffOptions& options) {
     Array result = a;
     if (options.prepend || options.append) {
         std::vector<Array> parts;
-        if (options.prepend) parts.push_back(along_axis(*options.prepend, a, axis));
+        if (options.prepend) parts.push_back(shaped_to_join(*options.prepend, a, axis));
         parts.push_back(a);
-        if (options.append) parts.push_back(along_axis(*options.append, a, axis));
+        if (options.append) parts.push_back(shaped_to_join(*options.append, a, axis));
         result = concatenate(parts, static_cast<std::int64_t>(axis));
     }
     for (std::int64_t k = 0; k < options.n; ++k) {
-        const Array upper = slice_along(result, axis, Slice{1, std::nullopt, std::nullopt});
-        const Array lower = slice_along(result, axis, Slice{std::nullopt, -1, std::nullopt});
+        const Array upper = detail::along_axis(result, axis, Slice{1, std::nullopt, std::nullopt});
+        const Array lower = detail::along_axis(result, axis, Slice{std::nullopt, -1, std::nullopt});
         result = result.dtype() == DType::bool_ ? not_equal(upper, lower) : subtract(upper, lower);
     }
     return result;
