@@ -440,7 +440,7 @@ CompiledImage compile_in(const PrivateDirectory& work, const CompileInput& input
         const bool every_store = check::needs_of(input.check).every_store;
         flags.erase(std::remove(flags.begin(), flags.end(), "-O2"), flags.end());
         flags.insert(flags.end(),
-                     {every_store ? "-Og" : "-O2", "-g", "-fsanitize=thread", "-fno-optimize-sibling-calls",
+                     {every_store ? "-Og" : "-O2", "-g1", "-fsanitize=thread", "-fno-optimize-sibling-calls",
                       "-Wno-tsan", concat("-DGPUKIT_SIM_CHECK=", input.check.bits())});
         // Each variable alone in a section named after it, reached through its own symbol: the
         // red zones go around it there (red_zones.hpp).
