@@ -2,7 +2,6 @@
 gpukit's C++ core: devices, memory, arrays, streams, events, modules, kernels, check mode, the compile cache and the backends. Use it through the gpukit package.
 """
 
-import _collections
 from collections.abc import Iterator, Sequence
 import os
 import pathlib
@@ -1682,15 +1681,13 @@ class UniqueAllResult(tuple):
 
     __slots__: tuple = ()
 
-    __match_args__: tuple = ...
+    values: ndarray
 
-    values: _collections._tuplegetter = ...
+    indices: ndarray
 
-    indices: _collections._tuplegetter = ...
+    inverse_indices: ndarray
 
-    inverse_indices: _collections._tuplegetter = ...
-
-    counts: _collections._tuplegetter = ...
+    counts: ndarray
 
 def unique_all(x: object | None) -> object:
     """
@@ -1702,11 +1699,9 @@ class UniqueCountsResult(tuple):
 
     __slots__: tuple = ()
 
-    __match_args__: tuple = ('values', 'counts')
+    values: ndarray
 
-    values: _collections._tuplegetter = ...
-
-    counts: _collections._tuplegetter = ...
+    counts: ndarray
 
 def unique_counts(x: object | None) -> object:
     """The unique elements and how often each occurs, as numpy.unique_counts."""
@@ -1716,11 +1711,9 @@ class UniqueInverseResult(tuple):
 
     __slots__: tuple = ()
 
-    __match_args__: tuple = ('values', 'inverse_indices')
+    values: ndarray
 
-    values: _collections._tuplegetter = ...
-
-    inverse_indices: _collections._tuplegetter = ...
+    inverse_indices: ndarray
 
 def unique_inverse(x: object | None) -> object:
     """
