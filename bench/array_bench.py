@@ -33,16 +33,20 @@ except ImportError:
     torch = None
 
 
-def event_median_ms(run, events, synchronize, repeat, batch=1):
+def event_median_ms(run, events, synchronize, repeat, batch=1, flush=None):
     """Median milliseconds of `run` between two events of one library, after a warm-up; with batch > 1,
     of `batch` runs queued back to back between the events, per run (the host's time per call then
-    overlaps the device's work instead of adding to it)."""
+    overlaps the device's work instead of adding to it). With `flush`, it runs before each start event:
+    the device is then busy while the host queues the events and the call, so the events time the
+    device's work alone (Triton's do_bench measures so)."""
     for _ in range(3):
         run()
     synchronize()
     times = []
     for _ in range(repeat):
         start, end = events()
+        if flush is not None:
+            flush()
         start.record()
         for _ in range(batch):
             run()
@@ -66,6 +70,15 @@ class Library:
         self.to_device = to_device
         self.events = events
         self.synchronize = synchronize
+
+    def cache_flush(self, nbytes=256 << 20):
+        """A call that writes `nbytes` (past any L2) on this library's stream: no input of the timed call
+        is left in the cache by the previous repeat, and the device has work while the host queues."""
+        if self.name == "torch":
+            buffer = torch.empty(nbytes // 4, dtype=torch.float32, device="cuda")
+            return lambda: buffer.fill_(0.0)
+        buffer = self.xp.empty(nbytes // 4, dtype=np.float32)
+        return lambda: buffer.fill(0.0)
 
 
 def libraries():
@@ -321,6 +334,9 @@ def main():
     parser.add_argument("--batch", type=int, default=1,
                         help="time this many calls queued back to back per measurement (per call: the device's "
                              "throughput, the host's time hidden where it is shorter)")
+    parser.add_argument("--device-time", action="store_true",
+                        help="time each call's device work alone: a 256 MiB fill queued before each start event "
+                             "evicts the L2 and keeps the device busy while the host queues the call")
     parser.add_argument("--host", action="store_true", help="the host-time rows also with --only")
     parser.add_argument("--only", action="append", metavar="TEXT",
                         help="run only the operations whose name contains TEXT (repeatable); skips the host and "
@@ -337,6 +353,7 @@ def main():
             continue
         row = {"op": name}
         for lib in libs:
+            flush = lib.cache_flush() if args.device_time else None
             try:
                 run = setup(lib)
             except Exception as error:  # a library without the op: say so, go on
@@ -345,7 +362,8 @@ def main():
             if run is None:
                 row[lib.name] = "-"
                 continue
-            ms = event_median_ms(run, lib.events, lib.synchronize, args.repeat, args.batch)
+            ms = event_median_ms(run, lib.events, lib.synchronize, args.repeat, args.batch, flush)
+            del flush
             row[lib.name] = nbytes / ms / 1e6
             del run
             lib.synchronize()
