@@ -222,6 +222,10 @@ def workloads(n, side):
         ("max f32 (2^27, read)", big * f4, reduction("max", (big,))),
         ("argmax f32 (2^27, read)", big * f4, reduction("argmax", (big,))),
         ("abs-sum ReductionKernel (2^27)", big * f4, absolute_sum),
+        # The full sum of as many bytes as each axis sum below reads: what a reduction of that size
+        # reaches at all (launch and ramp weigh more in a smaller call).
+        ("sum f32 (2^24 = 4096^2, read)", 4096 * 4096 * f4, reduction("sum", (4096 * 4096,))),
+        ("sum f32 (2^22 = 16384x256, read)", 16384 * 256 * f4, reduction("sum", (16384 * 256,))),
         ("sum axis=0 4096^2", 4096 * 4096 * f4, reduction("sum", (4096, 4096), 0)),
         ("sum axis=1 4096^2", 4096 * 4096 * f4, reduction("sum", (4096, 4096), 1)),
         ("sum axis=0 16384x256", 16384 * 256 * f4, reduction("sum", (16384, 256), 0)),
