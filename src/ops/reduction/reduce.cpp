@@ -177,21 +177,28 @@ Module compile_reduction(const std::string& source, const Device& device, const 
 
 constexpr ReductionClass kernel_shapes[] = {ReductionClass::full, ReductionClass::rows, ReductionClass::strided};
 
-// The kernel running `spec` of `operation` on `device`, compiled on first use.
-Kernel reduction_kernel(const Operation& operation, const ReductionKernelSpec& spec, const Device& device,
-                        bool simulated, bool gpu_shapes) {
+// The kernel running `spec` of `operation` on `device`, compiled on first use. Entries are never
+// erased, so a reference to one stays valid; the last one this thread used is found again without
+// the lock or the lookup (a reduction called in a loop: part of x.sum()'s host time).
+const Kernel& reduction_kernel(const Operation& operation, const ReductionKernelSpec& spec, const Device& device,
+                               bool simulated, bool gpu_shapes) {
     using Key = std::tuple<const void*, int, bool, std::uint64_t, ReductionDTypes, ReductionClass, int>;
     static std::mutex mutex;
     static auto* kernels = new std::map<Key, Kernel>;  // never destroyed: kernels outlive static destruction
+    thread_local const std::pair<const Key, Kernel>* last_used = nullptr;
     const ReductionClass shape = spec.shape;
     const auto key_of = [&](const ReductionDTypes& dtypes, ReductionClass each, int width) {
         return std::make_tuple(static_cast<const void*>(&device.backend_info()), device.ordinal(), gpu_shapes,
                                operation.id, dtypes, each, width);
     };
     const Key key = key_of(spec.dtypes, shape, spec.vector_width);
+    if (last_used && last_used->first == key) return last_used->second;
     {
         std::lock_guard lock(mutex);
-        if (auto found = kernels->find(key); found != kernels->end()) return found->second;
+        if (auto found = kernels->find(key); found != kernels->end()) {
+            last_used = &*found;
+            return found->second;
+        }
     }
     // On the simulator a built-in's default loops for every input dtype come as one module.
     std::vector<ReductionKernelSpec> specs;
@@ -213,7 +220,8 @@ Kernel reduction_kernel(const Operation& operation, const ReductionKernelSpec& s
         kernels->try_emplace(key_of(made.dtypes, made.shape, made.vector_width),
                              module.kernel(reduction_kernel_name(made.shape, index)));
     }
-    return kernels->at(key);
+    last_used = &*kernels->find(key);
+    return last_used->second;
 }
 
 // ---- scratch
