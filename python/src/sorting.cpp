@@ -69,32 +69,28 @@ void bind_unique_family(nb::module_& m) {
     const nb::object namedtuple = nb::module_::import_("collections").attr("namedtuple");
     struct Member {
         const char* name;
-        UniqueOptions options;
-        const char* type;    // the named tuple's; none: the values alone
-        const char* fields;  // the named tuple's, as namedtuple takes them
+        UniqueOptions parts;  // which parts beside the values; the family counts each NaN apart (below)
+        const char* type;     // the named tuple's; none: the values alone
+        const char* fields;   // the named tuple's, as namedtuple takes them
         const char* doc;
     };
     const Member members[] = {
         {"unique_all",
-         {true, true, true, std::nullopt, false},
+         {.return_index = true, .return_inverse = true, .return_counts = true},
          "UniqueAllResult",
          "values indices inverse_indices counts",
          "The unique elements with their first indices, the inverse and the counts, as numpy.unique_all."},
         {"unique_counts",
-         {false, false, true, std::nullopt, false},
+         {.return_counts = true},
          "UniqueCountsResult",
          "values counts",
          "The unique elements and how often each occurs, as numpy.unique_counts."},
         {"unique_inverse",
-         {false, true, false, std::nullopt, false},
+         {.return_inverse = true},
          "UniqueInverseResult",
          "values inverse_indices",
          "The unique elements and the indices into them that rebuild x, as numpy.unique_inverse."},
-        {"unique_values",
-         {false, false, false, std::nullopt, false},
-         nullptr,
-         nullptr,
-         "The unique elements (each NaN its own), as numpy.unique_values."},
+        {"unique_values", {}, nullptr, nullptr, "The unique elements (each NaN its own), as numpy.unique_values."},
     };
     for (const Member& member : members) {
         nb::object type = nb::none();
@@ -102,7 +98,8 @@ void bind_unique_family(nb::module_& m) {
             type = namedtuple(member.type, member.fields, "module"_a = m.attr("__name__"));
             m.attr(member.type) = type;
         }
-        const UniqueOptions options = member.options;
+        UniqueOptions options = member.parts;
+        options.equal_nan = false;
         m.def(
             member.name,
             [type, options](nb::handle x) -> nb::object {
