@@ -316,19 +316,27 @@ __device__ inline typename Op::acc_t gk_warp_reduce(typename Op::acc_t a, int wi
     return a;
 }
 
-// A block's values combined into thread 0's, in thread order (`shared`: one slot per warp).
+// Each group of `width` threads' values (a multiple of 32 that divides the block, rounded up) combined
+// into the group's first thread, in thread order (`shared`: one slot per warp).
 template <class Op>
-__device__ inline typename Op::acc_t gk_block_reduce(typename Op::acc_t a, typename Op::acc_t* shared) {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = (blockDim.x + 31) / 32;
+__device__ inline typename Op::acc_t gk_group_reduce(typename Op::acc_t a, int width, typename Op::acc_t* shared) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = (width + 31) / 32;
+    const int first_warp = warp - warp % warps, last_warp = min(first_warp + warps, (int)(blockDim.x + 31) / 32);
     a = gk_warp_reduce<Op>(a, 32);
     if (lane == 0) shared[warp] = a;
     __syncthreads();
-    if (warp == 0) {
-        a = lane < warps ? shared[lane] : Op::identity();
+    if (warp == first_warp) {
+        a = first_warp + lane < last_warp ? shared[first_warp + lane] : Op::identity();
         a = gk_warp_reduce<Op>(a, 32);
     }
     __syncthreads();  // `shared` may be used again
     return a;
+}
+
+// A block's values combined into thread 0's, in thread order (`shared`: one slot per warp).
+template <class Op>
+__device__ inline typename Op::acc_t gk_block_reduce(typename Op::acc_t a, typename Op::acc_t* shared) {
+    return gk_group_reduce<Op>(a, (int)blockDim.x, shared);
 }
 
 // Whether this block is the last of `blocks` to finish with `counter` (which it then resets for the
@@ -545,7 +553,7 @@ __device__ inline void gk_reduce_rows(const gk_reduce_params<Op::width>& p, type
     acc_t a = Op::identity();
     if (row < (gk_index)p.kept_size)
         a = gk_row_elements<Op, W>::run(p, row, (gk_index)blockIdx.y * per_row + lane, length / W, p.splits * per_row);
-    a = per_row <= 32 ? gk_warp_reduce<Op>(a, per_row) : gk_block_reduce<Op>(a, shared);
+    a = per_row <= 32 ? gk_warp_reduce<Op>(a, per_row) : gk_group_reduce<Op>(a, per_row, shared);
     if (p.splits == 1) {
         if (lane == 0 && row < (gk_index)p.kept_size) gk_store_result<Op>(p, row, a, length);
         return;

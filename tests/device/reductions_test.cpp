@@ -204,8 +204,9 @@ class ReductionsGpuShapes : public GpuShapesTest {};
 TEST_F(ReductionsGpuShapes, EveryShapeMatchesAReference) { check_every_reduction({DType::int32, DType::float32}); }
 
 // Each GPU kernel shape once, at sizes that take several blocks, so that check mode (which leaves
-// the sweeps out) sees every last-block finish: a full sum of 16 blocks, rows a warp and a block
-// each, few long rows split over blockIdx.y, columns split over blockIdx.y.
+// the sweeps out) sees every last-block finish: a full sum of 16 blocks, rows a warp, four warps
+// (many long rows) and a block each, few long rows split over blockIdx.y, columns split over
+// blockIdx.y.
 TEST_F(ReductionsGpuShapes, EachShapeFinishesInItsLastBlock) {
     const Reference& total = references().front();
     const std::vector<Case> shapes = {
@@ -214,6 +215,7 @@ TEST_F(ReductionsGpuShapes, EachShapeFinishesInItsLastBlock) {
         {{6, 100}, std::vector<std::int64_t>{1}, 0},
         {{5, 300}, std::vector<std::int64_t>{1}, 0},
         {{3, 2000}, std::vector<std::int64_t>{1}, 0},
+        {{40, 4100}, std::vector<std::int64_t>{1}, 0},
         {{2, 40000}, std::vector<std::int64_t>{1}, 0},
         {{3, 20001}, std::vector<std::int64_t>{-1}, 0},
         {{1024, 3}, std::vector<std::int64_t>{0}, 0},
