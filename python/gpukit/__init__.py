@@ -16,7 +16,7 @@ The backend is the GPU when one is usable, else the simulator; ``GPUKIT_BACKEND=
 source line: see :func:`take_check_report`.
 """
 
-from . import _core, _dtypes, _errors, linalg  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
+from . import _core, _dtypes, _errors, cuda, linalg  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
 from ._backend import (
     Device,
     all_devices,
@@ -194,6 +194,7 @@ from ._errors import (
 )
 from ._indexing import where
 from ._interop import array, asarray, ascontiguousarray, asfortranarray, asnumpy, from_dlpack
+from ._jit import jit
 from ._kernel import RawKernel, RawModule
 from ._shape import fliplr, flipud, pad, ravel, reshape
 
@@ -229,11 +230,12 @@ __all__ = [
     "arange", "argmax", "argmin", "argpartition", "argsort", "argwhere", "around", "array", "array_split", "asarray",
     "ascontiguousarray", "asfortranarray", "asnumpy", "atleast_1d", "atleast_2d", "atleast_3d", "average", "backend",
     "backends", "benchmark", "broadcast_arrays", "broadcast_to", "check_tools_from_environment", "clip", "column_stack",
-    "compress", "concatenate", "copyto", "count_nonzero", "cuda_available", "cuda_unavailable_reason", "cumprod",
-    "cumsum", "cumulative_prod", "cumulative_sum", "devices", "diagonal", "diff", "dot", "dstack", "ediff1d", "empty",
+    "compress", "concatenate", "copyto", "count_nonzero", "cuda", "cuda_available", "cuda_unavailable_reason",
+    "cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "devices", "diagonal", "diff", "dot", "dstack", "ediff1d",
+    "empty",
     "empty_like", "expand_dims", "eye", "flatnonzero", "flip", "fliplr", "flipud", "from_dlpack", "full", "full_like",
     "get_current_stream", "get_default_memory_pool", "get_device", "get_elapsed_time", "hstack", "identity", "imag",
-    "in1d", "indices", "inner", "intersect1d", "isin", "lexsort", "linalg", "linspace", "max", "mean", "median",
+    "in1d", "indices", "inner", "intersect1d", "isin", "jit", "lexsort", "linalg", "linspace", "max", "mean", "median",
     "meshgrid", "min", "moveaxis", "nan_to_num", "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax",
     "nanmean", "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar",
     "ndarray", "nonzero", "nullptr", "ones", "ones_like", "pad", "partition", "percentile", "pinned_empty",

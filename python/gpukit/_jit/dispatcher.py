@@ -1,0 +1,177 @@
+"""@gpukit.jit: a Python kernel, translated to CUDA C for each set of argument types it is launched
+with, and launched as Numba-CUDA launches: ``kernel[blocks, threads](args)``.
+
+Each specialisation (argument types and device) is kept by the kernel object; its compiled code
+goes through gpukit's compile cache, in memory and on disk, like every module's. Arrays are
+passed as a pointer, a shape and strides in elements; NumPy arrays are copied to the device and
+back around the launch, as Numba does for host arrays.
+"""
+
+import numpy
+
+from .. import _core
+from .._backend import get_device
+from .._errors import describe_value
+from .._interop import asarray
+from .._kernel import RawModule
+from .translate import KernelSource
+from .types import BOOL, FLOAT64, INT64, Array, Scalar, Tuple, dtype_of
+
+_LAUNCH_HELP = ("launch a kernel with a configuration: kernel[blocks_per_grid, threads_per_block](arguments), "
+                "or kernel[blocks, threads, stream, shared_bytes](arguments)")
+
+
+def jit(function=None, *, device=False, check=None, **options):
+    """Translates a Python function into a CUDA kernel, as ``numba.cuda.jit``.
+
+    ``@gpukit.jit`` (or ``@gpukit.cuda.jit``) over a function written in Numba-CUDA's kernel
+    language (``cuda.grid``, ``cuda.shared.array``, ``cuda.syncthreads``, ``cuda.atomic.add``,
+    ``math`` functions, loops over ``range``); launch it with ``kernel[blocks, threads](args)``.
+    Types follow NumPy 2: ``x[i] * 2.0`` keeps a float32 ``x`` float32. ``check``: the simulator's
+    check-mode tools for its launches (as :class:`gpukit.RawModule`'s); hazards name Python lines."""
+    if options:
+        unknown = ", ".join(sorted(options))
+        raise TypeError(f"gpukit.jit got unexpected keyword arguments: {unknown}")
+    if device:
+        raise NotImplementedError("gpukit.jit(device=True) (device functions) is not supported yet")
+
+    def wrap(function):
+        if not callable(function) or not hasattr(function, "__code__"):
+            raise TypeError(f"gpukit.jit decorates a Python function, not {describe_value(function)}")
+        return Kernel(function, check)
+
+    if function is None:
+        return wrap
+    if isinstance(function, (str, list, tuple)):
+        raise NotImplementedError("gpukit.jit with explicit signatures is not supported yet: leave them out, "
+                                  "types come from the arguments of each launch")
+    return wrap(function)
+
+
+def type_of_argument(value, position):
+    """The kernel-language type of a launch argument, and how it is passed."""
+    if isinstance(value, _core.ndarray):
+        dtype = value.dtype
+        if dtype_of(dtype) is None:
+            raise TypeError(f"argument {position} is an array of {numpy.dtype(dtype).name}, which kernels do not "
+                            "take yet")
+        return Array(numpy.dtype(dtype), value.ndim, bool(value.flags.c_contiguous))
+    if isinstance(value, bool) or isinstance(value, numpy.bool_):
+        return BOOL
+    if isinstance(value, int):
+        if not -2**63 <= value < 2**63:
+            raise OverflowError(f"argument {position}: {value} does not fit in int64")
+        return INT64
+    if isinstance(value, float):
+        return FLOAT64
+    if isinstance(value, numpy.generic):
+        dtype = dtype_of(value.dtype)
+        if dtype is None:
+            raise TypeError(f"argument {position} is a {value.dtype.name} scalar, which kernels do not take yet")
+        return Scalar(dtype)
+    if isinstance(value, tuple):
+        items = tuple(type_of_argument(item, position) for item in value)
+        if not all(isinstance(item, Scalar) for item in items):
+            raise TypeError(f"argument {position}: a tuple passed to a kernel holds numbers")
+        return Tuple(items)
+    raise TypeError(f"argument {position} is {describe_value(value)}; kernels take gpukit, NumPy or CUDA arrays, "
+                    "numbers and tuples of numbers")
+
+
+def _flatten(value, t, args):
+    """Appends the launch arguments that pass ``value`` of type ``t``."""
+    if isinstance(t, Array):
+        itemsize = value.itemsize
+        args.append(value if t.contiguous else _core.DevicePointer(value.data_ptr))
+        args.extend(numpy.int64(extent) for extent in value.shape)
+        for stride in value.strides:
+            if stride % itemsize:
+                raise ValueError("an array whose strides are not whole elements cannot be passed to a kernel")
+            args.append(numpy.int64(stride // itemsize))
+    elif isinstance(t, Tuple):
+        for item, item_type in zip(value, t.items):
+            _flatten(item, item_type, args)
+    else:
+        args.append(numpy.array(value).astype(t.dtype)[()] if not isinstance(value, numpy.generic)
+                    else value.astype(t.dtype))
+
+
+class Kernel:
+    """A Python kernel; ``kernel[blocks, threads](args)`` launches it (see :func:`gpukit.jit`)."""
+
+    def __init__(self, function, check):
+        self.py_func = function
+        self._check = check
+        self._specialisations = {}
+        self.__name__ = function.__name__
+        self.__qualname__ = function.__qualname__
+        self.__doc__ = function.__doc__
+
+    def __getitem__(self, configuration):
+        if not isinstance(configuration, tuple) or not 2 <= len(configuration) <= 4:
+            raise ValueError(f"{self.__name__}[...] takes 2 to 4 values (blocks, threads, stream, shared bytes), "
+                             f"not {configuration!r}: {_LAUNCH_HELP}")
+        blocks, threads, stream, shared = (tuple(configuration) + (None, 0))[:4]
+        return _Launch(self, blocks, threads, stream, shared)
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"{self.__name__} is a kernel: it has no launch configuration. {_LAUNCH_HELP[0].upper()}"
+                        f"{_LAUNCH_HELP[1:]}")
+
+    def forall(self, ntasks, tpb=0, stream=None, sharedmem=0):
+        """A launch of at least ``ntasks`` threads in 1-D blocks (Numba's ``kernel.forall``)."""
+        if not isinstance(ntasks, (int, numpy.integer)) or isinstance(ntasks, bool) or ntasks < 0:
+            raise ValueError(f"forall takes a number of tasks (an int >= 0), not {ntasks!r}")
+        threads = int(tpb) or 256
+        return _Launch(self, max(1, (int(ntasks) + threads - 1) // threads), threads, stream, sharedmem)
+
+    def specialize_for(self, types):
+        """The compiled kernel for argument ``types`` on the current device (translated on first use)."""
+        device = get_device()
+        key = (device.backend, device.id, types)
+        kernel = self._specialisations.get(key)
+        if kernel is None:
+            source = KernelSource(self.py_func, types)
+            file_name = self.py_func.__code__.co_filename.rsplit("/", 1)[-1]
+            program_name = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in file_name)
+            module = RawModule(source.code, check=self._check, program_name=program_name[:200] + ".cu")
+            kernel = self._specialisations[key] = (module.get_function(source.name), source)
+        return kernel
+
+    def inspect_source(self, *args):
+        """The CUDA C the kernel becomes for arguments like ``args``."""
+        return KernelSource(self.py_func, tuple(type_of_argument(a, k) for k, a in enumerate(args))).code
+
+    def __repr__(self):
+        return f"<gpukit.jit kernel {self.__qualname__}>"
+
+
+class _Launch:
+    """A kernel with its launch configuration, called with the arguments."""
+
+    def __init__(self, kernel, blocks, threads, stream, shared):
+        self.kernel, self.blocks, self.threads, self.stream, self.shared = kernel, blocks, threads, stream, shared
+
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            raise TypeError(f"a kernel launch takes positional arguments only, not {', '.join(kwargs)}")
+        host_arrays = []
+        device_args = []
+        for value in args:
+            if isinstance(value, numpy.ndarray):
+                copy = asarray(value) if value.ndim else asarray(value.reshape(1))
+                host_arrays.append((value, copy))
+                value = copy
+            elif not isinstance(value, _core.ndarray) and hasattr(value, "__cuda_array_interface__"):
+                value = asarray(value)
+            device_args.append(value)
+        types = tuple(type_of_argument(value, k) for k, value in enumerate(device_args))
+        compiled, _ = self.kernel.specialize_for(types)
+        flat = []
+        for value, t in zip(device_args, types):
+            _flatten(value, t, flat)
+        stream = None if isinstance(self.stream, int) and self.stream == 0 else self.stream  # Numba's 0: the default
+        compiled(self.blocks, self.threads, tuple(flat), shared_mem=self.shared or 0, stream=stream)
+        for host, copy in host_arrays:
+            if host.flags.writeable:
+                host[...] = copy.get().reshape(host.shape)

@@ -1,0 +1,972 @@
+"""A Python kernel, for one set of argument types, as CUDA C.
+
+The function's source is parsed with :mod:`ast`; local variables get one type each, the
+unification of every value assigned to them (found by iterating to a fixed point, since a loop
+may feed a variable back into itself); then each statement is written out as C, preceded by a
+``#line`` directive naming the Python file and line, so that compiler errors, check mode's
+hazard reports and debuggers all point at the Python source.
+
+Arrays arrive as a pointer, their shape and their strides in elements; indexing wraps negative
+indices as Python does (Numba's default) and does not check bounds (check mode's memcheck does).
+"""
+
+import ast
+import builtins
+import inspect
+import math
+import textwrap
+
+import numpy
+
+from . import intrinsics
+from .types import (
+    BOOL,
+    FLOAT64,
+    INT32,
+    INT64,
+    WEAK_INT,
+    Array,
+    Scalar,
+    StaticArray,
+    Tuple,
+    dtype_of,
+    literal_type,
+    promote,
+    strong,
+    unify,
+)
+
+# Python constructs the kernel language leaves out, named as the error says.
+UNSUPPORTED = {
+    ast.ListComp: "list comprehension",
+    ast.SetComp: "set comprehension",
+    ast.DictComp: "dict comprehension",
+    ast.GeneratorExp: "generator expression",
+    ast.Lambda: "lambda",
+    ast.List: "list",
+    ast.Dict: "dict",
+    ast.Set: "set",
+    ast.JoinedStr: "f-string",
+    ast.Starred: "starred expression",
+    ast.Yield: "yield",
+    ast.YieldFrom: "yield from",
+    ast.Await: "await",
+    ast.NamedExpr: "assignment expression (:=)",
+    ast.Try: "try statement",
+    ast.With: "with statement",
+    ast.Raise: "raise statement",
+    ast.Delete: "del statement",
+    ast.Global: "global statement",
+    ast.Nonlocal: "nonlocal statement",
+    ast.ClassDef: "class definition",
+    ast.FunctionDef: "nested function",
+    ast.AsyncFunctionDef: "async function",
+    ast.Import: "import statement",
+    ast.ImportFrom: "import statement",
+    ast.Assert: "assert statement",
+    ast.Slice: "slice",
+}
+
+# Helpers the generated code may call: Python's floor division, modulo and integer power.
+PRELUDE = r"""
+template <class T> __device__ inline T gk_py_floordiv(T a, T b) {
+    if (b == 0) return 0;
+    T q = a / b;
+    return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+template <class T> __device__ inline T gk_py_mod(T a, T b) {
+    if (b == 0) return 0;
+    T r = a % b;
+    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+template <class T> __device__ inline T gk_py_fmod(T a, T b) {
+    T r = fmod(a, b);
+    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+template <class T> __device__ inline T gk_py_ipow(T base, T exponent) {
+    T result = 1;
+    for (; exponent > 0; exponent >>= 1, base *= base)
+        if (exponent & 1) result *= base;
+    return result;
+}
+template <class T> __device__ inline bool gk_py_isnan(T x) { return x != x; }
+template <class T> __device__ inline bool gk_py_isfinite(T x) { return x - x == x - x; }
+template <class T> __device__ inline bool gk_py_isinf(T x) { return x == x && !(x - x == x - x); }
+template <class T> __device__ inline long long gk_py_wrap(T index, long long extent) {
+    return index < 0 ? (long long)index + extent : (long long)index;
+}
+"""
+
+# math / numpy functions of one or two floats: the C function for float and for double.
+FLOAT_FUNCTIONS = {
+    "sqrt": ("sqrtf", "sqrt"), "exp": ("expf", "exp"), "log": ("logf", "log"), "log2": ("log2f", "log2"),
+    "log10": ("log10f", "log10"), "log1p": ("log1pf", "log1p"), "expm1": ("expm1f", "expm1"),
+    "sin": ("sinf", "sin"), "cos": ("cosf", "cos"), "tan": ("tanf", "tan"), "asin": ("asinf", "asin"),
+    "acos": ("acosf", "acos"), "atan": ("atanf", "atan"), "sinh": ("sinhf", "sinh"), "cosh": ("coshf", "cosh"),
+    "tanh": ("tanhf", "tanh"), "asinh": ("asinhf", "asinh"), "acosh": ("acoshf", "acosh"),
+    "atanh": ("atanhf", "atanh"), "fabs": ("fabsf", "fabs"), "erf": ("erff", "erf"), "erfc": ("erfcf", "erfc"),
+    "gamma": ("tgammaf", "tgamma"), "lgamma": ("lgammaf", "lgamma"), "cbrt": ("cbrtf", "cbrt"),
+    "arcsin": ("asinf", "asin"), "arccos": ("acosf", "acos"), "arctan": ("atanf", "atan"),
+    "arcsinh": ("asinhf", "asinh"), "arccosh": ("acoshf", "acosh"), "arctanh": ("atanhf", "atanh"),
+    "exp2": ("exp2f", "exp2"), "trunc": ("truncf", "trunc"), "rint": ("rintf", "rint"),
+}
+FLOAT_FUNCTIONS_2 = {
+    "pow": ("powf", "pow"), "atan2": ("atan2f", "atan2"), "arctan2": ("atan2f", "atan2"),
+    "hypot": ("hypotf", "hypot"), "fmod": ("fmodf", "fmod"), "copysign": ("copysignf", "copysign"),
+    "power": ("powf", "pow"),
+}
+# Functions whose integer argument stays integer (math.floor/ceil give int, as in Python).
+ROUNDING = {"floor": ("floorf", "floor"), "ceil": ("ceilf", "ceil")}
+MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "tau": math.tau}
+
+
+class Value:
+    """A C expression and its type; a tuple's ``items`` are its elements' expressions."""
+
+    __slots__ = ("code", "type", "items")
+
+    def __init__(self, code, type_, items=None):
+        self.code = code
+        self.type = type_
+        self.items = items
+
+
+def tuple_value(items, types):
+    return Value("", Tuple(tuple(types)), list(items))
+
+
+class Known:
+    """A Python object the kernel names at compile time (a module, a function, a dtype, an intrinsic)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+
+def c_literal(value, t):
+    if t.kind == "b":
+        return "true" if value else "false"
+    if t.kind == "f":
+        if math.isnan(value):
+            return "(0.0 / 0.0)" if t.dtype.itemsize == 8 else "(0.0f / 0.0f)"
+        if math.isinf(value):
+            return ("(1.0 / 0.0)" if value > 0 else "(-1.0 / 0.0)") if t.dtype.itemsize == 8 else \
+                ("(1.0f / 0.0f)" if value > 0 else "(-1.0f / 0.0f)")
+        text = repr(float(value))
+        return text + ("f" if t.dtype.itemsize == 4 else "")
+    if t.kind == "u":
+        return f"{int(value)}ull"
+    return f"{int(value)}ll" if -2**63 <= value < 2**63 else f"{int(value)}ull"
+
+
+def c_string(text):
+    """``text`` as a C string literal: printable ASCII kept, everything else escaped."""
+    out = []
+    for character in text:
+        if character in '"\\':
+            out.append("\\" + character)
+        elif " " <= character <= "~":
+            out.append(character)
+        else:
+            out.append("".join(f"\\{byte:03o}" for byte in character.encode("utf-8")))  # octal: 3 digits at most
+    return '"' + "".join(out) + '"'
+
+
+def c_identifier(name):
+    """A Python identifier (maybe non-ASCII) as a C one that cannot clash with C's or ours."""
+    if name.isascii():
+        return "py_" + name
+    return "py_" + "".join(c if c.isascii() and (c.isalnum() or c == "_") else f"_u{ord(c):x}_" for c in name)
+
+
+class KernelSource:
+    """The translation of ``function`` for ``arg_types``: ``code`` (CUDA C), ``name`` (the kernel's)."""
+
+    def __init__(self, function, arg_types):
+        self.function = function
+        self.filename = function.__code__.co_filename
+        try:
+            lines, first_line = inspect.getsourcelines(function)
+        except (OSError, TypeError) as error:
+            raise TypeError(f"gpukit.jit needs the source of {function.__qualname__} to translate it, and "
+                            f"Python has none ({error}): define kernels in a file or a notebook cell") from None
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+        ast.increment_lineno(tree, first_line - 1)
+        definition = tree.body[0]
+        if not isinstance(definition, ast.FunctionDef):
+            raise TypeError(f"gpukit.jit translates functions; {function.__qualname__} is not one")
+        self.definition = definition
+        self.arg_names = [a.arg for a in definition.args.args]
+        if (definition.args.vararg or definition.args.kwarg or definition.args.kwonlyargs
+                or definition.args.posonlyargs or definition.args.defaults):
+            raise self.error(definition, "*args, **kwargs, keyword-only arguments and defaults are not supported "
+                             "in a kernel's parameters")
+        if len(arg_types) != len(self.arg_names):
+            raise TypeError(f"{function.__qualname__} takes {len(self.arg_names)} argument"
+                            f"{'s' if len(self.arg_names) != 1 else ''}, not {len(arg_types)}")
+        self.arg_types = dict(zip(self.arg_names, arg_types))
+        self.names = dict(function.__globals__)
+        self.names.update(_closure(function))
+        self.name = "gk_jit_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in function.__name__)
+        self.variables = {}        # local name -> type
+        self.static_arrays = {}    # local name -> StaticArray (shared/local), declared at the top
+        self.lines, self.depth, self.temporaries = [], 1, 0
+        self._infer()
+        self.code = self._emit()
+
+    # ---- errors
+
+    def error(self, node, message, kind=TypeError):
+        where = f"{self.filename.rsplit('/', 1)[-1]}:{getattr(node, 'lineno', '?')}"
+        return kind(f"{message} at {where} (in kernel {self.function.__qualname__})")
+
+    def unsupported(self, node, what=None):
+        what = what or UNSUPPORTED.get(type(node), type(node).__name__)
+        where = f"{self.filename.rsplit('/', 1)[-1]}:{getattr(node, 'lineno', '?')}"
+        return NotImplementedError(f"{what} at {where} is not supported inside a kernel "
+                                   f"({self.function.__qualname__})")
+
+    # ---- type inference: every assignment's type unified into its variable's, to a fixed point
+
+    def _infer(self):
+        self.emitting = False
+        for _ in range(20):
+            before = dict(self.variables)
+            self._statements(self.definition.body)
+            if before == self.variables:
+                return
+        raise self.error(self.definition, "the variables' types do not settle")
+
+    def assign_type(self, node, name, t):
+        if name in self.arg_types:
+            old = self.arg_types[name]
+            if unify(old, t) != old and not (isinstance(old, Scalar) and isinstance(t, Scalar)):
+                raise self.error(node, f"argument {name!r} is {old}; it cannot be assigned {t}")
+            return
+        if isinstance(t, StaticArray):
+            previous = self.static_arrays.get(name)
+            if previous is not None and previous != t:
+                raise self.error(node, f"{name!r} is {previous} and cannot also be {t}")
+            self.static_arrays[name] = t
+            return
+        if isinstance(t, Array):
+            raise self.error(node, f"{name!r}: a kernel's local variable cannot hold an array argument; "
+                             "index the argument itself")
+        old = self.variables.get(name)
+        new = strong(t) if old is None else strong(unify(old, t) or _fail(self, node, name, old, t))
+        self.variables[name] = new
+
+    # ---- code emission
+
+    def _emit(self):
+        self.emitting = True
+        self.lines = []
+        self.depth = 1
+        self.temporaries = 0
+        params = []
+        for name in self.arg_names:
+            params.extend(_params_of(name, self.arg_types[name]))
+        body_start = len(self.lines)
+        self._statements(self.definition.body)
+        body = self.lines[body_start:]
+        header = [f'#line {self.definition.lineno} {c_string(self.filename)}',
+                  f'extern "C" __global__ void {self.name}({", ".join(params)}) {{']
+        for name, t in self.static_arrays.items():
+            size = math.prod(t.shape)
+            qualifier = "__shared__ " if t.space == "shared" else ""
+            if t.space == "shared" and size == 0:
+                header.append(f"    extern __shared__ {C_ALIGNED} unsigned char gk_dynamic_shared[];")
+                header.append(f"    {_c(t.dtype)}* const {c_identifier(name)} = "
+                              f"({_c(t.dtype)}*)gk_dynamic_shared;")
+            else:
+                header.append(f"    {qualifier}{_c(t.dtype)} {c_identifier(name)}[{max(size, 1)}];")
+        for name, t in self.variables.items():
+            header.extend(_declare(name, t))
+        return PRELUDE + "\n".join(header + body) + "\n}\n"
+
+    def line(self, node, text):
+        if not self.emitting:
+            return
+        self.lines.append(f"#line {node.lineno} {c_string(self.filename)}")
+        self.lines.append("    " * self.depth + text)
+
+    def temporary(self, t):
+        self.temporaries += 1
+        return f"gk_t{self.temporaries}"
+
+    # ---- statements
+
+    def _statements(self, statements):
+        for statement in statements:
+            self._statement(statement)
+
+    def _statement(self, node):
+        method = getattr(self, "_stmt_" + type(node).__name__, None)
+        if method is None:
+            raise self.unsupported(node)
+        try:
+            method(node)
+        except _NotYet:
+            pass  # inference only: a name this statement reads gets its type from a later statement
+
+    def _stmt_Pass(self, node):
+        pass
+
+    def _stmt_Expr(self, node):
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return  # a docstring
+        value = self.expr(node.value)
+        if isinstance(value, Value):
+            self.line(node, f"(void)({value.code});")
+
+    def _stmt_Return(self, node):
+        if node.value is not None and not (isinstance(node.value, ast.Constant) and node.value.value is None):
+            raise self.error(node, "a kernel cannot return a value; write results into an array argument")
+        self.line(node, "return;")
+
+    def _stmt_Break(self, node):
+        self.line(node, "break;")
+
+    def _stmt_Continue(self, node):
+        self.line(node, "continue;")
+
+    def _stmt_Assign(self, node):
+        if len(node.targets) != 1:
+            raise self.unsupported(node, "chained assignment (a = b = ...)")
+        target = node.targets[0]
+        if isinstance(target, ast.Tuple):
+            return self._unpack(node, target, node.value)
+        value = self.expr(node.value)
+        self.store(node, target, value)
+
+    def _stmt_AnnAssign(self, node):
+        if node.value is None:
+            raise self.unsupported(node, "a declaration without a value")
+        self.store(node, node.target, self.expr(node.value))
+
+    def _unpack(self, node, target, value_node):
+        if isinstance(value_node, ast.Tuple):
+            values = [self.rvalue(v) for v in value_node.elts]
+        else:
+            value = self.rvalue(value_node)
+            if not isinstance(value.type, Tuple):
+                raise self.error(node, f"cannot unpack {value.type} into {len(target.elts)} names")
+            values = [Value(item, t) for item, t in zip(value.items, value.type.items)]
+        if len(values) != len(target.elts):
+            raise self.error(node, f"cannot unpack {len(values)} values into {len(target.elts)} names")
+        # Evaluate every value before any store: a, b = b, a swaps.
+        held = []
+        for value in values:
+            name = self.temporary(value.type)
+            if self.emitting:
+                self.line(node, f"const {_c(strong(value.type).dtype)} {name} = {value.code};")
+            held.append(Value(name, value.type))
+        for element, value in zip(target.elts, held):
+            self.store(node, element, value)
+
+    def store(self, node, target, value):
+        if isinstance(value, Known):
+            raise self.error(node, "only numbers, tuples and shared/local arrays can be assigned to names")
+        if isinstance(target, ast.Name):
+            self.assign_type(node, target.id, value.type)
+            if isinstance(value.type, StaticArray):
+                return  # declared at the top
+            t = self.arg_types.get(target.id) or self.variables[target.id]
+            if isinstance(t, Tuple):
+                if not isinstance(value.type, Tuple) or len(value.type.items) != len(t.items):
+                    raise self.error(node, f"{target.id!r} holds {t}, not {value.type}")
+                for k, (item, item_type) in enumerate(zip(value.items, t.items)):
+                    self.line(node, f"{c_identifier(target.id)}_{k} = ({_c(item_type.dtype)})({item});")
+            else:
+                self.line(node, f"{c_identifier(target.id)} = {self.cast(value, t)};")
+        elif isinstance(target, ast.Subscript):
+            element, t = self.element(target)
+            if not isinstance(value.type, Scalar):
+                raise self.error(node, f"cannot store {value.type} into an element of {t}")
+            self.line(node, f"{element} = {self.cast(value, Scalar(t.dtype))};")
+        elif isinstance(target, ast.Attribute):
+            raise self.unsupported(target, "assignment to an attribute")
+        else:
+            raise self.unsupported(target)
+
+    def _stmt_AugAssign(self, node):
+        target = node.target
+        if isinstance(target, ast.Name):
+            current = self.expr(ast.Name(id=target.id, ctx=ast.Load(), lineno=node.lineno))
+            self.store(node, target, self.binary(node, node.op, current, self.rvalue(node.value)))
+        elif isinstance(target, ast.Subscript):
+            element, t = self.element(target)
+            current = Value(element, Scalar(t.dtype))
+            result = self.binary(node, node.op, current, self.rvalue(node.value))
+            self.line(node, f"{element} = {self.cast(result, Scalar(t.dtype))};")
+        else:
+            raise self.unsupported(target)
+
+    def _stmt_If(self, node):
+        test = self.condition(node.test)
+        self.line(node, f"if ({test}) {{")
+        self.block(node.body)
+        if node.orelse:
+            self.line(node, "} else {")
+            self.block(node.orelse)
+        self.line(node, "}")
+
+    def _stmt_While(self, node):
+        if node.orelse:
+            raise self.unsupported(node, "while ... else")
+        self.line(node, f"while ({self.condition(node.test)}) {{")
+        self.block(node.body)
+        self.line(node, "}")
+
+    def _stmt_For(self, node):
+        if node.orelse:
+            raise self.unsupported(node, "for ... else")
+        iterator = node.iter
+        if not (isinstance(iterator, ast.Call) and isinstance(self.expr(iterator.func), Known)
+                and self.expr(iterator.func).obj is range):
+            raise self.unsupported(iterator, "a for loop over anything but range(...)")
+        if iterator.keywords or not 1 <= len(iterator.args) <= 3:
+            raise self.error(iterator, "range takes 1 to 3 positional arguments")
+        if not isinstance(node.target, ast.Name):
+            raise self.unsupported(node.target, "a for loop target other than one name")
+        args = [self.rvalue(a) for a in iterator.args]
+        for arg, arg_node in zip(args, iterator.args):
+            if not (isinstance(arg.type, Scalar) and arg.type.kind in "biu"):
+                raise self.error(arg_node, f"range() takes integers, not {arg.type}")
+        one = Value("1ll", WEAK_INT)
+        if len(args) == 1:
+            start, stop, step = Value("0ll", WEAK_INT), args[0], one
+        else:
+            start, stop, step = args[0], args[1], args[2] if len(args) == 3 else one
+        t = strong(promote(promote(start.type, stop.type), step.type))
+        if t.kind == "b":
+            t = INT64
+        self.assign_type(node, node.target.id, t)
+        var = c_identifier(node.target.id)
+        vt = self.variables[node.target.id]
+        n = self.temporaries = self.temporaries + 1
+        self.line(node, "{")
+        self.depth += 1
+        self.line(node, f"const {_c(vt.dtype)} gk_stop{n} = {self.cast(stop, vt)}, gk_step{n} = {self.cast(step, vt)};")
+        constant_step = _constant_int(iterator.args[2]) if len(args) == 3 else 1
+        if constant_step is not None:
+            test = f"{var} < gk_stop{n}" if constant_step > 0 else f"{var} > gk_stop{n}"
+        else:
+            test = f"(gk_step{n} > 0 ? {var} < gk_stop{n} : {var} > gk_stop{n})"
+        self.line(node, f"for ({var} = {self.cast(start, vt)}; {test}; {var} += gk_step{n}) {{")
+        self.block(node.body)
+        self.line(node, "}")
+        self.depth -= 1
+        self.line(node, "}")
+
+    def block(self, statements):
+        self.depth += 1
+        self._statements(statements)
+        self.depth -= 1
+
+    # ---- expressions
+
+    def rvalue(self, node):
+        value = self.expr(node)
+        if isinstance(value, Known):
+            obj = value.obj
+            if isinstance(obj, numpy.generic) and dtype_of(obj.dtype) is not None:
+                t = Scalar(obj.dtype)
+                return Value(c_literal(obj.item(), t), t)
+            t = literal_type(obj)
+            if t is None:
+                raise self.error(node, f"{ast.unparse(node)} is {type(obj).__name__}, not a value a kernel can use")
+            return Value(c_literal(obj, t), t)
+        return value
+
+    def condition(self, node):
+        value = self.rvalue(node)
+        if not isinstance(value.type, Scalar):
+            raise self.error(node, f"a condition must be a number or a bool, not {value.type}")
+        return f"({value.code})" if value.type.kind == "b" else f"(({value.code}) != 0)"
+
+    def cast(self, value, t):
+        if value.type == t:
+            return value.code
+        return f"(({_c(t.dtype)})({value.code}))"
+
+    def expr(self, node):
+        if type(node) in UNSUPPORTED:
+            raise self.unsupported(node)
+        method = getattr(self, "_expr_" + type(node).__name__, None)
+        if method is None:
+            raise self.unsupported(node)
+        return method(node)
+
+    def _expr_Constant(self, node):
+        t = literal_type(node.value)
+        if t is None:
+            what = "string" if isinstance(node.value, str) else type(node.value).__name__
+            raise self.unsupported(node, f"a {what} constant")
+        return Value(c_literal(node.value, t), t)
+
+    def _expr_Name(self, node):
+        name = node.id
+        if name in self.arg_types:
+            t = self.arg_types[name]
+            if isinstance(t, Tuple):
+                return Value("", t, [f"{c_identifier(name)}_{k}" for k in range(len(t.items))])
+            return Value(c_identifier(name), t)
+        if name in self.static_arrays:
+            return Value(c_identifier(name), self.static_arrays[name])
+        if name in self.variables:
+            t = self.variables[name]
+            if isinstance(t, Tuple):
+                return Value("", t, [f"{c_identifier(name)}_{k}" for k in range(len(t.items))])
+            return Value(c_identifier(name), t)
+        if name in self.names:
+            return Known(self.names[name])
+        if hasattr(builtins, name):
+            return Known(getattr(builtins, name))
+        if not self.emitting:
+            # Assigned later in program order (a loop's next pass): its type comes on the next pass.
+            raise _NotYet()
+        raise self.error(node, f"name {name!r} is not defined", NameError)
+
+    def _expr_Attribute(self, node):
+        base = self.expr(node.value)
+        if isinstance(base, Known):
+            obj = base.obj
+            if isinstance(obj, intrinsics.Dim3Intrinsic) and node.attr in ("x", "y", "z"):
+                return Value(f"((int){obj.name}.{node.attr})", INT32)
+            if obj is intrinsics.laneid or (node.attr == "laneid" and obj is _cuda_module()):
+                return Value("((int)(threadIdx.x % 32))", INT32)
+            try:
+                return Known(getattr(obj, node.attr))
+            except AttributeError:
+                raise self.error(node, f"{ast.unparse(node.value)} has no attribute {node.attr!r}",
+                                 AttributeError) from None
+        t = base.type
+        if isinstance(t, (Array, StaticArray)):
+            if node.attr == "shape":
+                return tuple_value([_extent(base.code, t, k) for k in range(t.ndim)], (INT64,) * t.ndim)
+            if node.attr == "size":
+                return Value("(" + " * ".join([_extent(base.code, t, k) for k in range(t.ndim)] or ["1ll"]) + ")",
+                             INT64)
+            if node.attr == "ndim":
+                return Value(f"{t.ndim}ll", WEAK_INT)
+        if isinstance(t, Scalar) and node.attr in ("real",):
+            return base
+        raise self.unsupported(node, f"the attribute .{node.attr} of {t}")
+
+    def _expr_Subscript(self, node):
+        base = self.expr(node.value)
+        if isinstance(base, Value) and isinstance(base.type, Tuple):
+            index = _constant_int(node.slice)
+            if index is None:
+                raise self.error(node, "a tuple's index must be a constant integer")
+            items = base.items
+            if not -len(items) <= index < len(items):
+                raise self.error(node, f"tuple index {index} out of range for {base.type}", IndexError)
+            return Value(items[index], base.type.items[index])
+        element, t = self.element(node)
+        return Value(element, Scalar(t.dtype))
+
+    def element(self, node):
+        """An array element ``node`` names, as a C lvalue, and the array's type."""
+        base = self.expr(node.value)
+        if not isinstance(base, Value) or not isinstance(base.type, (Array, StaticArray)):
+            what = base.type if isinstance(base, Value) else type(base.obj).__name__
+            raise self.error(node, f"{ast.unparse(node.value)} is {what}, which cannot be indexed")
+        t = base.type
+        index_nodes = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        indices = []
+        for index_node in index_nodes:
+            if isinstance(index_node, ast.Slice):
+                raise self.unsupported(index_node, "slicing an array")
+            value = self.rvalue(index_node)
+            if isinstance(value.type, Tuple):
+                indices.extend(Value(item, it) for item, it in zip(value.items, value.type.items))
+            else:
+                indices.append(value)
+        if len(indices) != t.ndim:
+            raise self.error(node, f"{ast.unparse(node.value)} has {t.ndim} dimension"
+                             f"{'s' if t.ndim != 1 else ''}; {len(indices)} indices given", IndexError)
+        terms = []
+        for k, index in enumerate(indices):
+            if not (isinstance(index.type, Scalar) and index.type.kind in "biu"):
+                raise self.error(node, f"array indices must be integers; index {k} is {index.type}", IndexError)
+            extent = _extent(base.code, t, k)
+            position = index.code if index.type.kind in "bu" else f"gk_py_wrap({index.code}, {extent})"
+            terms.append(f"({position}) * {_stride(base.code, t, k)}" if _stride(base.code, t, k) != "1ll"
+                         else f"({position})")
+        return f"{base.code}[{' + '.join(terms) or '0'}]", t
+
+    def _expr_Tuple(self, node):
+        values = [self.rvalue(e) for e in node.elts]
+        for value, element in zip(values, node.elts):
+            if not isinstance(value.type, Scalar):
+                raise self.error(element, "tuples in kernels hold numbers")
+        return tuple_value([v.code for v in values], [v.type for v in values])
+
+    def _expr_UnaryOp(self, node):
+        value = self.rvalue(node.operand)
+        t = value.type
+        if not isinstance(t, Scalar):
+            raise self.error(node, f"bad operand {t} for a unary operator")
+        if isinstance(node.op, ast.Not):
+            return Value(f"(!{self.condition(node.operand)})", BOOL)
+        if isinstance(node.op, ast.UAdd):
+            return value
+        if isinstance(node.op, ast.USub):
+            result = INT64 if t.kind == "b" else t
+            return Value(f"(({_c(result.dtype)})(-{self.cast(value, result)}))", result)
+        if isinstance(node.op, ast.Invert):
+            if t.kind == "b":
+                return Value(f"(!{value.code})", t)
+            if t.kind == "f":
+                raise self.error(node, f"~ takes integers or bools, not {t}")
+            return Value(f"(({_c(t.dtype)})(~{value.code}))", t)
+        raise self.unsupported(node)
+
+    def _expr_BinOp(self, node):
+        return self.binary(node, node.op, self.rvalue(node.left), self.rvalue(node.right))
+
+    def binary(self, node, op, left, right):
+        if not (isinstance(left.type, Scalar) and isinstance(right.type, Scalar)):
+            raise self.error(node, f"unsupported operand types for {_op_symbol(op)}: {left.type} and {right.type}")
+        t = promote(left.type, right.type)
+        if isinstance(op, ast.Div):
+            if t.kind != "f":
+                t = FLOAT64 if not (left.type.weak and right.type.weak) else Scalar(FLOAT64.dtype, weak=True)
+            return Value(f"({self.cast(left, t)} / {self.cast(right, t)})", t)
+        if isinstance(op, ast.Pow):
+            if t.kind == "f":
+                function = "powf" if t.dtype.itemsize == 4 else "pow"
+                return Value(f"(({_c(t.dtype)}){function}({self.cast(left, t)}, {self.cast(right, t)}))", t)
+            if t.kind == "b":
+                t = INT64
+            return Value(f"gk_py_ipow<{_c(t.dtype)}>({self.cast(left, t)}, {self.cast(right, t)})", t)
+        if isinstance(op, (ast.Add, ast.Sub, ast.Mult)) and t.kind == "b":
+            if isinstance(op, ast.Sub):
+                raise self.error(node, "numpy boolean subtract, the `-` operator, is not supported")
+            symbol = "||" if isinstance(op, ast.Add) else "&&"
+            return Value(f"({self.cast(left, t)} {symbol} {self.cast(right, t)})", t)
+        if isinstance(op, ast.FloorDiv):
+            if t.kind == "b":
+                t = Scalar(numpy.dtype(numpy.int8))
+            if t.kind == "f":
+                function = "floorf" if t.dtype.itemsize == 4 else "floor"
+                return Value(f"{function}({self.cast(left, t)} / {self.cast(right, t)})", t)
+            return Value(f"gk_py_floordiv<{_c(t.dtype)}>({self.cast(left, t)}, {self.cast(right, t)})", t)
+        if isinstance(op, ast.Mod):
+            if t.kind == "b":
+                t = Scalar(numpy.dtype(numpy.int8))
+            helper = "gk_py_fmod" if t.kind == "f" else "gk_py_mod"
+            return Value(f"{helper}<{_c(t.dtype)}>({self.cast(left, t)}, {self.cast(right, t)})", t)
+        symbols = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
+                   ast.LShift: "<<", ast.RShift: ">>"}
+        symbol = symbols.get(type(op))
+        if symbol is None:
+            raise self.unsupported(node, f"the operator {_op_symbol(op)}")
+        if symbol in ("&", "|", "^", "<<", ">>") and t.kind == "f":
+            raise self.error(node, f"{symbol} takes integers or bools, not {left.type} and {right.type}")
+        if t.kind == "b" and symbol in ("<<", ">>"):
+            t = INT64
+        return Value(f"(({_c(t.dtype)})({self.cast(left, t)} {symbol} {self.cast(right, t)}))", t)
+
+    def _expr_BoolOp(self, node):
+        symbol = "&&" if isinstance(node.op, ast.And) else "||"
+        return Value("(" + f" {symbol} ".join(self.condition(v) for v in node.values) + ")", BOOL)
+
+    def _expr_Compare(self, node):
+        symbols = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+        parts = []
+        left = self.rvalue(node.left)
+        for op, right_node in zip(node.ops, node.comparators):
+            right = self.rvalue(right_node)
+            symbol = symbols.get(type(op))
+            if symbol is None:
+                raise self.unsupported(node, f"the comparison {type(op).__name__}")
+            if not (isinstance(left.type, Scalar) and isinstance(right.type, Scalar)):
+                raise self.error(node, f"cannot compare {left.type} and {right.type}")
+            t = promote(left.type, right.type)
+            parts.append(f"({self.cast(left, t)} {symbol} {self.cast(right, t)})")
+            left = right
+        return Value("(" + " && ".join(parts) + ")", BOOL)
+
+    def _expr_IfExp(self, node):
+        a, b = self.rvalue(node.body), self.rvalue(node.orelse)
+        t = unify(a.type, b.type)
+        if not isinstance(t, Scalar):
+            raise self.error(node, f"the two values of a conditional expression are {a.type} and {b.type}")
+        return Value(f"({self.condition(node.test)} ? {self.cast(a, t)} : {self.cast(b, t)})", t)
+
+    # ---- calls
+
+    def _expr_Call(self, node):
+        callee = self.expr(node.func)
+        if not isinstance(callee, Known):
+            raise self.error(node, f"{ast.unparse(node.func)} is not callable in a kernel")
+        function = callee.obj
+        if node.keywords and function not in (intrinsics.shared.array, intrinsics.local.array):
+            raise self.error(node, f"{ast.unparse(node.func)}() takes no keyword arguments in a kernel")
+        if isinstance(function, intrinsics.Intrinsic):
+            return self.intrinsic(node, function)
+        args = [self.rvalue(a) for a in node.args]
+        name = getattr(function, "__name__", None)
+        module = getattr(function, "__module__", None) or ""
+        if function in (int, float, bool) or (isinstance(function, type) and issubclass(function, numpy.generic)):
+            return self.conversion(node, function, args)
+        if function in (abs, min, max):
+            return self.builtin_minmax(node, function.__name__, args)
+        if module in ("math", "numpy") or (isinstance(function, numpy.ufunc)):
+            return self.math_call(node, name, args, "math" if module == "math" else "numpy")
+        if dtype_of(function) is not None and hasattr(function, "name"):  # numba.float32(x)
+            return self.conversion(node, function, args)
+        raise self.unsupported(node, f"calling {ast.unparse(node.func)}")
+
+    def conversion(self, node, function, args):
+        if len(args) != 1 or not isinstance(args[0].type, Scalar):
+            raise self.error(node, f"{ast.unparse(node.func)}() takes one number")
+        t = Scalar(dtype_of(function))
+        if function is bool or t.kind == "b":
+            return Value(f"(({args[0].code}) != 0)", BOOL)
+        return Value(self.cast(args[0], t), t)
+
+    def builtin_minmax(self, node, name, args):
+        if name == "abs":
+            if len(args) != 1:
+                raise self.error(node, "abs() takes one number")
+            t = args[0].type
+            if t.kind == "f":
+                return Value(f"{'fabsf' if t.dtype.itemsize == 4 else 'fabs'}({args[0].code})", t)
+            if t.kind == "u" or t.kind == "b":
+                return args[0]
+            return Value(f"(({_c(t.dtype)})(({args[0].code}) < 0 ? -({args[0].code}) : ({args[0].code})))", t)
+        if len(args) < 2:
+            raise self.error(node, f"{name}() in a kernel takes two or more numbers")
+        result = args[0]
+        for arg in args[1:]:
+            t = promote(result.type, arg.type)
+            symbol = "<" if name == "min" else ">"
+            a, b = self.cast(result, t), self.cast(arg, t)
+            result = Value(f"(({b}) {symbol} ({a}) ? ({b}) : ({a}))", t)
+        return result
+
+    def math_call(self, node, name, args, module):
+        for arg in args:
+            if not isinstance(arg.type, Scalar):
+                raise self.error(node, f"{name}() takes numbers, not {arg.type}")
+        if name in MATH_CONSTANTS:
+            raise self.error(node, f"{name} is a constant, not a function")
+        if name in ("isnan", "isinf", "isfinite") and len(args) == 1:
+            t = args[0].type
+            if t.kind != "f":
+                return Value("true" if name == "isfinite" else "false", BOOL)
+            return Value(f"gk_py_{name}({args[0].code})", BOOL)
+        if name in ROUNDING and len(args) == 1:
+            t = args[0].type
+            if t.kind != "f":
+                return args[0]
+            function = ROUNDING[name][t.dtype.itemsize == 8]
+            result = INT64 if module == "math" else t  # math.floor gives an int, numpy.floor a float
+            return Value(f"(({_c(result.dtype)}){function}({args[0].code}))", result)
+        table = FLOAT_FUNCTIONS if len(args) == 1 else FLOAT_FUNCTIONS_2 if len(args) == 2 else {}
+        if name not in table:
+            raise self.unsupported(node, f"{ast.unparse(node.func)}() with {len(args)} argument"
+                                   f"{'s' if len(args) != 1 else ''}")
+        t = args[0].type if len(args) == 1 else promote(args[0].type, args[1].type)
+        if t.kind != "f":
+            t = FLOAT64
+        elif t.weak:
+            t = FLOAT64
+        function = table[name][t.dtype.itemsize == 8]
+        return Value(f"{function}({', '.join(self.cast(a, t) for a in args)})", t)
+
+    def intrinsic(self, node, function):
+        name = function.name
+        args = [self.expr(a) for a in node.args]
+        if name in ("grid", "gridsize"):
+            ndim = _constant_int(node.args[0]) if len(node.args) == 1 else None
+            if ndim not in (1, 2, 3):
+                raise self.error(node, f"cuda.{name}() takes the number of dimensions, 1, 2 or 3, as a constant")
+            axes = "xyz"[:ndim]
+            if name == "grid":
+                items = [f"((long long)blockIdx.{a} * blockDim.{a} + threadIdx.{a})" for a in axes]
+            else:
+                items = [f"((long long)blockDim.{a} * gridDim.{a})" for a in axes]
+            if ndim == 1:
+                return Value(items[0], INT64)
+            return tuple_value(items, (INT64,) * ndim)
+        if name == "syncthreads":
+            return Value("__syncthreads()", None) if not args else _fail_args(self, node, name)
+        if name in ("syncthreads_count", "syncthreads_and", "syncthreads_or"):
+            predicate = self.condition(node.args[0]) if len(node.args) == 1 else _fail_args(self, node, name)
+            c_name = {"syncthreads_count": "__syncthreads_count", "syncthreads_and": "__syncthreads_and",
+                      "syncthreads_or": "__syncthreads_or"}[name]
+            return Value(f"{c_name}({predicate})", INT32)
+        if name == "syncwarp":
+            mask = self.rvalue(node.args[0]).code if node.args else "0xffffffffu"
+            return Value(f"__syncwarp((unsigned)({mask}))", None)
+        if name in ("threadfence", "threadfence_block"):
+            return Value(f"__{name}()", None)
+        if name in ("shared.array", "local.array"):
+            return self.static_array(node, name.split(".")[0])
+        if name.startswith("atomic."):
+            return self.atomic(node, name.split(".")[1])
+        raise self.unsupported(node, f"cuda.{name}()")
+
+    def static_array(self, node, space):
+        given = dict(zip(("shape", "dtype"), node.args))
+        for keyword in node.keywords:
+            if keyword.arg not in ("shape", "dtype") or keyword.arg in given:
+                raise self.error(node, f"cuda.{space}.array takes shape and dtype")
+            given[keyword.arg] = keyword.value
+        if set(given) != {"shape", "dtype"}:
+            raise self.error(node, f"cuda.{space}.array needs shape and dtype")
+        shape = self.constant(given["shape"])
+        shape = shape if isinstance(shape, tuple) else (shape,)
+        if not all(isinstance(extent, int) and not isinstance(extent, bool) and extent >= 0 for extent in shape):
+            raise self.error(node, f"the shape of cuda.{space}.array must be a constant: an int or a tuple of ints "
+                             f"known when the kernel is compiled, not {ast.unparse(given['shape'])}")
+        if space == "local" and math.prod(shape) == 0:
+            raise self.error(node, "a local array needs a size above 0")
+        dtype_value = self.expr(given["dtype"])
+        dtype = dtype_of(dtype_value.obj) if isinstance(dtype_value, Known) else None
+        if dtype is None:
+            raise self.error(node, f"cuda.{space}.array: {ast.unparse(given['dtype'])} is not a dtype a kernel has")
+        return Value("", StaticArray(dtype, tuple(shape), space))
+
+    def constant(self, node):
+        """A compile-time constant: a literal, a global, or a tuple of them; None when it is not one."""
+        if isinstance(node, ast.Tuple):
+            return tuple(self.constant(e) for e in node.elts)
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name) and node.id not in self.arg_types and node.id not in self.variables:
+            value = self.names.get(node.id)
+            return value if isinstance(value, (int, float, tuple)) else None
+        if isinstance(node, ast.BinOp):
+            left, right = self.constant(node.left), self.constant(node.right)
+            if isinstance(left, int) and isinstance(right, int):
+                operations = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+                              ast.FloorDiv: lambda a, b: a // b if b else None}
+                operation = operations.get(type(node.op))
+                return operation(left, right) if operation else None
+        return None
+
+    def atomic(self, node, operation):
+        if operation == "cas":
+            if len(node.args) != 4:
+                raise self.error(node, "cuda.atomic.cas takes (array, index, expected, value)")
+        elif len(node.args) != 3:
+            raise self.error(node, f"cuda.atomic.{operation} takes (array, index, value)")
+        fake = ast.Subscript(value=node.args[0], slice=node.args[1], ctx=ast.Load(), lineno=node.lineno)
+        element, t = self.element(fake)
+        element_type = Scalar(t.dtype)
+        values = [self.cast(self.rvalue(a), element_type) for a in node.args[2:]]
+        c_type = _c(t.dtype)
+        supported = {"int32", "uint32", "int64", "uint64", "float32", "float64"}
+        if t.dtype.name not in supported:
+            raise self.error(node, f"cuda.atomic.{operation} on {t.dtype.name} elements; it takes "
+                             f"{', '.join(sorted(supported))}")
+        pointer = f"&{element}"
+        if t.dtype.name == "int64" and operation in ("add", "sub", "exch", "cas", "and_", "or_", "xor"):
+            pointer, c_type = f"(unsigned long long*)&{element}", "unsigned long long"
+            values = [f"(unsigned long long)({v})" for v in values]
+        if operation in ("add", "sub"):
+            value = values[0] if operation == "add" else f"-({values[0]})"
+            if operation == "sub" and element_type.kind == "u":
+                value = f"(({c_type})0 - ({values[0]}))"
+            return Value(f"(({_c(t.dtype)})atomicAdd({pointer}, ({c_type})({value})))", element_type)
+        if operation in ("max", "min"):
+            if element_type.kind == "f":
+                raise self.error(node, f"cuda.atomic.{operation} on floating-point elements is not supported yet")
+            return Value(f"atomic{operation.capitalize()}({pointer}, {values[0]})", element_type)
+        if operation == "exch":
+            return Value(f"(({_c(t.dtype)})atomicExch({pointer}, ({c_type})({values[0]})))", element_type)
+        if operation == "cas":
+            return Value(f"(({_c(t.dtype)})atomicCAS({pointer}, ({c_type})({values[0]}), ({c_type})({values[1]})))",
+                         element_type)
+        c_function = {"and_": "atomicAnd", "or_": "atomicOr", "xor": "atomicXor"}[operation]
+        if element_type.kind == "f":
+            raise self.error(node, f"cuda.atomic.{operation} takes integer elements")
+        return Value(f"(({_c(t.dtype)}){c_function}({pointer}, ({c_type})({values[0]})))", element_type)
+
+
+C_ALIGNED = "__align__(16)"
+
+
+class _NotYet(Exception):
+    """A name read before its first assignment in program order, during inference."""
+
+
+def _fail(translator, node, name, old, new):
+    raise translator.error(node, f"variable {name!r} holds {old} and cannot also hold {new}")
+
+
+def _fail_args(translator, node, name):
+    raise translator.error(node, f"wrong arguments for cuda.{name}()")
+
+
+def _c(dtype):
+    from .types import C_NAMES
+    return C_NAMES[numpy.dtype(dtype)]
+
+
+def _constant_int(node):
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _constant_int(node.operand)
+        return None if inner is None else -inner
+    return None
+
+
+def _extent(code, t, k):
+    if isinstance(t, StaticArray):
+        return f"{t.shape[k]}ll"
+    return f"{code}_shape{k}"
+
+
+def _stride(code, t, k):
+    if isinstance(t, StaticArray):
+        return f"{math.prod(t.shape[k + 1:])}ll"
+    if t.contiguous and k == t.ndim - 1:
+        return "1ll"
+    return f"{code}_stride{k}"
+
+
+def _params_of(name, t):
+    c_name = c_identifier(name)
+    if isinstance(t, Array):
+        return ([f"{_c(t.dtype)}* {c_name}"] + [f"long long {c_name}_shape{k}" for k in range(t.ndim)]
+                + [f"long long {c_name}_stride{k}" for k in range(t.ndim)])
+    if isinstance(t, Tuple):
+        return [f"{_c(item.dtype)} {c_name}_{k}" for k, item in enumerate(t.items)]
+    return [f"{_c(t.dtype)} {c_name}"]
+
+
+def _declare(name, t):
+    if isinstance(t, Tuple):
+        return [f"    {_c(item.dtype)} {c_identifier(name)}_{k} = 0;" for k, item in enumerate(t.items)]
+    return [f"    {_c(t.dtype)} {c_identifier(name)} = 0;"]
+
+
+def _op_symbol(op):
+    return {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+            ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
+            ast.LShift: "<<", ast.RShift: ">>"}.get(type(op), type(op).__name__)
+
+
+def _cuda_module():
+    from .. import cuda
+    return cuda
+
+
+def _closure(function):
+    cells = function.__closure__ or ()
+    names = {}
+    for name, cell in zip(function.__code__.co_freevars, cells):
+        try:
+            names[name] = cell.cell_contents
+        except ValueError:
+            pass
+    return names
