@@ -6,7 +6,8 @@ that a new backend is a folder and a line in src/backends/backends.cmake. The ba
 `gpukit_backend(<name>)` lines of that file, the one place allowed to name them. In C++ (src/,
 include/, python/src/) a name counts as a string literal ("cuda"), a namespace (cuda::), an include of
 the backend's folder, an enumerator (Kind::cuda) or its descriptor function; in Python
-(python/gpukit/), as a string literal that is not a docstring. Comments, docstrings and messages
+(python/gpukit/), as a string literal that is not a docstring (nor, in `__all__`, the name of a module
+beside it: `gpukit.cuda` is Numba's API, named as Numba names it). Comments, docstrings and messages
 that mention a backend in a sentence are documentation and do not count. Prints each place; exits
 1 when there is one.
 
@@ -58,10 +59,17 @@ def cpp_findings(path, text, names):
             yield number, line.strip()
 
 
-def python_findings(text, names):
+def python_findings(text, names, modules=()):
     tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    in_all = False  # inside `__all__ = [...]`, where a name may be a module's (gpukit.cuda: Numba's API)
     for index, token in enumerate(tokens):
+        if token.type == tokenize.NAME and token.string == "__all__":
+            in_all = True
+        elif in_all and token.type == tokenize.OP and token.string == "]":
+            in_all = False
         if token.type != tokenize.STRING:
+            continue
+        if in_all and token.string.strip("'\"") in modules:
             continue
         previous = next((t for t in reversed(tokens[:index]) if t.type not in (tokenize.NL, tokenize.COMMENT)), None)
         docstring = previous is None or previous.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)
@@ -83,7 +91,8 @@ def main():
             if own or not path.is_file():
                 continue
             if top in PYTHON_ROOTS and path.suffix == ".py":
-                findings = python_findings(path.read_text(), names)
+                modules = {module.stem for module in path.parent.glob("*.py")}
+                findings = python_findings(path.read_text(), names, modules)
             elif top in CPP_ROOTS and path.suffix in CPP_SUFFIXES:
                 findings = cpp_findings(path, path.read_text(), names)
             else:

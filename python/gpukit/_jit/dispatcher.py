@@ -79,21 +79,36 @@ def type_of_argument(value, position):
 
 
 def _flatten(value, t, args):
-    """Appends the launch arguments that pass ``value`` of type ``t``."""
+    """Appends the launch arguments that pass ``value`` of type ``t``: an array as its pointer (the
+    array itself where it is C-contiguous, so that the launch checks it), shape and element strides."""
     if isinstance(t, Array):
         itemsize = value.itemsize
         args.append(value if t.contiguous else _core.DevicePointer(value.data_ptr))
-        args.extend(numpy.int64(extent) for extent in value.shape)
+        args.extend(value.shape)
         for stride in value.strides:
             if stride % itemsize:
                 raise ValueError("an array whose strides are not whole elements cannot be passed to a kernel")
-            args.append(numpy.int64(stride // itemsize))
+            args.append(stride // itemsize)
     elif isinstance(t, Tuple):
         for item, item_type in zip(value, t.items):
             _flatten(item, item_type, args)
+    elif value.__class__ in (int, float, bool) or value.dtype == t.dtype:
+        args.append(value)  # sent at the parameter's size, range-checked
     else:
-        args.append(numpy.array(value).astype(t.dtype)[()] if not isinstance(value, numpy.generic)
-                    else value.astype(t.dtype))
+        args.append(value.astype(t.dtype))
+
+
+def _signature_key(value):
+    """What decides ``value``'s type, cheaply; None for a value the slow path converts (host arrays)."""
+    cls = value.__class__
+    if cls is _core.ndarray:
+        return cls, value.dtype, value.ndim, value.flags.c_contiguous
+    if cls is tuple:
+        items = tuple(map(_signature_key, value))
+        return None if None in items else (cls, items)
+    if cls in (int, float, bool) or isinstance(value, numpy.generic):
+        return cls
+    return None
 
 
 class Kernel:
@@ -103,6 +118,7 @@ class Kernel:
         self.py_func = function
         self._check = check
         self._specialisations = {}
+        self._launches = {}  # (backend, device id, argument keys) -> (compiled kernel, types)
         self.__name__ = function.__name__
         self.__qualname__ = function.__qualname__
         self.__doc__ = function.__doc__
@@ -155,23 +171,31 @@ class _Launch:
     def __call__(self, *args, **kwargs):
         if kwargs:
             raise TypeError(f"a kernel launch takes positional arguments only, not {', '.join(kwargs)}")
+        device = get_device()
+        keys = tuple(map(_signature_key, args))
+        known = None if None in keys else self.kernel._launches.get((device.backend, device.id, keys))
         host_arrays = []
-        device_args = []
-        for value in args:
-            if isinstance(value, numpy.ndarray):
-                copy = asarray(value) if value.ndim else asarray(value.reshape(1))
-                host_arrays.append((value, copy))
-                value = copy
-            elif not isinstance(value, _core.ndarray) and hasattr(value, "__cuda_array_interface__"):
-                value = asarray(value)
-            device_args.append(value)
-        types = tuple(type_of_argument(value, k) for k, value in enumerate(device_args))
-        compiled, _ = self.kernel.specialize_for(types)
+        if known is None:
+            device_args = []
+            for value in args:
+                if isinstance(value, numpy.ndarray):
+                    copy = asarray(value) if value.ndim else asarray(value.reshape(1))
+                    host_arrays.append((value, copy))
+                    value = copy
+                elif not isinstance(value, _core.ndarray) and hasattr(value, "__cuda_array_interface__"):
+                    value = asarray(value)
+                device_args.append(value)
+            args = device_args
+            types = tuple(type_of_argument(value, k) for k, value in enumerate(args))
+            known = self.kernel.specialize_for(types)[0], types
+            if None not in keys:
+                self.kernel._launches[(device.backend, device.id, keys)] = known
+        compiled, types = known
         flat = []
-        for value, t in zip(device_args, types):
+        for value, t in zip(args, types):
             _flatten(value, t, flat)
         stream = None if isinstance(self.stream, int) and self.stream == 0 else self.stream  # Numba's 0: the default
-        compiled(self.blocks, self.threads, tuple(flat), shared_mem=self.shared or 0, stream=stream)
+        compiled(self.blocks, self.threads, flat, shared_mem=self.shared or 0, stream=stream)
         for host, copy in host_arrays:
             if host.flags.writeable:
                 host[...] = copy.get().reshape(host.shape)

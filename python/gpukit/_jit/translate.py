@@ -535,8 +535,8 @@ class KernelSource:
             obj = base.obj
             if isinstance(obj, intrinsics.Dim3Intrinsic) and node.attr in ("x", "y", "z"):
                 return Value(f"((int){obj.name}.{node.attr})", INT32)
-            if obj is intrinsics.laneid or (node.attr == "laneid" and obj is _cuda_module()):
-                return Value("((int)(threadIdx.x % 32))", INT32)
+            if node.attr == "laneid" and obj is _cuda_module():
+                return Value(LANE, INT32)
             try:
                 return Known(getattr(obj, node.attr))
             except AttributeError:
@@ -811,6 +811,61 @@ class KernelSource:
             return self.static_array(node, name.split(".")[0])
         if name.startswith("atomic."):
             return self.atomic(node, name.split(".")[1])
+        return self.warp_or_bit_intrinsic(node, name)
+
+    def warp_or_bit_intrinsic(self, node, name):
+        counts = {"shfl_sync": 3, "shfl_up_sync": 3, "shfl_down_sync": 3, "shfl_xor_sync": 3, "all_sync": 2,
+                  "any_sync": 2, "eq_sync": 2, "ballot_sync": 2, "activemask": 0, "lanemask_lt": 0, "popc": 1,
+                  "clz": 1, "ffs": 1, "brev": 1, "fma": 3, "selp": 3}
+        if name not in counts:
+            raise self.unsupported(node, f"cuda.{name}()")
+        if len(node.args) != counts[name]:
+            raise self.error(node, f"cuda.{name}() takes {counts[name]} argument{'s' if counts[name] != 1 else ''}")
+        if name == "activemask":
+            return Value("__activemask()", UINT32)
+        if name == "lanemask_lt":
+            return Value(f"((1u << {LANE}) - 1u)", UINT32)
+        if name == "selp":
+            a, b = self.rvalue(node.args[1]), self.rvalue(node.args[2])
+            t = strong(promote(a.type, b.type))
+            return Value(f"({self.condition(node.args[0])} ? {self.cast(a, t)} : {self.cast(b, t)})", t)
+        if name == "fma":
+            values = [self.rvalue(a) for a in node.args]
+            t = strong(promote(promote(values[0].type, values[1].type), values[2].type))
+            if t.kind != "f":
+                raise self.error(node, "cuda.fma() takes floating-point numbers")
+            function = "fmaf" if t.dtype.itemsize == 4 else "fma"
+            return Value(f"{function}({', '.join(self.cast(v, t) for v in values)})", t)
+        if name in ("popc", "clz", "ffs", "brev"):
+            value = self.rvalue(node.args[0])
+            t = strong(value.type)
+            if t.kind not in "iu":
+                raise self.error(node, f"cuda.{name}() takes an integer, not {value.type}")
+            wide = t.dtype.itemsize == 8
+            argument = f"(unsigned long long)({value.code})" if wide else f"(unsigned)({value.code})"
+            if name == "brev":
+                result = Scalar(numpy.dtype(numpy.uint64 if wide else numpy.uint32))
+                return Value(f"__brev{'ll' if wide else ''}({argument})", result)
+            if name == "popc":
+                return Value(f"__popc{'ll' if wide else ''}({argument})", INT32)
+            signed = f"(long long)({value.code})" if wide else f"(int)({value.code})"
+            return Value(f"__{name}{'ll' if wide else ''}({signed})", INT32)
+        mask = f"(unsigned)({self.rvalue(node.args[0]).code})"
+        if name in ("all_sync", "any_sync", "ballot_sync", "eq_sync"):
+            predicate = self.condition(node.args[1])
+            if name == "ballot_sync":
+                return Value(f"__ballot_sync({mask}, {predicate})", UINT32)
+            if name == "eq_sync":
+                return Value(f"(__all_sync({mask}, {predicate}) || !__any_sync({mask}, {predicate}))", BOOL)
+            return Value(f"(__{name}({mask}, {predicate}) != 0)", BOOL)
+        value = self.rvalue(node.args[1])
+        t = strong(value.type)
+        if t.kind == "b":
+            t = INT32
+        if t.dtype.itemsize < 4:
+            t = INT32 if t.kind == "i" else UINT32
+        lane = self.rvalue(node.args[2])
+        return Value(f"__{name}({mask}, {self.cast(value, t)}, (int)({lane.code}))", t)
         raise self.unsupported(node, f"cuda.{name}()")
 
     def static_array(self, node, space):
@@ -892,6 +947,9 @@ class KernelSource:
 
 
 C_ALIGNED = "__align__(16)"
+# The lane of the calling thread: its linear index in the block, modulo the warp (2-D and 3-D blocks too).
+LANE = "((int)(((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x) % 32))"
+UINT32 = Scalar(numpy.dtype(numpy.uint32))
 
 
 class _NotYet(Exception):

@@ -321,3 +321,40 @@ def test_dynamic_shared_memory_local_arrays_counting_barrier_and_atomics():
     numpy.testing.assert_array_equal(out.get(), (numpy.roll(values, -1) + 3 * numpy.arange(64)).astype(numpy.float32))
     got = counts.get()
     assert list(got[:4]) == [int((values > 0.5).sum()), 63, 0, 5] and 1 <= got[4] <= 64
+
+
+@cuda.jit
+def warp_sums_and_votes(values, sums, votes):
+    i = cuda.grid(1)
+    v = values[i]
+    offset = 16
+    while offset > 0:
+        v += cuda.shfl_down_sync(0xFFFFFFFF, v, offset)
+        offset //= 2
+    positive = values[i] > 0
+    ballot = cuda.ballot_sync(0xFFFFFFFF, positive)  # votes: every lane of the mask takes part
+    every = cuda.all_sync(0xFFFFFFFF, positive)
+    some = cuda.any_sync(0xFFFFFFFF, positive)
+    if cuda.laneid == 0:
+        warp = i // cuda.warpsize
+        sums[warp] = v
+        votes[warp, 0] = cuda.popc(ballot)
+        votes[warp, 1] = 1 if every else 0
+        votes[warp, 2] = 1 if some else 0
+        votes[warp, 3] = cuda.ffs(ballot)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
+def test_warp_shuffles_and_votes(dtype):
+    values = (RNG.integers(-50, 50, 128)).astype(dtype)
+    values[32:64] = numpy.abs(values[32:64]) + 1  # a warp of positives only
+    values[64:96] = -numpy.abs(values[64:96]) - 1  # and one of negatives only
+    sums = gpukit.zeros(4, dtype)
+    votes = gpukit.zeros((4, 4), numpy.int32)
+    warp_sums_and_votes[1, 128](gpukit.asarray(values), sums, votes)
+    warps = values.reshape(4, 32)
+    numpy.testing.assert_allclose(sums.get(), warps.sum(axis=1), rtol=1e-6)
+    positive = warps > 0
+    first = [int(numpy.argmax(row)) + 1 if row.any() else 0 for row in positive]
+    numpy.testing.assert_array_equal(votes.get(), numpy.stack(
+        [positive.sum(axis=1), positive.all(axis=1), positive.any(axis=1), first], axis=1))
