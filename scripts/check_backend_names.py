@@ -7,7 +7,8 @@ that a new backend is a folder and a line in src/backends/backends.cmake. The ba
 include/, python/src/) a name counts as a string literal ("cuda"), a namespace (cuda::), an include of
 the backend's folder, an enumerator (Kind::cuda) or its descriptor function; in Python
 (python/gpukit/), as a string literal that is not a docstring (nor, in `__all__`, the name of a module
-beside it: `gpukit.cuda` is Numba's API, named as Numba names it). Comments, docstrings and messages
+beside it: `gpukit.cuda` is Numba's API, named as Numba names it; nor on a line whose comment starts
+`# not a backend:` and says why, as Numba's target name "cuda" does). Comments, docstrings and messages
 that mention a backend in a sentence are documentation and do not count. Prints each place; exits
 1 when there is one.
 
@@ -70,6 +71,8 @@ def python_findings(text, names, modules=()):
         if token.type != tokenize.STRING:
             continue
         if in_all and token.string.strip("'\"") in modules:
+            continue
+        if "# not a backend:" in token.line:  # the line says why the word is not a backend's name here
             continue
         previous = next((t for t in reversed(tokens[:index]) if t.type not in (tokenize.NL, tokenize.COMMENT)), None)
         docstring = previous is None or previous.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)

@@ -194,7 +194,7 @@ from ._errors import (
 )
 from ._indexing import where
 from ._interop import array, asarray, ascontiguousarray, asfortranarray, asnumpy, from_dlpack
-from ._jit import jit
+from ._jit import jit, vectorize
 from ._kernel import RawKernel, RawModule
 from ._shape import fliplr, flipud, pad, ravel, reshape
 
@@ -244,5 +244,5 @@ __all__ = [
     "set_raise_on_hazard", "set_sandbox", "setdiff1d", "setxor1d", "sort", "split", "squeeze", "stack", "std", "sum",
     "swapaxes", "synchronize", "take", "take_along_axis", "take_check_report", "tile", "trace", "transpose", "tril",
     "triu", "ufunc", "union1d", "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
-    "use_backend", "var", "vdot", "vstack", "where", "zeros", "zeros_like",
+    "use_backend", "var", "vdot", "vectorize", "vstack", "where", "zeros", "zeros_like",
 ] + sorted(_ufuncs)

@@ -664,6 +664,11 @@ class ndarray:
         ``out``: a NumPy array of the same shape and dtype to copy into. Returns once the data is on the host (the copy runs on ``stream``, default the current stream).
         """
 
+    def copy_to_host(self, ary: object | None = None, stream: object = 0) -> object:
+        """
+        Numba's name for :meth:`get`: a NumPy copy of the array, or the copy into ``ary`` (``stream`` 0: the current stream).
+        """
+
     def set(self, arr: object, stream: Stream | None = None) -> None:
         """
         Copies host data (a NumPy array or anything NumPy can read) of the same shape and dtype into the array.

@@ -350,6 +350,15 @@ void bind_array(nb::module_& m) {
              "A NumPy copy of the array, in row-major order whatever the view's strides.\n\n``out``: a NumPy array of "
              "the same shape and dtype to copy into. Returns once the data is on the host (the copy runs on "
              "``stream``, default the current stream).")
+        .def(
+            "copy_to_host",
+            [](const Array& a, nb::handle ary, nb::handle stream) {
+                const bool default_stream = nb::isinstance<nb::int_>(stream) && nb::cast<long long>(stream) == 0;
+                return get(a, default_stream ? nb::none() : stream, ary);
+            },
+            "ary"_a = nb::none(), "stream"_a = 0,
+            "Numba's name for :meth:`get`: a NumPy copy of the array, or the copy into ``ary`` (``stream`` 0: the "
+            "current stream).")
         .def("set", &set, "arr"_a.none(), "stream"_a = nb::none(),
              nb::sig("def set(self, arr: object, stream: Stream | None = None) -> None"),
              "Copies host data (a NumPy array or anything NumPy can read) of the same shape and dtype into the "

@@ -1,5 +1,6 @@
 """Kernels written in Python (Numba-CUDA's kernel language), translated to CUDA C: gpukit.jit."""
 
-from .dispatcher import Kernel, jit
+from .dispatcher import DeviceFunction, Kernel, jit
+from .vectorize import ScalarType, Signature, Vectorized, vectorize
 
-__all__ = ["Kernel", "jit"]
+__all__ = ["DeviceFunction", "Kernel", "ScalarType", "Signature", "Vectorized", "jit", "vectorize"]

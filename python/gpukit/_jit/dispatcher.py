@@ -32,13 +32,11 @@ def jit(function=None, *, device=False, check=None, **options):
     if options:
         unknown = ", ".join(sorted(options))
         raise TypeError(f"gpukit.jit got unexpected keyword arguments: {unknown}")
-    if device:
-        raise NotImplementedError("gpukit.jit(device=True) (device functions) is not supported yet")
 
     def wrap(function):
         if not callable(function) or not hasattr(function, "__code__"):
             raise TypeError(f"gpukit.jit decorates a Python function, not {describe_value(function)}")
-        return Kernel(function, check)
+        return DeviceFunction(function) if device else Kernel(function, check)
 
     if function is None:
         return wrap
@@ -160,6 +158,24 @@ class Kernel:
 
     def __repr__(self):
         return f"<gpukit.jit kernel {self.__qualname__}>"
+
+
+class DeviceFunction:
+    """A function kernels call (``@gpukit.jit(device=True)``); translated once per argument types."""
+
+    def __init__(self, function):
+        self._gpukit_device_function = function
+        self.py_func = function
+        self.__name__ = function.__name__
+        self.__qualname__ = function.__qualname__
+        self.__doc__ = function.__doc__
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"{self.__name__} is a device function: call it from a kernel (a function decorated with "
+                        "@gpukit.jit), not from the host")
+
+    def __repr__(self):
+        return f"<gpukit.jit device function {self.__qualname__}>"
 
 
 class _Launch:

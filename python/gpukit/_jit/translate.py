@@ -183,8 +183,12 @@ def c_identifier(name):
 class KernelSource:
     """The translation of ``function`` for ``arg_types``: ``code`` (CUDA C), ``name`` (the kernel's)."""
 
-    def __init__(self, function, arg_types):
+    def __init__(self, function, arg_types, *, device=False, callers=()):
         self.function = function
+        self.device = device  # a device function: returns a value, called from kernels
+        self.callers = callers + (function,)  # the functions being translated, for refusing recursion
+        self.return_type = None
+        self.callees = {}  # (function, argument types) -> KernelSource, emitted before this one
         self.filename = function.__code__.co_filename
         try:
             lines, first_line = inspect.getsourcelines(function)
@@ -208,7 +212,10 @@ class KernelSource:
         self.arg_types = dict(zip(self.arg_names, arg_types))
         self.names = dict(function.__globals__)
         self.names.update(_closure(function))
-        self.name = "gk_jit_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in function.__name__)
+        self.name = ("gk_jit_device_" if device else "gk_jit_") + "".join(
+            c if c.isascii() and c.isalnum() else "_" for c in function.__name__)
+        if device:  # one C function per argument-type signature
+            self.name += "_" + "_".join(_type_tag(t) for t in arg_types)
         self.variables = {}        # local name -> type
         self.static_arrays = {}    # local name -> StaticArray (shared/local), declared at the top
         self.lines, self.depth, self.temporaries = [], 1, 0
@@ -270,8 +277,12 @@ class KernelSource:
         body_start = len(self.lines)
         self._statements(self.definition.body)
         body = self.lines[body_start:]
-        header = [f'#line {self.definition.lineno} {c_string(self.filename)}',
-                  f'extern "C" __global__ void {self.name}({", ".join(params)}) {{']
+        if self.device:
+            result = "void" if self.return_type is None else _c(self.return_type.dtype)
+            signature = f"__device__ inline {result} {self.name}({', '.join(params)}) {{"
+        else:
+            signature = f'extern "C" __global__ void {self.name}({", ".join(params)}) {{'
+        header = [f'#line {self.definition.lineno} {c_string(self.filename)}', signature]
         for name, t in self.static_arrays.items():
             size = math.prod(t.shape)
             qualifier = "__shared__ " if t.space == "shared" else ""
@@ -283,7 +294,22 @@ class KernelSource:
                 header.append(f"    {qualifier}{_c(t.dtype)} {c_identifier(name)}[{max(size, 1)}];")
         for name, t in self.variables.items():
             header.extend(_declare(name, t))
-        return PRELUDE + "\n".join(header + body) + "\n}\n"
+        self.definition_code = "\n".join(header + body) + "\n}\n"
+        return PRELUDE + self.functions_code() + self.definition_code
+
+    def functions_code(self):
+        """The device functions this one calls, each once, callees before callers (without the prelude)."""
+        seen, out = set(), []
+
+        def visit(source):
+            for callee in source.callees.values():
+                if callee.name not in seen:
+                    visit(callee)
+                    seen.add(callee.name)
+                    out.append(callee.definition_code)
+
+        visit(self)
+        return "".join(out)
 
     def line(self, node, text):
         if not self.emitting:
@@ -321,9 +347,22 @@ class KernelSource:
             self.line(node, f"(void)({value.code});")
 
     def _stmt_Return(self, node):
-        if node.value is not None and not (isinstance(node.value, ast.Constant) and node.value.value is None):
+        has_value = node.value is not None and not (isinstance(node.value, ast.Constant) and node.value.value is None)
+        if has_value and not self.device:
             raise self.error(node, "a kernel cannot return a value; write results into an array argument")
-        self.line(node, "return;")
+        if not has_value:
+            self.line(node, "return;")
+            return
+        value = self.rvalue(node.value)
+        if not isinstance(value.type, Scalar):
+            raise self.error(node, f"a device function returns a number, not {value.type}")
+        if not self.emitting:
+            merged = strong(value.type) if self.return_type is None else unify(self.return_type, value.type)
+            if merged is None:
+                raise self.error(node, f"the function returns {self.return_type} and also {value.type}")
+            self.return_type = strong(merged)
+            return
+        self.line(node, f"return {self.cast(value, self.return_type)};")
 
     def _stmt_Break(self, node):
         self.line(node, "break;")
@@ -716,11 +755,36 @@ class KernelSource:
             return self.conversion(node, function, args)
         if function in (abs, min, max):
             return self.builtin_minmax(node, function.__name__, args)
+        if getattr(function, "_gpukit_device_function", None) is not None:
+            return self.device_call(node, function._gpukit_device_function, args)
         if module in ("math", "numpy") or (isinstance(function, numpy.ufunc)):
             return self.math_call(node, name, args, "math" if module == "math" else "numpy")
         if dtype_of(function) is not None and hasattr(function, "name"):  # numba.float32(x)
             return self.conversion(node, function, args)
         raise self.unsupported(node, f"calling {ast.unparse(node.func)}")
+
+    def device_call(self, node, function, args):
+        if function in self.callers:
+            raise self.error(node, f"{function.__qualname__} calls itself (directly or through other functions): "
+                             "recursion is not supported in kernels")
+        types = tuple(strong(a.type) for a in args)
+        for t in types:
+            if isinstance(t, StaticArray):
+                raise self.error(node, "shared and local arrays cannot be passed to a device function yet")
+        key = (function, types)
+        callee = self.callees.get(key)
+        if callee is None:
+            callee = self.callees[key] = KernelSource(function, types, device=True, callers=self.callers)
+        pieces = []
+        for arg, t in zip(args, types):
+            if isinstance(t, Array):
+                pieces.extend([arg.code] + [_extent(arg.code, t, k) for k in range(t.ndim)]
+                              + [f"{arg.code}_stride{k}" for k in range(t.ndim)])
+            elif isinstance(t, Tuple):
+                pieces.extend(f"(({_c(item_type.dtype)})({item}))" for item, item_type in zip(arg.items, t.items))
+            else:
+                pieces.append(self.cast(arg, t))
+        return Value(f"{callee.name}({', '.join(pieces)})", callee.return_type)
 
     def conversion(self, node, function, args):
         if len(args) != 1 or not isinstance(args[0].type, Scalar):
@@ -990,6 +1054,15 @@ def _stride(code, t, k):
     if t.contiguous and k == t.ndim - 1:
         return "1ll"
     return f"{code}_stride{k}"
+
+
+def _type_tag(t):
+    """A short C-identifier spelling of a type, for naming one device function per signature."""
+    if isinstance(t, Array):
+        return f"a{t.ndim}{t.dtype.name}{'c' if t.contiguous else 's'}"
+    if isinstance(t, Tuple):
+        return "t" + "".join(_type_tag(item) for item in t.items) + "e"
+    return t.dtype.name
 
 
 def _params_of(name, t):

@@ -121,3 +121,17 @@ def test_jit_options_and_unsupported_forms_are_refused():
         gpukit.jit(3)
     with pytest.raises(TypeError, match="can only be called inside a kernel"):
         cuda.grid(1)
+
+
+@cuda.jit(device=True)
+def recursive(n):
+    return 1 if n <= 1 else n * recursive(n - 1)
+
+
+def calls_recursive(out):
+    out[0] = recursive(5)
+
+
+def test_recursion_is_refused_naming_the_function():
+    with pytest.raises(TypeError, match="recursive calls itself .* recursion is not supported"):
+        launch(gpukit.jit(calls_recursive), gpukit.zeros(4, numpy.float32))

@@ -358,3 +358,61 @@ def test_warp_shuffles_and_votes(dtype):
     first = [int(numpy.argmax(row)) + 1 if row.any() else 0 for row in positive]
     numpy.testing.assert_array_equal(votes.get(), numpy.stack(
         [positive.sum(axis=1), positive.all(axis=1), positive.any(axis=1), first], axis=1))
+
+
+def test_the_course_program_runs_with_numbas_host_api():
+    """seeds 004: cuda.to_device, cuda.device_array, a 2-D grid kernel, copy_to_host."""
+    a = RNG.normal(0, 10, (45, 30)).astype(numpy.float32)
+    b = RNG.normal(0, 10, (30, 22)).astype(numpy.float32)
+    a_gpu = cuda.to_device(a)
+    b_gpu = cuda.to_device(b)
+    c_gpu = cuda.device_array((45, 22))
+    threads = (16, 16)
+    blocks = (math.ceil(a.shape[0] / threads[0]), math.ceil(b.shape[1] / threads[1]))
+    naive_matmul[blocks, threads](a_gpu, b_gpu, c_gpu)
+    cuda.synchronize()
+    numpy.testing.assert_allclose(c_gpu.copy_to_host(), a.astype(numpy.float64) @ b, rtol=1e-4, atol=1e-3)
+    out = numpy.empty((45, 22))
+    assert c_gpu.copy_to_host(out) is out
+    assert cuda.is_available() and len(cuda.gpus) >= 1 and cuda.gpus.current == gpukit.get_device()
+
+
+@cuda.jit
+def naive_matmul(A, B, C):
+    i, j = cuda.grid(2)
+    if i < C.shape[0] and j < C.shape[1]:
+        tmp = 0.
+        for k in range(A.shape[1]):
+            tmp += A[i, k] * B[k, j]
+        C[i, j] = tmp
+
+
+@cuda.jit(device=True)
+def clamp(value, low, high):
+    if value < low:
+        return low
+    if value > high:
+        return high
+    return value
+
+
+@cuda.jit(device=True)
+def clamped_square(x, i):
+    return clamp(x[i] * x[i], 0.25, 4)
+
+
+@cuda.jit
+def uses_device_functions(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = clamped_square(x, i) + clamp(i, 0, 3)
+
+
+def test_device_functions_called_from_kernels_and_from_each_other():
+    x = (RNG.random(300) * 4 - 2).astype(numpy.float32)
+    out = gpukit.empty(300, numpy.float32)
+    uses_device_functions[3, 128](gpukit.asarray(x), out)
+    want = numpy.clip(x * x, 0.25, 4) + numpy.clip(numpy.arange(300), 0, 3)
+    numpy.testing.assert_allclose(out.get(), want, rtol=1e-6)
+    with pytest.raises(TypeError, match="device function: call it from a kernel"):
+        clamp(1, 2, 3)

@@ -1,0 +1,187 @@
+"""@gpukit.vectorize: a scalar Python function as an elementwise operation on arrays (Numba's
+``@vectorize([...], target='cuda')``).
+
+The function is translated as a device function once per signature and wrapped in a
+:class:`gpukit.ElementwiseKernel`, which brings broadcasting, ``out=`` and the compile cache.
+Signatures are Numba's (``float32(float32, float32)`` with gpukit.cuda's types, or the same as a
+string); without them the types come from each call's arguments, as NumPy's rules give them.
+"""
+
+import re
+
+import numpy
+
+from .. import _core
+from .._errors import describe_value
+from .._interop import asarray
+from .translate import PRELUDE, KernelSource
+from .types import C_NAMES, Scalar, dtype_of, strong
+
+NUMBA_GPU_TARGET = "cuda"  # not a backend: Numba's name for "the GPU", here the current device, whichever backend
+
+
+def device_for_target(target):
+    """The device a vectorized function runs on: the current one for 'cuda', else the named backend's."""
+    from .._backend import all_devices, backends, get_device
+    if target == NUMBA_GPU_TARGET:
+        return get_device()
+    for device in all_devices():
+        if device.backend == target:  # a backend the caller named
+            return device
+    names = [info.name for info in backends()]
+    raise ValueError(f"gpukit.vectorize runs on target {NUMBA_GPU_TARGET!r} (the current device) or a backend's "
+                     f"name ({', '.join(map(repr, names))}), not {target!r}; for the CPU use numpy.vectorize")
+
+
+class Signature:
+    """A return type and argument types, as Numba's ``float32(float32, float32)`` makes one."""
+
+    def __init__(self, result, args):
+        self.result = result
+        self.args = tuple(args)
+
+    def __repr__(self):
+        return f"{self.result.name}({', '.join(a.name for a in self.args)})"
+
+
+class ScalarType:
+    """Numba's scalar type objects (``float32``): a dtype, and called with types, a signature."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __call__(self, *args):
+        dtypes = [_dtype_or_raise(a) for a in args]
+        return Signature(numpy.dtype(self.name), dtypes)
+
+    def __repr__(self):
+        return self.name
+
+
+def _dtype_or_raise(value):
+    dtype = dtype_of(value)
+    if dtype is None:
+        raise TypeError(f"{value!r} is not a type kernels have (bool, int8..int64, uint8..uint64, float32, float64)")
+    return dtype
+
+
+def parse_signature(signature):
+    """A Signature from Numba's forms: ``float32(float32, float32)`` or its string."""
+    if isinstance(signature, Signature):
+        return signature
+    if isinstance(signature, str):
+        match = re.fullmatch(r"\s*(\w+)\s*\(([\w\s,]*)\)\s*", signature)
+        if match is None:
+            raise ValueError(f"a signature reads 'float32(float32, float32)', not {signature!r}")
+        args = [a.strip() for a in match.group(2).split(",") if a.strip()]
+        return Signature(_dtype_or_raise(match.group(1)), [_dtype_or_raise(a) for a in args])
+    if hasattr(signature, "return_type") and hasattr(signature, "args"):  # numba's own Signature
+        return Signature(_dtype_or_raise(str(signature.return_type)), [_dtype_or_raise(str(a)) for a in signature.args])
+    raise TypeError(f"a signature is 'float32(float32, float32)' or gpukit.cuda.float32(...), not "
+                    f"{describe_value(signature)}")
+
+
+def vectorize(signatures=None, target=NUMBA_GPU_TARGET, **options):
+    """Turns a scalar function into an elementwise operation on device arrays (Numba's vectorize).
+
+    ``signatures``: a list of Numba signatures (tried in order; the first whose argument types the
+    inputs convert to safely wins) or None (types from each call's inputs). ``target``: 'cuda' runs
+    on the current device (the GPU, or the simulator where it is the selected backend); a backend's
+    name ('sim') on that backend's device."""
+    if options:
+        raise TypeError(f"vectorize got unexpected keyword arguments: {', '.join(sorted(options))}")
+    if not isinstance(target, str):
+        raise TypeError(f"target must be a str, not {describe_value(target)}")
+    device_for_target(target)
+    if callable(signatures) and not isinstance(signatures, (ScalarType, str, list, tuple)):
+        return Vectorized(signatures, None, target)
+    parsed = None
+    if signatures is not None:
+        if isinstance(signatures, (str, Signature)) or not hasattr(signatures, "__iter__"):
+            signatures = [signatures]
+        parsed = [parse_signature(s) for s in signatures]
+        if not parsed:
+            raise ValueError("vectorize needs at least one signature, or none at all (None)")
+
+    def wrap(function):
+        return Vectorized(function, parsed, target)
+
+    return wrap
+
+
+class Vectorized:
+    """An elementwise operation made from a scalar function; call it on arrays and numbers."""
+
+    def __init__(self, function, signatures, target):
+        if not hasattr(function, "__code__"):
+            raise TypeError(f"vectorize decorates a Python function, not {describe_value(function)}")
+        self.py_func = function
+        self.signatures = signatures
+        self.target = target
+        self._device()  # an unknown target fails here, at the decoration
+        self.nin = function.__code__.co_argcount
+        self._kernels = {}
+        self.__name__ = function.__name__
+        self.__doc__ = function.__doc__
+
+    def __call__(self, *args, out=None, stream=None):
+        if len(args) != self.nin:
+            raise TypeError(f"{self.__name__} takes {self.nin} argument{'s' if self.nin != 1 else ''}, not {len(args)}")
+        device = self._device()
+        with device:
+            host_out = out if isinstance(out, numpy.ndarray) else None
+            arrays = [asarray(a) if isinstance(a, numpy.ndarray) or hasattr(a, "__cuda_array_interface__") else a
+                      for a in args]
+            dtypes = [a.dtype if isinstance(a, _core.ndarray) else numpy.result_type(a) for a in arrays]
+            signature = self._signature_for(dtypes)
+            kernel = self._kernel_for(signature)
+            inputs = [a.astype(t) if isinstance(a, _core.ndarray) and a.dtype != t else a
+                      for a, t in zip(arrays, signature.args)]
+            if out is None:
+                result = kernel(*inputs, stream=stream)
+            else:
+                device_out = asarray(out) if host_out is not None else out
+                kernel(*inputs, device_out, stream=stream)
+                if host_out is not None:
+                    host_out[...] = device_out.get()
+                result = out
+            return result
+
+    def _device(self):
+        return device_for_target(self.target)
+
+    def _signature_for(self, dtypes):
+        if self.signatures is None:
+            source = KernelSource(self.py_func, tuple(Scalar(numpy.dtype(t)) for t in dtypes), device=True)
+            result = source.return_type or Scalar(numpy.dtype(numpy.float64))
+            return Signature(result.dtype, [numpy.dtype(t) for t in dtypes])
+        for rule in ("equiv", "safe", "same_kind"):
+            for signature in self.signatures:
+                if all(numpy.can_cast(d, t, rule) for d, t in zip(dtypes, signature.args)):
+                    return signature
+        raise TypeError(f"{self.__name__}: no signature takes ({', '.join(numpy.dtype(d).name for d in dtypes)}); "
+                        f"it has {', '.join(map(repr, self.signatures))}")
+
+    def _kernel_for(self, signature):
+        key = (signature.result, signature.args)
+        kernel = self._kernels.get(key)
+        if kernel is None:
+            if len(signature.args) != self.nin:
+                raise TypeError(f"the signature {signature!r} has {len(signature.args)} arguments; "
+                                f"{self.__name__} takes {self.nin}")
+            source = KernelSource(self.py_func, tuple(Scalar(t) for t in signature.args), device=True)
+            names = [f"x{k}" for k in range(self.nin)]
+            in_params = ", ".join(f"{t.name} {n}" for t, n in zip(signature.args, names))
+            result = C_NAMES[numpy.dtype(signature.result)]
+            returned = strong(source.return_type) if source.return_type else None
+            if returned is None:
+                raise TypeError(f"{self.__name__} returns no value; a vectorized function returns one number")
+            operation = f"out = ({result}){source.name}({', '.join(names)})"
+            kernel = self._kernels[key] = _core.ElementwiseKernel(
+                in_params, f"{numpy.dtype(signature.result).name} out", operation,
+                "vectorized_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in self.__name__),
+                preamble=PRELUDE + source.functions_code() + source.definition_code)
+        return kernel
+
+    def __repr__(self):
+        return f"<gpukit.vectorize {self.__name__}>"
