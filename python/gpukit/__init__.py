@@ -194,7 +194,7 @@ from ._errors import (
 )
 from ._indexing import where
 from ._interop import array, asarray, ascontiguousarray, asfortranarray, asnumpy, from_dlpack
-from ._jit import jit, vectorize
+from ._jit import jit, reduce, vectorize
 from ._kernel import RawKernel, RawModule
 from ._shape import fliplr, flipud, pad, ravel, reshape
 
@@ -240,7 +240,7 @@ __all__ = [
     "nanmean", "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar",
     "ndarray", "nonzero", "nullptr", "ones", "ones_like", "pad", "partition", "percentile", "pinned_empty",
     "print_check_report", "prod", "ptp", "put", "put_along_axis", "quantile", "raise_on_hazard", "ravel", "real",
-    "repeat", "reshape", "roll", "rot90", "round", "sandboxed", "searchsorted", "set_print_check_report",
+    "reduce", "repeat", "reshape", "roll", "rot90", "round", "sandboxed", "searchsorted", "set_print_check_report",
     "set_raise_on_hazard", "set_sandbox", "setdiff1d", "setxor1d", "sort", "split", "squeeze", "stack", "std", "sum",
     "swapaxes", "synchronize", "take", "take_along_axis", "take_check_report", "tile", "trace", "transpose", "tril",
     "triu", "ufunc", "union1d", "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",

@@ -8,7 +8,7 @@ the gpukit function that does the same (device arrays are gpukit arrays).
 import numpy
 
 from . import _backend, _core, _creation, _interop
-from ._jit import ScalarType, jit, vectorize
+from ._jit import ScalarType, jit, reduce, vectorize
 from ._jit.intrinsics import (
     activemask,
     all_sync,
@@ -55,7 +55,7 @@ float32, float64 = ScalarType("float32"), ScalarType("float64")
 
 __all__ = [
     "boolean", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "vectorize",
+    "reduce", "vectorize",
     "default_stream", "detect", "device_array", "device_array_like", "event", "get_current_device", "gpus",
     "is_available", "pinned_array", "select_device", "stream", "synchronize", "to_device",
     "activemask", "all_sync", "any_sync", "ballot_sync", "brev", "clz", "eq_sync", "ffs", "fma", "lanemask_lt",

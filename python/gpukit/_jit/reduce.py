@@ -1,0 +1,75 @@
+"""@gpukit.reduce: a binary Python function as a reduction of a device array (Numba's
+``@cuda.reduce``), run by the array layer's reduction engine through a ReductionKernel.
+
+The function must be associative: the engine combines elements in a tree, not left to right.
+``init`` is combined once, with the reduction of the elements, as Numba does.
+"""
+
+import numpy
+
+from .. import _core
+from .._errors import describe_value
+from .._interop import asarray
+from .translate import PRELUDE, KernelSource
+from .types import C_NAMES, Scalar, dtype_of
+
+
+def reduce(function):
+    """Makes a reduction of a binary function: ``sum_reduce = gpukit.reduce(lambda a, b: a + b)`` or as a
+    decorator; ``sum_reduce(array, size=None, res=None, init=0, stream=0)`` as Numba's."""
+    if not callable(function) or not hasattr(function, "__code__"):
+        raise TypeError(f"reduce takes a Python function of two values, not {describe_value(function)}")
+    if function.__code__.co_argcount != 2:
+        raise TypeError(f"a reduction's function takes two values; {function.__qualname__} takes "
+                        f"{function.__code__.co_argcount}")
+    return Reducer(function)
+
+
+class Reducer:
+    """A reduction made from a binary function; call it on a device (or NumPy) array."""
+
+    def __init__(self, function):
+        self.py_func = function
+        self._kernels = {}
+        self.__name__ = function.__name__
+        self.__doc__ = function.__doc__
+
+    def __call__(self, arr, size=None, res=None, init=0, stream=0):
+        array = asarray(arr) if not isinstance(arr, _core.ndarray) else arr
+        if array.ndim != 1:
+            array = array.ravel()
+        if size is not None:
+            if not isinstance(size, (int, numpy.integer)) or isinstance(size, bool) or not 0 <= size <= array.size:
+                raise ValueError(f"size must be an int from 0 to the array's {array.size} elements, not {size!r}")
+            array = array[:int(size)]
+        dtype = numpy.dtype(array.dtype)
+        if dtype_of(dtype) is None:
+            raise TypeError(f"{self.__name__}: arrays of {dtype.name} cannot be reduced by a Python function yet")
+        start = dtype.type(init)
+        if array.size == 0:
+            total = start
+        else:
+            stream = None if isinstance(stream, int) and stream == 0 else stream
+            reduced = self._kernel_for(dtype)(array, stream=stream).get()[()]
+            total = dtype.type(self.py_func(start, reduced))  # init once, on the host, as Numba's
+        if res is None:
+            return total
+        res[0:1] = numpy.array([total], dtype)
+        return None
+
+    def _kernel_for(self, dtype):
+        kernel = self._kernels.get(dtype)
+        if kernel is None:
+            t = Scalar(dtype)
+            source = KernelSource(self.py_func, (t, t), device=True)
+            if source.return_type is None:
+                raise TypeError(f"{self.__name__} returns no value; a reduction's function returns one")
+            c_type = C_NAMES[dtype]
+            kernel = self._kernels[dtype] = _core.ReductionKernel(
+                f"{dtype.name} x", f"{dtype.name} y", "x", f"({c_type}){source.name}(a, b)", "y = a", None,
+                "reduced_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in self.__name__),
+                preamble=PRELUDE + source.functions_code() + source.definition_code)
+        return kernel
+
+    def __repr__(self):
+        return f"<gpukit.reduce {self.__name__}>"
