@@ -130,6 +130,8 @@ class Vectorized:
         device = self._device()
         with device:
             host_out = out if isinstance(out, numpy.ndarray) else None
+            # As Numba's: host inputs only (no device array among them) give a host result.
+            on_host = not any(isinstance(a, _core.ndarray) or hasattr(a, "__cuda_array_interface__") for a in args)
             arrays = [asarray(a) if isinstance(a, numpy.ndarray) or hasattr(a, "__cuda_array_interface__") else a
                       for a in args]
             dtypes = [a.dtype if isinstance(a, _core.ndarray) else numpy.result_type(a) for a in arrays]
@@ -139,6 +141,8 @@ class Vectorized:
                       for a, t in zip(arrays, signature.args)]
             if out is None:
                 result = kernel(*inputs, stream=stream)
+                if on_host and any(isinstance(a, numpy.ndarray) for a in args):
+                    result = result.get()
             else:
                 device_out = asarray(out) if host_out is not None else out
                 kernel(*inputs, device_out, stream=stream)
