@@ -50,13 +50,15 @@ def test_example_checks_its_result_and_says_it_is_correct(name):
     assert summary.startswith(EXAMPLES[name]) and summary.endswith(": correct"), output
 
 
-# The course's Numba programs, ported by changing their imports (examples/python/numba_style).
-NUMBA_STYLE = sorted(path.name for path in (EXAMPLES_DIR / "numba_style").glob("*.py"))
+# The course's Numba and PyCUDA programs, ported by changing their imports
+# (examples/python/numba_style, examples/python/pycuda_style).
+PORTED = sorted(f"{path.parent.name}/{path.name}" for style in ("numba_style", "pycuda_style")
+                for path in (EXAMPLES_DIR / style).glob("*.py"))
 
 
-@pytest.mark.parametrize("name", NUMBA_STYLE)
-def test_numba_style_program_runs_and_says_it_is_correct(name):
-    command = [sys.executable, str(EXAMPLES_DIR / "numba_style" / name)] + (["--quick"] if on_simulator() else [])
+@pytest.mark.parametrize("name", PORTED)
+def test_ported_program_runs_and_says_it_is_correct(name):
+    command = [sys.executable, str(EXAMPLES_DIR / name)] + (["--quick"] if on_simulator() else [])
     environment = dict(os.environ, GPUKIT_BACKEND=gpukit.backend())
     completed = subprocess.run(command, capture_output=True, text=True, timeout=600, env=environment)
     output = completed.stdout + completed.stderr
