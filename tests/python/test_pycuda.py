@@ -88,3 +88,10 @@ def test_events_time_a_launch():
     end.record()
     end.synchronize()
     assert end.time_since(start) >= 0
+
+
+def test_names_and_arguments_never_become_code():
+    with pytest.raises(ValueError, match="C identifier"):
+        ElementwiseKernel("float *x", "x[i] = 0", "k(){} void evil")
+    with pytest.raises(ValueError, match="cannot read the argument"):
+        ElementwiseKernel("float *x) {} void evil(float *y", "x[i] = 0")

@@ -1,7 +1,10 @@
 """``gpukit.pycuda.elementwise.ElementwiseKernel``: PyCUDA's, whose operation indexes pointer
 arguments with ``i`` (``"z[i] = a*x[i] + y[i]"``) over ``n``, the first array argument's size."""
 
+import re
+
 from .._errors import describe_value
+from .._jit.types import C_NAMES
 from .._kernel import RawModule
 from ._arguments import parse_arguments
 
@@ -16,11 +19,16 @@ class ElementwiseKernel:
                             (loop_prep, "loop_prep"), (after_loop, "after_loop")):
             if not isinstance(value, str):
                 raise TypeError(f"{what} must be a str, not {describe_value(value)}")
+        if not re.fullmatch(r"[A-Za-z_]\w*", name) or name.startswith("gk_"):
+            raise ValueError(f"name must be a C identifier not starting with gk_, not {name!r}")
         self.arguments = parse_arguments(arguments)
+        # The parameters as parsed, spelled anew: only types, names and * reach the source.
+        parameters = ", ".join(f"{C_NAMES[dtype]} {'*' if pointer else ''}{argument}"
+                               for argument, dtype, pointer in self.arguments)
         if not any(pointer for _, _, pointer in self.arguments):
             raise ValueError("an ElementwiseKernel needs an array (pointer) argument: its size is the loop's")
         self.name = name
-        source = (f"{preamble}\nextern \"C\" __global__ void {name}({arguments}, long long gk_start, "
+        source = (f"{preamble}\nextern \"C\" __global__ void {name}({parameters}, long long gk_start, "
                   f"long long n, long long gk_step) {{\n{loop_prep};\n"
                   "for (long long i = gk_start + ((long long)blockIdx.x * blockDim.x + threadIdx.x) * gk_step; "
                   "i < n; i += (long long)blockDim.x * gridDim.x * gk_step) {\n"
