@@ -121,18 +121,20 @@ MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, 
 
 
 class Value:
-    """A C expression and its type; a tuple's ``items`` are its elements' expressions."""
+    """A C expression and its type; a tuple's ``items`` are its elements' expressions. ``nonnegative``:
+    known never to be below zero (a tuple's: every item), so that an index needs no wrap-around."""
 
-    __slots__ = ("code", "type", "items")
+    __slots__ = ("code", "type", "items", "nonnegative")
 
-    def __init__(self, code, type_, items=None):
+    def __init__(self, code, type_, items=None, nonnegative=False):
         self.code = code
         self.type = type_
         self.items = items
+        self.nonnegative = nonnegative or (isinstance(type_, Scalar) and type_.kind in "bu")
 
 
-def tuple_value(items, types):
-    return Value("", Tuple(tuple(types)), list(items))
+def tuple_value(items, types, nonnegative=False):
+    return Value("", Tuple(tuple(types)), list(items), nonnegative)
 
 
 class Known:
@@ -219,6 +221,7 @@ class KernelSource:
         self.variables = {}        # local name -> type
         self.static_arrays = {}    # local name -> StaticArray (shared/local), declared at the top
         self.lines, self.depth, self.temporaries = [], 1, 0
+        self.maybe_negative = set()  # locals some assignment may make negative (others are indices >= 0)
         self._infer()
         self.code = self._emit()
 
@@ -239,13 +242,15 @@ class KernelSource:
     def _infer(self):
         self.emitting = False
         for _ in range(20):
-            before = dict(self.variables)
+            before = dict(self.variables), set(self.maybe_negative)
             self._statements(self.definition.body)
-            if before == self.variables:
+            if before == (self.variables, self.maybe_negative):
                 return
         raise self.error(self.definition, "the variables' types do not settle")
 
-    def assign_type(self, node, name, t):
+    def assign_type(self, node, name, t, nonnegative=False):
+        if not nonnegative:
+            self.maybe_negative.add(name)
         if name in self.arg_types:
             old = self.arg_types[name]
             if unify(old, t) != old and not (isinstance(old, Scalar) and isinstance(t, Scalar)):
@@ -260,9 +265,10 @@ class KernelSource:
         if isinstance(t, Array):
             raise self.error(node, f"{name!r}: a kernel's local variable cannot hold an array argument; "
                              "index the argument itself")
+        # A variable keeps a Python number's weakness while every value it is given is one (NumPy 2:
+        # `total = 0.0; total += x[i]` with float32 x is float32, as `0.0 + numpy.float32(1)` is).
         old = self.variables.get(name)
-        new = strong(t) if old is None else strong(unify(old, t) or _fail(self, node, name, old, t))
-        self.variables[name] = new
+        self.variables[name] = t if old is None else unify(old, t) or _fail(self, node, name, old, t)
 
     # ---- code emission
 
@@ -391,7 +397,7 @@ class KernelSource:
             value = self.rvalue(value_node)
             if not isinstance(value.type, Tuple):
                 raise self.error(node, f"cannot unpack {value.type} into {len(target.elts)} names")
-            values = [Value(item, t) for item, t in zip(value.items, value.type.items)]
+            values = [Value(item, t, nonnegative=value.nonnegative) for item, t in zip(value.items, value.type.items)]
         if len(values) != len(target.elts):
             raise self.error(node, f"cannot unpack {len(values)} values into {len(target.elts)} names")
         # Evaluate every value before any store: a, b = b, a swaps.
@@ -400,7 +406,7 @@ class KernelSource:
             name = self.temporary(value.type)
             if self.emitting:
                 self.line(node, f"const {_c(strong(value.type).dtype)} {name} = {value.code};")
-            held.append(Value(name, value.type))
+            held.append(Value(name, value.type, nonnegative=value.nonnegative))
         for element, value in zip(target.elts, held):
             self.store(node, element, value)
 
@@ -408,7 +414,7 @@ class KernelSource:
         if isinstance(value, Known):
             raise self.error(node, "only numbers, tuples and shared/local arrays can be assigned to names")
         if isinstance(target, ast.Name):
-            self.assign_type(node, target.id, value.type)
+            self.assign_type(node, target.id, value.type, value.nonnegative)
             if isinstance(value.type, StaticArray):
                 return  # declared at the top
             t = self.arg_types.get(target.id) or self.variables[target.id]
@@ -473,22 +479,22 @@ class KernelSource:
         for arg, arg_node in zip(args, iterator.args):
             if not (isinstance(arg.type, Scalar) and arg.type.kind in "biu"):
                 raise self.error(arg_node, f"range() takes integers, not {arg.type}")
-        one = Value("1ll", WEAK_INT)
+        one = Value("1ll", WEAK_INT, nonnegative=True)
         if len(args) == 1:
-            start, stop, step = Value("0ll", WEAK_INT), args[0], one
+            start, stop, step = Value("0ll", WEAK_INT, nonnegative=True), args[0], one
         else:
             start, stop, step = args[0], args[1], args[2] if len(args) == 3 else one
-        t = strong(promote(promote(start.type, stop.type), step.type))
+        t = promote(promote(start.type, stop.type), step.type)  # Python ints from a range of Python ints
         if t.kind == "b":
             t = INT64
-        self.assign_type(node, node.target.id, t)
+        constant_step = _constant_int(iterator.args[2]) if len(args) == 3 else 1
+        self.assign_type(node, node.target.id, t, start.nonnegative and constant_step is not None and constant_step > 0)
         var = c_identifier(node.target.id)
         vt = self.variables[node.target.id]
         n = self.temporaries = self.temporaries + 1
         self.line(node, "{")
         self.depth += 1
         self.line(node, f"const {_c(vt.dtype)} gk_stop{n} = {self.cast(stop, vt)}, gk_step{n} = {self.cast(step, vt)};")
-        constant_step = _constant_int(iterator.args[2]) if len(args) == 3 else 1
         if constant_step is not None:
             test = f"{var} < gk_stop{n}" if constant_step > 0 else f"{var} > gk_stop{n}"
         else:
@@ -516,7 +522,7 @@ class KernelSource:
             t = literal_type(obj)
             if t is None:
                 raise self.error(node, f"{ast.unparse(node)} is {type(obj).__name__}, not a value a kernel can use")
-            return Value(c_literal(obj, t), t)
+            return Value(c_literal(obj, t), t, nonnegative=obj >= 0)
         return value
 
     def condition(self, node):
@@ -543,7 +549,7 @@ class KernelSource:
         if t is None:
             what = "string" if isinstance(node.value, str) else type(node.value).__name__
             raise self.unsupported(node, f"a {what} constant")
-        return Value(c_literal(node.value, t), t)
+        return Value(c_literal(node.value, t), t, nonnegative=node.value >= 0)
 
     def _expr_Name(self, node):
         name = node.id
@@ -556,9 +562,10 @@ class KernelSource:
             return Value(c_identifier(name), self.static_arrays[name])
         if name in self.variables:
             t = self.variables[name]
+            nonnegative = name not in self.maybe_negative
             if isinstance(t, Tuple):
-                return Value("", t, [f"{c_identifier(name)}_{k}" for k in range(len(t.items))])
-            return Value(c_identifier(name), t)
+                return Value("", t, [f"{c_identifier(name)}_{k}" for k in range(len(t.items))], nonnegative)
+            return Value(c_identifier(name), t, nonnegative=nonnegative)
         if name in self.names:
             return Known(self.names[name])
         if hasattr(builtins, name):
@@ -573,9 +580,9 @@ class KernelSource:
         if isinstance(base, Known):
             obj = base.obj
             if isinstance(obj, intrinsics.Dim3Intrinsic) and node.attr in ("x", "y", "z"):
-                return Value(f"((int){obj.name}.{node.attr})", INT32)
+                return Value(f"((int){obj.name}.{node.attr})", INT32, nonnegative=True)
             if node.attr == "laneid" and obj is _cuda_module():
-                return Value(LANE, INT32)
+                return Value(LANE, INT32, nonnegative=True)
             try:
                 return Known(getattr(obj, node.attr))
             except AttributeError:
@@ -584,12 +591,13 @@ class KernelSource:
         t = base.type
         if isinstance(t, (Array, StaticArray)):
             if node.attr == "shape":
-                return tuple_value([_extent(base.code, t, k) for k in range(t.ndim)], (INT64,) * t.ndim)
+                # Python ints in NumPy, so weak: x[i] * x.shape[0] keeps x's dtype.
+                return tuple_value([_extent(base.code, t, k) for k in range(t.ndim)], (WEAK_INT,) * t.ndim, True)
             if node.attr == "size":
                 return Value("(" + " * ".join([_extent(base.code, t, k) for k in range(t.ndim)] or ["1ll"]) + ")",
-                             INT64)
+                             WEAK_INT, nonnegative=True)
             if node.attr == "ndim":
-                return Value(f"{t.ndim}ll", WEAK_INT)
+                return Value(f"{t.ndim}ll", WEAK_INT, nonnegative=True)
         if isinstance(t, Scalar) and node.attr in ("real",):
             return base
         raise self.unsupported(node, f"the attribute .{node.attr} of {t}")
@@ -603,7 +611,7 @@ class KernelSource:
             items = base.items
             if not -len(items) <= index < len(items):
                 raise self.error(node, f"tuple index {index} out of range for {base.type}", IndexError)
-            return Value(items[index], base.type.items[index])
+            return Value(items[index], base.type.items[index], nonnegative=base.nonnegative)
         element, t = self.element(node)
         return Value(element, Scalar(t.dtype))
 
@@ -621,7 +629,8 @@ class KernelSource:
                 raise self.unsupported(index_node, "slicing an array")
             value = self.rvalue(index_node)
             if isinstance(value.type, Tuple):
-                indices.extend(Value(item, it) for item, it in zip(value.items, value.type.items))
+                indices.extend(Value(item, it, nonnegative=value.nonnegative)
+                               for item, it in zip(value.items, value.type.items))
             else:
                 indices.append(value)
         if len(indices) != t.ndim:
@@ -632,7 +641,7 @@ class KernelSource:
             if not (isinstance(index.type, Scalar) and index.type.kind in "biu"):
                 raise self.error(node, f"array indices must be integers; index {k} is {index.type}", IndexError)
             extent = _extent(base.code, t, k)
-            position = index.code if index.type.kind in "bu" else f"gk_py_wrap({index.code}, {extent})"
+            position = index.code if index.nonnegative else f"gk_py_wrap({index.code}, {extent})"
             terms.append(f"({position}) * {_stride(base.code, t, k)}" if _stride(base.code, t, k) != "1ll"
                          else f"({position})")
         return f"{base.code}[{' + '.join(terms) or '0'}]", t
@@ -642,7 +651,7 @@ class KernelSource:
         for value, element in zip(values, node.elts):
             if not isinstance(value.type, Scalar):
                 raise self.error(element, "tuples in kernels hold numbers")
-        return tuple_value([v.code for v in values], [v.type for v in values])
+        return tuple_value([v.code for v in values], [v.type for v in values], all(v.nonnegative for v in values))
 
     def _expr_UnaryOp(self, node):
         value = self.rvalue(node.operand)
@@ -668,6 +677,14 @@ class KernelSource:
         return self.binary(node, node.op, self.rvalue(node.left), self.rvalue(node.right))
 
     def binary(self, node, op, left, right):
+        result = self.arithmetic(node, op, left, right)
+        # Sums, products, quotients, remainders and bit operations of values >= 0 are >= 0 (Python's %
+        # takes the divisor's sign); a difference may not be.
+        if left.nonnegative and right.nonnegative and not isinstance(op, ast.Sub):
+            result.nonnegative = True
+        return result
+
+    def arithmetic(self, node, op, left, right):
         if not (isinstance(left.type, Scalar) and isinstance(right.type, Scalar)):
             raise self.error(node, f"unsupported operand types for {_op_symbol(op)}: {left.type} and {right.type}")
         t = promote(left.type, right.type)
@@ -857,8 +874,8 @@ class KernelSource:
             else:
                 items = [f"((long long)blockDim.{a} * gridDim.{a})" for a in axes]
             if ndim == 1:
-                return Value(items[0], INT64)
-            return tuple_value(items, (INT64,) * ndim)
+                return Value(items[0], INT64, nonnegative=True)
+            return tuple_value(items, (INT64,) * ndim, True)
         if name == "syncthreads":
             return Value("__syncthreads()", None) if not args else _fail_args(self, node, name)
         if name in ("syncthreads_count", "syncthreads_and", "syncthreads_or"):

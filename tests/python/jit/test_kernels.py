@@ -261,16 +261,31 @@ def tuples_and_negative_indices(x, shape, out):
     a, b = 1, 2
     a, b = b, a
     i = cuda.grid(1)
+    before = i - 3  # may be negative: indexing with it wraps
+    if i < 5:
+        out[i] = x[before] * 100
     if i == 0:
-        out[0] = x[-1] + x[-2] * a + b
-        out[1] = rows * columns + x.ndim
+        out[5] = x[-1] + x[-2] * a + b
+        out[6] = rows * columns + x.ndim
+        k = 7
+        for step in range(-1, -3, -1):  # a loop variable that goes below zero
+            out[k] = x[step]
+            k += 1
 
 
 def test_tuples_swap_and_negative_indices_wrap():
     x = numpy.arange(10, dtype=numpy.int64)
-    out = gpukit.zeros(2, numpy.int64)
+    out = gpukit.zeros(9, numpy.int64)
     tuples_and_negative_indices[1, 32](gpukit.asarray(x), (3, 4), out)
-    numpy.testing.assert_array_equal(out.get(), [9 + 8 * 2 + 1, 13])
+    numpy.testing.assert_array_equal(out.get(), [700, 800, 900, 0, 100, 9 + 8 * 2 + 1, 13, 9, 8])
+
+
+def test_indices_known_to_be_at_least_zero_skip_the_wrap():
+    """cuda.grid, threadIdx, shapes and loops from 0 up are never negative: no wrap-around in the C."""
+    a = gpukit.zeros((4, 4), numpy.float32)
+    kernel = matmul_tiled.inspect_source(a, a, a).split("gk_jit_matmul_tiled")[1]
+    assert "gk_py_wrap(" not in kernel
+    assert "double" not in kernel  # tmp = 0.0, then tmp += float32 products: float32, as in NumPy 2
 
 
 def test_forall_covers_every_task():
