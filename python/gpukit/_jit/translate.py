@@ -289,8 +289,14 @@ class KernelSource:
         else:
             signature = f'extern "C" __global__ void {self.name}({", ".join(params)}) {{'
         header = [f'#line {self.definition.lineno} {c_string(self.filename)}', signature]
+        constants = []
         for name, t in self.static_arrays.items():
             size = math.prod(t.shape)
+            if t.space == "const":
+                values = ", ".join(c_literal(v, Scalar(t.dtype)) for v in t.values)
+                constants.append(f"__constant__ {_c(t.dtype)} {self.static_symbol(name, t)}[{max(size, 1)}] = "
+                                 f"{{{values or '0'}}};\n")
+                continue
             qualifier = "__shared__ " if t.space == "shared" else ""
             if t.space == "shared" and size == 0:
                 header.append(f"    extern __shared__ {C_ALIGNED} unsigned char gk_dynamic_shared[];")
@@ -300,7 +306,7 @@ class KernelSource:
                 header.append(f"    {qualifier}{_c(t.dtype)} {c_identifier(name)}[{max(size, 1)}];")
         for name, t in self.variables.items():
             header.extend(_declare(name, t))
-        self.definition_code = "\n".join(header + body) + "\n}\n"
+        self.definition_code = "".join(constants) + "\n".join(header + body) + "\n}\n"
         return PRELUDE + self.functions_code() + self.definition_code
 
     def functions_code(self):
@@ -316,6 +322,10 @@ class KernelSource:
 
         visit(self)
         return "".join(out)
+
+    def static_symbol(self, name, t):
+        """The C name of a static array: a constant one lives at file scope, named for its function."""
+        return f"gk_const_{self.name}_{c_identifier(name)}" if t.space == "const" else c_identifier(name)
 
     def line(self, node, text):
         if not self.emitting:
@@ -559,7 +569,8 @@ class KernelSource:
                 return Value("", t, [f"{c_identifier(name)}_{k}" for k in range(len(t.items))])
             return Value(c_identifier(name), t)
         if name in self.static_arrays:
-            return Value(c_identifier(name), self.static_arrays[name])
+            t = self.static_arrays[name]
+            return Value(self.static_symbol(name, t), t)
         if name in self.variables:
             t = self.variables[name]
             nonnegative = name not in self.maybe_negative
@@ -888,6 +899,8 @@ class KernelSource:
             return Value(f"__syncwarp((unsigned)({mask}))", None)
         if name in ("threadfence", "threadfence_block"):
             return Value(f"__{name}()", None)
+        if name == "const.array_like":
+            return self.constant_array(node)
         if name in ("shared.array", "local.array"):
             return self.static_array(node, name.split(".")[0])
         if name.startswith("atomic."):
@@ -969,6 +982,21 @@ class KernelSource:
         if dtype is None:
             raise self.error(node, f"cuda.{space}.array: {ast.unparse(given['dtype'])} is not a dtype a kernel has")
         return Value("", StaticArray(dtype, tuple(shape), space))
+
+    def constant_array(self, node):
+        """cuda.const.array_like(host_array): the values of a host array known when the kernel compiles,
+        in constant memory (Numba's; at most 64 KiB)."""
+        if len(node.args) != 1:
+            raise self.error(node, "cuda.const.array_like takes one host array")
+        known = self.expr(node.args[0])
+        host = known.obj if isinstance(known, Known) else None
+        if not isinstance(host, numpy.ndarray) or dtype_of(host.dtype) is None:
+            raise self.error(node, f"cuda.const.array_like takes a NumPy array the kernel names as a global or "
+                             f"closure variable, not {ast.unparse(node.args[0])}")
+        if host.nbytes > 65536:
+            raise self.error(node, f"cuda.const.array_like: {host.nbytes} bytes exceed constant memory's 64 KiB")
+        values = tuple(host.ravel().tolist())
+        return Value("", StaticArray(numpy.dtype(host.dtype), tuple(host.shape), "const", values))
 
     def constant(self, node):
         """A compile-time constant: a literal, a global, or a tuple of them; None when it is not one."""

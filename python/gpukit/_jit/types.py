@@ -59,11 +59,13 @@ class Array:
 
 @dataclass(frozen=True)
 class StaticArray:
-    """A shared or local array of a constant shape, row-major; ``space``: 'shared' or 'local'."""
+    """A shared, local or constant array of a constant shape, row-major; ``space``: 'shared', 'local'
+    or 'const' (then ``values``: its elements, from the host array it was made like)."""
 
     dtype: numpy.dtype
     shape: tuple
     space: str
+    values: tuple = ()
 
     @property
     def ndim(self):

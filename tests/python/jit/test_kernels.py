@@ -431,3 +431,23 @@ def test_device_functions_called_from_kernels_and_from_each_other():
     numpy.testing.assert_allclose(out.get(), want, rtol=1e-6)
     with pytest.raises(TypeError, match="device function: call it from a kernel"):
         clamp(1, 2, 3)
+
+
+WEIGHTS = numpy.array([0.25, 0.5, 0.25], dtype=numpy.float32)
+
+
+@cuda.jit
+def smooth_with_constant_weights(x, out):
+    weights = cuda.const.array_like(WEIGHTS)
+    i = cuda.grid(1)
+    if 1 <= i < x.size - 1:
+        out[i] = weights[0] * x[i - 1] + weights[1] * x[i] + weights[2] * x[i + 1]
+
+
+def test_constant_arrays_from_host_globals():
+    x = RNG.random(500, dtype=numpy.float32)
+    out = gpukit.zeros(500, numpy.float32)
+    smooth_with_constant_weights[4, 128](gpukit.asarray(x), out)
+    want = numpy.zeros(500, numpy.float32)
+    want[1:-1] = numpy.convolve(x, WEIGHTS[::-1], mode="valid")
+    numpy.testing.assert_allclose(out.get(), want, rtol=1e-6)
