@@ -89,6 +89,30 @@ template <class T> __device__ inline T gk_py_ipow(T base, T exponent) {
         if (exponent & 1) result *= base;
     return result;
 }
+// Atomic max/min of floats: a compare-and-swap loop on the bits (CUDA has none for floats). A NaN
+// already stored stays; a NaN given is stored (max(x, nan) is nan, as Python's comparisons give it).
+__device__ inline float gk_py_atomic_float(float* address, float value, bool maximum) {
+    int* bits = (int*)address;
+    int old = *bits, assumed;
+    do {
+        assumed = old;
+        const float current = __int_as_float(assumed);
+        if (current != current || (maximum ? current >= value : current <= value)) break;
+        old = atomicCAS(bits, assumed, __float_as_int(value));
+    } while (assumed != old);
+    return __int_as_float(old);
+}
+__device__ inline double gk_py_atomic_float(double* address, double value, bool maximum) {
+    unsigned long long* bits = (unsigned long long*)address;
+    unsigned long long old = *bits, assumed;
+    do {
+        assumed = old;
+        const double current = __longlong_as_double((long long)assumed);
+        if (current != current || (maximum ? current >= value : current <= value)) break;
+        old = atomicCAS(bits, assumed, (unsigned long long)__double_as_longlong(value));
+    } while (assumed != old);
+    return __longlong_as_double((long long)old);
+}
 template <class T> __device__ inline bool gk_py_isnan(T x) { return x != x; }
 template <class T> __device__ inline bool gk_py_isfinite(T x) { return x - x == x - x; }
 template <class T> __device__ inline bool gk_py_isinf(T x) { return x == x && !(x - x == x - x); }
@@ -1042,7 +1066,8 @@ class KernelSource:
             return Value(f"(({_c(t.dtype)})atomicAdd({pointer}, ({c_type})({value})))", element_type)
         if operation in ("max", "min"):
             if element_type.kind == "f":
-                raise self.error(node, f"cuda.atomic.{operation} on floating-point elements is not supported yet")
+                maximum = "true" if operation == "max" else "false"
+                return Value(f"gk_py_atomic_float({pointer}, {values[0]}, {maximum})", element_type)
             return Value(f"atomic{operation.capitalize()}({pointer}, {values[0]})", element_type)
         if operation == "exch":
             return Value(f"(({_c(t.dtype)})atomicExch({pointer}, ({c_type})({values[0]})))", element_type)

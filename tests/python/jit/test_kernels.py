@@ -451,3 +451,19 @@ def test_constant_arrays_from_host_globals():
     want = numpy.zeros(500, numpy.float32)
     want[1:-1] = numpy.convolve(x, WEIGHTS[::-1], mode="valid")
     numpy.testing.assert_allclose(out.get(), want, rtol=1e-6)
+
+
+@cuda.jit
+def float_extremes(values, result):
+    i = cuda.grid(1)
+    if i < values.size:
+        cuda.atomic.max(result, 0, values[i])
+        cuda.atomic.min(result, 1, values[i])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_atomic_max_and_min_of_floats(dtype):
+    values = (RNG.random(3000) * 200 - 100).astype(dtype)
+    result = gpukit.asarray(numpy.array([-numpy.inf, numpy.inf], dtype))
+    float_extremes[12, 256](gpukit.asarray(values), result)
+    numpy.testing.assert_array_equal(result.get(), [values.max(), values.min()])
