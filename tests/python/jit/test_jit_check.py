@@ -53,7 +53,7 @@ def test_a_race_names_both_python_lines():
     report = str(gpukit.take_check_report())
     write = line_of(reverse_without_a_barrier, "# the write")
     read = line_of(reverse_without_a_barrier, "# the read")
-    assert f"test_check.py:{write}" in report and f"test_check.py:{read}" in report
+    assert f"test_jit_check.py:{write}" in report and f"test_jit_check.py:{read}" in report
     assert "Race" in report
 
 
@@ -68,7 +68,7 @@ def test_an_out_of_bounds_write_names_its_python_line_and_thread():
     out = gpukit.zeros(10, numpy.float32)
     unguarded_write[1, 32](out)
     report = str(gpukit.take_check_report())
-    assert f"test_check.py:{line_of(unguarded_write, 'out[i] = 1.0')}" in report
+    assert f"test_jit_check.py:{line_of(unguarded_write, 'out[i] = 1.0')}" in report
     assert "Invalid __global__ write of size 4 bytes" in report and "thread (10, 0, 0)" in report
 
 
@@ -78,4 +78,4 @@ def test_a_divergent_barrier_names_its_python_line():
     gpukit.synchronize()
     report = str(gpukit.take_check_report())
     assert "Barrier error detected" in report
-    assert f"test_check.py:{line_of(barrier_in_a_branch, 'cuda.syncthreads()')}" in report
+    assert f"test_jit_check.py:{line_of(barrier_in_a_branch, 'cuda.syncthreads()')}" in report

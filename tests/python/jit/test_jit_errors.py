@@ -58,7 +58,7 @@ def string_constant(out):
 
 @pytest.mark.parametrize("function, text, error, message", [
     (list_comprehension, "[k for k", NotImplementedError,
-     "list comprehension at test_errors.py:{line} is not supported"),
+     "list comprehension at test_jit_errors.py:{line} is not supported"),
     (returns_a_value, "return 1", TypeError, "a kernel cannot return a value"),
     (non_constant_shared_shape, "shared.array", TypeError, "must be a constant"),
     (tuple_then_number, "a = 3", TypeError,
@@ -75,7 +75,7 @@ def test_unsupported_constructs_and_type_errors_name_the_python_line(function, t
         launch(kernel, *args)
     line = line_of(function, text)
     assert message.format(line=line) in str(raised.value)
-    assert f"test_errors.py:{line}" in str(raised.value)
+    assert f"test_jit_errors.py:{line}" in str(raised.value)
 
 
 def test_a_kernel_called_without_a_launch_configuration_says_how():
