@@ -9,6 +9,7 @@ import numpy
 
 from . import _backend, _core, _creation, _interop
 from ._jit import ScalarType, jit, reduce, vectorize
+from ._jit.dispatcher import numba_stream
 from ._jit.intrinsics import (
     activemask,
     all_sync,
@@ -69,7 +70,7 @@ __all__ = [
 def to_device(obj, stream=0, copy=True, to=None):
     """A device copy of host data (Numba's ``cuda.to_device``); with ``to``, copies into that array."""
     if to is not None:
-        to.set(obj, stream=_stream(stream))
+        to.set(obj, stream=numba_stream(stream))
         return to
     return _interop.asarray(obj)
 
@@ -137,10 +138,6 @@ def detect():
     for device in found:
         print(f"id {device.id} {device.name!r} ({device.backend})")
     return bool(found)
-
-
-def _stream(value):
-    return None if isinstance(value, int) and value == 0 else value
 
 
 class _Gpus:

@@ -76,6 +76,11 @@ def type_of_argument(value, position):
                     "numbers and tuples of numbers")
 
 
+def numba_stream(value):
+    """A stream as Numba takes one: 0 is the default stream (gpukit's None)."""
+    return None if isinstance(value, int) and value == 0 else value
+
+
 def _flatten(value, t, args):
     """Appends the launch arguments that pass ``value`` of type ``t``: an array as its pointer (the
     array itself where it is C-contiguous, so that the launch checks it), shape and element strides."""
@@ -210,8 +215,7 @@ class _Launch:
         flat = []
         for value, t in zip(args, types):
             _flatten(value, t, flat)
-        stream = None if isinstance(self.stream, int) and self.stream == 0 else self.stream  # Numba's 0: the default
-        compiled(self.blocks, self.threads, flat, shared_mem=self.shared or 0, stream=stream)
+        compiled(self.blocks, self.threads, flat, shared_mem=self.shared or 0, stream=numba_stream(self.stream))
         for host, copy in host_arrays:
             if host.flags.writeable:
                 host[...] = copy.get().reshape(host.shape)

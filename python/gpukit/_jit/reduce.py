@@ -10,6 +10,7 @@ import numpy
 from .. import _core
 from .._errors import describe_value
 from .._interop import asarray
+from .dispatcher import numba_stream
 from .translate import PRELUDE, KernelSource
 from .types import C_NAMES, Scalar, dtype_of
 
@@ -49,8 +50,7 @@ class Reducer:
         if array.size == 0:
             total = start
         else:
-            stream = None if isinstance(stream, int) and stream == 0 else stream
-            reduced = self._kernel_for(dtype)(array, stream=stream).get()[()]
+            reduced = self._kernel_for(dtype)(array, stream=numba_stream(stream)).get()[()]
             total = dtype.type(self.py_func(start, reduced))  # init once, on the host, as Numba's
         if res is None:
             return total

@@ -21,6 +21,7 @@ import numpy
 from . import intrinsics
 from .types import (
     BOOL,
+    C_NAMES,
     FLOAT64,
     INT32,
     INT64,
@@ -751,9 +752,7 @@ class KernelSource:
                 t = Scalar(numpy.dtype(numpy.int8))
             helper = "gk_py_fmod" if t.kind == "f" else "gk_py_mod"
             return Value(f"{helper}<{_c(t.dtype)}>({self.cast(left, t)}, {self.cast(right, t)})", t)
-        symbols = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
-                   ast.LShift: "<<", ast.RShift: ">>"}
-        symbol = symbols.get(type(op))
+        symbol = C_OPERATORS.get(type(op))
         if symbol is None:
             raise self.unsupported(node, f"the operator {_op_symbol(op)}")
         if symbol in ("&", "|", "^", "<<", ">>") and t.kind == "f":
@@ -1099,7 +1098,6 @@ def _fail_args(translator, node, name):
 
 
 def _c(dtype):
-    from .types import C_NAMES
     return C_NAMES[numpy.dtype(dtype)]
 
 
@@ -1151,10 +1149,14 @@ def _declare(name, t):
     return [f"    {_c(t.dtype)} {c_identifier(name)} = 0;"]
 
 
+# Operators C spells as Python does; the others (/, //, %, **) are translated on their own.
+C_OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
+               ast.LShift: "<<", ast.RShift: ">>"}
+PYTHON_ONLY_OPERATORS = {ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@"}
+
+
 def _op_symbol(op):
-    return {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
-            ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
-            ast.LShift: "<<", ast.RShift: ">>"}.get(type(op), type(op).__name__)
+    return {**C_OPERATORS, **PYTHON_ONLY_OPERATORS}.get(type(op), type(op).__name__)
 
 
 def _cuda_module():
