@@ -15,6 +15,7 @@ import builtins
 import inspect
 import math
 import textwrap
+import urllib.parse
 
 import numpy
 
@@ -187,6 +188,13 @@ def c_literal(value, t):
     return f"{int(value)}ll" if -2**63 <= value < 2**63 else f"{int(value)}ull"
 
 
+def line_file_name(path):
+    """``path`` as ``#line`` may name it: NVRTC copies the name into the PTX's ``.file`` directive,
+    which ptxas reads without C's escapes, so quotes, backslashes and non-ASCII characters are
+    percent-encoded (a path of ordinary characters is kept as it is)."""
+    return urllib.parse.quote(path, safe="/ _.-+~,:@=")
+
+
 def c_string(text):
     """``text`` as a C string literal: printable ASCII kept, everything else escaped."""
     out = []
@@ -216,7 +224,7 @@ class KernelSource:
         self.callers = callers + (function,)  # the functions being translated, for refusing recursion
         self.return_type = None
         self.callees = {}  # (function, argument types) -> KernelSource, emitted before this one
-        self.filename = function.__code__.co_filename
+        self.filename = line_file_name(function.__code__.co_filename)
         try:
             lines, first_line = inspect.getsourcelines(function)
         except (OSError, TypeError) as error:

@@ -296,7 +296,8 @@ def test_forall_covers_every_task():
 
 
 def test_a_kernel_in_a_file_whose_name_needs_escaping(tmp_path):
-    """The file name reaches the C source only inside #line's string, escaped (quotes, non-ASCII)."""
+    """The file name reaches the C source only inside #line's string, percent-encoded: ptxas reads
+    the name NVRTC copies into the PTX without C's escapes (quotes, backslashes, non-ASCII)."""
     import importlib.util
 
     path = tmp_path / 'odd "name" \u00e9\\.py'
@@ -307,6 +308,7 @@ def test_a_kernel_in_a_file_whose_name_needs_escaping(tmp_path):
     out = gpukit.zeros(32, numpy.int32)
     module.fill[1, 32](out)
     numpy.testing.assert_array_equal(out.get(), 7)
+    assert 'odd %22name%22 %C3%A9%5C.py"' in module.fill.inspect_source(out)
 
 
 @cuda.jit
