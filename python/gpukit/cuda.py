@@ -8,6 +8,8 @@ the gpukit function that does the same (device arrays are gpukit arrays).
 import numpy
 
 from . import _backend, _core, _creation, _interop
+from ._core import ndarray
+from ._errors import describe_value
 from ._jit import ScalarType, jit, reduce, vectorize
 from ._jit.dispatcher import numba_stream
 from ._jit.intrinsics import (
@@ -57,8 +59,8 @@ float32, float64 = ScalarType("float32"), ScalarType("float64")
 __all__ = [
     "boolean", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "reduce", "vectorize",
-    "default_stream", "detect", "device_array", "device_array_like", "event", "get_current_device", "gpus",
-    "is_available", "pinned_array", "select_device", "stream", "synchronize", "to_device",
+    "as_cuda_array", "default_stream", "detect", "device_array", "device_array_like", "event", "get_current_device",
+    "gpus", "is_available", "is_cuda_array", "pinned_array", "select_device", "stream", "synchronize", "to_device",
     "activemask", "all_sync", "any_sync", "ballot_sync", "brev", "clz", "eq_sync", "ffs", "fma", "lanemask_lt",
     "popc", "selp", "shfl_down_sync", "shfl_sync", "shfl_up_sync", "shfl_xor_sync",
     "atomic", "blockDim", "blockIdx", "const", "grid", "gridDim", "gridsize", "jit", "laneid", "local", "shared",
@@ -73,6 +75,23 @@ def to_device(obj, stream=0, copy=True, to=None):
         to.set(obj, stream=numba_stream(stream))
         return to
     return _interop.asarray(obj)
+
+
+def as_cuda_array(obj, sync=True):
+    """A gpukit array sharing ``obj``'s device memory (Numba's ``cuda.as_cuda_array``): a gpukit array
+    itself, or another library's through ``__cuda_array_interface__`` or DLPack; never a copy."""
+    if isinstance(obj, ndarray):
+        return obj
+    shared = _interop._device_memory_of(obj)
+    if shared is None:
+        raise TypeError(f"as_cuda_array needs an array in device memory (one with __cuda_array_interface__ or a "
+                        f"CUDA DLPack tensor), not {describe_value(obj)}: cuda.to_device copies host data")
+    return shared
+
+
+def is_cuda_array(obj):
+    """Whether ``obj`` is an array in device memory that :func:`as_cuda_array` shares."""
+    return isinstance(obj, ndarray) or hasattr(obj, "__cuda_array_interface__")
 
 
 def device_array(shape, dtype=numpy.float64, strides=None, order="C", stream=0):

@@ -121,7 +121,7 @@ class Kernel:
         self.py_func = function
         self._check = check
         self._specialisations = {}
-        self._launches = {}  # (backend, device id, argument keys) -> (compiled kernel, types)
+        self._launches = {}  # (backend, device id, argument keys) -> (compiled kernel, types, dynamic shared?)
         self.__name__ = function.__name__
         self.__qualname__ = function.__qualname__
         self.__doc__ = function.__doc__
@@ -208,13 +208,16 @@ class _Launch:
                 device_args.append(value)
             args = device_args
             types = tuple(type_of_argument(value, k) for k, value in enumerate(args))
-            known = self.kernel.specialize_for(types)[0], types
+            compiled, source = self.kernel.specialize_for(types)
+            known = compiled, types, source.uses_dynamic_shared
             if None not in keys:
                 self.kernel._launches[(device.backend, device.id, keys)] = known
-        compiled, types = known
+        compiled, types, dynamic_shared = known
         flat = []
         for value, t in zip(args, types):
             _flatten(value, t, flat)
+        if dynamic_shared:
+            flat.append(int(self.shared or 0))
         compiled(self.blocks, self.threads, flat, shared_mem=self.shared or 0, stream=numba_stream(self.stream))
         for host, copy in host_arrays:
             if host.flags.writeable:

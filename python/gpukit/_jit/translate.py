@@ -121,6 +121,16 @@ template <class T> __device__ inline bool gk_py_isinf(T x) { return x == x && !(
 template <class T> __device__ inline long long gk_py_wrap(T index, long long extent) {
     return index < 0 ? (long long)index + extent : (long long)index;
 }
+// A slice bound as Python clamps it: into [0, extent] for a positive step, [-1, extent - 1] for a negative one.
+__device__ inline long long gk_py_slice_bound(long long index, long long extent, long long step) {
+    const long long low = step > 0 ? 0 : -1, high = step > 0 ? extent : extent - 1;
+    if (index < 0) index += extent;
+    return index < low ? low : index > high ? high : index;
+}
+__device__ inline long long gk_py_slice_length(long long start, long long stop, long long step) {
+    if (step > 0) return stop > start ? (stop - start + step - 1) / step : 0;
+    return start > stop ? (start - stop - step - 1) / -step : 0;
+}
 """
 
 # math / numpy functions of one or two floats: the C function for float and for double.
@@ -253,6 +263,8 @@ class KernelSource:
             self.name += "_" + "_".join(_type_tag(t) for t in arg_types)
         self.variables = {}        # local name -> type
         self.static_arrays = {}    # local name -> StaticArray (shared/local), declared at the top
+        self.aliases = {}          # local name -> a module, intrinsic or function it names (tid = cuda.threadIdx)
+        self.uses_dynamic_shared = False  # then the kernel takes the launch's dynamic shared bytes
         self.lines, self.depth, self.temporaries = [], 1, 0
         self.maybe_negative = set()  # locals some assignment may make negative (others are indices >= 0)
         self._infer()
@@ -295,9 +307,8 @@ class KernelSource:
                 raise self.error(node, f"{name!r} is {previous} and cannot also be {t}")
             self.static_arrays[name] = t
             return
-        if isinstance(t, Array):
-            raise self.error(node, f"{name!r}: a kernel's local variable cannot hold an array argument; "
-                             "index the argument itself")
+        if name in self.aliases:
+            raise self.error(node, f"{name!r} names {self.aliases[name]!r} and cannot also hold {t}")
         # A variable keeps a Python number's weakness while every value it is given is one (NumPy 2:
         # `total = 0.0; total += x[i]` with float32 x is float32, as `0.0 + numpy.float32(1)` is).
         old = self.variables.get(name)
@@ -313,6 +324,8 @@ class KernelSource:
         params = []
         for name in self.arg_names:
             params.extend(_params_of(name, self.arg_types[name]))
+        if self.uses_dynamic_shared:
+            params.append("long long gk_dynamic_shared_bytes")
         body_start = len(self.lines)
         self._statements(self.definition.body)
         body = self.lines[body_start:]
@@ -435,7 +448,8 @@ class KernelSource:
 
     def _unpack(self, node, target, value_node):
         if isinstance(value_node, ast.Tuple):
-            values = [self.rvalue(v) for v in value_node.elts]
+            values = [self.expr(v) for v in value_node.elts]
+            values = [self.known_value(v) or v if isinstance(v, Known) else v for v in values]
         else:
             value = self.rvalue(value_node)
             if not isinstance(value.type, Tuple):
@@ -446,6 +460,9 @@ class KernelSource:
         # Evaluate every value before any store: a, b = b, a swaps.
         held = []
         for value in values:
+            if isinstance(value, Known) or isinstance(value.type, (Array, StaticArray)):
+                held.append(value)  # names, not values; an array view is evaluated already
+                continue
             name = self.temporary(value.type)
             if self.emitting:
                 self.line(node, f"const {_c(strong(value.type).dtype)} {name} = {value.code};")
@@ -455,7 +472,13 @@ class KernelSource:
 
     def store(self, node, target, value):
         if isinstance(value, Known):
-            raise self.error(node, "only numbers, tuples and shared/local arrays can be assigned to names")
+            number = self.known_value(value)
+            if number is None:
+                if not isinstance(target, ast.Name):
+                    raise self.error(node, f"{type(value.obj).__name__} cannot be stored into an array")
+                self.alias(node, target.id, value.obj)
+                return
+            value = number
         if isinstance(target, ast.Name):
             self.assign_type(node, target.id, value.type, value.nonnegative)
             if isinstance(value.type, StaticArray):
@@ -466,6 +489,13 @@ class KernelSource:
                     raise self.error(node, f"{target.id!r} holds {t}, not {value.type}")
                 for k, (item, item_type) in enumerate(zip(value.items, t.items)):
                     self.line(node, f"{c_identifier(target.id)}_{k} = ({_c(item_type.dtype)})({item});")
+            elif isinstance(t, Array):
+                name = c_identifier(target.id)
+                self.line(node, " ".join([f"{name} = {value.code};"]
+                                         + [f"{name}_shape{k} = {_extent(value.code, value.type, k)};"
+                                            for k in range(t.ndim)]
+                                         + [f"{name}_stride{k} = {_stride(value.code, value.type, k)};"
+                                            for k in range(t.ndim)]))
             else:
                 self.line(node, f"{c_identifier(target.id)} = {self.cast(value, t)};")
         elif isinstance(target, ast.Subscript):
@@ -553,19 +583,32 @@ class KernelSource:
         self._statements(statements)
         self.depth -= 1
 
+    def alias(self, node, name, obj):
+        """``name = cuda.threadIdx`` and the like: a local name for something that is not a value."""
+        if name in self.arg_types or name in self.variables or name in self.static_arrays:
+            raise self.error(node, f"{name!r} holds a value and cannot also name {type(obj).__name__}")
+        if self.aliases.setdefault(name, obj) is not obj:
+            raise self.error(node, f"{name!r} already names {self.aliases[name]!r}; it cannot name {obj!r} too")
+
     # ---- expressions
+
+    def known_value(self, known):
+        """A Python number or NumPy scalar the kernel names, as a value; None for anything else."""
+        obj = known.obj
+        if isinstance(obj, numpy.generic) and dtype_of(obj.dtype) is not None:
+            t = Scalar(obj.dtype)
+            return Value(c_literal(obj.item(), t), t)
+        t = literal_type(obj)
+        return None if t is None else Value(c_literal(obj, t), t, nonnegative=obj >= 0)
 
     def rvalue(self, node):
         value = self.expr(node)
         if isinstance(value, Known):
-            obj = value.obj
-            if isinstance(obj, numpy.generic) and dtype_of(obj.dtype) is not None:
-                t = Scalar(obj.dtype)
-                return Value(c_literal(obj.item(), t), t)
-            t = literal_type(obj)
-            if t is None:
-                raise self.error(node, f"{ast.unparse(node)} is {type(obj).__name__}, not a value a kernel can use")
-            return Value(c_literal(obj, t), t, nonnegative=obj >= 0)
+            number = self.known_value(value)
+            if number is None:
+                raise self.error(node, f"{ast.unparse(node)} is {type(value.obj).__name__}, not a value a kernel "
+                                 "can use")
+            return number
         return value
 
     def condition(self, node):
@@ -610,6 +653,8 @@ class KernelSource:
             if isinstance(t, Tuple):
                 return Value("", t, [f"{c_identifier(name)}_{k}" for k in range(len(t.items))], nonnegative)
             return Value(c_identifier(name), t, nonnegative=nonnegative)
+        if name in self.aliases:
+            return Known(self.aliases[name])
         if name in self.names:
             return Known(self.names[name])
         if hasattr(builtins, name):
@@ -656,8 +701,64 @@ class KernelSource:
             if not -len(items) <= index < len(items):
                 raise self.error(node, f"tuple index {index} out of range for {base.type}", IndexError)
             return Value(items[index], base.type.items[index], nonnegative=base.nonnegative)
+        index_nodes = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if isinstance(base, Value) and isinstance(base.type, (Array, StaticArray)) and (
+                any(isinstance(i, ast.Slice) for i in index_nodes) or len(index_nodes) < base.type.ndim):
+            return self.view(node, base, index_nodes)
         element, t = self.element(node)
         return Value(element, Scalar(t.dtype))
+
+    def view(self, node, base, index_nodes):
+        """``a[i, 2:n]``, ``a[i]`` of a 2-d array and the like: a view (pointer, shape and strides in C
+        locals) of an array, as NumPy's basic indexing gives; slices clamp their bounds as Python's."""
+        t = base.type
+        if len(index_nodes) > t.ndim:
+            raise self.error(node, f"{ast.unparse(node.value)} has {t.ndim} dimension{'s' if t.ndim != 1 else ''}; "
+                             f"{len(index_nodes)} indices given", IndexError)
+        index_nodes = list(index_nodes) + [ast.Slice()] * (t.ndim - len(index_nodes))
+        name = self.temporary(t)
+        offsets, shapes, strides, lines = [], [], [], []
+        for k, index_node in enumerate(index_nodes):
+            extent, stride = _extent(base.code, t, k), _stride(base.code, t, k)
+            if not isinstance(index_node, ast.Slice):
+                index = self.rvalue(index_node)
+                if not (isinstance(index.type, Scalar) and index.type.kind in "biu"):
+                    raise self.error(node, f"array indices must be integers; index {k} is {index.type}", IndexError)
+                position = index.code if index.nonnegative else f"gk_py_wrap({index.code}, {extent})"
+                offsets.append(f"({position}) * {stride}")
+                continue
+            step = 1 if index_node.step is None else _constant_int(index_node.step)
+            if step is None or step == 0:
+                raise self.error(node, "a slice's step must be a constant integer other than 0 in a kernel",
+                                 ValueError)
+            bounds = []
+            for bound, default in ((index_node.lower, "0ll" if step > 0 else f"({extent} - 1)"),
+                                   (index_node.upper, extent if step > 0 else "-1ll")):
+                if bound is None:
+                    bounds.append(default)
+                    continue
+                value = self.rvalue(bound)
+                if not (isinstance(value.type, Scalar) and value.type.kind in "iu"):
+                    raise self.error(node, f"slice bounds must be integers, not {value.type}", IndexError)
+                bounds.append(f"gk_py_slice_bound({value.code}, {extent}, {step})")
+            dimension = len(shapes)
+            lines.append(f"const long long {name}_start{dimension} = {bounds[0]};")
+            shapes.append(f"gk_py_slice_length({name}_start{dimension}, {bounds[1]}, {step})")
+            strides.append(f"{step} * {stride}" if step != 1 else stride)
+            offsets.append(f"{name}_start{dimension} * {stride}")
+        last = index_nodes[-1]
+        contiguous = (isinstance(last, ast.Slice) and last.step is None and bool(shapes)
+                      and (isinstance(t, StaticArray) or t.contiguous))
+        result = Array(t.dtype, len(shapes), contiguous)
+        if not shapes:
+            raise self.error(node, "indexing every dimension gives an element, not a view")
+        pointer = base.code
+        lines.append(f"{_c(t.dtype)}* const {name} = {pointer} + ({' + '.join(offsets) or '0'});")
+        lines += [f"const long long {name}_shape{d} = {shape};" for d, shape in enumerate(shapes)]
+        lines += [f"const long long {name}_stride{d} = {stride};" for d, stride in enumerate(strides)]
+        for text in lines:
+            self.line(node, text)
+        return Value(name, result)
 
     def element(self, node):
         """An array element ``node`` names, as a C lvalue, and the array's type."""
@@ -785,6 +886,10 @@ class KernelSource:
             if not (isinstance(left.type, Scalar) and isinstance(right.type, Scalar)):
                 raise self.error(node, f"cannot compare {left.type} and {right.type}")
             t = promote(left.type, right.type)
+            if t.kind in "iu" and (left.type.weak or right.type.weak) and t.dtype.itemsize < 8:
+                # A Python int (a shape, a literal) compares by value: r < m.shape[0] must not
+                # narrow the shape to r's int32.
+                t = INT64  # holds both: the other is narrower, a Python int is int64
             parts.append(f"({self.cast(left, t)} {symbol} {self.cast(right, t)})")
             left = right
         return Value("(" + " && ".join(parts) + ")", BOOL)
@@ -812,6 +917,15 @@ class KernelSource:
         module = getattr(function, "__module__", None) or ""
         if function in (int, float, bool) or (isinstance(function, type) and issubclass(function, numpy.generic)):
             return self.conversion(node, function, args)
+        if function is len:
+            if len(args) != 1 or not isinstance(args[0].type, (Array, StaticArray, Tuple)):
+                raise self.error(node, "len() takes one array or tuple in a kernel")
+            t = args[0].type
+            if isinstance(t, Tuple):
+                return Value(f"{len(t.items)}ll", WEAK_INT, nonnegative=True)
+            if t.ndim == 0:
+                raise self.error(node, "len() of a 0-d array", TypeError)
+            return Value(_extent(args[0].code, t, 0), WEAK_INT, nonnegative=True)
         if function in (abs, min, max):
             return self.builtin_minmax(node, function.__name__, args)
         if getattr(function, "_gpukit_device_function", None) is not None:
@@ -826,10 +940,8 @@ class KernelSource:
         if function in self.callers:
             raise self.error(node, f"{function.__qualname__} calls itself (directly or through other functions): "
                              "recursion is not supported in kernels")
+        args = [self.view(node, a, []) if isinstance(a.type, StaticArray) else a for a in args]
         types = tuple(strong(a.type) for a in args)
-        for t in types:
-            if isinstance(t, StaticArray):
-                raise self.error(node, "shared and local arrays cannot be passed to a device function yet")
         key = (function, types)
         callee = self.callees.get(key)
         if callee is None:
@@ -838,7 +950,7 @@ class KernelSource:
         for arg, t in zip(args, types):
             if isinstance(t, Array):
                 pieces.extend([arg.code] + [_extent(arg.code, t, k) for k in range(t.ndim)]
-                              + [f"{arg.code}_stride{k}" for k in range(t.ndim)])
+                              + [_stride(arg.code, t, k) for k in range(t.ndim)])
             elif isinstance(t, Tuple):
                 pieces.extend(f"(({_c(item_type.dtype)})({item}))" for item, item_type in zip(arg.items, t.items))
             else:
@@ -1012,6 +1124,14 @@ class KernelSource:
         dtype = dtype_of(dtype_value.obj) if isinstance(dtype_value, Known) else None
         if dtype is None:
             raise self.error(node, f"cuda.{space}.array: {ast.unparse(given['dtype'])} is not a dtype a kernel has")
+        if space == "shared" and math.prod(shape) == 0:
+            if shape != (0,):
+                raise self.error(node, f"a dynamic shared array (size 0: its bytes come with the launch) is "
+                                 f"one-dimensional; shape {shape} is not")
+            if self.device:
+                raise self.error(node, "a dynamic shared array is declared in the kernel, which can pass it (or "
+                                 "a slice of it) to device functions")
+            self.uses_dynamic_shared = True
         return Value("", StaticArray(dtype, tuple(shape), space))
 
     def constant_array(self, node):
@@ -1119,6 +1239,9 @@ def _constant_int(node):
 
 
 def _extent(code, t, k):
+    if isinstance(t, StaticArray) and t.space == "shared" and t.shape == (0,):
+        # A dynamic shared array holds the launch's dynamic shared bytes (Numba's shape too).
+        return f"(gk_dynamic_shared_bytes / (long long)sizeof({_c(t.dtype)}))"
     if isinstance(t, StaticArray):
         return f"{t.shape[k]}ll"
     return f"{code}_shape{k}"
@@ -1152,6 +1275,10 @@ def _params_of(name, t):
 
 
 def _declare(name, t):
+    if isinstance(t, Array):
+        c_name = c_identifier(name)
+        return ([f"    {_c(t.dtype)}* {c_name} = nullptr;"]
+                + [f"    long long {c_name}_{part}{k} = 0;" for part in ("shape", "stride") for k in range(t.ndim)])
     if isinstance(t, Tuple):
         return [f"    {_c(item.dtype)} {c_identifier(name)}_{k} = 0;" for k, item in enumerate(t.items)]
     return [f"    {_c(t.dtype)} {c_identifier(name)} = 0;"]

@@ -196,7 +196,9 @@ def test_math_functions_keep_the_float_width(dtype):
         numpy.sqrt(x), numpy.exp(-x) + numpy.log(x), numpy.sin(x) * numpy.cos(x) + numpy.arctan2(x, 2),
         numpy.floor(x * 10) + numpy.ceil(x), numpy.maximum(x, 0.5) + numpy.minimum(x, 0.25) + x,
         numpy.tanh(x) + x**1.5 + numpy.pi, numpy.zeros_like(x)], axis=1)
-    numpy.testing.assert_allclose(out.get(), want, rtol=1e-5 if dtype == "float32" else 1e-12)
+    # exp(-v) + log(v) cancels near v = 0.567: an absolute bound there, in the float's ulps of 1.
+    numpy.testing.assert_allclose(out.get(), want, rtol=1e-5 if dtype == "float32" else 1e-12,
+                                  atol=1e-6 if dtype == "float32" else 1e-14)
 
 
 @cuda.jit
