@@ -7,10 +7,13 @@ passed as a pointer, a shape and strides in elements; NumPy arrays are copied to
 back around the launch, as Numba does for host arrays.
 """
 
+import dataclasses
+
 import numpy
 
 from .. import _core
 from .._backend import get_device
+from .._check import check_tools_from_environment
 from .._errors import describe_value
 from .._interop import asarray
 from .._kernel import RawModule
@@ -53,7 +56,7 @@ def type_of_argument(value, position):
         if dtype_of(dtype) is None:
             raise TypeError(f"argument {position} is an array of {numpy.dtype(dtype).name}, which kernels do not "
                             "take yet")
-        return Array(numpy.dtype(dtype), value.ndim, bool(value.flags.c_contiguous))
+        return Array(numpy.dtype(dtype), value.ndim, bool(value.flags.c_contiguous), _offsets_fit_int32(value))
     if isinstance(value, bool) or isinstance(value, numpy.bool_):
         return BOOL
     if isinstance(value, int):
@@ -101,11 +104,21 @@ def _flatten(value, t, args):
         args.append(value.astype(t.dtype))
 
 
+def _offsets_fit_int32(array):
+    """Whether every element's offset from the array's first, in elements, is below 2^31."""
+    if array.flags.c_contiguous:
+        return array.size < 2**31
+    if array.size == 0:
+        return True
+    span = sum((extent - 1) * abs(stride) for extent, stride in zip(array.shape, array.strides))
+    return span // array.itemsize < 2**31
+
+
 def _signature_key(value):
     """What decides ``value``'s type, cheaply; None for a value the slow path converts (host arrays)."""
     cls = value.__class__
     if cls is _core.ndarray:
-        return cls, value.dtype, value.ndim, value.flags.c_contiguous
+        return cls, value.dtype, value.ndim, value.flags.c_contiguous, _offsets_fit_int32(value)
     if cls is tuple:
         items = tuple(map(_signature_key, value))
         return None if None in items else (cls, items)
@@ -150,6 +163,9 @@ class Kernel:
         key = (device.backend, device.id, types)
         kernel = self._specialisations.get(key)
         if kernel is None:
+            if self._check is not None or check_tools_from_environment() != "none":
+                # Check mode sees the address an index really makes: offsets stay 64-bit.
+                types = tuple(dataclasses.replace(t, index32=False) if isinstance(t, Array) else t for t in types)
             source = KernelSource(self.py_func, types)
             file_name = self.py_func.__code__.co_filename.rsplit("/", 1)[-1]
             program_name = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in file_name)

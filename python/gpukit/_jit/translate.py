@@ -749,7 +749,7 @@ class KernelSource:
         last = index_nodes[-1]
         contiguous = (isinstance(last, ast.Slice) and last.step is None and bool(shapes)
                       and (isinstance(t, StaticArray) or t.contiguous))
-        result = Array(t.dtype, len(shapes), contiguous)
+        result = Array(t.dtype, len(shapes), contiguous, isinstance(t, StaticArray) or t.index32)
         if not shapes:
             raise self.error(node, "indexing every dimension gives an element, not a view")
         pointer = base.code
@@ -782,13 +782,15 @@ class KernelSource:
             raise self.error(node, f"{ast.unparse(node.value)} has {t.ndim} dimension"
                              f"{'s' if t.ndim != 1 else ''}; {len(indices)} indices given", IndexError)
         terms = []
+        index32 = isinstance(t, StaticArray) or t.index32
         for k, index in enumerate(indices):
             if not (isinstance(index.type, Scalar) and index.type.kind in "biu"):
                 raise self.error(node, f"array indices must be integers; index {k} is {index.type}", IndexError)
-            extent = _extent(base.code, t, k)
+            extent, stride = _extent(base.code, t, k), _stride(base.code, t, k)
             position = index.code if index.nonnegative else f"gk_py_wrap({index.code}, {extent})"
-            terms.append(f"({position}) * {_stride(base.code, t, k)}" if _stride(base.code, t, k) != "1ll"
-                         else f"({position})")
+            if index32:  # an index in bounds fits, and so does its offset
+                position, stride = f"(int)({position})", f"(int){stride}"
+            terms.append(f"({position}) * {stride}" if stride not in ("1ll", "(int)1ll") else f"({position})")
         return f"{base.code}[{' + '.join(terms) or '0'}]", t
 
     def _expr_Tuple(self, node):
@@ -1258,7 +1260,7 @@ def _stride(code, t, k):
 def _type_tag(t):
     """A short C-identifier spelling of a type, for naming one device function per signature."""
     if isinstance(t, Array):
-        return f"a{t.ndim}{t.dtype.name}{'c' if t.contiguous else 's'}"
+        return f"a{t.ndim}{t.dtype.name}{'c' if t.contiguous else 's'}{'i' if t.index32 else ''}"
     if isinstance(t, Tuple):
         return "t" + "".join(_type_tag(item) for item in t.items) + "e"
     return t.dtype.name

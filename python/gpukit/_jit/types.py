@@ -47,11 +47,14 @@ class Scalar:
 
 @dataclass(frozen=True)
 class Array:
-    """An array argument: element type and rank; ``contiguous``: C-contiguous (passed checked)."""
+    """An array argument: element type and rank; ``contiguous``: C-contiguous (passed checked);
+    ``index32``: every element's offset fits in an int, so indexing computes offsets in 32 bits
+    (as hand-written CUDA C does, and CuPy and PyTorch where sizes allow: fewer instructions)."""
 
     dtype: numpy.dtype
     ndim: int
     contiguous: bool
+    index32: bool = False
 
     def __str__(self):
         return f"array({self.dtype.name}, {self.ndim}d, {'C' if self.contiguous else 'A'})"

@@ -213,3 +213,36 @@ def too_many_indices_for_a_view(x, out):
 def test_views_and_names_that_cannot_be_translated_say_why(kernel, args, error, message):
     with pytest.raises(error, match=message):
         kernel[1, 1](*args)
+
+
+@cuda.jit
+def write_at(x, position, value):
+    if cuda.grid(1) == 0:
+        x[position] = value
+
+
+def test_offsets_are_32_bit_where_every_offset_fits():
+    small = gpukit.zeros(10, numpy.int8)
+    source = write_at.inspect_source(small, 3, numpy.int8(7))
+    assert "py_x[((int)(gk_py_wrap(py_position, py_x_shape0)))]" in source
+    write_at[1, 32](small, -2, numpy.int8(7))
+    numpy.testing.assert_array_equal(small.get(), [0] * 8 + [7, 0])
+
+
+@pytest.mark.needs_simulator
+def test_check_mode_keeps_64_bit_offsets_so_that_memcheck_sees_the_real_address():
+    checked = cuda.jit(write_at.py_func, check="memcheck")
+    small = gpukit.zeros(10, numpy.int8)
+    checked[1, 32](small, 3, numpy.int8(7))
+    (source,) = [source for _, source in checked._specialisations.values()]
+    assert "py_x[(gk_py_wrap(py_position, py_x_shape0))]" in source.code
+
+
+@pytest.mark.needs_gpu
+def test_an_array_past_2_31_elements_is_indexed_in_64_bits():
+    big = gpukit.zeros(2**31 + 16, numpy.int8)
+    write_at[1, 32](big, 2**31 + 5, numpy.int8(7))
+    write_at[1, 32](big, -1, numpy.int8(9))
+    values = big[2**31:].get()
+    assert values[5] == 7 and values[-1] == 9 and big[:16].get().sum() == 0
+    del big
