@@ -194,7 +194,7 @@ from ._errors import (
 )
 from ._indexing import where
 from ._interop import array, asarray, ascontiguousarray, asfortranarray, asnumpy, from_dlpack
-from ._jit import jit, reduce, vectorize
+from ._jit import guvectorize, jit, reduce, vectorize
 from ._kernel import RawKernel, RawModule
 from ._shape import fliplr, flipud, pad, ravel, reshape
 
@@ -234,8 +234,9 @@ __all__ = [
     "cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "devices", "diagonal", "diff", "dot", "dstack", "ediff1d",
     "empty",
     "empty_like", "expand_dims", "eye", "flatnonzero", "flip", "fliplr", "flipud", "from_dlpack", "full", "full_like",
-    "get_current_stream", "get_default_memory_pool", "get_device", "get_elapsed_time", "hstack", "identity", "imag",
-    "in1d", "indices", "inner", "intersect1d", "isin", "jit", "lexsort", "linalg", "linspace", "max", "mean", "median",
+    "get_current_stream", "get_default_memory_pool", "get_device", "get_elapsed_time", "guvectorize", "hstack",
+    "identity", "imag", "in1d", "indices", "inner", "intersect1d", "isin", "jit", "lexsort", "linalg", "linspace",
+    "max", "mean", "median",
     "meshgrid", "min", "moveaxis", "nan_to_num", "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax",
     "nanmean", "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar",
     "ndarray", "nonzero", "nullptr", "ones", "ones_like", "pad", "partition", "percentile", "pinned_empty",

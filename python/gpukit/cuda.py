@@ -10,7 +10,7 @@ import numpy
 from . import _backend, _core, _creation, _interop
 from ._core import ndarray
 from ._errors import describe_value
-from ._jit import ScalarType, jit, reduce, vectorize
+from ._jit import guvectorize, jit, reduce, vectorize
 from ._jit.dispatcher import numba_stream
 from ._jit.intrinsics import (
     activemask,
@@ -49,16 +49,19 @@ from ._jit.intrinsics import (
     threadIdx,
     warpsize,
 )
+from ._jit.numba_types import ScalarType, VoidType
 
-# Numba's scalar types: dtypes for cuda.shared.array, and called with types, vectorize signatures.
+# Numba's scalar types: dtypes for cuda.shared.array; called with types, vectorize signatures; sliced
+# (float32[:]), the array types of guvectorize signatures, which void(...) makes.
 boolean = ScalarType("bool")
 int8, int16, int32, int64 = (ScalarType(f"int{bits}") for bits in (8, 16, 32, 64))
 uint8, uint16, uint32, uint64 = (ScalarType(f"uint{bits}") for bits in (8, 16, 32, 64))
 float32, float64 = ScalarType("float32"), ScalarType("float64")
+void = VoidType()
 
 __all__ = [
     "boolean", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "reduce", "vectorize",
+    "void", "guvectorize", "reduce", "vectorize",
     "as_cuda_array", "default_stream", "detect", "device_array", "device_array_like", "event", "get_current_device",
     "gpus", "is_available", "is_cuda_array", "pinned_array", "select_device", "stream", "synchronize", "to_device",
     "activemask", "all_sync", "any_sync", "ballot_sync", "brev", "clz", "eq_sync", "ffs", "fma", "lanemask_lt",

@@ -7,15 +7,16 @@ Signatures are Numba's (``float32(float32, float32)`` with gpukit.cuda's types, 
 string); without them the types come from each call's arguments, as NumPy's rules give them.
 """
 
-import re
 
 import numpy
 
 from .. import _core
 from .._errors import describe_value
 from .._interop import asarray
+from .numba_types import ScalarType, Signature, parse_signature
 from .translate import PRELUDE, KernelSource
-from .types import C_NAMES, Scalar, dtype_of, strong
+from .types import C_NAMES, Scalar, strong
+from .ufunc_methods import UfuncMethods
 
 NUMBA_GPU_TARGET = "cuda"  # not a backend: Numba's name for "the GPU", here the current device, whichever backend
 
@@ -31,54 +32,6 @@ def device_for_target(target):
     names = [info.name for info in backends()]
     raise ValueError(f"gpukit.vectorize runs on target {NUMBA_GPU_TARGET!r} (the current device) or a backend's "
                      f"name ({', '.join(map(repr, names))}), not {target!r}; for the CPU use numpy.vectorize")
-
-
-class Signature:
-    """A return type and argument types, as Numba's ``float32(float32, float32)`` makes one."""
-
-    def __init__(self, result, args):
-        self.result = result
-        self.args = tuple(args)
-
-    def __repr__(self):
-        return f"{self.result.name}({', '.join(a.name for a in self.args)})"
-
-
-class ScalarType:
-    """Numba's scalar type objects (``float32``): a dtype, and called with types, a signature."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __call__(self, *args):
-        dtypes = [_dtype_or_raise(a) for a in args]
-        return Signature(numpy.dtype(self.name), dtypes)
-
-    def __repr__(self):
-        return self.name
-
-
-def _dtype_or_raise(value):
-    dtype = dtype_of(value)
-    if dtype is None:
-        raise TypeError(f"{value!r} is not a type kernels have (bool, int8..int64, uint8..uint64, float32, float64)")
-    return dtype
-
-
-def parse_signature(signature):
-    """A Signature from Numba's forms: ``float32(float32, float32)`` or its string."""
-    if isinstance(signature, Signature):
-        return signature
-    if isinstance(signature, str):
-        match = re.fullmatch(r"\s*(\w+)\s*\(([\w\s,]*)\)\s*", signature)
-        if match is None:
-            raise ValueError(f"a signature reads 'float32(float32, float32)', not {signature!r}")
-        args = [a.strip() for a in match.group(2).split(",") if a.strip()]
-        return Signature(_dtype_or_raise(match.group(1)), [_dtype_or_raise(a) for a in args])
-    if hasattr(signature, "return_type") and hasattr(signature, "args"):  # numba's own Signature
-        return Signature(_dtype_or_raise(str(signature.return_type)), [_dtype_or_raise(str(a)) for a in signature.args])
-    raise TypeError(f"a signature is 'float32(float32, float32)' or gpukit.cuda.float32(...), not "
-                    f"{describe_value(signature)}")
 
 
 def vectorize(signatures=None, target=NUMBA_GPU_TARGET, **options):
@@ -109,8 +62,9 @@ def vectorize(signatures=None, target=NUMBA_GPU_TARGET, **options):
     return wrap
 
 
-class Vectorized:
-    """An elementwise operation made from a scalar function; call it on arrays and numbers."""
+class Vectorized(UfuncMethods):
+    """An elementwise operation made from a scalar function; call it on arrays and numbers, or use
+    NumPy's ufunc methods (reduce, accumulate, reduceat, outer, at)."""
 
     def __init__(self, function, signatures, target):
         if not hasattr(function, "__code__"):
