@@ -17,6 +17,7 @@ from .._check import check_tools_from_environment
 from .._errors import describe_value
 from .._interop import asarray
 from .._kernel import RawModule
+from .numba_types import ArrayType, GufuncSignature, Signature, parse_gufunc_signature, parse_signature
 from .translate import KernelSource
 from .types import BOOL, FLOAT64, INT64, Array, Scalar, Tuple, dtype_of
 
@@ -36,17 +37,39 @@ def jit(function=None, *, device=False, check=None, **options):
         unknown = ", ".join(sorted(options))
         raise TypeError(f"gpukit.jit got unexpected keyword arguments: {unknown}")
 
+    signatures = None
+    if isinstance(function, (str, list, tuple, GufuncSignature, Signature)):
+        # @cuda.jit("void(float32[:], int32)") or a list of them: Numba's eager form.
+        signatures = [function] if isinstance(function, (str, GufuncSignature, Signature)) else list(function)
+        function = None
+
     def wrap(function):
         if not callable(function) or not hasattr(function, "__code__"):
             raise TypeError(f"gpukit.jit decorates a Python function, not {describe_value(function)}")
-        return DeviceFunction(function) if device else Kernel(function, check)
+        if device:
+            for signature in signatures or ():
+                _parse_device_signature(signature)  # checked; a device function's types come from its calls
+            return DeviceFunction(function)
+        return Kernel(function, check, signatures)
 
-    if function is None:
-        return wrap
-    if isinstance(function, (str, list, tuple)):
-        raise NotImplementedError("gpukit.jit with explicit signatures is not supported yet: leave them out, "
-                                  "types come from the arguments of each launch")
-    return wrap(function)
+    return wrap if function is None else wrap(function)
+
+
+def _parse_kernel_signature(signature, function):
+    """A kernel's signature, Numba's ``void(float32[:], int32)`` in any of its forms, as operand types."""
+    if isinstance(signature, Signature) or (isinstance(signature, str) and not signature.strip().startswith(
+            ("void", "("))):
+        raise TypeError(f"{function.__qualname__}: a kernel returns nothing, so its signature is void(...), not "
+                        f"{signature!r}")
+    parsed = parse_gufunc_signature(signature)
+    return tuple(Array(t.dtype, t.ndim, True, True) if isinstance(t, ArrayType) else Scalar(numpy.dtype(t))
+                 for t in parsed.operands)
+
+
+def _parse_device_signature(signature):
+    if isinstance(signature, str) and not signature.strip().startswith(("void", "(")):
+        return parse_signature(signature)
+    return signature if isinstance(signature, Signature) else parse_gufunc_signature(signature)
 
 
 def type_of_argument(value, position):
@@ -79,6 +102,13 @@ def type_of_argument(value, position):
                     "numbers and tuples of numbers")
 
 
+def _takes(declared, given):
+    """Whether a signature's parameter type takes an argument of type ``given``."""
+    if isinstance(declared, Array):
+        return isinstance(given, Array) and given.dtype == declared.dtype and given.ndim == declared.ndim
+    return isinstance(given, Scalar) and numpy.can_cast(given.dtype, declared.dtype, "same_kind")
+
+
 def numba_stream(value):
     """A stream as Numba takes one: 0 is the default stream (gpukit's None)."""
     return None if isinstance(value, int) and value == 0 else value
@@ -98,8 +128,11 @@ def _flatten(value, t, args):
     elif isinstance(t, Tuple):
         for item, item_type in zip(value, t.items):
             _flatten(item, item_type, args)
-    elif value.__class__ in (int, float, bool) or value.dtype == t.dtype:
-        args.append(value)  # sent at the parameter's size, range-checked
+    elif value.__class__ in (int, float, bool):
+        # Sent at the parameter's size, range-checked; an int for a float parameter (a signature's) converted.
+        args.append(value if value.__class__ is not int or t.kind != "f" else float(value))
+    elif value.dtype == t.dtype:
+        args.append(value)
     else:
         args.append(value.astype(t.dtype))
 
@@ -130,10 +163,15 @@ def _signature_key(value):
 class Kernel:
     """A Python kernel; ``kernel[blocks, threads](args)`` launches it (see :func:`gpukit.jit`)."""
 
-    def __init__(self, function, check):
+    def __init__(self, function, check, signatures=None):
         self.py_func = function
         self._check = check
         self._specialisations = {}
+        # Explicit signatures (Numba's eager form): translated now, so that their errors show at the
+        # decoration; a launch then takes the first signature its arguments convert to.
+        self.signatures = None if signatures is None else [_parse_kernel_signature(s, function) for s in signatures]
+        for types in self.signatures or ():
+            KernelSource(function, types)
         self._launches = {}  # (backend, device id, argument keys) -> (compiled kernel, types, dynamic shared?)
         self.__name__ = function.__name__
         self.__qualname__ = function.__qualname__
@@ -145,6 +183,16 @@ class Kernel:
                              f"not {configuration!r}: {_LAUNCH_HELP}")
         blocks, threads, stream, shared = (tuple(configuration) + (None, 0))[:4]
         return _Launch(self, blocks, threads, stream, shared)
+
+    def conform(self, types):
+        """``types`` as the first explicit signature that takes them gives them: arrays of its dtype and
+        rank (in their own layout), numbers converted to its types ('same_kind')."""
+        for signature in self.signatures:
+            if len(signature) == len(types) and all(_takes(s, t) for s, t in zip(signature, types)):
+                return tuple(t if isinstance(t, Array) else s for s, t in zip(signature, types))
+        given = ", ".join(map(str, types))
+        known = "; ".join("(" + ", ".join(map(str, s)) + ")" for s in self.signatures)
+        raise TypeError(f"{self.__name__}: no signature takes the arguments ({given}); it has {known}")
 
     def __call__(self, *args, **kwargs):
         raise TypeError(f"{self.__name__} is a kernel: it has no launch configuration. {_LAUNCH_HELP[0].upper()}"
@@ -224,6 +272,8 @@ class _Launch:
                 device_args.append(value)
             args = device_args
             types = tuple(type_of_argument(value, k) for k, value in enumerate(args))
+            if self.kernel.signatures is not None:
+                types = self.kernel.conform(types)
             compiled, source = self.kernel.specialize_for(types)
             known = compiled, types, source.uses_dynamic_shared
             if None not in keys:

@@ -22,60 +22,13 @@ from .._errors import describe_value
 from .._interop import asarray
 from .._kernel import RawModule
 from .dispatcher import numba_stream
-from .numba_types import KERNEL_TYPES, ArrayType, GufuncSignature, dtype_or_raise, operand_type
+from .numba_types import KERNEL_TYPES, ArrayType, GufuncSignature, parse_gufunc_signature
 from .translate import PRELUDE, KernelSource
 from .types import C_NAMES, Array, Scalar
 from .vectorize import NUMBA_GPU_TARGET, device_for_target
 
 THREADS_PER_BLOCK = 256
 MAX_BLOCKS = 4096  # enough to fill any GPU; the grid-stride loop covers larger loops
-
-
-def _split_top_level(text):
-    """``text`` split at the commas outside brackets (those of ``float32[:, :]`` stay)."""
-    items, depth, current = [], 0, []
-    for character in text:
-        depth += {"[": 1, "]": -1}.get(character, 0)
-        if character == "," and depth == 0:
-            items.append("".join(current))
-            current = []
-        else:
-            current.append(character)
-    items.append("".join(current))
-    return items
-
-
-def _parse_type_text(text, signature):
-    match = re.fullmatch(r"\s*(\w+)\s*(?:\[([^\]]*)\])?\s*", text)
-    if match is None:
-        raise ValueError(f"{text.strip()!r} in signature {signature!r} is not a type such as float32 or float32[:]")
-    dtype = dtype_or_raise(match.group(1))
-    if match.group(2) is None:
-        return dtype
-    dimensions = [d.replace(" ", "") for d in match.group(2).split(",")]
-    if not all(d in (":", "::1") for d in dimensions):
-        raise ValueError(f"{text.strip()!r} in signature {signature!r}: an array type has a ':' per dimension, "
-                         f"as float32[:, :]")
-    return ArrayType(dtype, len(dimensions))
-
-
-def parse_gufunc_signature(signature):
-    """A GufuncSignature from Numba's forms: ``(float32[:], float32[:])``, its string with or without
-    ``void``, ``void(float32[:], float32[:])``, or Numba's own signature object."""
-    if isinstance(signature, GufuncSignature):
-        return signature
-    if isinstance(signature, str):
-        match = re.fullmatch(r"\s*(?:void\s*)?\((.*)\)\s*", signature, re.DOTALL)
-        if match is None:
-            raise ValueError(f"a gufunc signature reads 'void(float32[:], float32[:])', not {signature!r}")
-        items = _split_top_level(match.group(1)) if match.group(1).strip() else []
-        return GufuncSignature(_parse_type_text(item, signature) for item in items)
-    if isinstance(signature, (tuple, list)):
-        return GufuncSignature(operand_type(t) for t in signature)
-    if hasattr(signature, "return_type") and hasattr(signature, "args"):  # numba's own Signature
-        return GufuncSignature(operand_type(t) for t in signature.args)
-    raise TypeError(f"a gufunc signature is a tuple of types such as (float32[:], float32[:]) or its string "
-                    f"'void(float32[:], float32[:])', not {describe_value(signature)}")
 
 
 # ---- the layout: NumPy's gufunc signature, '(m,n),(n,p)->(m,p)'
