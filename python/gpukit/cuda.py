@@ -56,12 +56,12 @@ from ._jit.numba_types import ScalarType, VoidType
 boolean = ScalarType("bool")
 int8, int16, int32, int64 = (ScalarType(f"int{bits}") for bits in (8, 16, 32, 64))
 uint8, uint16, uint32, uint64 = (ScalarType(f"uint{bits}") for bits in (8, 16, 32, 64))
-float32, float64 = ScalarType("float32"), ScalarType("float64")
+float16, float32, float64 = ScalarType("float16"), ScalarType("float32"), ScalarType("float64")
 void = VoidType()
 
 __all__ = [
-    "boolean", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "void", "guvectorize", "reduce", "vectorize",
+    "boolean", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+    "uint64", "void", "guvectorize", "reduce", "vectorize",
     "as_cuda_array", "default_stream", "detect", "device_array", "device_array_like", "event", "get_current_device",
     "gpus", "is_available", "is_cuda_array", "pinned_array", "select_device", "stream", "synchronize", "to_device",
     "activemask", "all_sync", "any_sync", "ballot_sync", "brev", "clz", "eq_sync", "ffs", "fma", "lanemask_lt",

@@ -23,7 +23,7 @@ from .._interop import asarray
 from .._kernel import RawModule
 from .dispatcher import numba_stream
 from .numba_types import KERNEL_TYPES, ArrayType, GufuncSignature, parse_gufunc_signature
-from .translate import PRELUDE, KernelSource
+from .translate import KernelSource
 from .types import C_NAMES, Array, Scalar
 from .vectorize import NUMBA_GPU_TARGET, device_for_target
 
@@ -382,8 +382,7 @@ class GUVectorized:
                 raise TypeError(f"{self.__name__} returns a value; a gufunc writes its results into its output "
                                 f"arguments and returns nothing")
             name = "gk_guvectorize_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in self.__name__)
-            code = (PRELUDE + source.functions_code() + source.definition_code
-                    + self._kernel_code(name, source.name, parameter_types, loop_ndim))
+            code = source.preamble() + self._kernel_code(name, source.name, parameter_types, loop_ndim)
             file_name = self.py_func.__code__.co_filename.rsplit("/", 1)[-1]
             program_name = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in file_name)
             module = RawModule(code, program_name=program_name[:200] + ".cu")

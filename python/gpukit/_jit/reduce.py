@@ -11,7 +11,7 @@ from .. import _core
 from .._errors import describe_value
 from .._interop import asarray
 from .dispatcher import numba_stream
-from .translate import PRELUDE, KernelSource
+from .translate import KernelSource
 from .types import C_NAMES, Scalar, dtype_of
 
 
@@ -68,7 +68,7 @@ class Reducer:
             kernel = self._kernels[dtype] = _core.ReductionKernel(
                 f"{dtype.name} x", f"{dtype.name} y", "x", f"({c_type}){source.name}(a, b)", "y = a", None,
                 "reduced_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in self.__name__),
-                preamble=PRELUDE + source.functions_code() + source.definition_code)
+                preamble=source.preamble())
         return kernel
 
     def __repr__(self):

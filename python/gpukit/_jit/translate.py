@@ -23,7 +23,9 @@ from . import intrinsics
 from .types import (
     BOOL,
     C_NAMES,
+    FLOAT32,
     FLOAT64,
+    HALF,
     INT32,
     INT64,
     WEAK_INT,
@@ -185,6 +187,8 @@ class Known:
 def c_literal(value, t):
     if t.kind == "b":
         return "true" if value else "false"
+    if t.kind == "f" and t.dtype == HALF:
+        return f"((__half)({c_literal(value, FLOAT32)}))"
     if t.kind == "f":
         if math.isnan(value):
             return "(0.0 / 0.0)" if t.dtype.itemsize == 8 else "(0.0f / 0.0f)"
@@ -353,7 +357,13 @@ class KernelSource:
         for name, t in self.variables.items():
             header.extend(_declare(name, t))
         self.definition_code = "".join(constants) + "\n".join(header + body) + "\n}\n"
-        return PRELUDE + self.functions_code() + self.definition_code
+        return self.preamble()
+
+    def preamble(self):
+        """The C this translation needs in front of a launch: PRELUDE, the device functions and
+        this function (with <cuda_fp16.h> when float16 is used: its header is large to compile)."""
+        code = self.functions_code() + self.definition_code
+        return ("#include <cuda_fp16.h>\n" if "__half" in code else "") + PRELUDE + code
 
     def functions_code(self):
         """The device functions this one calls, each once, callees before callers (without the prelude)."""
@@ -615,11 +625,17 @@ class KernelSource:
         value = self.rvalue(node)
         if not isinstance(value.type, Scalar):
             raise self.error(node, f"a condition must be a number or a bool, not {value.type}")
-        return f"({value.code})" if value.type.kind == "b" else f"(({value.code}) != 0)"
+        if value.type.kind == "b":
+            return f"({value.code})"
+        return f"(({self.cast(value, FLOAT32)}) != 0)" if value.type.dtype == HALF else f"(({value.code}) != 0)"
 
     def cast(self, value, t):
         if value.type == t:
             return value.code
+        source = value.type.dtype if isinstance(value.type, Scalar) else None
+        if HALF in (source, t.dtype) and source != t.dtype:  # float16 converts through float32 (exact both ways)
+            inner = value.code if source == FLOAT32.dtype else f"((float)({value.code}))"
+            return inner if t.dtype == FLOAT32.dtype else f"(({_c(t.dtype)})({inner}))"
         return f"(({_c(t.dtype)})({value.code}))"
 
     def expr(self, node):
@@ -811,6 +827,8 @@ class KernelSource:
             return value
         if isinstance(node.op, ast.USub):
             result = INT64 if t.kind == "b" else t
+            if t.dtype == HALF:
+                return Value(f"((__half)(-{self.cast(value, FLOAT32)}))", t)
             return Value(f"(({_c(result.dtype)})(-{self.cast(value, result)}))", result)
         if isinstance(node.op, ast.Invert):
             if t.kind == "b":
@@ -835,6 +853,10 @@ class KernelSource:
         if not (isinstance(left.type, Scalar) and isinstance(right.type, Scalar)):
             raise self.error(node, f"unsupported operand types for {_op_symbol(op)}: {left.type} and {right.type}")
         t = promote(left.type, right.type)
+        if t.dtype == HALF:  # computed in float32 and rounded once to float16, as NumPy does
+            in_float = self.arithmetic(node, op, Value(self.cast(left, FLOAT32), FLOAT32),
+                                       Value(self.cast(right, FLOAT32), FLOAT32))
+            return Value(f"((__half)({in_float.code}))", t)
         if isinstance(op, ast.Div):
             if t.kind != "f":
                 t = FLOAT64 if not (left.type.weak and right.type.weak) else Scalar(FLOAT64.dtype, weak=True)
@@ -888,6 +910,8 @@ class KernelSource:
             if not (isinstance(left.type, Scalar) and isinstance(right.type, Scalar)):
                 raise self.error(node, f"cannot compare {left.type} and {right.type}")
             t = promote(left.type, right.type)
+            if t.dtype == HALF:
+                t = FLOAT32  # compared as float32, exactly
             if t.kind in "iu" and (left.type.weak or right.type.weak) and t.dtype.itemsize < 8:
                 # A Python int (a shape, a literal) compares by value: r < m.shape[0] must not
                 # narrow the shape to r's int32.
@@ -964,7 +988,8 @@ class KernelSource:
             raise self.error(node, f"{ast.unparse(node.func)}() takes one number")
         t = Scalar(dtype_of(function))
         if function is bool or t.kind == "b":
-            return Value(f"(({args[0].code}) != 0)", BOOL)
+            return Value(f"(({self.cast(args[0], FLOAT32) if args[0].type.dtype == HALF else args[0].code}) != 0)",
+                         BOOL)
         return Value(self.cast(args[0], t), t)
 
     def builtin_minmax(self, node, name, args):
@@ -972,6 +997,8 @@ class KernelSource:
             if len(args) != 1:
                 raise self.error(node, "abs() takes one number")
             t = args[0].type
+            if t.dtype == HALF:
+                return Value(f"((__half)fabsf({self.cast(args[0], FLOAT32)}))", t)
             if t.kind == "f":
                 return Value(f"{'fabsf' if t.dtype.itemsize == 4 else 'fabs'}({args[0].code})", t)
             if t.kind == "u" or t.kind == "b":
@@ -984,7 +1011,11 @@ class KernelSource:
             t = promote(result.type, arg.type)
             symbol = "<" if name == "min" else ">"
             a, b = self.cast(result, t), self.cast(arg, t)
-            result = Value(f"(({b}) {symbol} ({a}) ? ({b}) : ({a}))", t)
+            if t.dtype == HALF:  # compared as float32
+                fa, fb = self.cast(Value(a, t), FLOAT32), self.cast(Value(b, t), FLOAT32)
+                result = Value(f"(({fb}) {symbol} ({fa}) ? ({b}) : ({a}))", t)
+            else:
+                result = Value(f"(({b}) {symbol} ({a}) ? ({b}) : ({a}))", t)
         return result
 
     def math_call(self, node, name, args, module):
@@ -997,14 +1028,15 @@ class KernelSource:
             t = args[0].type
             if t.kind != "f":
                 return Value("true" if name == "isfinite" else "false", BOOL)
-            return Value(f"gk_py_{name}({args[0].code})", BOOL)
+            return Value(f"gk_py_{name}({self.cast(args[0], FLOAT32) if t.dtype == HALF else args[0].code})", BOOL)
         if name in ROUNDING and len(args) == 1:
             t = args[0].type
             if t.kind != "f":
                 return args[0]
             function = ROUNDING[name][t.dtype.itemsize == 8]
             result = INT64 if module == "math" else t  # math.floor gives an int, numpy.floor a float
-            return Value(f"(({_c(result.dtype)}){function}({args[0].code}))", result)
+            operand = self.cast(args[0], FLOAT32) if t.dtype == HALF else args[0].code
+            return Value(f"(({_c(result.dtype)}){function}({operand}))", result)
         table = FLOAT_FUNCTIONS if len(args) == 1 else FLOAT_FUNCTIONS_2 if len(args) == 2 else {}
         if name not in table:
             raise self.unsupported(node, f"{ast.unparse(node.func)}() with {len(args)} argument"
@@ -1015,6 +1047,8 @@ class KernelSource:
         elif t.weak:
             t = FLOAT64
         function = table[name][t.dtype.itemsize == 8]
+        if t.dtype == HALF:  # NumPy computes float16 functions in float32 and rounds once
+            return Value(f"((__half){function}({', '.join(self.cast(a, FLOAT32) for a in args)}))", t)
         return Value(f"{function}({', '.join(self.cast(a, t) for a in args)})", t)
 
     def intrinsic(self, node, function):
@@ -1283,7 +1317,8 @@ def _declare(name, t):
                 + [f"    long long {c_name}_{part}{k} = 0;" for part in ("shape", "stride") for k in range(t.ndim)])
     if isinstance(t, Tuple):
         return [f"    {_c(item.dtype)} {c_identifier(name)}_{k} = 0;" for k, item in enumerate(t.items)]
-    return [f"    {_c(t.dtype)} {c_identifier(name)} = 0;"]
+    zero = "((__half)(0.0f))" if t.dtype == HALF else "0"
+    return [f"    {_c(t.dtype)} {c_identifier(name)} = {zero};"]
 
 
 # Operators C spells as Python does; the others (/, //, %, **) are translated on their own.

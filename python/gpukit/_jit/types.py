@@ -21,6 +21,7 @@ C_NAMES = {
     numpy.dtype(numpy.uint32): "unsigned int",
     numpy.dtype(numpy.int64): "long long",
     numpy.dtype(numpy.uint64): "unsigned long long",
+    numpy.dtype(numpy.float16): "__half",  # stored as half; computed in float32, as NumPy computes it
     numpy.dtype(numpy.float32): "float",
     numpy.dtype(numpy.float64): "double",
 }
@@ -91,6 +92,8 @@ class Tuple:
 BOOL = Scalar(numpy.dtype(numpy.bool_))
 INT32 = Scalar(numpy.dtype(numpy.int32))
 INT64 = Scalar(numpy.dtype(numpy.int64))
+HALF = numpy.dtype(numpy.float16)
+FLOAT32 = Scalar(numpy.dtype(numpy.float32))
 FLOAT64 = Scalar(numpy.dtype(numpy.float64))
 WEAK_INT = Scalar(numpy.dtype(numpy.int64), weak=True)
 WEAK_FLOAT = Scalar(numpy.dtype(numpy.float64), weak=True)

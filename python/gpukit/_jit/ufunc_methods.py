@@ -15,7 +15,7 @@ from .. import _core
 from .._interop import asarray
 from . import intrinsics as cuda  # the kernels below say cuda.grid, as Numba's do
 from .dispatcher import DeviceFunction, jit
-from .translate import PRELUDE, KernelSource
+from .translate import KernelSource
 from .types import C_NAMES, Scalar
 
 _THREADS = 128
@@ -156,7 +156,7 @@ class UfuncMethods:
             kernel = self._kernels[key] = _core.ReductionKernel(
                 f"{t.name} x", f"{t.name} y", "x", f"({c_type}){source.name}(a, b)", "y = a", None,
                 "reduce_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in self.__name__),
-                preamble=PRELUDE + source.functions_code() + source.definition_code)
+                preamble=source.preamble())
         return kernel
 
     # ---- accumulate and reduceat: in order along each line

@@ -14,7 +14,7 @@ from .. import _core
 from .._errors import describe_value
 from .._interop import asarray
 from .numba_types import ScalarType, Signature, parse_signature
-from .translate import PRELUDE, KernelSource
+from .translate import KernelSource
 from .types import C_NAMES, Scalar, strong
 from .ufunc_methods import UfuncMethods
 
@@ -138,7 +138,7 @@ class Vectorized(UfuncMethods):
             kernel = self._kernels[key] = _core.ElementwiseKernel(
                 in_params, f"{numpy.dtype(signature.result).name} out", operation,
                 "vectorized_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in self.__name__),
-                preamble=PRELUDE + source.functions_code() + source.definition_code)
+                preamble=source.preamble())
         return kernel
 
     def __repr__(self):
