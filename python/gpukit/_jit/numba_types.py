@@ -10,7 +10,7 @@ import numpy
 from .._errors import describe_value
 from .types import dtype_of
 
-KERNEL_TYPES = "bool, int8..int64, uint8..uint64, float16, float32, float64"
+KERNEL_TYPES = "bool, int8..int64, uint8..uint64, float16, float32, float64, complex64, complex128"
 
 
 class Signature:

@@ -23,6 +23,7 @@ from . import intrinsics
 from .types import (
     BOOL,
     C_NAMES,
+    COMPLEX128,
     FLOAT32,
     FLOAT64,
     HALF,
@@ -135,6 +136,78 @@ __device__ inline long long gk_py_slice_length(long long start, long long stop, 
 }
 """
 
+# Complex numbers as NumPy's complex64/complex128 (two floats, aligned as CUDA's float2/double2),
+# included where a translation uses them. An aggregate: shared arrays of it need no constructor.
+PRELUDE_COMPLEX = r"""
+template <class T> struct alignas(2 * sizeof(T)) gk_py_complex { T re, im; };
+// Between this complex and another of the same layout (the array layer's elementwise kernels').
+template <class To, class From> __device__ inline To gk_py_bit_cast(const From& from) {
+    static_assert(sizeof(To) == sizeof(From), "bit_cast between types of one size");
+    To to;
+    memcpy(&to, &from, sizeof to);
+    return to;
+}
+template <class T, class U> __device__ inline gk_py_complex<T> gk_py_complex_of(U x) { return {(T)x, (T)0}; }
+template <class T, class U> __device__ inline gk_py_complex<T> gk_py_complex_as(gk_py_complex<U> z) {
+    return {(T)z.re, (T)z.im};
+}
+template <class T> __device__ inline gk_py_complex<T> operator+(gk_py_complex<T> a, gk_py_complex<T> b) {
+    return {a.re + b.re, a.im + b.im};
+}
+template <class T> __device__ inline gk_py_complex<T> operator-(gk_py_complex<T> a, gk_py_complex<T> b) {
+    return {a.re - b.re, a.im - b.im};
+}
+template <class T> __device__ inline gk_py_complex<T> operator-(gk_py_complex<T> a) { return {-a.re, -a.im}; }
+template <class T> __device__ inline gk_py_complex<T> operator*(gk_py_complex<T> a, gk_py_complex<T> b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+// Smith's division, as NumPy divides: no overflow from squaring the divisor's parts.
+template <class T> __device__ inline gk_py_complex<T> operator/(gk_py_complex<T> a, gk_py_complex<T> b) {
+    const T abs_re = b.re < 0 ? -b.re : b.re, abs_im = b.im < 0 ? -b.im : b.im;
+    if (abs_re >= abs_im) {
+        if (abs_re == 0 && abs_im == 0) return {a.re / abs_re, a.im / abs_im};
+        const T ratio = b.im / b.re, denominator = b.re + b.im * ratio;
+        return {(a.re + a.im * ratio) / denominator, (a.im - a.re * ratio) / denominator};
+    }
+    const T ratio = b.re / b.im, denominator = b.re * ratio + b.im;
+    return {(a.re * ratio + a.im) / denominator, (a.im * ratio - a.re) / denominator};
+}
+template <class T> __device__ inline bool operator==(gk_py_complex<T> a, gk_py_complex<T> b) {
+    return a.re == b.re && a.im == b.im;
+}
+template <class T> __device__ inline bool operator!=(gk_py_complex<T> a, gk_py_complex<T> b) { return !(a == b); }
+template <class T> __device__ inline T gk_py_cabs(gk_py_complex<T> z) { return hypot(z.re, z.im); }
+template <class T> __device__ inline gk_py_complex<T> gk_py_conj(gk_py_complex<T> z) { return {z.re, -z.im}; }
+template <class T> __device__ inline gk_py_complex<T> gk_py_cexp(gk_py_complex<T> z) {
+    const T scale = exp(z.re);
+    return {scale * cos(z.im), scale * sin(z.im)};
+}
+template <class T> __device__ inline gk_py_complex<T> gk_py_clog(gk_py_complex<T> z) {
+    return {log(gk_py_cabs(z)), atan2(z.im, z.re)};
+}
+template <class T> __device__ inline gk_py_complex<T> gk_py_csqrt(gk_py_complex<T> z) {
+    const T magnitude = gk_py_cabs(z);  // the principal root, its real part >= 0, as numpy.sqrt's
+    const T re = sqrt((magnitude + (z.re < 0 ? -z.re : z.re)) / 2);
+    if (re == 0) return {(T)0, z.im};
+    const T other = z.im / (2 * re);
+    return z.re >= 0 ? gk_py_complex<T>{re, other} : gk_py_complex<T>{other < 0 ? -other : other,
+                                                                      z.im < 0 ? -re : re};
+}
+template <class T> __device__ inline gk_py_complex<T> gk_py_csin(gk_py_complex<T> z) {
+    return {sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im)};
+}
+template <class T> __device__ inline gk_py_complex<T> gk_py_ccos(gk_py_complex<T> z) {
+    return {cos(z.re) * cosh(z.im), -sin(z.re) * sinh(z.im)};
+}
+template <class T> __device__ inline gk_py_complex<T> gk_py_cpow(gk_py_complex<T> a, gk_py_complex<T> b) {
+    if (b.re == 0 && b.im == 0) return {(T)1, (T)0};
+    if (a.re == 0 && a.im == 0) return {(T)0, (T)0};
+    return gk_py_cexp(b * gk_py_clog(a));
+}
+"""
+COMPLEX_FUNCTIONS = {"exp": "gk_py_cexp", "log": "gk_py_clog", "sqrt": "gk_py_csqrt", "sin": "gk_py_csin",
+                     "cos": "gk_py_ccos", "conjugate": "gk_py_conj", "conj": "gk_py_conj"}
+
 # math / numpy functions of one or two floats: the C function for float and for double.
 FLOAT_FUNCTIONS = {
     "sqrt": ("sqrtf", "sqrt"), "exp": ("expf", "exp"), "log": ("logf", "log"), "log2": ("log2f", "log2"),
@@ -187,6 +260,10 @@ class Known:
 def c_literal(value, t):
     if t.kind == "b":
         return "true" if value else "false"
+    if t.kind == "c":
+        part = Scalar(numpy.dtype(numpy.float32 if t.dtype.itemsize == 8 else numpy.float64))
+        value = complex(value)
+        return f"{C_NAMES[t.dtype]}{{{c_literal(value.real, part)}, {c_literal(value.imag, part)}}}"
     if t.kind == "f" and t.dtype == HALF:
         return f"((__half)({c_literal(value, FLOAT32)}))"
     if t.kind == "f":
@@ -363,7 +440,8 @@ class KernelSource:
         """The C this translation needs in front of a launch: PRELUDE, the device functions and
         this function (with <cuda_fp16.h> when float16 is used: its header is large to compile)."""
         code = self.functions_code() + self.definition_code
-        return ("#include <cuda_fp16.h>\n" if "__half" in code else "") + PRELUDE + code
+        return (("#include <cuda_fp16.h>\n" if "__half" in code else "") + PRELUDE
+                + (PRELUDE_COMPLEX if "gk_py_complex" in code else "") + code)
 
     def functions_code(self):
         """The device functions this one calls, each once, callees before callers (without the prelude)."""
@@ -609,7 +687,7 @@ class KernelSource:
             t = Scalar(obj.dtype)
             return Value(c_literal(obj.item(), t), t)
         t = literal_type(obj)
-        return None if t is None else Value(c_literal(obj, t), t, nonnegative=obj >= 0)
+        return None if t is None else Value(c_literal(obj, t), t, nonnegative=not isinstance(obj, complex) and obj >= 0)
 
     def rvalue(self, node):
         value = self.expr(node)
@@ -627,12 +705,21 @@ class KernelSource:
             raise self.error(node, f"a condition must be a number or a bool, not {value.type}")
         if value.type.kind == "b":
             return f"({value.code})"
+        if value.type.kind == "c":
+            return f"(({value.code}).re != 0 || ({value.code}).im != 0)"
         return f"(({self.cast(value, FLOAT32)}) != 0)" if value.type.dtype == HALF else f"(({value.code}) != 0)"
 
     def cast(self, value, t):
         if value.type == t:
             return value.code
         source = value.type.dtype if isinstance(value.type, Scalar) else None
+        if t.kind == "c" and source is not None and source != t.dtype:
+            part = _complex_part(t)
+            if source.kind == "c":
+                return f"gk_py_complex_as<{_c(part.dtype)}>({value.code})"
+            return f"gk_py_complex_of<{_c(part.dtype)}>({self.cast(value, part)})"
+        if source is not None and source.kind == "c" and t.kind != "c":
+            raise TypeError(f"a complex number does not convert to {t.dtype.name}: take .real, .imag or abs() of it")
         if HALF in (source, t.dtype) and source != t.dtype:  # float16 converts through float32 (exact both ways)
             inner = value.code if source == FLOAT32.dtype else f"((float)({value.code}))"
             return inner if t.dtype == FLOAT32.dtype else f"(({_c(t.dtype)})({inner}))"
@@ -651,7 +738,7 @@ class KernelSource:
         if t is None:
             what = "string" if isinstance(node.value, str) else type(node.value).__name__
             raise self.unsupported(node, f"a {what} constant")
-        return Value(c_literal(node.value, t), t, nonnegative=node.value >= 0)
+        return Value(c_literal(node.value, t), t, nonnegative=not isinstance(node.value, complex) and node.value >= 0)
 
     def _expr_Name(self, node):
         name = node.id
@@ -703,8 +790,12 @@ class KernelSource:
                              WEAK_INT, nonnegative=True)
             if node.attr == "ndim":
                 return Value(f"{t.ndim}ll", WEAK_INT, nonnegative=True)
+        if isinstance(t, Scalar) and t.kind == "c" and node.attr in ("real", "imag"):
+            return Value(f"({base.code}).{node.attr[:2]}", _complex_part(t))
         if isinstance(t, Scalar) and node.attr in ("real",):
             return base
+        if isinstance(t, Scalar) and node.attr == "imag":
+            return Value(f"(({_c(t.dtype)})0)", t)
         raise self.unsupported(node, f"the attribute .{node.attr} of {t}")
 
     def _expr_Subscript(self, node):
@@ -833,7 +924,7 @@ class KernelSource:
         if isinstance(node.op, ast.Invert):
             if t.kind == "b":
                 return Value(f"(!{value.code})", t)
-            if t.kind == "f":
+            if t.kind in "fc":
                 raise self.error(node, f"~ takes integers or bools, not {t}")
             return Value(f"(({_c(t.dtype)})(~{value.code}))", t)
         raise self.unsupported(node)
@@ -857,6 +948,13 @@ class KernelSource:
             in_float = self.arithmetic(node, op, Value(self.cast(left, FLOAT32), FLOAT32),
                                        Value(self.cast(right, FLOAT32), FLOAT32))
             return Value(f"((__half)({in_float.code}))", t)
+        if t.kind == "c":
+            if isinstance(op, ast.Pow):
+                return Value(f"gk_py_cpow({self.cast(left, t)}, {self.cast(right, t)})", t)
+            if not isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+                raise self.error(node, f"{_op_symbol(op)} does not take complex numbers ({left.type} and "
+                                 f"{right.type})")
+            return Value(f"({self.cast(left, t)} {_op_symbol(op)} {self.cast(right, t)})", t)
         if isinstance(op, ast.Div):
             if t.kind != "f":
                 t = FLOAT64 if not (left.type.weak and right.type.weak) else Scalar(FLOAT64.dtype, weak=True)
@@ -910,6 +1008,8 @@ class KernelSource:
             if not (isinstance(left.type, Scalar) and isinstance(right.type, Scalar)):
                 raise self.error(node, f"cannot compare {left.type} and {right.type}")
             t = promote(left.type, right.type)
+            if t.kind == "c" and symbol not in ("==", "!="):
+                raise self.error(node, f"complex numbers are not ordered: {symbol} takes real numbers, not {t}")
             if t.dtype == HALF:
                 t = FLOAT32  # compared as float32, exactly
             if t.kind in "iu" and (left.type.weak or right.type.weak) and t.dtype.itemsize < 8:
@@ -930,6 +1030,10 @@ class KernelSource:
     # ---- calls
 
     def _expr_Call(self, node):
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("conjugate", "conj") and not node.args:
+            value = self.rvalue(node.func.value)  # z.conjugate(), as Python's and NumPy's numbers have
+            if isinstance(value, Value) and isinstance(value.type, Scalar):
+                return Value(f"gk_py_conj({value.code})", value.type) if value.type.kind == "c" else value
         callee = self.expr(node.func)
         if not isinstance(callee, Known):
             raise self.error(node, f"{ast.unparse(node.func)} is not callable in a kernel")
@@ -956,8 +1060,10 @@ class KernelSource:
             return self.builtin_minmax(node, function.__name__, args)
         if getattr(function, "_gpukit_device_function", None) is not None:
             return self.device_call(node, function._gpukit_device_function, args)
-        if module in ("math", "numpy") or (isinstance(function, numpy.ufunc)):
-            return self.math_call(node, name, args, "math" if module == "math" else "numpy")
+        if module in ("math", "cmath", "numpy") or (isinstance(function, numpy.ufunc)):
+            return self.math_call(node, name, args, module if module in ("math", "cmath") else "numpy")
+        if function is complex:
+            return self.complex_call(node, args)
         if dtype_of(function) is not None and hasattr(function, "name"):  # numba.float32(x)
             return self.conversion(node, function, args)
         raise self.unsupported(node, f"calling {ast.unparse(node.func)}")
@@ -997,6 +1103,8 @@ class KernelSource:
             if len(args) != 1:
                 raise self.error(node, "abs() takes one number")
             t = args[0].type
+            if t.kind == "c":
+                return Value(f"gk_py_cabs({args[0].code})", _complex_part(t))
             if t.dtype == HALF:
                 return Value(f"((__half)fabsf({self.cast(args[0], FLOAT32)}))", t)
             if t.kind == "f":
@@ -1009,6 +1117,8 @@ class KernelSource:
         result = args[0]
         for arg in args[1:]:
             t = promote(result.type, arg.type)
+            if t.kind == "c":
+                raise self.error(node, f"{name}() of complex numbers: they are not ordered")
             symbol = "<" if name == "min" else ">"
             a, b = self.cast(result, t), self.cast(arg, t)
             if t.dtype == HALF:  # compared as float32
@@ -1024,6 +1134,8 @@ class KernelSource:
                 raise self.error(node, f"{name}() takes numbers, not {arg.type}")
         if name in MATH_CONSTANTS:
             raise self.error(node, f"{name} is a constant, not a function")
+        if module == "cmath" or any(a.type.kind == "c" for a in args):
+            return self.complex_math_call(node, name, args, module)
         if name in ("isnan", "isinf", "isfinite") and len(args) == 1:
             t = args[0].type
             if t.kind != "f":
@@ -1050,6 +1162,40 @@ class KernelSource:
         if t.dtype == HALF:  # NumPy computes float16 functions in float32 and rounds once
             return Value(f"((__half){function}({', '.join(self.cast(a, FLOAT32) for a in args)}))", t)
         return Value(f"{function}({', '.join(self.cast(a, t) for a in args)})", t)
+
+    def complex_math_call(self, node, name, args, module):
+        """cmath's functions, and numpy's of complex numbers (math's take real numbers only)."""
+        if module == "math":
+            raise self.error(node, f"math.{name}() takes real numbers: use cmath.{name} or numpy.{name} for complex "
+                             "ones")
+        if len(args) != 1:
+            raise self.unsupported(node, f"{module}.{name}() of complex numbers with {len(args)} arguments")
+        value = args[0]
+        t = value.type
+        if t.kind != "c":  # cmath of a real number: a complex result, of the float's width
+            t = Scalar(numpy.dtype(numpy.complex64 if t.dtype in (FLOAT32.dtype, HALF) else numpy.complex128))
+        z = self.cast(value, t)
+        if name in ("absolute", "abs"):
+            return Value(f"gk_py_cabs({z})", _complex_part(t))
+        if name in ("real", "imag"):
+            return Value(f"({z}).{name[:2]}", _complex_part(t))
+        if name == "phase" or name == "angle":
+            return Value(f"atan2(({z}).im, ({z}).re)", _complex_part(t))
+        function = COMPLEX_FUNCTIONS.get(name)
+        if function is None:
+            raise self.unsupported(node, f"{module}.{name}() of complex numbers")
+        return Value(f"{function}({z})", t)
+
+    def complex_call(self, node, args):
+        """complex(re) and complex(re, im), as Python's: a complex128."""
+        if not 1 <= len(args) <= 2 or not all(isinstance(a.type, Scalar) for a in args):
+            raise self.error(node, "complex() takes one or two numbers")
+        if len(args) == 1:
+            return Value(self.cast(args[0], COMPLEX128), COMPLEX128)
+        if any(a.type.kind == "c" for a in args):
+            raise self.error(node, "complex(re, im) takes two real numbers in a kernel")
+        return Value(f"gk_py_complex<double>{{{self.cast(args[0], FLOAT64)}, {self.cast(args[1], FLOAT64)}}}",
+                     COMPLEX128)
 
     def intrinsic(self, node, function):
         name = function.name
@@ -1261,6 +1407,11 @@ def _fail_args(translator, node, name):
     raise translator.error(node, f"wrong arguments for cuda.{name}()")
 
 
+def _complex_part(t):
+    """The real type of a complex type's parts: float32 for complex64, float64 for complex128."""
+    return Scalar(numpy.dtype(numpy.float32 if t.dtype.itemsize == 8 else numpy.float64))
+
+
 def _c(dtype):
     return C_NAMES[numpy.dtype(dtype)]
 
@@ -1317,7 +1468,7 @@ def _declare(name, t):
                 + [f"    long long {c_name}_{part}{k} = 0;" for part in ("shape", "stride") for k in range(t.ndim)])
     if isinstance(t, Tuple):
         return [f"    {_c(item.dtype)} {c_identifier(name)}_{k} = 0;" for k, item in enumerate(t.items)]
-    zero = "((__half)(0.0f))" if t.dtype == HALF else "0"
+    zero = "((__half)(0.0f))" if t.dtype == HALF else "{}" if t.kind == "c" else "0"
     return [f"    {_c(t.dtype)} {c_identifier(name)} = {zero};"]
 
 

@@ -24,6 +24,8 @@ C_NAMES = {
     numpy.dtype(numpy.float16): "__half",  # stored as half; computed in float32, as NumPy computes it
     numpy.dtype(numpy.float32): "float",
     numpy.dtype(numpy.float64): "double",
+    numpy.dtype(numpy.complex64): "gk_py_complex<float>",  # the translation's own complex (PRELUDE_COMPLEX)
+    numpy.dtype(numpy.complex128): "gk_py_complex<double>",
 }
 
 
@@ -98,6 +100,8 @@ FLOAT64 = Scalar(numpy.dtype(numpy.float64))
 WEAK_INT = Scalar(numpy.dtype(numpy.int64), weak=True)
 WEAK_FLOAT = Scalar(numpy.dtype(numpy.float64), weak=True)
 WEAK_BOOL = Scalar(numpy.dtype(numpy.bool_), weak=True)
+WEAK_COMPLEX = Scalar(numpy.dtype(numpy.complex128), weak=True)
+COMPLEX128 = Scalar(numpy.dtype(numpy.complex128))
 
 
 def literal_type(value):
@@ -108,6 +112,8 @@ def literal_type(value):
         return WEAK_INT
     if isinstance(value, float):
         return WEAK_FLOAT
+    if isinstance(value, complex):
+        return WEAK_COMPLEX
     return None
 
 
@@ -121,12 +127,14 @@ def promote(a, b):
         weak, other = (a, b) if a.weak else (b, a)
         if _kind_rank(weak) <= _kind_rank(other):
             return Scalar(other.dtype)
+        if weak.kind == "c" and other.kind == "f":  # float32 + 1j is complex64: the float's precision
+            return Scalar(numpy.result_type(other.dtype, numpy.complex64))
         return Scalar(weak.dtype)
     return Scalar(numpy.result_type(a.dtype, b.dtype))
 
 
 def _kind_rank(t):
-    return {"b": 0, "i": 1, "u": 1, "f": 2}[t.kind]
+    return {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}[t.kind]
 
 
 def unify(a, b):

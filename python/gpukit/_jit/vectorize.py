@@ -129,12 +129,19 @@ class Vectorized(UfuncMethods):
                                 f"{self.__name__} takes {self.nin}")
             source = KernelSource(self.py_func, tuple(Scalar(t) for t in signature.args), device=True)
             names = [f"x{k}" for k in range(self.nin)]
+            # The elementwise kernel's complex type is the array layer's; the function's is the
+            # translation's own, of the same layout.
+            arguments = [f"gk_py_bit_cast<{C_NAMES[numpy.dtype(t)]}>({n})" if numpy.dtype(t).kind == "c" else n
+                         for t, n in zip(signature.args, names)]
             in_params = ", ".join(f"{t.name} {n}" for t, n in zip(signature.args, names))
             result = C_NAMES[numpy.dtype(signature.result)]
             returned = strong(source.return_type) if source.return_type else None
             if returned is None:
                 raise TypeError(f"{self.__name__} returns no value; a vectorized function returns one number")
-            operation = f"out = ({result}){source.name}({', '.join(names)})"
+            call = f"({result}){source.name}({', '.join(arguments)})"
+            if numpy.dtype(signature.result).kind == "c":
+                call = f"gk_py_bit_cast<gk_{numpy.dtype(signature.result).name}>({call})"
+            operation = f"out = {call}"
             kernel = self._kernels[key] = _core.ElementwiseKernel(
                 in_params, f"{numpy.dtype(signature.result).name} out", operation,
                 "vectorized_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in self.__name__),

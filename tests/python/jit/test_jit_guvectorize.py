@@ -265,8 +265,8 @@ def test_bad_decorations():
         gpukit.guvectorize(["float32[:] float32[:]"], "(n)->(n)")
     with pytest.raises(ValueError, match="a ':' per dimension"):
         gpukit.guvectorize(["void(float32[1], float32[:])"], "(n)->(n)")
-    with pytest.raises(TypeError, match="'complex64' is not a type kernels have"):
-        gpukit.guvectorize(["void(complex64[:], float32[:])"], "(n)->(n)")
+    with pytest.raises(TypeError, match="'datetime64' is not a type kernels have"):
+        gpukit.guvectorize(["void(datetime64[:], float32[:])"], "(n)->(n)")
     with pytest.raises(TypeError, match="written float32\\[:\\]"):
         float32[2]
     with pytest.raises(ValueError, match="target 'cuda' \\(the current device\\)"):
@@ -290,8 +290,8 @@ def test_bad_calls(rng):
     with pytest.raises(TypeError, match="no signature takes inputs of \\(complex64, float32\\); it has "
                                         "void\\(float32\\[:\\], float32\\[:\\], float32\\[:\\]\\), void\\(float64"):
         dot(x.astype(numpy.complex64), x)
-    with pytest.raises(TypeError, match="input 0 is of complex128, which gufuncs do not take"):
-        running_sum(x.astype(numpy.complex128))
+    with pytest.raises(TypeError, match="input 0 is of str64, which gufuncs do not take"):
+        running_sum(numpy.array(["ab", "cd"]))
     with pytest.raises(TypeError, match="input 0 is a str"):
         running_sum("text")
     with pytest.raises(ValueError, match="output 0 has loop dimensions \\(2,\\) .* broadcast to \\(3,\\)"):
