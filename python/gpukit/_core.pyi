@@ -1940,6 +1940,25 @@ class Kernel:
         Checks and enqueues one launch on `stream` (a gpukit.Stream; None: the current stream) (see gpukit.RawKernel.__call__).
         """
 
+class JitLaunchCache:
+    """
+    The launch fast path of one gpukit.jit kernel: its specialisations by argument keys (gpukit/_jit/dispatcher.py records them after the first launch of each).
+    """
+
+    def __init__(self) -> None: ...
+
+    def launch(self, grid: object, block: object, args: tuple, shared_mem: int, stream: Stream | None) -> bool:
+        """
+        Launches `args` if a recorded specialisation takes them, as RawKernel.__call__ would; False, having done nothing, if none does or an argument needs the slow path.
+        """
+
+    def add(self, args: tuple, kernel: Kernel, scalar_dtypes: list[str | None], dynamic_shared: bool) -> bool:
+        """
+        Records that arguments like `args` launch `kernel`, scalars passed as `scalar_dtypes` (None for an array), with the dynamic shared bytes appended where `dynamic_shared`. False where the fast path cannot take them.
+        """
+
+    def __len__(self) -> int: ...
+
 class ElementwiseKernel:
     """
     A user-defined elementwise kernel, as CuPy's ElementwiseKernel.

@@ -28,6 +28,28 @@ nb::object as_index(nb::handle value) {
     return index;
 }
 
+// A Python int or anything that converts to one losslessly (__index__: NumPy's integer scalars, as
+// grids computed with NumPy are); not a bool, nor a float.
+bool is_integer(nb::handle value) { return PyIndex_Check(value.ptr()) && !PyBool_Check(value.ptr()); }
+
+std::uint32_t dimension(nb::handle value, const char* what) {
+    const auto refuse = [&] {
+        return nb::type_error((std::string(what) + " dimensions must be ints, not " + describe_value(value)).c_str());
+    };
+    if (!is_integer(value)) throw refuse();
+    nb::object index = nb::steal(PyNumber_Index(value.ptr()));
+    if (!index.is_valid()) {  // an __index__ that refuses, as numpy.bool_'s does
+        PyErr_Clear();
+        throw refuse();
+    }
+    int overflow = 0;
+    const long long n = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+    if (overflow != 0 || n < 0 || n > std::numeric_limits<std::uint32_t>::max())
+        throw nb::value_error(
+            (std::string(what) + " dimension " + nb::str(index).c_str() + " is outside 0..4294967295").c_str());
+    return static_cast<std::uint32_t>(n);
+}
+
 }  // namespace
 
 std::string describe_value(nb::handle value) {
@@ -115,6 +137,22 @@ std::string to_str(nb::handle value, std::string_view name) {
 Device to_device(nb::handle value, std::string_view name) {
     if (value.is_none()) return Device::current();
     return to_instance<Device>(value, name, "gpukit.Device (e.g. gpukit.Device(0)) or None for the current device");
+}
+
+Dim3 to_dim3(nb::handle value, const char* what) {
+    if (is_integer(value)) return Dim3(dimension(value, what));
+    if (!PyTuple_Check(value.ptr()) && !PyList_Check(value.ptr()))
+        throw nb::type_error(
+            (std::string(what) + " must be an int or a tuple of 1 to 3 ints, not " + describe_value(value)).c_str());
+    nb::sequence items = nb::borrow<nb::sequence>(value);
+    const std::size_t n = nb::len(items);
+    if (n < 1 || n > 3)
+        throw nb::value_error((std::string(what) + " must have 1 to 3 dimensions, not " + std::to_string(n)).c_str());
+    Dim3 d;
+    d.x = dimension(items[0], what);
+    if (n > 1) d.y = dimension(items[1], what);
+    if (n > 2) d.z = dimension(items[2], what);
+    return d;
 }
 
 }  // namespace gpukit::python

@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "gpukit/device.hpp"
+#include "gpukit/geometry.hpp"
 
 namespace gpukit::python {
 
@@ -49,6 +50,11 @@ std::string to_str(nanobind::handle value, std::string_view name);
 // A wait's timeout in seconds: an int or a float (NumPy's too), or nullopt for None (no limit).
 // TypeError for anything else (a bool, a str); the core refuses a negative or NaN one.
 std::optional<double> to_timeout(nanobind::handle value, std::string_view name);
+
+// A launch's grid or block (`what`: "grid", "block"): an int (a NumPy integer too) or a tuple or list
+// of one to three, as CuPy and PyCUDA take them. TypeError for another type, ValueError for a
+// dimension outside 0..2^32-1 or a count of dimensions outside 1..3.
+Dim3 to_dim3(nanobind::handle value, const char* what);
 
 // A gpukit.Device, or the calling thread's current device for None.
 Device to_device(nanobind::handle value, std::string_view name);

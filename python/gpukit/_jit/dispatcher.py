@@ -2,7 +2,9 @@
 with, and launched as Numba-CUDA launches: ``kernel[blocks, threads](args)``.
 
 Each specialisation (argument types and device) is kept by the kernel object; its compiled code
-goes through gpukit's compile cache, in memory and on disk, like every module's. Arrays are
+goes through gpukit's compile cache, in memory and on disk, like every module's. A launch with
+arguments like ones launched before is keyed, packed and launched in C++ (_core.JitLaunchCache,
+python/src/jit_launch.cpp); the rest take the Python path here, which records them there. Arrays are
 passed as a pointer, a shape and strides in elements; NumPy arrays are copied to the device and
 back around the launch, as Numba does for host arrays.
 """
@@ -173,11 +175,26 @@ class Kernel:
         for types in self.signatures or ():
             KernelSource(function, types)
         self._launches = {}  # (backend, device id, argument keys) -> (compiled kernel, types, dynamic shared?)
+        # The same specialisations, keyed, packed and launched in C++: a launch with arguments seen
+        # before costs what a C++ launch does. Filled by the slow path (_Launch._launch_slowly).
+        self._fast = _core.JitLaunchCache()
+        self._configured = {}  # (blocks, threads) -> _Launch
         self.__name__ = function.__name__
         self.__qualname__ = function.__qualname__
         self.__doc__ = function.__doc__
 
     def __getitem__(self, configuration):
+        if configuration.__class__ is tuple and len(configuration) == 2:
+            # kernel[blocks, threads] is written at every launch: the same configuration, the same
+            # _Launch. Only for int pairs: 1.0 and True are equal to 1 but not a launch's dimensions.
+            blocks, threads = configuration
+            if blocks.__class__ is int and threads.__class__ is int:
+                launch = self._configured.get(configuration)
+                if launch is None:
+                    if len(self._configured) >= 64:  # sizes computed from the data: keep the recent ones
+                        self._configured.clear()
+                    launch = self._configured[configuration] = _Launch(self, blocks, threads, None, 0)
+                return launch
         if not isinstance(configuration, tuple) or not 2 <= len(configuration) <= 4:
             raise ValueError(f"{self.__name__}[...] takes 2 to 4 values (blocks, threads, stream, shared bytes), "
                              f"not {configuration!r}: {_LAUNCH_HELP}")
@@ -250,12 +267,21 @@ class DeviceFunction:
 class _Launch:
     """A kernel with its launch configuration, called with the arguments."""
 
+    __slots__ = ("kernel", "blocks", "threads", "stream", "shared", "_stream", "_shared")
+
     def __init__(self, kernel, blocks, threads, stream, shared):
         self.kernel, self.blocks, self.threads, self.stream, self.shared = kernel, blocks, threads, stream, shared
+        self._stream, self._shared = numba_stream(stream), shared or 0  # as the launch takes them
 
     def __call__(self, *args, **kwargs):
         if kwargs:
             raise TypeError(f"a kernel launch takes positional arguments only, not {', '.join(kwargs)}")
+        if not self.kernel._fast.launch(self.blocks, self.threads, args, self._shared, self._stream):
+            self._launch_slowly(args)
+
+    def _launch_slowly(self, args):
+        """A launch the fast path does not take: types worked out (the kernel compiled for them on
+        first use), NumPy and CUDA arrays brought in, then recorded for the fast path."""
         device = get_device()
         keys = tuple(map(_signature_key, args))
         known = None if None in keys else self.kernel._launches.get((device.backend, device.id, keys))
@@ -283,8 +309,15 @@ class _Launch:
         for value, t in zip(args, types):
             _flatten(value, t, flat)
         if dynamic_shared:
-            flat.append(int(self.shared or 0))
-        compiled(self.blocks, self.threads, flat, shared_mem=self.shared or 0, stream=numba_stream(self.stream))
+            flat.append(int(self._shared))
+        if None not in keys:
+            # Recorded for the fast path, which then launches this one too: it marks every array's
+            # memory as used by the launch, strided views included (a DevicePointer below does not).
+            scalar_dtypes = [t.dtype.name if isinstance(t, Scalar) else None for t in types]
+            if (self.kernel._fast.add(args, compiled._kernel, scalar_dtypes, dynamic_shared)
+                    and self.kernel._fast.launch(self.blocks, self.threads, args, self._shared, self._stream)):
+                return
+        compiled(self.blocks, self.threads, flat, shared_mem=self._shared, stream=self._stream)
         for host, copy in host_arrays:
             if host.flags.writeable:
                 host[...] = copy.get().reshape(host.shape)
