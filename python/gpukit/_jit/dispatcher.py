@@ -21,7 +21,7 @@ from .._interop import asarray
 from .._kernel import RawModule
 from .numba_types import ArrayType, GufuncSignature, Signature, parse_gufunc_signature, parse_signature
 from .translate import KernelSource
-from .types import BOOL, FLOAT64, INT64, Array, Scalar, Tuple, dtype_of
+from .types import BOOL, COMPLEX128, FLOAT64, INT64, Array, Scalar, Tuple, dtype_of
 
 _LAUNCH_HELP = ("launch a kernel with a configuration: kernel[blocks_per_grid, threads_per_block](arguments), "
                 "or kernel[blocks, threads, stream, shared_bytes](arguments)")
@@ -90,6 +90,8 @@ def type_of_argument(value, position):
         return INT64
     if isinstance(value, float):
         return FLOAT64
+    if isinstance(value, complex):
+        return COMPLEX128
     if isinstance(value, numpy.generic):
         dtype = dtype_of(value.dtype)
         if dtype is None:
@@ -130,6 +132,8 @@ def _flatten(value, t, args):
     elif isinstance(t, Tuple):
         for item, item_type in zip(value, t.items):
             _flatten(item, item_type, args)
+    elif value.__class__ is complex:
+        args.append(value if t.dtype.itemsize == 16 else numpy.complex64(value))
     elif value.__class__ in (int, float, bool):
         # Sent at the parameter's size, range-checked; an int for a float parameter (a signature's) converted.
         args.append(value if value.__class__ is not int or t.kind != "f" else float(value))
@@ -157,7 +161,7 @@ def _signature_key(value):
     if cls is tuple:
         items = tuple(map(_signature_key, value))
         return None if None in items else (cls, items)
-    if cls in (int, float, bool) or isinstance(value, numpy.generic):
+    if cls in (int, float, bool, complex) or isinstance(value, numpy.generic):
         return cls
     return None
 

@@ -123,3 +123,11 @@ def test_guvectorize_on_complex_arrays():
     a, b = random_complex(5 * 33, "complex128").reshape(5, 33), random_complex(33, "complex128")
     numpy.testing.assert_allclose(complex_dot(gpukit.asarray(a), gpukit.asarray(b)).get(), a @ numpy.conj(b),
                                   rtol=1e-12)
+
+
+def test_a_python_complex_argument_is_a_complex128():
+    x = random_complex(20, "complex128")
+    out = gpukit.zeros(20, numpy.complex128)
+    for _ in range(2):  # the first launch specialises, the second takes the recorded one
+        complex_scalar_argument[1, 32](gpukit.asarray(x), 2 - 3j, out)
+        numpy.testing.assert_allclose(out.get(), x * (2 - 3j), rtol=1e-14)
