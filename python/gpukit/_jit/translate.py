@@ -12,6 +12,7 @@ indices as Python does (Numba's default) and does not check bounds (check mode's
 
 import ast
 import builtins
+import collections
 import inspect
 import math
 import textwrap
@@ -336,8 +337,9 @@ class KernelSource:
             raise TypeError(f"{function.__qualname__} takes {len(self.arg_names)} argument"
                             f"{'s' if len(self.arg_names) != 1 else ''}, not {len(arg_types)}")
         self.arg_types = dict(zip(self.arg_names, arg_types))
-        self.names = dict(function.__globals__)
-        self.names.update(_closure(function))
+        # The names the kernel reads: its closure's, then its module's, read live (a copy of the
+        # module's namespace would keep every array in it alive as long as the kernel).
+        self.names = collections.ChainMap(_closure(function), function.__globals__)
         self.name = ("gk_jit_device_" if device else "gk_jit_") + "".join(
             c if c.isascii() and c.isalnum() else "_" for c in function.__name__)
         if device:  # one C function per argument-type signature
@@ -350,6 +352,7 @@ class KernelSource:
         self.maybe_negative = set()  # locals some assignment may make negative (others are indices >= 0)
         self._infer()
         self.code = self._emit()
+        self.names = self.aliases = None  # translated: what the names held need not outlive this
 
     # ---- errors
 

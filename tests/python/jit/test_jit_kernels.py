@@ -471,3 +471,23 @@ def test_atomic_max_and_min_of_floats(dtype):
     result = gpukit.asarray(numpy.array([-numpy.inf, numpy.inf], dtype))
     float_extremes[12, 256](gpukit.asarray(values), result)
     numpy.testing.assert_array_equal(result.get(), [values.max(), values.min()])
+
+
+def test_a_kernel_keeps_no_module_array_alive(tmp_path):
+    """A translation reads the module's names live: an array the module held while the kernel was
+    translated and launched is freed when the module lets it go (a notebook's large arrays)."""
+    import importlib.util
+    import sys
+
+    path = tmp_path / "module_with_arrays.py"
+    path.write_text("from gpukit import cuda\n\n@cuda.jit\ndef fill(out):\n    out[cuda.grid(1)] = 7\n")
+    spec = importlib.util.spec_from_file_location("module_with_arrays", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.data = gpukit.zeros(32, numpy.int32)
+    references = sys.getrefcount(module.data)
+    module.fill[1, 32](module.data)
+    module.fill[1, 32](module.data)
+    after = sys.getrefcount(module.data)  # outside the assert: pytest's rewriting holds its operands
+    assert after == references
+    numpy.testing.assert_array_equal(module.data.get(), 7)
