@@ -1,5 +1,6 @@
 """gpukit.get_default_memory_pool(): the caching allocator arrays use, with CuPy's names."""
 
+import gc
 import math
 import os
 
@@ -14,6 +15,7 @@ MIB = 1 << 20
 @pytest.fixture
 def pool():
     """The current device's pool, caching (the simulator's does not by default), empty, no limit; put back after."""
+    gc.collect()  # arrays in reference cycles other tests left (a module and its kernels) go first
     pool = gpukit.get_default_memory_pool()
     was_caching = pool.caching
     pool.set_caching(True)

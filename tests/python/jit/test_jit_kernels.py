@@ -491,3 +491,4 @@ def test_a_kernel_keeps_no_module_array_alive(tmp_path):
     after = sys.getrefcount(module.data)  # outside the assert: pytest's rewriting holds its operands
     assert after == references
     numpy.testing.assert_array_equal(module.data.get(), 7)
+    del module.data  # the module and its kernel form a cycle, which only the garbage collector frees
