@@ -210,7 +210,8 @@ std::optional<ArgumentPlan> scalar_plan(nb::handle value, DType dtype) {
         return std::nullopt;
     }
     nb::object parameter_dtype = numpy_module().attr("dtype")(nb::str(to_string(dtype).data()));
-    if (value.attr("dtype").equal(parameter_dtype)) return ArgumentPlan{false, dtype, ScalarConversion::numpy_bytes, {}};
+    if (value.attr("dtype").equal(parameter_dtype))
+        return ArgumentPlan{false, dtype, ScalarConversion::numpy_bytes, {}};
     return ArgumentPlan{false, dtype, ScalarConversion::numpy_astype, parameter_dtype};
 }
 
@@ -244,8 +245,11 @@ public:
         if (!entry) return false;
 
         const Kernel& kernel = entry->kernel;
-        const LaunchConfig config{to_dim3(grid, "grid"), to_dim3(block, "block"), to_size(shared_mem, "shared_mem"),
-                                  stream_argument(stream, kernel.device()), {}};
+        const LaunchConfig config{to_dim3(grid, "grid"),
+                                  to_dim3(block, "block"),
+                                  to_size(shared_mem, "shared_mem"),
+                                  stream_argument(stream, kernel.device()),
+                                  {}};
         std::vector<std::uint64_t> slots;  // one parameter each, its bytes first
         slots.reserve(entry->param_sizes.size());
         for (std::size_t i = 0; i < count; ++i) {
@@ -341,8 +345,8 @@ void bind_jit_launch(nb::module_& m) {
                                "The launch fast path of one gpukit.jit kernel: its specialisations by argument "
                                "keys (gpukit/_jit/dispatcher.py records them after the first launch of each).")
         .def(nb::init<>())
-        .def("launch", &JitLaunchCache::launch, nb::arg("grid").none(), nb::arg("block").none(),
-             nb::arg("args").none(), nb::arg("shared_mem").none(), nb::arg("stream").none(),
+        .def("launch", &JitLaunchCache::launch, nb::arg("grid").none(), nb::arg("block").none(), nb::arg("args").none(),
+             nb::arg("shared_mem").none(), nb::arg("stream").none(),
              nb::sig("def launch(self, grid: object, block: object, args: tuple, shared_mem: int, "
                      "stream: Stream | None) -> bool"),
              "Launches `args` if a recorded specialisation takes them, as RawKernel.__call__ would; False, having "
