@@ -15,6 +15,19 @@ from .translate import KernelSource
 from .types import C_NAMES, Scalar, dtype_of
 
 
+def reduction_kernel(function, dtype, prefix):
+    """A ReductionKernel of ``dtype`` whose combine step is the translated binary ``function``, with
+    no identity: the engine starts from the first element (an empty input is the caller's case)."""
+    t = Scalar(numpy.dtype(dtype))
+    source = KernelSource(function, (t, t), device=True)
+    if source.return_type is None:
+        raise TypeError(f"{function.__name__} returns no value; a reduction's function returns one")
+    name = prefix + "".join(c if c.isascii() and c.isalnum() else "_" for c in function.__name__)
+    return _core.ReductionKernel(f"{t.dtype.name} x", f"{t.dtype.name} y", "x",
+                                 f"({C_NAMES[t.dtype]}){source.name}(a, b)", "y = a", None, name,
+                                 preamble=source.preamble())
+
+
 def reduce(function):
     """Makes a reduction of a binary function: ``sum_reduce = gpukit.reduce(lambda a, b: a + b)`` or as a
     decorator; ``sum_reduce(array, size=None, res=None, init=0, stream=0)`` as Numba's."""
@@ -60,15 +73,7 @@ class Reducer:
     def _kernel_for(self, dtype):
         kernel = self._kernels.get(dtype)
         if kernel is None:
-            t = Scalar(dtype)
-            source = KernelSource(self.py_func, (t, t), device=True)
-            if source.return_type is None:
-                raise TypeError(f"{self.__name__} returns no value; a reduction's function returns one")
-            c_type = C_NAMES[dtype]
-            kernel = self._kernels[dtype] = _core.ReductionKernel(
-                f"{dtype.name} x", f"{dtype.name} y", "x", f"({c_type}){source.name}(a, b)", "y = a", None,
-                "reduced_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in self.__name__),
-                preamble=source.preamble())
+            kernel = self._kernels[dtype] = reduction_kernel(self.py_func, dtype, "reduced_")
         return kernel
 
     def __repr__(self):

@@ -15,8 +15,7 @@ from .. import _core
 from .._interop import asarray
 from . import intrinsics as cuda  # the kernels below say cuda.grid, as Numba's do
 from .dispatcher import DeviceFunction, jit
-from .translate import KernelSource
-from .types import C_NAMES, Scalar
+from .reduce import reduction_kernel
 
 _THREADS = 128
 
@@ -149,27 +148,14 @@ class UfuncMethods:
         key = ("reduce", t)
         kernel = self._kernels.get(key)
         if kernel is None:
-            source = KernelSource(self.py_func, (Scalar(t), Scalar(t)), device=True)
-            if source.return_type is None:
-                raise TypeError(f"{self.__name__} returns no value; a reduction's function returns one")
-            c_type = C_NAMES[t]
-            kernel = self._kernels[key] = _core.ReductionKernel(
-                f"{t.name} x", f"{t.name} y", "x", f"({c_type}){source.name}(a, b)", "y = a", None,
-                "reduce_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in self.__name__),
-                preamble=source.preamble())
+            kernel = self._kernels[key] = reduction_kernel(self.py_func, t, "reduce_")
         return kernel
 
     # ---- accumulate and reduceat: in order along each line
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         """The running results of ``f`` along ``axis``, applied left to right as NumPy's."""
-        self._binary("accumulate")
-        on_host = isinstance(array, numpy.ndarray) or not isinstance(array, _core.ndarray)
-        values = asarray(array)
-        if values.ndim == 0:
-            raise TypeError(f"cannot accumulate on a scalar (a 0-d array): {self.__name__}.accumulate")
-        t = self._common_type(values.dtype if dtype is None else numpy.dtype(dtype), "accumulate")
-        lines, restore = self._lines(values.astype(t) if values.dtype != t else values, axis)
+        on_host, t, lines, restore = self._along_lines("accumulate", array, axis, dtype)
         result = _core.empty(tuple(lines.shape), t)
         kernel = self._method_kernel("accumulate", _accumulate_kernel)
         kernel[_blocks(lines.shape[0]), _THREADS](lines, result)
@@ -178,13 +164,7 @@ class UfuncMethods:
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         """``f`` over the segments ``indices[i]:indices[i+1]`` along ``axis``, in order (NumPy's rules:
         a segment whose end is not past its start gives the element at its start)."""
-        self._binary("reduceat")
-        on_host = isinstance(array, numpy.ndarray) or not isinstance(array, _core.ndarray)
-        values = asarray(array)
-        if values.ndim == 0:
-            raise TypeError(f"cannot reduceat on a scalar (a 0-d array): {self.__name__}.reduceat")
-        t = self._common_type(values.dtype if dtype is None else numpy.dtype(dtype), "reduceat")
-        lines, restore = self._lines(values.astype(t) if values.dtype != t else values, axis)
+        on_host, t, lines, restore = self._along_lines("reduceat", array, axis, dtype)
         starts = numpy.asarray(indices.get() if isinstance(indices, _core.ndarray) else indices)
         if starts.ndim != 1 or starts.dtype.kind not in "iu":
             raise TypeError(f"{self.__name__}.reduceat takes a 1-d array of integer indices")
@@ -239,6 +219,17 @@ class UfuncMethods:
             raise TypeError(f"{self.__name__}.{method} needs a signature whose operands and result share a type; "
                             f"for {numpy.dtype(dtype).name} it has {signature!r}")
         return numpy.dtype(signature.args[0])
+
+    def _along_lines(self, method, array, axis, dtype):
+        """What accumulate and reduceat start from: whether the result goes back to the host, the
+        type they combine in, and ``array`` as lines along ``axis`` with the way back (_lines)."""
+        self._binary(method)
+        on_host = isinstance(array, numpy.ndarray) or not isinstance(array, _core.ndarray)
+        values = asarray(array)
+        if values.ndim == 0:
+            raise TypeError(f"cannot {method} on a scalar (a 0-d array): {self.__name__}.{method}")
+        t = self._common_type(values.dtype if dtype is None else numpy.dtype(dtype), method)
+        return (on_host, t) + self._lines(values.astype(t) if values.dtype != t else values, axis)
 
     def _method_kernel(self, method, make):
         kernel = self._kernels.get(method)
