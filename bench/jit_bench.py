@@ -141,31 +141,22 @@ def load_kernels(module_name):
     return namespace
 
 
-def median_ms(run, record_start, record_end, elapsed, synchronize, repeat=30):
+def median_ms(run, events, repeat=30):
+    """Median milliseconds of ``run`` between two events; ``events``: a library's (new event,
+    elapsed time, synchronize), whose events have record() and synchronize()."""
+    new_event, elapsed_time, synchronize = events
     for _ in range(3):
         run()
     synchronize()
     times = []
     for _ in range(repeat):
-        start, end = record_start(), None
+        start, end = new_event(), new_event()
+        start.record()
         run()
-        end = record_end()
-        times.append(elapsed(start, end))
+        end.record()
+        end.synchronize()
+        times.append(elapsed_time(start, end))
     return statistics.median(times)
-
-
-def host_us_per_launch(launch, synchronize, calls=2000, repeats=15):
-    for _ in range(200):
-        launch()
-    synchronize()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(calls):
-            launch()
-        times.append((time.perf_counter() - start) / calls)
-        synchronize()
-    return statistics.median(times) * 1e6
 
 
 def gpu_part(args):
@@ -180,27 +171,10 @@ def gpu_part(args):
     except ImportError:
         numba_cuda, nb = None, None
 
-    def gk_events():
-        def record():
-            event = gpukit.Event()
-            event.record()
-            return event
+    from python_host_time import per_call  # the host time of a call, as the array benchmarks measure it
 
-        def elapsed(start, end):
-            end.synchronize()
-            return gpukit.get_elapsed_time(start, end)
-        return record, record, elapsed, gpukit.synchronize
-
-    def nb_events():
-        def record():
-            event = numba_cuda.event()
-            event.record()
-            return event
-
-        def elapsed(start, end):
-            end.synchronize()
-            return numba_cuda.event_elapsed_time(start, end)
-        return record, record, elapsed, numba_cuda.synchronize
+    gk_events = (gpukit.Event, gpukit.get_elapsed_time, gpukit.synchronize)
+    nb_events = None if nb is None else (numba_cuda.event, numba_cuda.event_elapsed_time, numba_cuda.synchronize)
 
     rng = np.random.default_rng(15)
 
@@ -216,16 +190,16 @@ def gpu_part(args):
         for name in ("naive_matmul", "tiled_matmul"):
             figures = {}
             jit_kernel = gk[name][blocks, (TPB, TPB)]
-            figures["gpukit.jit"] = median_ms(lambda k=jit_kernel: k(da, db, dc), *gk_events())
+            figures["gpukit.jit"] = median_ms(lambda k=jit_kernel: k(da, db, dc), gk_events)
             check(dc.get(), expected, f"{name} gpukit.jit")
             dc.fill(0)
             raw_kernel = raw.get_function(name)
             figures["CUDA C"] = median_ms(lambda k=raw_kernel: k(blocks, (TPB, TPB), (da, db, dc, n, n, n)),
-                                          *gk_events())
+                                          gk_events)
             check(dc.get(), expected, f"{name} CUDA C")
             if nb is not None:
                 numba_kernel = nb[name][blocks, (TPB, TPB)]
-                figures["Numba"] = median_ms(lambda k=numba_kernel: k(na, nbb, nc), *nb_events())
+                figures["Numba"] = median_ms(lambda k=numba_kernel: k(na, nbb, nc), nb_events)
                 check(nc.copy_to_host(), expected, f"{name} Numba")
             rows.append((f"{name} {n}x{n} f32", figures, lambda ms, f=2.0 * n ** 3: f"{f / ms / 1e9:.2f} TFLOP/s"))
 
@@ -238,15 +212,15 @@ def gpu_part(args):
     blocks = (n + 255) // 256
     figures = {}
     jit_saxpy = gk["saxpy"][blocks, 256]
-    figures["gpukit.jit"] = median_ms(lambda: jit_saxpy(np.float32(2.5), dx, dy, dout), *gk_events())
+    figures["gpukit.jit"] = median_ms(lambda: jit_saxpy(np.float32(2.5), dx, dy, dout), gk_events)
     check(dout.get(), 2.5 * x + y, "saxpy gpukit.jit")
     raw_saxpy = raw.get_function("saxpy")
     figures["CUDA C"] = median_ms(lambda: raw_saxpy((blocks,), (256,), (np.float32(2.5), dx, dy, dout, n)),
-                                  *gk_events())
+                                  gk_events)
     if nb is not None:
         nx, ny, nout = numba_cuda.to_device(x), numba_cuda.to_device(y), numba_cuda.device_array(n, np.float32)
         numba_saxpy = nb["saxpy"][blocks, 256]
-        figures["Numba"] = median_ms(lambda: numba_saxpy(np.float32(2.5), nx, ny, nout), *nb_events())
+        figures["Numba"] = median_ms(lambda: numba_saxpy(np.float32(2.5), nx, ny, nout), nb_events)
         check(nout.copy_to_host(), 2.5 * x + y, "saxpy Numba")
     rows.append((f"saxpy 2^{args.saxpy_log2} f32", figures, lambda ms, b=12.0 * n: f"{b / ms / 1e6:.0f} GB/s"))
 
@@ -254,15 +228,15 @@ def gpu_part(args):
     tx, tout = gpukit.asarray(np.ones(32, np.float32)), gpukit.empty(32, np.float32)
     jit_tiny = gk["tiny"][1, 32]
     host_rows.append(("gpukit.jit kernel[1, 32](x, out, n)",
-                      host_us_per_launch(lambda: jit_tiny(tx, tout, 32), gpukit.synchronize)))
+                      per_call(lambda: jit_tiny(tx, tout, 32), 2000, 15)))
     raw_tiny = raw.get_function("tiny")
     host_rows.append(("gpukit.RawKernel((1,), (32,), (x, out, n))",
-                      host_us_per_launch(lambda: raw_tiny((1,), (32,), (tx, tout, 32)), gpukit.synchronize)))
+                      per_call(lambda: raw_tiny((1,), (32,), (tx, tout, 32)), 2000, 15)))
     if nb is not None:
         ntx, ntout = numba_cuda.to_device(np.ones(32, np.float32)), numba_cuda.device_array(32, np.float32)
         numba_tiny = nb["tiny"][1, 32]
         host_rows.append(("Numba kernel[1, 32](x, out, n)",
-                          host_us_per_launch(lambda: numba_tiny(ntx, ntout, 32), numba_cuda.synchronize)))
+                          per_call(lambda: numba_tiny(ntx, ntout, 32), 2000, 15, numba_cuda.synchronize)))
 
     first_calls = {"gpukit.jit": first_call_seconds("gpukit")}
     if nb is not None:

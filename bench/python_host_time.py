@@ -19,17 +19,19 @@ import numpy
 import gpukit
 
 
-def per_call(function, calls, repeats):
+def per_call(function, calls, repeats, synchronize=gpukit.synchronize):
+    """Median microseconds of host time per call of ``function``, in batches of ``calls`` with the
+    device synchronised (``synchronize``, the library's) between batches."""
     for _ in range(min(calls, 1000)):  # warm: kernels compiled, pools filled
         function()
-    gpukit.synchronize()
+    synchronize()
     times = []
     for _ in range(repeats):
         start = clock.perf_counter()
         for _ in range(calls):
             function()
         times.append((clock.perf_counter() - start) / calls)
-        gpukit.synchronize()
+        synchronize()
     return statistics.median(times) * 1e6
 
 
