@@ -22,7 +22,7 @@ from .._errors import describe_value
 from .._interop import asarray
 from .._kernel import RawModule
 from .dispatcher import numba_stream
-from .numba_types import KERNEL_TYPES, ArrayType, GufuncSignature, parse_gufunc_signature
+from .numba_types import KERNEL_TYPES, ArrayType, GufuncSignature, parse_gufunc_signature, parse_signatures
 from .translate import KernelSource
 from .types import C_NAMES, Array, Scalar
 from .vectorize import NUMBA_GPU_TARGET, device_for_target
@@ -103,18 +103,10 @@ def guvectorize(signatures=None, layout=None, target=NUMBA_GPU_TARGET, **options
     if layout is None:
         raise TypeError("guvectorize needs a layout, as guvectorize([signatures], '(n),(n)->()')")
     layout = Layout(layout)
-    if not isinstance(target, str):
-        raise TypeError(f"target must be a str, not {describe_value(target)}")
     device_for_target(target)
-    parsed = None
-    if signatures is not None:
-        if isinstance(signatures, (str, GufuncSignature)) or not hasattr(signatures, "__iter__"):
-            signatures = [signatures]
-        parsed = [parse_gufunc_signature(s) for s in signatures]
-        if not parsed:
-            raise ValueError("guvectorize needs at least one signature, or none at all (None)")
-        for signature in parsed:
-            _check_signature_fits(signature, layout)
+    parsed = parse_signatures(signatures, parse_gufunc_signature, (str, GufuncSignature), "guvectorize")
+    for signature in parsed or ():
+        _check_signature_fits(signature, layout)
 
     def wrap(function):
         return GUVectorized(function, parsed, layout, target)

@@ -160,3 +160,16 @@ def parse_gufunc_signature(signature):
         return GufuncSignature(operand_type(t) for t in signature.args)
     raise TypeError(f"a gufunc signature is a tuple of types such as (float32[:], float32[:]) or its string "
                     f"'void(float32[:], float32[:])', not {describe_value(signature)}")
+
+
+def parse_signatures(signatures, parse, one, decorator):
+    """A decorator's signatures as Numba takes them (one, of the types ``one``, or a list of them)
+    parsed with ``parse``; None (types from each call) stays None."""
+    if signatures is None:
+        return None
+    if isinstance(signatures, one) or not hasattr(signatures, "__iter__"):
+        signatures = [signatures]
+    parsed = [parse(s) for s in signatures]
+    if not parsed:
+        raise ValueError(f"{decorator} needs at least one signature, or none at all (None)")
+    return parsed

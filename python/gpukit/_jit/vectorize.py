@@ -13,7 +13,7 @@ import numpy
 from .. import _core
 from .._errors import describe_value
 from .._interop import asarray
-from .numba_types import ScalarType, Signature, parse_signature
+from .numba_types import ScalarType, Signature, parse_signature, parse_signatures
 from .translate import KernelSource
 from .types import C_NAMES, Scalar, strong
 from .ufunc_methods import UfuncMethods
@@ -24,6 +24,8 @@ NUMBA_GPU_TARGET = "cuda"  # not a backend: Numba's name for "the GPU", here the
 def device_for_target(target):
     """The device a vectorized function runs on: the current one for 'cuda', else the named backend's."""
     from .._backend import all_devices, backends, get_device
+    if not isinstance(target, str):
+        raise TypeError(f"target must be a str, not {describe_value(target)}")
     if target == NUMBA_GPU_TARGET:
         return get_device()
     for device in all_devices():
@@ -43,18 +45,10 @@ def vectorize(signatures=None, target=NUMBA_GPU_TARGET, **options):
     name ('sim') on that backend's device."""
     if options:
         raise TypeError(f"vectorize got unexpected keyword arguments: {', '.join(sorted(options))}")
-    if not isinstance(target, str):
-        raise TypeError(f"target must be a str, not {describe_value(target)}")
     device_for_target(target)
     if callable(signatures) and not isinstance(signatures, (ScalarType, str, list, tuple)):
         return Vectorized(signatures, None, target)
-    parsed = None
-    if signatures is not None:
-        if isinstance(signatures, (str, Signature)) or not hasattr(signatures, "__iter__"):
-            signatures = [signatures]
-        parsed = [parse_signature(s) for s in signatures]
-        if not parsed:
-            raise ValueError("vectorize needs at least one signature, or none at all (None)")
+    parsed = parse_signatures(signatures, parse_signature, (str, Signature), "vectorize")
 
     def wrap(function):
         return Vectorized(function, parsed, target)
