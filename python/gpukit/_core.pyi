@@ -1959,6 +1959,11 @@ class JitLaunchCache:
 
     def __len__(self) -> int: ...
 
+def jit_offsets_fit_int32(array: ndarray) -> bool:
+    """
+    Whether every element offset of `array` is below 2^31: a jit kernel then indexes it in 32 bits.
+    """
+
 class ElementwiseKernel:
     """
     A user-defined elementwise kernel, as CuPy's ElementwiseKernel.

@@ -23,6 +23,7 @@
 #include "gpukit/array.hpp"
 #include "gpukit/kernel.hpp"
 #include "numpy_bridge.hpp"
+#include "operands.hpp"
 #include "python_refs.hpp"
 #include "python_stream.hpp"
 
@@ -31,13 +32,8 @@ namespace nb = nanobind;
 namespace gpukit::python {
 namespace {
 
-PyTypeObject* array_type() {
-    static PyTypeObject* const type = reinterpret_cast<PyTypeObject*>(nb::type<Array>().ptr());
-    return type;
-}
-
-// dispatcher.py's _offsets_fit_int32: whether every element's offset from the first, in elements,
-// is below 2^31 (the kernel then indexes in 32 bits).
+// Whether every element's offset from the first, in elements, is below 2^31: the kernel then
+// indexes in 32 bits. The one definition: dispatcher.py types arrays by it too (_core.jit_offsets_fit_int32).
 bool offsets_fit_int32(const Array& array) {
     constexpr std::int64_t limit = std::int64_t{1} << 31;
     if (array.is_c_contiguous()) return array.size() < limit;
@@ -78,7 +74,6 @@ enum class ScalarConversion : std::uint8_t {
 
 // One argument's parameters: an array's pointer, shape and strides in elements, or one scalar.
 struct ArgumentPlan {
-    bool is_array = false;
     DType dtype{};  // a scalar's parameter type
     ScalarConversion conversion = ScalarConversion::python_number;
     nb::object numpy_dtype;  // for numpy_astype
@@ -178,7 +173,6 @@ struct Entry {
     std::vector<ArgumentPlan> plans;
     Kernel kernel;
     bool dynamic_shared;  // the kernel takes the launch's dynamic shared bytes as a last int64
-    std::vector<std::size_t> param_sizes;
 };
 
 // A scalar parameter's type from the dtype name dispatcher.py gives, where it takes at most the
@@ -203,16 +197,15 @@ std::optional<ArgumentPlan> scalar_plan(nb::handle value, DType dtype) {
     PyTypeObject* type = Py_TYPE(value.ptr());
     if (type == &PyLong_Type || type == &PyBool_Type || type == &PyFloat_Type) {
         if (!takes_python_number(dtype)) return std::nullopt;
-        return ArgumentPlan{false, dtype, ScalarConversion::python_number, {}};
+        return ArgumentPlan{dtype, ScalarConversion::python_number, {}};
     }
     if (PyObject_IsInstance(value.ptr(), numpy_module().attr("generic").ptr()) != 1) {
         PyErr_Clear();
         return std::nullopt;
     }
-    nb::object parameter_dtype = numpy_module().attr("dtype")(nb::str(to_string(dtype).data()));
-    if (value.attr("dtype").equal(parameter_dtype))
-        return ArgumentPlan{false, dtype, ScalarConversion::numpy_bytes, {}};
-    return ArgumentPlan{false, dtype, ScalarConversion::numpy_astype, parameter_dtype};
+    nb::object parameter_dtype = numpy_dtype(dtype);
+    if (value.attr("dtype").equal(parameter_dtype)) return ArgumentPlan{dtype, ScalarConversion::numpy_bytes, {}};
+    return ArgumentPlan{dtype, ScalarConversion::numpy_astype, parameter_dtype};
 }
 
 // The parameter sizes a kernel taking `plans` must have (a pointer, shape and strides per array).
@@ -220,7 +213,7 @@ std::vector<std::size_t> expected_param_sizes(const std::vector<ArgumentPlan>& p
                                               const std::vector<ArgumentKey>& keys, bool dynamic_shared) {
     std::vector<std::size_t> sizes;
     for (std::size_t i = 0; i < plans.size(); ++i) {
-        if (plans[i].is_array)
+        if (keys[i].type == array_type())
             sizes.insert(sizes.end(), 1 + 2 * keys[i].ndim, sizeof(std::int64_t));
         else
             sizes.push_back(itemsize(plans[i].dtype));
@@ -241,20 +234,22 @@ public:
             keys[i] = key_of(PyTuple_GET_ITEM(args.ptr(), i), arrays[i]);
             if (!keys[i].type) return false;
         }
-        const Entry* entry = find(keys, Device::current());
+        const Device device = Device::current();
+        const Entry* entry = find(keys, device);
         if (!entry) return false;
 
         const Kernel& kernel = entry->kernel;
         const LaunchConfig config{to_dim3(grid, "grid"),
                                   to_dim3(block, "block"),
                                   to_size(shared_mem, "shared_mem"),
-                                  stream_argument(stream, kernel.device()),
+                                  stream_argument(stream, device),
                                   {}};
         std::vector<std::uint64_t> slots;  // one parameter each, its bytes first
-        slots.reserve(entry->param_sizes.size());
+        const std::vector<KernelParam>& params = kernel.params();
+        slots.reserve(params.size());
         for (std::size_t i = 0; i < count; ++i) {
             if (arrays[i]) {
-                if (!pack_array(*arrays[i], kernel.device(), slots)) return false;
+                if (!pack_array(*arrays[i], device, slots)) return false;
                 continue;
             }
             const std::optional<std::uint64_t> bits = scalar_bits(PyTuple_GET_ITEM(args.ptr(), i), entry->plans[i]);
@@ -267,7 +262,7 @@ public:
         }
 
         KernelArgs packed;
-        for (std::size_t j = 0; j < slots.size(); ++j) packed.add_bytes(&slots[j], entry->param_sizes[j]);
+        for (std::size_t j = 0; j < slots.size(); ++j) packed.add_bytes(&slots[j], params[j].size);
         for (const Array* array : arrays)
             if (array) array->memory()->mark_used_by_launch(config.stream);  // it outlives the launch
         GilRelease unlocked;  // as RawKernel's launch: a launch may wait for room in the queue
@@ -292,7 +287,6 @@ public:
             if (!keys[i].type) return false;
             if (array) {
                 if (!dtypes[i].is_none() || !(array->device() == kernel.device())) return false;
-                plans[i].is_array = true;
                 continue;
             }
             const std::optional<DType> dtype = scalar_parameter_type(dtypes[i]);
@@ -300,13 +294,13 @@ public:
             if (!plan) return false;
             plans[i] = *plan;
         }
-        std::vector<std::size_t> sizes = expected_param_sizes(plans, keys, dynamic_shared);
+        const std::vector<std::size_t> sizes = expected_param_sizes(plans, keys, dynamic_shared);
         const std::vector<KernelParam>& params = kernel.params();
         if (params.size() != sizes.size()) return false;
         for (std::size_t j = 0; j < sizes.size(); ++j)
             if (params[j].size != sizes[j]) return false;
         if (find(keys, kernel.device())) return false;
-        entries_.push_back(Entry{std::move(keys), std::move(plans), kernel, dynamic_shared, std::move(sizes)});
+        entries_.push_back(Entry{std::move(keys), std::move(plans), kernel, dynamic_shared});
         return true;
     }
 
@@ -359,6 +353,11 @@ void bind_jit_launch(nb::module_& m) {
              "array), with the dynamic shared bytes appended where `dynamic_shared`. False where the fast path "
              "cannot take them.")
         .def("__len__", &JitLaunchCache::size);
+    m.def(
+        "jit_offsets_fit_int32",
+        [](nb::handle array) { return offsets_fit_int32(to_instance<Array>(array, "array", "gpukit.ndarray")); },
+        nb::arg("array"), nb::sig("def jit_offsets_fit_int32(array: ndarray) -> bool"),
+        "Whether every element offset of `array` is below 2^31: a jit kernel then indexes it in 32 bits.");
 }
 
 }  // namespace gpukit::python

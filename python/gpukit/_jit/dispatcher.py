@@ -20,7 +20,7 @@ from .._errors import describe_value
 from .._interop import asarray
 from .._kernel import RawModule
 from .numba_types import ArrayType, GufuncSignature, Signature, parse_gufunc_signature, parse_signature
-from .translate import KernelSource
+from .translate import KernelSource, program_name_of
 from .types import BOOL, COMPLEX128, FLOAT64, INT64, Array, Scalar, Tuple, dtype_of
 
 _LAUNCH_HELP = ("launch a kernel with a configuration: kernel[blocks_per_grid, threads_per_block](arguments), "
@@ -143,14 +143,9 @@ def _flatten(value, t, args):
         args.append(value.astype(t.dtype))
 
 
-def _offsets_fit_int32(array):
-    """Whether every element's offset from the array's first, in elements, is below 2^31."""
-    if array.flags.c_contiguous:
-        return array.size < 2**31
-    if array.size == 0:
-        return True
-    span = sum((extent - 1) * abs(stride) for extent, stride in zip(array.shape, array.strides))
-    return span // array.itemsize < 2**31
+# Whether every element offset of an array is below 2^31 (then it is indexed in 32 bits): the
+# definition the C++ launch path keys arrays by, so that both paths agree.
+_offsets_fit_int32 = _core.jit_offsets_fit_int32
 
 
 def _signature_key(value):
@@ -236,9 +231,7 @@ class Kernel:
                 # Check mode sees the address an index really makes: offsets stay 64-bit.
                 types = tuple(dataclasses.replace(t, index32=False) if isinstance(t, Array) else t for t in types)
             source = KernelSource(self.py_func, types)
-            file_name = self.py_func.__code__.co_filename.rsplit("/", 1)[-1]
-            program_name = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in file_name)
-            module = RawModule(source.code, check=self._check, program_name=program_name[:200] + ".cu")
+            module = RawModule(source.code, check=self._check, program_name=program_name_of(self.py_func))
             kernel = self._specialisations[key] = (module.get_function(source.name), source)
         return kernel
 
@@ -271,10 +264,10 @@ class DeviceFunction:
 class _Launch:
     """A kernel with its launch configuration, called with the arguments."""
 
-    __slots__ = ("kernel", "blocks", "threads", "stream", "shared", "_stream", "_shared")
+    __slots__ = ("kernel", "blocks", "threads", "_stream", "_shared")
 
     def __init__(self, kernel, blocks, threads, stream, shared):
-        self.kernel, self.blocks, self.threads, self.stream, self.shared = kernel, blocks, threads, stream, shared
+        self.kernel, self.blocks, self.threads = kernel, blocks, threads
         self._stream, self._shared = numba_stream(stream), shared or 0  # as the launch takes them
 
     def __call__(self, *args, **kwargs):
@@ -288,7 +281,8 @@ class _Launch:
         first use), NumPy and CUDA arrays brought in, then recorded for the fast path."""
         device = get_device()
         keys = tuple(map(_signature_key, args))
-        known = None if None in keys else self.kernel._launches.get((device.backend, device.id, keys))
+        cacheable = None not in keys
+        known = self.kernel._launches.get((device.backend, device.id, keys)) if cacheable else None
         host_arrays = []
         if known is None:
             device_args = []
@@ -306,21 +300,21 @@ class _Launch:
                 types = self.kernel.conform(types)
             compiled, source = self.kernel.specialize_for(types)
             known = compiled, types, source.uses_dynamic_shared
-            if None not in keys:
+            if cacheable:
                 self.kernel._launches[(device.backend, device.id, keys)] = known
         compiled, types, dynamic_shared = known
-        flat = []
-        for value, t in zip(args, types):
-            _flatten(value, t, flat)
-        if dynamic_shared:
-            flat.append(int(self._shared))
-        if None not in keys:
+        if cacheable:
             # Recorded for the fast path, which then launches this one too: it marks every array's
             # memory as used by the launch, strided views included (a DevicePointer below does not).
             scalar_dtypes = [t.dtype.name if isinstance(t, Scalar) else None for t in types]
             if (self.kernel._fast.add(args, compiled._kernel, scalar_dtypes, dynamic_shared)
                     and self.kernel._fast.launch(self.blocks, self.threads, args, self._shared, self._stream)):
                 return
+        flat = []
+        for value, t in zip(args, types):
+            _flatten(value, t, flat)
+        if dynamic_shared:
+            flat.append(int(self._shared))
         compiled(self.blocks, self.threads, flat, shared_mem=self._shared, stream=self._stream)
         for host, copy in host_arrays:
             if host.flags.writeable:
