@@ -94,6 +94,12 @@ def _host_array(values, dtype, name):
 _HELD = frozenset(_core.dtype_names())
 
 
+def is_device_array(obj):
+    """Whether ``obj`` is an array in device memory: a gpukit array, or another library's with
+    ``__cuda_array_interface__``."""
+    return isinstance(obj, ndarray) or hasattr(obj, "__cuda_array_interface__")
+
+
 def _device_memory_of(obj):
     """A view of another library's device memory that the current device can address; None for host data."""
     device = get_device()

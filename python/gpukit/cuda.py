@@ -94,7 +94,7 @@ def as_cuda_array(obj, sync=True):
 
 def is_cuda_array(obj):
     """Whether ``obj`` is an array in device memory that :func:`as_cuda_array` shares."""
-    return isinstance(obj, ndarray) or hasattr(obj, "__cuda_array_interface__")
+    return _interop.is_device_array(obj)
 
 
 def device_array(shape, dtype=numpy.float64, strides=None, order="C", stream=0):

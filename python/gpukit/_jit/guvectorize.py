@@ -19,11 +19,11 @@ import numpy
 from .. import _core
 from .._backend import get_device
 from .._errors import describe_value
-from .._interop import asarray
+from .._interop import asarray, is_device_array
 from .._kernel import RawModule
 from .dispatcher import numba_stream
 from .numba_types import KERNEL_TYPES, ArrayType, GufuncSignature, parse_gufunc_signature, parse_signatures
-from .translate import KernelSource
+from .translate import KernelSource, c_name_part, program_name_of
 from .types import C_NAMES, Array, Scalar
 from .vectorize import NUMBA_GPU_TARGET, device_for_target
 
@@ -373,11 +373,9 @@ class GUVectorized:
             if source.return_type is not None:
                 raise TypeError(f"{self.__name__} returns a value; a gufunc writes its results into its output "
                                 f"arguments and returns nothing")
-            name = "gk_guvectorize_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in self.__name__)
-            code = source.preamble() + self._kernel_code(name, source.name, parameter_types, loop_ndim)
-            file_name = self.py_func.__code__.co_filename.rsplit("/", 1)[-1]
-            program_name = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in file_name)
-            module = RawModule(code, program_name=program_name[:200] + ".cu")
+            name = "gk_guvectorize_" + c_name_part(self.__name__)
+            code = source.code + self._kernel_code(name, source.name, parameter_types, loop_ndim)
+            module = RawModule(code, program_name=program_name_of(self.py_func))
             kernel = self._kernels[key] = module.get_function(name)
         return kernel
 
@@ -417,8 +415,7 @@ class GUVectorized:
         return f"<gpukit.guvectorize {self.__name__} {self.layout.text!r}>"
 
 
-def _on_device(value):
-    return isinstance(value, _core.ndarray) or hasattr(value, "__cuda_array_interface__")
+_on_device = is_device_array
 
 
 def _kind_of(value, k, name):

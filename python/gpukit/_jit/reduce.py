@@ -11,7 +11,7 @@ from .. import _core
 from .._errors import describe_value
 from .._interop import asarray
 from .dispatcher import numba_stream
-from .translate import KernelSource
+from .translate import KernelSource, c_name_part
 from .types import C_NAMES, Scalar, dtype_of
 
 
@@ -22,10 +22,10 @@ def reduction_kernel(function, dtype, prefix):
     source = KernelSource(function, (t, t), device=True)
     if source.return_type is None:
         raise TypeError(f"{function.__name__} returns no value; a reduction's function returns one")
-    name = prefix + "".join(c if c.isascii() and c.isalnum() else "_" for c in function.__name__)
+    name = prefix + c_name_part(function.__name__)
     return _core.ReductionKernel(f"{t.dtype.name} x", f"{t.dtype.name} y", "x",
                                  f"({C_NAMES[t.dtype]}){source.name}(a, b)", "y = a", None, name,
-                                 preamble=source.preamble())
+                                 preamble=source.code)
 
 
 def reduce(function):

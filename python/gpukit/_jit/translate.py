@@ -262,7 +262,7 @@ def c_literal(value, t):
     if t.kind == "b":
         return "true" if value else "false"
     if t.kind == "c":
-        part = Scalar(numpy.dtype(numpy.float32 if t.dtype.itemsize == 8 else numpy.float64))
+        part = _complex_part(t)
         value = complex(value)
         return f"{C_NAMES[t.dtype]}{{{c_literal(value.real, part)}, {c_literal(value.imag, part)}}}"
     if t.kind == "f" and t.dtype == HALF:
@@ -287,17 +287,16 @@ def line_file_name(path):
     return urllib.parse.quote(path, safe="/ _.-+~,:@=")
 
 
-def c_string(text):
-    """``text`` as a C string literal: printable ASCII kept, everything else escaped."""
-    out = []
-    for character in text:
-        if character in '"\\':
-            out.append("\\" + character)
-        elif " " <= character <= "~":
-            out.append(character)
-        else:
-            out.append("".join(f"\\{byte:03o}" for byte in character.encode("utf-8")))  # octal: 3 digits at most
-    return '"' + "".join(out) + '"'
+def c_name_part(name):
+    """``name`` as part of a generated C name: ASCII letters and digits kept, anything else '_'."""
+    return "".join(c if c.isascii() and c.isalnum() else "_" for c in name)
+
+
+def program_name_of(function):
+    """The program name a translation of ``function`` compiles under (what compile errors name):
+    its file's base name reduced to [A-Za-z0-9._-], with .cu."""
+    file_name = function.__code__.co_filename.rsplit("/", 1)[-1]
+    return "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in file_name)[:200] + ".cu"
 
 
 def c_identifier(name):
@@ -317,6 +316,7 @@ class KernelSource:
         self.return_type = None
         self.callees = {}  # (function, argument types) -> KernelSource, emitted before this one
         self.filename = line_file_name(function.__code__.co_filename)
+        self.line_file = f'"{self.filename}"'  # a C string as it is: line_file_name left nothing to escape
         try:
             lines, first_line = inspect.getsourcelines(function)
         except (OSError, TypeError) as error:
@@ -340,8 +340,7 @@ class KernelSource:
         # The names the kernel reads: its closure's, then its module's, read live (a copy of the
         # module's namespace would keep every array in it alive as long as the kernel).
         self.names = collections.ChainMap(_closure(function), function.__globals__)
-        self.name = ("gk_jit_device_" if device else "gk_jit_") + "".join(
-            c if c.isascii() and c.isalnum() else "_" for c in function.__name__)
+        self.name = ("gk_jit_device_" if device else "gk_jit_") + c_name_part(function.__name__)
         if device:  # one C function per argument-type signature
             self.name += "_" + "_".join(_type_tag(t) for t in arg_types)
         self.variables = {}        # local name -> type
@@ -418,7 +417,7 @@ class KernelSource:
             signature = f"__device__ inline {result} {self.name}({', '.join(params)}) {{"
         else:
             signature = f'extern "C" __global__ void {self.name}({", ".join(params)}) {{'
-        header = [f'#line {self.definition.lineno} {c_string(self.filename)}', signature]
+        header = [f'#line {self.definition.lineno} {self.line_file}', signature]
         constants = []
         for name, t in self.static_arrays.items():
             size = math.prod(t.shape)
@@ -467,7 +466,7 @@ class KernelSource:
     def line(self, node, text):
         if not self.emitting:
             return
-        self.lines.append(f"#line {node.lineno} {c_string(self.filename)}")
+        self.lines.append(f"#line {node.lineno} {self.line_file}")
         self.lines.append("    " * self.depth + text)
 
     def temporary(self, t):
@@ -815,7 +814,7 @@ class KernelSource:
         if isinstance(base, Value) and isinstance(base.type, (Array, StaticArray)) and (
                 any(isinstance(i, ast.Slice) for i in index_nodes) or len(index_nodes) < base.type.ndim):
             return self.view(node, base, index_nodes)
-        element, t = self.element(node)
+        element, t = self.element(node, base)
         return Value(element, Scalar(t.dtype))
 
     def view(self, node, base, index_nodes):
@@ -862,17 +861,17 @@ class KernelSource:
         result = Array(t.dtype, len(shapes), contiguous, isinstance(t, StaticArray) or t.index32)
         if not shapes:
             raise self.error(node, "indexing every dimension gives an element, not a view")
-        pointer = base.code
-        lines.append(f"{_c(t.dtype)}* const {name} = {pointer} + ({' + '.join(offsets) or '0'});")
+        lines.append(f"{_c(t.dtype)}* const {name} = {base.code} + ({' + '.join(offsets) or '0'});")
         lines += [f"const long long {name}_shape{d} = {shape};" for d, shape in enumerate(shapes)]
         lines += [f"const long long {name}_stride{d} = {stride};" for d, stride in enumerate(strides)]
         for text in lines:
             self.line(node, text)
         return Value(name, result)
 
-    def element(self, node):
-        """An array element ``node`` names, as a C lvalue, and the array's type."""
-        base = self.expr(node.value)
+    def element(self, node, base=None):
+        """An array element ``node`` names, as a C lvalue, and the array's type (``base``: the
+        indexed value where the caller has it already, so that it is not translated twice)."""
+        base = self.expr(node.value) if base is None else base
         if not isinstance(base, Value) or not isinstance(base.type, (Array, StaticArray)):
             what = base.type if isinstance(base, Value) else type(base.obj).__name__
             raise self.error(node, f"{ast.unparse(node.value)} is {what}, which cannot be indexed")

@@ -37,10 +37,6 @@ class Scalar:
     weak: bool = False
 
     @property
-    def c_name(self):
-        return C_NAMES[self.dtype]
-
-    @property
     def kind(self):
         return self.dtype.kind
 
@@ -133,8 +129,11 @@ def promote(a, b):
     return Scalar(numpy.result_type(a.dtype, b.dtype))
 
 
+_KIND_RANKS = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}  # bool < integer < float < complex
+
+
 def _kind_rank(t):
-    return {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}[t.kind]
+    return _KIND_RANKS[t.kind]
 
 
 def unify(a, b):

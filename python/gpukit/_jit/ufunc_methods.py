@@ -120,7 +120,7 @@ class UfuncMethods:
         if where is not True:
             raise NotImplementedError(f"{self.__name__}.reduce(where=...) is not supported: select the elements "
                                       "first (gpukit.where or a boolean index)")
-        on_host = isinstance(array, numpy.ndarray) or not isinstance(array, _core.ndarray)
+        on_host = not isinstance(array, _core.ndarray)
         values = asarray(array)
         t = self._common_type(values.dtype if dtype is None else numpy.dtype(dtype), "reduce")
         values = values.astype(t) if values.dtype != t else values
@@ -130,12 +130,12 @@ class UfuncMethods:
             raise ValueError(f"repeated axis in {self.__name__}.reduce: {axis!r}")
         kept = tuple(1 if k in axes else n for k, n in enumerate(values.shape))
         shape = kept if keepdims else tuple(n for k, n in enumerate(values.shape) if k not in axes)
-        if any(values.shape[k] == 0 for k in axes) or (not axes and values.size == 0):
-            if initial is None and values.size == 0 and axes:
-                raise ValueError(f"zero-size array to reduction operation {self.__name__} which has no identity")
+        empty_axis = any(values.shape[k] == 0 for k in axes)
+        if empty_axis and initial is None:
+            raise ValueError(f"zero-size array to reduction operation {self.__name__} which has no identity")
         if initial is None and not axes:
             result = values.copy()
-        elif any(values.shape[k] == 0 for k in axes):
+        elif empty_axis:
             result = _core.full(shape, t.type(initial), t)
         else:
             result = self._reduction_kernel(t)(values, axis=axes, keepdims=keepdims)
@@ -224,7 +224,7 @@ class UfuncMethods:
         """What accumulate and reduceat start from: whether the result goes back to the host, the
         type they combine in, and ``array`` as lines along ``axis`` with the way back (_lines)."""
         self._binary(method)
-        on_host = isinstance(array, numpy.ndarray) or not isinstance(array, _core.ndarray)
+        on_host = not isinstance(array, _core.ndarray)
         values = asarray(array)
         if values.ndim == 0:
             raise TypeError(f"cannot {method} on a scalar (a 0-d array): {self.__name__}.{method}")

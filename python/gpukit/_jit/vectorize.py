@@ -12,10 +12,10 @@ import numpy
 
 from .. import _core
 from .._errors import describe_value
-from .._interop import asarray
+from .._interop import asarray, is_device_array
 from .numba_types import ScalarType, Signature, parse_signature, parse_signatures
-from .translate import KernelSource
-from .types import C_NAMES, Scalar, strong
+from .translate import KernelSource, c_name_part
+from .types import C_NAMES, Scalar
 from .ufunc_methods import UfuncMethods
 
 NUMBA_GPU_TARGET = "cuda"  # not a backend: Numba's name for "the GPU", here the current device, whichever backend
@@ -66,20 +66,19 @@ class Vectorized(UfuncMethods):
         self.py_func = function
         self.signatures = signatures
         self.target = target
-        self._device()  # an unknown target fails here, at the decoration
         self.nin = function.__code__.co_argcount
         self._kernels = {}
+        self._sources = {}  # argument types -> the function's translation
         self.__name__ = function.__name__
         self.__doc__ = function.__doc__
 
     def __call__(self, *args, out=None, stream=None):
         if len(args) != self.nin:
             raise TypeError(f"{self.__name__} takes {self.nin} argument{'s' if self.nin != 1 else ''}, not {len(args)}")
-        device = self._device()
-        with device:
+        with device_for_target(self.target):
             host_out = out if isinstance(out, numpy.ndarray) else None
             # As Numba's: host inputs only (no device array among them) give a host result.
-            on_host = not any(isinstance(a, _core.ndarray) or hasattr(a, "__cuda_array_interface__") for a in args)
+            on_host = not any(map(is_device_array, args))
             arrays = [asarray(a) if isinstance(a, numpy.ndarray) or hasattr(a, "__cuda_array_interface__") else a
                       for a in args]
             dtypes = [a.dtype if isinstance(a, _core.ndarray) else numpy.result_type(a) for a in arrays]
@@ -99,12 +98,17 @@ class Vectorized(UfuncMethods):
                 result = out
             return result
 
-    def _device(self):
-        return device_for_target(self.target)
+    def _source(self, dtypes):
+        """The function translated for arguments of ``dtypes`` (once per dtypes)."""
+        key = tuple(numpy.dtype(t) for t in dtypes)
+        source = self._sources.get(key)
+        if source is None:
+            source = self._sources[key] = KernelSource(self.py_func, tuple(map(Scalar, key)), device=True)
+        return source
 
     def _signature_for(self, dtypes):
         if self.signatures is None:
-            source = KernelSource(self.py_func, tuple(Scalar(numpy.dtype(t)) for t in dtypes), device=True)
+            source = self._source(dtypes)
             result = source.return_type or Scalar(numpy.dtype(numpy.float64))
             return Signature(result.dtype, [numpy.dtype(t) for t in dtypes])
         for rule in ("equiv", "safe", "same_kind"):
@@ -121,7 +125,7 @@ class Vectorized(UfuncMethods):
             if len(signature.args) != self.nin:
                 raise TypeError(f"the signature {signature!r} has {len(signature.args)} arguments; "
                                 f"{self.__name__} takes {self.nin}")
-            source = KernelSource(self.py_func, tuple(Scalar(t) for t in signature.args), device=True)
+            source = self._source(signature.args)
             names = [f"x{k}" for k in range(self.nin)]
             # The elementwise kernel's complex type is the array layer's; the function's is the
             # translation's own, of the same layout.
@@ -129,8 +133,7 @@ class Vectorized(UfuncMethods):
                          for t, n in zip(signature.args, names)]
             in_params = ", ".join(f"{t.name} {n}" for t, n in zip(signature.args, names))
             result = C_NAMES[numpy.dtype(signature.result)]
-            returned = strong(source.return_type) if source.return_type else None
-            if returned is None:
+            if source.return_type is None:
                 raise TypeError(f"{self.__name__} returns no value; a vectorized function returns one number")
             call = f"({result}){source.name}({', '.join(arguments)})"
             if numpy.dtype(signature.result).kind == "c":
@@ -138,8 +141,7 @@ class Vectorized(UfuncMethods):
             operation = f"out = {call}"
             kernel = self._kernels[key] = _core.ElementwiseKernel(
                 in_params, f"{numpy.dtype(signature.result).name} out", operation,
-                "vectorized_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in self.__name__),
-                preamble=source.preamble())
+                "vectorized_" + c_name_part(self.__name__), preamble=source.code)
         return kernel
 
     def __repr__(self):
