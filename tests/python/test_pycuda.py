@@ -81,6 +81,13 @@ def test_reduction_kernel_dot_product():
         ReductionKernel(numpy.float32, "0", "a+b", "q", "quaternion q")
 
 
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.int64, numpy.float64])
+def test_reduction_kernel_of_one_input_by_default(dtype):
+    values = (RNG.random(1001) * 100).astype(dtype)
+    total = ReductionKernel(dtype, neutral="0", reduce_expr="a+b")(gpuarray.to_gpu(values))
+    numpy.testing.assert_allclose(total.get(), values.sum(), rtol=1e-12)
+
+
 def test_events_time_a_launch():
     start, end = drv.Event(), drv.Event()
     start.record()

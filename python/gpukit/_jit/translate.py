@@ -265,8 +265,8 @@ def c_literal(value, t):
         part = _complex_part(t)
         value = complex(value)
         return f"{C_NAMES[t.dtype]}{{{c_literal(value.real, part)}, {c_literal(value.imag, part)}}}"
-    if t.kind == "f" and t.dtype == HALF:
-        return f"((__half)({c_literal(value, FLOAT32)}))"
+    if t.kind == "f" and t.dtype == HALF:  # rounded to half here, once: float32 holds it exactly
+        return f"((__half)({c_literal(float(numpy.float16(value)), FLOAT32)}))"
     if t.kind == "f":
         if math.isnan(value):
             return "(0.0 / 0.0)" if t.dtype.itemsize == 8 else "(0.0f / 0.0f)"
@@ -577,8 +577,8 @@ class KernelSource:
             if isinstance(t, Tuple):
                 if not isinstance(value.type, Tuple) or len(value.type.items) != len(t.items):
                     raise self.error(node, f"{target.id!r} holds {t}, not {value.type}")
-                for k, (item, item_type) in enumerate(zip(value.items, t.items)):
-                    self.line(node, f"{c_identifier(target.id)}_{k} = ({_c(item_type.dtype)})({item});")
+                for k, (item, given, item_type) in enumerate(zip(value.items, value.type.items, t.items)):
+                    self.line(node, f"{c_identifier(target.id)}_{k} = {self.cast(Value(item, given), item_type)};")
             elif isinstance(t, Array):
                 name = c_identifier(target.id)
                 self.line(node, " ".join([f"{name} = {value.code};"]
@@ -722,7 +722,9 @@ class KernelSource:
             return f"gk_py_complex_of<{_c(part.dtype)}>({self.cast(value, part)})"
         if source is not None and source.kind == "c" and t.kind != "c":
             raise TypeError(f"a complex number does not convert to {t.dtype.name}: take .real, .imag or abs() of it")
-        if HALF in (source, t.dtype) and source != t.dtype:  # float16 converts through float32 (exact both ways)
+        if t.dtype == HALF and source == FLOAT64.dtype:  # one rounding, as NumPy's (through float32 rounds twice)
+            return f"__double2half({value.code})"
+        if HALF in (source, t.dtype) and source != t.dtype:  # through float32: exact from half, one rounding to it
             inner = value.code if source == FLOAT32.dtype else f"((float)({value.code}))"
             return inner if t.dtype == FLOAT32.dtype else f"(({_c(t.dtype)})({inner}))"
         return f"(({_c(t.dtype)})({value.code}))"
@@ -1086,7 +1088,8 @@ class KernelSource:
                 pieces.extend([arg.code] + [_extent(arg.code, t, k) for k in range(t.ndim)]
                               + [_stride(arg.code, t, k) for k in range(t.ndim)])
             elif isinstance(t, Tuple):
-                pieces.extend(f"(({_c(item_type.dtype)})({item}))" for item, item_type in zip(arg.items, t.items))
+                pieces.extend(self.cast(Value(item, given), item_type)
+                              for item, given, item_type in zip(arg.items, arg.type.items, t.items))
             else:
                 pieces.append(self.cast(arg, t))
         return Value(f"{callee.name}({', '.join(pieces)})", callee.return_type)

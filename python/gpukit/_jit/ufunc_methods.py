@@ -12,7 +12,7 @@ each closed over the translated device function.
 import numpy
 
 from .. import _core
-from .._interop import asarray
+from .._interop import asarray, is_device_array
 from . import intrinsics as cuda  # the kernels below say cuda.grid, as Numba's do
 from .dispatcher import DeviceFunction, jit
 from .reduce import reduction_kernel
@@ -120,7 +120,7 @@ class UfuncMethods:
         if where is not True:
             raise NotImplementedError(f"{self.__name__}.reduce(where=...) is not supported: select the elements "
                                       "first (gpukit.where or a boolean index)")
-        on_host = not isinstance(array, _core.ndarray)
+        on_host = not is_device_array(array)  # as vectorize: any device array gives one back
         values = asarray(array)
         t = self._common_type(values.dtype if dtype is None else numpy.dtype(dtype), "reduce")
         values = values.astype(t) if values.dtype != t else values
@@ -224,7 +224,7 @@ class UfuncMethods:
         """What accumulate and reduceat start from: whether the result goes back to the host, the
         type they combine in, and ``array`` as lines along ``axis`` with the way back (_lines)."""
         self._binary(method)
-        on_host = not isinstance(array, _core.ndarray)
+        on_host = not is_device_array(array)  # as vectorize: any device array gives one back
         values = asarray(array)
         if values.ndim == 0:
             raise TypeError(f"cannot {method} on a scalar (a 0-d array): {self.__name__}.{method}")

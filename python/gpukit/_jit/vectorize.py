@@ -13,6 +13,7 @@ import numpy
 from .. import _core
 from .._errors import describe_value
 from .._interop import asarray, is_device_array
+from .dispatcher import numba_stream
 from .numba_types import ScalarType, Signature, parse_signature, parse_signatures
 from .translate import KernelSource, c_name_part
 from .types import C_NAMES, Scalar
@@ -87,12 +88,12 @@ class Vectorized(UfuncMethods):
             inputs = [a.astype(t) if isinstance(a, _core.ndarray) and a.dtype != t else a
                       for a, t in zip(arrays, signature.args)]
             if out is None:
-                result = kernel(*inputs, stream=stream)
+                result = kernel(*inputs, stream=numba_stream(stream))
                 if on_host and any(isinstance(a, numpy.ndarray) for a in args):
                     result = result.get()
             else:
                 device_out = asarray(out) if host_out is not None else out
-                kernel(*inputs, device_out, stream=stream)
+                kernel(*inputs, device_out, stream=numba_stream(stream))
                 if host_out is not None:
                     host_out[...] = device_out.get()
                 result = out

@@ -13,6 +13,12 @@ C_TYPES = {
 }
 
 
+def c_type_of(dtype):
+    """The C name of ``dtype`` that parse_arguments reads back (float, double, bool, int32_t...)."""
+    dtype = numpy.dtype(dtype)
+    return {"bool": "bool", "float32": "float", "float64": "double"}.get(dtype.name, dtype.name + "_t")
+
+
 def parse_arguments(arguments):
     """[(name, dtype, is_pointer)] of a PyCUDA argument list; ValueError naming a part it cannot read."""
     if not isinstance(arguments, str):

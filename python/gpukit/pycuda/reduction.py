@@ -7,7 +7,7 @@ import numpy
 
 from .. import _core
 from .._errors import describe_value
-from ._arguments import parse_arguments
+from ._arguments import c_type_of, parse_arguments
 
 
 class ReductionKernel:
@@ -20,9 +20,9 @@ class ReductionKernel:
                             (preamble, "preamble")):
             if not isinstance(value, str):
                 raise TypeError(f"{what} must be a str, not {describe_value(value)}")
-        arguments = arguments if arguments is not None else f"{numpy.dtype(dtype_out).name} *in"
+        arguments = arguments if arguments is not None else f"{c_type_of(dtype_out)} *in"
         map_expr = map_expr if map_expr is not None else "in[i]"
-        parsed = parse_arguments(arguments.replace("float32", "float").replace("float64", "double"))
+        parsed = parse_arguments(arguments)
         for argument, _, pointer in parsed:
             if pointer:
                 map_expr = re.sub(rf"\b{argument}\s*\[\s*i\s*\]", argument, map_expr)

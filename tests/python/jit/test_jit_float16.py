@@ -96,3 +96,27 @@ def atomic_on_half(x):
 def test_atomics_on_float16_say_which_types_they_take():
     with pytest.raises(TypeError, match="cuda.atomic.add on float16 elements"):
         atomic_on_half[1, 1](gpukit.zeros(1, numpy.float16))
+
+
+@cuda.jit
+def narrow_to_half(x, out, pairs):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = x[i]  # float64 -> float16: rounded once
+        a, b = x[i], x[i] * 2.0
+        pair = (numpy.float16(0), numpy.float16(0))
+        pair = a, b  # tuple items go through the same casts as single values
+        pairs[i, 0] = pair[0]
+        pairs[i, 1] = pair[1] + 1.0000001
+
+
+def test_float64_to_float16_rounds_once_as_numpy_does():
+    # 1 + 2^-11 + 2^-40 rounds up to the next half; through float32 it first becomes 1 + 2^-11, a tie
+    # that rounds to even (down).
+    x = numpy.concatenate([[1 + 2**-11 + 2**-40, -(1 + 2**-11 + 2**-40)], RNG.standard_normal(98)])
+    out, pairs = gpukit.zeros(100, numpy.float16), gpukit.zeros((100, 2), numpy.float16)
+    narrow_to_half[1, 128](gpukit.asarray(x), out, pairs)
+    numpy.testing.assert_array_equal(out.get(), x.astype(numpy.float16))
+    numpy.testing.assert_array_equal(pairs.get()[:, 0], x.astype(numpy.float16))
+    # pair unifies (float16, float16) with (float64, float64): float64 items, rounded to half once at the store
+    numpy.testing.assert_array_equal(pairs.get()[:, 1], (x * 2.0 + 1.0000001).astype(numpy.float16))

@@ -37,6 +37,9 @@ def test_inputs_broadcast_and_out_is_written():
     host_out = numpy.empty((4, 5), numpy.float32)
     assert saxpy(numpy.float32(2), x, y, out=host_out) is host_out  # NumPy arrays in and out, as Numba's
     numpy.testing.assert_allclose(host_out, 2 * x + y, rtol=1e-6)
+    # Numba's stream 0 is the default stream
+    numpy.testing.assert_allclose(saxpy(numpy.float32(2), gpukit.asarray(x), gpukit.asarray(y), stream=0).get(),
+                                  2 * x + y, rtol=1e-6)
 
 
 @gpukit.vectorize(["float64(float64, int64)"])
