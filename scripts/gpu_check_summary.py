@@ -100,7 +100,7 @@ def demo_rows(path, rc):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--ctest", required=True)
+    parser.add_argument("--ctest", nargs="+", required=True, help="ctest's JUnit XML, one per part of the run")
     parser.add_argument("--bench", required=True)
     parser.add_argument("--sanitizer", default="skipped")
     parser.add_argument("--bench-rc", default="0")
@@ -117,7 +117,14 @@ def main():
     print("gpu-check summary")
     print("=" * 72)
     try:
-        counts, failed, skipped = test_rows(args.ctest)
+        counts, failed, skipped = test_rows(args.ctest[0])
+        for path in args.ctest[1:]:
+            more_counts, more_failed, more_skipped = test_rows(path)
+            for suite, row in more_counts.items():
+                for key, value in row.items():
+                    counts[suite][key] += value
+            failed += more_failed
+            skipped += more_skipped
     except (OSError, ElementTree.ParseError) as error:
         print(f"tests: no results ({error})")
         counts, failed, skipped, ok = {}, [], [], False
