@@ -16,6 +16,7 @@
 #include "gpukit/error.hpp"
 #include "gpukit/event.hpp"
 #include "gpukit/geometry.hpp"
+#include "gpukit/histograms.hpp"
 #include "gpukit/indexing.hpp"
 #include "gpukit/kernel.hpp"
 #include "gpukit/layout.hpp"

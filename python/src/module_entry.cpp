@@ -26,6 +26,7 @@ NB_MODULE(_core, m) {
     bind_reductions(m);
     bind_scans(m);
     bind_sorting(m);
+    bind_histograms(m);
     bind_module_kernel(m);
     bind_jit_launch(m);
     bind_elementwise_kernel(m);

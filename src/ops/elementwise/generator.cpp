@@ -263,13 +263,7 @@ std::string tiled_body(const OpKey& key, std::string_view expression) {
 }
 
 // GK_SIMULATED, and DType's numbers for the simulator prelude's gk_load and gk_store.
-std::string simulator_defines() {
-    std::string code = "#define GK_SIMULATED\n";
-    for (const DTypeInfo& info : dtype_table)
-        code += concat("#define GK_DTYPE_", info.name == "bool" ? "bool_" : std::string(info.name), " ",
-                       static_cast<int>(info.dtype), "\n");
-    return code;
-}
+std::string simulator_defines() { return "#define GK_SIMULATED\n" + dtype_number_defines(); }
 
 // One element of the simulator's converting path, from its operands' addresses gk_at0.. : the
 // mask, loads of any storage dtype, the expression, stores. `continue`s past a masked-out element.
@@ -725,6 +719,14 @@ std::uint8_t user_vector_width(std::string_view operation, std::span<const UserP
     if (widest == 0 || widest >= 16) return 1;
     if (std::regex_search(operation.begin(), operation.end(), ends_early)) return 1;
     return static_cast<std::uint8_t>(16 / widest);
+}
+
+std::string dtype_number_defines() {
+    std::string code;
+    for (const DTypeInfo& info : dtype_table)
+        code += concat("#define GK_DTYPE_", info.name == "bool" ? "bool_" : std::string(info.name), " ",
+                       static_cast<int>(info.dtype), "\n");
+    return code;
 }
 
 std::string elementwise_header_defines(bool simulated) { return simulated ? simulator_defines() : std::string(); }

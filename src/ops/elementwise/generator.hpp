@@ -26,6 +26,9 @@ std::string_view elementwise_header();
 // What a source that includes that header defines before it, per backend: GK_SIMULATED and the
 // dtype numbers of the simulator's gk_load and gk_store when `simulated`, nothing for the GPU.
 std::string elementwise_header_defines(bool simulated);
+// GK_DTYPE_<name>: each DType's number, for kernels that read a dtype from their parameters
+// (`bool` is GK_DTYPE_bool_).
+std::string dtype_number_defines();
 
 // The C type an array of `dtype` holds in memory (gk_float16 for float16) and the one the
 // expression computes in (float for float16).

@@ -1,0 +1,306 @@
+// kernels/gpukit_histogram.cuh: histograms (src/ops/histogram/ compiles this text, embedded in the
+// library, with NVRTC or on the simulator: the same source runs on both).
+//
+// What it computes.
+// - gk_histogram: each element's bin, then a count (or a sum of weights) per bin. A bin is
+//   GK_HIST_INTEGER: the value itself (bincount; histogramdd's linear bins), outside [0, bins)
+//     skipped;
+//   GK_HIST_EQUAL: equal-width bins over [edges[0], edges[bins]]: the bin by arithmetic, then moved
+//     by one where the value lies across an edge, so the edges alone decide (numpy.histogram's rule);
+//   GK_HIST_EDGES: explicit, non-decreasing edges: a binary search.
+//   In both, bin k holds edges[k] <= x < edges[k + 1] and the last bin also x == edges[bins];
+//   NaN and values outside the edges are skipped. Values are compared in `compare`'s type (double
+//   for any float, int64 or uint64 where NumPy's common type is one), exactly as NumPy compares.
+// - gk_histogram_bin_index: one dimension's bin of each element added to its linear bin
+//   (histogramdd), -1 where any dimension is outside.
+// Accumulators: counts and sums of integer weights in 64-bit integers (sums wrap as NumPy's int64
+// arithmetic does), sums of float weights in double, complex weights as two doubles. With `shared`,
+// each block counts in its own copy in shared memory (32-bit counts) and adds it to the result once
+// at its end: contention stays inside the block, however skewed the data.
+//
+// Reference: numpy.bincount, numpy.histogram, numpy.histogramdd; the tests compare with NumPy.
+//
+// On a GPU the dtypes, mode and accumulator are compile-time constants (GK_HIST_SPECIALISED: one
+// small module each, cached); on the simulator one module serves every call, reading them from the
+// parameters (its compiles cost half a second each).
+#pragma once
+
+#include "gpukit_elementwise.cuh"
+
+#define GK_HIST_INTEGER 0
+#define GK_HIST_EQUAL 1
+#define GK_HIST_EDGES 2
+
+#define GK_HIST_COMPARE_DOUBLE 0
+#define GK_HIST_COMPARE_INT64 1
+#define GK_HIST_COMPARE_UINT64 2
+
+#define GK_HIST_COUNT 0
+#define GK_HIST_SUM_INT 1
+#define GK_HIST_SUM_FLOAT 2
+#define GK_HIST_SUM_COMPLEX 3
+
+// Mirrors HistogramParams in src/ops/histogram/kernels.hpp.
+struct gk_histogram_params {
+    unsigned long long values;   // the elements binned
+    unsigned long long weights;  // one per element, or 0: counts
+    unsigned long long edges;    // bins + 1 edges in compare's type (GK_HIST_EQUAL: double)
+    unsigned long long out;      // gk_histogram: the accumulators; gk_histogram_bin_index: int64 linear bins
+    long long size;              // elements
+    long long stride;            // between values, in elements
+    long long weight_stride;     // between weights, in elements
+    long long bins;
+    long long bin_stride;  // gk_histogram_bin_index: this dimension's step in the linear bin
+    double first;          // GK_HIST_EQUAL: edges[0]
+    double scale;          // GK_HIST_EQUAL: bins / (edges[bins] - edges[0])
+    int value_dtype;       // DType numbers (GK_DTYPE_*)
+    int weight_dtype;
+    int mode;             // GK_HIST_INTEGER, _EQUAL, _EDGES
+    int compare;          // GK_HIST_COMPARE_*
+    int accumulate;       // GK_HIST_COUNT, _SUM_INT, _SUM_FLOAT, _SUM_COMPLEX
+    int shared;           // count in shared memory (bins fit), then add once per block
+    int vector;           // values contiguous and 16-byte aligned: loaded 16 bytes at a time (GPU shapes)
+    int first_dimension;  // gk_histogram_bin_index: starts the linear bins
+};
+
+#ifdef GK_HIST_SPECIALISED
+#define gk_hist_value_dtype(p) GK_HIST_VALUE_DTYPE
+#define gk_hist_weight_dtype(p) GK_HIST_WEIGHT_DTYPE
+#define gk_hist_mode(p) GK_HIST_MODE
+#define gk_hist_compare(p) GK_HIST_COMPARE
+#define gk_hist_accumulate(p) GK_HIST_ACCUMULATE
+#define gk_hist_shared(p) GK_HIST_SHARED
+#else
+#define gk_hist_value_dtype(p) ((p).value_dtype)
+#define gk_hist_weight_dtype(p) ((p).weight_dtype)
+#define gk_hist_mode(p) ((p).mode)
+#define gk_hist_compare(p) ((p).compare)
+#define gk_hist_accumulate(p) ((p).accumulate)
+#define gk_hist_shared(p) ((p).shared)
+#endif
+
+// ---- one element of any real dtype, as the type it is compared or summed in
+__device__ inline double gk_hist_as_double(int dtype, const void* p) {
+    switch (dtype) {
+        case GK_DTYPE_bool_: return *(const bool*)p ? 1.0 : 0.0;
+        case GK_DTYPE_int8: return *(const signed char*)p;
+        case GK_DTYPE_int16: return *(const short*)p;
+        case GK_DTYPE_int32: return *(const int*)p;
+        case GK_DTYPE_int64: return (double)*(const long long*)p;
+        case GK_DTYPE_uint8: return *(const unsigned char*)p;
+        case GK_DTYPE_uint16: return *(const unsigned short*)p;
+        case GK_DTYPE_uint32: return *(const unsigned int*)p;
+        case GK_DTYPE_uint64: return (double)*(const unsigned long long*)p;
+        case GK_DTYPE_float16: return gk_half_to_float(((const gk_float16*)p)->bits);
+        case GK_DTYPE_bfloat16: return gk_bfloat16_to_float(((const gk_bfloat16*)p)->bits);
+        case GK_DTYPE_float32: return *(const float*)p;
+        default: return *(const double*)p;  // complex weights: their real part
+    }
+}
+// Integers as int64 (uint64 wraps: bincount refuses values past int64 before it launches).
+__device__ inline long long gk_hist_as_int64(int dtype, const void* p) {
+    switch (dtype) {
+        case GK_DTYPE_bool_: return *(const bool*)p ? 1 : 0;
+        case GK_DTYPE_int8: return *(const signed char*)p;
+        case GK_DTYPE_int16: return *(const short*)p;
+        case GK_DTYPE_int32: return *(const int*)p;
+        case GK_DTYPE_uint8: return *(const unsigned char*)p;
+        case GK_DTYPE_uint16: return *(const unsigned short*)p;
+        case GK_DTYPE_uint32: return *(const unsigned int*)p;
+        default: return *(const long long*)p;  // int64, uint64
+    }
+}
+__device__ inline bool gk_hist_is_unsigned(int dtype) {
+    return dtype == GK_DTYPE_bool_ || dtype == GK_DTYPE_uint8 || dtype == GK_DTYPE_uint16 || dtype == GK_DTYPE_uint32 ||
+           dtype == GK_DTYPE_uint64;
+}
+__device__ inline int gk_hist_itemsize(int dtype) {
+    switch (dtype) {
+        case GK_DTYPE_bool_:
+        case GK_DTYPE_int8:
+        case GK_DTYPE_uint8: return 1;
+        case GK_DTYPE_int16:
+        case GK_DTYPE_uint16:
+        case GK_DTYPE_float16:
+        case GK_DTYPE_bfloat16: return 2;
+        case GK_DTYPE_int32:
+        case GK_DTYPE_uint32:
+        case GK_DTYPE_float32: return 4;
+        case GK_DTYPE_complex128: return 16;
+        default: return 8;
+    }
+}
+
+// ---- the bin of one value, or -1
+// The bin k with edges[k] <= x < edges[k + 1] (x == edges[bins]: the last), given
+// edges[0] <= x <= edges[bins]; duplicated edges make empty bins, never a wrong one.
+template <class T>
+__device__ inline long long gk_hist_search(const T* edges, long long bins, T x) {
+    if (x == edges[bins]) return bins - 1;
+    long long low = 0, high = bins;  // edges[low] <= x < edges[high]
+    while (high - low > 1) {
+        const long long middle = low + (high - low) / 2;
+        if (edges[middle] <= x)
+            low = middle;
+        else
+            high = middle;
+    }
+    return low;
+}
+template <class T>
+__device__ inline long long gk_hist_search_inside(const T* edges, long long bins, T x) {
+    return x >= edges[0] && x <= edges[bins] ? gk_hist_search(edges, bins, x) : -1;  // NaN: outside
+}
+
+__device__ inline long long gk_hist_bin(const gk_histogram_params& p, const void* value) {
+    const int dtype = gk_hist_value_dtype(p);
+    switch (gk_hist_mode(p)) {
+        case GK_HIST_INTEGER: {
+            const long long v = gk_hist_as_int64(dtype, value);
+            return v >= 0 && v < p.bins ? v : -1;
+        }
+        case GK_HIST_EQUAL: {
+            const double* edges = (const double*)p.edges;
+            const double x = gk_hist_as_double(dtype, value);
+            if (!(x >= edges[0] && x <= edges[p.bins])) return -1;
+            long long bin = (long long)((x - p.first) * p.scale);
+            bin = bin < 0 ? 0 : bin >= p.bins ? p.bins - 1 : bin;
+            // The arithmetic may land one bin off near an edge; the edges decide.
+            if (x < edges[bin])
+                --bin;
+            else if (bin != p.bins - 1 && x >= edges[bin + 1])
+                ++bin;
+            return bin;
+        }
+        default:
+            switch (gk_hist_compare(p)) {
+                case GK_HIST_COMPARE_INT64:
+                    return gk_hist_search_inside((const long long*)p.edges, p.bins, gk_hist_as_int64(dtype, value));
+                case GK_HIST_COMPARE_UINT64:
+                    // Only unsigned values meet uint64 edges (NumPy's common type of a signed one is float64).
+                    return gk_hist_search_inside((const unsigned long long*)p.edges, p.bins,
+                                                 (unsigned long long)gk_hist_as_int64(dtype, value));
+                default: return gk_hist_search_inside((const double*)p.edges, p.bins, gk_hist_as_double(dtype, value));
+            }
+    }
+}
+
+// ---- accumulating
+// Adds element `i`'s weight (or 1) to bin `bin` of the accumulators at `to` (shared or global).
+__device__ inline void gk_hist_add(const gk_histogram_params& p, void* to, bool in_shared, long long bin, long long i) {
+    if (gk_hist_accumulate(p) == GK_HIST_COUNT) {
+        if (in_shared)
+            atomicAdd((unsigned*)to + bin, 1u);
+        else
+            atomicAdd((unsigned long long*)to + bin, 1ull);
+        return;
+    }
+    const int dtype = gk_hist_weight_dtype(p);
+    const char* weight = (const char*)p.weights + i * p.weight_stride * gk_hist_itemsize(dtype);
+    switch (gk_hist_accumulate(p)) {
+        case GK_HIST_SUM_INT:
+            atomicAdd((unsigned long long*)to + bin, (unsigned long long)gk_hist_as_int64(dtype, weight));
+            break;
+        case GK_HIST_SUM_FLOAT: atomicAdd((double*)to + bin, gk_hist_as_double(dtype, weight)); break;
+        default: {
+            const bool single = dtype == GK_DTYPE_complex64;
+            atomicAdd((double*)to + 2 * bin, single ? ((const float*)weight)[0] : ((const double*)weight)[0]);
+            atomicAdd((double*)to + 2 * bin + 1, single ? ((const float*)weight)[1] : ((const double*)weight)[1]);
+        }
+    }
+}
+
+// Bytes of one bin's accumulator in shared memory (counts: 32 bits, enough for a block's share).
+__device__ inline int gk_hist_shared_bytes(const gk_histogram_params& p) {
+    switch (gk_hist_accumulate(p)) {
+        case GK_HIST_COUNT: return 4;
+        case GK_HIST_SUM_COMPLEX: return 16;
+        default: return 8;
+    }
+}
+
+__device__ inline void gk_hist_element(const gk_histogram_params& p, void* to, bool in_shared, const void* value,
+                                       long long i) {
+    const long long bin = gk_hist_bin(p, value);
+    if (bin >= 0) gk_hist_add(p, to, in_shared, bin, i);
+}
+
+// Every element of the block's share: on a GPU 16-byte vectors of contiguous values, grid-stride
+// (coalesced), then the elements past the last whole vector; on the simulator a contiguous chunk
+// per thread (GK_ELEMENTS), unless tests ask for the GPU's shapes there (GK_GPU_SHAPES).
+__device__ inline void gk_hist_elements(const gk_histogram_params& p, void* to, bool in_shared) {
+    const int itemsize = gk_hist_itemsize(gk_hist_value_dtype(p));
+    const char* values = (const char*)p.values;
+    long long done = 0;
+#if !defined(GK_SIMULATED) || defined(GK_GPU_SHAPES)
+    if (p.vector) {
+        const int per = 16 / itemsize;
+        const long long vectors = p.size / per;
+        for (long long v = gk_thread_rank(); v < vectors; v += gk_thread_count()) {
+            const uint4 word = ((const uint4*)values)[v];
+            const char* bytes = (const char*)&word;
+#pragma unroll
+            for (int k = 0; k < 16; k += 1) {
+                if (k % itemsize == 0 && k / itemsize < per)
+                    gk_hist_element(p, to, in_shared, bytes + k, v * per + k / itemsize);
+            }
+        }
+        done = vectors * per;
+    }
+#endif
+    const long long rest = p.size - done;
+    GK_ELEMENTS(j, rest) {
+        const long long i = done + j;
+        gk_hist_element(p, to, in_shared, values + i * p.stride * itemsize, i);
+    }
+}
+
+extern "C" __global__ void gk_histogram(const gk_histogram_params p) {
+    if (!gk_hist_shared(p)) {
+        gk_hist_elements(p, (void*)p.out, false);
+        return;
+    }
+    extern __shared__ unsigned long long gk_hist_private[];  // the block's accumulators
+    const int bytes = gk_hist_shared_bytes(p);
+    const long long words = (p.bins * bytes + 7) / 8;
+    for (long long w = threadIdx.x; w < words; w += blockDim.x) gk_hist_private[w] = 0;
+    __syncthreads();
+    gk_hist_elements(p, gk_hist_private, true);
+    __syncthreads();
+    for (long long bin = threadIdx.x; bin < p.bins; bin += blockDim.x) {
+        switch (gk_hist_accumulate(p)) {
+            case GK_HIST_COUNT: {
+                const unsigned count = ((const unsigned*)gk_hist_private)[bin];
+                if (count) atomicAdd((unsigned long long*)p.out + bin, (unsigned long long)count);
+                break;
+            }
+            case GK_HIST_SUM_INT: {
+                const unsigned long long sum = gk_hist_private[bin];
+                if (sum) atomicAdd((unsigned long long*)p.out + bin, sum);
+                break;
+            }
+            case GK_HIST_SUM_FLOAT: {
+                const double sum = ((const double*)gk_hist_private)[bin];
+                if (sum != 0.0) atomicAdd((double*)p.out + bin, sum);
+                break;
+            }
+            default:
+                for (int part = 0; part < 2; ++part) {
+                    const double sum = ((const double*)gk_hist_private)[2 * bin + part];
+                    if (sum != 0.0) atomicAdd((double*)p.out + 2 * bin + part, sum);
+                }
+        }
+    }
+}
+
+extern "C" __global__ void gk_histogram_bin_index(const gk_histogram_params p) {
+    const int itemsize = gk_hist_itemsize(gk_hist_value_dtype(p));
+    long long* index = (long long*)p.out;
+    GK_ELEMENTS(i, p.size) {
+        const long long bin = gk_hist_bin(p, (const char*)p.values + i * p.stride * itemsize);
+        if (p.first_dimension)
+            index[i] = bin < 0 ? -1 : bin * p.bin_stride;
+        else if (index[i] >= 0)
+            index[i] = bin < 0 ? -1 : index[i] + bin * p.bin_stride;
+    }
+}
