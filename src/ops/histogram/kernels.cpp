@@ -111,7 +111,8 @@ void launch_histogram(const Device& device, HistogramParams params) {
     }
     if (params.shared && params.size > max_elements_per_block * static_cast<std::int64_t>(config.grid.x))
         params.shared = 0;
-    if (params.shared) config.shared_bytes = static_cast<std::size_t>(histogram_bytes);
+    // Whole 8-byte words: the kernel zeroes its copy a word at a time.
+    if (params.shared) config.shared_bytes = static_cast<std::size_t>((histogram_bytes + 7) / 8 * 8);
     modules().get("gk_histogram", device, specialisation(device, params))(config, params);
 }
 
