@@ -203,6 +203,26 @@ def workloads(n, side):
             return lambda: getattr(lib.xp, op)(a)
         return setup
 
+    def histogram(op, skew):
+        """histogram (256 bins over [0, 256)) or bincount of 2^25 int32 values, uniform or all in one bin
+        (issue 16: histogram >= 3x PyTorch's histc and >= 8x CuPy; bincount >= 5x PyTorch). histc
+        takes floats only: PyTorch gets the same values as float32 (as many bytes)."""
+
+        def setup(lib):
+            count = n // 2
+            rng = np.random.default_rng(7)
+            values = np.full(count, 17, np.int32) if skew else rng.integers(0, 256, count, dtype=np.int32)
+            if lib.name == "torch":
+                a = lib.to_device(values.astype(np.float32) if op == "histogram" else values)
+                if op == "histogram":
+                    return lambda: torch.histc(a, bins=256, min=0, max=256)
+                return lambda: torch.bincount(a)
+            a = lib.to_device(values)
+            if op == "histogram":
+                return lambda: lib.xp.histogram(a, bins=256, range=(0, 256))
+            return lambda: lib.xp.bincount(a)
+        return setup
+
     f4 = 4
     big = 2 * n
     return [
@@ -235,6 +255,11 @@ def workloads(n, side):
         ("cumsum axis=1 16384x256", 2 * 16384 * 256 * f4, scan((16384, 256), 1)),
         ("sort f32 (2^26, 2x4 B/key)", 2 * n * f4, sorting("sort")),
         ("argsort f32 (2^26, 2x4 B/key)", 2 * n * f4, sorting("argsort")),
+        # Read bytes of 2^25 int32 values: GB/s / 4 = Gelem/s.
+        ("histogram 256 uniform (2^25 i32)", n // 2 * f4, histogram("histogram", False)),
+        ("histogram 256 one bin (2^25 i32)", n // 2 * f4, histogram("histogram", True)),
+        ("bincount 256 uniform (2^25 i32)", n // 2 * f4, histogram("bincount", False)),
+        ("bincount 256 one bin (2^25 i32)", n // 2 * f4, histogram("bincount", True)),
     ]
 
 

@@ -1750,6 +1750,34 @@ def setdiff1d(ar1: object | None, ar2: object | None, assume_unique: bool = Fals
 def setxor1d(ar1: object | None, ar2: object | None, assume_unique: bool = False) -> ndarray:
     """The sorted values in exactly one of the arrays, as numpy.setxor1d."""
 
+def bincount(x: object | None, weights: object | None = None, minlength: object = 0) -> ndarray:
+    """
+    How often each non-negative integer occurs in x (or the sum of its weights), as numpy.bincount.
+    """
+
+def histogram(a: object | None, bins: object | None = 10, range: object | None = None, density: object | None = None, weights: object | None = None) -> tuple:
+    """
+    The histogram of the flattened a and its bin edges, as numpy.histogram (bins: a count, edges, or one of NumPy's estimators).
+    """
+
+def histogram_bin_edges(a: object | None, bins: object | None = 10, range: object | None = None, weights: object | None = None) -> ndarray:
+    """The bin edges numpy.histogram would use, as numpy.histogram_bin_edges."""
+
+def histogramdd(sample: object | None, bins: object | None = 10, range: object | None = None, density: object | None = None, weights: object | None = None) -> tuple:
+    """
+    The D-dimensional histogram of the samples and each dimension's edges, as numpy.histogramdd.
+    """
+
+def histogram2d(x: object | None, y: object | None, bins: object | None = 10, range: object | None = None, density: object | None = None, weights: object | None = None) -> tuple:
+    """
+    The two-dimensional histogram of (x, y) and its x and y edges, as numpy.histogram2d.
+    """
+
+def digitize(x: object | None, bins: object | None, right: object = False) -> ndarray:
+    """
+    The index of the bin each x falls in, as numpy.digitize (bins increasing or decreasing).
+    """
+
 class DevicePointer:
     """
     A raw device address for a pointer parameter: memory gpukit did not allocate, or a view whose layout the kernel is told separately (its strides as further arguments).
