@@ -14,8 +14,23 @@
 #include <vector>
 
 #include "gpukit/array.hpp"
+#include "gpukit/promotion.hpp"
 
 namespace gpukit {
+
+struct MatmulOptions {
+    std::optional<Array> out;    // the result's shape; the result is cast to its dtype under `casting`
+    std::optional<DType> dtype;  // computed and returned in this dtype (default: the operands' promoted one)
+    Casting casting = Casting::same_kind;
+};
+
+// numpy.matmul (the @ operator): the matrix product of the last two axes, earlier axes a batch that
+// broadcasts; a 1-D operand is a row on the left and a column on the right, its axis dropped from
+// the result. Every dtype: half types summed in float32, integers wrapping, bool as or-of-ands.
+// InvalidArgumentError for a 0-d operand, contracted axes of different lengths (naming both
+// shapes), batch axes that do not broadcast, or out= of another shape; DTypeError where `casting`
+// forbids the result into out's dtype.
+Array matmul(const Array& a, const Array& b, const MatmulOptions& options = {});
 
 // numpy.dot: 0-d operands multiply; otherwise the sum over a's last axis and b's second-to-last
 // (its only one when 1-D). The result's dtype is the operands' promoted dtype (bool stays bool).

@@ -2106,6 +2106,11 @@ def vdot(a: object | None, b: object | None) -> ndarray:
 def inner(a: object | None, b: object | None) -> ndarray:
     """The sum over both arrays' last axes, as numpy.inner."""
 
+def matmul(x1: object | None, x2: object | None, out: object | None = None, *, casting: object = 'same_kind', dtype: object | None = None) -> ndarray:
+    """
+    The matrix product of the last two axes, the others a broadcast batch, as numpy.matmul (the @ operator).
+    """
+
 def trace(a: object | None, offset: object = 0, axis1: object = 0, axis2: object = 1, dtype: object | None = None, out: object | None = None) -> ndarray:
     """The sums along the diagonals, as numpy.trace."""
 

@@ -20,6 +20,7 @@
 #include "bindings.hpp"
 #include "errors.hpp"
 #include "gpukit/elementwise.hpp"
+#include "gpukit/linalg.hpp"
 #include "numpy_bridge.hpp"
 #include "operands.hpp"
 #include "python_refs.hpp"
@@ -33,7 +34,7 @@ namespace {
 
 // The rows operators run, found when the extension loads (null: no such row yet).
 struct OperatorUfuncs {
-    const detail::Ufunc *add, *subtract, *multiply, *true_divide, *floor_divide, *remainder, *power, *divmod, *matmul,
+    const detail::Ufunc *add, *subtract, *multiply, *true_divide, *floor_divide, *remainder, *power, *divmod,
         *bitwise_and, *bitwise_or, *bitwise_xor, *bitwise_not, *left_shift, *right_shift, *negative, *positive,
         *absolute, *equal, *not_equal, *less, *less_equal, *greater, *greater_equal, *conjugate, *clip, *maximum,
         *minimum;
@@ -42,12 +43,12 @@ OperatorUfuncs ufuncs{};
 
 void find_operator_ufuncs() {
     const auto f = [](const char* name) { return find_ufunc(name); };
-    ufuncs = {f("add"),        f("subtract"),    f("multiply"),    f("true_divide"),   f("floor_divide"),
-              f("remainder"),  f("power"),       f("divmod"),      f("matmul"),        f("bitwise_and"),
-              f("bitwise_or"), f("bitwise_xor"), f("bitwise_not"), f("left_shift"),    f("right_shift"),
-              f("negative"),   f("positive"),    f("absolute"),    f("equal"),         f("not_equal"),
-              f("less"),       f("less_equal"),  f("greater"),     f("greater_equal"), f("conjugate"),
-              f("clip"),       f("maximum"),     f("minimum")};
+    ufuncs = {f("add"),         f("subtract"),    f("multiply"),      f("true_divide"), f("floor_divide"),
+              f("remainder"),   f("power"),       f("divmod"),        f("bitwise_and"), f("bitwise_or"),
+              f("bitwise_xor"), f("bitwise_not"), f("left_shift"),    f("right_shift"), f("negative"),
+              f("positive"),    f("absolute"),    f("equal"),         f("not_equal"),   f("less"),
+              f("less_equal"),  f("greater"),     f("greater_equal"), f("conjugate"),   f("clip"),
+              f("maximum"),     f("minimum")};
 }
 
 PyObject* not_implemented() noexcept { return Py_NewRef(Py_NotImplemented); }
@@ -132,17 +133,30 @@ PyObject* divmod(PyObject* a, PyObject* b) noexcept {
     return pair;
 }
 
-// a @ b: matmul's row once it exists; until then a clear error for operands it would take.
+// a @ b: gpukit::matmul (not a ufunc row: a product of whole matrices); a @= b writes into a
+// (NumPy's out=a, same_kind). A number is a 0-d operand, which matmul refuses as NumPy does; an
+// operand of unknown type gives NotImplemented.
 PyObject* matmul_of(PyObject* a, PyObject* b, bool in_place_form) noexcept {
-    if (ufuncs.matmul) return in_place_form ? in_place(ufuncs.matmul, a, b) : binary(ufuncs.matmul, a, b);
     try {
         HeldArrays held;
         ElementwiseOperand ignored{Scalar(false)};
         for (PyObject* operand : {a, b})
             if (to_operand(operand, ignored, held) == Operand::foreign) return not_implemented();
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "matmul (the @ operator) is not implemented for gpukit arrays yet: it comes with the matmul "
-                        "issue (cuBLAS); meanwhile multiply host copies: gpukit.asarray(a.get() @ b.get())");
+        for (const auto& [index, operand] : {std::pair{0, a}, std::pair{1, b}})
+            if (!nb::isinstance<Array>(nb::handle(operand)))
+                throw InvalidArgumentError(std::string("matmul: Input operand ") + std::to_string(index) +
+                                           " does not have enough dimensions (has 0, gufunc core with signature "
+                                           "(n?,k),(k,m?)->(n?,m?) requires 1)");
+        const Array& left = nb::cast<const Array&>(nb::handle(a));
+        const Array& right = nb::cast<const Array&>(nb::handle(b));
+        MatmulOptions options;
+        if (in_place_form) options.out = left;
+        Array result = [&] {
+            GilRelease unlocked;
+            return gpukit::matmul(left, right, options);
+        }();
+        if (in_place_form) return Py_NewRef(a);
+        return nb::cast(std::move(result)).release().ptr();
     } catch (...) {
         set_python_error_from_exception();
     }

@@ -52,6 +52,21 @@ void bind_linalg(nb::module_& m) {
             },
             "a"_a.none(), "b"_a.none(), row.doc);
     }
+    m.def(
+        "matmul",
+        [](nb::handle a, nb::handle b, nb::handle out, nb::handle casting, nb::handle dtype) {
+            const Array& x = to_array(a, "x1");
+            const Array& y = to_array(b, "x2");
+            MatmulOptions options;
+            if (!out.is_none()) options.out = to_array(out, "out");
+            options.casting = to_casting(casting);
+            options.dtype = to_optional_dtype(dtype);
+            GilRelease unlocked;
+            return matmul(x, y, options);
+        },
+        "x1"_a.none(), "x2"_a.none(), "out"_a.none() = nb::none(), nb::kw_only(), "casting"_a = "same_kind",
+        "dtype"_a.none() = nb::none(),
+        "The matrix product of the last two axes, the others a broadcast batch, as numpy.matmul (the @ operator).");
     nb::handle cls = nb::type<Array>();
     add_method(
         cls, "dot",

@@ -1,0 +1,217 @@
+// src/ops/linalg/matmul.cpp: numpy.matmul (gpukit/linalg.hpp) over gpukit's own kernels
+// (kernels/gpukit_matmul.cuh): NumPy's shapes (1-D operands, broadcast batch dimensions), dtypes
+// and errors decided here, the products on the device.
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "gpukit/creation.hpp"
+#include "gpukit/current_stream.hpp"
+#include "gpukit/error.hpp"
+#include "gpukit/kernel.hpp"
+#include "gpukit/linalg.hpp"
+#include "gpukit/module.hpp"
+#include "gpukit/promotion.hpp"
+#include "gpukit/shape_ops.hpp"
+#include "ops/elementwise/generator.hpp"
+#include "ops/elementwise/launch.hpp"
+#include "ops/linalg/matmul_header.hpp"
+#include "util/text.hpp"
+
+namespace gpukit {
+namespace detail {
+namespace {
+
+constexpr std::string_view matmul_header_name = "gpukit_matmul.cuh";
+constexpr std::size_t max_batch_dims = 8;  // GK_MATMUL_MAX_BATCH_DIMS
+constexpr std::int64_t tile = 64;          // GK_MATMUL_TILE
+constexpr std::int64_t depth = 16;         // GK_MATMUL_DEPTH
+constexpr std::uint32_t threads = 256;     // GK_MATMUL_THREADS
+
+// Mirrors gk_matmul_params in kernels/gpukit_matmul.cuh.
+struct MatmulParams {
+    std::uint64_t a = 0, b = 0, c = 0;
+    std::int64_t m = 0, n = 0, k = 0;
+    std::int64_t a_row = 0, a_col = 0, b_row = 0, b_col = 0, c_row = 0, c_col = 0;
+    std::int64_t batch = 1;
+    std::int64_t batch_shape[max_batch_dims] = {};
+    std::int64_t a_batch[max_batch_dims] = {};
+    std::int64_t b_batch[max_batch_dims] = {};
+    std::int64_t c_batch[max_batch_dims] = {};
+    std::int32_t batch_ndim = 0;
+};
+
+// Bytes of one element of the type a dtype's products are summed in (gk_matmul_compute).
+std::size_t compute_bytes(DType dtype) {
+    switch (dtype) {
+        case DType::bool_: return 1;
+        case DType::float16:
+        case DType::bfloat16:
+        case DType::float32: return 4;
+        case DType::complex64: return 8;
+        case DType::complex128: return 16;
+        default: return 8;  // float64 and integers (summed in 64 bits)
+    }
+}
+
+bool simulator_rows(const Device& device) {
+    return device.backend_info().capabilities.simulated && !specialized_elementwise_on_simulator();
+}
+
+// The module of every dtype's kernel, per (backend, device, shape), for the life of the process.
+Kernel matmul_kernel(const Device& device, DType dtype) {
+    static std::mutex mutex;
+    static auto* modules = new std::map<std::tuple<const void*, int, bool>, Module>;  // never destroyed
+    const bool rows = simulator_rows(device);
+    const auto key = std::make_tuple(static_cast<const void*>(&device.backend_info()), device.ordinal(), rows);
+    std::lock_guard lock(mutex);
+    auto module = modules->find(key);
+    if (module == modules->end()) {
+        const bool simulated = device.backend_info().capabilities.simulated;
+        std::string source = "// gpukit's matrix products (src/ops/linalg/matmul.cpp).\n";
+        if (simulated && !rows) source += "#define GK_GPU_SHAPES\n";
+        source += elementwise_header_defines(simulated);
+        source += concat("#include \"", matmul_header_name, "\"\n");
+        CompileOptions options;
+        options.header(std::string(elementwise_header_name), std::string(elementwise_header()));
+        options.header(std::string(matmul_header_name), std::string(matmul_header()));
+        options.program_name = "gpukit_matmul.cu";
+        module = modules->emplace(key, Module::compile(source, options, device)).first;
+    }
+    return module->second.kernel(concat("gk_matmul_", to_string(dtype) == "bool" ? "bool" : to_string(dtype)));
+}
+
+std::int64_t element_stride(const Array& a, std::size_t axis) { return a.strides()[axis] / a.itemsize(); }
+
+const char* const signature = "(n?,k),(k,m?)->(n?,m?)";
+
+// The broadcast of two batch shapes (NumPy's rules), naming both operands' shapes when they clash.
+Shape broadcast_batch(const Array& a, const Array& b, std::span<const std::int64_t> x,
+                      std::span<const std::int64_t> y) {
+    Shape shape(std::max(x.size(), y.size()), 1);
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+        const std::int64_t u = d + x.size() >= shape.size() ? x[d + x.size() - shape.size()] : 1;
+        const std::int64_t v = d + y.size() >= shape.size() ? y[d + y.size() - shape.size()] : 1;
+        if (u != v && u != 1 && v != 1)
+            throw InvalidArgumentError(concat("matmul: the batch dimensions of shapes ", format_shape(a.shape()),
+                                              " and ", format_shape(b.shape()), " do not broadcast (", u, " against ",
+                                              v, ")"));
+        shape[d] = u == 1 ? v : u;
+    }
+    return shape;
+}
+
+// Runs C = A @ B for A (batch..., m, k), B (batch..., k, n) broadcast to `batch` and C (batch...,
+// m, n) of the result's dtype, every operand a view of any strides.
+void launch_matmul(const Array& a, const Array& b, const Array& c, const Shape& batch) {
+    const Device device = c.device();
+    const StreamRef stream = current_stream(device);
+    const std::size_t nb = batch.size();
+    MatmulParams p;
+    p.m = c.shape()[nb];
+    p.n = c.shape()[nb + 1];
+    p.k = a.shape()[nb + 1];
+    p.a_row = element_stride(a, nb), p.a_col = element_stride(a, nb + 1);
+    p.b_row = element_stride(b, nb), p.b_col = element_stride(b, nb + 1);
+    p.c_row = element_stride(c, nb), p.c_col = element_stride(c, nb + 1);
+    // Batch dimensions, merged where every operand walks two of them as one.
+    std::vector<std::array<std::int64_t, 4>> dims;  // extent, a, b, c strides
+    for (std::size_t d = 0; d < nb; ++d) {
+        const std::array<std::int64_t, 4> dim{batch[d], element_stride(a, d), element_stride(b, d),
+                                              element_stride(c, d)};
+        if (dim[0] == 1) continue;
+        if (!dims.empty()) {
+            auto& last = dims.back();
+            if (last[1] == dim[1] * dim[0] && last[2] == dim[2] * dim[0] && last[3] == dim[3] * dim[0]) {
+                last = {last[0] * dim[0], dim[1], dim[2], dim[3]};
+                continue;
+            }
+        }
+        dims.push_back(dim);
+    }
+    if (dims.size() > max_batch_dims)
+        throw InvalidArgumentError(concat("matmul: the batch dimensions of these operands do not merge into ",
+                                          max_batch_dims, " (make them contiguous first)"));
+    p.batch_ndim = static_cast<std::int32_t>(dims.size());
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+        p.batch_shape[d] = dims[d][0];
+        p.a_batch[d] = dims[d][1];
+        p.b_batch[d] = dims[d][2];
+        p.c_batch[d] = dims[d][3];
+        p.batch *= dims[d][0];
+    }
+    p.a = launch_address(a, stream);
+    p.b = launch_address(b, stream);
+    p.c = launch_address(c, stream);
+    LaunchConfig config;
+    if (simulator_rows(device)) {
+        config = elementwise_launch_config(true, p.batch * p.m, stream);
+    } else {
+        config.block = Dim3(threads);
+        config.grid = Dim3(static_cast<std::uint32_t>((p.n + tile - 1) / tile),
+                           static_cast<std::uint32_t>((p.m + tile - 1) / tile),
+                           static_cast<std::uint32_t>(std::min<std::int64_t>(p.batch, 65535)));
+        config.stream = stream;
+        config.shared_bytes = static_cast<std::size_t>(2 * depth * tile) * compute_bytes(c.dtype());
+    }
+    matmul_kernel(device, c.dtype())(config, p);
+}
+
+}  // namespace
+}  // namespace detail
+
+Array matmul(const Array& a, const Array& b, const MatmulOptions& options) {
+    using detail::concat;
+    for (const auto& [operand, array] : {std::pair{0, &a}, std::pair{1, &b}})
+        if (array->ndim() == 0)
+            throw InvalidArgumentError(concat("matmul: Input operand ", operand,
+                                              " does not have enough dimensions (has 0, gufunc core with signature ",
+                                              detail::signature, " requires 1)"));
+    if (a.device() != b.device())
+        throw InvalidArgumentError("matmul: the operands are on different devices; copy one to the other's first");
+    // 1-D operands: a row (m = 1) on the left, a column (n = 1) on the right, dropped from the result.
+    const Array left = a.ndim() == 1 ? a.reshape({1, a.shape()[0]}) : a;
+    const Array right = b.ndim() == 1 ? b.reshape({b.shape()[0], 1}) : b;
+    const std::int64_t k = left.shape().back(), k_right = right.shape()[right.ndim() - 2];
+    if (k != k_right)
+        throw InvalidArgumentError(concat(
+            "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+            "signature ",
+            detail::signature, " (size ", k_right, " is different from ", k, "): shapes ", format_shape(a.shape()),
+            " and ", format_shape(b.shape()), " do not align on the contracted axis (the last of the first, ",
+            b.ndim() == 1 ? "the only" : "the second-to-last", " of the second)"));
+    const std::span<const std::int64_t> left_shape(left.shape()), right_shape(right.shape());
+    const Shape batch = detail::broadcast_batch(a, b, left_shape.first(left_shape.size() - 2),
+                                                right_shape.first(right_shape.size() - 2));
+    const DType dtype = options.dtype.value_or(promote_types(a.dtype(), b.dtype()));
+    Shape a_shape = batch, b_shape = batch, c_shape = batch;
+    const std::int64_t m = left.shape()[left.ndim() - 2], n = right.shape().back();
+    a_shape.insert(a_shape.end(), {m, k});
+    b_shape.insert(b_shape.end(), {k, n});
+    c_shape.insert(c_shape.end(), {m, n});
+    Array c = Array::empty(c_shape, dtype, a.device());
+    if (c.size() > 0) {
+        if (k == 0) {
+            c.fill(Scalar(std::int64_t{0}));
+        } else {
+            // The kernels read both operands in the result's dtype.
+            const Array x = left.dtype() == dtype ? left : left.astype(dtype);
+            const Array y = right.dtype() == dtype ? right : right.astype(dtype);
+            detail::launch_matmul(broadcast_to(x, a_shape), broadcast_to(y, b_shape), c, batch);
+        }
+    }
+    // The result's shape without the 1-D operands' added axes.
+    Shape result_shape = batch;
+    if (a.ndim() > 1) result_shape.push_back(m);
+    if (b.ndim() > 1) result_shape.push_back(n);
+    Array result = c.reshape(result_shape);
+    if (!options.out) return result;
+    if (options.out->shape() != result_shape)
+        throw InvalidArgumentError(concat("matmul: out has shape ", format_shape(options.out->shape()),
+                                          ", the result has shape ", format_shape(result_shape)));
+    copyto(*options.out, result, options.casting);
+    return *options.out;
+}
+
+}  // namespace gpukit
