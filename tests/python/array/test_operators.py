@@ -190,14 +190,12 @@ def test_power_takes_no_modulo():
         pow(x, 2, 3)
 
 
-def test_matmul_says_it_comes_with_the_matmul_issue():
-    if "matmul" in UFUNCS:
-        pytest.skip("matmul exists")
-    x = gpukit.asarray(numpy.ones((2, 2)))
-    with pytest.raises(NotImplementedError, match="matmul"):
-        x @ x  # noqa: B018
-    with pytest.raises(NotImplementedError, match="matmul"):
-        x @= x
+def test_matmul_is_the_at_operator_and_other_objects_are_not_implemented(rng):
+    host = random_values(rng, (3, 3), "float64")
+    x = gpukit.asarray(host)
+    numpy.testing.assert_allclose((x @ x).get(), host @ host, rtol=1e-12)
+    x @= x
+    numpy.testing.assert_allclose(x.get(), host @ host, rtol=1e-12)
     with pytest.raises(TypeError, match="unsupported operand"):
         x @ object()  # noqa: B018
 
