@@ -150,14 +150,13 @@ __device__ inline double gk_log_double(double x) {
     const double z = s * s;
     const double series =
         z * (0.6666666666666666 +
-             z * (0.4 +
-                  z * (0.2857142857142857 +
-                       z * (0.2222222222222222 +
-                            z * (0.18181818181818182 +
-                                 z * (0.15384615384615385 +
-                                      z * (0.13333333333333333 +
-                                           z * (0.11764705882352941 +
-                                                z * (0.10526315789473684 + z * 0.09523809523809523)))))))));
+             z * (0.4 + z * (0.2857142857142857 +
+                             z * (0.2222222222222222 +
+                                  z * (0.18181818181818182 +
+                                       z * (0.15384615384615385 +
+                                            z * (0.13333333333333333 +
+                                                 z * (0.11764705882352941 +
+                                                      z * (0.10526315789473684 + z * 0.09523809523809523)))))))));
     const double log1p = (s + s) + s * series;
     const double de = (double)e;
     return de * 0.6931471803691238 + (de * 1.9082149292705877e-10 + log1p);
@@ -180,8 +179,8 @@ __device__ inline void gk_sincos_turn_float(unsigned k24, float* s, float* c) {
     const float x = (float)((int)k24 - (int)(q << 22)) * 2.384185791015625e-07f;  // 2^-22
     const float x2 = x * x;
     *s = x * (1.5707964f + x2 * (-0.6459641f + x2 * (0.079692625f + x2 * (-0.004681754f + x2 * 0.00016044118f))));
-    *c = 1.0f + x2 * (-1.2337005f +
-                      x2 * (0.2536695f + x2 * (-0.02086348f + x2 * (0.00091926026f + x2 * -2.5202042e-05f))));
+    *c = 1.0f +
+         x2 * (-1.2337005f + x2 * (0.2536695f + x2 * (-0.02086348f + x2 * (0.00091926026f + x2 * -2.5202042e-05f))));
     gk_quadrant(q, s, c);
 }
 __device__ inline void gk_quadrant(unsigned q, double* s, double* c) {
@@ -346,8 +345,8 @@ __device__ inline void gk_store_integer(const gk_random_params& p, long long i, 
 
 // span < 2^32: Lemire's method on 32-bit words, a retry at the block's next attempt.
 extern "C" __global__ void gk_random_integers32(const gk_random_params p) {
-    const unsigned long long range = p.span + 1;  // at most 2^32
-    const unsigned threshold = range >> 32 ? 0u : (unsigned)((0ull - range) % range);  // 2^32 mod range
+    const unsigned long long range = p.span + 1;                            // at most 2^32
+    const unsigned threshold = (unsigned)(((1ull << 32) - range) % range);  // 2^32 mod range
     GK_ELEMENTS(j, gk_random_blocks(p.size, 4)) {
         const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
         for (int k = 0; k < 4 && 4 * j + k < p.size; ++k) {

@@ -37,7 +37,7 @@ struct Counter {
     bool operator==(const Counter&) const = default;
 };
 
-// numpy.random.Generator.choice's population: the integers [0, n), or an array's items along axis 0.
+// numpy.random.Generator.choice's population: the integers [0, n), or an array's items along an axis.
 using Population = std::variant<std::int64_t, Array>;
 
 class Generator {
@@ -67,25 +67,24 @@ public:
     Array normal(double loc, double scale, const Shape& size, DType dtype = DType::float64);
     // Array loc and scale, broadcast with each other and `size` (nullopt: their broadcast shape);
     // float64, or float32 where asked. Checking scale >= 0 reads it back (waits for the device).
-    Array normal(const Array& loc, const Array& scale, const std::optional<Shape>& size,
-                 DType dtype = DType::float64);
+    Array normal(const Array& loc, const Array& scale, const std::optional<Shape>& size, DType dtype = DType::float64);
     // low + (high - low) * u, u in [0, 1).
     Array uniform(double low, double high, const Shape& size, DType dtype = DType::float64);
-    Array uniform(const Array& low, const Array& high, const std::optional<Shape>& size,
-                  DType dtype = DType::float64);
+    Array uniform(const Array& low, const Array& high, const std::optional<Shape>& size, DType dtype = DType::float64);
     // scale * -log(u), u in (0, 1]. InvalidArgumentError for scale < 0.
     Array exponential(double scale, const Shape& size, DType dtype = DType::float64);
     Array exponential(const Array& scale, const std::optional<Shape>& size, DType dtype = DType::float64);
     // int64 Poisson counts of mean lam. InvalidArgumentError for lam < 0, NaN or above ~9.2e18.
     Array poisson(double lam, const Shape& size);
 
-    // A random sample of the population (of `a` along axis 0: size + a.shape[1:]). With p
+    // A random sample of the population (items of `a` along `axis`: a.shape[:axis] + size +
+    // a.shape[axis + 1:]; an int or 0-d array n: the integers [0, n)). With p
     // (float64-convertible, 1-D, the population's length: reads it back to check it), items are
     // drawn with those probabilities. Without replacement: no item twice (InvalidArgumentError for
     // a sample larger than the population, or than p's nonzero entries). `shuffle` is accepted for
     // NumPy's sake: samples without replacement always come in random order.
     Array choice(const Population& a, const Shape& size, bool replace = true, const std::optional<Array>& p = {},
-                 bool shuffle = true);
+                 std::int64_t axis = 0, bool shuffle = true);
     // A random permutation of [0, n) (int64), or a shuffled copy of `x` along `axis`.
     Array permutation(std::int64_t n);
     Array permutation(const Array& x, std::int64_t axis = 0);

@@ -56,9 +56,7 @@ const KnownAnswer known_answers[] = {
      {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
 };
 
-Counter counter_of(const Block& c) {
-    return {c[0] | (std::uint64_t{c[1]} << 32), c[2] | (std::uint64_t{c[3]} << 32)};
-}
+Counter counter_of(const Block& c) { return {c[0] | (std::uint64_t{c[1]} << 32), c[2] | (std::uint64_t{c[3]} << 32)}; }
 
 class Random : public DeviceTest {};
 
@@ -108,10 +106,10 @@ TEST_F(Random, ValuesDoNotDependOnTheGrid) {
         DType dtype;
         std::int64_t per_thread;
     } kernels[] = {
-        {"gk_random_uniform32", DType::float32, 4},   {"gk_random_uniform64", DType::float64, 2},
-        {"gk_random_normal32", DType::float32, 4},    {"gk_random_normal64", DType::float64, 2},
+        {"gk_random_uniform32", DType::float32, 4},     {"gk_random_uniform64", DType::float64, 2},
+        {"gk_random_normal32", DType::float32, 4},      {"gk_random_normal64", DType::float64, 2},
         {"gk_random_exponential32", DType::float32, 4}, {"gk_random_exponential64", DType::float64, 2},
-        {"gk_random_integers32", DType::int16, 4},    {"gk_random_integers64", DType::int64, 2},
+        {"gk_random_integers32", DType::int16, 4},      {"gk_random_integers64", DType::int64, 2},
         {"gk_random_poisson", DType::int64, 1},
     };
     const std::int64_t n = 517;

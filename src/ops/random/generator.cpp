@@ -8,10 +8,10 @@
 #include <string>
 
 #include "gpukit/advanced_indexing.hpp"
-#include "gpukit/indexing.hpp"
 #include "gpukit/current_stream.hpp"
 #include "gpukit/elementwise.hpp"
 #include "gpukit/error.hpp"
+#include "gpukit/indexing.hpp"
 #include "gpukit/kernel.hpp"
 #include "gpukit/layout.hpp"
 #include "gpukit/random.hpp"
@@ -38,7 +38,8 @@ void require_non_negative(double value, std::string_view name) {
 void require_non_negative(const Array& values, std::string_view name) {
     if (values.size() == 0) return;
     const Array negative = any(logical_and(signbit(values), logical_not(isnan(values))));
-    if (negative.astype(DType::uint8).to_vector<std::uint8_t>()[0] != 0) throw InvalidArgumentError(std::string(name) + " < 0");
+    if (negative.astype(DType::uint8).to_vector<std::uint8_t>()[0] != 0)
+        throw InvalidArgumentError(std::string(name) + " < 0");
 }
 
 void require_contiguous_out(const Array& out) {
@@ -284,7 +285,7 @@ void Generator::shuffle(const Array& x, std::int64_t axis) {
 }
 
 Array Generator::choice(const Population& a, const Shape& size, bool replace, const std::optional<Array>& p,
-                        bool /*shuffle*/) {
+                        std::int64_t axis, bool /*shuffle*/) {
     const std::int64_t samples = element_count(size);
     std::int64_t population = 0;
     const Array* items = std::get_if<Array>(&a);
@@ -292,9 +293,9 @@ Array Generator::choice(const Population& a, const Shape& size, bool replace, co
         population = items->astype(DType::int64).to_vector<std::int64_t>()[0];
         items = nullptr;
     } else if (items) {
-        population = items->shape()[0];
-        if (population == 0 && samples > 0)
-            throw InvalidArgumentError("a cannot be empty unless no samples are taken");
+        axis = static_cast<std::int64_t>(normalize_axis(axis, items->ndim()));
+        population = items->shape()[static_cast<std::size_t>(axis)];
+        if (population == 0 && samples > 0) throw InvalidArgumentError("a cannot be empty unless no samples are taken");
     } else {
         population = std::get<std::int64_t>(a);
     }
@@ -331,7 +332,8 @@ Array Generator::choice(const Population& a, const Shape& size, bool replace, co
             if (!p) return permutation(population);
             // Efraimidis and Spirakis: the items of the smallest E / p_i (E exponential) are a
             // weighted sample without replacement, in order of selection.
-            const auto nonzero = std::count_if(probabilities.begin(), probabilities.end(), [](double v) { return v > 0; });
+            const auto nonzero =
+                std::count_if(probabilities.begin(), probabilities.end(), [](double v) { return v > 0; });
             if (nonzero < samples) throw InvalidArgumentError("Fewer non-zero entries in p than size");
             const Array weights = Array::from_host(std::span<const double>(probabilities), {population});
             return argsort(true_divide(exponential(1.0, {population}), weights), 0);
@@ -339,7 +341,7 @@ Array Generator::choice(const Population& a, const Shape& size, bool replace, co
         return order.index({Slice{0, samples, std::nullopt}}).reshape(std::span<const std::int64_t>(size));
     }();
     if (!items) return indices;
-    return gpukit::take(*items, indices, 0);
+    return gpukit::take(*items, indices, axis);
 }
 
 }  // namespace gpukit::random
