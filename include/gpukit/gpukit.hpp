@@ -26,6 +26,7 @@
 #include "gpukit/module.hpp"
 #include "gpukit/promotion.hpp"
 #include "gpukit/quantiles.hpp"
+#include "gpukit/random.hpp"
 #include "gpukit/reduction_kernel.hpp"
 #include "gpukit/reductions.hpp"
 #include "gpukit/scalar.hpp"

@@ -16,7 +16,7 @@ The backend is the GPU when one is usable, else the simulator; ``GPUKIT_BACKEND=
 source line: see :func:`take_check_report`.
 """
 
-from . import _core, _dtypes, _errors, cuda, linalg  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
+from . import _core, _dtypes, _errors, cuda, linalg, random  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
 from ._backend import (
     Device,
     all_devices,
@@ -251,7 +251,8 @@ __all__ = [
     "meshgrid", "min", "moveaxis", "nan_to_num", "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax",
     "nanmean", "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar",
     "ndarray", "nonzero", "nullptr", "ones", "ones_like", "pad", "partition", "percentile", "pinned_empty",
-    "print_check_report", "prod", "ptp", "put", "put_along_axis", "quantile", "raise_on_hazard", "ravel", "real",
+    "print_check_report", "prod", "ptp", "put", "put_along_axis", "quantile", "raise_on_hazard", "random", "ravel",
+    "real",
     "reduce", "repeat", "reshape", "roll", "rot90", "round", "sandboxed", "searchsorted", "set_print_check_report",
     "set_raise_on_hazard", "set_sandbox", "setdiff1d", "setxor1d", "sort", "split", "squeeze", "stack", "std", "sum",
     "swapaxes", "synchronize", "take", "take_along_axis", "take_check_report", "tile", "trace", "transpose", "tril",

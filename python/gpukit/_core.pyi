@@ -7,7 +7,7 @@ import os
 import pathlib
 from typing import overload
 
-from gpukit._core import linalg as linalg
+from gpukit._core import linalg as linalg, random as random
 
 
 def python_spelling(message: str) -> str:

@@ -1,0 +1,106 @@
+// include/gpukit/random.hpp: random numbers on the device, as NumPy's numpy.random.Generator.
+//
+//   gpukit::random::Generator rng(42);
+//   gpukit::Array x = rng.standard_normal({1 << 20}, gpukit::DType::float32);
+//   gpukit::Array k = rng.integers(0, 10, {100});
+//   gpukit::Array order = rng.permutation(1000);
+//
+// Counter-based: Philox4x32-10 keyed by the seed (key words: the seed's low and high 32 bits),
+// read at a 128-bit counter offset that each call advances by the Philox blocks it used, so that
+// successive calls give fresh numbers. Every value is a function of (seed, offset, element index,
+// draw number) alone: the same on a GPU and on the simulator, whatever the launch's grid. The
+// conversions of words to numbers are written out at the top of kernels/gpukit_random.cuh.
+// Results differ from NumPy's own generators (another bit generator, other transformations).
+//
+// Errors, as NumPy's: InvalidArgumentError (Python: ValueError) for a negative scale, lam < 0 or
+// NaN, low >= high, a bound out of the dtype's range, a sample larger than the population without
+// replacement, probabilities that are negative or do not sum to 1; DTypeError (TypeError) for a
+// dtype the method has no numbers of.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <variant>
+
+#include "gpukit/array.hpp"
+
+namespace gpukit::random {
+
+// An integer bound of integers(): any int64 or uint64 value, and 2^64 (the exclusive high of
+// uint64's whole range). A GNU extension, which GCC and Clang have on every 64-bit target.
+__extension__ typedef __int128 IntegerBound;
+
+// The generator's position: a 128-bit Philox counter, low and high 64 bits.
+struct Counter {
+    std::uint64_t low = 0, high = 0;
+    bool operator==(const Counter&) const = default;
+};
+
+// numpy.random.Generator.choice's population: the integers [0, n), or an array's items along an axis.
+using Population = std::variant<std::int64_t, Array>;
+
+class Generator {
+public:
+    // Keyed by the seed, at counter 0.
+    explicit Generator(std::uint64_t seed = 0);
+    // Keyed by `key`, at `offset` (the known-answer tests start anywhere).
+    Generator(std::array<std::uint32_t, 2> key, Counter offset);
+
+    const std::array<std::uint32_t, 2>& key() const noexcept { return key_; }
+    const Counter& offset() const noexcept { return offset_; }
+    // Skips `blocks` Philox blocks (four words each), as numpy's Philox.advance.
+    void advance(std::uint64_t blocks) noexcept;
+
+    // [0, 1): float32 or float64 (DTypeError for any other dtype).
+    Array random(const Shape& size, DType dtype = DType::float64);
+    void random(const Array& out);  // into `out`: C-contiguous float32 or float64, its size numbers
+    // Uniform integers in [low, high) ([low, high] with endpoint) of any integer dtype or bool,
+    // unbiased. InvalidArgumentError for low >= high (low > high with endpoint) or a bound outside
+    // the dtype's range.
+    Array integers(IntegerBound low, IntegerBound high, const Shape& size, DType dtype = DType::int64,
+                   bool endpoint = false);
+    // Standard normal numbers: float32 or float64.
+    Array standard_normal(const Shape& size, DType dtype = DType::float64);
+    void standard_normal(const Array& out);
+    // loc + scale * z. InvalidArgumentError for scale < 0.
+    Array normal(double loc, double scale, const Shape& size, DType dtype = DType::float64);
+    // Array loc and scale, broadcast with each other and `size` (nullopt: their broadcast shape);
+    // float64, or float32 where asked. Checking scale >= 0 reads it back (waits for the device).
+    Array normal(const Array& loc, const Array& scale, const std::optional<Shape>& size, DType dtype = DType::float64);
+    // low + (high - low) * u, u in [0, 1).
+    Array uniform(double low, double high, const Shape& size, DType dtype = DType::float64);
+    Array uniform(const Array& low, const Array& high, const std::optional<Shape>& size, DType dtype = DType::float64);
+    // scale * -log(u), u in (0, 1]. InvalidArgumentError for scale < 0.
+    Array exponential(double scale, const Shape& size, DType dtype = DType::float64);
+    Array exponential(const Array& scale, const std::optional<Shape>& size, DType dtype = DType::float64);
+    // int64 Poisson counts of mean lam. InvalidArgumentError for lam < 0, NaN or above ~9.2e18.
+    Array poisson(double lam, const Shape& size);
+
+    // A random sample of the population (items of `a` along `axis`: a.shape[:axis] + size +
+    // a.shape[axis + 1:]; an int or 0-d array n: the integers [0, n)). With p
+    // (float64-convertible, 1-D, the population's length: reads it back to check it), items are
+    // drawn with those probabilities. Without replacement: no item twice (InvalidArgumentError for
+    // a sample larger than the population, or than p's nonzero entries). `shuffle` is accepted for
+    // NumPy's sake: samples without replacement always come in random order.
+    Array choice(const Population& a, const Shape& size, bool replace = true, const std::optional<Array>& p = {},
+                 std::int64_t axis = 0, bool shuffle = true);
+    // A random permutation of [0, n) (int64), or a shuffled copy of `x` along `axis`.
+    Array permutation(std::int64_t n);
+    Array permutation(const Array& x, std::int64_t axis = 0);
+    // Shuffles `x` along `axis` in place.
+    void shuffle(const Array& x, std::int64_t axis = 0);
+
+private:
+    // The offset for a call that uses `blocks` blocks; advances past them.
+    Counter claim(std::uint64_t blocks) noexcept;
+
+    std::array<std::uint32_t, 2> key_{};
+    Counter offset_{};
+};
+
+// The bits of `blocks` Philox4x32-10 blocks at counters offset, offset + 1, ... (uint32, four words
+// a block): the raw stream, for known-answer tests.
+Array philox_blocks(std::array<std::uint32_t, 2> key, Counter offset, std::int64_t blocks);
+
+}  // namespace gpukit::random

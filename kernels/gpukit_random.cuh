@@ -1,0 +1,438 @@
+// kernels/gpukit_random.cuh: gpukit.random's numbers, from a counter-based generator
+// (src/ops/random/kernels.cpp compiles this text, embedded in the library, with NVRTC or on the
+// simulator: the same source runs on both, and gives the same bits on both).
+//
+// What it computes.
+// - The stream: Philox4x32-10 (Salmon, Moraes, Dror and Shaw, "Parallel random numbers: as easy as
+//   1, 2, 3", SC 2011). A block of four 32-bit words is a pure function of a 64-bit key (the seed)
+//   and a 128-bit counter. Block j of a call at attempt a takes the counter
+//   offset + j + a * 2^96 (128-bit arithmetic): `offset` is the generator's position, which each
+//   call advances by the blocks it used; `a` numbers the retries of a rejection loop (0 for every
+//   first draw), so a retry reads a substream of its own and every value depends only on
+//   (seed, element index, draw number), never on the grid.
+// - Conversions, per element i of a call:
+//     float32 in [0, 1):   the top 24 bits of word i % 4 of block i / 4, times 2^-24;
+//     float64 in [0, 1):   (w0 >> 5) * 2^26 + (w1 >> 6), times 2^-53, where (w0, w1) are words
+//                          (2 (i % 2), 2 (i % 2) + 1) of block i / 2 (NumPy's 53-bit conversion);
+//     the open-at-zero variants (0, 1] add 1 to the integer before scaling (logarithms' inputs).
+//   integers: Lemire's multiply-shift (Lemire, "Fast random integer generation in an interval",
+//     2019) with its rejection, on word i % 4 of block i / 4 when the range fits 32 bits, else on
+//     the 64-bit (w0 << 32) | w1 of words (2 (i % 2), 2 (i % 2) + 1) of block i / 2; a rejected
+//     element retries on the same words of the block's next attempt.
+//   standard normal: Box-Muller. float32: block i / 4 holds two pairs (words 0, 1 and 2, 3); the
+//     pair p = (i % 4) / 2 gives u1 = (0, 1] of its first word, u2 = [0, 1) of its second,
+//     r = sqrt(-2 log u1), and elements r cos(2 pi u2) (even i) and r sin(2 pi u2) (odd i).
+//     float64: block i / 2, u1 the (0, 1] double of words 0, 1 and u2 the [0, 1) double of 2, 3.
+//   exponential: -log(u) of the (0, 1] variant of the uniform's words, times the scale.
+//   poisson (int64): element i reads its own substream, blocks offset + i at attempts 0, 1, ...,
+//     two [0, 1) doubles a block. lam < 10: the count of unit exponential gaps that fit in lam;
+//     lam >= 10: Hoermann's PTRS ("The transformed rejection method for generating Poisson random
+//     variables", 1993).
+// - Bit-identical on a GPU and on the simulator: the module is compiled with --fmad=false (no
+//   multiply-add contraction, on either side), CUDA's float division and sqrt are IEEE's by
+//   default as the host's are, and the transcendental functions are our own below, made of +, -,
+//   *, / and sqrt alone (libdevice's logf and glibc's differ in the last bit). Their polynomials
+//   are Taylor series, truncated where the next term is below 2^-30 (float) or 2^-60 (double)
+//   relative; within 2 ulp of the true value. tests/python/array/test_random.py repeats every step
+//   in NumPy and compares bits.
+//
+// Reference: the Random123 paper's known-answer vectors (tests/device/random_test.cpp) and the
+// NumPy Philox and conversions of tests/python/array/test_random.py.
+#pragma once
+
+#include "gpukit_elementwise.cuh"
+
+// Mirrors RandomParams in src/ops/random/kernels.hpp.
+struct gk_random_params {
+    unsigned long long out;                      // the output, C-contiguous
+    long long size;                              // its elements
+    unsigned long long offset_low, offset_high;  // the generator's counter offset (128 bits)
+    unsigned key0, key1;                         // the Philox key
+    double a, b;                                 // normal: loc, scale (when affine); uniform: low, high - low;
+                                                 // exponential: scale; poisson: lam
+    unsigned long long low;                      // integers: the smallest value, two's complement
+    unsigned long long span;                     // integers: high - low (inclusive high)
+    int itemsize;                                // integers: bytes of an output element
+    int affine;                                  // normal, uniform: out = a + b * z, not z
+};
+
+// ---- Philox4x32-10
+
+#define GK_PHILOX_M0 0xD2511F53u
+#define GK_PHILOX_M1 0xCD9E8D57u
+#define GK_PHILOX_W0 0x9E3779B9u  // the golden ratio's bits: the key schedule
+#define GK_PHILOX_W1 0xBB67AE85u  // sqrt(3) - 1's bits
+
+struct gk_philox_block {
+    unsigned w[4];
+};
+
+__device__ inline gk_philox_block gk_philox4x32_10(unsigned c0, unsigned c1, unsigned c2, unsigned c3, unsigned k0,
+                                                   unsigned k1) {
+    for (int round = 0; round < 10; ++round) {
+        if (round > 0) {
+            k0 += GK_PHILOX_W0;
+            k1 += GK_PHILOX_W1;
+        }
+        const unsigned long long p0 = (unsigned long long)GK_PHILOX_M0 * c0;
+        const unsigned long long p1 = (unsigned long long)GK_PHILOX_M1 * c2;
+        const unsigned hi0 = (unsigned)(p0 >> 32), lo0 = (unsigned)p0;
+        const unsigned hi1 = (unsigned)(p1 >> 32), lo1 = (unsigned)p1;
+        c0 = hi1 ^ c1 ^ k0;
+        c1 = lo1;
+        c2 = hi0 ^ c3 ^ k1;
+        c3 = lo0;
+    }
+    gk_philox_block block = {{c0, c1, c2, c3}};
+    return block;
+}
+
+// Block `block` of the call at `attempt`: counter offset + block + attempt * 2^96.
+__device__ inline gk_philox_block gk_random_block(const gk_random_params& p, unsigned long long block,
+                                                  unsigned attempt) {
+    const unsigned long long low = p.offset_low + block;
+    const unsigned long long high = p.offset_high + (low < block ? 1ull : 0ull) + ((unsigned long long)attempt << 32);
+    return gk_philox4x32_10((unsigned)low, (unsigned)(low >> 32), (unsigned)high, (unsigned)(high >> 32), p.key0,
+                            p.key1);
+}
+
+// ---- words to uniform numbers
+
+__device__ inline float gk_uniform_float(unsigned w) { return (float)(w >> 8) * 5.9604644775390625e-08f; }
+__device__ inline float gk_open_uniform_float(unsigned w) { return (float)((w >> 8) + 1u) * 5.9604644775390625e-08f; }
+__device__ inline unsigned long long gk_bits53(unsigned w0, unsigned w1) {
+    return ((unsigned long long)(w0 >> 5) << 26) | (w1 >> 6);
+}
+__device__ inline double gk_uniform_double(unsigned w0, unsigned w1) {
+    return (double)gk_bits53(w0, w1) * 1.1102230246251565e-16;
+}
+__device__ inline double gk_open_uniform_double(unsigned w0, unsigned w1) {
+    return (double)(gk_bits53(w0, w1) + 1ull) * 1.1102230246251565e-16;
+}
+
+// ---- logarithm and the sine and cosine of a whole turn's fraction, from IEEE operations alone
+
+// log(x) for x > 0 normal: x = m 2^e with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact),
+// log(1 + f) = 2 atanh(s), s = f / (2 + f), as s's odd series; e log 2 in two parts (the first
+// exact in e's product).
+__device__ inline float gk_log_float(float x) {
+    const unsigned bits = __float_as_uint(x);
+    int e = (int)(bits >> 23) - 127;
+    unsigned mantissa = bits & 0x7fffffu;
+    if (mantissa > 0x3504f3u) {  // m > sqrt(2): halve it
+        mantissa |= 0x3f000000u;
+        e += 1;
+    } else {
+        mantissa |= 0x3f800000u;
+    }
+    const float f = __uint_as_float(mantissa) - 1.0f;
+    const float s = f / (2.0f + f);
+    const float z = s * s;
+    const float series = z * (0.6666667f + z * (0.4f + z * (0.2857143f + z * 0.22222222f)));
+    const float log1p = (s + s) + s * series;
+    const float fe = (float)e;
+    return fe * 0.69314575f + (fe * 1.4286068e-06f + log1p);
+}
+
+__device__ inline double gk_log_double(double x) {
+    if (!(x > 0.0)) return -__longlong_as_double(0x7ff0000000000000ll);  // -inf: PTRS may ask log(0)
+    const unsigned long long bits = (unsigned long long)__double_as_longlong(x);
+    int e = (int)(bits >> 52) - 1023;
+    unsigned long long mantissa = bits & 0xfffffffffffffull;
+    if (mantissa > 0x6a09e667f3bcdull) {
+        mantissa |= 0x3fe0000000000000ull;
+        e += 1;
+    } else {
+        mantissa |= 0x3ff0000000000000ull;
+    }
+    const double f = __longlong_as_double((long long)mantissa) - 1.0;
+    const double s = f / (2.0 + f);
+    const double z = s * s;
+    const double series =
+        z * (0.6666666666666666 +
+             z * (0.4 + z * (0.2857142857142857 +
+                             z * (0.2222222222222222 +
+                                  z * (0.18181818181818182 +
+                                       z * (0.15384615384615385 +
+                                            z * (0.13333333333333333 +
+                                                 z * (0.11764705882352941 +
+                                                      z * (0.10526315789473684 + z * 0.09523809523809523)))))))));
+    const double log1p = (s + s) + s * series;
+    const double de = (double)e;
+    return de * 0.6931471803691238 + (de * 1.9082149292705877e-10 + log1p);
+}
+
+// sin and cos of 2 pi k / 2^bits for an integer k < 2^bits: k in quarter turns is q + x with q
+// the nearest quarter and |x| <= 1/2 (exact, integer arithmetic); sin(pi/2 x) = x S(x^2),
+// cos(pi/2 x) = C(x^2); the quadrant q % 4 swaps and negates them.
+__device__ inline void gk_quadrant(unsigned q, float* s, float* c) {
+    const float sin_x = *s, cos_x = *c;
+    switch (q & 3u) {
+        case 0: break;
+        case 1: *s = cos_x, *c = -sin_x; break;
+        case 2: *s = -sin_x, *c = -cos_x; break;
+        default: *s = -cos_x, *c = sin_x; break;
+    }
+}
+__device__ inline void gk_sincos_turn_float(unsigned k24, float* s, float* c) {
+    const unsigned q = (k24 + (1u << 21)) >> 22;
+    const float x = (float)((int)k24 - (int)(q << 22)) * 2.384185791015625e-07f;  // 2^-22
+    const float x2 = x * x;
+    *s = x * (1.5707964f + x2 * (-0.6459641f + x2 * (0.079692625f + x2 * (-0.004681754f + x2 * 0.00016044118f))));
+    *c = 1.0f +
+         x2 * (-1.2337005f + x2 * (0.2536695f + x2 * (-0.02086348f + x2 * (0.00091926026f + x2 * -2.5202042e-05f))));
+    gk_quadrant(q, s, c);
+}
+__device__ inline void gk_quadrant(unsigned q, double* s, double* c) {
+    const double sin_x = *s, cos_x = *c;
+    switch (q & 3u) {
+        case 0: break;
+        case 1: *s = cos_x, *c = -sin_x; break;
+        case 2: *s = -sin_x, *c = -cos_x; break;
+        default: *s = -cos_x, *c = sin_x; break;
+    }
+}
+__device__ inline void gk_sincos_turn_double(unsigned long long k53, double* s, double* c) {
+    const unsigned long long q = (k53 + (1ull << 50)) >> 51;
+    const double x = (double)((long long)k53 - (long long)(q << 51)) * 4.440892098500626e-16;  // 2^-51
+    const double x2 = x * x;
+    *s = x * (1.5707963267948966 +
+              x2 * (-0.6459640975062463 +
+                    x2 * (0.07969262624616705 +
+                          x2 * (-0.004681754135318688 +
+                                x2 * (0.00016044118478735983 +
+                                      x2 * (-3.598843235212085e-06 +
+                                            x2 * (5.692172921967927e-08 +
+                                                  x2 * (-6.688035109811468e-10 + x2 * 6.0669357311061955e-12))))))));
+    *c = 1.0 + x2 * (-1.2337005501361697 +
+                     x2 * (0.25366950790104803 +
+                           x2 * (-0.02086348076335296 +
+                                 x2 * (0.0009192602748394266 +
+                                       x2 * (-2.5202042373060607e-05 +
+                                             x2 * (4.710874778818172e-07 +
+                                                   x2 * (-6.386603083791852e-09 + x2 * 6.565963114979473e-11)))))));
+    gk_quadrant((unsigned)q, s, c);
+}
+
+// ---- the kernels: a thread per Philox block (four words), over the engine's grid
+
+// The blocks a call of `size` elements uses, `per_block` elements a block.
+__device__ inline long long gk_random_blocks(long long size, int per_block) {
+    return (size + per_block - 1) / per_block;
+}
+
+// Four float32 elements from block j at out + 4 j: one 16-byte store where all four are there and
+// the output is aligned (Array::empty's always is), else one store each.
+__device__ inline void gk_store4(const gk_random_params& p, long long j, float v0, float v1, float v2, float v3) {
+    float* out = (float*)p.out + 4 * j;
+    const long long left = p.size - 4 * j;
+    if (left >= 4 && (p.out & 15ull) == 0) {
+        float4 v = {v0, v1, v2, v3};
+        *(float4*)out = v;
+        return;
+    }
+    out[0] = v0;
+    if (left > 1) out[1] = v1;
+    if (left > 2) out[2] = v2;
+    if (left > 3) out[3] = v3;
+}
+__device__ inline void gk_store2(const gk_random_params& p, long long j, double v0, double v1) {
+    double* out = (double*)p.out + 2 * j;
+    if (p.size - 2 * j >= 2 && (p.out & 15ull) == 0) {
+        double2 v = {v0, v1};
+        *(double2*)out = v;
+        return;
+    }
+    out[0] = v0;
+    if (p.size - 2 * j > 1) out[1] = v1;
+}
+
+// The raw stream: word 4 j + k of the output (uint32) is word k of block j.
+extern "C" __global__ void gk_random_bits(const gk_random_params p) {
+    GK_ELEMENTS(j, gk_random_blocks(p.size, 4)) {
+        const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
+        unsigned* out = (unsigned*)p.out + 4 * j;
+        for (int k = 0; k < 4 && 4 * j + k < p.size; ++k) out[k] = b.w[k];
+    }
+}
+
+// random and uniform: [0, 1), or a + b * u when affine.
+extern "C" __global__ void gk_random_uniform32(const gk_random_params p) {
+    const float low = (float)p.a, range = (float)p.b;
+    GK_ELEMENTS(j, gk_random_blocks(p.size, 4)) {
+        const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
+        float v[4];
+        for (int k = 0; k < 4; ++k) {
+            v[k] = gk_uniform_float(b.w[k]);
+            if (p.affine) v[k] = low + range * v[k];
+        }
+        gk_store4(p, j, v[0], v[1], v[2], v[3]);
+    }
+}
+extern "C" __global__ void gk_random_uniform64(const gk_random_params p) {
+    GK_ELEMENTS(j, gk_random_blocks(p.size, 2)) {
+        const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
+        double v0 = gk_uniform_double(b.w[0], b.w[1]), v1 = gk_uniform_double(b.w[2], b.w[3]);
+        if (p.affine) {
+            v0 = p.a + p.b * v0;
+            v1 = p.a + p.b * v1;
+        }
+        gk_store2(p, j, v0, v1);
+    }
+}
+
+// standard_normal and normal: z, or a + b * z when affine.
+extern "C" __global__ void gk_random_normal32(const gk_random_params p) {
+    const float loc = (float)p.a, scale = (float)p.b;
+    GK_ELEMENTS(j, gk_random_blocks(p.size, 4)) {
+        const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
+        float v[4];
+        for (int pair = 0; pair < 2; ++pair) {
+            const float r = sqrtf(-2.0f * gk_log_float(gk_open_uniform_float(b.w[2 * pair])));
+            float s, c;
+            gk_sincos_turn_float(b.w[2 * pair + 1] >> 8, &s, &c);
+            v[2 * pair] = r * c;
+            v[2 * pair + 1] = r * s;
+        }
+        if (p.affine)
+            for (int k = 0; k < 4; ++k) v[k] = loc + scale * v[k];
+        gk_store4(p, j, v[0], v[1], v[2], v[3]);
+    }
+}
+extern "C" __global__ void gk_random_normal64(const gk_random_params p) {
+    GK_ELEMENTS(j, gk_random_blocks(p.size, 2)) {
+        const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
+        const double r = sqrt(-2.0 * gk_log_double(gk_open_uniform_double(b.w[0], b.w[1])));
+        double s, c;
+        gk_sincos_turn_double(gk_bits53(b.w[2], b.w[3]), &s, &c);
+        double v0 = r * c, v1 = r * s;
+        if (p.affine) {
+            v0 = p.a + p.b * v0;
+            v1 = p.a + p.b * v1;
+        }
+        gk_store2(p, j, v0, v1);
+    }
+}
+
+// exponential: -log(u) * scale, u in (0, 1].
+extern "C" __global__ void gk_random_exponential32(const gk_random_params p) {
+    const float scale = (float)p.a;
+    GK_ELEMENTS(j, gk_random_blocks(p.size, 4)) {
+        const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
+        float v[4];
+        for (int k = 0; k < 4; ++k) v[k] = -gk_log_float(gk_open_uniform_float(b.w[k])) * scale;
+        gk_store4(p, j, v[0], v[1], v[2], v[3]);
+    }
+}
+extern "C" __global__ void gk_random_exponential64(const gk_random_params p) {
+    GK_ELEMENTS(j, gk_random_blocks(p.size, 2)) {
+        const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
+        gk_store2(p, j, -gk_log_double(gk_open_uniform_double(b.w[0], b.w[1])) * p.a,
+                  -gk_log_double(gk_open_uniform_double(b.w[2], b.w[3])) * p.a);
+    }
+}
+
+// integers: low + a uniform integer in [0, span], stored in itemsize bytes (two's complement
+// truncated: every integer dtype and bool).
+__device__ inline void gk_store_integer(const gk_random_params& p, long long i, unsigned long long value) {
+    switch (p.itemsize) {
+        case 1: ((unsigned char*)p.out)[i] = (unsigned char)value; break;
+        case 2: ((unsigned short*)p.out)[i] = (unsigned short)value; break;
+        case 4: ((unsigned*)p.out)[i] = (unsigned)value; break;
+        default: ((unsigned long long*)p.out)[i] = value; break;
+    }
+}
+
+// span < 2^32: Lemire's method on 32-bit words, a retry at the block's next attempt.
+extern "C" __global__ void gk_random_integers32(const gk_random_params p) {
+    const unsigned long long range = p.span + 1;                            // at most 2^32
+    const unsigned threshold = (unsigned)(((1ull << 32) - range) % range);  // 2^32 mod range
+    GK_ELEMENTS(j, gk_random_blocks(p.size, 4)) {
+        const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
+        for (int k = 0; k < 4 && 4 * j + k < p.size; ++k) {
+            unsigned long long product = (unsigned long long)b.w[k] * range;
+            for (unsigned attempt = 1; (unsigned)product < threshold; ++attempt)
+                product = (unsigned long long)gk_random_block(p, (unsigned long long)j, attempt).w[k] * range;
+            gk_store_integer(p, 4 * j + k, p.low + (product >> 32));
+        }
+    }
+}
+
+// span >= 2^32: the same on 64-bit words (range 2^64 when span is 2^64 - 1: the word itself).
+extern "C" __global__ void gk_random_integers64(const gk_random_params p) {
+    const unsigned long long range = p.span + 1;  // 0 stands for 2^64
+    const unsigned long long threshold = range == 0 ? 0ull : (0ull - range) % range;
+    GK_ELEMENTS(j, gk_random_blocks(p.size, 2)) {
+        const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
+        for (int k = 0; k < 2 && 2 * j + k < p.size; ++k) {
+            unsigned long long x = ((unsigned long long)b.w[2 * k] << 32) | b.w[2 * k + 1];
+            unsigned long long low = x * range;
+            for (unsigned attempt = 1; low < threshold; ++attempt) {
+                const gk_philox_block retry = gk_random_block(p, (unsigned long long)j, attempt);
+                x = ((unsigned long long)retry.w[2 * k] << 32) | retry.w[2 * k + 1];
+                low = x * range;
+            }
+            gk_store_integer(p, 2 * j + k, p.low + (range == 0 ? x : __umul64hi(x, range)));
+        }
+    }
+}
+
+// ---- poisson
+
+// An element's own substream: block `element` at attempts 0, 1, ..., two [0, 1) doubles each.
+struct gk_substream {
+    unsigned long long element;
+    unsigned attempt;
+    int used;
+    gk_philox_block block;
+};
+__device__ inline double gk_next_uniform(const gk_random_params& p, gk_substream* s) {
+    if (s->used == 2) {
+        s->block = gk_random_block(p, s->element, ++s->attempt);
+        s->used = 0;
+    }
+    const int k = s->used++;
+    return gk_uniform_double(s->block.w[2 * k], s->block.w[2 * k + 1]);
+}
+
+// log(k!): the product itself up to 20! (exact in a double), Stirling's series beyond.
+__device__ inline double gk_log_factorial(double k) {
+    if (k <= 20.0) {
+        double product = 1.0;
+        for (double m = 2.0; m <= k; m += 1.0) product = product * m;
+        return gk_log_double(product);
+    }
+    const double x = k + 1.0, x2 = x * x;
+    const double correction = (1.0 / 12.0 - (1.0 / 360.0 - (1.0 / 1260.0 - (1.0 / 1680.0) / x2) / x2) / x2) / x;
+    return (x - 0.5) * gk_log_double(x) - x + 0.9189385332046728 + correction;  // 0.91.. = log(2 pi) / 2
+}
+
+__device__ inline long long gk_poisson(const gk_random_params& p, unsigned long long element) {
+    const double lam = p.a;
+    if (lam == 0.0) return 0;
+    gk_substream s = {element, 0u, 0, gk_random_block(p, element, 0)};
+    if (lam < 10.0) {
+        long long k = 0;
+        for (double t = -gk_log_double(1.0 - gk_next_uniform(p, &s)); t <= lam;
+             t = t - gk_log_double(1.0 - gk_next_uniform(p, &s)))
+            ++k;
+        return k;
+    }
+    const double slam = sqrt(lam), loglam = gk_log_double(lam);
+    const double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+    const double log_invalpha = gk_log_double(1.1239 + 1.1328 / (b - 3.4)), vr = 0.9277 - 3.6224 / (b - 2.0);
+    for (;;) {
+        const double u = gk_next_uniform(p, &s) - 0.5, v = gk_next_uniform(p, &s);
+        const double us = 0.5 - fabs(u);
+        const double k = floor((2.0 * a / us + b) * u + lam + 0.43);
+        if (us >= 0.07 && v <= vr) return (long long)k;
+        if (k < 0.0 || (us < 0.013 && v > us)) continue;
+        if (gk_log_double(v) + log_invalpha - gk_log_double(a / (us * us) + b) <=
+            -lam + k * loglam - gk_log_factorial(k))
+            return (long long)k;
+    }
+}
+
+extern "C" __global__ void gk_random_poisson(const gk_random_params p) {
+    GK_ELEMENTS(i, p.size) { ((long long*)p.out)[i] = gk_poisson(p, (unsigned long long)i); }
+}

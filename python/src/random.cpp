@@ -1,0 +1,253 @@
+// python/src/random.cpp: gpukit._core.random, the Generator of gpukit/random.hpp with NumPy's
+// arguments (size as an int, a tuple or None; dtype; out=; parameters as numbers or gpukit
+// arrays). gpukit/random.py builds default_rng and the legacy functions on it. Arguments in, the
+// core's arrays out.
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/vector.h>
+
+#include "arguments.hpp"
+#include "array_arguments.hpp"
+#include "bindings.hpp"
+#include "gpukit/creation.hpp"
+#include "gpukit/random.hpp"
+#include "python_refs.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace gpukit::python {
+namespace {
+
+using random::Generator;
+using random::IntegerBound;
+
+// size=: None (nullopt), an int or a tuple of ints.
+std::optional<Shape> to_size(nb::handle size) {
+    if (size.is_none()) return std::nullopt;
+    return to_axes(size, "size");
+}
+
+DType to_float_dtype(nb::handle dtype) { return to_optional_dtype(dtype).value_or(DType::float64); }
+
+// A Python integer (or anything with __index__) as a bound; beyond 128 bits it saturates, which the
+// range checks then refuse in NumPy's words.
+IntegerBound to_bound(nb::handle value, const char* name) {
+    if (PyFloat_Check(value.ptr()))
+        raise_type_error(std::string(name) + " must be an integer, not " + describe_value(value));
+    const nb::object integer = nb::steal(PyNumber_Index(value.ptr()));
+    if (!integer.is_valid()) throw nb::python_error();
+    const nb::int_ limit(std::int64_t{1} << 62);
+    const nb::object high_word = integer >> nb::int_(64);
+    if (high_word > limit) return IntegerBound(1) << 126;
+    if (high_word < -limit) return -(IntegerBound(1) << 126);
+    const auto high = nb::cast<std::int64_t>(high_word);
+    const auto low = nb::cast<std::uint64_t>(integer & nb::int_(~std::uint64_t{0}));
+    return (IntegerBound(high) << 64) | IntegerBound(low);
+}
+
+// A real number: a Python or NumPy number (TypeError for anything else, complex included).
+double to_double(nb::handle value, const char* name) {
+    if (PyComplex_Check(value.ptr()) || !PyNumber_Check(value.ptr()) || PyUnicode_Check(value.ptr()))
+        raise_type_error(std::string(name) + " must be a real number or a gpukit array, not " + describe_value(value));
+    const double number = PyFloat_AsDouble(value.ptr());
+    if (number == -1.0 && PyErr_Occurred()) throw nb::python_error();
+    return number;
+}
+
+bool any_array(std::initializer_list<nb::handle> values) {
+    for (const nb::handle value : values)
+        if (nb::isinstance<Array>(value)) return true;
+    return false;
+}
+
+// A parameter of a draw with array parameters: a gpukit array, or a number as a 0-d float64 array.
+Array parameter_array(nb::handle value, const char* name) {
+    if (nb::isinstance<Array>(value)) return to_array(value, name);
+    return full({}, Scalar(to_double(value, name)));
+}
+
+// The shape of a draw with number parameters: size, or () for None.
+Shape shape_of(const std::optional<Shape>& size) { return size.value_or(Shape{}); }
+
+// out= of random and standard_normal: size and dtype, where given, must agree with it.
+const Array& checked_out(nb::handle out, const std::optional<Shape>& size, nb::handle dtype) {
+    const Array& array = to_array(out, "out");
+    if (size && *size != array.shape()) raise_value_error("size must match out.shape when used together");
+    if (const auto wanted = to_optional_dtype(dtype); wanted && *wanted != array.dtype())
+        raise_type_error("dtype must match out.dtype when used together");
+    return array;
+}
+
+}  // namespace
+
+void bind_random(nb::module_& m) {
+    nb::module_ random = m.def_submodule("random", "Random numbers on the device (gpukit/random.hpp).");
+    nb::class_<random::Counter>(random, "Counter", "A 128-bit Philox counter: low and high 64 bits.")
+        .def_ro("low", &random::Counter::low)
+        .def_ro("high", &random::Counter::high);
+    nb::class_<Generator>(random, "Generator",
+                          "Random numbers as numpy.random.Generator's, from Philox4x32-10 keyed by the seed: "
+                          "the same bits on a GPU and on the simulator.")
+        .def(nb::init<std::uint64_t>(), "seed"_a, "A generator keyed by seed (0 <= seed < 2**64), at counter 0.")
+        .def(nb::init<std::array<std::uint32_t, 2>, random::Counter>(), "key"_a, "offset"_a)
+        .def_prop_ro("key", &Generator::key, "The Philox key: the seed's low and high 32 bits.")
+        .def_prop_ro("offset", &Generator::offset, "The counter of the next call's first block.")
+        .def("advance", &Generator::advance, "blocks"_a, "Skips blocks Philox blocks (four words each).")
+        .def(
+            "random",
+            [](Generator& self, nb::handle size, nb::handle dtype, nb::handle out) -> Array {
+                const std::optional<Shape> shape = to_size(size);
+                if (!out.is_none()) {
+                    const Array& into = checked_out(out, shape, dtype);
+                    GilRelease unlocked;
+                    self.random(into);
+                    return into;
+                }
+                const DType type = to_float_dtype(dtype);
+                GilRelease unlocked;
+                return self.random(shape_of(shape), type);
+            },
+            "size"_a.none() = nb::none(), "dtype"_a.none() = nb::none(), "out"_a.none() = nb::none(),
+            "Floats in [0, 1), as numpy.random.Generator.random (float32 or float64).")
+        .def(
+            "standard_normal",
+            [](Generator& self, nb::handle size, nb::handle dtype, nb::handle out) -> Array {
+                const std::optional<Shape> shape = to_size(size);
+                if (!out.is_none()) {
+                    const Array& into = checked_out(out, shape, dtype);
+                    GilRelease unlocked;
+                    self.standard_normal(into);
+                    return into;
+                }
+                const DType type = to_float_dtype(dtype);
+                GilRelease unlocked;
+                return self.standard_normal(shape_of(shape), type);
+            },
+            "size"_a.none() = nb::none(), "dtype"_a.none() = nb::none(), "out"_a.none() = nb::none(),
+            "Standard normal numbers, as numpy.random.Generator.standard_normal.")
+        .def(
+            "integers",
+            [](Generator& self, nb::handle low, nb::handle high, nb::handle size, nb::handle dtype,
+               nb::handle endpoint) {
+                IntegerBound from = 0, to = 0;
+                if (high.is_none()) {
+                    to = to_bound(low, "low");
+                } else {
+                    from = to_bound(low, "low");
+                    to = to_bound(high, "high");
+                }
+                const Shape shape = shape_of(to_size(size));
+                const DType type = to_optional_dtype(dtype).value_or(DType::int64);
+                const bool inclusive = to_bool(endpoint, "endpoint");
+                GilRelease unlocked;
+                return self.integers(from, to, shape, type, inclusive);
+            },
+            "low"_a, "high"_a.none() = nb::none(), "size"_a.none() = nb::none(), "dtype"_a.none() = nb::none(),
+            "endpoint"_a = false,
+            "Integers in [low, high) ([0, low) without high; [low, high] with endpoint), as "
+            "numpy.random.Generator.integers: any integer dtype or bool.")
+        .def(
+            "normal",
+            [](Generator& self, nb::handle loc, nb::handle scale, nb::handle size, nb::handle dtype) {
+                const std::optional<Shape> shape = to_size(size);
+                const DType type = to_float_dtype(dtype);
+                if (any_array({loc, scale})) {
+                    const Array mean = parameter_array(loc, "loc"), deviation = parameter_array(scale, "scale");
+                    GilRelease unlocked;
+                    return self.normal(mean, deviation, shape, type);
+                }
+                const double mean = to_double(loc, "loc"), deviation = to_double(scale, "scale");
+                GilRelease unlocked;
+                return self.normal(mean, deviation, shape_of(shape), type);
+            },
+            "loc"_a.none() = 0.0, "scale"_a.none() = 1.0, "size"_a.none() = nb::none(), "dtype"_a.none() = nb::none(),
+            "loc + scale * z, as numpy.random.Generator.normal (loc and scale may be gpukit arrays).")
+        .def(
+            "uniform",
+            [](Generator& self, nb::handle low, nb::handle high, nb::handle size, nb::handle dtype) {
+                const std::optional<Shape> shape = to_size(size);
+                const DType type = to_float_dtype(dtype);
+                if (any_array({low, high})) {
+                    const Array from = parameter_array(low, "low"), to = parameter_array(high, "high");
+                    GilRelease unlocked;
+                    return self.uniform(from, to, shape, type);
+                }
+                const double from = to_double(low, "low"), to = to_double(high, "high");
+                GilRelease unlocked;
+                return self.uniform(from, to, shape_of(shape), type);
+            },
+            "low"_a.none() = 0.0, "high"_a.none() = 1.0, "size"_a.none() = nb::none(), "dtype"_a.none() = nb::none(),
+            "low + (high - low) * u, u in [0, 1), as numpy.random.Generator.uniform.")
+        .def(
+            "exponential",
+            [](Generator& self, nb::handle scale, nb::handle size, nb::handle dtype) {
+                const std::optional<Shape> shape = to_size(size);
+                const DType type = to_float_dtype(dtype);
+                if (any_array({scale})) {
+                    const Array beta = parameter_array(scale, "scale");
+                    GilRelease unlocked;
+                    return self.exponential(beta, shape, type);
+                }
+                const double beta = to_double(scale, "scale");
+                GilRelease unlocked;
+                return self.exponential(beta, shape_of(shape), type);
+            },
+            "scale"_a.none() = 1.0, "size"_a.none() = nb::none(), "dtype"_a.none() = nb::none(),
+            "Exponential numbers of mean scale, as numpy.random.Generator.exponential.")
+        .def(
+            "poisson",
+            [](Generator& self, nb::handle lam, nb::handle size) {
+                const double mean = to_double(lam, "lam");
+                const Shape shape = shape_of(to_size(size));
+                GilRelease unlocked;
+                return self.poisson(mean, shape);
+            },
+            "lam"_a.none() = 1.0, "size"_a.none() = nb::none(),
+            "int64 Poisson counts of mean lam, as numpy.random.Generator.poisson.")
+        .def(
+            "choice",
+            [](Generator& self, nb::handle a, nb::handle size, nb::handle replace, nb::handle p, nb::handle axis,
+               nb::handle shuffle) {
+                random::Population population = std::int64_t{0};
+                if (nb::isinstance<Array>(a))
+                    population = to_array(a, "a");
+                else
+                    population = to_int64(a, "a");
+                const Shape shape = shape_of(to_size(size));
+                const bool with_replacement = to_bool(replace, "replace"), shuffled = to_bool(shuffle, "shuffle");
+                std::optional<Array> probabilities;
+                if (!p.is_none()) probabilities = to_array(p, "p");
+                const std::int64_t along = to_int64(axis, "axis");
+                GilRelease unlocked;
+                return self.choice(population, shape, with_replacement, probabilities, along, shuffled);
+            },
+            "a"_a, "size"_a.none() = nb::none(), "replace"_a = true, "p"_a.none() = nb::none(), "axis"_a = 0,
+            "shuffle"_a = true, "A random sample of a (an int n: of range(n)), as numpy.random.Generator.choice.")
+        .def(
+            "permutation",
+            [](Generator& self, nb::handle x, nb::handle axis) {
+                if (!nb::isinstance<Array>(x)) {
+                    const std::int64_t n = to_int64(x, "x");
+                    GilRelease unlocked;
+                    return self.permutation(n);
+                }
+                const Array& array = to_array(x, "x");
+                const std::int64_t along = to_int64(axis, "axis");
+                GilRelease unlocked;
+                return self.permutation(array, along);
+            },
+            "x"_a, "axis"_a = 0,
+            "A permutation of range(x), or a shuffled copy of x along axis, as numpy.random.Generator.permutation.")
+        .def(
+            "shuffle",
+            [](Generator& self, nb::handle x, nb::handle axis) {
+                const Array& array = to_array(x, "x");
+                const std::int64_t along = to_int64(axis, "axis");
+                GilRelease unlocked;
+                self.shuffle(array, along);
+            },
+            "x"_a, "axis"_a = 0, "Shuffles x along axis in place, as numpy.random.Generator.shuffle.");
+}
+
+}  // namespace gpukit::python

@@ -1,0 +1,347 @@
+// src/ops/random/generator.cpp: gpukit::random::Generator, NumPy's Generator methods over the
+// kernels of kernels/gpukit_random.cuh (the distributions) and the array operations (shapes,
+// broadcasting, sampling by sorting random keys).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "gpukit/advanced_indexing.hpp"
+#include "gpukit/current_stream.hpp"
+#include "gpukit/elementwise.hpp"
+#include "gpukit/error.hpp"
+#include "gpukit/indexing.hpp"
+#include "gpukit/kernel.hpp"
+#include "gpukit/layout.hpp"
+#include "gpukit/random.hpp"
+#include "gpukit/reductions.hpp"
+#include "gpukit/shape_ops.hpp"
+#include "gpukit/sorting.hpp"
+#include "ops/random/kernels.hpp"
+
+namespace gpukit::random {
+namespace {
+
+std::string numpy_dtype(DType dtype) { return "dtype('" + std::string(to_string(dtype)) + "')"; }
+
+// NumPy's TypeError for a dtype a method has no numbers of.
+void require_float(DType dtype, std::string_view method) {
+    if (dtype != DType::float32 && dtype != DType::float64)
+        throw DTypeError("Unsupported dtype " + numpy_dtype(dtype) + " for " + std::string(method));
+}
+
+// NumPy's test of a scale: negative (-0.0 included) is refused, NaN is not.
+void require_non_negative(double value, std::string_view name) {
+    if (std::signbit(value) && !std::isnan(value)) throw InvalidArgumentError(std::string(name) + " < 0");
+}
+void require_non_negative(const Array& values, std::string_view name) {
+    if (values.size() == 0) return;
+    const Array negative = any(logical_and(signbit(values), logical_not(isnan(values))));
+    if (negative.astype(DType::uint8).to_vector<std::uint8_t>()[0] != 0)
+        throw InvalidArgumentError(std::string(name) + " < 0");
+}
+
+void require_contiguous_out(const Array& out) {
+    if (!out.is_c_contiguous())
+        throw InvalidArgumentError(
+            "Supplied output array must be contiguous, writable, aligned, and in machine byte-order.");
+}
+
+std::uint64_t blocks_of(std::int64_t size, std::int64_t per_block) {
+    return static_cast<std::uint64_t>((size + per_block - 1) / per_block);
+}
+
+// NumPy's broadcast of shapes; InvalidArgumentError where they do not broadcast.
+Shape broadcast_shape(const Shape& a, const Shape& b) {
+    Shape result(std::max(a.size(), b.size()), 1);
+    for (std::size_t k = 0; k < result.size(); ++k) {
+        const std::int64_t x = k < a.size() ? a[a.size() - 1 - k] : 1, y = k < b.size() ? b[b.size() - 1 - k] : 1;
+        if (x != y && x != 1 && y != 1)
+            throw InvalidArgumentError("shape mismatch: objects cannot be broadcast to a single shape");
+        result[result.size() - 1 - k] = x == 1 ? y : x;
+    }
+    return result;
+}
+
+// The shape of a draw with array parameters: `size`, which the parameters must broadcast to, or
+// their broadcast shape.
+Shape draw_shape(const std::optional<Shape>& size, const Shape& parameters) {
+    if (!size) return parameters;
+    if (broadcast_shape(*size, parameters) != *size)
+        throw InvalidArgumentError("shape mismatch: objects cannot be broadcast to a single shape");
+    return *size;
+}
+
+}  // namespace
+
+Generator::Generator(std::uint64_t seed)
+    : key_{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)} {}
+
+Generator::Generator(std::array<std::uint32_t, 2> key, Counter offset) : key_(key), offset_(offset) {}
+
+void Generator::advance(std::uint64_t blocks) noexcept {
+    const std::uint64_t low = offset_.low + blocks;
+    offset_.high += low < blocks ? 1 : 0;
+    offset_.low = low;
+}
+
+Counter Generator::claim(std::uint64_t blocks) noexcept {
+    const Counter at = offset_;
+    advance(blocks);
+    return at;
+}
+
+namespace {
+
+// The parameters every kernel takes: the output, the key and the call's offset.
+detail::RandomParams params_for(const Array& out, const std::array<std::uint32_t, 2>& key, const Counter& at) {
+    detail::RandomParams params;
+    params.out = detail::launch_address(out, current_stream(out.device()));
+    params.size = out.size();
+    params.offset_low = at.low;
+    params.offset_high = at.high;
+    params.key0 = key[0];
+    params.key1 = key[1];
+    return params;
+}
+
+}  // namespace
+
+Array philox_blocks(std::array<std::uint32_t, 2> key, Counter offset, std::int64_t blocks) {
+    if (blocks < 0) throw InvalidArgumentError("negative dimensions are not allowed");
+    Array out = Array::empty({4 * blocks}, DType::uint32);
+    detail::launch_random("gk_random_bits", out.device(), blocks, params_for(out, key, offset));
+    return out;
+}
+
+// ---- floating distributions
+
+void Generator::random(const Array& out) {
+    require_float(out.dtype(), "random");
+    require_contiguous_out(out);
+    const std::int64_t per_block = out.dtype() == DType::float32 ? 4 : 2;
+    const std::uint64_t blocks = blocks_of(out.size(), per_block);
+    const detail::RandomParams params = params_for(out, key_, claim(blocks));
+    detail::launch_random(per_block == 4 ? "gk_random_uniform32" : "gk_random_uniform64", out.device(),
+                          static_cast<std::int64_t>(blocks), params);
+}
+
+Array Generator::random(const Shape& size, DType dtype) {
+    require_float(dtype, "random");
+    Array out = Array::empty(size, dtype);
+    random(out);
+    return out;
+}
+
+void Generator::standard_normal(const Array& out) {
+    require_float(out.dtype(), "standard_normal");
+    require_contiguous_out(out);
+    const std::int64_t per_block = out.dtype() == DType::float32 ? 4 : 2;
+    const std::uint64_t blocks = blocks_of(out.size(), per_block);
+    const detail::RandomParams params = params_for(out, key_, claim(blocks));
+    detail::launch_random(per_block == 4 ? "gk_random_normal32" : "gk_random_normal64", out.device(),
+                          static_cast<std::int64_t>(blocks), params);
+}
+
+Array Generator::standard_normal(const Shape& size, DType dtype) {
+    require_float(dtype, "standard_normal");
+    Array out = Array::empty(size, dtype);
+    standard_normal(out);
+    return out;
+}
+
+Array Generator::normal(double loc, double scale, const Shape& size, DType dtype) {
+    require_float(dtype, "normal");
+    require_non_negative(scale, "scale");
+    Array out = Array::empty(size, dtype);
+    const std::int64_t per_block = dtype == DType::float32 ? 4 : 2;
+    const std::uint64_t blocks = blocks_of(out.size(), per_block);
+    detail::RandomParams params = params_for(out, key_, claim(blocks));
+    params.a = loc;
+    params.b = scale;
+    params.affine = 1;
+    detail::launch_random(per_block == 4 ? "gk_random_normal32" : "gk_random_normal64", out.device(),
+                          static_cast<std::int64_t>(blocks), params);
+    return out;
+}
+
+Array Generator::normal(const Array& loc, const Array& scale, const std::optional<Shape>& size, DType dtype) {
+    require_float(dtype, "normal");
+    require_non_negative(scale, "scale");
+    Array out = standard_normal(draw_shape(size, broadcast_shape(loc.shape(), scale.shape())), dtype);
+    multiply(scale.astype(dtype), out, out);
+    add(loc.astype(dtype), out, out);
+    return out;
+}
+
+Array Generator::uniform(double low, double high, const Shape& size, DType dtype) {
+    require_float(dtype, "uniform");
+    const double range = high - low;
+    if (!std::isfinite(range)) throw ScalarOverflowError("high - low range exceeds valid bounds");
+    Array out = Array::empty(size, dtype);
+    const std::int64_t per_block = dtype == DType::float32 ? 4 : 2;
+    const std::uint64_t blocks = blocks_of(out.size(), per_block);
+    detail::RandomParams params = params_for(out, key_, claim(blocks));
+    params.a = low;
+    params.b = range;
+    params.affine = 1;
+    detail::launch_random(per_block == 4 ? "gk_random_uniform32" : "gk_random_uniform64", out.device(),
+                          static_cast<std::int64_t>(blocks), params);
+    return out;
+}
+
+Array Generator::uniform(const Array& low, const Array& high, const std::optional<Shape>& size, DType dtype) {
+    require_float(dtype, "uniform");
+    const Array low_of = low.astype(dtype);
+    const Array range = subtract(high.astype(dtype), low_of);
+    Array out = random(draw_shape(size, range.shape()), dtype);
+    multiply(range, out, out);
+    add(low_of, out, out);
+    return out;
+}
+
+Array Generator::exponential(double scale, const Shape& size, DType dtype) {
+    require_float(dtype, "exponential");
+    require_non_negative(scale, "scale");
+    Array out = Array::empty(size, dtype);
+    const std::int64_t per_block = dtype == DType::float32 ? 4 : 2;
+    const std::uint64_t blocks = blocks_of(out.size(), per_block);
+    detail::RandomParams params = params_for(out, key_, claim(blocks));
+    params.a = scale;
+    detail::launch_random(per_block == 4 ? "gk_random_exponential32" : "gk_random_exponential64", out.device(),
+                          static_cast<std::int64_t>(blocks), params);
+    return out;
+}
+
+Array Generator::exponential(const Array& scale, const std::optional<Shape>& size, DType dtype) {
+    require_non_negative(scale, "scale");
+    Array out = exponential(1.0, draw_shape(size, scale.shape()), dtype);
+    multiply(scale.astype(dtype), out, out);
+    return out;
+}
+
+Array Generator::poisson(double lam, const Shape& size) {
+    // NumPy's bound: the largest lam whose counts stay far from int64's end.
+    constexpr double max_lam = 9.223372006484771e18;
+    if (!(lam >= 0)) throw InvalidArgumentError("lam < 0 or lam is NaN");
+    if (lam > max_lam) throw InvalidArgumentError("lam value too large");
+    Array out = Array::empty(size, DType::int64);
+    detail::RandomParams params = params_for(out, key_, claim(static_cast<std::uint64_t>(out.size())));
+    params.a = lam;
+    detail::launch_random("gk_random_poisson", out.device(), out.size(), params);
+    return out;
+}
+
+// ---- integers
+
+Array Generator::integers(IntegerBound low, IntegerBound high, const Shape& size, DType dtype, bool endpoint) {
+    const DTypeKind kind_of = kind(dtype);
+    if (kind_of != DTypeKind::signed_integer && kind_of != DTypeKind::unsigned_integer && dtype != DType::bool_)
+        throw DTypeError("Unsupported dtype " + numpy_dtype(dtype) + " for integers");
+    const int bits = static_cast<int>(itemsize(dtype)) * 8;
+    IntegerBound smallest = 0, largest = 1;
+    if (kind_of == DTypeKind::signed_integer) {
+        smallest = -(IntegerBound(1) << (bits - 1));
+        largest = (IntegerBound(1) << (bits - 1)) - 1;
+    } else if (kind_of == DTypeKind::unsigned_integer) {
+        largest = (IntegerBound(1) << bits) - 1;
+    }
+    const IntegerBound top = endpoint ? high : high - 1;
+    const std::string name(to_string(dtype));
+    if (low < smallest) throw InvalidArgumentError("low is out of bounds for " + name);
+    if (top > largest) throw InvalidArgumentError("high is out of bounds for " + name);
+    if (low > top) throw InvalidArgumentError(endpoint ? "low > high" : "low >= high");
+
+    Array out = Array::empty(size, dtype);
+    const auto span = static_cast<std::uint64_t>(top - low);
+    const bool narrow = span <= 0xffffffffull;
+    const std::uint64_t blocks = blocks_of(out.size(), narrow ? 4 : 2);
+    detail::RandomParams params = params_for(out, key_, claim(blocks));
+    params.low = static_cast<std::uint64_t>(low);
+    params.span = span;
+    params.itemsize = static_cast<std::int32_t>(itemsize(dtype));
+    detail::launch_random(narrow ? "gk_random_integers32" : "gk_random_integers64", out.device(),
+                          static_cast<std::int64_t>(blocks), params);
+    return out;
+}
+
+// ---- sampling and permutations: sorts of random keys (stable, so ties keep a fixed order)
+
+Array Generator::permutation(std::int64_t n) {
+    if (n < 0) throw InvalidArgumentError("negative dimensions are not allowed");
+    const Array keys = integers(0, IntegerBound(1) << 64, {n}, DType::uint64);
+    return argsort(keys, 0);
+}
+
+Array Generator::permutation(const Array& x, std::int64_t axis) {
+    const auto along = static_cast<std::int64_t>(normalize_axis(axis, x.ndim()));
+    return gpukit::take(x, permutation(x.shape()[static_cast<std::size_t>(along)]), along);
+}
+
+void Generator::shuffle(const Array& x, std::int64_t axis) {
+    if (x.ndim() == 0) throw DTypeError("len() of unsized object");
+    copyto(x, permutation(x, axis));
+}
+
+Array Generator::choice(const Population& a, const Shape& size, bool replace, const std::optional<Array>& p,
+                        std::int64_t axis, bool /*shuffle*/) {
+    const std::int64_t samples = element_count(size);
+    std::int64_t population = 0;
+    const Array* items = std::get_if<Array>(&a);
+    if (items && items->ndim() == 0) {
+        population = items->astype(DType::int64).to_vector<std::int64_t>()[0];
+        items = nullptr;
+    } else if (items) {
+        axis = static_cast<std::int64_t>(normalize_axis(axis, items->ndim()));
+        population = items->shape()[static_cast<std::size_t>(axis)];
+        if (population == 0 && samples > 0) throw InvalidArgumentError("a cannot be empty unless no samples are taken");
+    } else {
+        population = std::get<std::int64_t>(a);
+    }
+    if (!items && (population < 0 || (population == 0 && samples > 0)))
+        throw InvalidArgumentError("a must be a positive integer unless no samples are taken");
+
+    std::vector<double> probabilities;
+    if (p) {
+        if (p->ndim() != 1) throw InvalidArgumentError("p must be 1-dimensional");
+        if (p->size() != population) throw InvalidArgumentError("a and p must have same size");
+        probabilities = p->astype(DType::float64).to_vector<double>();  // checked on the host, as NumPy's
+        double sum = 0;
+        for (const double v : probabilities) sum += v;
+        if (std::isnan(sum)) throw InvalidArgumentError("Probabilities contain NaN");
+        if (std::any_of(probabilities.begin(), probabilities.end(), [](double v) { return v < 0; }))
+            throw InvalidArgumentError("Probabilities are not non-negative");
+        if (std::abs(sum - 1.0) > std::sqrt(std::numeric_limits<double>::epsilon()))
+            throw InvalidArgumentError("Probabilities do not sum to 1");
+    }
+    if (!replace && samples > population)
+        throw InvalidArgumentError("Cannot take a larger sample than population when replace is False");
+
+    Array indices = [&] {
+        if (replace && !p) return integers(0, population, size, DType::int64);
+        if (replace) {
+            // Inverse CDF: the first item whose cumulative probability exceeds u in [0, 1).
+            std::vector<double> cdf(probabilities.size());
+            std::partial_sum(probabilities.begin(), probabilities.end(), cdf.begin());
+            for (double& v : cdf) v /= cdf.back();
+            const Array cumulative = Array::from_host(std::span<const double>(cdf), {population});
+            return searchsorted(cumulative, random(size, DType::float64), Side::right);
+        }
+        const Array order = [&] {
+            if (!p) return permutation(population);
+            // Efraimidis and Spirakis: the items of the smallest E / p_i (E exponential) are a
+            // weighted sample without replacement, in order of selection.
+            const auto nonzero =
+                std::count_if(probabilities.begin(), probabilities.end(), [](double v) { return v > 0; });
+            if (nonzero < samples) throw InvalidArgumentError("Fewer non-zero entries in p than size");
+            const Array weights = Array::from_host(std::span<const double>(probabilities), {population});
+            return argsort(true_divide(exponential(1.0, {population}), weights), 0);
+        }();
+        return order.index({Slice{0, samples, std::nullopt}}).reshape(std::span<const std::int64_t>(size));
+    }();
+    if (!items) return indices;
+    return gpukit::take(*items, indices, axis);
+}
+
+}  // namespace gpukit::random

@@ -1,0 +1,432 @@
+"""gpukit.random (src/ops/random/, kernels/gpukit_random.cuh) against a Philox4x32-10 written here
+in NumPy: random, integers and standard_normal equal, bit for bit, what the documented conversions
+give from that stream (the same test on the simulator and on a GPU makes them bit-identical);
+statistics of every distribution and dtype at fixed seeds (scipy.stats); sizes 0, 1, odd and
+tuples, size=None, out=, broadcasting parameters, permutations, shuffles, choices, the legacy
+functions, and the errors NumPy raises."""
+
+import numpy
+import pytest
+import scipy.stats
+
+import gpukit
+
+M0, M1, W0, W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
+MASK32 = 0xFFFF_FFFF
+P_VALUE = 1e-4  # a fixed seed either passes or fails; this keeps a correct generator far from failing
+
+
+def philox(counters, key):
+    """Philox4x32-10 of (n, 4) uint32 counters under key (k0, k1): (n, 4) uint32 words."""
+    c = [counters[:, w].astype(numpy.uint64) for w in range(4)]
+    k0, k1 = key
+    for round_ in range(10):
+        if round_:
+            k0, k1 = (k0 + W0) & MASK32, (k1 + W1) & MASK32
+        p0, p1 = c[0] * numpy.uint64(M0), c[2] * numpy.uint64(M1)
+        c = [(p1 >> numpy.uint64(32)) ^ c[1] ^ numpy.uint64(k0), p1 & numpy.uint64(MASK32),
+             (p0 >> numpy.uint64(32)) ^ c[3] ^ numpy.uint64(k1), p0 & numpy.uint64(MASK32)]
+    return numpy.stack(c, axis=1).astype(numpy.uint32)
+
+
+def blocks(key, offset, count, attempt=0):
+    """Blocks offset + j (j < count) at `attempt`: counter offset + j + attempt * 2^96."""
+    counters = numpy.empty((count, 4), numpy.uint32)
+    for j in range(count):
+        value = offset + j + (attempt << 96)
+        counters[j] = [(value >> (32 * w)) & MASK32 for w in range(4)]
+    return philox(counters, key)
+
+
+def test_philox_reference_matches_the_known_answers():
+    for counter, key, expected in (
+        ([0, 0, 0, 0], (0, 0), [0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8]),
+        ([MASK32] * 4, (MASK32, MASK32), [0x408F276D, 0x41C83B0E, 0xA20BC7C6, 0x6D5451FD]),
+        ([0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344], (0xA4093822, 0x299F31D0),
+         [0xD16CFE09, 0x94FDCCEB, 0x5001E420, 0x24126EA1]),
+    ):
+        assert philox(numpy.array([counter], numpy.uint32), key)[0].tolist() == expected
+
+
+# ---- the documented conversions, repeated in NumPy's IEEE arithmetic
+
+F = numpy.float32
+
+
+def uniform32(words):
+    return (words >> 8).astype(F) * F(2.0**-24)
+
+
+def bits53(w0, w1):
+    high, low = w0.astype(numpy.uint64) >> numpy.uint64(5), w1.astype(numpy.uint64) >> numpy.uint64(6)
+    return (high << numpy.uint64(26)) | low
+
+
+def log32(x):
+    bits = x.view(numpy.uint32)
+    e = (bits >> 23).astype(numpy.int32) - 127
+    mantissa = bits & numpy.uint32(0x7FFFFF)
+    big = mantissa > 0x3504F3
+    mantissa = numpy.where(big, mantissa | numpy.uint32(0x3F000000), mantissa | numpy.uint32(0x3F800000))
+    e = e + big
+    f = mantissa.view(F) - F(1)
+    s = f / (F(2) + f)
+    z = s * s
+    series = z * (F("0.6666667") + z * (F("0.4") + z * (F("0.2857143") + z * F("0.22222222"))))
+    log1p = (s + s) + s * series
+    fe = e.astype(F)
+    return fe * F("0.69314575") + (fe * F("1.4286068e-06") + log1p)
+
+
+def log64(x):
+    bits = x.view(numpy.uint64)
+    e = (bits >> numpy.uint64(52)).astype(numpy.int64) - 1023
+    mantissa = bits & numpy.uint64(0xFFFFFFFFFFFFF)
+    big = mantissa > numpy.uint64(0x6A09E667F3BCD)
+    halved, whole = mantissa | numpy.uint64(0x3FE0000000000000), mantissa | numpy.uint64(0x3FF0000000000000)
+    mantissa = numpy.where(big, halved, whole)
+    e = e + big
+    f = mantissa.view(numpy.float64) - 1.0
+    s = f / (2.0 + f)
+    z = s * s
+    series = 0.09523809523809523
+    for c in (0.10526315789473684, 0.11764705882352941, 0.13333333333333333, 0.15384615384615385,
+              0.18181818181818182, 0.2222222222222222, 0.2857142857142857, 0.4, 0.6666666666666666):
+        series = c + z * series
+    log1p = (s + s) + s * (z * series)
+    de = e.astype(numpy.float64)
+    return de * 0.6931471803691238 + (de * 1.9082149292705877e-10 + log1p)
+
+
+def quadrant(q, s, c):
+    q = q & 3
+    return (numpy.select([q == 0, q == 1, q == 2], [s, c, -s], -c),
+            numpy.select([q == 0, q == 1, q == 2], [c, -s, -c], s))
+
+
+def sincos32(k24):
+    q = (k24 + (1 << 21)) >> 22
+    x = (k24.astype(numpy.int64) - (q.astype(numpy.int64) << 22)).astype(F) * F(2.0**-22)
+    x2 = x * x
+    s = F("0.00016044118")
+    for c in ("-0.004681754", "0.079692625", "-0.6459641", "1.5707964"):
+        s = F(c) + x2 * s
+    cos = F("-2.5202042e-05")
+    for c in ("0.00091926026", "-0.02086348", "0.2536695", "-1.2337005"):
+        cos = F(c) + x2 * cos
+    return quadrant(q, x * s, F(1) + x2 * cos)
+
+
+def sincos64(k53):
+    q = (k53 + numpy.uint64(1 << 50)) >> numpy.uint64(51)
+    x = (k53.astype(numpy.int64) - (q.astype(numpy.int64) << 51)).astype(numpy.float64) * 2.0**-51
+    x2 = x * x
+    s = 6.0669357311061955e-12
+    for c in (-6.688035109811468e-10, 5.692172921967927e-08, -3.598843235212085e-06, 0.00016044118478735983,
+              -0.004681754135318688, 0.07969262624616705, -0.6459640975062463, 1.5707963267948966):
+        s = c + x2 * s
+    cos = 6.565963114979473e-11
+    for c in (-6.386603083791852e-09, 4.710874778818172e-07, -2.5202042373060607e-05, 0.0009192602748394266,
+              -0.02086348076335296, 0.25366950790104803, -1.2337005501361697):
+        cos = c + x2 * cos
+    return quadrant(q.astype(numpy.int64), x * s, 1.0 + x2 * cos)
+
+
+def normal_reference(words, dtype):
+    if dtype == numpy.float32:
+        out = numpy.empty(words.shape, F)
+        for pair in range(2):
+            u1 = ((words[:, 2 * pair] >> 8) + numpy.uint32(1)).astype(F) * F(2.0**-24)
+            r = numpy.sqrt(F(-2) * log32(u1))
+            s, c = sincos32(words[:, 2 * pair + 1] >> 8)
+            out[:, 2 * pair], out[:, 2 * pair + 1] = r * c, r * s
+        return out.reshape(-1)
+    u1 = (bits53(words[:, 0], words[:, 1]) + numpy.uint64(1)).astype(numpy.float64) * 2.0**-53
+    r = numpy.sqrt(-2.0 * log64(u1))
+    s, c = sincos64(bits53(words[:, 2], words[:, 3]))
+    return numpy.stack([r * c, r * s], axis=1).reshape(-1)
+
+
+SEED = 0x0123_4567_89AB_CDEF
+KEY = (SEED & MASK32, SEED >> 32)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 5, 1003])
+def test_random_integers_and_normals_are_the_documented_bits(n):
+    rng = gpukit.random.default_rng(SEED)
+    offset = 0
+    singles = rng.random(n, dtype=numpy.float32).get()
+    expected = uniform32(blocks(KEY, offset, -(-n // 4)).reshape(-1)[:n])
+    numpy.testing.assert_array_equal(singles, expected)
+    offset += -(-n // 4)
+    doubles = rng.random(n).get()
+    words = blocks(KEY, offset, -(-n // 2))
+    expected = (bits53(words[:, 0::2].reshape(-1), words[:, 1::2].reshape(-1)).astype(numpy.float64) * 2.0**-53)[:n]
+    numpy.testing.assert_array_equal(doubles, expected)
+    offset += -(-n // 2)
+    raw = rng.integers(0, 2**32, size=n, dtype=numpy.uint32).get()
+    numpy.testing.assert_array_equal(raw, blocks(KEY, offset, -(-n // 4)).reshape(-1)[:n])
+    offset += -(-n // 4)
+    for dtype, per_block in ((numpy.float32, 4), (numpy.float64, 2)):
+        normals = rng.standard_normal(n, dtype=dtype).get()
+        numpy.testing.assert_array_equal(normals, normal_reference(blocks(KEY, offset, -(-n // per_block)), dtype)[:n])
+        offset += -(-n // per_block)
+    assert gpukit.random.default_rng(SEED).random(n).shape == (n,)
+    assert (rng.offset.low, rng.offset.high) == (offset, 0)
+
+
+def test_our_logarithm_and_sine_are_within_two_ulp():
+    words = blocks(KEY, 7, 20000)
+    for dtype in (numpy.float32, numpy.float64):
+        normal = normal_reference(words, dtype)
+        if dtype == numpy.float32:
+            u1 = ((words[:, 0::2] >> 8) + numpy.uint32(1)).astype(numpy.float64).reshape(-1) * 2.0**-24
+            angle = 2 * numpy.pi * (words[:, 1::2] >> 8).astype(numpy.float64).reshape(-1) * 2.0**-24
+            exact = (numpy.sqrt(-2 * numpy.log(u1))[:, None] * numpy.stack([numpy.cos(angle), numpy.sin(angle)], 1))
+            numpy.testing.assert_allclose(log32(u1.astype(F)), numpy.log(u1), rtol=2.5e-7, atol=1e-7)
+        else:
+            u1 = (bits53(words[:, 0], words[:, 1]) + numpy.uint64(1)).astype(numpy.float64) * 2.0**-53
+            angle = 2 * numpy.pi * bits53(words[:, 2], words[:, 3]).astype(numpy.float64) * 2.0**-53
+            exact = (numpy.sqrt(-2 * numpy.log(u1))[:, None] * numpy.stack([numpy.cos(angle), numpy.sin(angle)], 1))
+            numpy.testing.assert_allclose(log64(u1), numpy.log(u1), rtol=5e-16, atol=1e-16)
+        # The reference's own angle 2 pi u is rounded: an absolute error of a few ulp of 2 pi, times r.
+        numpy.testing.assert_allclose(normal, exact.reshape(-1), rtol=4 * numpy.finfo(dtype).eps,
+                                      atol=32 * numpy.finfo(dtype).eps)
+
+
+INTEGER_DTYPES = [numpy.bool_, numpy.int8, numpy.int16, numpy.int32, numpy.int64, numpy.uint8, numpy.uint16,
+                  numpy.uint32, numpy.uint64]
+
+
+def lemire32(key, offset, n, low, span):
+    """integers' 32-bit path: Lemire's multiply-shift, a rejected element retried at the next attempt."""
+    range_ = span + 1
+    threshold = (2**32 - range_) % range_
+    words = blocks(key, offset, -(-n // 4)).reshape(-1)[:n].astype(numpy.uint64)
+    product = words * numpy.uint64(range_)
+    attempt = 0
+    while True:
+        rejected = numpy.nonzero((product & numpy.uint64(MASK32)) < threshold)[0]
+        if not rejected.size:
+            return low + (product >> numpy.uint64(32)).astype(object)
+        attempt += 1
+        retry = blocks(key, offset, -(-n // 4), attempt).reshape(-1)[:n].astype(numpy.uint64)
+        product[rejected] = retry[rejected] * numpy.uint64(range_)
+
+
+@pytest.mark.parametrize("dtype", INTEGER_DTYPES)
+def test_integers_are_lemires_unbiased_draws(dtype):
+    info = numpy.iinfo(dtype) if dtype != numpy.bool_ else None
+    low, high = (0, 2) if info is None else (max(int(info.min), -1000), min(int(info.max), 2**31 + 12345))
+    n = 30001
+    rng = gpukit.random.default_rng(99)
+    values = rng.integers(low, high, size=n, dtype=dtype).get()
+    assert values.dtype == numpy.dtype(dtype)
+    expected = lemire32(KEY_99, 0, n, low, high - 1 - low)
+    assert values.astype(object).tolist() == expected.astype(dtype).astype(object).tolist()
+    bins = 2 if info is None else 7
+    counts = numpy.bincount(rng.integers(0, bins, size=70000, dtype=dtype).get().astype(numpy.int64), minlength=bins)
+    assert scipy.stats.chisquare(counts).pvalue > P_VALUE
+    smallest, largest = (0, 1) if info is None else (int(info.min), int(info.max))
+    extremes = rng.integers(smallest, largest, size=1000, dtype=dtype, endpoint=True).get().astype(numpy.float64)
+    assert extremes.min() < smallest + (largest - smallest) / 4 and extremes.max() > largest - (largest - smallest) / 4
+
+
+KEY_99 = (99, 0)
+
+
+def test_wide_integer_ranges_use_64_bit_words():
+    rng = gpukit.random.default_rng(5)
+    values = rng.integers(-(2**62), 2**62, size=20001).get()
+    assert values.min() < -(2**61) and values.max() > 2**61
+    words = blocks((5, 0), 0, 10001)
+    x = [(int(a) << 32) | int(b) for a, b in zip(words[:, 0::2].reshape(-1), words[:, 1::2].reshape(-1))]
+    range_ = 2**63
+    expected = [-(2**62) + ((v * range_) >> 64) for v in x[:20001]]  # 2^64 mod 2^63 = 0: no rejection
+    assert values.tolist() == expected
+    full = rng.integers(0, 2**64, size=5, dtype=numpy.uint64).get()
+    assert full.dtype == numpy.uint64
+    assert scipy.stats.kstest(values / 2.0**62, scipy.stats.uniform(-1, 2).cdf).pvalue > P_VALUE
+
+
+FLOAT_DTYPES = [numpy.float32, numpy.float64]
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_continuous_distributions_pass_kolmogorov_smirnov(dtype):
+    rng = gpukit.random.default_rng(2024)
+    n = 100_000
+    checks = [
+        (rng.random(n, dtype=dtype), scipy.stats.uniform().cdf, 0.5, 1 / 12),
+        (rng.standard_normal(n, dtype=dtype), scipy.stats.norm().cdf, 0.0, 1.0),
+        (rng.normal(3.0, 2.0, n, dtype=dtype), scipy.stats.norm(3, 2).cdf, 3.0, 4.0),
+        (rng.uniform(-2.0, 5.0, n, dtype=dtype), scipy.stats.uniform(-2, 7).cdf, 1.5, 49 / 12),
+        (rng.exponential(0.5, n, dtype=dtype), scipy.stats.expon(scale=0.5).cdf, 0.5, 0.25),
+    ]
+    for array, cdf, mean, variance in checks:
+        assert array.dtype == numpy.dtype(dtype)
+        values = array.get().astype(numpy.float64)
+        assert scipy.stats.kstest(values, cdf).pvalue > P_VALUE
+        assert abs(values.mean() - mean) < 5 * numpy.sqrt(variance / n)
+        assert abs(values.var() / variance - 1) < 0.05
+
+
+@pytest.mark.parametrize("lam", [0.0, 0.7, 4.0, 9.99, 10.0, 37.5, 5000.0])
+def test_poisson_counts_follow_the_distribution(lam):
+    rng = gpukit.random.default_rng(11)
+    counts = rng.poisson(lam, 50_000).get()
+    assert counts.dtype == numpy.int64
+    if lam == 0:
+        assert not counts.any()
+        return
+    assert abs(counts.mean() - lam) < 5 * numpy.sqrt(lam / counts.size)
+    assert abs(counts.var() / lam - 1) < 0.05
+    # Chi-square over the bins with enough expected counts, the tails pooled.
+    low, high = scipy.stats.poisson(lam).ppf([1e-3, 1 - 1e-3]).astype(int)
+    observed = numpy.bincount(numpy.clip(counts, low, high) - low, minlength=high - low + 1)
+    expected = numpy.diff(numpy.concatenate([[0], scipy.stats.poisson(lam).cdf(numpy.arange(low, high)), [1]]))
+    expected = expected * counts.size
+    assert scipy.stats.chisquare(observed, expected).pvalue > P_VALUE
+
+
+def test_sizes_none_tuples_out_and_fresh_numbers():
+    rng = gpukit.random.default_rng(3)
+    for draw in (rng.random(), rng.standard_normal(), rng.integers(5), rng.normal(), rng.uniform(),
+                 rng.exponential(), rng.poisson(2.0), rng.choice(4)):
+        assert isinstance(draw, gpukit.ndarray) and draw.shape == ()
+    assert rng.random((2, 3, 5)).shape == (2, 3, 5)
+    assert rng.integers(0, 3, size=(0, 4)).shape == (0, 4)
+    first, second = rng.random(9).get(), rng.random(9).get()
+    assert not numpy.array_equal(first, second)
+    out = gpukit.empty((3, 7), numpy.float32)
+    assert rng.random(out=out) is not None
+    values = out.get()
+    assert ((values >= 0) & (values < 1)).all()
+    assert rng.standard_normal(out=gpukit.empty(5)).shape == (5,)
+    assert gpukit.random.default_rng(rng) is rng
+    first_four = gpukit.random.default_rng(3).random(4).get()
+    numpy.testing.assert_array_equal(gpukit.random.default_rng(3).random(4).get(), first_four)
+
+
+def test_array_parameters_broadcast():
+    rng = gpukit.random.default_rng(8)
+    loc = gpukit.asarray(numpy.array([0.0, 100.0, -100.0]))
+    scale = gpukit.asarray(numpy.array([[1.0], [0.0]]))
+    values = rng.normal(loc, scale).get()
+    assert values.shape == (2, 3)
+    numpy.testing.assert_array_equal(values[1], [0.0, 100.0, -100.0])
+    assert numpy.all(numpy.abs(values[0] - [0, 100, -100]) < 10)
+    wide = rng.normal(loc, 1.0, size=(4000, 3)).get()
+    numpy.testing.assert_allclose(wide.mean(axis=0), [0, 100, -100], atol=0.1)
+    bounded = rng.uniform(loc, loc + 1, size=(1000, 3)).get()
+    assert ((bounded >= [0, 100, -100]) & (bounded < [1, 101, -99])).all()
+    scaled = rng.exponential(gpukit.asarray(numpy.array([1.0, 10.0])), size=(5000, 2)).get()
+    numpy.testing.assert_allclose(scaled.mean(axis=0), [1, 10], rtol=0.1)
+    with pytest.raises(ValueError):
+        rng.normal(loc, 1.0, size=(2, 4))
+
+
+def test_permutation_and_shuffle():
+    rng = gpukit.random.default_rng(21)
+    order = rng.permutation(1001).get()
+    assert sorted(order.tolist()) == list(range(1001))
+    assert rng.permutation(0).shape == (0,)
+    host = numpy.arange(24).reshape(4, 6)
+    shuffled = rng.permutation(gpukit.asarray(host), axis=1).get()
+    assert sorted(shuffled[0].tolist()) == list(range(6))
+    assert (shuffled - shuffled[:1] == host - host[:1]).all()  # whole columns moved
+    array = gpukit.asarray(host.copy())
+    rng.shuffle(array)
+    rows = array.get()
+    assert sorted(map(tuple, rows.tolist())) == sorted(map(tuple, host.tolist()))
+    rng.shuffle(array, axis=1)
+    assert sorted(array.get()[0].tolist()) == sorted(rows[0].tolist())
+
+
+def test_choice_with_and_without_replacement():
+    rng = gpukit.random.default_rng(12)
+    sample = rng.choice(10, size=50_000).get()
+    assert scipy.stats.chisquare(numpy.bincount(sample, minlength=10)).pvalue > P_VALUE
+    p = [0.1, 0.0, 0.6, 0.3]
+    weighted = rng.choice(4, size=50_000, p=p).get()
+    counts = numpy.bincount(weighted, minlength=4)
+    assert counts[1] == 0
+    assert scipy.stats.chisquare(counts[[0, 2, 3]], 50_000 * numpy.array([0.1, 0.6, 0.3])).pvalue > P_VALUE
+    distinct = rng.choice(100, size=(10, 10), replace=False).get()
+    assert sorted(distinct.reshape(-1).tolist()) == list(range(100))
+    pair = rng.choice(4, size=2, replace=False, p=p).get()
+    assert len(set(pair.tolist())) == 2 and 1 not in pair
+    items = gpukit.asarray(numpy.arange(30).reshape(10, 3))
+    rows = rng.choice(items, 4, replace=False).get()
+    assert rows.shape == (4, 3) and (rows[:, 1] - rows[:, 0] == 1).all()
+    columns = rng.choice(items, 2, axis=1).get()
+    assert columns.shape == (10, 2)
+    assert rng.choice([5, 6, 7], 3).get().tolist() != []
+    # Without replacement, weighted: the first pick follows p.
+    firsts = numpy.array([gpukit.random.default_rng(s).choice(4, 1, replace=False, p=p).get()[0] for s in range(300)])
+    assert abs((firsts == 2).mean() - 0.6) < 0.1
+
+
+def test_legacy_functions_use_one_global_generator():
+    gpukit.random.seed(77)
+    first = gpukit.random.rand(3, 2).get()
+    gpukit.random.seed(77)
+    numpy.testing.assert_array_equal(gpukit.random.rand(3, 2).get(), first)
+    assert gpukit.random.randn(4).shape == (4,)
+    assert gpukit.random.rand().shape == ()
+    ints = gpukit.random.randint(5, size=100).get()
+    assert ints.dtype == numpy.int64 and ints.min() >= 0 and ints.max() < 5
+    assert gpukit.random.randint(-3, 3, size=(2, 2), dtype=numpy.int8).dtype == numpy.int8
+    for draw in (gpukit.random.random_sample(3), gpukit.random.random(3), gpukit.random.normal(size=3),
+                 gpukit.random.uniform(size=3), gpukit.random.exponential(size=3), gpukit.random.poisson(size=3),
+                 gpukit.random.choice(5, 3), gpukit.random.permutation(3)):
+        assert draw.shape == (3,)
+    array = gpukit.arange(5)
+    gpukit.random.shuffle(array)
+    assert sorted(array.get().tolist()) == list(range(5))
+
+
+def rng0():
+    return gpukit.random.default_rng(0)
+
+
+@pytest.mark.parametrize(("call", "error"), [
+    (lambda: rng0().integers(5, 5), ValueError),
+    (lambda: rng0().integers(5, 4, endpoint=True), ValueError),
+    (lambda: rng0().integers(0, 300, dtype=numpy.uint8), ValueError),
+    (lambda: rng0().integers(-1, 3, dtype=numpy.uint8), ValueError),
+    (lambda: rng0().integers(0, 2**70), ValueError),
+    (lambda: rng0().integers(0, 3, dtype=numpy.float64), TypeError),
+    (lambda: rng0().random(dtype=numpy.int32), TypeError),
+    (lambda: rng0().random(dtype=numpy.float16), TypeError),
+    (lambda: rng0().standard_normal(dtype=numpy.int64), TypeError),
+    (lambda: rng0().random(-1), ValueError),
+    (lambda: rng0().random(out=gpukit.empty(10)[::2]), ValueError),
+    (lambda: rng0().normal(0, -1), ValueError),
+    (lambda: rng0().normal(0, -0.0), ValueError),
+    (lambda: rng0().normal(0, gpukit.asarray(numpy.array([1.0, -1.0]))), ValueError),
+    (lambda: rng0().exponential(-1), ValueError),
+    (lambda: rng0().uniform(0, numpy.inf), OverflowError),
+    (lambda: rng0().poisson(-1), ValueError),
+    (lambda: rng0().poisson(numpy.nan), ValueError),
+    (lambda: rng0().poisson(1e19), ValueError),
+    (lambda: rng0().choice(3, 4, replace=False), ValueError),
+    (lambda: rng0().choice(0), ValueError),
+    (lambda: rng0().choice(-3), ValueError),
+    (lambda: rng0().choice(gpukit.empty(0)), ValueError),
+    (lambda: rng0().choice(3, 2, p=[0.5, 0.6, 0]), ValueError),
+    (lambda: rng0().choice(3, 2, p=[1.5, -0.5, 0]), ValueError),
+    (lambda: rng0().choice(3, 2, p=[0.5, 0.5]), ValueError),
+    (lambda: rng0().choice(3, 2, p=[[0.5, 0.5, 0]]), ValueError),
+    (lambda: rng0().choice(3, 1, p=[numpy.nan, 0.5, 0.5]), ValueError),
+    (lambda: rng0().choice(3, 3, replace=False, p=[0.5, 0.5, 0]), ValueError),
+    (lambda: rng0().permutation(gpukit.empty((2, 3)), axis=2), numpy.exceptions.AxisError),
+    (lambda: rng0().permutation(gpukit.empty(())), numpy.exceptions.AxisError),
+    (lambda: rng0().shuffle(gpukit.empty(())), TypeError),
+    (lambda: rng0().normal(numpy.zeros(3)), TypeError),
+    (lambda: gpukit.random.default_rng(-1), ValueError),
+    (lambda: gpukit.random.default_rng(1.5), TypeError),
+])
+def test_bad_arguments_raise_numpys_exceptions(call, error):
+    with pytest.raises(error):
+        call()
