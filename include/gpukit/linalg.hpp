@@ -1,7 +1,8 @@
-// include/gpukit/linalg.hpp: products and norms, as NumPy's (numpy.dot, numpy.vdot, numpy.inner,
-// numpy.linalg.norm). Each is a reduction of a broadcast product (gpukit/reductions.hpp's engine):
-// exact NumPy results and dtypes for every shape; matrix products of large matrices belong to
-// cuBLAS (matmul), which these do not call.
+// include/gpukit/linalg.hpp: products and norms, as NumPy's (numpy.matmul, dot, vdot, inner,
+// tensordot, outer, kron, trace, numpy.linalg.norm), with NumPy's result dtypes for every shape.
+// Matrix products (matmul, tensordot, dot with a matrix operand) run gpukit's matrix-product
+// kernels (src/ops/linalg/matmul.cpp); vdot, inner and the dot of vectors are one reduction of a
+// broadcast product (gpukit/reductions.hpp's engine); outer and kron one broadcast multiply.
 //
 //   gpukit::Array d = gpukit::dot(x, y);                            // 1-D: a 0-d array
 //   gpukit::Array n = gpukit::linalg::norm(x, {.ord = 1.0, .axis = {{0}}});
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -31,6 +33,18 @@ struct MatmulOptions {
 // shapes), batch axes that do not broadcast, or out= of another shape; DTypeError where `casting`
 // forbids the result into out's dtype.
 Array matmul(const Array& a, const Array& b, const MatmulOptions& options = {});
+
+// numpy.tensordot: the sum over a's axes `a_axes` against b's `b_axes` (pairwise, of equal
+// lengths), the result a's other axes then b's, as one matrix product. InvalidArgumentError
+// ("shape-mismatch for sum") for axes of different lengths, an axis out of range (AxisError) or twice.
+Array tensordot(const Array& a, const Array& b, std::span<const std::int64_t> a_axes,
+                std::span<const std::int64_t> b_axes);
+// The last `axes` axes of a against the first `axes` of b (numpy.tensordot(a, b, axes=N)).
+Array tensordot(const Array& a, const Array& b, std::int64_t axes = 2);
+// numpy.outer: every element of the flattened a times every element of the flattened b.
+Array outer(const Array& a, const Array& b);
+// numpy.kron: the Kronecker product, blocks of b scaled by each element of a.
+Array kron(const Array& a, const Array& b);
 
 // numpy.dot: 0-d operands multiply; otherwise the sum over a's last axis and b's second-to-last
 // (its only one when 1-D). The result's dtype is the operands' promoted dtype (bool stays bool).

@@ -1,6 +1,7 @@
 // python/src/linalg.cpp: dot, vdot, inner and linalg.norm (gpukit/linalg.hpp) with NumPy's
 // arguments. Arguments in, the core's array out.
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <cmath>
 
@@ -8,6 +9,7 @@
 #include "array_arguments.hpp"
 #include "bindings.hpp"
 #include "gpukit/linalg.hpp"
+#include "gpukit/shape_ops.hpp"
 #include "python_refs.hpp"
 
 namespace nb = nanobind;
@@ -67,6 +69,50 @@ void bind_linalg(nb::module_& m) {
         "x1"_a.none(), "x2"_a.none(), "out"_a.none() = nb::none(), nb::kw_only(), "casting"_a = "same_kind",
         "dtype"_a.none() = nb::none(),
         "The matrix product of the last two axes, the others a broadcast batch, as numpy.matmul (the @ operator).");
+    m.def(
+        "tensordot",
+        [](nb::handle a, nb::handle b, nb::handle axes) {
+            const Array& x = to_array(a, "a");
+            const Array& y = to_array(b, "b");
+            if (nb::isinstance<nb::int_>(axes) || (PyIndex_Check(axes.ptr()) && !nb::isinstance<Array>(axes))) {
+                const std::int64_t count = to_int64(axes, "axes");
+                GilRelease unlocked;
+                return tensordot(x, y, count);
+            }
+            if (!(nb::isinstance<nb::tuple>(axes) || nb::isinstance<nb::list>(axes)) || nb::len(axes) != 2)
+                throw nb::type_error("tensordot: axes must be an int or a pair of sequences of axes (a's, b's)");
+            const std::vector<std::int64_t> a_axes = to_axes(axes[0], "axes[0]"), b_axes = to_axes(axes[1], "axes[1]");
+            GilRelease unlocked;
+            return tensordot(x, y, a_axes, b_axes);
+        },
+        "a"_a.none(), "b"_a.none(), "axes"_a = 2,
+        "The sum of products over the given axes, as numpy.tensordot (one matrix product).");
+    m.def(
+        "outer",
+        [](nb::handle a, nb::handle b, nb::handle out) {
+            const Array& x = to_array(a, "a");
+            const Array& y = to_array(b, "b");
+            std::optional<Array> into;
+            if (!out.is_none()) into = to_array(out, "out");
+            GilRelease unlocked;
+            Array result = outer(x, y);
+            if (!into) return result;
+            if (into->shape() != result.shape())
+                throw InvalidArgumentError("outer: out must have the shape (a.size, b.size)");
+            copyto(*into, result);
+            return *into;
+        },
+        "a"_a.none(), "b"_a.none(), "out"_a.none() = nb::none(),
+        "Every element of the flattened a times every element of the flattened b, as numpy.outer.");
+    m.def(
+        "kron",
+        [](nb::handle a, nb::handle b) {
+            const Array& x = to_array(a, "a");
+            const Array& y = to_array(b, "b");
+            GilRelease unlocked;
+            return kron(x, y);
+        },
+        "a"_a.none(), "b"_a.none(), "The Kronecker product, as numpy.kron.");
     nb::handle cls = nb::type<Array>();
     add_method(
         cls, "dot",

@@ -1,5 +1,6 @@
-// src/ops/linalg/products.cpp: dot, vdot, inner and trace (include/gpukit/linalg.hpp) as one reduction of
-// the operands' broadcast product: the operands are viewed (never copied) so that their summed
+// src/ops/linalg/products.cpp: dot, vdot, inner and trace (include/gpukit/linalg.hpp). dot with a
+// matrix on the right is tensordot's matrix product; the others are one reduction of the operands'
+// broadcast product: the operands are viewed (never copied) so that their summed
 // axes line up last and their other axes broadcast against each other, then sum_of_products
 // reduces that last axis.
 #include "gpukit/elementwise.hpp"
@@ -73,6 +74,11 @@ void check_aligned(const Array& a, const Array& b, std::int64_t a_length, std::i
 
 Array dot(const Array& a, const Array& b) {
     if (a.ndim() == 0 || b.ndim() == 0) return multiply(a, b);
+    if (b.ndim() >= 2) {  // a matrix product: a's last axis against b's second-to-last
+        detail::check_aligned(a, b, a.shape().back(), b.shape()[b.ndim() - 2]);
+        const std::int64_t a_axis = -1, b_axis = -2;
+        return tensordot(a, b, std::span(&a_axis, 1), std::span(&b_axis, 1));
+    }
     // a (..., n) against b (..., n, m) or (n): a's other axes, then b's other axes, then n.
     const std::size_t b_axis = b.ndim() >= 2 ? b.ndim() - 2 : 0;
     detail::check_aligned(a, b, a.shape().back(), b.shape()[b_axis]);
