@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -45,6 +46,20 @@ Array tensordot(const Array& a, const Array& b, std::int64_t axes = 2);
 Array outer(const Array& a, const Array& b);
 // numpy.kron: the Kronecker product, blocks of b scaled by each element of a.
 Array kron(const Array& a, const Array& b);
+
+struct EinsumOptions {
+    std::optional<Array> out;    // the result's shape; the result is cast to its dtype under `casting`
+    std::optional<DType> dtype;  // computed in this dtype (default: the operands' result_type)
+    Casting casting = Casting::safe;
+};
+
+// numpy.einsum: "ij,jk->ik" (letters, '...' for broadcast axes; without "->", the labels used once,
+// alphabetically, after the ellipsis's axes). A repeated label within an operand takes its
+// diagonal; labels missing from the output are summed; several operands are contracted left to
+// right, each pair one batched matrix product. InvalidArgumentError in NumPy's words for bad
+// subscripts (not letters, too many for an operand, an output label no input has) or mismatched
+// extents.
+Array einsum(std::string_view subscripts, std::span<const Array> operands, const EinsumOptions& options = {});
 
 // numpy.dot: 0-d operands multiply; otherwise the sum over a's last axis and b's second-to-last
 // (its only one when 1-D). The result's dtype is the operands' promoted dtype (bool stays bool).

@@ -2111,6 +2111,24 @@ def matmul(x1: object | None, x2: object | None, out: object | None = None, *, c
     The matrix product of the last two axes, the others a broadcast batch, as numpy.matmul (the @ operator).
     """
 
+def tensordot(a: object | None, b: object | None, axes: object = 2) -> ndarray:
+    """
+    The sum of products over the given axes, as numpy.tensordot (one matrix product).
+    """
+
+def einsum(*operands: object, out: ndarray | None = None, dtype: object = None, order: str = 'K', casting: str = 'safe', optimize: object = False) -> ndarray:
+    """
+    Einstein summation, as numpy.einsum: diagonals as views, sums, then matrix products.
+    """
+
+def outer(a: object | None, b: object | None, out: object | None = None) -> ndarray:
+    """
+    Every element of the flattened a times every element of the flattened b, as numpy.outer.
+    """
+
+def kron(a: object | None, b: object | None) -> ndarray:
+    """The Kronecker product, as numpy.kron."""
+
 def trace(a: object | None, offset: object = 0, axis1: object = 0, axis2: object = 1, dtype: object | None = None, out: object | None = None) -> ndarray:
     """The sums along the diagonals, as numpy.trace."""
 

@@ -88,6 +88,56 @@ void bind_linalg(nb::module_& m) {
         "a"_a.none(), "b"_a.none(), "axes"_a = 2,
         "The sum of products over the given axes, as numpy.tensordot (one matrix product).");
     m.def(
+        "einsum",
+        [](nb::args args, nb::kwargs kwargs) {
+            if (args.size() == 0) throw nb::type_error("einsum() needs the subscripts and at least one operand");
+            std::string subscripts;
+            std::vector<Array> operands;
+            if (nb::isinstance<nb::str>(args[0])) {
+                subscripts = nb::cast<std::string>(args[0]);
+                for (std::size_t i = 1; i < args.size(); ++i) operands.push_back(to_array(args[i], "operand"));
+            } else {  // NumPy's other form: operand, [axis labels], operand, [labels], ..., [output labels]
+                const auto labels_of = [](nb::handle sequence) {
+                    std::string text;
+                    for (nb::handle item : sequence) {
+                        if (item.is(nb::handle(Py_Ellipsis))) {
+                            text += "...";
+                            continue;
+                        }
+                        const std::int64_t label = to_int64(item, "subscript", 0, 51);
+                        text += static_cast<char>(label < 26 ? 'A' + label : 'a' + (label - 26));
+                    }
+                    return text;
+                };
+                std::size_t i = 0;
+                for (; i + 1 < args.size(); i += 2) {
+                    operands.push_back(to_array(args[i], "operand"));
+                    subscripts += (i ? "," : "") + labels_of(args[i + 1]);
+                }
+                if (i < args.size()) subscripts += "->" + labels_of(args[i]);
+            }
+            EinsumOptions options;
+            for (const auto& [key, value] : kwargs) {
+                const std::string name = nb::cast<std::string>(key);
+                if (name == "out") {
+                    if (!value.is_none()) options.out = to_array(value, "out");
+                } else if (name == "dtype") {
+                    options.dtype = to_optional_dtype(value);
+                } else if (name == "casting") {
+                    options.casting = to_casting(value);
+                } else if (name == "order" || name == "optimize") {
+                    // Accepted: the result is C-ordered, and pairs are contracted as matrix products anyway.
+                } else {
+                    throw nb::type_error(("einsum() got an unexpected keyword argument '" + name + "'").c_str());
+                }
+            }
+            GilRelease unlocked;
+            return einsum(subscripts, operands, options);
+        },
+        nb::sig("def einsum(*operands: object, out: ndarray | None = None, dtype: object = None, "
+                "order: str = 'K', casting: str = 'safe', optimize: object = False) -> ndarray"),
+        "Einstein summation, as numpy.einsum: diagonals as views, sums, then matrix products.");
+    m.def(
         "outer",
         [](nb::handle a, nb::handle b, nb::handle out) {
             const Array& x = to_array(a, "a");
