@@ -76,34 +76,36 @@ std::vector<double> as_float32(const std::vector<double>& values) {
     return rounded;
 }
 
-// ndimage.correlate of an image under every mode, in float64 and float32 (SciPy's double sums
-// rounded once).
-void check_correlate2d(std::int64_t rows, std::int64_t cols, std::int64_t wr, std::int64_t wc) {
+// ndimage.correlate of an image under `modes`, in float64 and, where asked, float32 (SciPy's
+// double sums rounded once).
+void check_correlate2d(std::int64_t rows, std::int64_t cols, std::int64_t wr, std::int64_t wc,
+                       std::span<const ndimage::BoundaryMode> modes = every_mode, bool float32 = true) {
     const std::vector<double> image = as_float32(random_values(static_cast<std::size_t>(rows * cols), 1));
     const std::vector<double> w = random_values(static_cast<std::size_t>(wr * wc), 2);
     const Array x = Array::from_host(std::span<const double>(image), {rows, cols});
     const Array weights = Array::from_host(std::span<const double>(w), {wr, wc});
-    for (const ndimage::BoundaryMode mode : every_mode) {
+    for (const ndimage::BoundaryMode mode : modes) {
         SCOPED_TRACE(::testing::Message() << rows << "x" << cols << " image, " << wr << "x" << wc << " weights, mode "
                                           << static_cast<int>(mode));
         const std::vector<double> expected = reference_correlate2d(image, rows, cols, w, wr, wc, mode, 1.5);
         const ndimage::FilterOptions options{.mode = {mode}, .cval = 1.5, .origin = {}, .output = {}};
         expect_near(ndimage::correlate(x, weights, options).to_vector<double>(), expected, 1e-12);
+        if (!float32) continue;
         const Array single = ndimage::correlate(x.astype(DType::float32), weights, options);
         ASSERT_EQ(single.dtype(), DType::float32);
         expect_near(single.astype(DType::float64).to_vector<double>(), as_float32(expected), 1e-7);
     }
 }
 
-// The same correlation along one axis of a 3-D array (the line shape on a GPU), every mode.
-void check_correlate1d_axes(std::int64_t taps) {
+// The same correlation along each axis of a 3-D array (the line shape on a GPU) under `modes`.
+void check_correlate1d_axes(std::int64_t taps, std::span<const ndimage::BoundaryMode> modes = every_mode) {
     const std::int64_t shape[3] = {3, 5, 300};
     const std::vector<double> data = random_values(3 * 5 * 300, 3);
     const std::vector<double> w = random_values(static_cast<std::size_t>(taps), 4);
     const Array x = Array::from_host(std::span<const double>(data), {3, 5, 300});
     const Array weights = Array::from_host(std::span<const double>(w), {taps});
     for (std::int64_t axis = 0; axis < 3; ++axis)
-        for (const ndimage::BoundaryMode mode : every_mode) {
+        for (const ndimage::BoundaryMode mode : modes) {
             SCOPED_TRACE(::testing::Message() << "axis " << axis << ", " << taps << " taps, mode "
                                               << static_cast<int>(mode));
             std::vector<double> expected(data.size());
@@ -123,9 +125,12 @@ void check_correlate1d_axes(std::int64_t taps) {
         }
 }
 
+using Lengths = std::pair<std::int64_t, std::int64_t>;
+constexpr Lengths every_length[] = {{40, 7}, {6, 9}, {5, 5}, {1, 1}, {2500, 31}};
+
 // numpy.convolve's three modes with a signal longer, shorter and as long as the kernel.
-void check_numpy_convolve() {
-    for (const auto& [n, k] : {std::pair<std::int64_t, std::int64_t>{40, 7}, {6, 9}, {5, 5}, {1, 1}, {2500, 31}}) {
+void check_numpy_convolve(std::span<const Lengths> lengths = every_length) {
+    for (const auto& [n, k] : lengths) {
         const std::vector<double> a = random_values(static_cast<std::size_t>(n), 5);
         const std::vector<double> v = random_values(static_cast<std::size_t>(k), 6);
         std::vector<double> full(static_cast<std::size_t>(n + k - 1), 0.0);
@@ -222,10 +227,24 @@ TEST_F(Convolution, BadArgumentsAreSciPysErrors) {
                  InvalidArgumentError);
 }
 
-TEST_F(ConvolutionGpuShapes, LinesTilesAndConstantWeightsAsTheHostReference) {
-    check_correlate2d(70, 40, 5, 5);  // the 2-D tile: two tiles down, two across, a partial one each way
-    check_correlate1d_axes(31);        // the line shape along a contiguous and a strided axis
-    check_numpy_convolve();            // the line shape, several tiles of a line (2500 outputs)
+// Each GPU shape once (the checkers run this one): the 2-D tile (two tiles down and across, partial
+// ones at the edges), the line along a contiguous and a strided axis, several tiles of one line.
+TEST_F(ConvolutionGpuShapes, LinesAndTilesAsTheHostReference) {
+    constexpr ndimage::BoundaryMode reflect[] = {ndimage::BoundaryMode::reflect};
+    constexpr ndimage::BoundaryMode wrap[] = {ndimage::BoundaryMode::wrap};
+    check_correlate2d(70, 40, 5, 5, reflect);
+    check_correlate1d_axes(31, wrap);
+    constexpr Lengths long_line[] = {{2500, 31}};
+    check_numpy_convolve(long_line);
+}
+
+// Every mode through each shape (a module each: not under the checkers, whose kernels are the
+// shapes above).
+TEST_F(ConvolutionGpuShapes, EveryModeThroughEachShape) {
+    check_correlate2d(70, 40, 5, 5, every_mode, false);
+    check_correlate1d_axes(31);
+    constexpr Lengths shorter_signal[] = {{6, 9}};
+    check_numpy_convolve(shorter_signal);
 }
 
 TEST_F(ConvolutionGpuShapes, GenericKernelAndComplexSums) {
