@@ -79,13 +79,13 @@ struct gk_convolution_params {
     int ndim;
     int input_dtype;  // DType numbers (GK_DTYPE_*)
     int out_dtype;
-    int compute;         // GK_CONV_REAL, _COMPLEX, _INTEGER
-    int mode;            // GK_CONV_CONSTANT, ...
-    int constant;        // GPU shapes: the weights are in gk_conv_weights
-    int axis;            // gk_convolve_line: the dimension convolved (the others have one weight)
-    long long lines;     // gk_convolve_line: outputs / out_shape[axis]; gk_convolve_tile2d: unused
-    long long tiles;     // tiles per line (gk_convolve_line) or per image (gk_convolve_tile2d)
-    long long tiles_x;   // gk_convolve_tile2d: tiles across
+    int compute;        // GK_CONV_REAL, _COMPLEX, _INTEGER
+    int mode;           // GK_CONV_CONSTANT, ...
+    int constant;       // GPU shapes: the weights are in gk_conv_weights
+    int axis;           // gk_convolve_line: the dimension convolved (the others have one weight)
+    long long lines;    // gk_convolve_line: outputs / out_shape[axis]; gk_convolve_tile2d: unused
+    long long tiles;    // tiles per line (gk_convolve_line) or per image (gk_convolve_tile2d)
+    long long tiles_x;  // gk_convolve_tile2d: tiles across
 };
 
 #ifdef GK_CONV_SPECIALISED
@@ -204,9 +204,7 @@ __device__ inline void gk_conv_store(int dtype, int compute, void* p, gk_conv_va
         case GK_DTYPE_uint32: *(unsigned int*)p = (unsigned int)(long long)v.re; break;
         case GK_DTYPE_uint64: *(unsigned long long*)p = (unsigned long long)v.re; break;
         case GK_DTYPE_float16: ((gk_float16*)p)->bits = gk_float_to_half(gk_double_to_float_odd(v.re)); break;
-        case GK_DTYPE_bfloat16:
-            ((gk_bfloat16*)p)->bits = gk_float_to_bfloat16(gk_double_to_float_odd(v.re));
-            break;
+        case GK_DTYPE_bfloat16: ((gk_bfloat16*)p)->bits = gk_float_to_bfloat16(gk_double_to_float_odd(v.re)); break;
         case GK_DTYPE_float32: *(float*)p = (float)v.re; break;
         case GK_DTYPE_complex64:
             ((float*)p)[0] = (float)v.re;
@@ -413,10 +411,10 @@ extern "C" __global__ void gk_convolve_line(const gk_convolution_params p) {
 #endif
             for (long long k = 0; k < gk_conv_taps_x(p); ++k)
                 gk_conv_add(compute, sum, gk_conv_weight(p, k), gk_conv_stage_get(compute, gk_conv_line_stage, j + k));
-            gk_conv_store(gk_conv_out_dtype(p), compute,
-                          (char*)p.out + (out_base + (first + j) * p.out_strides[axis]) *
-                                             gk_conv_itemsize(gk_conv_out_dtype(p)),
-                          gk_conv_finish(p, sum));
+            gk_conv_store(
+                gk_conv_out_dtype(p), compute,
+                (char*)p.out + (out_base + (first + j) * p.out_strides[axis]) * gk_conv_itemsize(gk_conv_out_dtype(p)),
+                gk_conv_finish(p, sum));
         }
     }
 }
@@ -439,12 +437,12 @@ extern "C" __global__ void gk_convolve_tile2d(const gk_convolution_params p) {
             const long long sy = s / width, sx = s % width;
             const long long iy = gk_conv_extend(y0 + p.offset[0] + sy, p.in_shape[0], mode);
             const long long ix = gk_conv_extend(x0 + p.offset[1] + sx, p.in_shape[1], mode);
-            gk_conv_stage_put(compute, gk_conv_tile_stage, s,
-                              iy < 0 || ix < 0
-                                  ? gk_conv_cval(p)
-                                  : gk_conv_load(dtype, compute,
-                                                 (const char*)p.input +
-                                                     (iy * p.in_strides[0] + ix * p.in_strides[1]) * itemsize));
+            gk_conv_stage_put(
+                compute, gk_conv_tile_stage, s,
+                iy < 0 || ix < 0
+                    ? gk_conv_cval(p)
+                    : gk_conv_load(dtype, compute,
+                                   (const char*)p.input + (iy * p.in_strides[0] + ix * p.in_strides[1]) * itemsize));
         }
         __syncthreads();
         const long long x = x0 + threadIdx.x;
@@ -462,10 +460,10 @@ extern "C" __global__ void gk_convolve_tile2d(const gk_convolution_params p) {
                 const gk_conv_value w = gk_conv_weight(p, ky * taps_x + kx);
 #pragma unroll
                 for (int r = 0; r < GK_CONV_TILE_Y / GK_CONV_TILE_THREADS_Y; ++r)
-                    gk_conv_add(compute, sums[r], w,
-                                gk_conv_stage_get(compute, gk_conv_tile_stage,
-                                                  (threadIdx.y + r * GK_CONV_TILE_THREADS_Y + ky) * width +
-                                                      threadIdx.x + kx));
+                    gk_conv_add(
+                        compute, sums[r], w,
+                        gk_conv_stage_get(compute, gk_conv_tile_stage,
+                                          (threadIdx.y + r * GK_CONV_TILE_THREADS_Y + ky) * width + threadIdx.x + kx));
             }
         }
         for (int r = 0; r < GK_CONV_TILE_Y / GK_CONV_TILE_THREADS_Y; ++r) {

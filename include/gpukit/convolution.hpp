@@ -5,7 +5,8 @@
 //
 //   gpukit::Array smooth = gpukit::convolve(x, kernel, gpukit::ConvolveMode::same);
 //   gpukit::Array image2 = gpukit::signal::convolve2d(image, stencil, {.mode = gpukit::ConvolveMode::same,
-//                                                                     .boundary = gpukit::signal::Boundary::symmetric});
+//                                                                     .boundary =
+//                                                                     gpukit::signal::Boundary::symmetric});
 //
 // Results take NumPy's promoted dtype of the two operands (result_type); integer sums wrap as
 // NumPy's integer arithmetic does, float and complex sums are taken in double precision.

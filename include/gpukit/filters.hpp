@@ -4,7 +4,8 @@
 // tiles (kernels/gpukit_convolution.cuh).
 //
 //   gpukit::Array blurred = gpukit::ndimage::gaussian_filter(image, {2.0});
-//   gpukit::Array edges = gpukit::ndimage::correlate(image, stencil, {.mode = {gpukit::ndimage::BoundaryMode::nearest}});
+//   gpukit::Array edges = gpukit::ndimage::correlate(image, stencil, {.mode =
+//   {gpukit::ndimage::BoundaryMode::nearest}});
 //
 // As SciPy: the result keeps the input's dtype unless `output` names another (complex input or
 // weights give complex), sums are taken in double precision and converted once (a float to an
@@ -29,10 +30,11 @@ enum class BoundaryMode { reflect, constant, nearest, mirror, wrap };
 BoundaryMode boundary_mode_from_name(std::string_view name);
 
 struct FilterOptions {
-    std::vector<BoundaryMode> mode = {BoundaryMode::reflect};  // one for every axis, or one per axis (separable filters)
-    std::complex<double> cval = 0;                             // the constant mode's value (complex for complex input)
-    std::vector<std::int64_t> origin;                          // empty: 0; one for every axis, or one per axis
-    std::optional<DType> output;                               // none: the input's dtype
+    std::vector<BoundaryMode> mode = {
+        BoundaryMode::reflect};        // one for every axis, or one per axis (separable filters)
+    std::complex<double> cval = 0;     // the constant mode's value (complex for complex input)
+    std::vector<std::int64_t> origin;  // empty: 0; one for every axis, or one per axis
+    std::optional<DType> output;       // none: the input's dtype
 };
 
 // scipy.ndimage.correlate: out[i] = sum_j weights[j] * input~[i + j - weights.shape // 2 - origin]
@@ -47,7 +49,8 @@ Array convolve1d(const Array& input, const Array& weights, std::int64_t axis = -
 
 // scipy.ndimage.uniform_filter: the mean over `size` elements along each axis (one size for all
 // axes, or one per axis; sizes of 1 skip the axis). InvalidArgumentError for a size below 1.
-Array uniform_filter(const Array& input, const std::vector<std::int64_t>& size = {3}, const FilterOptions& options = {});
+Array uniform_filter(const Array& input, const std::vector<std::int64_t>& size = {3},
+                     const FilterOptions& options = {});
 
 struct GaussianOptions {
     std::vector<std::int64_t> order = {0};  // the derivative's order along each axis (one for all, or one per axis)

@@ -8,10 +8,10 @@ wrong number of dimensions, no weights), gpukit raises :class:`FilterArgumentErr
 
 import functools
 
+from ._core import ndarray
 from ._core import ndimage as _native
 from ._errors import InvalidArgumentError
 from ._interop import asarray
-from ._core import ndarray
 
 
 class FilterArgumentError(InvalidArgumentError, RuntimeError):

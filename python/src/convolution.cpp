@@ -44,7 +44,9 @@ std::vector<ndimage::BoundaryMode> modes_of(nb::handle value) {
     for (nb::handle item : value) modes.push_back(ndimage::boundary_mode_from_name(to_str(item, "mode")));
     return modes;
 }
-std::complex<double> complex_of(nb::handle value) { return nb::cast<std::complex<double>>(nb::module_::import_("builtins").attr("complex")(value)); }
+std::complex<double> complex_of(nb::handle value) {
+    return nb::cast<std::complex<double>>(nb::module_::import_("builtins").attr("complex")(value));
+}
 
 // SciPy's `output`: None, a dtype, or an array the result is written into (and returned).
 struct Output {
@@ -88,15 +90,15 @@ void bind_signal(nb::module_& m) {
                 return convolution ? signal::convolve(a, b, m) : signal::correlate(a, b, m);
             },
             "in1"_a, "in2"_a, "mode"_a = "full",
-            convolution ? "scipy.signal.convolve with method='direct'." : "scipy.signal.correlate with method='direct'.");
+            convolution ? "scipy.signal.convolve with method='direct'."
+                        : "scipy.signal.correlate with method='direct'.");
         signal.def(
             convolution ? "convolve2d" : "correlate2d",
             [convolution](nb::handle in1, nb::handle in2, nb::handle mode, nb::handle boundary, nb::handle fillvalue) {
                 const Array& a = to_array(in1, "in1");
                 const Array& b = to_array(in2, "in2");
-                const signal::Convolve2dOptions options{mode_of(mode),
-                                                        signal::boundary_from_name(to_str(boundary, "boundary")),
-                                                        complex_of(fillvalue)};
+                const signal::Convolve2dOptions options{
+                    mode_of(mode), signal::boundary_from_name(to_str(boundary, "boundary")), complex_of(fillvalue)};
                 GilRelease unlocked;
                 return convolution ? signal::convolve2d(a, b, options) : signal::correlate2d(a, b, options);
             },
@@ -117,8 +119,7 @@ void bind_ndimage(nb::module_& m) {
                 const Output out = output_of(output);
                 const ndimage::FilterOptions options = filter_options(mode, cval, origin, out);
                 GilRelease unlocked;
-                return written(convolution ? ndimage::convolve(x, w, options) : ndimage::correlate(x, w, options),
-                               out);
+                return written(convolution ? ndimage::convolve(x, w, options) : ndimage::correlate(x, w, options), out);
             },
             "input"_a, "weights"_a, "output"_a.none() = nb::none(), "mode"_a = "reflect", "cval"_a = 0.0,
             "origin"_a = 0, convolution ? "scipy.ndimage.convolve." : "scipy.ndimage.correlate.");
@@ -132,12 +133,11 @@ void bind_ndimage(nb::module_& m) {
                 const Output out = output_of(output);
                 const ndimage::FilterOptions options = filter_options(mode, cval, origin, out);
                 GilRelease unlocked;
-                return written(convolution ? ndimage::convolve1d(x, w, a, options)
-                                           : ndimage::correlate1d(x, w, a, options),
-                               out);
+                return written(
+                    convolution ? ndimage::convolve1d(x, w, a, options) : ndimage::correlate1d(x, w, a, options), out);
             },
-            "input"_a, "weights"_a, "axis"_a = -1, "output"_a.none() = nb::none(), "mode"_a = "reflect",
-            "cval"_a = 0.0, "origin"_a = 0, convolution ? "scipy.ndimage.convolve1d." : "scipy.ndimage.correlate1d.");
+            "input"_a, "weights"_a, "axis"_a = -1, "output"_a.none() = nb::none(), "mode"_a = "reflect", "cval"_a = 0.0,
+            "origin"_a = 0, convolution ? "scipy.ndimage.convolve1d." : "scipy.ndimage.correlate1d.");
     }
     ndimage.def(
         "uniform_filter",

@@ -106,8 +106,8 @@ void check_correlate1d_axes(std::int64_t taps, std::span<const ndimage::Boundary
     const Array weights = Array::from_host(std::span<const double>(w), {taps});
     for (std::int64_t axis = 0; axis < 3; ++axis)
         for (const ndimage::BoundaryMode mode : modes) {
-            SCOPED_TRACE(::testing::Message() << "axis " << axis << ", " << taps << " taps, mode "
-                                              << static_cast<int>(mode));
+            SCOPED_TRACE(::testing::Message()
+                         << "axis " << axis << ", " << taps << " taps, mode " << static_cast<int>(mode));
             std::vector<double> expected(data.size());
             const std::int64_t strides[3] = {5 * 300, 300, 1};
             for (std::int64_t i = 0; i < 3 * 5 * 300; ++i) {
@@ -136,7 +136,8 @@ void check_numpy_convolve(std::span<const Lengths> lengths = every_length) {
         std::vector<double> full(static_cast<std::size_t>(n + k - 1), 0.0);
         for (std::int64_t i = 0; i < n; ++i)
             for (std::int64_t j = 0; j < k; ++j)
-                full[static_cast<std::size_t>(i + j)] += a[static_cast<std::size_t>(i)] * v[static_cast<std::size_t>(j)];
+                full[static_cast<std::size_t>(i + j)] +=
+                    a[static_cast<std::size_t>(i)] * v[static_cast<std::size_t>(j)];
         const Array da = Array::from_host(std::span<const double>(a), {n});
         const Array dv = Array::from_host(std::span<const double>(v), {k});
         SCOPED_TRACE(::testing::Message() << n << " and " << k << " elements");
@@ -146,8 +147,8 @@ void check_numpy_convolve(std::span<const Lengths> lengths = every_length) {
             return std::vector<double>(full.begin() + first, full.begin() + first + count);
         };
         expect_near(convolve(da, dv, ConvolveMode::same).to_vector<double>(), slice((shorter - 1) / 2, longer), 1e-12);
-        expect_near(convolve(da, dv, ConvolveMode::valid).to_vector<double>(),
-                    slice(shorter - 1, longer - shorter + 1), 1e-12);
+        expect_near(convolve(da, dv, ConvolveMode::valid).to_vector<double>(), slice(shorter - 1, longer - shorter + 1),
+                    1e-12);
     }
 }
 
@@ -222,9 +223,9 @@ TEST_F(Convolution, BadArgumentsAreSciPysErrors) {
     EXPECT_THROW(convolve_mode_from_name("middle"), InvalidArgumentError);
     EXPECT_THROW(convolve(x, y), InvalidArgumentError);  // not 1-D
     EXPECT_THROW(ndimage::correlate(x, y.reshape({6})), InvalidArgumentError);
-    EXPECT_THROW(ndimage::correlate(x, y, {.mode = {ndimage::BoundaryMode::reflect}, .cval = 0, .origin = {2},
-                                           .output = {}}),
-                 InvalidArgumentError);
+    EXPECT_THROW(
+        ndimage::correlate(x, y, {.mode = {ndimage::BoundaryMode::reflect}, .cval = 0, .origin = {2}, .output = {}}),
+        InvalidArgumentError);
 }
 
 // Each GPU shape once (the checkers run this one): the 2-D tile (two tiles down and across, partial

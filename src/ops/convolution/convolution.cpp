@@ -134,7 +134,8 @@ Array convolve2d_or_correlate2d(const Array& in1, const Array& in2, const signal
     const bool swap = valid_swap_needed(options.mode, in1.shape(), in2.shape());
     const Extension extension = extension_of(options.boundary);
     // The fill value as SciPy takes it: in the result's dtype.
-    const std::complex<double> fill = is_complex(result) ? options.fillvalue : std::complex<double>(options.fillvalue.real());
+    const std::complex<double> fill =
+        is_complex(result) ? options.fillvalue : std::complex<double>(options.fillvalue.real());
     if (in1.size() == 0 || in2.size() == 0) {
         Shape shape;
         for (std::size_t d = 0; d < 2; ++d) {

@@ -68,8 +68,8 @@ Array correlate_centred(const Array& input, const Array& weights, const std::vec
     c.mode = extension_of(mode);
     c.cval = cval;
     c.divisor = divisor;
-    const ConvolutionCompute compute = weights.dtype() == DType::complex128 ? ConvolutionCompute::complex
-                                                                            : ConvolutionCompute::real;
+    const ConvolutionCompute compute =
+        weights.dtype() == DType::complex128 ? ConvolutionCompute::complex : ConvolutionCompute::real;
     return detail::correlate_into_new(input, weights, c, out, compute);
 }
 
@@ -91,7 +91,8 @@ Array correlate_or_convolve(const Array& input, const Array& weights, const Filt
     for (std::size_t d = 0; d < origin.size(); ++d)
         if (invalid_origin(origin[d], weights.shape()[d]))
             throw InvalidArgumentError(
-                "Invalid origin; origin must satisfy -(weights.shape[k] // 2) <= origin[k] <= (weights.shape[k]-1) // 2");
+                "Invalid origin; origin must satisfy -(weights.shape[k] // 2) <= origin[k] <= (weights.shape[k]-1) // "
+                "2");
     const ConvolutionCompute compute = complex_sums ? ConvolutionCompute::complex : ConvolutionCompute::real;
     const Array w = detail::kernel_weights(weights, compute, convolution, !convolution);
     return correlate_centred(input, w, origin, options.mode.front(), options.cval, out);
@@ -99,8 +100,7 @@ Array correlate_or_convolve(const Array& input, const Array& weights, const Filt
 
 std::int64_t normalized_axis(std::int64_t axis, std::size_t ndim) {
     const auto n = static_cast<std::int64_t>(ndim);
-    if (axis < -n || axis >= n)
-        throw AxisError(concat("axis ", axis, " is out of bounds for array of dimension ", n));
+    if (axis < -n || axis >= n) throw AxisError(concat("axis ", axis, " is out of bounds for array of dimension ", n));
     return axis < 0 ? axis + n : axis;
 }
 
@@ -235,8 +235,9 @@ Array uniform_filter(const Array& input, const std::vector<std::int64_t>& size, 
     std::vector<Pass> passes;
     for (std::size_t d = 0; d < ndim; ++d)
         if (sizes[d] > 1)  // the sum of ones divided once: exact means of integers, as SciPy's
-            passes.push_back({static_cast<std::int64_t>(d), std::vector<double>(static_cast<std::size_t>(sizes[d]), 1.0),
-                              origins[d], modes[d], static_cast<double>(sizes[d])});
+            passes.push_back({static_cast<std::int64_t>(d),
+                              std::vector<double>(static_cast<std::size_t>(sizes[d]), 1.0), origins[d], modes[d],
+                              static_cast<double>(sizes[d])});
     return run_passes(input, passes, options);
 }
 

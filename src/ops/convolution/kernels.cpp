@@ -39,10 +39,10 @@ enum class Shape2 { generic, line, tile2d };
 std::string specialisation(const Device& device, const ConvolutionParams& p, Shape2 shape) {
     if (chunked(device)) return {};
     std::string defines = device.backend_info().capabilities.simulated ? "#define GK_GPU_SHAPES\n" : "";
-    defines += concat("#define GK_CONV_SPECIALISED\n#define GK_CONV_INPUT_DTYPE ", p.input_dtype,
-                      "\n#define GK_CONV_OUT_DTYPE ", p.out_dtype, "\n#define GK_CONV_COMPUTE ",
-                      static_cast<int>(p.compute), "\n#define GK_CONV_MODE ", static_cast<int>(p.mode),
-                      "\n#define GK_CONV_IN_CONSTANT ", p.constant, "\n");
+    defines +=
+        concat("#define GK_CONV_SPECIALISED\n#define GK_CONV_INPUT_DTYPE ", p.input_dtype,
+               "\n#define GK_CONV_OUT_DTYPE ", p.out_dtype, "\n#define GK_CONV_COMPUTE ", static_cast<int>(p.compute),
+               "\n#define GK_CONV_MODE ", static_cast<int>(p.mode), "\n#define GK_CONV_IN_CONSTANT ", p.constant, "\n");
     const std::int64_t last = p.weight_shape[p.ndim - 1];
     if (shape == Shape2::line && p.weight_shape[p.axis] <= max_unrolled_taps)
         defines += concat("#define GK_CONV_TAPS_X ", p.weight_shape[p.axis], "\n");

@@ -87,7 +87,8 @@ def test_numpy_errors():
 
 # ---- scipy.signal
 
-SIGNAL_SHAPES = [((9,), (4,)), ((3,), (8,)), ((6, 7), (3, 2)), ((5, 5), (4, 4)), ((3, 2), (6, 7)), ((4, 3, 5), (2, 3, 2))]
+SIGNAL_SHAPES = [((9,), (4,)), ((3,), (8,)), ((6, 7), (3, 2)), ((5, 5), (4, 4)), ((3, 2), (6, 7)),
+                 ((4, 3, 5), (2, 3, 2))]
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int32", "uint8", "uint64", "float32", "float64", "complex64", "complex128"])
@@ -183,7 +184,8 @@ def test_ndimage_correlate_and_convolve_every_dtype(rng, dtype):
 
 @pytest.mark.parametrize("mode", NDIMAGE_MODES + ["grid-mirror", "grid-constant", "grid-wrap"])
 def test_ndimage_modes_origins_and_long_kernels(rng, mode):
-    for shape, wshape in [((7, 6), (3, 3)), ((5, 9), (2, 4)), ((3, 2), (7, 5)), ((1, 4), (1, 3)), ((2, 3, 4), (3, 2, 2))]:
+    shapes = [((7, 6), (3, 3)), ((5, 9), (2, 4)), ((3, 2), (7, 5)), ((1, 4), (1, 3)), ((2, 3, 4), (3, 2, 2))]
+    for shape, wshape in shapes:
         x = nonzero_array(rng, shape, "float64")
         weights = nonzero_array(rng, wshape, "float64")
         for origin in [0, -1, 1, tuple(-(n // 2) for n in wshape), tuple((n - 1) // 2 for n in wshape)]:
