@@ -175,6 +175,11 @@ std::vector<double> gaussian_kernel(double sigma, std::int64_t order, std::int64
     return phi;
 }
 
+// The kernel's radius SciPy derives from truncate: int(truncate * sigma + 0.5), a truncation.
+std::int64_t radius_for(double truncate, double sigma) {
+    return static_cast<std::int64_t>(truncate * sigma + 0.5);  // NOLINT(bugprone-incorrect-roundings): SciPy's rule
+}
+
 // A separable filter: one pass per axis that has weights, each converting to the output's dtype
 // as SciPy's passes write into the output; none: the input converted.
 struct Pass {
@@ -252,8 +257,7 @@ Array gaussian_filter(const Array& input, const std::vector<double>& sigma, cons
     std::vector<Pass> passes;
     for (std::size_t d = 0; d < ndim; ++d) {
         if (!(sigmas[d] > 1e-15)) continue;
-        const std::int64_t radius =
-            radii[d] ? *radii[d] : static_cast<std::int64_t>(gaussian.truncate * sigmas[d] + 0.5);
+        const std::int64_t radius = radii[d] ? *radii[d] : radius_for(gaussian.truncate, sigmas[d]);
         if (radius < 0) throw InvalidArgumentError("Radius must be a nonnegative integer.");
         if (orders[d] < 0) throw InvalidArgumentError("order must be non-negative");
         std::vector<double> kernel = gaussian_kernel(sigmas[d], orders[d], radius);
@@ -268,7 +272,7 @@ Array gaussian_filter1d(const Array& input, double sigma, std::int64_t axis, con
     const std::int64_t a = normalized_axis(axis, input.ndim());
     const std::int64_t order = gaussian.order.empty() ? 0 : gaussian.order.front();
     const std::optional<std::int64_t> radius = gaussian.radius.empty() ? std::nullopt : gaussian.radius.front();
-    const std::int64_t lw = radius ? *radius : static_cast<std::int64_t>(gaussian.truncate * sigma + 0.5);
+    const std::int64_t lw = radius ? *radius : radius_for(gaussian.truncate, sigma);
     if (lw < 0) throw InvalidArgumentError("Radius must be a nonnegative integer.");
     if (order < 0) throw InvalidArgumentError("order must be non-negative");
     std::vector<double> kernel = gaussian_kernel(sigma, order, lw);

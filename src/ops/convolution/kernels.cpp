@@ -18,12 +18,12 @@ namespace gpukit::detail {
 namespace {
 
 // GK_CONV_CONSTANT_WORDS doubles of __constant__ memory hold the weights on a GPU.
-constexpr std::int64_t constant_weight_bytes = 1024 * 8;
+constexpr std::int64_t constant_weight_bytes = std::int64_t{1024} * 8;
 // The line shape's outputs per block (GK_CONV_LINE_TILE) and the tile's (GK_CONV_TILE_X x _Y).
 constexpr std::int64_t line_threads = 256, line_tile = line_threads * 8;
 constexpr std::int64_t tile_x = 32, tile_y = 64, tile_threads_y = 8;
 // A block's staged inputs stay under the shared memory every GPU gives without opting in.
-constexpr std::int64_t max_stage_bytes = 48 * 1024;
+constexpr std::int64_t max_stage_bytes = std::int64_t{48} * 1024;
 // Taps up to this many become compile-time constants of the tiled shapes (their loops unroll).
 constexpr std::int64_t max_unrolled_taps = 32;
 
