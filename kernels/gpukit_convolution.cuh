@@ -25,9 +25,11 @@
 //   dtypes, mode and compute kind from the parameters.
 // - gk_convolve_line (GPU shape): 1-D along one axis of any stride (convolve1d, the separable
 //   filters' passes, numpy.convolve): a block stages GK_CONV_LINE_TILE outputs' inputs and halo in
-//   shared memory, once per input element, each thread then computes GK_CONV_LINE_PER outputs.
+//   shared memory, once per input element, each thread then sums GK_CONV_LINE_PER consecutive
+//   outputs from a window of registers.
 // - gk_convolve_tile2d (GPU shape): 2-D: a 32x64 output tile whose inputs and halo a 32x8 block
-//   stages in shared memory, 8 outputs per thread down a column (arrays.md §2: 3.3x CuPy on Hopper).
+//   stages in shared memory, 8 outputs per thread down a column from a window of registers
+//   (arrays.md §2: 3.3x CuPy on Hopper).
 // On a GPU the weights sit in __constant__ memory (gk_conv_weights, written on the stream before the
 // launch) where they fit: every thread of a warp reads the same weight, which constant memory
 // broadcasts; dtypes, mode, compute kind and the taps of the tiled shapes are compile-time
@@ -381,11 +383,24 @@ __device__ inline gk_conv_value gk_conv_line_input(const gk_convolution_params& 
 // ---- gk_convolve_line: 1-D along `axis`, staged in shared memory
 // Block work item w: line w / tiles, its tile w % tiles of GK_CONV_LINE_TILE outputs. The line's
 // other coordinates are the same in input and output (the weights have one element across them).
+// With the taps known at compile time, thread t sums the GK_CONV_LINE_PER consecutive outputs from
+// t * PER in registers from one window of PER + taps - 1 staged inputs (each staged value read
+// (PER + taps - 1) / PER times, not taps times), puts them back into the stage and the block
+// writes them out coalesced. Otherwise thread t sums outputs t + r * THREADS. The stage holds value
+// s at s + s / PER: a pad every PER values makes the window reads, at a stride of PER + 1 across a
+// warp, free of bank conflicts.
+__device__ inline long long gk_conv_padded(long long s) { return s + s / GK_CONV_LINE_PER; }
+
 extern "C" __global__ void gk_convolve_line(const gk_convolution_params p) {
-    extern __shared__ double gk_conv_line_stage[];  // GK_CONV_LINE_TILE + taps - 1 inputs
+    extern __shared__ double gk_conv_line_stage[];  // gk_conv_padded(GK_CONV_LINE_TILE + taps - 1) values
     const int axis = p.axis, compute = gk_conv_compute(p);
-    const long long taps = p.weight_shape[axis], n_out = p.out_shape[axis];
-    const long long staged = GK_CONV_LINE_TILE + taps - 1;
+#ifdef GK_CONV_TAPS_X
+    const long long taps = GK_CONV_TAPS_X;
+#else
+    const long long taps = p.weight_shape[axis];
+#endif
+    const long long n_out = p.out_shape[axis];
+    const int out_dtype = gk_conv_out_dtype(p), out_itemsize = gk_conv_itemsize(out_dtype);
     for (long long work = blockIdx.x; work < p.lines * p.tiles; work += gridDim.x) {
         const long long line = work / p.tiles, first = (work % p.tiles) * GK_CONV_LINE_TILE;
         long long rest = line, in_base = 0, out_base = 0;
@@ -397,31 +412,61 @@ extern "C" __global__ void gk_convolve_line(const gk_convolution_params p) {
             out_base += c * p.out_strides[d];
         }
         const long long count = n_out - first < GK_CONV_LINE_TILE ? n_out - first : GK_CONV_LINE_TILE;
+        const long long staged = count + taps - 1;
+        char* out = (char*)p.out + (out_base + first * p.out_strides[axis]) * out_itemsize;
         __syncthreads();  // the previous work item's reads of the stage are done
-        for (long long s = threadIdx.x; s < count + taps - 1 && s < staged; s += blockDim.x)
-            gk_conv_stage_put(compute, gk_conv_line_stage, s,
+        for (long long s = threadIdx.x; s < staged; s += blockDim.x)
+            gk_conv_stage_put(compute, gk_conv_line_stage, gk_conv_padded(s),
                               gk_conv_line_input(p, in_base, first + p.offset[axis] + s));
         __syncthreads();
+#ifdef GK_CONV_TAPS_X
+        const long long j0 = (long long)threadIdx.x * GK_CONV_LINE_PER;
+        gk_conv_value sums[GK_CONV_LINE_PER];
+        if (j0 < count) {
+            gk_conv_value window[GK_CONV_LINE_PER + GK_CONV_TAPS_X - 1];
+#pragma unroll
+            for (int i = 0; i < GK_CONV_LINE_PER + GK_CONV_TAPS_X - 1; ++i)
+                window[i] = j0 + i < staged ? gk_conv_stage_get(compute, gk_conv_line_stage, gk_conv_padded(j0 + i))
+                                            : gk_conv_value{0.0, 0.0, 0};
+#pragma unroll
+            for (int r = 0; r < GK_CONV_LINE_PER; ++r) sums[r] = gk_conv_value{0.0, 0.0, 0};
+#pragma unroll
+            for (int k = 0; k < GK_CONV_TAPS_X; ++k) {
+                const gk_conv_value w = gk_conv_weight(p, k);
+#pragma unroll
+                for (int r = 0; r < GK_CONV_LINE_PER; ++r) gk_conv_add(compute, sums[r], w, window[r + k]);
+            }
+        }
+        __syncthreads();  // every window is read: the stage takes the sums
+        if (j0 < count) {
+#pragma unroll
+            for (int r = 0; r < GK_CONV_LINE_PER; ++r)
+                gk_conv_stage_put(compute, gk_conv_line_stage, gk_conv_padded(j0 + r), gk_conv_finish(p, sums[r]));
+        }
+        __syncthreads();
+        for (long long j = threadIdx.x; j < count; j += blockDim.x)
+            gk_conv_store(out_dtype, compute, out + j * p.out_strides[axis] * out_itemsize,
+                          gk_conv_stage_get(compute, gk_conv_line_stage, gk_conv_padded(j)));
+#else
         for (int r = 0; r < GK_CONV_LINE_PER; ++r) {
             const long long j = threadIdx.x + (long long)r * GK_CONV_LINE_THREADS;
             if (j >= count) break;
             gk_conv_value sum = {0.0, 0.0, 0};
-#ifdef GK_CONV_TAPS_X
-#pragma unroll
-#endif
-            for (long long k = 0; k < gk_conv_taps_x(p); ++k)
-                gk_conv_add(compute, sum, gk_conv_weight(p, k), gk_conv_stage_get(compute, gk_conv_line_stage, j + k));
-            gk_conv_store(
-                gk_conv_out_dtype(p), compute,
-                (char*)p.out + (out_base + (first + j) * p.out_strides[axis]) * gk_conv_itemsize(gk_conv_out_dtype(p)),
-                gk_conv_finish(p, sum));
+            for (long long k = 0; k < taps; ++k)
+                gk_conv_add(compute, sum, gk_conv_weight(p, k),
+                            gk_conv_stage_get(compute, gk_conv_line_stage, gk_conv_padded(j + k)));
+            gk_conv_store(out_dtype, compute, out + j * p.out_strides[axis] * out_itemsize, gk_conv_finish(p, sum));
         }
+#endif
     }
 }
 
 // ---- gk_convolve_tile2d: 2-D, a 32x64 output tile staged with its halo in shared memory
-// Block work item w: tile w of the image (tiles_x across); a 32x8 block, each thread the 8
-// outputs of its column at rows threadIdx.y + 8 r.
+// Block work item w: tile w of the image (tiles_x across); a 32x8 block, thread (x, y) the 8
+// outputs of column x at rows 8 y to 8 y + 7. With the taps known at compile time, each staged
+// column is read once per tap across into a window of 8 + taps_y - 1 registers that serves all 8
+// outputs and every tap down; a warp reads 32 consecutive values (no bank conflicts) and writes 32
+// consecutive outputs.
 extern "C" __global__ void gk_convolve_tile2d(const gk_convolution_params p) {
     extern __shared__ double gk_conv_tile_stage[];  // (64 + taps_y - 1) x (32 + taps_x - 1)
     const int compute = gk_conv_compute(p), mode = gk_conv_mode(p), dtype = gk_conv_input_dtype(p);
@@ -430,6 +475,7 @@ extern "C" __global__ void gk_convolve_tile2d(const gk_convolution_params p) {
     const long long width = GK_CONV_TILE_X + taps_x - 1, height = GK_CONV_TILE_Y + taps_y - 1;
     const int thread = threadIdx.y * GK_CONV_TILE_X + threadIdx.x;
     const int threads = GK_CONV_TILE_X * GK_CONV_TILE_THREADS_Y;
+    const int per = GK_CONV_TILE_Y / GK_CONV_TILE_THREADS_Y;  // outputs per thread, down its column
     for (long long work = blockIdx.x; work < p.tiles; work += gridDim.x) {
         const long long y0 = (work / p.tiles_x) * GK_CONV_TILE_Y, x0 = (work % p.tiles_x) * GK_CONV_TILE_X;
         __syncthreads();  // the previous tile's reads of the stage are done
@@ -445,29 +491,37 @@ extern "C" __global__ void gk_convolve_tile2d(const gk_convolution_params p) {
                                    (const char*)p.input + (iy * p.in_strides[0] + ix * p.in_strides[1]) * itemsize));
         }
         __syncthreads();
-        const long long x = x0 + threadIdx.x;
+        const long long x = x0 + threadIdx.x, row0 = (long long)threadIdx.y * per;
         if (x >= p.out_shape[1]) continue;
         gk_conv_value sums[GK_CONV_TILE_Y / GK_CONV_TILE_THREADS_Y];
-        for (int r = 0; r < GK_CONV_TILE_Y / GK_CONV_TILE_THREADS_Y; ++r) sums[r] = gk_conv_value{0.0, 0.0, 0};
-#ifdef GK_CONV_TAPS_Y
 #pragma unroll
-#endif
-        for (long long ky = 0; ky < taps_y; ++ky) {
-#ifdef GK_CONV_TAPS_X
+        for (int r = 0; r < per; ++r) sums[r] = gk_conv_value{0.0, 0.0, 0};
+#if defined(GK_CONV_TAPS_X) && defined(GK_CONV_TAPS_Y)
 #pragma unroll
-#endif
-            for (long long kx = 0; kx < taps_x; ++kx) {
-                const gk_conv_value w = gk_conv_weight(p, ky * taps_x + kx);
+        for (int kx = 0; kx < GK_CONV_TAPS_X; ++kx) {
+            gk_conv_value column[GK_CONV_TILE_Y / GK_CONV_TILE_THREADS_Y + GK_CONV_TAPS_Y - 1];
 #pragma unroll
-                for (int r = 0; r < GK_CONV_TILE_Y / GK_CONV_TILE_THREADS_Y; ++r)
-                    gk_conv_add(
-                        compute, sums[r], w,
-                        gk_conv_stage_get(compute, gk_conv_tile_stage,
-                                          (threadIdx.y + r * GK_CONV_TILE_THREADS_Y + ky) * width + threadIdx.x + kx));
+            for (int i = 0; i < per + GK_CONV_TAPS_Y - 1; ++i)
+                column[i] = gk_conv_stage_get(compute, gk_conv_tile_stage, (row0 + i) * width + threadIdx.x + kx);
+#pragma unroll
+            for (int ky = 0; ky < GK_CONV_TAPS_Y; ++ky) {
+                const gk_conv_value w = gk_conv_weight(p, ky * GK_CONV_TAPS_X + kx);
+#pragma unroll
+                for (int r = 0; r < per; ++r) gk_conv_add(compute, sums[r], w, column[r + ky]);
             }
         }
-        for (int r = 0; r < GK_CONV_TILE_Y / GK_CONV_TILE_THREADS_Y; ++r) {
-            const long long y = y0 + threadIdx.y + r * GK_CONV_TILE_THREADS_Y;
+#else
+        for (long long ky = 0; ky < taps_y; ++ky)
+            for (long long kx = 0; kx < taps_x; ++kx) {
+                const gk_conv_value w = gk_conv_weight(p, ky * taps_x + kx);
+                for (int r = 0; r < per; ++r)
+                    gk_conv_add(
+                        compute, sums[r], w,
+                        gk_conv_stage_get(compute, gk_conv_tile_stage, (row0 + r + ky) * width + threadIdx.x + kx));
+            }
+#endif
+        for (int r = 0; r < per; ++r) {
+            const long long y = y0 + row0 + r;
             if (y >= p.out_shape[0]) break;
             gk_conv_store(gk_conv_out_dtype(p), compute,
                           (char*)p.out + (y * p.out_strides[0] + x * p.out_strides[1]) * out_itemsize,

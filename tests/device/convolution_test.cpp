@@ -229,7 +229,8 @@ TEST_F(Convolution, BadArgumentsAreSciPysErrors) {
 }
 
 // Each GPU shape once (the checkers run this one): the 2-D tile (two tiles down and across, partial
-// ones at the edges), the line along a contiguous and a strided axis, several tiles of one line.
+// ones at the edges), the line along a contiguous and a strided axis, several tiles of one line;
+// each with taps unrolled into register windows and with more taps than those.
 TEST_F(ConvolutionGpuShapes, LinesAndTilesAsTheHostReference) {
     constexpr ndimage::BoundaryMode reflect[] = {ndimage::BoundaryMode::reflect};
     constexpr ndimage::BoundaryMode wrap[] = {ndimage::BoundaryMode::wrap};
@@ -237,6 +238,9 @@ TEST_F(ConvolutionGpuShapes, LinesAndTilesAsTheHostReference) {
     check_correlate1d_axes(31, wrap);
     constexpr Lengths long_line[] = {{2500, 31}};
     check_numpy_convolve(long_line);
+    // Taps past the unrolled ones: the loops that read the stage per tap.
+    check_correlate2d(40, 20, 33, 3, reflect, false);
+    check_correlate1d_axes(40, reflect);
 }
 
 // Every mode through each shape (a module each: not under the checkers, whose kernels are the

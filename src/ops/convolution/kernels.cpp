@@ -160,14 +160,17 @@ void launch_correlation(const CorrelationLaunch& launch) {
         p.constant = launch.weights.nbytes() <= constant_weight_bytes ? 1 : 0;
         const int axis = line_axis(p);
         const std::int64_t last = p.weight_shape[p.ndim - 1];
-        if (axis >= 0 && (line_tile + p.weight_shape[axis] - 1) * words * 8 <= max_stage_bytes) {
+        // The line's stage holds a pad every 8 values (gk_conv_padded).
+        const std::int64_t line_stage = line_tile + (axis >= 0 ? p.weight_shape[axis] : 0) - 1;
+        const std::int64_t line_stage_bytes = (line_stage + line_stage / 8 + 1) * words * 8;
+        if (axis >= 0 && line_stage_bytes <= max_stage_bytes) {
             shape = Shape2::line;
             p.axis = axis;
             p.lines = p.size / p.out_shape[axis];
             p.tiles = (p.out_shape[axis] + line_tile - 1) / line_tile;
             config.block = Dim3(static_cast<std::uint32_t>(line_threads));
             config.grid = Dim3(blocks_for(p.lines * p.tiles));
-            config.shared_bytes = static_cast<std::size_t>((line_tile + p.weight_shape[axis] - 1) * words * 8);
+            config.shared_bytes = static_cast<std::size_t>(line_stage_bytes);
         } else if (p.ndim == 2 &&
                    (tile_y + p.weight_shape[0] - 1) * (tile_x + last - 1) * words * 8 <= max_stage_bytes) {
             shape = Shape2::tile2d;
