@@ -102,7 +102,8 @@ Array signal_correlation(const Array& x, const Array& w, ConvolveMode mode, Exte
 
 Array signal_convolve_or_correlate(const Array& in1, const Array& in2, ConvolveMode mode, bool convolution) {
     if (in1.ndim() != in2.ndim()) throw InvalidArgumentError("volume and kernel should have the same dimensionality");
-    if (in1.ndim() <= 1) {  // SciPy hands 1-D operands to NumPy (its errors for empty ones)
+    if (in1.ndim() == 0) return multiply(in1, in2);  // SciPy's product of two scalars
+    if (in1.ndim() <= 1) {                           // SciPy hands 1-D operands to NumPy (its errors for empty ones)
         if (in1.size() >= in2.size() || mode != ConvolveMode::same)
             return convolution ? gpukit::convolve(in1, in2, mode) : gpukit::correlate(in1, in2, mode);
     }

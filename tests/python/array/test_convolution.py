@@ -105,6 +105,11 @@ def test_signal_convolve_and_correlate_as_scipy(rng, dtype):
                            scipy.signal.correlate(in1, in2, mode, method="direct"))
 
 
+def test_signal_scalars_multiply(rng):
+    a, b = numpy.float32(1.5), numpy.float32(-2.0)
+    assert_matches(gpukit.signal.convolve(gpukit.asarray(a), gpukit.asarray(b)), scipy.signal.convolve(a, b))
+
+
 def test_signal_mixed_dtypes_and_transposed_inputs(rng):
     in1 = nonzero_array(rng, (12, 9), "float32")
     in2 = nonzero_array(rng, (3, 4), "int16")
@@ -208,6 +213,10 @@ def test_ndimage_complex_weights_views_and_output(rng):
     for function in ["correlate", "convolve"]:
         assert_matches(getattr(gpukit.ndimage, function)(gpukit.asarray(x), weights),
                        getattr(scipy.ndimage, function)(x, weights))
+    line = nonzero_array(rng, 4, "complex64")
+    for function in ["correlate1d", "convolve1d"]:
+        assert_matches(getattr(gpukit.ndimage, function)(gpukit.asarray(x), line, axis=0),
+                       getattr(scipy.ndimage, function)(x, line, axis=0))
     # Transposed and strided inputs; output= a dtype or an array written into.
     device = gpukit.asarray(x)
     real = nonzero_array(rng, (2, 3), "float64")
