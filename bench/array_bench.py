@@ -223,6 +223,41 @@ def workloads(n, side):
             return lambda: lib.xp.bincount(a)
         return setup
 
+    def convolution(op):
+        """conv2d (scipy.signal.convolve2d, 'same') and ndimage.convolve ('reflect') of a 4096^2 float32
+        image with a 5x5 kernel, and a 31-tap 'same' convolve of 2^24 float32 (issue: each >= 3x CuPy).
+        CuPy: cupyx.scipy.signal and cupyx.scipy.ndimage (cupy.convolve picks its FFT path for long
+        inputs: the 1-D row is cupyx.scipy.ndimage.convolve1d there); PyTorch: conv2d and conv1d with
+        'same' zero padding (a cross-correlation: the kernel flipped first)."""
+
+        def setup(lib):
+            rng = np.random.default_rng(8)
+            if op == "conv1d":
+                x, k = rng.random(1 << 24, dtype=np.float32), rng.random(31, dtype=np.float32)
+            else:
+                x, k = rng.random((4096, 4096), dtype=np.float32), rng.random((5, 5), dtype=np.float32)
+            a, w = lib.to_device(x), lib.to_device(k)
+            if lib.name == "torch":
+                flipped = torch.flip(w, dims=list(range(w.dim())))
+                if op == "conv1d":
+                    return lambda: torch.nn.functional.conv1d(a.view(1, 1, -1), flipped.view(1, 1, -1), padding=15)
+                image, kernel = a.view(1, 1, 4096, 4096), flipped.view(1, 1, 5, 5)
+                return lambda: torch.nn.functional.conv2d(image, kernel, padding=2)
+            if lib.name == "cupy":
+                import cupyx.scipy.ndimage
+                import cupyx.scipy.signal
+                if op == "conv2d":
+                    return lambda: cupyx.scipy.signal.convolve2d(a, w, mode="same")
+                if op == "ndimage":
+                    return lambda: cupyx.scipy.ndimage.convolve(a, w)
+                return lambda: cupyx.scipy.ndimage.convolve1d(a, w, mode="constant")
+            if op == "conv2d":
+                return lambda: gk.signal.convolve2d(a, w, mode="same")
+            if op == "ndimage":
+                return lambda: gk.ndimage.convolve(a, w)
+            return lambda: gk.convolve(a, w, mode="same")
+        return setup
+
     f4 = 4
     big = 2 * n
     return [
@@ -260,6 +295,10 @@ def workloads(n, side):
         ("histogram 256 one bin (2^25 i32)", n // 2 * f4, histogram("histogram", True)),
         ("bincount 256 uniform (2^25 i32)", n // 2 * f4, histogram("bincount", False)),
         ("bincount 256 one bin (2^25 i32)", n // 2 * f4, histogram("bincount", True)),
+        # Input and output bytes.
+        ("conv2d 5x5 4096^2 f32 (same)", 2 * 4096 * 4096 * f4, convolution("conv2d")),
+        ("ndimage.convolve 5x5 4096^2 f32", 2 * 4096 * 4096 * f4, convolution("ndimage")),
+        ("conv1d 31 taps 2^24 f32 (same)", 2 * (1 << 24) * f4, convolution("conv1d")),
     ]
 
 

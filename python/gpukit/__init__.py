@@ -16,7 +16,7 @@ The backend is the GPU when one is usable, else the simulator; ``GPUKIT_BACKEND=
 source line: see :func:`take_check_report`.
 """
 
-from . import _core, _dtypes, _errors, cuda, linalg, random  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
+from . import _core, _dtypes, _errors, cuda, linalg, ndimage, random, signal  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
 from ._backend import (
     Device,
     all_devices,
@@ -73,7 +73,9 @@ from ._core import (
     column_stack,
     compress,
     concatenate,
+    convolve,
     copyto,
+    correlate,
     count_nonzero,
     cumprod,
     cumsum,
@@ -242,7 +244,8 @@ __all__ = [
     "ascontiguousarray", "asfortranarray", "asnumpy", "atleast_1d", "atleast_2d", "atleast_3d", "average", "backend",
     "backends", "benchmark", "bincount", "broadcast_arrays", "broadcast_to", "check_tools_from_environment", "clip",
     "column_stack",
-    "compress", "concatenate", "copyto", "count_nonzero", "cuda", "cuda_available", "cuda_unavailable_reason",
+    "compress", "concatenate", "convolve", "copyto", "correlate", "count_nonzero", "cuda", "cuda_available",
+    "cuda_unavailable_reason",
     "cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "devices", "diagonal", "diff", "digitize", "dot",
     "dstack",
     "ediff1d", "einsum",
@@ -255,13 +258,12 @@ __all__ = [
     "matmul", "max", "mean", "median",
     "meshgrid", "min", "moveaxis", "nan_to_num", "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax",
     "nanmean", "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar",
-    "ndarray", "nonzero", "nullptr", "ones", "ones_like", "outer", "pad", "partition", "percentile", "pinned_empty",
-    "print_check_report", "prod", "ptp", "put", "put_along_axis", "quantile", "raise_on_hazard", "random", "ravel",
-    "real",
-    "reduce", "repeat", "reshape", "roll", "rot90", "round", "sandboxed", "searchsorted", "set_print_check_report",
-    "set_raise_on_hazard", "set_sandbox", "setdiff1d", "setxor1d", "sort", "split", "squeeze", "stack", "std", "sum",
-    "swapaxes", "synchronize", "take", "take_along_axis", "take_check_report", "tensordot", "tile", "trace",
-    "transpose", "tril",
+    "ndarray", "ndimage", "nonzero", "nullptr", "ones", "ones_like", "outer", "pad", "partition", "percentile",
+    "pinned_empty", "print_check_report", "prod", "ptp", "put", "put_along_axis", "quantile", "raise_on_hazard",
+    "random", "ravel", "real", "reduce", "repeat", "reshape", "roll", "rot90", "round", "sandboxed", "searchsorted",
+    "set_print_check_report", "set_raise_on_hazard", "set_sandbox", "setdiff1d", "setxor1d", "signal", "sort",
+    "split", "squeeze", "stack", "std", "sum", "swapaxes", "synchronize", "take", "take_along_axis",
+    "take_check_report", "tensordot", "tile", "trace", "transpose", "tril",
     "triu", "ufunc", "union1d", "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
     "use_backend", "var", "vdot", "vectorize", "vstack", "where", "zeros", "zeros_like",
 ] + sorted(_ufuncs)

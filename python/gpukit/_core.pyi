@@ -7,7 +7,12 @@ import os
 import pathlib
 from typing import overload
 
-from gpukit._core import linalg as linalg, random as random
+from gpukit._core import (
+    linalg as linalg,
+    ndimage as ndimage,
+    random as random,
+    signal as signal
+)
 
 
 def python_spelling(message: str) -> str:
@@ -1776,6 +1781,14 @@ def histogram2d(x: object | None, y: object | None, bins: object | None = 10, ra
 def digitize(x: object | None, bins: object | None, right: object = False) -> ndarray:
     """
     The index of the bin each x falls in, as numpy.digitize (bins increasing or decreasing).
+    """
+
+def convolve(a: object, v: object, mode: object = 'full') -> ndarray:
+    """The discrete linear convolution of two 1-D arrays, as numpy.convolve."""
+
+def correlate(a: object, v: object, mode: object = 'valid') -> ndarray:
+    """
+    The cross-correlation of two 1-D arrays, as numpy.correlate (v conjugated).
     """
 
 class DevicePointer:

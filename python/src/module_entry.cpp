@@ -27,6 +27,7 @@ NB_MODULE(_core, m) {
     bind_scans(m);
     bind_sorting(m);
     bind_histograms(m);
+    bind_convolution(m);
     bind_module_kernel(m);
     bind_jit_launch(m);
     bind_elementwise_kernel(m);
