@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "gpukit/current_stream.hpp"
+#include "gpukit/event.hpp"
 #include "gpukit/kernel.hpp"
 #include "gpukit/module.hpp"
 #include "ops/elementwise/generator.hpp"
@@ -184,20 +185,31 @@ void launch_correlation(const CorrelationLaunch& launch) {
             config = elementwise_launch_config(false, p.size, stream);
         }
     }
-    const Module module = modules().get(device, specialisation(device, p, shape));
-    if (p.constant) {
-        // The weights go to the module's constant memory on this stream, before the launch reads
-        // them. Launches of one module on two streams at once would share it: the operations run
-        // on the current stream, one after another.
-        const std::int64_t bytes = launch.weights.nbytes();
-        module_global(module, "gk_conv_weights")
-            .index({Slice{0, bytes, {}}})
-            .assign(launch.weights.reinterpret(DType::uint8, {bytes}));
-    }
+    const std::string defines = specialisation(device, p, shape);
+    const Module module = modules().get(device, defines);
     const char* name = shape == Shape2::line     ? "gk_convolve_line"
                        : shape == Shape2::tile2d ? "gk_convolve_tile2d"
                                                  : "gk_convolve";
+    if (!p.constant) {
+        module.kernel(name)(config, p);
+        return;
+    }
+    // The weights go to the module's constant memory on this stream, before the launch reads them.
+    // One module's constant memory serves one launch at a time: a launch on another stream first
+    // waits for the module's last launch (its event), so that no weights are overwritten in use.
+    static std::mutex order;
+    static auto* last_use = new std::map<std::tuple<const void*, int, std::string>, Event>;  // never destroyed
+    const std::lock_guard lock(order);
+    const auto key = std::make_tuple(static_cast<const void*>(&device.backend_info()), device.ordinal(), defines);
+    if (const auto found = last_use->find(key); found != last_use->end()) stream.wait(found->second);
+    const std::int64_t bytes = launch.weights.nbytes();
+    module_global(module, "gk_conv_weights")
+        .index({Slice{0, bytes, {}}})
+        .assign(launch.weights.reinterpret(DType::uint8, {bytes}));
     module.kernel(name)(config, p);
+    Event done(device, EventFlags::no_timing);
+    done.record(stream);
+    last_use->insert_or_assign(key, std::move(done));
 }
 
 }  // namespace gpukit::detail
