@@ -89,7 +89,7 @@ void bind_linalg(nb::module_& m) {
         "The sum of products over the given axes, as numpy.tensordot (one matrix product).");
     m.def(
         "einsum",
-        [](nb::args args, nb::kwargs kwargs) {
+        [](const nb::args& args, const nb::kwargs& kwargs) {
             if (args.size() == 0) throw nb::type_error("einsum() needs the subscripts and at least one operand");
             std::string subscripts;
             std::vector<Array> operands;

@@ -443,6 +443,7 @@ HistogramDD histogramdd(const std::vector<Array>& coordinates, const Histogramdd
         hist = count_into_bins(linear, weights, counting).astype(DType::float64).reshape(shape);
     }
     std::vector<Array> edges;
+    edges.reserve(bins.size());
     for (DimensionBins& dimension : bins) edges.push_back(std::move(dimension.edges));
     if (options.density) {
         const Array total_count = gpukit::sum(hist);

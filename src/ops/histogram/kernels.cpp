@@ -77,7 +77,7 @@ std::int64_t shared_bytes_per_bin(BinAccumulator accumulate) {
 }
 
 // A block's own copy of the bins stays under this (several blocks then share a multiprocessor).
-constexpr std::int64_t max_shared_histogram_bytes = 32 * 1024;
+constexpr std::int64_t max_shared_histogram_bytes = std::int64_t{32} * 1024;
 // A block counts at most this many elements in its 32-bit shared counters.
 constexpr std::int64_t max_elements_per_block = std::int64_t{1} << 31;
 
