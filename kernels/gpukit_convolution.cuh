@@ -121,23 +121,6 @@ struct gk_conv_value {
     long long n;
 };
 
-__device__ inline int gk_conv_itemsize(int dtype) {
-    switch (dtype) {
-        case GK_DTYPE_bool_:
-        case GK_DTYPE_int8:
-        case GK_DTYPE_uint8: return 1;
-        case GK_DTYPE_int16:
-        case GK_DTYPE_uint16:
-        case GK_DTYPE_float16:
-        case GK_DTYPE_bfloat16: return 2;
-        case GK_DTYPE_int32:
-        case GK_DTYPE_uint32:
-        case GK_DTYPE_float32: return 4;
-        case GK_DTYPE_complex128: return 16;
-        default: return 8;
-    }
-}
-
 // Element `p` of `dtype` as the compute kind takes it.
 __device__ inline gk_conv_value gk_conv_load(int dtype, int compute, const void* p) {
     gk_conv_value v = {0.0, 0.0, 0};
@@ -326,7 +309,7 @@ __device__ inline gk_conv_value gk_conv_stage_get(int compute, const double* sta
 // ---- gk_convolve: any dimensions, one output per index
 extern "C" __global__ void gk_convolve(const gk_convolution_params p) {
     const int dtype = gk_conv_input_dtype(p), compute = gk_conv_compute(p), mode = gk_conv_mode(p);
-    const int itemsize = gk_conv_itemsize(dtype), out_itemsize = gk_conv_itemsize(gk_conv_out_dtype(p));
+    const int itemsize = gk_dtype_itemsize(dtype), out_itemsize = gk_dtype_itemsize(gk_conv_out_dtype(p));
     const int last = p.ndim - 1;
     const long long taps = p.weight_shape[last];  // along the last dimension: the inner loop
     const long long rows = p.weight_size / taps;
@@ -377,7 +360,7 @@ __device__ inline gk_conv_value gk_conv_line_input(const gk_convolution_params& 
     if (index < 0) return gk_conv_cval(p);
     const int dtype = gk_conv_input_dtype(p);
     return gk_conv_load(dtype, gk_conv_compute(p),
-                        (const char*)p.input + (base + index * p.in_strides[axis]) * gk_conv_itemsize(dtype));
+                        (const char*)p.input + (base + index * p.in_strides[axis]) * gk_dtype_itemsize(dtype));
 }
 
 // ---- gk_convolve_line: 1-D along `axis`, staged in shared memory
@@ -400,7 +383,7 @@ extern "C" __global__ void gk_convolve_line(const gk_convolution_params p) {
     const long long taps = p.weight_shape[axis];
 #endif
     const long long n_out = p.out_shape[axis];
-    const int out_dtype = gk_conv_out_dtype(p), out_itemsize = gk_conv_itemsize(out_dtype);
+    const int out_dtype = gk_conv_out_dtype(p), out_itemsize = gk_dtype_itemsize(out_dtype);
     for (long long work = blockIdx.x; work < p.lines * p.tiles; work += gridDim.x) {
         const long long line = work / p.tiles, first = (work % p.tiles) * GK_CONV_LINE_TILE;
         long long rest = line, in_base = 0, out_base = 0;
@@ -470,7 +453,7 @@ extern "C" __global__ void gk_convolve_line(const gk_convolution_params p) {
 extern "C" __global__ void gk_convolve_tile2d(const gk_convolution_params p) {
     extern __shared__ double gk_conv_tile_stage[];  // (64 + taps_y - 1) x (32 + taps_x - 1)
     const int compute = gk_conv_compute(p), mode = gk_conv_mode(p), dtype = gk_conv_input_dtype(p);
-    const int itemsize = gk_conv_itemsize(dtype), out_itemsize = gk_conv_itemsize(gk_conv_out_dtype(p));
+    const int itemsize = gk_dtype_itemsize(dtype), out_itemsize = gk_dtype_itemsize(gk_conv_out_dtype(p));
     const long long taps_y = gk_conv_taps_y(p), taps_x = gk_conv_taps_x(p);
     const long long width = GK_CONV_TILE_X + taps_x - 1, height = GK_CONV_TILE_Y + taps_y - 1;
     const int thread = threadIdx.y * GK_CONV_TILE_X + threadIdx.x;

@@ -61,6 +61,27 @@ __device__ inline long long gk_block_exclusive_scan(long long value, long long* 
     return before;
 }
 
+#ifdef GK_DTYPE_bool_
+// Bytes of one element of a dtype given by its number (GK_DTYPE_*, defined by kernels that read
+// dtypes from their parameters: the simulator's generic kernels, the histograms, the convolutions).
+__device__ inline int gk_dtype_itemsize(int dtype) {
+    switch (dtype) {
+        case GK_DTYPE_bool_:
+        case GK_DTYPE_int8:
+        case GK_DTYPE_uint8: return 1;
+        case GK_DTYPE_int16:
+        case GK_DTYPE_uint16:
+        case GK_DTYPE_float16:
+        case GK_DTYPE_bfloat16: return 2;
+        case GK_DTYPE_int32:
+        case GK_DTYPE_uint32:
+        case GK_DTYPE_float32: return 4;
+        case GK_DTYPE_complex128: return 16;
+        default: return 8;
+    }
+}
+#endif
+
 // ---- storage types that C has no arithmetic for
 struct gk_float16 {
     unsigned short bits;

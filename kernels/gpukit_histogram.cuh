@@ -114,23 +114,6 @@ __device__ inline bool gk_hist_is_unsigned(int dtype) {
     return dtype == GK_DTYPE_bool_ || dtype == GK_DTYPE_uint8 || dtype == GK_DTYPE_uint16 || dtype == GK_DTYPE_uint32 ||
            dtype == GK_DTYPE_uint64;
 }
-__device__ inline int gk_hist_itemsize(int dtype) {
-    switch (dtype) {
-        case GK_DTYPE_bool_:
-        case GK_DTYPE_int8:
-        case GK_DTYPE_uint8: return 1;
-        case GK_DTYPE_int16:
-        case GK_DTYPE_uint16:
-        case GK_DTYPE_float16:
-        case GK_DTYPE_bfloat16: return 2;
-        case GK_DTYPE_int32:
-        case GK_DTYPE_uint32:
-        case GK_DTYPE_float32: return 4;
-        case GK_DTYPE_complex128: return 16;
-        default: return 8;
-    }
-}
-
 // ---- the bin of one value, or -1
 // The bin k with edges[k] <= x < edges[k + 1] (x == edges[bins]: the last), given
 // edges[0] <= x <= edges[bins]; duplicated edges make empty bins, never a wrong one.
@@ -196,7 +179,7 @@ __device__ inline void gk_hist_add(const gk_histogram_params& p, void* to, bool 
         return;
     }
     const int dtype = gk_hist_weight_dtype(p);
-    const char* weight = (const char*)p.weights + i * p.weight_stride * gk_hist_itemsize(dtype);
+    const char* weight = (const char*)p.weights + i * p.weight_stride * gk_dtype_itemsize(dtype);
     switch (gk_hist_accumulate(p)) {
         case GK_HIST_SUM_INT:
             atomicAdd((unsigned long long*)to + bin, (unsigned long long)gk_hist_as_int64(dtype, weight));
@@ -229,7 +212,7 @@ __device__ inline void gk_hist_element(const gk_histogram_params& p, void* to, b
 // (coalesced), then the elements past the last whole vector; on the simulator a contiguous chunk
 // per thread (GK_ELEMENTS), unless tests ask for the GPU's shapes there (GK_GPU_SHAPES).
 __device__ inline void gk_hist_elements(const gk_histogram_params& p, void* to, bool in_shared) {
-    const int itemsize = gk_hist_itemsize(gk_hist_value_dtype(p));
+    const int itemsize = gk_dtype_itemsize(gk_hist_value_dtype(p));
     const char* values = (const char*)p.values;
     long long done = 0;
 #if !defined(GK_SIMULATED) || defined(GK_GPU_SHAPES)
@@ -294,7 +277,7 @@ extern "C" __global__ void gk_histogram(const gk_histogram_params p) {
 }
 
 extern "C" __global__ void gk_histogram_bin_index(const gk_histogram_params p) {
-    const int itemsize = gk_hist_itemsize(gk_hist_value_dtype(p));
+    const int itemsize = gk_dtype_itemsize(gk_hist_value_dtype(p));
     long long* index = (long long*)p.out;
     GK_ELEMENTS(i, p.size) {
         const long long bin = gk_hist_bin(p, (const char*)p.values + i * p.stride * itemsize);

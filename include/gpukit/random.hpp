@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <variant>
 
 #include "gpukit/array.hpp"
@@ -94,6 +95,9 @@ public:
 private:
     // The offset for a call that uses `blocks` blocks; advances past them.
     Counter claim(std::uint64_t blocks) noexcept;
+    // Fills the contiguous float32 or float64 `out` with the kernel gk_random_<distribution>32 or 64
+    // (four or two values a block), its parameters a and b, affine: a + b * value.
+    void draw_floats(const Array& out, std::string_view distribution, double a = 0, double b = 0, bool affine = false);
 
     std::array<std::uint32_t, 2> key_{};
     Counter offset_{};

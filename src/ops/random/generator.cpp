@@ -19,6 +19,7 @@
 #include "gpukit/shape_ops.hpp"
 #include "gpukit/sorting.hpp"
 #include "ops/random/kernels.hpp"
+#include "util/text.hpp"
 
 namespace gpukit::random {
 namespace {
@@ -117,14 +118,21 @@ Array philox_blocks(std::array<std::uint32_t, 2> key, Counter offset, std::int64
 
 // ---- floating distributions
 
+void Generator::draw_floats(const Array& out, std::string_view distribution, double a, double b, bool affine) {
+    const std::int64_t per_block = out.dtype() == DType::float32 ? 4 : 2;
+    const std::uint64_t blocks = blocks_of(out.size(), per_block);
+    detail::RandomParams params = params_for(out, key_, claim(blocks));
+    params.a = a;
+    params.b = b;
+    params.affine = affine ? 1 : 0;
+    const std::string kernel = detail::concat("gk_random_", distribution, per_block == 4 ? "32" : "64");
+    detail::launch_random(kernel, out.device(), static_cast<std::int64_t>(blocks), params);
+}
+
 void Generator::random(const Array& out) {
     require_float(out.dtype(), "random");
     require_contiguous_out(out);
-    const std::int64_t per_block = out.dtype() == DType::float32 ? 4 : 2;
-    const std::uint64_t blocks = blocks_of(out.size(), per_block);
-    const detail::RandomParams params = params_for(out, key_, claim(blocks));
-    detail::launch_random(per_block == 4 ? "gk_random_uniform32" : "gk_random_uniform64", out.device(),
-                          static_cast<std::int64_t>(blocks), params);
+    draw_floats(out, "uniform");
 }
 
 Array Generator::random(const Shape& size, DType dtype) {
@@ -137,11 +145,7 @@ Array Generator::random(const Shape& size, DType dtype) {
 void Generator::standard_normal(const Array& out) {
     require_float(out.dtype(), "standard_normal");
     require_contiguous_out(out);
-    const std::int64_t per_block = out.dtype() == DType::float32 ? 4 : 2;
-    const std::uint64_t blocks = blocks_of(out.size(), per_block);
-    const detail::RandomParams params = params_for(out, key_, claim(blocks));
-    detail::launch_random(per_block == 4 ? "gk_random_normal32" : "gk_random_normal64", out.device(),
-                          static_cast<std::int64_t>(blocks), params);
+    draw_floats(out, "normal");
 }
 
 Array Generator::standard_normal(const Shape& size, DType dtype) {
@@ -155,14 +159,7 @@ Array Generator::normal(double loc, double scale, const Shape& size, DType dtype
     require_float(dtype, "normal");
     require_non_negative(scale, "scale");
     Array out = Array::empty(size, dtype);
-    const std::int64_t per_block = dtype == DType::float32 ? 4 : 2;
-    const std::uint64_t blocks = blocks_of(out.size(), per_block);
-    detail::RandomParams params = params_for(out, key_, claim(blocks));
-    params.a = loc;
-    params.b = scale;
-    params.affine = 1;
-    detail::launch_random(per_block == 4 ? "gk_random_normal32" : "gk_random_normal64", out.device(),
-                          static_cast<std::int64_t>(blocks), params);
+    draw_floats(out, "normal", loc, scale, true);
     return out;
 }
 
@@ -180,14 +177,7 @@ Array Generator::uniform(double low, double high, const Shape& size, DType dtype
     const double range = high - low;
     if (!std::isfinite(range)) throw ScalarOverflowError("high - low range exceeds valid bounds");
     Array out = Array::empty(size, dtype);
-    const std::int64_t per_block = dtype == DType::float32 ? 4 : 2;
-    const std::uint64_t blocks = blocks_of(out.size(), per_block);
-    detail::RandomParams params = params_for(out, key_, claim(blocks));
-    params.a = low;
-    params.b = range;
-    params.affine = 1;
-    detail::launch_random(per_block == 4 ? "gk_random_uniform32" : "gk_random_uniform64", out.device(),
-                          static_cast<std::int64_t>(blocks), params);
+    draw_floats(out, "uniform", low, range, true);
     return out;
 }
 
@@ -205,12 +195,7 @@ Array Generator::exponential(double scale, const Shape& size, DType dtype) {
     require_float(dtype, "exponential");
     require_non_negative(scale, "scale");
     Array out = Array::empty(size, dtype);
-    const std::int64_t per_block = dtype == DType::float32 ? 4 : 2;
-    const std::uint64_t blocks = blocks_of(out.size(), per_block);
-    detail::RandomParams params = params_for(out, key_, claim(blocks));
-    params.a = scale;
-    detail::launch_random(per_block == 4 ? "gk_random_exponential32" : "gk_random_exponential64", out.device(),
-                          static_cast<std::int64_t>(blocks), params);
+    draw_floats(out, "exponential", scale);
     return out;
 }
 
