@@ -1,4 +1,4 @@
-// src/ops/convolution/kernels.cpp: compiling, keeping and launching the convolution kernels.
+// src/ops/convolution/kernels.cpp: launching the convolution kernels (their modules: ops/own_kernels.hpp).
 #include "ops/convolution/kernels.hpp"
 
 #include <algorithm>
@@ -11,8 +11,8 @@
 #include "gpukit/event.hpp"
 #include "gpukit/kernel.hpp"
 #include "gpukit/module.hpp"
-#include "ops/elementwise/generator.hpp"
 #include "ops/elementwise/launch.hpp"
+#include "ops/own_kernels.hpp"
 #include "util/text.hpp"
 
 namespace gpukit::detail {
@@ -31,14 +31,10 @@ constexpr std::int64_t max_unrolled_taps = 32;
 // The simulator runs one generic module that reads dtypes and modes from the parameters, each
 // simulated thread a contiguous chunk; a GPU (and the simulator when tests ask for the GPU's
 // shapes) gets a module per dtypes, mode and kernel shape, whose constants the compiler folds.
-bool chunked(const Device& device) {
-    return device.backend_info().capabilities.simulated && !specialized_elementwise_on_simulator();
-}
-
 enum class Shape2 { generic, line, tile2d };
 
 std::string specialisation(const Device& device, const ConvolutionParams& p, Shape2 shape) {
-    if (chunked(device)) return {};
+    if (runs_chunked_shapes(device)) return {};
     std::string defines = device.backend_info().capabilities.simulated ? "#define GK_GPU_SHAPES\n" : "";
     defines +=
         concat("#define GK_CONV_SPECIALISED\n#define GK_CONV_INPUT_DTYPE ", p.input_dtype,
@@ -50,39 +46,6 @@ std::string specialisation(const Device& device, const ConvolutionParams& p, Sha
     if (shape == Shape2::tile2d && last <= max_unrolled_taps && p.weight_shape[0] <= max_unrolled_taps)
         defines += concat("#define GK_CONV_TAPS_X ", last, "\n#define GK_CONV_TAPS_Y ", p.weight_shape[0], "\n");
     return defines;
-}
-
-// Loaded modules by (backend, device, specialisation), for the life of the process.
-class ConvolutionModules {
-public:
-    Module get(const Device& device, const std::string& defines) {
-        const Key key{&device.backend_info(), device.ordinal(), defines};
-        std::lock_guard lock(mutex_);
-        auto module = modules_.find(key);
-        if (module == modules_.end()) {
-            const bool simulated = device.backend_info().capabilities.simulated;
-            std::string source = "// gpukit's convolutions (src/ops/convolution/kernels.cpp).\n";
-            source += defines;
-            source += simulated ? elementwise_header_defines(true) : dtype_number_defines();
-            source += concat("#include \"", convolution_header_name, "\"\n");
-            CompileOptions options;
-            options.header(std::string(elementwise_header_name), std::string(elementwise_header()));
-            options.header(std::string(convolution_header_name), std::string(convolution_header()));
-            options.program_name = "gpukit_convolution.cu";
-            module = modules_.emplace(key, Module::compile(source, options, device)).first;
-        }
-        return module->second;
-    }
-
-private:
-    using Key = std::tuple<const void*, int, std::string>;
-    std::mutex mutex_;
-    std::map<Key, Module> modules_;
-};
-
-ConvolutionModules& modules() {
-    static auto* table = new ConvolutionModules;  // never destroyed: kernels may outlive static destruction order
-    return *table;
 }
 
 // Strides in elements (the kernels index by element); a copy where a stride is not a whole number.
@@ -155,7 +118,7 @@ void launch_correlation(const CorrelationLaunch& launch) {
     config.stream = stream;
     Shape2 shape = Shape2::generic;
     const std::int64_t words = stage_words(p.compute);
-    if (chunked(device)) {
+    if (runs_chunked_shapes(device)) {
         config = elementwise_launch_config(true, p.size, stream);
     } else {
         p.constant = launch.weights.nbytes() <= constant_weight_bytes ? 1 : 0;
@@ -185,13 +148,14 @@ void launch_correlation(const CorrelationLaunch& launch) {
             config = elementwise_launch_config(false, p.size, stream);
         }
     }
-    const std::string defines = specialisation(device, p, shape);
-    const Module module = modules().get(device, defines);
+    const OwnKernelSource source{
+        "gpukit_convolution.cu", convolution_header_name, convolution_header(), specialisation(device, p, shape), {}};
     const char* name = shape == Shape2::line     ? "gk_convolve_line"
                        : shape == Shape2::tile2d ? "gk_convolve_tile2d"
                                                  : "gk_convolve";
+    const Kernel kernel = own_kernel(device, source, name);
     if (!p.constant) {
-        module.kernel(name)(config, p);
+        kernel(config, p);
         return;
     }
     // The weights go to the module's constant memory on this stream, before the launch reads them.
@@ -200,13 +164,14 @@ void launch_correlation(const CorrelationLaunch& launch) {
     static std::mutex order;
     static auto* last_use = new std::map<std::tuple<const void*, int, std::string>, Event>;  // never destroyed
     const std::lock_guard lock(order);
-    const auto key = std::make_tuple(static_cast<const void*>(&device.backend_info()), device.ordinal(), defines);
+    const auto key =
+        std::make_tuple(static_cast<const void*>(&device.backend_info()), device.ordinal(), source.defines);
     if (const auto found = last_use->find(key); found != last_use->end()) stream.wait(found->second);
     const std::int64_t bytes = launch.weights.nbytes();
-    module_global(module, "gk_conv_weights")
+    module_global(own_kernel_module(device, source), "gk_conv_weights")
         .index({Slice{0, bytes, {}}})
         .assign(launch.weights.reinterpret(DType::uint8, {bytes}));
-    module.kernel(name)(config, p);
+    kernel(config, p);
     Event done(device, EventFlags::no_timing);
     done.record(stream);
     last_use->insert_or_assign(key, std::move(done));

@@ -271,7 +271,10 @@ Array einsum(std::string_view subscripts, std::span<const Array> operands, const
         copyto(*options.out, final_result, options.casting);
         return *options.out;
     }
-    return final_result.copy();
+    // A new array, as NumPy's: the products and sums made one already; a view of an operand is copied.
+    const bool fresh = std::none_of(operands.begin(), operands.end(),
+                                    [&](const Array& operand) { return operand.memory() == final_result.memory(); });
+    return fresh && final_result.is_c_contiguous() ? final_result : final_result.copy();
 }
 
 }  // namespace gpukit

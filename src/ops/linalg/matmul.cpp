@@ -2,21 +2,17 @@
 // (kernels/gpukit_matmul.cuh): NumPy's shapes (1-D operands, broadcast batch dimensions), dtypes
 // and errors decided here, the products on the device.
 #include <algorithm>
-#include <map>
-#include <mutex>
-#include <tuple>
 
 #include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/kernel.hpp"
 #include "gpukit/linalg.hpp"
-#include "gpukit/module.hpp"
 #include "gpukit/promotion.hpp"
 #include "gpukit/shape_ops.hpp"
-#include "ops/elementwise/generator.hpp"
 #include "ops/elementwise/launch.hpp"
 #include "ops/linalg/matmul_header.hpp"
+#include "ops/own_kernels.hpp"
 #include "util/text.hpp"
 
 namespace gpukit {
@@ -55,31 +51,12 @@ std::size_t compute_bytes(DType dtype) {
     }
 }
 
-bool simulator_rows(const Device& device) {
-    return device.backend_info().capabilities.simulated && !specialized_elementwise_on_simulator();
-}
-
-// The module of every dtype's kernel, per (backend, device, shape), for the life of the process.
+// Every dtype's kernel, in the shape the device runs (rows on the simulator, tiles on a GPU).
 Kernel matmul_kernel(const Device& device, DType dtype) {
-    static std::mutex mutex;
-    static auto* modules = new std::map<std::tuple<const void*, int, bool>, Module>;  // never destroyed
-    const bool rows = simulator_rows(device);
-    const auto key = std::make_tuple(static_cast<const void*>(&device.backend_info()), device.ordinal(), rows);
-    std::lock_guard lock(mutex);
-    auto module = modules->find(key);
-    if (module == modules->end()) {
-        const bool simulated = device.backend_info().capabilities.simulated;
-        std::string source = "// gpukit's matrix products (src/ops/linalg/matmul.cpp).\n";
-        if (simulated && !rows) source += "#define GK_GPU_SHAPES\n";
-        source += elementwise_header_defines(simulated);
-        source += concat("#include \"", matmul_header_name, "\"\n");
-        CompileOptions options;
-        options.header(std::string(elementwise_header_name), std::string(elementwise_header()));
-        options.header(std::string(matmul_header_name), std::string(matmul_header()));
-        options.program_name = "gpukit_matmul.cu";
-        module = modules->emplace(key, Module::compile(source, options, device)).first;
-    }
-    return module->second.kernel(concat("gk_matmul_", to_string(dtype) == "bool" ? "bool" : to_string(dtype)));
+    OwnKernelSource source{"gpukit_matmul.cu", matmul_header_name, matmul_header(), {}, {}};
+    if (!runs_chunked_shapes(device) && device.backend_info().capabilities.simulated)
+        source.defines = "#define GK_GPU_SHAPES\n";
+    return own_kernel(device, source, concat("gk_matmul_", to_string(dtype)));
 }
 
 std::int64_t element_stride(const Array& a, std::size_t axis) { return a.strides()[axis] / a.itemsize(); }
@@ -145,7 +122,7 @@ void launch_matmul(const Array& a, const Array& b, const Array& c, const Shape& 
     p.b = launch_address(b, stream);
     p.c = launch_address(c, stream);
     LaunchConfig config;
-    if (simulator_rows(device)) {
+    if (runs_chunked_shapes(device)) {
         config = elementwise_launch_config(true, p.batch * p.m, stream);
     } else {
         config.block = Dim3(threads);
