@@ -58,15 +58,15 @@ struct gk_histogram_params {
     long long stride;            // between values, in elements
     long long weight_stride;     // between weights, in elements
     long long bins;
-    long long bin_stride;  // gk_histogram_bin_index: this dimension's step in the linear bin
-    long long low;         // GK_HIST_INTEGER: the first bin's lowest value
-    long long width;       // GK_HIST_INTEGER: values per bin (>= 1)
-    double first;          // GK_HIST_EQUAL: edges[0]
-    double last;           // GK_HIST_EQUAL: edges[bins]
-    double scale;          // GK_HIST_EQUAL: bins / (edges[bins] - edges[0])
-    double margin;         // GK_HIST_EQUAL: arithmetic within this of a whole bin is checked against the edges
+    long long bin_stride;         // gk_histogram_bin_index: this dimension's step in the linear bin
+    long long low;                // GK_HIST_INTEGER: the first bin's lowest value
+    long long width;              // GK_HIST_INTEGER: values per bin (>= 1)
+    double first;                 // GK_HIST_EQUAL: edges[0]
+    double last;                  // GK_HIST_EQUAL: edges[bins]
+    double scale;                 // GK_HIST_EQUAL: bins / (edges[bins] - edges[0])
+    double margin;                // GK_HIST_EQUAL: arithmetic within this of a whole bin is checked against the edges
     unsigned long long extremes;  // 0, or two uint64: the largest value, and nonzero where any was negative
-    int value_dtype;       // DType numbers (GK_DTYPE_*)
+    int value_dtype;              // DType numbers (GK_DTYPE_*)
     int weight_dtype;
     int mode;             // GK_HIST_INTEGER, _EQUAL, _EDGES
     int compare;          // GK_HIST_COMPARE_*

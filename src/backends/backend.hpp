@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "backends/blas_library.hpp"
 #include "gpukit/backend.hpp"
 #include "gpukit/check.hpp"
 #include "gpukit/device.hpp"
@@ -94,6 +95,13 @@ public:
         if (on) throw BackendUnavailableError("The " + info().name + " backend has no sandbox for kernels");
     }
     virtual bool sandboxed() const { return false; }
+    // The device's vendor BLAS (backends/blas_library.hpp), loaded on first use; nullptr where the
+    // backend has none (gpukit's own kernels serve). BackendUnavailableError, naming the library and
+    // how to install it, where the backend has one but this machine lacks it.
+    virtual BlasLibrary* blas(int device) {
+        static_cast<void>(device);
+        return nullptr;
+    }
 
     // ---- memory
     // The address of `bytes` new bytes of that kind (a host address for pinned memory). Throws

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 
+#include "backends/cuda/cublas.hpp"
 #include "backends/cuda/device_waiter.hpp"
 #include "backends/cuda/driver.hpp"
 #include "backends/cuda/nvrtc.hpp"
@@ -27,6 +28,8 @@ struct DeviceState {
     std::once_flag context_once;
     CUcontext context = nullptr;
     std::unique_ptr<DeviceWaiter> waiter;  // for waits with a deadline or an interrupt check
+    std::once_flag blas_once;              // a failed load (no cuBLAS) is tried again on the next call
+    std::unique_ptr<BlasLibrary> blas;
 };
 
 int attribute(const DriverApi& api, CUdevice device, CUdevice_attribute which) {
@@ -132,6 +135,12 @@ public:
     }
 
     const Compiler& compiler() override { return nvrtc_compiler(); }
+
+    BlasLibrary* blas(int device) override {
+        auto& s = activate(device, "load cuBLAS for");
+        std::call_once(s.blas_once, [&] { s.blas = make_cublas(api_, describe(s.properties)); });
+        return s.blas.get();
+    }
 
     // ---- memory
 

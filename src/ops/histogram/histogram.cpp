@@ -395,7 +395,8 @@ Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t
     if (seen[1] != 0) throw InvalidArgumentError("'list' argument must have no negative elements");
     const std::uint64_t top = seen[0];
     if (top >= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-        throw InvalidArgumentError(concat("bincount of a value as large as ", top, " needs more bins than memory holds"));
+        throw InvalidArgumentError(
+            concat("bincount of a value as large as ", top, " needs more bins than memory holds"));
     const std::int64_t bins = std::max(minlength, static_cast<std::int64_t>(top) + 1);
     if (bins <= params.bins) return counts.index({Slice{0, bins, {}}});
     params.bins = bins;

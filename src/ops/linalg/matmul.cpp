@@ -1,8 +1,11 @@
-// src/ops/linalg/matmul.cpp: numpy.matmul (gpukit/linalg.hpp) over gpukit's own kernels
-// (kernels/gpukit_matmul.cuh): NumPy's shapes (1-D operands, broadcast batch dimensions), dtypes
-// and errors decided here, the products on the device.
+// src/ops/linalg/matmul.cpp: numpy.matmul (gpukit/linalg.hpp) over the backend's BLAS (cuBLAS:
+// float and complex dtypes) or gpukit's own kernels (kernels/gpukit_matmul.cuh: every dtype, and
+// every backend): NumPy's shapes (1-D operands, broadcast batch dimensions), dtypes and errors
+// decided here, the products on the device.
 #include <algorithm>
+#include <atomic>
 
+#include "backends/backend.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
 #include "gpukit/error.hpp"
@@ -10,6 +13,7 @@
 #include "gpukit/linalg.hpp"
 #include "gpukit/promotion.hpp"
 #include "gpukit/shape_ops.hpp"
+#include "gpukit/stream.hpp"
 #include "ops/elementwise/launch.hpp"
 #include "ops/linalg/matmul_header.hpp"
 #include "ops/own_kernels.hpp"
@@ -79,8 +83,98 @@ Shape broadcast_batch(const Array& a, const Array& b, std::span<const std::int64
     return shape;
 }
 
+// ---- the process's choices (set_matmul_precision, set_matmul_library)
+std::atomic<bool> allow_tf32{false};
+std::atomic<bool> own_kernels_only{false};
+
+// ---- through the backend's BLAS
+// A rows x cols matrix of these element strides as a BLAS operand: BLAS reads column-major, so a
+// row-major matrix is its transpose read as is (not transposed, leading dimension its row stride)
+// and a column-major one is itself (transposed, its column stride). None for other layouts.
+struct BlasOperand {
+    bool transposed = false;
+    std::int64_t ld = 1;
+};
+std::optional<BlasOperand> blas_operand(std::int64_t rows, std::int64_t cols, std::int64_t row_stride,
+                                        std::int64_t col_stride) {
+    if ((cols == 1 || col_stride == 1) && (rows == 1 || row_stride >= cols))
+        return BlasOperand{false, rows == 1 ? std::max<std::int64_t>(cols, 1) : row_stride};
+    if ((rows == 1 || row_stride == 1) && (cols == 1 || col_stride >= rows))
+        return BlasOperand{true, cols == 1 ? std::max<std::int64_t>(rows, 1) : col_stride};
+    return std::nullopt;
+}
+
+// Batch dimensions after merging: extent, then a's, b's and c's strides in elements.
+using BatchDims = std::vector<std::array<std::int64_t, 4>>;
+
+// C = A @ B through `blas`, C row-major (the result is a new C-order array): BLAS computes
+// C^T = B^T A^T, column-major, which is C's memory. A or B in another layout is copied first.
+// One call per batch dimension past the innermost (its products one strided batch).
+void blas_matmul(BlasLibrary& blas, const Array& a, const Array& b, const Array& c, const MatmulParams& p,
+                 const BatchDims& dims) {
+    const StreamRef stream = current_stream(c.device());
+    const auto operand = [&](const Array& x, std::int64_t rows, std::int64_t cols, std::int64_t row,
+                             std::int64_t col) -> std::optional<BlasOperand> {
+        if (launch_address(x, stream) % x.itemsize() != 0) return std::nullopt;  // BLAS reads whole elements
+        return blas_operand(rows, cols, row, col);
+    };
+    std::optional<BlasOperand> left = operand(a, p.m, p.k, p.a_row, p.a_col);
+    std::optional<BlasOperand> right = operand(b, p.k, p.n, p.b_row, p.b_col);
+    if (!left || !right) {
+        // Copies of every matrix, C order: their batch strides change with them.
+        const Array x = left ? a : a.copy(Order::C), y = right ? b : b.copy(Order::C);
+        MatmulParams q = p;
+        const std::size_t nb = a.ndim() - 2;
+        q.a_row = element_stride(x, nb), q.a_col = element_stride(x, nb + 1);
+        q.b_row = element_stride(y, nb), q.b_col = element_stride(y, nb + 1);
+        BatchDims copied;
+        for (std::size_t d = 0; d < nb; ++d)
+            if (x.shape()[d] != 1)
+                copied.push_back({x.shape()[d], element_stride(x, d), element_stride(y, d), element_stride(c, d)});
+        blas_matmul(blas, x, y, c, q, copied);
+        return;
+    }
+    GemmCall call;
+    call.dtype = c.dtype();
+    call.m = p.n, call.n = p.m, call.k = p.k;  // C^T (n x m) = B^T (n x k) A^T (k x m)
+    call.transpose_a = right->transposed, call.lda = right->ld;
+    call.transpose_b = left->transposed, call.ldb = left->ld;
+    call.ldc = std::max<std::int64_t>(p.n, 1);  // C is C-order
+    call.allow_tf32 = allow_tf32.load();
+    const std::uint64_t a_base = launch_address(a, stream), b_base = launch_address(b, stream),
+                        c_base = launch_address(c, stream);
+    const std::size_t itemsize = c.itemsize();
+    // The innermost batch dimension is BLAS's batch; the others are walked here.
+    const std::size_t outer = dims.empty() ? 0 : dims.size() - 1;
+    if (!dims.empty()) {
+        call.batch = dims.back()[0];
+        call.stride_a = dims.back()[2], call.stride_b = dims.back()[1], call.stride_c = dims.back()[3];
+    }
+    std::int64_t calls = 1;
+    for (std::size_t d = 0; d < outer; ++d) calls *= dims[d][0];
+    for (std::int64_t index = 0; index < calls; ++index) {
+        std::int64_t rest = index, a_offset = 0, b_offset = 0, c_offset = 0;
+        for (std::size_t d = outer; d-- > 0;) {
+            const std::int64_t i = rest % dims[d][0];
+            rest /= dims[d][0];
+            a_offset += i * dims[d][1], b_offset += i * dims[d][2], c_offset += i * dims[d][3];
+        }
+        call.a = b_base + static_cast<std::uint64_t>(b_offset) * itemsize;
+        call.b = a_base + static_cast<std::uint64_t>(a_offset) * itemsize;
+        call.c = c_base + static_cast<std::uint64_t>(c_offset) * itemsize;
+        blas.gemm(stream.native_handle(), call);
+    }
+}
+
+// The backend's BLAS for products of `dtype` on `device`, unless gpukit's own kernels are to run.
+BlasLibrary* vendor_blas(const Device& device, DType dtype) {
+    if (own_kernels_only.load()) return nullptr;
+    BlasLibrary* blas = device.backend().blas(device.ordinal());
+    return blas && blas->supports(dtype) ? blas : nullptr;
+}
+
 // Runs C = A @ B for A (batch..., m, k), B (batch..., k, n) broadcast to `batch` and C (batch...,
-// m, n) of the result's dtype, every operand a view of any strides.
+// m, n) of the result's dtype, every operand a view of any strides; C is a new C-order array.
 void launch_matmul(const Array& a, const Array& b, const Array& c, const Shape& batch) {
     const Device device = c.device();
     const StreamRef stream = current_stream(device);
@@ -93,7 +187,7 @@ void launch_matmul(const Array& a, const Array& b, const Array& c, const Shape& 
     p.b_row = element_stride(b, nb), p.b_col = element_stride(b, nb + 1);
     p.c_row = element_stride(c, nb), p.c_col = element_stride(c, nb + 1);
     // Batch dimensions, merged where every operand walks two of them as one.
-    std::vector<std::array<std::int64_t, 4>> dims;  // extent, a, b, c strides
+    BatchDims dims;
     for (std::size_t d = 0; d < nb; ++d) {
         const std::array<std::int64_t, 4> dim{batch[d], element_stride(a, d), element_stride(b, d),
                                               element_stride(c, d)};
@@ -106,6 +200,10 @@ void launch_matmul(const Array& a, const Array& b, const Array& c, const Shape& 
             }
         }
         dims.push_back(dim);
+    }
+    if (BlasLibrary* blas = vendor_blas(device, c.dtype())) {
+        blas_matmul(*blas, a, b, c, p, dims);
+        return;
     }
     if (dims.size() > max_batch_dims)
         throw InvalidArgumentError(concat("matmul: the batch dimensions of these operands do not merge into ",
@@ -137,6 +235,30 @@ void launch_matmul(const Array& a, const Array& b, const Array& c, const Shape& 
 
 }  // namespace
 }  // namespace detail
+
+void set_matmul_precision(std::string_view precision) {
+    if (precision == "highest")
+        detail::allow_tf32 = false;
+    else if (precision == "high" || precision == "tf32")
+        detail::allow_tf32 = true;
+    else
+        throw InvalidArgumentError(detail::concat("set_matmul_precision: '", precision,
+                                                  "' is not a precision gpukit offers: 'highest' (float32 "
+                                                  "throughout) or 'high' / 'tf32' (TF32 tensor cores)"));
+}
+std::string matmul_precision() { return detail::allow_tf32 ? "high" : "highest"; }
+
+void set_matmul_library(std::string_view library) {
+    if (library == "vendor")
+        detail::own_kernels_only = false;
+    else if (library == "own")
+        detail::own_kernels_only = true;
+    else
+        throw InvalidArgumentError(detail::concat("set_matmul_library: '", library,
+                                                  "' is not 'vendor' (the backend's BLAS, cuBLAS on CUDA) or "
+                                                  "'own' (gpukit's kernels)"));
+}
+std::string matmul_library() { return detail::own_kernels_only ? "own" : "vendor"; }
 
 Array matmul(const Array& a, const Array& b, const MatmulOptions& options) {
     using detail::concat;
