@@ -37,6 +37,9 @@ using NativeEvent = void*;
 using NativeModule = void*;
 using NativeFunction = void*;
 
+// The most bytes Backend::upload_staged takes in one call.
+inline constexpr std::size_t staged_upload_limit = std::size_t{64} << 10;
+
 // How long a wait for the device may last: until `deadline`; `seconds` as the caller asked, for
 // messages. A nullopt Deadline waits as long as it takes.
 struct WaitLimit {
@@ -111,6 +114,12 @@ public:
     // A nullopt stream makes the call synchronous.
     virtual void copy_to_device(int device, std::uint64_t dst, const void* src, std::size_t bytes,
                                 std::optional<NativeStream> stream) = 0;
+    // Queues a copy of at most staged_upload_limit bytes of ordinary (pageable) host memory on
+    // `stream` and returns once the bytes are taken: the caller may free or change them at once, and
+    // the host does not wait for the device (CUDA stages pageable memory so; pinned memory it would
+    // read later, so callers pass only memory they allocated themselves).
+    virtual void upload_staged(int device, std::uint64_t dst, const void* src, std::size_t bytes,
+                               NativeStream stream) = 0;
     virtual void copy_to_host(int device, void* dst, std::uint64_t src, std::size_t bytes,
                               std::optional<NativeStream> stream) = 0;
     virtual void copy_on_device(int device, std::uint64_t dst, std::uint64_t src, std::size_t bytes,

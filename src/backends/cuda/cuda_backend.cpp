@@ -193,6 +193,11 @@ public:
         });
     }
 
+    void upload_staged(int device, std::uint64_t dst, const void* src, std::size_t bytes,
+                       NativeStream stream) override {
+        copy_to_device(device, dst, src, bytes, stream);  // pageable: staged before cuMemcpyHtoDAsync returns
+    }
+
     void copy_to_host(int device, void* dst, std::uint64_t src, std::size_t bytes,
                       std::optional<NativeStream> stream) override {
         auto& s = activate(device, "copy from");

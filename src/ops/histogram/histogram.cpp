@@ -3,6 +3,7 @@
 // the host (ranges, edges, bin counts, the checks of its arguments) is decided here the same way;
 // the counting runs on the device.
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <numbers>
 
 #include "array/convert.hpp"
+#include "array/upload.hpp"
 #include "gpukit/advanced_indexing.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
@@ -80,12 +82,16 @@ Accumulator accumulator_for(const std::optional<Array>& weights) {
 }
 
 // The 1-D `values` counted (or their `weights`, flattened alike, summed) into `p.bins` bins found
-// as `p` says; the accumulators, on the values' device.
-Array count_into_bins(const Array& values, const std::optional<Array>& weights, HistogramParams p) {
+// as `p` says; the accumulators, on the values' device. With `track`, two 8-byte slots follow the
+// bins (zeroed with them: one fill) where the kernel leaves the largest value and whether any was
+// negative (gk_histogram_params.extremes).
+Array count_into_bins(const Array& values, const std::optional<Array>& weights, HistogramParams p, bool track = false) {
     const Device device = values.device();
     const StreamRef stream = current_stream(device);
     const Accumulator accumulator = accumulator_for(weights);
-    Array out = zeros({p.bins}, accumulator.dtype, Order::C, device);
+    const std::int64_t slots = track ? (16 + itemsize(accumulator.dtype) - 1) / itemsize(accumulator.dtype) : 0;
+    Array out = zeros({p.bins + slots}, accumulator.dtype, Order::C, device);
+    if (track) p.extremes = launch_address(out, stream) + static_cast<std::uint64_t>(p.bins) * out.itemsize();
     p.values = launch_address(values, stream);
     p.size = values.size();
     p.stride = element_stride(values);
@@ -213,8 +219,12 @@ EqualEdges equal_edges(const OuterEdges& outer, std::int64_t count, DType edge_d
         if (!(values[k - 1] < values[k]))
             throw InvalidArgumentError(concat("Too many bins for data range. Cannot create ", count,
                                               " finite-sized bins", bins_name.empty() ? "" : " for ", bins_name, "."));
-    return {.edges = Array::from_host(ConstHostView(typed.data(), edge_dtype, {num}), device),
-            .edges_as_double = Array::from_host(std::span<const double>(values), {num}, device),
+    // Queued, not waited for: a synchronous copy would wait for the device's earlier work first.
+    Array edges = detail::upload(std::span<const std::byte>(typed), edge_dtype, device);
+    Array edges_as_double =
+        edge_dtype == DType::float64 ? edges : detail::upload(std::span<const double>(values), DType::float64, device);
+    return {.edges = std::move(edges),
+            .edges_as_double = std::move(edges_as_double),
             .first = values.front(),
             .last = values.back(),
             .scale = div / (values.back() - values.front()),
@@ -388,10 +398,12 @@ Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t
     // past the guess costs a second pass with the bins it needs.
     const std::int64_t shared_bins = detail::shared_histogram_bins(accumulator_for(weight_values).kind);
     params.bins = std::max(minlength, shared_bins);
-    const Array extremes = zeros({2}, DType::uint64, Order::C, values.device());
-    params.extremes = launch_address(extremes, current_stream(values.device()));
-    Array counts = count_into_bins(values, weight_values, params);
-    const std::vector<std::uint64_t> seen = extremes.to_vector<std::uint64_t>();
+    Array counts = count_into_bins(values, weight_values, params, true);
+    const Array slots = counts.index({Slice{params.bins, {}, {}}});
+    std::vector<std::byte> bytes(static_cast<std::size_t>(slots.nbytes()));
+    slots.copy_to_host(HostView(bytes.data(), slots.dtype(), slots.shape()));
+    std::array<std::uint64_t, 2> seen{};
+    std::memcpy(seen.data(), bytes.data(), sizeof seen);
     if (seen[1] != 0) throw InvalidArgumentError("'list' argument must have no negative elements");
     const std::uint64_t top = seen[0];
     if (top >= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
@@ -400,7 +412,6 @@ Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t
     const std::int64_t bins = std::max(minlength, static_cast<std::int64_t>(top) + 1);
     if (bins <= params.bins) return counts.index({Slice{0, bins, {}}});
     params.bins = bins;
-    params.extremes = 0;
     return count_into_bins(values, weight_values, params);
 }
 

@@ -168,7 +168,9 @@ void blas_matmul(BlasLibrary& blas, const Array& a, const Array& b, const Array&
 
 // The backend's BLAS for products of `dtype` on `device`, unless gpukit's own kernels are to run.
 BlasLibrary* vendor_blas(const Device& device, DType dtype) {
-    if (own_kernels_only.load()) return nullptr;
+    // Integer and bool products are gpukit's alone: they never load the library (nor fail without it).
+    const DTypeKind kind = dtype_info(dtype).kind;
+    if (own_kernels_only.load() || (kind != DTypeKind::floating && kind != DTypeKind::complex)) return nullptr;
     BlasLibrary* blas = device.backend().blas(device.ordinal());
     return blas && blas->supports(dtype) ? blas : nullptr;
 }
