@@ -58,8 +58,25 @@
 #define GK_CONV_TILE_X 32
 #define GK_CONV_TILE_Y 64
 #define GK_CONV_TILE_THREADS_Y 8
-// Staging: the global loads each thread issues before it stores them into shared memory.
-#define GK_CONV_STAGE_BATCH 8
+// Staging: the global loads each thread issues before it stores them into shared memory. With the
+// taps known, a thread's whole share of the stage (up to 12 values) in one batch: a share of 9 or
+// 10 in batches of 8 waited for memory twice, the second time for one or two values.
+#define GK_CONV_STAGE_BATCH_MAX 12
+#define GK_CONV_STAGE_BATCH(values, threads)                                                               \
+    (((values) + (threads)-1) / (threads) < GK_CONV_STAGE_BATCH_MAX ? ((values) + (threads)-1) / (threads) \
+                                                                    : GK_CONV_STAGE_BATCH_MAX)
+#ifdef GK_CONV_TAPS_X
+#define GK_CONV_LINE_BATCH GK_CONV_STAGE_BATCH(GK_CONV_LINE_TILE + GK_CONV_TAPS_X - 1, GK_CONV_LINE_THREADS)
+#else
+#define GK_CONV_LINE_BATCH 8
+#endif
+#if defined(GK_CONV_TAPS_X) && defined(GK_CONV_TAPS_Y)
+#define GK_CONV_TILE_BATCH                                                                             \
+    GK_CONV_STAGE_BATCH((GK_CONV_TILE_Y + GK_CONV_TAPS_Y - 1) * (GK_CONV_TILE_X + GK_CONV_TAPS_X - 1), \
+                        GK_CONV_TILE_X * GK_CONV_TILE_THREADS_Y)
+#else
+#define GK_CONV_TILE_BATCH 8
+#endif
 
 // The weights in constant memory: 8 KiB (1024 real weights, 512 complex).
 #define GK_CONV_CONSTANT_WORDS 1024
@@ -377,7 +394,7 @@ __device__ inline gk_conv_value gk_conv_line_input(const gk_convolution_params& 
 __device__ inline long long gk_conv_padded(long long s) { return s + s / GK_CONV_LINE_PER; }
 
 // Stages `count` inputs of a line from index `start` along the axis: value s at gk_conv_padded(s).
-// Each thread first loads GK_CONV_STAGE_BATCH values into registers, then stores them: that many
+// Each thread first loads GK_CONV_LINE_BATCH values into registers, then stores them: that many
 // independent global loads in flight per thread (one at a time, the staging was latency bound:
 // ncu saw 14 % of DRAM bandwidth and L1TEX waits). A run that lies inside the line (all but a
 // line's first and last tiles) reads without the extension's index arithmetic; the caller passes
@@ -387,10 +404,10 @@ __device__ __forceinline__ void gk_conv_stage_line_run(const gk_convolution_para
     const int compute = gk_conv_compute(p), dtype = gk_conv_input_dtype(p), itemsize = gk_dtype_itemsize(dtype);
     const long long stride = p.in_strides[p.axis];
     const char* input = (const char*)p.input + base * itemsize;
-    for (int first = threadIdx.x; first < count; first += blockDim.x * GK_CONV_STAGE_BATCH) {
-        gk_conv_value v[GK_CONV_STAGE_BATCH];
+    for (int first = threadIdx.x; first < count; first += blockDim.x * GK_CONV_LINE_BATCH) {
+        gk_conv_value v[GK_CONV_LINE_BATCH];
 #pragma unroll
-        for (int b = 0; b < GK_CONV_STAGE_BATCH; ++b) {
+        for (int b = 0; b < GK_CONV_LINE_BATCH; ++b) {
             const int s = first + b * (int)blockDim.x;
             if (interior) {  // no branch around the load: past the end, the last value again, not stored
                 v[b] = gk_conv_load(dtype, compute, input + (start + (s < count ? s : count - 1)) * stride * itemsize);
@@ -399,7 +416,7 @@ __device__ __forceinline__ void gk_conv_stage_line_run(const gk_convolution_para
             v[b] = s < count ? gk_conv_line_input(p, base, start + s) : gk_conv_value{0.0, 0.0, 0};
         }
 #pragma unroll
-        for (int b = 0; b < GK_CONV_STAGE_BATCH; ++b) {
+        for (int b = 0; b < GK_CONV_LINE_BATCH; ++b) {
             const int s = first + b * (int)blockDim.x;
             if (s < count) gk_conv_stage_put(compute, stage, gk_conv_padded(s), v[b]);
         }
@@ -492,7 +509,7 @@ extern "C" __global__ void __launch_bounds__(GK_CONV_LINE_THREADS, GK_CONV_LINE_
 }
 
 // Stages the tile whose first output is (y0, x0): value s of the stage is the input at row s /
-// width, column s % width of the tile's window. As gk_conv_stage_line_run: GK_CONV_STAGE_BATCH
+// width, column s % width of the tile's window. As gk_conv_stage_line_run: GK_CONV_TILE_BATCH
 // loads in flight per thread, and an `interior` tile, whose window lies inside the image (all but
 // the edge tiles), reads without the extension's index arithmetic.
 __device__ __forceinline__ void gk_conv_stage_tile(const gk_convolution_params& p, double* stage, long long y0,
@@ -503,10 +520,10 @@ __device__ __forceinline__ void gk_conv_stage_tile(const gk_convolution_params& 
     const int threads = GK_CONV_TILE_X * GK_CONV_TILE_THREADS_Y, count = width * height;
     const long long top = y0 + p.offset[0], left = x0 + p.offset[1];
     const char* input = (const char*)p.input;
-    for (int first = thread; first < count; first += threads * GK_CONV_STAGE_BATCH) {
-        gk_conv_value v[GK_CONV_STAGE_BATCH];
+    for (int first = thread; first < count; first += threads * GK_CONV_TILE_BATCH) {
+        gk_conv_value v[GK_CONV_TILE_BATCH];
 #pragma unroll
-        for (int b = 0; b < GK_CONV_STAGE_BATCH; ++b) {
+        for (int b = 0; b < GK_CONV_TILE_BATCH; ++b) {
             if (interior) {
                 // No branch around the load (a branch would keep the loads from issuing together):
                 // past the end, a thread reads the last value again and does not store it.
@@ -525,7 +542,7 @@ __device__ __forceinline__ void gk_conv_stage_tile(const gk_convolution_params& 
                        : gk_conv_load(dtype, compute, input + (iy * p.in_strides[0] + ix * p.in_strides[1]) * itemsize);
         }
 #pragma unroll
-        for (int b = 0; b < GK_CONV_STAGE_BATCH; ++b)
+        for (int b = 0; b < GK_CONV_TILE_BATCH; ++b)
             if (first + b * threads < count) gk_conv_stage_put(compute, stage, first + b * threads, v[b]);
     }
 }
@@ -538,7 +555,7 @@ __device__ __forceinline__ void gk_conv_stage_tile(const gk_convolution_params& 
 // consecutive outputs.
 // Real sums with a short window fit 48 registers (ptxas, sm_90: no spills in the interior path),
 // so five 256-thread blocks share a multiprocessor, not four: more tiles' loads in flight.
-#if defined(GK_CONV_TAPS_Y) && GK_CONV_TAPS_Y <= 9 && defined(GK_CONV_COMPUTE) && GK_CONV_COMPUTE == GK_CONV_REAL
+#if defined(GK_CONV_TAPS_Y) && GK_CONV_TAPS_Y <= 7 && defined(GK_CONV_COMPUTE) && GK_CONV_COMPUTE == GK_CONV_REAL
 #define GK_CONV_TILE_BLOCKS_PER_SM 5
 #else
 #define GK_CONV_TILE_BLOCKS_PER_SM 1
