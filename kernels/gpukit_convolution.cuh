@@ -432,10 +432,14 @@ __device__ inline void gk_conv_stage_line(const gk_convolution_params& p, double
 
 // Real sums fit 64 registers for any unrolled tap count (ptxas, sm_90: no spills), so four
 // 256-thread blocks share a multiprocessor (68 registers gave three); at 48 (five) they spill.
-// Not with the reflecting and wrapping modes, whose 64-bit remainders then spill a little.
-#if defined(GK_CONV_TAPS_X) && defined(GK_CONV_COMPUTE) && GK_CONV_COMPUTE == GK_CONV_REAL && \
-    (GK_CONV_MODE == GK_CONV_CONSTANT || GK_CONV_MODE == GK_CONV_NEAREST)
+// The reflecting and wrapping modes, whose 64-bit remainders spill a little at 64, keep three
+// (left alone, ptxas took 88 registers for them: two blocks).
+#if defined(GK_CONV_TAPS_X) && defined(GK_CONV_COMPUTE) && GK_CONV_COMPUTE == GK_CONV_REAL
+#if GK_CONV_MODE == GK_CONV_CONSTANT || GK_CONV_MODE == GK_CONV_NEAREST
 #define GK_CONV_LINE_BLOCKS_PER_SM 4
+#else
+#define GK_CONV_LINE_BLOCKS_PER_SM 3
+#endif
 #else
 #define GK_CONV_LINE_BLOCKS_PER_SM 1
 #endif
