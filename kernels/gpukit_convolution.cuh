@@ -512,6 +512,13 @@ extern "C" __global__ void __launch_bounds__(GK_CONV_LINE_THREADS, GK_CONV_LINE_
     }
 }
 
+// ---- gk_convolve_tile2d: 2-D, a 32x64 output tile staged with its halo in shared memory
+// Block work item w: tile w of the image (tiles_x across); a 32x8 block, thread (x, y) the 8
+// outputs of column x at rows 8 y to 8 y + 7. With the taps known at compile time, each staged
+// column is read once per tap across into a window of 8 + taps_y - 1 registers that serves all 8
+// outputs and every tap down; a warp reads 32 consecutive values (no bank conflicts) and writes 32
+// consecutive outputs.
+
 // Stages the tile whose first output is (y0, x0): value s of the stage is the input at row s /
 // width, column s % width of the tile's window. As gk_conv_stage_line_run: GK_CONV_TILE_BATCH
 // loads in flight per thread, and an `interior` tile, whose window lies inside the image (all but
@@ -551,12 +558,6 @@ __device__ __forceinline__ void gk_conv_stage_tile(const gk_convolution_params& 
     }
 }
 
-// ---- gk_convolve_tile2d: 2-D, a 32x64 output tile staged with its halo in shared memory
-// Block work item w: tile w of the image (tiles_x across); a 32x8 block, thread (x, y) the 8
-// outputs of column x at rows 8 y to 8 y + 7. With the taps known at compile time, each staged
-// column is read once per tap across into a window of 8 + taps_y - 1 registers that serves all 8
-// outputs and every tap down; a warp reads 32 consecutive values (no bank conflicts) and writes 32
-// consecutive outputs.
 // Real sums with a short window fit 48 registers (ptxas, sm_90: no spills in the interior path),
 // so five 256-thread blocks share a multiprocessor, not four: more tiles' loads in flight.
 #if defined(GK_CONV_TAPS_Y) && GK_CONV_TAPS_Y <= 7 && defined(GK_CONV_COMPUTE) && GK_CONV_COMPUTE == GK_CONV_REAL
