@@ -33,7 +33,8 @@ struct RandomParams {
 Kernel random_kernel(std::string_view name, const Device& device);
 
 // Launches the kernel `name` over `threads` independent work items (Philox blocks, or elements
-// for poisson) on the current stream of `device`, on the elementwise engine's grid.
+// for poisson) on the current stream of `device`, on the elementwise engine's grid (a quarter of
+// the threads for the compute-bound normals and exponentials on a large GPU launch).
 void launch_random(std::string_view name, const Device& device, std::int64_t threads, const RandomParams& params);
 
 }  // namespace gpukit::detail

@@ -62,6 +62,20 @@ def bits53(w0, w1):
     return (high << numpy.uint64(26)) | low
 
 
+def fma32(a, b, c):
+    """fmaf: a * b + c of float32s rounded once. The product is exact in float64; the sum, rounded to
+    odd in float64 (its rounding error from TwoSum), then rounds to float32 as the exact sum would
+    (53 >= 24 + 2 bits: Boldo and Melquiond, "Emulation of FMA and correctly rounded sums", 2008)."""
+    p = numpy.asarray(a, numpy.float64) * numpy.asarray(b, numpy.float64)
+    c = numpy.asarray(c, numpy.float64)
+    s = p + c
+    b_virtual = s - p
+    error = (p - (s - b_virtual)) + (c - b_virtual)
+    even = (numpy.atleast_1d(s).view(numpy.uint64) & numpy.uint64(1)).reshape(numpy.shape(s)) == 0
+    odd = numpy.nextafter(s, numpy.where(error > 0, numpy.inf, -numpy.inf))
+    return numpy.where((error != 0) & even, odd, s).astype(F)
+
+
 def log32(x):
     bits = x.view(numpy.uint32)
     e = (bits >> 23).astype(numpy.int32) - 127
@@ -72,10 +86,10 @@ def log32(x):
     f = mantissa.view(F) - F(1)
     s = f / (F(2) + f)
     z = s * s
-    series = z * (F("0.6666667") + z * (F("0.4") + z * (F("0.2857143") + z * F("0.22222222"))))
-    log1p = (s + s) + s * series
+    series = z * fma32(z, fma32(z, fma32(z, F("0.22222222"), F("0.2857143")), F("0.4")), F("0.6666667"))
+    log1p = fma32(s, series, s + s)
     fe = e.astype(F)
-    return fe * F("0.69314575") + (fe * F("1.4286068e-06") + log1p)
+    return fma32(fe, F("0.69314575"), fma32(fe, F("1.4286068e-06"), log1p))
 
 
 def log64(x):
@@ -110,11 +124,11 @@ def sincos32(k24):
     x2 = x * x
     s = F("0.00016044118")
     for c in ("-0.004681754", "0.079692625", "-0.6459641", "1.5707964"):
-        s = F(c) + x2 * s
+        s = fma32(x2, s, F(c))
     cos = F("-2.5202042e-05")
-    for c in ("0.00091926026", "-0.02086348", "0.2536695", "-1.2337005"):
-        cos = F(c) + x2 * cos
-    return quadrant(q, x * s, F(1) + x2 * cos)
+    for c in ("0.00091926026", "-0.02086348", "0.2536695", "-1.2337005", "1"):
+        cos = fma32(x2, cos, F(c))
+    return quadrant(q, x * s, cos)
 
 
 def sincos64(k53):
