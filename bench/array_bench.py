@@ -389,6 +389,8 @@ def host_times(lib):
     x = lib.to_device(np.arange(1, 17, dtype=np.float32))
     y = lib.to_device(np.arange(2, 18, dtype=np.float32))
     m = lib.to_device(np.arange(1, 17, dtype=np.float32).reshape(4, 4))
+    square = lib.to_device(np.random.default_rng(10).random((64, 64), dtype=np.float32))
+    values = lib.to_device(np.random.default_rng(11).integers(0, 256, 4096, dtype=np.int32))
     rows = {
         "x + y (16)": lambda: x + y,
         "x + 1.0": lambda: x + 1.0,
@@ -397,6 +399,10 @@ def host_times(lib):
         "x.sum()": lambda: x.sum(),
         "m.sum(axis=0) (4x4)": (lambda: m.sum(dim=0)) if lib.name == "torch" else (lambda: m.sum(axis=0)),
         "m.sum(axis=1) (4x4)": (lambda: m.sum(dim=1)) if lib.name == "torch" else (lambda: m.sum(axis=1)),
+        # Issue 16: a 64x64 matmul's host time <= 6 us.
+        "matmul 64x64 f32": lambda: square @ square,
+        "histogram 256 bins (4096 i32)": (lambda: torch.histc(values.float(), bins=256, min=0, max=256))
+        if lib.name == "torch" else (lambda: xp.histogram(values, bins=256, range=(0, 256))),
     }
     result = {}
     for name, step in rows.items():
