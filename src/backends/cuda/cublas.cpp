@@ -91,7 +91,7 @@ public:
         check(api_, api_.get_version(handle_, &version_), "Failed to read cuBLAS's version");
         cuda::check(driver_.cuMemAlloc(&workspace_, workspace_bytes), nullptr,
                     [&] { return concat("Failed to allocate cuBLAS's workspace on ", device_); });
-        cuda::check(driver_.cuEventCreate(&last_product_, CU_EVENT_DISABLE_TIMING), nullptr,
+        cuda::check(driver_.cuEventCreate(&stream_switch_, CU_EVENT_DISABLE_TIMING), nullptr,
                     [&] { return concat("Failed to create an event for cuBLAS on ", device_); });
     }
     // The handle, workspace and event stay until the process ends: cuBLAS registers its own exit
@@ -120,14 +120,7 @@ public:
     void gemm(NativeStream native_stream, const GemmCall& call) override {
         const auto stream = static_cast<CUstream>(native_stream);
         const std::scoped_lock lock(mutex_);  // one handle and one workspace: one product at a time
-        // The workspace is shared by every stream: a product on another stream than the last one's
-        // waits for that one, whose kernels may still be using it.
-        if (has_last_ && stream != last_stream_)
-            cuda::check(driver_.cuStreamWaitEvent(stream, last_product_, 0), nullptr,
-                        [&] { return concat("Failed to order cuBLAS's workspace between streams on ", device_); });
-        check(api_, api_.set_stream(handle_, reinterpret_cast<cudaStream_t>(stream)), "Failed to set cuBLAS's stream");
-        check(api_, api_.set_workspace(handle_, reinterpret_cast<void*>(workspace_), workspace_bytes),
-              "Failed to give cuBLAS its workspace");
+        if (!has_stream_ || stream != stream_) switch_to(stream);
         const cudaDataType type = data_type(call.dtype);
         cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
         const float one_f = 1, zero_f = 0;
@@ -161,22 +154,36 @@ public:
                         CUBLAS_GEMM_DEFAULT),
               concat("Failed to multiply ", call.batch, " matrices of ", to_string(call.dtype), " (", call.m, "x",
                      call.k, " by ", call.k, "x", call.n, ") with cuBLAS on ", device_));
-        cuda::check(driver_.cuEventRecord(last_product_, stream), nullptr,
-                    [&] { return concat("Failed to record cuBLAS's last product on ", device_); });
-        last_stream_ = stream;
-        has_last_ = true;
     }
 
 private:
+    // The workspace is shared by every stream: products on `stream` wait for what is queued on the
+    // last one (its products' kernels may still be using it). Setting a stream drops the handle's
+    // workspace (cuBLAS's documented behaviour), so it is given again. Only at a switch: a call on
+    // the same stream as the last one costs neither.
+    void switch_to(CUstream stream) {
+        if (has_stream_) {
+            cuda::check(driver_.cuEventRecord(stream_switch_, stream_), nullptr,
+                        [&] { return concat("Failed to record cuBLAS's last products on ", device_); });
+            cuda::check(driver_.cuStreamWaitEvent(stream, stream_switch_, 0), nullptr,
+                        [&] { return concat("Failed to order cuBLAS's workspace between streams on ", device_); });
+        }
+        check(api_, api_.set_stream(handle_, reinterpret_cast<cudaStream_t>(stream)), "Failed to set cuBLAS's stream");
+        check(api_, api_.set_workspace(handle_, reinterpret_cast<void*>(workspace_), workspace_bytes),
+              "Failed to give cuBLAS its workspace");
+        stream_ = stream;
+        has_stream_ = true;
+    }
+
     const DriverApi& driver_;
     const CublasApi& api_;
     std::string device_;
     cublasHandle_t handle_ = nullptr;
     int version_ = 0;
     CUdeviceptr workspace_ = 0;
-    CUevent last_product_ = nullptr;
-    CUstream last_stream_ = nullptr;
-    bool has_last_ = false;
+    CUevent stream_switch_ = nullptr;
+    CUstream stream_ = nullptr;  // the handle's stream (nullptr is the default stream: has_stream_ says whether set)
+    bool has_stream_ = false;
     std::mutex mutex_;
 };
 

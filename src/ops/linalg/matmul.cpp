@@ -166,11 +166,17 @@ void blas_matmul(BlasLibrary& blas, const Array& a, const Array& b, const Array&
     }
 }
 
+// Products up to this many multiply-adds run gpukit's kernel even where a BLAS is chosen: one
+// block's work, where the library's host time per call (its heuristics, about 5 us) would be most
+// of the product's time.
+constexpr std::int64_t small_product = std::int64_t{64} * 64 * 64;
+
 // The backend's BLAS for products of `dtype` on `device`, unless gpukit's own kernels are to run.
-BlasLibrary* vendor_blas(const Device& device, DType dtype) {
+BlasLibrary* vendor_blas(const Device& device, DType dtype, std::int64_t multiply_adds) {
     // Integer and bool products are gpukit's alone: they never load the library (nor fail without it).
     const DTypeKind kind = dtype_info(dtype).kind;
     if (own_kernels_only.load() || (kind != DTypeKind::floating && kind != DTypeKind::complex)) return nullptr;
+    if (multiply_adds <= small_product) return nullptr;
     BlasLibrary* blas = device.backend().blas(device.ordinal());
     return blas && blas->supports(dtype) ? blas : nullptr;
 }
@@ -203,7 +209,9 @@ void launch_matmul(const Array& a, const Array& b, const Array& c, const Shape& 
         }
         dims.push_back(dim);
     }
-    if (BlasLibrary* blas = vendor_blas(device, c.dtype())) {
+    std::int64_t matrices = 1;
+    for (const auto& dim : dims) matrices *= dim[0];
+    if (BlasLibrary* blas = vendor_blas(device, c.dtype(), matrices * p.m * p.n * p.k)) {
         blas_matmul(*blas, a, b, c, p, dims);
         return;
     }

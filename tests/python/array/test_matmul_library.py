@@ -1,6 +1,7 @@
 """Which code computes matrix products (src/ops/linalg/matmul.cpp): the backend's BLAS (cuBLAS on
 CUDA; the simulator has none, so gpukit's kernels serve) or gpukit's own kernels, chosen by
-set_matmul_library; float32 precision by set_matmul_precision. Both libraries against numpy.matmul
+set_matmul_library (products of up to 64^3 multiply-adds run gpukit's kernels in either: the
+library's host time would be most of theirs); float32 precision by set_matmul_precision. Both libraries against numpy.matmul
 for every float and complex dtype and every layout cuBLAS takes as is or gpukit copies first; the
 error where cuBLAS is missing."""
 
@@ -55,7 +56,7 @@ LAYOUTS = {
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES)
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_every_float_dtype_and_layout_as_numpy(rng, library, dtype, layout):
-    a, b = random_array(rng, (37, 24), "float64"), random_array(rng, (24, 45), "float64")
+    a, b = random_array(rng, (137, 124), "float64"), random_array(rng, (124, 145), "float64")
     take_a, take_b = LAYOUTS[layout]
     x, y = take_a(a), take_b(b)
     if y.shape[0] != x.shape[1]:
@@ -70,9 +71,10 @@ def test_every_float_dtype_and_layout_as_numpy(rng, library, dtype, layout):
     compare(result, host_matmul(x_host, y_host).astype(host_dtype), x.shape[1])
 
 
-@pytest.mark.parametrize("shapes", [((3, 1, 4, 5), (2, 5, 6)), ((2, 3, 1, 7), (7, 1)), ((1, 7), (4, 7, 2)),
-                                    ((6,), (2, 6, 3)), ((2, 3, 6), (6,)), ((5, 1, 1), (5, 1, 9)),
-                                    ((1, 1), (1, 1)), ((0, 4), (4, 3)), ((3, 0), (0, 2))], ids=str)
+@pytest.mark.parametrize("shapes", [((3, 1, 40, 50), (2, 50, 60)), ((2, 3, 1, 700), (700, 1)),
+                                    ((1, 700), (40, 700, 20)), ((600,), (2, 600, 300)), ((2, 300, 600), (600,)),
+                                    ((5, 1, 1), (5, 1, 9)), ((3, 1, 4, 5), (2, 5, 6)), ((1, 1), (1, 1)),
+                                    ((0, 4), (4, 3)), ((3, 0), (0, 2))], ids=str)
 def test_batches_broadcasts_and_vectors(rng, library, shapes):
     a, b = random_array(rng, shapes[0], "float32"), random_array(rng, shapes[1], "float32")
     result = gpukit.matmul(gpukit.asarray(a), gpukit.asarray(b))
@@ -83,23 +85,23 @@ def test_batches_broadcasts_and_vectors(rng, library, shapes):
 
 def test_batches_that_do_not_merge_into_one_stride(rng, library):
     """Batch axes walked with strides no single batch stride describes: one library call per outer index."""
-    a = random_array(rng, (4, 6, 9, 10), "float64")[:, ::2]
-    b = random_array(rng, (3, 10, 7), "float64")[None, :, :, ::-1]
+    a = random_array(rng, (4, 6, 90, 100), "float64")[:, ::2]
+    b = random_array(rng, (3, 100, 70), "float64")[None, :, :, ::-1]
     expected = numpy.matmul(a, b)
-    compare(gpukit.asarray(a.copy())[:, :] @ gpukit.asarray(b.copy()), expected, 10)
-    ga = gpukit.asarray(random_array(rng, (4, 6, 9, 10), "float64"))
-    gb = gpukit.asarray(random_array(rng, (3, 10, 7), "float64"))
-    compare(ga[:, ::2] @ gb[None, :, :, ::-1], numpy.matmul(ga.get()[:, ::2], gb.get()[None, :, :, ::-1]), 10)
+    compare(gpukit.asarray(a.copy())[:, :] @ gpukit.asarray(b.copy()), expected, 100)
+    ga = gpukit.asarray(random_array(rng, (4, 6, 90, 100), "float64"))
+    gb = gpukit.asarray(random_array(rng, (3, 100, 70), "float64"))
+    compare(ga[:, ::2] @ gb[None, :, :, ::-1], numpy.matmul(ga.get()[:, ::2], gb.get()[None, :, :, ::-1]), 100)
 
 
 def test_products_through_tensordot_einsum_and_dot(rng, library):
-    a, b = random_array(rng, (5, 6, 7), "complex128"), random_array(rng, (7, 6, 3), "complex128")
+    a, b = random_array(rng, (50, 60, 70), "complex128"), random_array(rng, (70, 60, 30), "complex128")
     compare(gpukit.tensordot(gpukit.asarray(a), gpukit.asarray(b), axes=([1, 2], [1, 0])),
-            numpy.tensordot(a, b, axes=([1, 2], [1, 0])), 42)
+            numpy.tensordot(a, b, axes=([1, 2], [1, 0])), 4200)
     compare(gpukit.einsum("bij,jkl->bikl", gpukit.asarray(a), gpukit.asarray(b)), numpy.einsum("bij,jkl->bikl", a, b),
-            7)
-    c = random_array(rng, (4, 7, 3), "complex128")
-    compare(gpukit.dot(gpukit.asarray(a), gpukit.asarray(c)), numpy.dot(a, c), 7)
+            70)
+    c = random_array(rng, (4, 70, 30), "complex128")
+    compare(gpukit.dot(gpukit.asarray(a), gpukit.asarray(c)), numpy.dot(a, c), 70)
 
 
 def test_integer_products_run_gpukits_kernels_in_either_library(rng, library):
