@@ -55,6 +55,8 @@ struct gk_random_params {
                                                  // exponential: scale; poisson: lam
     unsigned long long low;                      // integers: the smallest value, two's complement
     unsigned long long span;                     // integers: high - low (inclusive high)
+    unsigned long long values_a;                 // 0, or one parameter per element (C order): poisson's lam (float64),
+    unsigned long long values_b;                 // integers' low and span (uint64): draws whose parameters are arrays
     int itemsize;                                // integers: bytes of an output element
     int affine;                                  // normal, uniform: out = a + b * z, not z
 };
@@ -382,6 +384,28 @@ extern "C" __global__ void gk_random_integers64(const gk_random_params p) {
     }
 }
 
+// Array bounds: each element's own low and span, 64-bit words (two a block) whatever the span.
+extern "C" __global__ void gk_random_integers_each(const gk_random_params p) {
+    const unsigned long long* lows = (const unsigned long long*)p.values_a;
+    const unsigned long long* spans = (const unsigned long long*)p.values_b;
+    GK_ELEMENTS(j, gk_random_blocks(p.size, 2)) {
+        const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
+        for (int k = 0; k < 2 && 2 * j + k < p.size; ++k) {
+            const long long i = 2 * j + k;
+            const unsigned long long range = spans[i] + 1;  // 0 stands for 2^64
+            const unsigned long long threshold = range == 0 ? 0ull : (0ull - range) % range;
+            unsigned long long x = ((unsigned long long)b.w[2 * k] << 32) | b.w[2 * k + 1];
+            unsigned long long low = x * range;
+            for (unsigned attempt = 1; low < threshold; ++attempt) {
+                const gk_philox_block retry = gk_random_block(p, (unsigned long long)j, attempt);
+                x = ((unsigned long long)retry.w[2 * k] << 32) | retry.w[2 * k + 1];
+                low = x * range;
+            }
+            gk_store_integer(p, i, lows[i] + (range == 0 ? x : __umul64hi(x, range)));
+        }
+    }
+}
+
 // ---- poisson
 
 // An element's own substream: block `element` at attempts 0, 1, ..., two [0, 1) doubles each.
@@ -413,7 +437,7 @@ __device__ inline double gk_log_factorial(double k) {
 }
 
 __device__ inline long long gk_poisson(const gk_random_params& p, unsigned long long element) {
-    const double lam = p.a;
+    const double lam = p.values_a ? ((const double*)p.values_a)[element] : p.a;
     if (lam == 0.0) return 0;
     gk_substream s = {element, 0u, 0, gk_random_block(p, element, 0)};
     if (lam < 10.0) {
