@@ -133,7 +133,7 @@ TEST_F(MatmulGpuShapes, FastTilesAtTheEdgesOfEveryLayout) {
 }
 
 TEST_F(MatmulGpuShapes, FastTilesOfDoublesAndHalvesAndBatches) {
-    for (const DType dtype : {DType::float64, DType::float16}) {
+    for (const DType dtype : {DType::float64, DType::float16, DType::bfloat16}) {
         check_layouts(dtype, 3, 129, 257, 7, false, false, false);
         check_layouts(dtype, 2, 64, 24, 132, false, false, false);  // whole groups read and written at once
         check_layouts(dtype, 1, 132, 36, 68, true, true, false);
