@@ -301,15 +301,20 @@ __device__ inline void gk_matmul_fast_tile(const gk_matmul_params& p) {
                     a_load.load(a, k0, p.k, p.a_row, p.a_col, p.a_vector, a_next);
                     b_load.load(b, k0, p.k, p.b_col, p.b_row, p.b_vector, b_next);
                 }
-#pragma unroll 2  // fully unrolled, ptxas hoists shared reads ahead and wants 166 registers
-                for (int q = 0; q < DEPTH; ++q) {
+                // This thread's 4 consecutive rows and columns at each depth, a step of ROW apart:
+                // pointers that step, not indices (the index form cost registers and, fully unrolled,
+                // spilled; as pointers the whole slice unrolls within 128).
+                const C* a_at = a_slice + ty * 4;
+                const C* b_at = b_slice + tx * 4;
+#pragma unroll
+                for (int q = 0; q < DEPTH; ++q, a_at += ROW, b_at += ROW) {
                     C a_values[TM], b_values[TM];
 #pragma unroll
                     for (int h = 0; h < TM / 4; ++h) {
                         C part[4];
-                        gk_matmul_quad<C>::load(a_slice + q * ROW + h * 64 + ty * 4, part);
+                        gk_matmul_quad<C>::load(a_at + h * 64, part);
                         for (int e = 0; e < 4; ++e) a_values[h * 4 + e] = part[e];
-                        gk_matmul_quad<C>::load(b_slice + q * ROW + h * 64 + tx * 4, part);
+                        gk_matmul_quad<C>::load(b_at + h * 64, part);
                         for (int e = 0; e < 4; ++e) b_values[h * 4 + e] = part[e];
                     }
 #pragma unroll
