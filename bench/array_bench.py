@@ -260,9 +260,10 @@ def workloads(n, side):
             return lambda: gk.convolve(a, w, mode="same")
         return setup
 
-    def matmul(dtype, size):
+    def matmul(dtype, size, library="vendor"):
         """A square matmul (issue 16: float32 4096^3 >= 0.97x cuBLAS through the library, the own kernel
-        >= 60 % of it). PyTorch and CuPy call cuBLAS; neither allows TF32 unless asked (nor does gpukit)."""
+        >= 60 % of it). PyTorch and CuPy call cuBLAS; neither allows TF32 unless asked (nor does gpukit).
+        library="own": gpukit's own kernel (set_matmul_library, for that call only) against their cuBLAS."""
 
         def setup(lib):
             rng = np.random.default_rng(9)
@@ -275,6 +276,14 @@ def workloads(n, side):
                 a, b = (a.to(dt), b.to(dt)) if lib.name == "torch" else (a.astype(dt), b.astype(dt))
             if lib.name == "torch":
                 torch.backends.cuda.matmul.allow_tf32 = False
+            if lib.name == "gpukit" and library == "own":
+                def own():
+                    gk.set_matmul_library("own")
+                    try:
+                        return a @ b
+                    finally:
+                        gk.set_matmul_library("vendor")
+                return own
             return lambda: a @ b
         return setup
 
@@ -358,6 +367,9 @@ def workloads(n, side):
         ("matmul f64 4096^3 GFLOP/s", 2 * 4096**3, matmul("float64", 4096)),
         ("matmul f16 4096^3 GFLOP/s", 2 * 4096**3, matmul("float16", 4096)),
         ("matmul f32 1024^3 GFLOP/s", 2 * 1024**3, matmul("float32", 1024)),
+        ("matmul own f32 4096^3 GFLOP/s", 2 * 4096**3, matmul("float32", 4096, "own")),
+        ("matmul own f64 4096^3 GFLOP/s", 2 * 4096**3, matmul("float64", 4096, "own")),
+        ("matmul own f16 4096^3 GFLOP/s", 2 * 4096**3, matmul("float16", 4096, "own")),
     ]
 
 

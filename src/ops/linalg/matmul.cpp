@@ -4,6 +4,9 @@
 // decided here, the products on the device.
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
+#include <limits>
+#include <optional>
 
 #include "backends/backend.hpp"
 #include "gpukit/creation.hpp"
@@ -24,10 +27,13 @@ namespace detail {
 namespace {
 
 constexpr std::string_view matmul_header_name = "gpukit_matmul.cuh";
-constexpr std::size_t max_batch_dims = 8;  // GK_MATMUL_MAX_BATCH_DIMS
-constexpr std::int64_t tile = 64;          // GK_MATMUL_TILE
-constexpr std::int64_t depth = 16;         // GK_MATMUL_DEPTH
-constexpr std::uint32_t threads = 256;     // GK_MATMUL_THREADS
+constexpr std::size_t max_batch_dims = 8;    // GK_MATMUL_MAX_BATCH_DIMS
+constexpr std::int64_t tile = 64;            // GK_MATMUL_TILE
+constexpr std::int64_t depth = 16;           // GK_MATMUL_DEPTH
+constexpr std::uint32_t threads = 256;       // GK_MATMUL_THREADS
+constexpr std::uint32_t fast_threads = 256;  // GK_MATMUL_FAST_THREADS
+constexpr std::int64_t fast_pad = 4;         // GK_MATMUL_FAST_PAD
+constexpr std::int64_t max_grid_yz = 65535;  // the kernels loop over row tiles and matrices past it
 
 // Mirrors gk_matmul_params in kernels/gpukit_matmul.cuh.
 struct MatmulParams {
@@ -40,6 +46,7 @@ struct MatmulParams {
     std::int64_t b_batch[max_batch_dims] = {};
     std::int64_t c_batch[max_batch_dims] = {};
     std::int32_t batch_ndim = 0;
+    std::int32_t a_vector = 0, b_vector = 0, c_vector = 0;
 };
 
 // Bytes of one element of the type a dtype's products are summed in (gk_matmul_compute).
@@ -61,6 +68,56 @@ Kernel matmul_kernel(const Device& device, DType dtype) {
     if (!runs_chunked_shapes(device) && device.backend_info().capabilities.simulated)
         source.defines = "#define GK_GPU_SHAPES\n";
     return own_kernel(device, source, concat("gk_matmul_", to_string(dtype)));
+}
+
+// ---- gk_matmul_fast: register tiles for float operands that are row- or column-major
+// Its shape per dtype (gk_matmul_fast_shape): the storage type's name in the kernel source, the
+// side of C's tile a block computes, the depth of a slice of k, and the bytes of a summed value.
+struct FastShape {
+    std::string_view type;
+    std::int64_t tile = 0, depth = 0;
+    std::size_t compute_bytes = 0;
+};
+std::optional<FastShape> fast_shape(DType dtype) {
+    switch (dtype) {
+        case DType::float32: return FastShape{"float", 128, 8, 4};
+        case DType::float64: return FastShape{"double", 64, 16, 8};
+        case DType::float16: return FastShape{"gk_float16", 128, 8, 4};
+        case DType::bfloat16: return FastShape{"gk_bfloat16", 128, 8, 4};
+        default: return std::nullopt;
+    }
+}
+
+// Which way an operand's elements are contiguous, as the fast kernel reads them: along k (true:
+// A row-major, B column-major), across its tile (false: along A's rows or B's columns), or neither
+// (nullopt: the general kernel reads it). An axis of one element has any stride.
+std::optional<bool> contiguous_along_k(std::int64_t k_stride, std::int64_t k, std::int64_t across_stride,
+                                       std::int64_t across) {
+    if (k_stride == 1) return true;
+    if (across_stride == 1) return false;
+    if (k == 1) return true;
+    if (across == 1) return false;
+    return std::nullopt;
+}
+
+// Whether every group of 4 elements the fast kernel moves at once (4 consecutive along a unit
+// stride, starting at a multiple of 4) is aligned for its accesses of min(16, 4 * itemsize) bytes:
+// the address, the other axis's stride (unless that axis is one element long) and every batch stride.
+bool groups_aligned(std::uint64_t address, std::size_t itemsize, std::int64_t unit_stride, std::int64_t other_stride,
+                    std::int64_t other_extent, const std::vector<std::array<std::int64_t, 4>>& dims,
+                    std::size_t operand) {
+    const std::int64_t elements = std::min<std::int64_t>(4, 16 / static_cast<std::int64_t>(itemsize));
+    if (unit_stride != 1 || address % (static_cast<std::uint64_t>(elements) * itemsize) != 0) return false;
+    if (other_extent != 1 && other_stride % elements != 0) return false;
+    return std::all_of(dims.begin(), dims.end(), [&](const auto& dim) { return dim[operand] % elements == 0; });
+}
+
+Kernel fast_matmul_kernel(const Device& device, const FastShape& shape, bool a_along_k, bool b_along_k) {
+    OwnKernelSource source{"gpukit_matmul_fast.cu", matmul_header_name, matmul_header(), {}, {}};
+    if (device.backend_info().capabilities.simulated) source.defines = "#define GK_GPU_SHAPES\n";
+    source.defines += concat("#define GK_MATMUL_FAST_TYPE ", shape.type, "\n#define GK_MATMUL_A_ALONG_K ",
+                             a_along_k ? 1 : 0, "\n#define GK_MATMUL_B_ALONG_K ", b_along_k ? 1 : 0, "\n");
+    return own_kernel(device, source, "gk_matmul_fast");
 }
 
 std::int64_t element_stride(const Array& a, std::size_t axis) { return a.strides()[axis] / a.itemsize(); }
@@ -230,16 +287,39 @@ void launch_matmul(const Array& a, const Array& b, const Array& c, const Shape& 
     p.b = launch_address(b, stream);
     p.c = launch_address(c, stream);
     LaunchConfig config;
+    config.stream = stream;
     if (runs_chunked_shapes(device)) {
         config = elementwise_launch_config(true, p.batch * p.m, stream);
-    } else {
-        config.block = Dim3(threads);
-        config.grid = Dim3(static_cast<std::uint32_t>((p.n + tile - 1) / tile),
-                           static_cast<std::uint32_t>((p.m + tile - 1) / tile),
-                           static_cast<std::uint32_t>(std::min<std::int64_t>(p.batch, 65535)));
-        config.stream = stream;
-        config.shared_bytes = static_cast<std::size_t>(2 * depth * tile) * compute_bytes(c.dtype());
+        matmul_kernel(device, c.dtype())(config, p);
+        return;
     }
+    // The GPU's shapes: the fast kernel where the dtype and both operands' layouts allow it.
+    const std::optional<FastShape> fast = fast_shape(c.dtype());
+    const std::optional<bool> a_along_k = contiguous_along_k(p.a_col, p.k, p.a_row, p.m);
+    const std::optional<bool> b_along_k = contiguous_along_k(p.b_row, p.k, p.b_col, p.n);
+    if (fast && a_along_k && b_along_k &&
+        (p.k + fast->depth - 1) / fast->depth <= std::numeric_limits<std::int32_t>::max()) {
+        const std::size_t itemsize = c.itemsize();
+        p.a_vector = *a_along_k ? groups_aligned(p.a, itemsize, p.a_col, p.a_row, p.m, dims, 1)
+                                : groups_aligned(p.a, itemsize, p.a_row, p.a_col, p.k, dims, 1);
+        p.b_vector = *b_along_k ? groups_aligned(p.b, itemsize, p.b_row, p.b_col, p.n, dims, 2)
+                                : groups_aligned(p.b, itemsize, p.b_col, p.b_row, p.k, dims, 2);
+        p.c_vector = groups_aligned(p.c, itemsize, p.c_col, p.c_row, p.m, dims, 3);
+        config.block = Dim3(fast_threads);
+        config.grid = Dim3(static_cast<std::uint32_t>((p.n + fast->tile - 1) / fast->tile),
+                           static_cast<std::uint32_t>(std::min((p.m + fast->tile - 1) / fast->tile, max_grid_yz)),
+                           static_cast<std::uint32_t>(std::min(p.batch, max_grid_yz)));
+        // Two stages of an A and a B slice, each `depth` rows of tile + pad summed values.
+        config.shared_bytes =
+            static_cast<std::size_t>(2 * 2 * fast->depth * (fast->tile + fast_pad)) * fast->compute_bytes;
+        fast_matmul_kernel(device, *fast, *a_along_k, *b_along_k)(config, p);
+        return;
+    }
+    config.block = Dim3(threads);
+    config.grid = Dim3(static_cast<std::uint32_t>((p.n + tile - 1) / tile),
+                       static_cast<std::uint32_t>(std::min((p.m + tile - 1) / tile, max_grid_yz)),
+                       static_cast<std::uint32_t>(std::min(p.batch, max_grid_yz)));
+    config.shared_bytes = static_cast<std::size_t>(2 * depth * tile) * compute_bytes(c.dtype());
     matmul_kernel(device, c.dtype())(config, p);
 }
 
