@@ -46,7 +46,7 @@ def same_type(got, expected):
 
 
 @pytest.mark.parametrize("dtype", DTYPES + ["int32"])
-@pytest.mark.parametrize("shape", [(1, 1), (5, 5), (3, 4, 4), (0, 0), (2, 0, 0)])
+@pytest.mark.parametrize("shape", [(1, 1), (5, 5), (3, 4, 4), (0, 0), (2, 0, 0), (0, 3, 3)])
 def test_inv_det_slogdet(shape, dtype, rng):
     a = well_conditioned(rng, shape, dtype)
     d = gpukit.asarray(a)
@@ -240,6 +240,22 @@ def test_singular_value_norms(dtype, rng):
                 got = L.norm(d, ord, axis=axis, keepdims=keepdims)
                 same_type(got, expected)
                 close(got, expected, dtype, scale=10)
+
+
+def test_on_a_stream_of_its_own(rng):
+    """The solvers run on the current stream (their workspaces and info words ordered there)."""
+    a = well_conditioned(rng, (4, 6, 6), "float64")
+    b = random_array(rng, (4, 6, 2), "float64")
+    stream = gpukit.Stream()
+    with stream:
+        d = gpukit.asarray(a)
+        x = L.solve(d, gpukit.asarray(b))
+        w = L.eigvalsh(d + d.swapaxes(-1, -2))
+        s = L.svdvals(d)
+    stream.synchronize()
+    close(x, numpy.linalg.solve(a, b), "float64", scale=10)
+    close(w, numpy.linalg.eigvalsh(a + numpy.swapaxes(a, -1, -2)), "float64", scale=10)
+    close(s, numpy.linalg.svdvals(a), "float64", scale=10)
 
 
 # ---- bad input: NumPy's exception types and words
