@@ -5,13 +5,16 @@
 // cuSOLVER documentation, so gpukit builds where the CUDA toolkit has no cuSOLVER headers (where it
 // has them, the declarations are checked against them at compile time). libcusolver needs
 // libcublas, libcublasLt and libcusparse of the same CUDA release, which it loads by soname.
-// One handle per device (cusolverDnCreate), guarded by a mutex that is held while a call's work is enqueued (the
-// stream is the handle's state). A matrix of a batch is one call after the other on the stream;
-// the workspace a call asks for is allocated once per batch (every matrix has the same size).
+// One handle per device (cusolverDnCreate), guarded by a mutex held while a call's work is enqueued
+// (the stream is the handle's state). A matrix of a batch is one call after the other on the
+// stream; the workspace a call asks for is allocated once per batch (every matrix has one size).
 #include "backends/cuda/cusolver.hpp"
+
+#include <dlfcn.h>
 
 #include <complex>
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -99,16 +102,19 @@ struct Cusolver {
     DnFunctions<std::complex<double>> z;
 };
 
-// The nvidia-cusolver wheel's library folder, where a Python environment has one: site-packages'
-// nvidia/cu13/lib or nvidia/cusolver/lib (older wheels), beside the other CUDA wheels.
+// The nvidia-cusolver wheels' libraries beside this gpukit, where pip installed both into one
+// site-packages: gpukit's own file (the Python extension gpukit/_core...so, which carries the
+// library) is found by dladdr, and the wheels' folders sit next to its package's.
 std::vector<std::string> wheel_candidates() {
+    Dl_info self{};
+    if (dladdr(reinterpret_cast<const void*>(&wheel_candidates), &self) == 0 || !self.dli_fname) return {};
+    std::error_code ec;
+    const auto site = std::filesystem::weakly_canonical(self.dli_fname, ec).parent_path().parent_path();
+    if (ec) return {};
     std::vector<std::string> found;
-    const char* prefix = std::getenv("VIRTUAL_ENV");
-    if (!prefix || !*prefix) return found;
-    for (const char* python : {"python3.14", "python3.13", "python3.12", "python3.11", "python3.10"})
-        for (const char* folder : {"nvidia/cu13/lib/libcusolver.so.12", "nvidia/cusolver/lib/libcusolver.so.11",
-                                   "nvidia/cusolver/lib/libcusolver.so.12"})
-            found.push_back(concat(prefix, "/lib/", python, "/site-packages/", folder));
+    for (const char* file : {"nvidia/cu13/lib/libcusolver.so.12", "nvidia/cusolver/lib/libcusolver.so.12",
+                             "nvidia/cusolver/lib/libcusolver.so.11"})
+        if (std::filesystem::exists(site / file, ec)) found.push_back((site / file).string());
     return found;
 }
 
