@@ -15,6 +15,7 @@
 //   ├── KernelNotFoundError       the name asked for and the kernels the module has
 //   ├── InvalidArgumentError      a bad value given to an API call (sizes that do not match, ...)
 //   │   └── AxisError             an axis outside an array's dimensions
+//   ├── LinAlgError               a matrix linear algebra cannot take (singular, not positive definite, not square)
 //   ├── DTypeError                no ufunc loop takes these dtypes, or a cast the casting rule forbids
 //   ├── ScalarOverflowError       a Python-like integer out of the range of the dtype it must take
 //   ├── IndexError                an index outside an array's bounds, more indices than dimensions
@@ -231,6 +232,14 @@ public:
 // NumPy raises TypeError (UFuncTypeError) for these: no loop of a ufunc takes the operands' dtypes,
 // a result cannot be cast to `out` under the casting rule, an operation a dtype has none of.
 class DTypeError : public Error {
+public:
+    using Error::Error;
+};
+
+// numpy.linalg.LinAlgError, in NumPy's words: a singular matrix to solve or invert ("Singular
+// matrix"), a Cholesky factor of one not positive definite, arrays of the wrong shape ("Last 2
+// dimensions of the array must be square"), an SVD or eigensolver that did not converge.
+class LinAlgError : public Error {
 public:
     using Error::Error;
 };

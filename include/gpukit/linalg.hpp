@@ -103,11 +103,84 @@ struct NormOptions {
     bool keepdims = false;
 };
 
-// numpy.linalg.norm: vector norms (any order), and the Frobenius, 1, -1, inf and -inf matrix norms.
-// Integers compute in float64; complex numbers give their real dtype. Throws InvalidArgumentError
-// for an order the shape has no norm of, and for the matrix norms made of singular values (2, -2,
-// "nuc": they come with gpukit's SVD).
+// numpy.linalg.norm: vector norms (any order), and the Frobenius, 1, -1, inf, -inf, 2, -2 and
+// nuclear matrix norms (the last three from singular values, svdvals). Integers compute in float64;
+// complex numbers give their real dtype. Throws InvalidArgumentError for an order the shape has no
+// norm of.
 Array norm(const Array& x, const NormOptions& options = {});
+
+// ---- dense solvers, as numpy.linalg's: every function takes a stack of matrices in the last two
+// axes (the others a batch), float32, float64, complex64 or complex128; integers and bool compute in
+// float64, and two operands in their common type (float32 with float64: float64). float16 and
+// bfloat16 are refused with DTypeError ("array type float16 is unsupported in linalg"), as NumPy's
+// TypeError. They run behind the backend's solver library (cuSOLVER on CUDA, LAPACK on the
+// simulator) on the current stream, and wait for it where a result decides an error: LinAlgError
+// in NumPy's words for a singular matrix ("Singular matrix"), one not positive definite, and
+// arrays that are not stacks of (square) matrices.
+
+// x with a @ x == b: b a stack of vectors (..., n) when it has one axis or, as NumPy 2 decides,
+// a stack of matrices (..., n, k) otherwise; the batch axes broadcast.
+Array solve(const Array& a, const Array& b);
+// The inverses.
+Array inv(const Array& a);
+// The determinants, sign * exp(logabsdet) of slogdet (as NumPy computes them).
+Array det(const Array& a);
+struct SlogdetResult {
+    Array sign;       // +-1 (a unit complex number for complex matrices), 0 for a singular one
+    Array logabsdet;  // log |det|, -inf for a singular matrix (the real dtype)
+};
+SlogdetResult slogdet(const Array& a);
+// The Cholesky factor L (A = L L^H) from the lower triangle, or with `upper` U (A = U^H U) from
+// the upper one; LinAlgError "Matrix is not positive definite" otherwise.
+Array cholesky(const Array& a, bool upper = false);
+
+enum class QRMode : std::uint8_t { reduced, complete, r, raw };
+struct QRResult {
+    Array Q;  // raw: h, the reflectors and R as LAPACK leaves them, transposed (..., n, m)
+    Array R;  // raw: tau; mode r: R (Q is then empty)
+};
+// Householder QR: Q (..., m, k) and R (..., k, n), k = min(m, n) (reduced), or Q (..., m, m) and R
+// (..., m, n) (complete); mode r gives R only, raw LAPACK's (h, tau).
+QRResult qr(const Array& a, QRMode mode = QRMode::reduced);
+
+struct SVDResult {
+    Array U;
+    Array S;   // singular values, descending, the real dtype
+    Array Vh;  // V^H
+};
+// a = U diag(S) Vh; U (..., m, m) and Vh (..., n, n) with full_matrices, else (..., m, k) and
+// (..., k, n). With `hermitian` (a is taken as Hermitian) from eigh, as NumPy's.
+SVDResult svd(const Array& a, bool full_matrices = true, bool hermitian = false);
+// The singular values only (numpy.linalg.svd(compute_uv=False), svdvals).
+Array svdvals(const Array& a, bool hermitian = false);
+
+enum class Uplo : std::uint8_t { lower, upper };  // the triangle of a Hermitian matrix read ('L', 'U')
+struct EighResult {
+    Array eigenvalues;   // ascending, the real dtype
+    Array eigenvectors;  // one per column
+};
+EighResult eigh(const Array& a, Uplo uplo = Uplo::lower);
+Array eigvalsh(const Array& a, Uplo uplo = Uplo::lower);
+
+struct LstsqResult {
+    Array x;
+    Array residuals;  // squared 2-norms of b - a x per column; empty unless rank == n < m
+    std::int64_t rank = 0;
+    Array s;  // a's singular values
+};
+// The least-squares solution of a x = b for one matrix a (m, n) and b (m,) or (m, k), from the SVD:
+// singular values below rcond * max(s) count as zero (default: machine epsilon * max(m, n)).
+LstsqResult lstsq(const Array& a, const Array& b, std::optional<double> rcond = std::nullopt);
+// The pseudo-inverses: singular values at most rcond * max(s) (rcond broadcast over the batch;
+// default 1e-15, NumPy's) are dropped.
+Array pinv(const Array& a, const std::optional<Array>& rcond = std::nullopt, bool hermitian = false);
+// The number of singular values above tol (an absolute bound), or above rtol * max(s) (default:
+// machine epsilon * max(m, n)); for fewer than 2 dimensions, 1 unless every element is 0.
+Array matrix_rank(const Array& a, const std::optional<Array>& tol = std::nullopt, bool hermitian = false,
+                  const std::optional<Array>& rtol = std::nullopt);
+// a to the integer power n by repeated squaring (matmul, any dtype matmul takes); n = 0 gives
+// identities of a's dtype, n < 0 powers of inv(a).
+Array matrix_power(const Array& a, std::int64_t n);
 
 }  // namespace linalg
 }  // namespace gpukit

@@ -23,6 +23,7 @@ The C++ core's messages come through unchanged; the fields it attaches become at
     ├── InvalidArgumentError (ValueError)        a bad value given to a call
     │   └── AxisError (numpy.exceptions.AxisError: ValueError and IndexError)  an axis out of range
     ├── ArrayIndexError (IndexError)             an index out of an array's bounds, too many indices
+    ├── LinAlgError (numpy.linalg.LinAlgError: ValueError)  singular, not positive definite, not square
     ├── DTypeError (TypeError)                   no ufunc loop for these dtypes, a cast the casting rule forbids
     ├── ScalarOverflowError (OverflowError)      a Python int out of the range of the dtype it must take
     ├── UsageError (RuntimeError)                an object used in a state that forbids it
@@ -173,6 +174,12 @@ class AxisError(InvalidArgumentError, numpy.exceptions.AxisError):
 
     def __str__(self):
         return self.args[0]
+
+
+class LinAlgError(GpukitError, numpy.linalg.LinAlgError):
+    """A matrix gpukit.linalg cannot take, in NumPy's words: "Singular matrix", "Matrix is not positive
+    definite", "Last 2 dimensions of the array must be square". A ``numpy.linalg.LinAlgError`` (so a
+    ``ValueError``): code that catches NumPy's catches gpukit's."""
 
 
 class ArrayIndexError(GpukitError, IndexError):

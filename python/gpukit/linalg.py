@@ -1,7 +1,107 @@
-"""Linear algebra on gpukit arrays, as ``numpy.linalg``."""
+"""Linear algebra on gpukit arrays, as ``numpy.linalg``.
+
+The solvers run on the device's solver library (cuSOLVER on CUDA, LAPACK on the simulator) over
+stacks of matrices in the last two axes. Where NumPy returns several arrays, so does gpukit, in
+named tuples of NumPy's names (``EighResult``, ``SVDResult``, ``QRResult``, ``SlogdetResult``,
+``LstsqResult`` is a plain tuple as NumPy's). Errors: :class:`LinAlgError`, a
+``numpy.linalg.LinAlgError``.
+"""
+
+from typing import NamedTuple
 
 from ._core import linalg as _native
+from ._errors import LinAlgError
+
+LinAlgError.__module__ = __name__
 
 norm = _native.norm
+solve = _native.solve
+inv = _native.inv
+det = _native.det
+lstsq = _native.lstsq
+matrix_rank = _native.matrix_rank
+matrix_power = _native.matrix_power
 
-__all__ = ["norm"]
+
+class EighResult(NamedTuple):
+    eigenvalues: object
+    eigenvectors: object
+
+
+class SVDResult(NamedTuple):
+    U: object
+    S: object
+    Vh: object
+
+
+class QRResult(NamedTuple):
+    Q: object
+    R: object
+
+
+class SlogdetResult(NamedTuple):
+    sign: object
+    logabsdet: object
+
+
+_unset = object()  # rtol= not given (NumPy's _NoValue)
+
+
+def slogdet(a):
+    """The sign and log of the absolute value of the determinants, as numpy.linalg.slogdet."""
+    return SlogdetResult(*_native.slogdet(a))
+
+
+def cholesky(a, /, *, upper=False):
+    """The Cholesky factors (lower, or upper with upper=True), as numpy.linalg.cholesky."""
+    return _native.cholesky(a, upper=upper)
+
+
+def qr(a, mode="reduced"):
+    """QR decompositions, as numpy.linalg.qr: QRResult(Q, R); R alone for mode 'r'; (h, tau) for 'raw'."""
+    q, r = _native.qr(a, mode)
+    if mode == "r":
+        return r
+    if mode == "raw":
+        return q, r
+    return QRResult(q, r)
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """Singular value decompositions, as numpy.linalg.svd: SVDResult(U, S, Vh), or S without compute_uv."""
+    result = _native.svd(a, full_matrices, compute_uv, hermitian)
+    return SVDResult(*result) if compute_uv else result[0]
+
+
+def svdvals(x, /):
+    """The singular values, descending, as numpy.linalg.svdvals."""
+    return _native.svd(x, False, False, False)[0]
+
+
+def eigh(a, UPLO="L"):  # noqa: N803 (NumPy's name)
+    """Eigenvalues and eigenvectors of Hermitian matrices, as numpy.linalg.eigh."""
+    return EighResult(*_native.eigh(a, UPLO))
+
+
+def eigvalsh(a, UPLO="L"):  # noqa: N803 (NumPy's name)
+    """Eigenvalues of Hermitian matrices, ascending, as numpy.linalg.eigvalsh."""
+    return _native.eigh(a, UPLO, vectors=False)[0]
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_unset):
+    """The pseudo-inverses, as numpy.linalg.pinv (rcond and rtol as NumPy 2 takes them)."""
+    if rcond is not None and rtol is not _unset:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
+    if rcond is None and rtol is not _unset:
+        if rtol is None:  # the array API's default, as NumPy computes it (integers refused as NumPy's finfo does)
+            import numpy
+
+            rtol = max(a.shape[-2:]) * numpy.finfo(a.dtype).eps
+        rcond = rtol
+    return _native.pinv(a, rcond, hermitian)
+
+
+__all__ = [
+    "EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "det", "eigh", "eigvalsh",
+    "inv", "lstsq", "matrix_power", "matrix_rank", "norm", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
+]

@@ -193,6 +193,8 @@ void translate(const std::exception_ptr& thrown, void*) {
         raise_python("AxisError", e.what());
     } catch (const InvalidArgumentError& e) {
         raise_python("InvalidArgumentError", e.what());
+    } catch (const LinAlgError& e) {
+        raise_python("LinAlgError", e.what());
     } catch (const IndexError& e) {
         raise_python("ArrayIndexError", e.what());
     } catch (const DTypeError& e) {

@@ -1,6 +1,9 @@
-// python/src/linalg.cpp: dot, vdot, inner and linalg.norm (gpukit/linalg.hpp) with NumPy's
-// arguments. Arguments in, the core's array out.
+// python/src/linalg.cpp: dot, vdot, inner, the products, and gpukit.linalg's norm and solvers
+// (gpukit/linalg.hpp) with NumPy's arguments. Arguments in, the core's arrays out (tuples where
+// NumPy returns several; python/gpukit/linalg.py makes them NumPy's named tuples).
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <cmath>
@@ -8,6 +11,7 @@
 #include "arguments.hpp"
 #include "array_arguments.hpp"
 #include "bindings.hpp"
+#include "gpukit/creation.hpp"
 #include "gpukit/linalg.hpp"
 #include "gpukit/shape_ops.hpp"
 #include "python_refs.hpp"
@@ -27,6 +31,175 @@ std::optional<linalg::NormOrder> to_order(nb::handle ord) {
     if (PyBool_Check(ord.ptr()) || !PyNumber_Check(ord.ptr()))
         raise_type_error("ord must be None, a number or 'fro' / 'nuc', not " + describe_value(ord));
     return linalg::NormOrder(nb::cast<double>(ord));
+}
+
+// UPLO=: 'L' or 'U', as NumPy's (which raises ValueError for anything else).
+linalg::Uplo to_uplo(nb::handle value) {
+    const std::string text = to_str(value, "UPLO");
+    if (text == "L") return linalg::Uplo::lower;
+    if (text == "U") return linalg::Uplo::upper;
+    throw InvalidArgumentError("UPLO argument must be 'L' or 'U'");
+}
+
+linalg::QRMode to_qr_mode(nb::handle value) {
+    const std::string text = to_str(value, "mode");
+    if (text == "reduced") return linalg::QRMode::reduced;
+    if (text == "complete") return linalg::QRMode::complete;
+    if (text == "r") return linalg::QRMode::r;
+    if (text == "raw") return linalg::QRMode::raw;
+    throw InvalidArgumentError("Unrecognized mode '" + text + "'");
+}
+
+// A tolerance (rcond, tol, rtol): None, a number, or an array broadcast over the stack.
+std::optional<Array> to_tolerance(nb::handle value, const char* name) {
+    if (value.is_none()) return std::nullopt;
+    if (nb::isinstance<Array>(value)) return to_array(value, name);
+    return full({}, to_scalar(value, name));
+}
+
+// The solvers of one square operand (inv, det, eigvalsh, ...): one array in, one out.
+using Unary = Array (*)(const Array&);
+
+void bind_solvers(nb::module_& linalg) {
+    const struct {
+        const char* name;
+        Unary function;
+        const char* doc;
+    } unary[] = {
+        {"inv", &linalg::inv, "The inverses of the matrices in the last two axes, as numpy.linalg.inv."},
+        {"det", &linalg::det, "The determinants, as numpy.linalg.det."},
+    };
+    for (const auto& row : unary) {
+        const Unary function = row.function;
+        linalg.def(
+            row.name,
+            [function](nb::handle a) {
+                const Array& x = to_array(a, "a");
+                GilRelease unlocked;
+                return function(x);
+            },
+            "a"_a.none(), row.doc);
+    }
+    linalg.def(
+        "solve",
+        [](nb::handle a, nb::handle b) {
+            const Array& x = to_array(a, "a");
+            const Array& y = to_array(b, "b");
+            GilRelease unlocked;
+            return linalg::solve(x, y);
+        },
+        "a"_a.none(), "b"_a.none(),
+        "x with a @ x == b, as numpy.linalg.solve (b a stack of vectors only when it has one axis, as NumPy 2).");
+    linalg.def(
+        "slogdet",
+        [](nb::handle a) {
+            const Array& x = to_array(a, "a");
+            GilRelease unlocked;
+            linalg::SlogdetResult r = linalg::slogdet(x);
+            return std::make_tuple(r.sign, r.logabsdet);
+        },
+        "a"_a.none(), "(sign, logabsdet) of the determinants, as numpy.linalg.slogdet.");
+    linalg.def(
+        "cholesky",
+        [](nb::handle a, nb::handle upper) {
+            const Array& x = to_array(a, "a");
+            const bool up = to_bool(upper, "upper");
+            GilRelease unlocked;
+            return linalg::cholesky(x, up);
+        },
+        "a"_a.none(), nb::kw_only(), "upper"_a = false, "The Cholesky factors, as numpy.linalg.cholesky.");
+    linalg.def(
+        "qr",
+        [](nb::handle a, nb::handle mode) {
+            const Array& x = to_array(a, "a");
+            const linalg::QRMode m = to_qr_mode(mode);
+            GilRelease unlocked;
+            linalg::QRResult r = linalg::qr(x, m);
+            return std::make_tuple(r.Q, r.R);
+        },
+        "a"_a.none(), "mode"_a = "reduced", "(Q, R), or (h, tau) for mode 'raw', as numpy.linalg.qr.");
+    linalg.def(
+        "svd",
+        [](nb::handle a, nb::handle full_matrices, nb::handle compute_uv, nb::handle hermitian) {
+            const Array& x = to_array(a, "a");
+            const bool full = to_bool(full_matrices, "full_matrices"), uv = to_bool(compute_uv, "compute_uv"),
+                       herm = to_bool(hermitian, "hermitian");
+            std::optional<linalg::SVDResult> r;
+            std::optional<Array> values;
+            {
+                GilRelease unlocked;
+                if (uv)
+                    r = linalg::svd(x, full, herm);
+                else
+                    values = linalg::svdvals(x, herm);
+            }
+            return values ? nb::make_tuple(*values) : nb::make_tuple(r->U, r->S, r->Vh);
+        },
+        "a"_a.none(), "full_matrices"_a = true, "compute_uv"_a = true, "hermitian"_a = false,
+        "(U, S, Vh), or (S,) without compute_uv, as numpy.linalg.svd.");
+    linalg.def(
+        "eigh",
+        [](nb::handle a, nb::handle uplo, nb::handle vectors) {
+            const Array& x = to_array(a, "a");
+            const linalg::Uplo triangle = to_uplo(uplo);
+            const bool with_vectors = to_bool(vectors, "vectors");
+            std::optional<linalg::EighResult> r;
+            std::optional<Array> values;
+            {
+                GilRelease unlocked;
+                if (with_vectors)
+                    r = linalg::eigh(x, triangle);
+                else
+                    values = linalg::eigvalsh(x, triangle);
+            }
+            return values ? nb::make_tuple(*values) : nb::make_tuple(r->eigenvalues, r->eigenvectors);
+        },
+        "a"_a.none(), "UPLO"_a = "L", "vectors"_a = true,
+        "(eigenvalues, eigenvectors) of Hermitian matrices, or (eigenvalues,) without vectors, as numpy.linalg.eigh.");
+    linalg.def(
+        "lstsq",
+        [](nb::handle a, nb::handle b, nb::handle rcond) {
+            const Array& x = to_array(a, "a");
+            const Array& y = to_array(b, "b");
+            const std::optional<double> ratio = rcond.is_none() ? std::nullopt : std::optional(nb::cast<double>(rcond));
+            GilRelease unlocked;
+            linalg::LstsqResult r = linalg::lstsq(x, y, ratio);
+            return std::make_tuple(r.x, r.residuals, r.rank, r.s);
+        },
+        "a"_a.none(), "b"_a.none(), "rcond"_a.none() = nb::none(),
+        "(x, residuals, rank, s): the least-squares solution, as numpy.linalg.lstsq.");
+    linalg.def(
+        "pinv",
+        [](nb::handle a, nb::handle rcond, nb::handle hermitian) {
+            const Array& x = to_array(a, "a");
+            const std::optional<Array> ratio = to_tolerance(rcond, "rcond");
+            const bool herm = to_bool(hermitian, "hermitian");
+            GilRelease unlocked;
+            return linalg::pinv(x, ratio, herm);
+        },
+        "a"_a.none(), "rcond"_a.none() = nb::none(), "hermitian"_a = false,
+        "The pseudo-inverses, as numpy.linalg.pinv (rcond None: 1e-15).");
+    linalg.def(
+        "matrix_rank",
+        [](nb::handle a, nb::handle tol, nb::handle hermitian, nb::handle rtol) {
+            const Array& x = to_array(a, "A");
+            const std::optional<Array> bound = to_tolerance(tol, "tol"), ratio = to_tolerance(rtol, "rtol");
+            const bool herm = to_bool(hermitian, "hermitian");
+            GilRelease unlocked;
+            return linalg::matrix_rank(x, bound, herm, ratio);
+        },
+        "A"_a.none(), "tol"_a.none() = nb::none(), "hermitian"_a = false, nb::kw_only(), "rtol"_a.none() = nb::none(),
+        "The number of singular values above the tolerance, as numpy.linalg.matrix_rank.");
+    linalg.def(
+        "matrix_power",
+        [](nb::handle a, nb::handle n) {
+            const Array& x = to_array(a, "a");
+            if (PyBool_Check(n.ptr()) || !PyIndex_Check(n.ptr())) raise_type_error("exponent must be an integer");
+            const std::int64_t power = to_int64(n, "n");
+            GilRelease unlocked;
+            return linalg::matrix_power(x, power);
+        },
+        "a"_a.none(), "n"_a, "a to the integer power n, as numpy.linalg.matrix_power.");
 }
 
 }  // namespace
@@ -219,8 +392,8 @@ void bind_linalg(nb::module_& m) {
             return linalg::norm(array, options);
         },
         "x"_a.none(), "ord"_a.none() = nb::none(), "axis"_a.none() = nb::none(), "keepdims"_a = false,
-        "A vector or matrix norm, as numpy.linalg.norm (the matrix 2-norms and the nuclear norm need an SVD, "
-        "which gpukit does not have yet: InvalidArgumentError).");
+        "A vector or matrix norm, as numpy.linalg.norm.");
+    bind_solvers(linalg);
 }
 
 }  // namespace gpukit::python

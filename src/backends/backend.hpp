@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "backends/blas_library.hpp"
+#include "backends/solver_library.hpp"
 #include "gpukit/backend.hpp"
 #include "gpukit/check.hpp"
 #include "gpukit/device.hpp"
@@ -161,6 +162,13 @@ public:
     // Launches a launch already checked by the caller. `args` points at one value per parameter.
     virtual void launch(int device, NativeFunction function, const Dim3& grid, const Dim3& block,
                         std::size_t shared_bytes, NativeStream stream, void** args) = 0;
+
+    // ---- dense solvers (gpukit.linalg): the backend's solver library for `device`, alive as long
+    // as the backend. BackendUnavailableError where the backend has none or its library is missing.
+    virtual SolverLibrary& solver_library(int device) {
+        static_cast<void>(device);
+        throw BackendUnavailableError("The " + info().name + " backend has no dense solver library (gpukit.linalg)");
+    }
 
     // ---- check mode (backends with capabilities.check_mode)
     // The hazards that check-mode launches found since the last call, after they finished.

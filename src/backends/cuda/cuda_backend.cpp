@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "backends/cuda/cublas.hpp"
+#include "backends/cuda/cusolver.hpp"
 #include "backends/cuda/device_waiter.hpp"
 #include "backends/cuda/driver.hpp"
 #include "backends/cuda/nvrtc.hpp"
@@ -30,6 +31,8 @@ struct DeviceState {
     std::unique_ptr<DeviceWaiter> waiter;  // for waits with a deadline or an interrupt check
     std::once_flag blas_once;              // a failed load (no cuBLAS) is tried again on the next call
     std::unique_ptr<BlasLibrary> blas;
+    std::once_flag solver_once;
+    std::unique_ptr<SolverLibrary> solver;  // cuSOLVER, made on first use
 };
 
 int attribute(const DriverApi& api, CUdevice device, CUdevice_attribute which) {
@@ -466,6 +469,15 @@ public:
                   return concat("Failed to launch a kernel with grid ", to_string(grid), ", block ", to_string(block),
                                 " and ", shared_bytes, " bytes of dynamic shared memory on ", describe(s.properties));
               });
+    }
+
+    // ---- dense solvers: cuSOLVER (cusolver.hpp), one per device, made on first use.
+    SolverLibrary& solver_library(int device) override {
+        auto& s = activate(device, "use cuSOLVER on");
+        std::call_once(s.solver_once, [&] {
+            s.solver = make_cusolver_library([this, device] { activate(device, "use cuSOLVER on"); });
+        });
+        return *s.solver;
     }
 
 private:

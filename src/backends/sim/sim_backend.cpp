@@ -22,6 +22,7 @@
 #include "backends/sim/device_memory.hpp"
 #include "backends/sim/device_process.hpp"
 #include "backends/sim/host_compiler.hpp"
+#include "backends/sim/lapack_solver.hpp"
 #include "backends/sim/local_executor.hpp"
 #include "backends/sim/sim_module.hpp"
 #include "backends/sim/sim_streams.hpp"
@@ -471,6 +472,20 @@ public:
         return std::exchange(hazards_, {});
     }
 
+    // ---- dense solvers: LAPACK as host work in stream order (lapack_solver.hpp), made once.
+    SolverLibrary& solver_library(int device) override {
+        check_device(device);
+        std::call_once(solver_once_, [this] {
+            HostQueue queue;
+            queue.submit = [this](NativeStream stream, std::function<void()> work) { submit(stream, std::move(work)); };
+            queue.wrote = [this](std::uint64_t address, std::size_t bytes) {
+                executor_.load()->host_wrote(address, bytes);
+            };
+            solver_ = make_lapack_solver(std::move(queue));
+        });
+        return *solver_;
+    }
+
 private:
     // The device process starts with the first module; where it cannot, kernels run in this
     // process, unisolated, after saying so once.
@@ -549,6 +564,8 @@ private:
     std::mutex hazards_mutex_;     // guards hazards_
     std::vector<Hazard> hazards_;  // found by check-mode launches, not yet taken
     StreamScheduler streams_;
+    std::once_flag solver_once_;
+    std::unique_ptr<SolverLibrary> solver_;
 };
 
 }  // namespace

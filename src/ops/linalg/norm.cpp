@@ -1,7 +1,8 @@
 // src/ops/linalg/norm.cpp: numpy.linalg.norm (include/gpukit/linalg.hpp): each order one built-in
 // reduction (norm2, sum_abs, max_abs, min_abs, count_nonzero_real) or two (matrix 1 and inf norms:
 // the absolute sums along one axis, then their extreme along the other); a general p-norm is
-// (sum |x|**p)**(1/p) of elementwise powers.
+// (sum |x|**p)**(1/p) of elementwise powers; the matrix 2, -2 and nuclear norms are the largest,
+// the smallest and the sum of the singular values (svdvals).
 #include <cmath>
 #include <limits>
 
@@ -10,6 +11,7 @@
 #include "gpukit/error.hpp"
 #include "gpukit/linalg.hpp"
 #include "gpukit/reductions.hpp"
+#include "gpukit/shape_ops.hpp"
 #include "ops/reduction/plan.hpp"
 #include "ops/reduction/reduce.hpp"
 #include "util/text.hpp"
@@ -49,20 +51,37 @@ Array vector_norm(const Array& x, const std::optional<NormOrder>& ord, std::int6
     return power(sums, full({}, Scalar::of(1.0 / p), real));
 }
 
+// NumPy's _multi_svd_norm: the singular values of the matrices in (row_axis, col_axis), reduced
+// over the last axis by max, min or sum; keepdims puts extents of 1 where the two axes were.
+Array singular_value_norm(const Array& x, ReductionId id, std::int64_t row_axis, std::int64_t col_axis, bool keepdims) {
+    const std::int64_t source[] = {row_axis, col_axis};
+    const std::int64_t destination[] = {-2, -1};
+    const Array values = svdvals(moveaxis(x, source, destination));
+    ReduceOptions last;
+    last.axis = std::vector<std::int64_t>{-1};
+    Array result = id == ReductionId::sum   ? sum(values, last)
+                   : id == ReductionId::max ? amax(values, last)
+                                            : amin(values, last);
+    if (!keepdims) return result;
+    Shape shape = x.shape();
+    shape[static_cast<std::size_t>(row_axis)] = 1;
+    shape[static_cast<std::size_t>(col_axis)] = 1;
+    return result.reshape(shape);
+}
+
 Array matrix_norm(const Array& x, const std::optional<NormOrder>& ord, std::int64_t row_axis, std::int64_t col_axis,
                   bool keepdims) {
     const std::vector<std::int64_t> both{row_axis, col_axis};
     if (!ord) return reduce_norm(ReductionId::norm2, x, both, keepdims);
     if (const auto* name = std::get_if<std::string>(&*ord)) {
         if (*name == "fro" || *name == "f") return reduce_norm(ReductionId::norm2, x, both, keepdims);
-        if (*name == "nuc")
-            throw InvalidArgumentError("the nuclear norm is the sum of singular values, which come with gpukit's SVD");
+        if (*name == "nuc") return singular_value_norm(x, ReductionId::sum, row_axis, col_axis, keepdims);
         throw InvalidArgumentError(detail::concat("Invalid norm order '", *name, "' for matrices"));
     }
     const double p = std::get<double>(*ord);
     const double inf = std::numeric_limits<double>::infinity();
     if (p == 2 || p == -2)
-        throw InvalidArgumentError("the matrix 2-norms are singular values, which come with gpukit's SVD");
+        return singular_value_norm(x, p > 0 ? ReductionId::max : ReductionId::min, row_axis, col_axis, keepdims);
     if (p != 1 && p != -1 && p != inf && p != -inf) throw InvalidArgumentError("Invalid norm order for matrices.");
     // 1 and -1: column sums (over the rows), then their max or min; inf and -inf: row sums.
     const bool columns = p == 1 || p == -1;

@@ -51,8 +51,9 @@ def test_norms(dtype, rng):
     numpy.testing.assert_allclose(gpukit.linalg.norm(device, 1, axis=(1, 0), keepdims=True).get(),
                                   numpy.linalg.norm(m, 1, axis=(1, 0), keepdims=True), rtol=tolerance)
     assert gpukit.linalg.norm(device).dtype == numpy.linalg.norm(m).dtype
-    with pytest.raises(ValueError):
-        gpukit.linalg.norm(device, "nuc")
+    for ord in ("nuc", 2, -2):  # from singular values (test_linalg_solvers.py has more)
+        numpy.testing.assert_allclose(gpukit.linalg.norm(device, ord).get(), numpy.linalg.norm(m, ord),
+                                      rtol=tolerance * 10)
     with pytest.raises(ValueError):
         gpukit.linalg.norm(device, "fro", axis=0)
     with pytest.raises(ValueError):
