@@ -36,6 +36,8 @@ using NativeEvent = void*;
 using NativeModule = void*;
 using NativeFunction = void*;
 
+class FftLibrary;  // backends/fft_library.hpp
+
 // How long a wait for the device may last: until `deadline`; `seconds` as the caller asked, for
 // messages. A nullopt Deadline waits as long as it takes.
 struct WaitLimit {
@@ -144,6 +146,14 @@ public:
     // Launches a launch already checked by the caller. `args` points at one value per parameter.
     virtual void launch(int device, NativeFunction function, const Dim3& grid, const Dim3& block,
                         std::size_t shared_bytes, NativeStream stream, void** args) = 0;
+
+    // ---- libraries
+    // The backend's FFT library for `device` (backends/fft_library.hpp). Throws
+    // BackendUnavailableError saying what is missing where the backend has none or cannot load it.
+    virtual FftLibrary& fft(int device) {
+        static_cast<void>(device);
+        throw BackendUnavailableError("The " + info().name + " backend has no FFT library");
+    }
 
     // ---- check mode (backends with capabilities.check_mode)
     // The hazards that check-mode launches found since the last call, after they finished.

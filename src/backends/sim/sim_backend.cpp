@@ -22,6 +22,7 @@
 #include "backends/sim/device_process.hpp"
 #include "backends/sim/host_compiler.hpp"
 #include "backends/sim/local_executor.hpp"
+#include "backends/sim/sim_fft.hpp"
 #include "backends/sim/sim_module.hpp"
 #include "backends/sim/sim_streams.hpp"
 #include "backends/sim/worker_pool.hpp"
@@ -452,6 +453,18 @@ public:
         });
     }
 
+    // ---- libraries: the CPU FFT, as host work in stream order (sim_fft.hpp)
+    FftLibrary& fft(int device) override {
+        check_device(device);
+        std::call_once(fft_once_, [this] {
+            fft_ = make_sim_fft({.enqueue = [this](NativeStream stream,
+                                                   std::function<void()> work) { submit(stream, std::move(work)); },
+                                 .wrote = [this](std::uint64_t address,
+                                                 std::size_t bytes) { executor_.load()->host_wrote(address, bytes); }});
+        });
+        return *fft_;
+    }
+
     std::vector<Hazard> take_check_hazards() override {
         streams_.synchronize_all();
         return take_finished_check_hazards();
@@ -539,6 +552,8 @@ private:
     std::mutex hazards_mutex_;     // guards hazards_
     std::vector<Hazard> hazards_;  // found by check-mode launches, not yet taken
     StreamScheduler streams_;
+    std::once_flag fft_once_;
+    std::unique_ptr<FftLibrary> fft_;
 };
 
 }  // namespace
