@@ -181,5 +181,27 @@ TEST_F(Fft, BadInputsRaiseNumpysErrors) {
     EXPECT_THROW(fft::fft(a, std::nullopt, -1, fft::Norm::backward, wrong), InvalidArgumentError);
 }
 
+TEST_F(Fft, FftConvolveMatchesTheDirectSums) {
+    std::vector<double> signal_values(40 * 7), kernel_values(5 * 3);
+    std::mt19937 random(2);
+    std::uniform_real_distribution<double> uniform(0.5, 2.0);
+    for (auto& v : signal_values) v = uniform(random);
+    for (auto& v : kernel_values) v = uniform(random);
+    const Array in1 = Array::from_host(std::span<const double>(signal_values), {40, 7});
+    const Array in2 = Array::from_host(std::span<const double>(kernel_values), {5, 3});
+    for (ConvolveMode mode : {ConvolveMode::full, ConvolveMode::same, ConvolveMode::valid}) {
+        const Array by_fft = signal::fftconvolve(in1, in2, mode);
+        const Array direct = signal::convolve(in1, in2, mode);
+        ASSERT_EQ(by_fft.shape(), direct.shape());
+        const auto got = by_fft.to_vector<double>();
+        const auto want = direct.to_vector<double>();
+        for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-12 * 15 * 4) << i;
+        // Integers through method fft: rounded back to exact sums.
+        const Array a = in1.astype(DType::int32), b = in2.astype(DType::int32);
+        EXPECT_EQ(signal::convolve(a, b, mode, signal::ConvolveMethod::fft).to_vector<std::int32_t>(),
+                  signal::convolve(a, b, mode).to_vector<std::int32_t>());
+    }
+}
+
 }  // namespace
 }  // namespace gpukit::testing

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "array/convert.hpp"
 #include "backends/fft_library.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
@@ -80,8 +81,8 @@ Array transform_group(const Array& x, const Group& group, DType compute, DType r
         key.extents.push_back(n);
     }
 
-    // Truncate by a view, pad by writing into zeros; copy where the layout or dtype is not the
-    // library's, and always for c2r, which may overwrite its input.
+    // Truncate by a view, pad by writing into zeros; copy where the layout, dtype or alignment is
+    // not the library's, and always for c2r, which may overwrite its input.
     std::vector<Index> keep(ndim, Slice{});
     bool pads = false;
     for (std::size_t d = ndim - rank; d < ndim; ++d) {
@@ -93,7 +94,8 @@ Array transform_group(const Array& x, const Group& group, DType compute, DType r
     if (pads) {
         work = zeros(input_shape, compute, Order::C, x.device());
         work.index(std::span<const Index>(keep)).assign(kept);
-    } else if (group.type == FftType::c2r || kept.dtype() != compute || !kept.is_c_contiguous()) {
+    } else if (group.type == FftType::c2r || kept.dtype() != compute || !kept.is_c_contiguous() ||
+               kept.address() % 16 != 0) {  // cuFFT wants its vector types' alignment
         work = Array::empty(input_shape, compute, x.device());
         work.assign(kept);
     }
@@ -128,13 +130,28 @@ std::vector<std::vector<AxisLength>> groups_of(const std::vector<AxisLength>& ax
     return groups;
 }
 
-double scale_for(double n, Norm norm, FftDirection direction) {
+// One axis's normalisation factor. NumPy computes it in the input's real dtype joined with a
+// Python float: float16 input gets a factor rounded to float16 (numpy.reciprocal(n, dtype=float16)).
+double axis_scale(std::int64_t length, Norm norm, FftDirection direction, bool float16_input) {
+    const auto round = [&](double value) {
+        return float16_input ? detail::float16_value(detail::float16_bits(value)) : value;
+    };
+    const double n = static_cast<double>(length);
     switch (norm) {
-        case Norm::ortho: return 1 / std::sqrt(n);
-        case Norm::backward: return direction == FftDirection::inverse ? 1 / n : 1;
-        case Norm::forward: return direction == FftDirection::forward ? 1 / n : 1;
+        case Norm::ortho: return round(1 / round(std::sqrt(n)));
+        case Norm::backward: return direction == FftDirection::inverse ? round(1 / n) : 1;
+        case Norm::forward: return direction == FftDirection::forward ? round(1 / n) : 1;
     }
     return 1;
+}
+
+// The factor of a transform over `axes` in NumPy's order of application: NumPy scales axis by
+// axis, and only the first sees the input's dtype (the others see the complex result).
+double scale_for(const std::vector<AxisLength>& axes, Norm norm, FftDirection direction, DType input) {
+    double scale = 1;
+    for (std::size_t i = 0; i < axes.size(); ++i)
+        scale *= axis_scale(axes[i].n, norm, direction, i == 0 && input == DType::float16);
+    return scale;
 }
 
 Norm swapped(Norm norm) {
@@ -164,15 +181,12 @@ Array finish(Array a, double scale, std::optional<DType> final_dtype, const std:
 // The complex transforms along `axes`, in NumPy's order of application.
 Array complex_transform(const Array& a, const std::vector<AxisLength>& axes, FftDirection direction, Norm norm,
                         const std::optional<Array>& out) {
+    if (axes.empty()) return finish(a.copy(), 1, std::nullopt, out);  // NumPy's fftn of a 0-d array: itself
     const DType compute = complex_for(a.dtype());
     Array x = a;
-    double n = 1;
-    for (const auto& group : groups_of(axes)) {
+    for (const auto& group : groups_of(axes))
         x = transform_group(x, {group, FftType::c2c, direction}, compute, compute);
-        for (const AxisLength& axis : group) n *= static_cast<double>(axis.n);
-    }
-    if (axes.empty()) x = x.astype(compute, Order::C);
-    return finish(x, scale_for(n, norm, direction), std::nullopt, out);
+    return finish(x, scale_for(axes, norm, direction, a.dtype()), std::nullopt, out);
 }
 
 // rfftn: the last axis real to complex (with up to two more distinct axes before it in one
@@ -187,14 +201,12 @@ Array real_forward(const Array& a, const std::vector<AxisLength>& axes, Norm nor
     while (used < order.size() && first.size() < 3 &&
            std::none_of(first.begin(), first.end(), [&](const AxisLength& b) { return b.axis == order[used].axis; }))
         first.insert(first.begin(), order[used++]);
-    double n = 1;
-    for (const AxisLength& axis : axes) n *= static_cast<double>(axis.n);
     Array x =
         transform_group(a, {first, FftType::r2c, FftDirection::forward}, real_for(a.dtype()), complex_for(a.dtype()));
     const std::vector<AxisLength> rest(order.begin() + static_cast<std::ptrdiff_t>(used), order.end());
     for (const auto& group : groups_of(rest))
         x = transform_group(x, {group, FftType::c2c, FftDirection::forward}, x.dtype(), x.dtype());
-    return finish(x, scale_for(n, norm, FftDirection::forward), std::nullopt, out);
+    return finish(x, scale_for(order, norm, FftDirection::forward, a.dtype()), std::nullopt, out);
 }
 
 // irfftn: every axis but the last complex (in order), then the last complex to real, with up to
@@ -205,18 +217,17 @@ Array real_inverse(const Array& a, const std::vector<AxisLength>& axes, Norm nor
     while (before > 0 && last.size() < 3 &&
            std::none_of(last.begin(), last.end(), [&](const AxisLength& b) { return b.axis == axes[before - 1].axis; }))
         last.insert(last.begin(), axes[--before]);
-    double n = 1;
-    for (const AxisLength& axis : axes) n *= static_cast<double>(axis.n);
     Array x = a;
     const std::vector<AxisLength> leading(axes.begin(), axes.begin() + static_cast<std::ptrdiff_t>(before));
     for (const auto& group : groups_of(leading))
         x = transform_group(x, {group, FftType::c2c, FftDirection::inverse}, complex_for(x.dtype()),
                             complex_for(x.dtype()));
-    // NumPy 2 keeps a float16 input's dtype for the real result (it computes in float32).
+    // NumPy 2's irfft keeps a float16 input's dtype for its real result (computed in float32);
+    // over several axes the complex transforms before it have made the input complex64.
     const std::optional<DType> final_dtype =
-        x.dtype() == DType::float16 ? std::optional<DType>(DType::float16) : std::nullopt;
+        axes.size() == 1 && a.dtype() == DType::float16 ? std::optional<DType>(DType::float16) : std::nullopt;
     x = transform_group(x, {last, FftType::c2r, FftDirection::inverse}, complex_for(x.dtype()), real_for(x.dtype()));
-    return finish(x, scale_for(n, norm, FftDirection::inverse), final_dtype, out);
+    return finish(x, scale_for(axes, norm, FftDirection::inverse, a.dtype()), final_dtype, out);
 }
 
 // NumPy's _cook_nd_args: the lengths and axes of an n-dimensional transform. `inverse_real`
@@ -306,13 +317,13 @@ Array ifftn(const Array& a, const std::optional<Sizes>& s, const std::optional<A
 Array rfftn(const Array& a, const std::optional<Sizes>& s, const std::optional<Axes>& axes, Norm norm,
             const std::optional<Array>& out) {
     const auto lengths = nd_axes(a, s, axes, false);
-    if (lengths.empty()) return finish(a.astype(complex_for(a.dtype()), Order::C), 1, std::nullopt, out);
+    if (lengths.empty()) throw IndexError("rfftn needs at least one axis to transform");  // NumPy: IndexError too
     return real_forward(a, lengths, norm, out);
 }
 Array irfftn(const Array& a, const std::optional<Sizes>& s, const std::optional<Axes>& axes, Norm norm,
              const std::optional<Array>& out) {
     const auto lengths = nd_axes(a, s, axes, true);
-    if (lengths.empty()) return finish(a.astype(real_for(a.dtype()), Order::C), 1, std::nullopt, out);
+    if (lengths.empty()) throw IndexError("irfftn needs at least one axis to transform");
     return real_inverse(a, lengths, norm, out);
 }
 Array fft2(const Array& a, const std::optional<Sizes>& s, const std::optional<Axes>& axes, Norm norm,
