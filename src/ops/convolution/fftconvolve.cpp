@@ -94,7 +94,7 @@ Array fftconvolve(const Array& in1, const Array& in2, ConvolveMode mode,
         const bool along = std::find(transformed.begin(), transformed.end(), d) != transformed.end();
         full.push_back(along ? a.shape()[d] + b.shape()[d] - 1 : std::max(a.shape()[d], b.shape()[d]));
     }
-    const Array result = [&] {
+    Array result = [&] {
         if (transformed.empty()) return multiply(a, b);
         fft::Sizes lengths;
         fft::Axes fft_axes;
