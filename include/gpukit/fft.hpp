@@ -81,7 +81,8 @@ Array irfft2(const Array& a, const std::optional<Sizes>& s = std::nullopt,
              const std::optional<Array>& out = std::nullopt);
 
 // The sample frequencies of an n-point transform with sample spacing d, float64:
-// [0, 1, ..., n/2 - 1, -n/2, ..., -1] / (d n) for fft, [0, ..., n/2] / (d n) for rfft.
+// [0, 1, ..., n/2 - 1, -n/2, ..., -1] / (d n) for fft, [0, ..., n/2] / (d n) for rfft. As NumPy's:
+// ZeroDivisionError where n d is 0, InvalidArgumentError for a negative n.
 Array fftfreq(std::int64_t n, double d = 1.0, Device device = Device::current());
 Array rfftfreq(std::int64_t n, double d = 1.0, Device device = Device::current());
 // The zero frequency moved to the centre along `axes` (all by default), and back.

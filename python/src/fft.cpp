@@ -132,7 +132,7 @@ void bind_fft(nb::module_& m) {
                 const double spacing = nb::cast<double>(nb::float_(d));
                 return function(count, spacing, to_device(device, "device"));
             },
-            "n"_a.none(), "d"_a = 1.0, nb::kw_only(), "device"_a.none() = nb::none(), row.doc);
+            "n"_a.none(), "d"_a = 1.0, "device"_a.none() = nb::none(), row.doc);
     }
     module.def(
         "fftshift",

@@ -343,8 +343,16 @@ Array irfft2(const Array& a, const std::optional<Sizes>& s, const std::optional<
     return irfftn(a, s, two_axes(axes), norm, out);
 }
 
+namespace {
+// NumPy's errors: 1 / (n d) divides by zero, then n elements are made.
+void check_frequency_arguments(std::int64_t n, double d) {
+    if (static_cast<double>(n) * d == 0) throw ZeroDivisionError("float division by zero");
+    if (n < 0) throw InvalidArgumentError("negative dimensions are not allowed");
+}
+}  // namespace
+
 Array fftfreq(std::int64_t n, double d, Device device) {
-    if (n < 1) throw InvalidArgumentError(detail::concat("fftfreq needs n >= 1, not ", n));
+    check_frequency_arguments(n, d);
     std::vector<double> values(static_cast<std::size_t>(n));
     const double scale = 1.0 / (static_cast<double>(n) * d);
     const std::int64_t positive = (n - 1) / 2 + 1;
@@ -353,7 +361,7 @@ Array fftfreq(std::int64_t n, double d, Device device) {
     return Array::from_host(std::span<const double>(values), {n}, device);
 }
 Array rfftfreq(std::int64_t n, double d, Device device) {
-    if (n < 1) throw InvalidArgumentError(detail::concat("rfftfreq needs n >= 1, not ", n));
+    check_frequency_arguments(n, d);
     const std::int64_t count = n / 2 + 1;
     std::vector<double> values(static_cast<std::size_t>(count));
     const double scale = 1.0 / (static_cast<double>(n) * d);

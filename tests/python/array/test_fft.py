@@ -193,6 +193,12 @@ def test_fftfreq_and_rfftfreq():
                 assert gpukit.asnumpy(got).dtype == want.dtype
                 numpy.testing.assert_allclose(gpukit.asnumpy(got), want, rtol=1e-15)
     assert gpukit.fft.fftfreq(4, device=gpukit.get_device()).shape == (4,)
+    assert gpukit.fft.rfftfreq(4, 1.0, gpukit.get_device()).shape == (3,)
+    for n, d in [(0, 1.0), (4, 0.0)]:  # 1 / (n d), as NumPy's
+        with pytest.raises(ZeroDivisionError):
+            gpukit.fft.fftfreq(n, d)
+    with pytest.raises(ValueError, match="negative dimensions"):
+        gpukit.fft.rfftfreq(-3)
 
 
 def test_fftshift_and_ifftshift(rng):
