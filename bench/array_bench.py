@@ -258,23 +258,6 @@ def workloads(n, side):
             return lambda: gk.convolve(a, w, mode="same")
         return setup
 
-    def fourier(op):
-        """fft of 2^24 complex64 (issue 16: >= 0.95x CuPy, both cuFFT: the overhead is ours), rfft of 2^24
-        float32 and fft2 of a 4096^2 complex64 image, each library's numpy.fft-style call."""
-
-        def setup(lib):
-            rng = np.random.default_rng(9)
-            if op == "rfft":
-                x = rng.random(1 << 24, dtype=np.float32)
-            else:
-                shape = (4096, 4096) if op == "fft2" else (1 << 24,)
-                x = (rng.random(shape, dtype=np.float32) + 1j * rng.random(shape, dtype=np.float32)).astype(
-                    np.complex64)
-            a = lib.to_device(x)
-            module = torch.fft if lib.name == "torch" else lib.xp.fft
-            return lambda: getattr(module, op)(a)
-        return setup
-
     f4 = 4
     big = 2 * n
     return [
@@ -316,10 +299,6 @@ def workloads(n, side):
         ("conv2d 5x5 4096^2 f32 (same)", 2 * 4096 * 4096 * f4, convolution("conv2d")),
         ("ndimage.convolve 5x5 4096^2 f32", 2 * 4096 * 4096 * f4, convolution("ndimage")),
         ("conv1d 31 taps 2^24 f32 (same)", 2 * (1 << 24) * f4, convolution("conv1d")),
-        # Input and output bytes, as if one pass (cuFFT makes more at these sizes).
-        ("fft c64 (2^24)", 2 * (1 << 24) * 8, fourier("fft")),
-        ("rfft f32 (2^24)", (1 << 24) * (f4 + 8 // 2), fourier("rfft")),
-        ("fft2 c64 4096^2", 2 * 4096 * 4096 * 8, fourier("fft2")),
     ]
 
 
