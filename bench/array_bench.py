@@ -203,7 +203,7 @@ def workloads(n, side):
             return lambda: getattr(lib.xp, op)(a)
         return setup
 
-    def histogram(op, skew):
+    def histogram(op, skew, floats=False):
         """histogram (256 bins over [0, 256)) or bincount of 2^25 int32 values, uniform or all in one bin
         (issue 16: histogram >= 3x PyTorch's histc and >= 8x CuPy; bincount >= 5x PyTorch). histc
         takes floats only: PyTorch gets the same values as float32 (as many bytes)."""
@@ -212,6 +212,8 @@ def workloads(n, side):
             count = n // 2
             rng = np.random.default_rng(7)
             values = np.full(count, 17, np.int32) if skew else rng.integers(0, 256, count, dtype=np.int32)
+            if floats:  # every library bins the same float32 values (equal-width bins by arithmetic)
+                values = rng.random(count, dtype=np.float32) * 256
             if lib.name == "torch":
                 a = lib.to_device(values.astype(np.float32) if op == "histogram" else values)
                 if op == "histogram":
@@ -258,6 +260,62 @@ def workloads(n, side):
             return lambda: gk.convolve(a, w, mode="same")
         return setup
 
+    def matmul(dtype, size, library="vendor"):
+        """A square matmul (issue 16: float32 4096^3 >= 0.97x cuBLAS through the library, the own kernel
+        >= 60 % of it). PyTorch and CuPy call cuBLAS; neither allows TF32 unless asked (nor does gpukit).
+        library="own": gpukit's own kernel (set_matmul_library, for that call only) against their cuBLAS."""
+
+        def setup(lib):
+            rng = np.random.default_rng(9)
+            a = lib.to_device(rng.random((size, size), dtype=np.float32) - 0.5)
+            b = lib.to_device(rng.random((size, size), dtype=np.float32) - 0.5)
+            if dtype != "float32":
+                dt = dtype_of(lib, dtype)
+                if dt is None:
+                    return None
+                a, b = (a.to(dt), b.to(dt)) if lib.name == "torch" else (a.astype(dt), b.astype(dt))
+            if lib.name == "torch":
+                torch.backends.cuda.matmul.allow_tf32 = False
+            if lib.name == "gpukit" and library == "own":
+                def own():
+                    gk.set_matmul_library("own")
+                    try:
+                        return a @ b
+                    finally:
+                        gk.set_matmul_library("vendor")
+                return own
+            return lambda: a @ b
+        return setup
+
+    def random_normal(lib):
+        """2^26 standard normal float32, written once (issue 16: >= PyTorch)."""
+        if lib.name == "torch":
+            out = torch.empty(n, dtype=torch.float32, device="cuda")
+            return lambda: out.normal_()
+        if lib.name == "cupy":
+            generator = cp.random.default_rng(1)
+            return lambda: generator.standard_normal(n, dtype=np.float32)
+        generator = gk.random.default_rng(1)
+        return lambda: generator.standard_normal(n, dtype=np.float32)
+
+    def fft_c2c(lib):
+        """A complex64 FFT of 2^24 points, read and written once (issue 16: >= 0.95x CuPy; all three call
+        cuFFT, so the difference is each library's own overhead and plan reuse)."""
+        rng = np.random.default_rng(12)
+        host = (rng.random(1 << 24, dtype=np.float32) + 1j * rng.random(1 << 24, dtype=np.float32)).astype(np.complex64)
+        a = lib.to_device(host)
+        if lib.name == "torch":
+            return lambda: torch.fft.fft(a)
+        return lambda: lib.xp.fft.fft(a)
+
+    def random_uniform(lib):
+        """2^26 uniform float32 in [0, 1), written once."""
+        if lib.name == "torch":
+            out = torch.empty(n, dtype=torch.float32, device="cuda")
+            return lambda: out.uniform_()
+        generator = (cp if lib.name == "cupy" else gk).random.default_rng(1)
+        return lambda: generator.random(n, dtype=np.float32)
+
     f4 = 4
     big = 2 * n
     return [
@@ -293,12 +351,25 @@ def workloads(n, side):
         # Read bytes of 2^25 int32 values: GB/s / 4 = Gelem/s.
         ("histogram 256 uniform (2^25 i32)", n // 2 * f4, histogram("histogram", False)),
         ("histogram 256 one bin (2^25 i32)", n // 2 * f4, histogram("histogram", True)),
+        ("histogram 256 uniform (2^25 f32)", n // 2 * f4, histogram("histogram", False, floats=True)),
         ("bincount 256 uniform (2^25 i32)", n // 2 * f4, histogram("bincount", False)),
         ("bincount 256 one bin (2^25 i32)", n // 2 * f4, histogram("bincount", True)),
         # Input and output bytes.
         ("conv2d 5x5 4096^2 f32 (same)", 2 * 4096 * 4096 * f4, convolution("conv2d")),
         ("ndimage.convolve 5x5 4096^2 f32", 2 * 4096 * 4096 * f4, convolution("ndimage")),
         ("conv1d 31 taps 2^24 f32 (same)", 2 * (1 << 24) * f4, convolution("conv1d")),
+        # Bytes written.
+        ("random normal f32 (2^26)", n * f4, random_normal),
+        ("random uniform f32 (2^26)", n * f4, random_uniform),
+        ("fft c2c complex64 (2^24)", 2 * (1 << 24) * 8, fft_c2c),
+        # Rows in GFLOP/s (2 m n k), not GB/s: the ceiling is cuBLAS itself (CuPy's and PyTorch's columns).
+        ("matmul f32 4096^3 GFLOP/s", 2 * 4096**3, matmul("float32", 4096)),
+        ("matmul f64 4096^3 GFLOP/s", 2 * 4096**3, matmul("float64", 4096)),
+        ("matmul f16 4096^3 GFLOP/s", 2 * 4096**3, matmul("float16", 4096)),
+        ("matmul f32 1024^3 GFLOP/s", 2 * 1024**3, matmul("float32", 1024)),
+        ("matmul own f32 4096^3 GFLOP/s", 2 * 4096**3, matmul("float32", 4096, "own")),
+        ("matmul own f64 4096^3 GFLOP/s", 2 * 4096**3, matmul("float64", 4096, "own")),
+        ("matmul own f16 4096^3 GFLOP/s", 2 * 4096**3, matmul("float16", 4096, "own")),
     ]
 
 
@@ -341,6 +412,8 @@ def host_times(lib):
     x = lib.to_device(np.arange(1, 17, dtype=np.float32))
     y = lib.to_device(np.arange(2, 18, dtype=np.float32))
     m = lib.to_device(np.arange(1, 17, dtype=np.float32).reshape(4, 4))
+    square = lib.to_device(np.random.default_rng(10).random((64, 64), dtype=np.float32))
+    values = lib.to_device(np.random.default_rng(11).integers(0, 256, 4096, dtype=np.int32))
     rows = {
         "x + y (16)": lambda: x + y,
         "x + 1.0": lambda: x + 1.0,
@@ -349,6 +422,10 @@ def host_times(lib):
         "x.sum()": lambda: x.sum(),
         "m.sum(axis=0) (4x4)": (lambda: m.sum(dim=0)) if lib.name == "torch" else (lambda: m.sum(axis=0)),
         "m.sum(axis=1) (4x4)": (lambda: m.sum(dim=1)) if lib.name == "torch" else (lambda: m.sum(axis=1)),
+        # Issue 16: a 64x64 matmul's host time <= 6 us.
+        "matmul 64x64 f32": lambda: square @ square,
+        "histogram 256 bins (4096 i32)": (lambda: torch.histc(values.float(), bins=256, min=0, max=256))
+        if lib.name == "torch" else (lambda: xp.histogram(values, bins=256, range=(0, 256))),
     }
     result = {}
     for name, step in rows.items():
@@ -446,7 +523,8 @@ def main():
             value = row.get(name)
             line += f"{value:14.0f}" if isinstance(value, float) else f"{str(value):>14}"
         mine = row.get("gpukit")
-        line += f"{100 * mine / ceiling:10.1f}%" if isinstance(mine, float) else f"{'':>11}"
+        byte_rate = isinstance(mine, float) and "FLOP/s" not in row["op"]
+        line += f"{100 * mine / ceiling:10.1f}%" if byte_rate else f"{'':>11}"
         for name in names[1:]:
             other = row.get(name)
             ok = isinstance(mine, float) and isinstance(other, float)

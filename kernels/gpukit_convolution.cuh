@@ -58,6 +58,25 @@
 #define GK_CONV_TILE_X 32
 #define GK_CONV_TILE_Y 64
 #define GK_CONV_TILE_THREADS_Y 8
+// Staging: the global loads each thread issues before it stores them into shared memory. With the
+// taps known, a thread's whole share of the stage (up to 12 values) in one batch: a share of 9 or
+// 10 in batches of 8 waited for memory twice, the second time for one or two values.
+#define GK_CONV_STAGE_BATCH_MAX 12
+#define GK_CONV_STAGE_BATCH(values, threads)                                                               \
+    (((values) + (threads)-1) / (threads) < GK_CONV_STAGE_BATCH_MAX ? ((values) + (threads)-1) / (threads) \
+                                                                    : GK_CONV_STAGE_BATCH_MAX)
+#ifdef GK_CONV_TAPS_X
+#define GK_CONV_LINE_BATCH GK_CONV_STAGE_BATCH(GK_CONV_LINE_TILE + GK_CONV_TAPS_X - 1, GK_CONV_LINE_THREADS)
+#else
+#define GK_CONV_LINE_BATCH 8
+#endif
+#if defined(GK_CONV_TAPS_X) && defined(GK_CONV_TAPS_Y)
+#define GK_CONV_TILE_BATCH                                                                             \
+    GK_CONV_STAGE_BATCH((GK_CONV_TILE_Y + GK_CONV_TAPS_Y - 1) * (GK_CONV_TILE_X + GK_CONV_TAPS_X - 1), \
+                        GK_CONV_TILE_X * GK_CONV_TILE_THREADS_Y)
+#else
+#define GK_CONV_TILE_BATCH 8
+#endif
 
 // The weights in constant memory: 8 KiB (1024 real weights, 512 complex).
 #define GK_CONV_CONSTANT_WORDS 1024
@@ -374,7 +393,58 @@ __device__ inline gk_conv_value gk_conv_line_input(const gk_convolution_params& 
 // warp, free of bank conflicts.
 __device__ inline long long gk_conv_padded(long long s) { return s + s / GK_CONV_LINE_PER; }
 
-extern "C" __global__ void gk_convolve_line(const gk_convolution_params p) {
+// Stages `count` inputs of a line from index `start` along the axis: value s at gk_conv_padded(s).
+// Each thread first loads GK_CONV_LINE_BATCH values into registers, then stores them: that many
+// independent global loads in flight per thread (one at a time, the staging was latency bound:
+// ncu saw 14 % of DRAM bandwidth and L1TEX waits). A run that lies inside the line (all but a
+// line's first and last tiles) reads without the extension's index arithmetic; the caller passes
+// `interior` as a constant, so each loop is compiled for its case.
+__device__ __forceinline__ void gk_conv_stage_line_run(const gk_convolution_params& p, double* stage, long long base,
+                                                       long long start, int count, bool interior) {
+    const int compute = gk_conv_compute(p), dtype = gk_conv_input_dtype(p), itemsize = gk_dtype_itemsize(dtype);
+    const long long stride = p.in_strides[p.axis];
+    const char* input = (const char*)p.input + base * itemsize;
+    for (int first = threadIdx.x; first < count; first += blockDim.x * GK_CONV_LINE_BATCH) {
+        gk_conv_value v[GK_CONV_LINE_BATCH];
+#pragma unroll
+        for (int b = 0; b < GK_CONV_LINE_BATCH; ++b) {
+            const int s = first + b * (int)blockDim.x;
+            if (interior) {  // no branch around the load: past the end, the last value again, not stored
+                v[b] = gk_conv_load(dtype, compute, input + (start + (s < count ? s : count - 1)) * stride * itemsize);
+                continue;
+            }
+            v[b] = s < count ? gk_conv_line_input(p, base, start + s) : gk_conv_value{0.0, 0.0, 0};
+        }
+#pragma unroll
+        for (int b = 0; b < GK_CONV_LINE_BATCH; ++b) {
+            const int s = first + b * (int)blockDim.x;
+            if (s < count) gk_conv_stage_put(compute, stage, gk_conv_padded(s), v[b]);
+        }
+    }
+}
+__device__ inline void gk_conv_stage_line(const gk_convolution_params& p, double* stage, long long base,
+                                          long long start, int count) {
+    if (start >= 0 && start + count <= p.in_shape[p.axis])
+        gk_conv_stage_line_run(p, stage, base, start, count, true);
+    else
+        gk_conv_stage_line_run(p, stage, base, start, count, false);
+}
+
+// Real sums fit 64 registers for any unrolled tap count (ptxas, sm_90: no spills), so four
+// 256-thread blocks share a multiprocessor (68 registers gave three); at 48 (five) they spill.
+// The reflecting and wrapping modes, whose 64-bit remainders spill a little at 64, keep three
+// (left alone, ptxas took 88 registers for them: two blocks).
+#if defined(GK_CONV_TAPS_X) && defined(GK_CONV_COMPUTE) && GK_CONV_COMPUTE == GK_CONV_REAL
+#if GK_CONV_MODE == GK_CONV_CONSTANT || GK_CONV_MODE == GK_CONV_NEAREST
+#define GK_CONV_LINE_BLOCKS_PER_SM 4
+#else
+#define GK_CONV_LINE_BLOCKS_PER_SM 3
+#endif
+#else
+#define GK_CONV_LINE_BLOCKS_PER_SM 1
+#endif
+extern "C" __global__ void __launch_bounds__(GK_CONV_LINE_THREADS, GK_CONV_LINE_BLOCKS_PER_SM)
+    gk_convolve_line(const gk_convolution_params p) {
     extern __shared__ double gk_conv_line_stage[];  // gk_conv_padded(GK_CONV_LINE_TILE + taps - 1) values
     const int axis = p.axis, compute = gk_conv_compute(p);
 #ifdef GK_CONV_TAPS_X
@@ -398,9 +468,7 @@ extern "C" __global__ void gk_convolve_line(const gk_convolution_params p) {
         const long long staged = count + taps - 1;
         char* out = (char*)p.out + (out_base + first * p.out_strides[axis]) * out_itemsize;
         __syncthreads();  // the previous work item's reads of the stage are done
-        for (long long s = threadIdx.x; s < staged; s += blockDim.x)
-            gk_conv_stage_put(compute, gk_conv_line_stage, gk_conv_padded(s),
-                              gk_conv_line_input(p, in_base, first + p.offset[axis] + s));
+        gk_conv_stage_line(p, gk_conv_line_stage, in_base, first + p.offset[axis], (int)staged);
         __syncthreads();
 #ifdef GK_CONV_TAPS_X
         const long long j0 = (long long)threadIdx.x * GK_CONV_LINE_PER;
@@ -450,29 +518,70 @@ extern "C" __global__ void gk_convolve_line(const gk_convolution_params p) {
 // column is read once per tap across into a window of 8 + taps_y - 1 registers that serves all 8
 // outputs and every tap down; a warp reads 32 consecutive values (no bank conflicts) and writes 32
 // consecutive outputs.
-extern "C" __global__ void gk_convolve_tile2d(const gk_convolution_params p) {
-    extern __shared__ double gk_conv_tile_stage[];  // (64 + taps_y - 1) x (32 + taps_x - 1)
+
+// Stages the tile whose first output is (y0, x0): value s of the stage is the input at row s /
+// width, column s % width of the tile's window. As gk_conv_stage_line_run: GK_CONV_TILE_BATCH
+// loads in flight per thread, and an `interior` tile, whose window lies inside the image (all but
+// the edge tiles), reads without the extension's index arithmetic.
+__device__ __forceinline__ void gk_conv_stage_tile(const gk_convolution_params& p, double* stage, long long y0,
+                                                   long long x0, int width, int height, bool interior) {
     const int compute = gk_conv_compute(p), mode = gk_conv_mode(p), dtype = gk_conv_input_dtype(p);
-    const int itemsize = gk_dtype_itemsize(dtype), out_itemsize = gk_dtype_itemsize(gk_conv_out_dtype(p));
-    const long long taps_y = gk_conv_taps_y(p), taps_x = gk_conv_taps_x(p);
-    const long long width = GK_CONV_TILE_X + taps_x - 1, height = GK_CONV_TILE_Y + taps_y - 1;
+    const int itemsize = gk_dtype_itemsize(dtype);
     const int thread = threadIdx.y * GK_CONV_TILE_X + threadIdx.x;
-    const int threads = GK_CONV_TILE_X * GK_CONV_TILE_THREADS_Y;
+    const int threads = GK_CONV_TILE_X * GK_CONV_TILE_THREADS_Y, count = width * height;
+    const long long top = y0 + p.offset[0], left = x0 + p.offset[1];
+    const char* input = (const char*)p.input;
+    for (int first = thread; first < count; first += threads * GK_CONV_TILE_BATCH) {
+        gk_conv_value v[GK_CONV_TILE_BATCH];
+#pragma unroll
+        for (int b = 0; b < GK_CONV_TILE_BATCH; ++b) {
+            if (interior) {
+                // No branch around the load (a branch would keep the loads from issuing together):
+                // past the end, a thread reads the last value again and does not store it.
+                const int s = first + b * threads < count ? first + b * threads : count - 1;
+                const long long iy = top + s / width, ix = left + s % width;
+                v[b] = gk_conv_load(dtype, compute, input + (iy * p.in_strides[0] + ix * p.in_strides[1]) * itemsize);
+                continue;
+            }
+            const int s = first + b * threads;
+            v[b] = gk_conv_value{0.0, 0.0, 0};
+            if (s >= count) continue;
+            const long long iy = gk_conv_extend(top + s / width, p.in_shape[0], mode);
+            const long long ix = gk_conv_extend(left + s % width, p.in_shape[1], mode);
+            v[b] = iy < 0 || ix < 0
+                       ? gk_conv_cval(p)
+                       : gk_conv_load(dtype, compute, input + (iy * p.in_strides[0] + ix * p.in_strides[1]) * itemsize);
+        }
+#pragma unroll
+        for (int b = 0; b < GK_CONV_TILE_BATCH; ++b)
+            if (first + b * threads < count) gk_conv_stage_put(compute, stage, first + b * threads, v[b]);
+    }
+}
+
+// Real sums with a short window fit 48 registers (ptxas, sm_90: no spills in the interior path),
+// so five 256-thread blocks share a multiprocessor, not four: more tiles' loads in flight.
+#if defined(GK_CONV_TAPS_Y) && GK_CONV_TAPS_Y <= 7 && defined(GK_CONV_COMPUTE) && GK_CONV_COMPUTE == GK_CONV_REAL
+#define GK_CONV_TILE_BLOCKS_PER_SM 5
+#else
+#define GK_CONV_TILE_BLOCKS_PER_SM 1
+#endif
+extern "C" __global__ void __launch_bounds__(GK_CONV_TILE_X* GK_CONV_TILE_THREADS_Y, GK_CONV_TILE_BLOCKS_PER_SM)
+    gk_convolve_tile2d(const gk_convolution_params p) {
+    extern __shared__ double gk_conv_tile_stage[];  // (64 + taps_y - 1) x (32 + taps_x - 1)
+    const int compute = gk_conv_compute(p);
+    const int out_itemsize = gk_dtype_itemsize(gk_conv_out_dtype(p));
+    const int taps_y = (int)gk_conv_taps_y(p), taps_x = (int)gk_conv_taps_x(p);
+    const int width = GK_CONV_TILE_X + taps_x - 1, height = GK_CONV_TILE_Y + taps_y - 1;
     const int per = GK_CONV_TILE_Y / GK_CONV_TILE_THREADS_Y;  // outputs per thread, down its column
     for (long long work = blockIdx.x; work < p.tiles; work += gridDim.x) {
         const long long y0 = (work / p.tiles_x) * GK_CONV_TILE_Y, x0 = (work % p.tiles_x) * GK_CONV_TILE_X;
+        const long long top = y0 + p.offset[0], left = x0 + p.offset[1];
+        const bool interior = top >= 0 && left >= 0 && top + height <= p.in_shape[0] && left + width <= p.in_shape[1];
         __syncthreads();  // the previous tile's reads of the stage are done
-        for (long long s = thread; s < width * height; s += threads) {
-            const long long sy = s / width, sx = s % width;
-            const long long iy = gk_conv_extend(y0 + p.offset[0] + sy, p.in_shape[0], mode);
-            const long long ix = gk_conv_extend(x0 + p.offset[1] + sx, p.in_shape[1], mode);
-            gk_conv_stage_put(
-                compute, gk_conv_tile_stage, s,
-                iy < 0 || ix < 0
-                    ? gk_conv_cval(p)
-                    : gk_conv_load(dtype, compute,
-                                   (const char*)p.input + (iy * p.in_strides[0] + ix * p.in_strides[1]) * itemsize));
-        }
+        if (interior)
+            gk_conv_stage_tile(p, gk_conv_tile_stage, y0, x0, width, height, true);
+        else
+            gk_conv_stage_tile(p, gk_conv_tile_stage, y0, x0, width, height, false);
         __syncthreads();
         const long long x = x0 + threadIdx.x, row0 = (long long)threadIdx.y * per;
         if (x >= p.out_shape[1]) continue;

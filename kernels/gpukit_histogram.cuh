@@ -3,16 +3,24 @@
 //
 // What it computes.
 // - gk_histogram: each element's bin, then a count (or a sum of weights) per bin. A bin is
-//   GK_HIST_INTEGER: the value itself (bincount; histogramdd's linear bins), outside [0, bins)
-//     skipped;
-//   GK_HIST_EQUAL: equal-width bins over [edges[0], edges[bins]]: the bin by arithmetic, then moved
-//     by one where the value lies across an edge, so the edges alone decide (numpy.histogram's rule);
+//   GK_HIST_INTEGER: integer values in integer-width bins: (value - low) / width (bincount: the
+//     value itself; histogramdd's linear bins; histogram of integers whose edges are whole numbers
+//     a whole number apart, where this is exactly what comparing with the edges gives), outside
+//     [low, low + bins * width) skipped, except value == low + bins * width with closed_last;
+//   GK_HIST_EQUAL: equal-width bins over [edges[0], edges[bins]]: the bin by arithmetic; where the
+//     arithmetic lands within `margin` of an edge (the host bounds how far the rounded edges and the
+//     arithmetic may stray), moved by one where the value lies across an edge, so the edges alone
+//     decide (numpy.histogram's rule);
 //   GK_HIST_EDGES: explicit, non-decreasing edges: a binary search.
 //   In both, bin k holds edges[k] <= x < edges[k + 1] and the last bin also x == edges[bins];
 //   NaN and values outside the edges are skipped. Values are compared in `compare`'s type (double
 //   for any float, int64 or uint64 where NumPy's common type is one), exactly as NumPy compares.
 // - gk_histogram_bin_index: one dimension's bin of each element added to its linear bin
 //   (histogramdd), -1 where any dimension is outside.
+// With `extremes` (bincount, which must know the largest value to size its result): the largest
+// value (as uint64) and whether any was negative, reduced per warp and per block, then one atomic
+// per block; the host counts into a guessed number of bins and learns from these whether the guess
+// held (one pass over the data where a separate minimum and maximum would take two more).
 // Accumulators: counts and sums of integer weights in 64-bit integers (sums wrap as NumPy's int64
 // arithmetic does), sums of float weights in double, complex weights as two doubles. With `shared`,
 // each block counts in its own copy in shared memory (32-bit counts) and adds it to the result once
@@ -50,10 +58,15 @@ struct gk_histogram_params {
     long long stride;            // between values, in elements
     long long weight_stride;     // between weights, in elements
     long long bins;
-    long long bin_stride;  // gk_histogram_bin_index: this dimension's step in the linear bin
-    double first;          // GK_HIST_EQUAL: edges[0]
-    double scale;          // GK_HIST_EQUAL: bins / (edges[bins] - edges[0])
-    int value_dtype;       // DType numbers (GK_DTYPE_*)
+    long long bin_stride;         // gk_histogram_bin_index: this dimension's step in the linear bin
+    long long low;                // GK_HIST_INTEGER: the first bin's lowest value
+    long long width;              // GK_HIST_INTEGER: values per bin (>= 1)
+    double first;                 // GK_HIST_EQUAL: edges[0]
+    double last;                  // GK_HIST_EQUAL: edges[bins]
+    double scale;                 // GK_HIST_EQUAL: bins / (edges[bins] - edges[0])
+    double margin;                // GK_HIST_EQUAL: arithmetic within this of a whole bin is checked against the edges
+    unsigned long long extremes;  // 0, or two uint64: the largest value, and nonzero where any was negative
+    int value_dtype;              // DType numbers (GK_DTYPE_*)
     int weight_dtype;
     int mode;             // GK_HIST_INTEGER, _EQUAL, _EDGES
     int compare;          // GK_HIST_COMPARE_*
@@ -61,6 +74,7 @@ struct gk_histogram_params {
     int shared;           // count in shared memory (bins fit), then add once per block
     int vector;           // values contiguous and 16-byte aligned: loaded 16 bytes at a time (GPU shapes)
     int first_dimension;  // gk_histogram_bin_index: starts the linear bins
+    int closed_last;      // GK_HIST_INTEGER: low + bins * width falls in the last bin (histogram's closed end)
 };
 
 #ifdef GK_HIST_SPECIALISED
@@ -70,6 +84,7 @@ struct gk_histogram_params {
 #define gk_hist_compare(p) GK_HIST_COMPARE
 #define gk_hist_accumulate(p) GK_HIST_ACCUMULATE
 #define gk_hist_shared(p) GK_HIST_SHARED
+#define gk_hist_tracks(p) GK_HIST_TRACKS
 #else
 #define gk_hist_value_dtype(p) ((p).value_dtype)
 #define gk_hist_weight_dtype(p) ((p).weight_dtype)
@@ -77,6 +92,7 @@ struct gk_histogram_params {
 #define gk_hist_compare(p) ((p).compare)
 #define gk_hist_accumulate(p) ((p).accumulate)
 #define gk_hist_shared(p) ((p).shared)
+#define gk_hist_tracks(p) ((p).extremes != 0)
 #endif
 
 // ---- one element of any real dtype, as the type it is compared or summed in
@@ -139,16 +155,23 @@ __device__ inline long long gk_hist_bin(const gk_histogram_params& p, const void
     const int dtype = gk_hist_value_dtype(p);
     switch (gk_hist_mode(p)) {
         case GK_HIST_INTEGER: {
-            const long long v = gk_hist_as_int64(dtype, value);
-            return v >= 0 && v < p.bins ? v : -1;
+            // Unsigned arithmetic: uint64 values past int64 (bincount refuses them afterwards) and
+            // values below `low` both land past the bins.
+            const unsigned long long offset = (unsigned long long)gk_hist_as_int64(dtype, value) - p.low;
+            const unsigned long long bin = p.width == 1 ? offset : offset / p.width;
+            if (bin < (unsigned long long)p.bins) return (long long)bin;
+            return p.closed_last && offset == (unsigned long long)(p.bins * p.width) ? p.bins - 1 : -1;
         }
         case GK_HIST_EQUAL: {
-            const double* edges = (const double*)p.edges;
             const double x = gk_hist_as_double(dtype, value);
-            if (!(x >= edges[0] && x <= edges[p.bins])) return -1;
-            long long bin = (long long)((x - p.first) * p.scale);
+            if (!(x >= p.first && x <= p.last)) return -1;
+            const double position = (x - p.first) * p.scale;
+            long long bin = (long long)position;
+            const double fraction = position - (double)bin;
             bin = bin < 0 ? 0 : bin >= p.bins ? p.bins - 1 : bin;
+            if (fraction > p.margin && fraction < 1.0 - p.margin) return bin;
             // The arithmetic may land one bin off near an edge; the edges decide.
+            const double* edges = (const double*)p.edges;
             if (x < edges[bin])
                 --bin;
             else if (bin != p.bins - 1 && x >= edges[bin + 1])
@@ -202,10 +225,54 @@ __device__ inline int gk_hist_shared_bytes(const gk_histogram_params& p) {
     }
 }
 
+// What one thread saw of its values (with `extremes`).
+struct gk_hist_seen {
+    unsigned long long top;
+    int negative;
+};
+
 __device__ inline void gk_hist_element(const gk_histogram_params& p, void* to, bool in_shared, const void* value,
-                                       long long i) {
+                                       long long i, gk_hist_seen& seen) {
+    if (gk_hist_tracks(p)) {
+        const int dtype = gk_hist_value_dtype(p);
+        const long long v = gk_hist_as_int64(dtype, value);
+        if (v < 0 && !gk_hist_is_unsigned(dtype))
+            seen.negative = 1;
+        else if ((unsigned long long)v > seen.top)
+            seen.top = (unsigned long long)v;
+    }
     const long long bin = gk_hist_bin(p, value);
     if (bin >= 0) gk_hist_add(p, to, in_shared, bin, i);
+}
+
+// The block's threads' `seen` into p.extremes: reduced across each warp (on a GPU's shapes), then
+// in shared memory, then one atomic per block. Every thread of the block calls it.
+__device__ inline void gk_hist_publish(const gk_histogram_params& p, gk_hist_seen seen) {
+    __shared__ unsigned long long gk_hist_block_top;
+    __shared__ int gk_hist_block_negative;
+    if (threadIdx.x == 0) {
+        gk_hist_block_top = 0;
+        gk_hist_block_negative = 0;
+    }
+    __syncthreads();
+#if !defined(GK_SIMULATED) || defined(GK_GPU_SHAPES)
+    for (int lanes = 16; lanes > 0; lanes /= 2) {
+        const unsigned long long other = __shfl_xor_sync(0xffffffffu, seen.top, lanes);
+        seen.top = other > seen.top ? other : seen.top;
+        seen.negative |= __shfl_xor_sync(0xffffffffu, seen.negative, lanes);
+    }
+    if (threadIdx.x % 32 == 0)
+#endif
+    {
+        if (seen.top) atomicMax(&gk_hist_block_top, seen.top);
+        if (seen.negative) atomicOr(&gk_hist_block_negative, 1);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long* extremes = (unsigned long long*)p.extremes;
+        if (gk_hist_block_top) atomicMax(extremes, gk_hist_block_top);
+        if (gk_hist_block_negative) atomicOr(extremes + 1, 1ull);
+    }
 }
 
 // Every element of the block's share: on a GPU 16-byte vectors of contiguous values, grid-stride
@@ -214,6 +281,7 @@ __device__ inline void gk_hist_element(const gk_histogram_params& p, void* to, b
 __device__ inline void gk_hist_elements(const gk_histogram_params& p, void* to, bool in_shared) {
     const int itemsize = gk_dtype_itemsize(gk_hist_value_dtype(p));
     const char* values = (const char*)p.values;
+    gk_hist_seen seen = {0, 0};
     long long done = 0;
 #if !defined(GK_SIMULATED) || defined(GK_GPU_SHAPES)
     if (p.vector) {
@@ -225,7 +293,7 @@ __device__ inline void gk_hist_elements(const gk_histogram_params& p, void* to, 
 #pragma unroll
             for (int k = 0; k < 16; k += 1) {
                 if (k % itemsize == 0 && k / itemsize < per)
-                    gk_hist_element(p, to, in_shared, bytes + k, v * per + k / itemsize);
+                    gk_hist_element(p, to, in_shared, bytes + k, v * per + k / itemsize, seen);
             }
         }
         done = vectors * per;
@@ -234,8 +302,9 @@ __device__ inline void gk_hist_elements(const gk_histogram_params& p, void* to, 
     const long long rest = p.size - done;
     GK_ELEMENTS(j, rest) {
         const long long i = done + j;
-        gk_hist_element(p, to, in_shared, values + i * p.stride * itemsize, i);
+        gk_hist_element(p, to, in_shared, values + i * p.stride * itemsize, i, seen);
     }
+    if (gk_hist_tracks(p)) gk_hist_publish(p, seen);
 }
 
 extern "C" __global__ void gk_histogram(const gk_histogram_params p) {

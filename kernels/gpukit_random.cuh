@@ -31,10 +31,13 @@
 // - Bit-identical on a GPU and on the simulator: the module is compiled with --fmad=false (no
 //   multiply-add contraction, on either side), CUDA's float division and sqrt are IEEE's by
 //   default as the host's are, and the transcendental functions are our own below, made of +, -,
-//   *, / and sqrt alone (libdevice's logf and glibc's differ in the last bit). Their polynomials
-//   are Taylor series, truncated where the next term is below 2^-30 (float) or 2^-60 (double)
-//   relative; within 2 ulp of the true value. tests/python/array/test_random.py repeats every step
-//   in NumPy and compares bits.
+//   *, /, sqrt and fmaf alone (libdevice's logf and glibc's differ in the last bit). fmaf is
+//   a * b + c rounded once on both sides (the GPU's FFMA; the C library's fmaf, correctly rounded):
+//   the float32 polynomials are written with it, a fused multiply-add where the unfused form took a
+//   multiply and an add (the float32 normal kernel is compute bound). Their polynomials are Taylor
+//   series, truncated where the next term is below 2^-30 (float) or 2^-60 (double) relative;
+//   within 2 ulp of the true value. tests/python/array/test_random.py repeats every step in NumPy
+//   (fmaf included, exactly) and compares bits.
 //
 // Reference: the Random123 paper's known-answer vectors (tests/device/random_test.cpp) and the
 // NumPy Philox and conversions of tests/python/array/test_random.py.
@@ -52,6 +55,8 @@ struct gk_random_params {
                                                  // exponential: scale; poisson: lam
     unsigned long long low;                      // integers: the smallest value, two's complement
     unsigned long long span;                     // integers: high - low (inclusive high)
+    unsigned long long values_a;                 // 0, or one parameter per element (C order): poisson's lam (float64),
+    unsigned long long values_b;                 // integers' low and span (uint64): draws whose parameters are arrays
     int itemsize;                                // integers: bytes of an output element
     int affine;                                  // normal, uniform: out = a + b * z, not z
 };
@@ -128,10 +133,10 @@ __device__ inline float gk_log_float(float x) {
     const float f = __uint_as_float(mantissa) - 1.0f;
     const float s = f / (2.0f + f);
     const float z = s * s;
-    const float series = z * (0.6666667f + z * (0.4f + z * (0.2857143f + z * 0.22222222f)));
-    const float log1p = (s + s) + s * series;
+    const float series = z * fmaf(z, fmaf(z, fmaf(z, 0.22222222f, 0.2857143f), 0.4f), 0.6666667f);
+    const float log1p = fmaf(s, series, s + s);
     const float fe = (float)e;
-    return fe * 0.69314575f + (fe * 1.4286068e-06f + log1p);
+    return fmaf(fe, 0.69314575f, fmaf(fe, 1.4286068e-06f, log1p));  // fe * 0.69314575f is exact
 }
 
 __device__ inline double gk_log_double(double x) {
@@ -164,33 +169,35 @@ __device__ inline double gk_log_double(double x) {
 
 // sin and cos of 2 pi k / 2^bits for an integer k < 2^bits: k in quarter turns is q + x with q
 // the nearest quarter and |x| <= 1/2 (exact, integer arithmetic); sin(pi/2 x) = x S(x^2),
-// cos(pi/2 x) = C(x^2); the quadrant q % 4 swaps and negates them.
+// cos(pi/2 x) = C(x^2); the quadrant q % 4 swaps and negates them:
+//   q % 4:  0          1           2            3
+//   sin:    sin x      cos x      -sin x       -cos x     (odd q swaps; q & 2 negates the sine)
+//   cos:    cos x     -sin x      -cos x        sin x     ((q + 1) & 2 negates the cosine)
+// as selects and sign flips, not branches: q is random across a warp, whose four-way branch ran
+// every case one after another.
+__device__ inline float gk_negate_if(float x, unsigned bit) { return bit ? -x : x; }
+__device__ inline double gk_negate_if(double x, unsigned bit) { return bit ? -x : x; }
 __device__ inline void gk_quadrant(unsigned q, float* s, float* c) {
     const float sin_x = *s, cos_x = *c;
-    switch (q & 3u) {
-        case 0: break;
-        case 1: *s = cos_x, *c = -sin_x; break;
-        case 2: *s = -sin_x, *c = -cos_x; break;
-        default: *s = -cos_x, *c = sin_x; break;
-    }
+    *s = gk_negate_if(q & 1u ? cos_x : sin_x, q & 2u);
+    *c = gk_negate_if(q & 1u ? sin_x : cos_x, (q + 1u) & 2u);
 }
 __device__ inline void gk_sincos_turn_float(unsigned k24, float* s, float* c) {
     const unsigned q = (k24 + (1u << 21)) >> 22;
     const float x = (float)((int)k24 - (int)(q << 22)) * 2.384185791015625e-07f;  // 2^-22
     const float x2 = x * x;
-    *s = x * (1.5707964f + x2 * (-0.6459641f + x2 * (0.079692625f + x2 * (-0.004681754f + x2 * 0.00016044118f))));
-    *c = 1.0f +
-         x2 * (-1.2337005f + x2 * (0.2536695f + x2 * (-0.02086348f + x2 * (0.00091926026f + x2 * -2.5202042e-05f))));
+    *s = x *
+         fmaf(x2, fmaf(x2, fmaf(x2, fmaf(x2, 0.00016044118f, -0.004681754f), 0.079692625f), -0.6459641f), 1.5707964f);
+    *c = fmaf(
+        x2,
+        fmaf(x2, fmaf(x2, fmaf(x2, fmaf(x2, -2.5202042e-05f, 0.00091926026f), -0.02086348f), 0.2536695f), -1.2337005f),
+        1.0f);
     gk_quadrant(q, s, c);
 }
 __device__ inline void gk_quadrant(unsigned q, double* s, double* c) {
     const double sin_x = *s, cos_x = *c;
-    switch (q & 3u) {
-        case 0: break;
-        case 1: *s = cos_x, *c = -sin_x; break;
-        case 2: *s = -sin_x, *c = -cos_x; break;
-        default: *s = -cos_x, *c = sin_x; break;
-    }
+    *s = gk_negate_if(q & 1u ? cos_x : sin_x, q & 2u);
+    *c = gk_negate_if(q & 1u ? sin_x : cos_x, (q + 1u) & 2u);
 }
 __device__ inline void gk_sincos_turn_double(unsigned long long k53, double* s, double* c) {
     const unsigned long long q = (k53 + (1ull << 50)) >> 51;
@@ -377,6 +384,28 @@ extern "C" __global__ void gk_random_integers64(const gk_random_params p) {
     }
 }
 
+// Array bounds: each element's own low and span, 64-bit words (two a block) whatever the span.
+extern "C" __global__ void gk_random_integers_each(const gk_random_params p) {
+    const unsigned long long* lows = (const unsigned long long*)p.values_a;
+    const unsigned long long* spans = (const unsigned long long*)p.values_b;
+    GK_ELEMENTS(j, gk_random_blocks(p.size, 2)) {
+        const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
+        for (int k = 0; k < 2 && 2 * j + k < p.size; ++k) {
+            const long long i = 2 * j + k;
+            const unsigned long long range = spans[i] + 1;  // 0 stands for 2^64
+            const unsigned long long threshold = range == 0 ? 0ull : (0ull - range) % range;
+            unsigned long long x = ((unsigned long long)b.w[2 * k] << 32) | b.w[2 * k + 1];
+            unsigned long long low = x * range;
+            for (unsigned attempt = 1; low < threshold; ++attempt) {
+                const gk_philox_block retry = gk_random_block(p, (unsigned long long)j, attempt);
+                x = ((unsigned long long)retry.w[2 * k] << 32) | retry.w[2 * k + 1];
+                low = x * range;
+            }
+            gk_store_integer(p, i, lows[i] + (range == 0 ? x : __umul64hi(x, range)));
+        }
+    }
+}
+
 // ---- poisson
 
 // An element's own substream: block `element` at attempts 0, 1, ..., two [0, 1) doubles each.
@@ -408,7 +437,7 @@ __device__ inline double gk_log_factorial(double k) {
 }
 
 __device__ inline long long gk_poisson(const gk_random_params& p, unsigned long long element) {
-    const double lam = p.a;
+    const double lam = p.values_a ? ((const double*)p.values_a)[element] : p.a;
     if (lam == 0.0) return 0;
     gk_substream s = {element, 0u, 0, gk_random_block(p, element, 0)};
     if (lam < 10.0) {

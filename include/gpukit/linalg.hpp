@@ -1,8 +1,9 @@
 // include/gpukit/linalg.hpp: products and norms, as NumPy's (numpy.matmul, dot, vdot, inner,
 // tensordot, outer, kron, trace, numpy.linalg.norm), with NumPy's result dtypes for every shape.
-// Matrix products (matmul, tensordot, dot with a matrix operand) run gpukit's matrix-product
-// kernels (src/ops/linalg/matmul.cpp); vdot, inner and the dot of vectors are one reduction of a
-// broadcast product (gpukit/reductions.hpp's engine); outer and kron one broadcast multiply.
+// Matrix products (matmul, tensordot, dot with a matrix operand) run the backend's BLAS (cuBLAS)
+// or gpukit's matrix-product kernels (src/ops/linalg/matmul.cpp; set_matmul_library); vdot, inner and the dot of
+// vectors are one reduction of a broadcast product (gpukit/reductions.hpp's engine); outer and kron one broadcast
+// multiply.
 //
 //   gpukit::Array d = gpukit::dot(x, y);                            // 1-D: a 0-d array
 //   gpukit::Array n = gpukit::linalg::norm(x, {.ord = 1.0, .axis = {{0}}});
@@ -34,6 +35,20 @@ struct MatmulOptions {
 // shapes), batch axes that do not broadcast, or out= of another shape; DTypeError where `casting`
 // forbids the result into out's dtype.
 Array matmul(const Array& a, const Array& b, const MatmulOptions& options = {});
+
+// How float32 and complex64 matrix products may trade precision for speed, in
+// torch.set_float32_matmul_precision's words: "highest" (float32 arithmetic throughout; the
+// default) or "high" (inputs rounded to TF32 on tensor cores where the library has them; "tf32"
+// names it too). Process-wide. InvalidArgumentError for another name ("medium", bfloat16 products,
+// is not offered).
+void set_matmul_precision(std::string_view precision);
+std::string matmul_precision();
+// Which code computes float and complex matrix products: "vendor" (the backend's BLAS where it has
+// one: cuBLAS on CUDA, loaded on first use, an error naming it where it is missing; gpukit's own
+// kernels where the backend has none, as the simulator; the default) or "own" (gpukit's kernels
+// everywhere). Integer and bool products always run gpukit's kernels. Process-wide.
+void set_matmul_library(std::string_view library);
+std::string matmul_library();
 
 // numpy.tensordot: the sum over a's axes `a_axes` against b's `b_axes` (pairwise, of equal
 // lengths), the result a's other axes then b's, as one matrix product. InvalidArgumentError

@@ -61,6 +61,11 @@ public:
     // the dtype's range.
     Array integers(IntegerBound low, IntegerBound high, const Shape& size, DType dtype = DType::int64,
                    bool endpoint = false);
+    // Array bounds (any integer or bool dtypes), broadcast with each other and `size` (nullopt: their
+    // broadcast shape): each element uniform in its own [low, high). The checks read the bounds'
+    // extremes back (wait for the device), as NumPy's messages need.
+    Array integers(const Array& low, const Array& high, const std::optional<Shape>& size, DType dtype = DType::int64,
+                   bool endpoint = false);
     // Standard normal numbers: float32 or float64.
     Array standard_normal(const Shape& size, DType dtype = DType::float64);
     void standard_normal(const Array& out);
@@ -77,6 +82,9 @@ public:
     Array exponential(const Array& scale, const std::optional<Shape>& size, DType dtype = DType::float64);
     // int64 Poisson counts of mean lam. InvalidArgumentError for lam < 0, NaN or above ~9.2e18.
     Array poisson(double lam, const Shape& size);
+    // An array lam (any real dtype), broadcast with `size` (nullopt: lam's shape); checking it reads
+    // it back.
+    Array poisson(const Array& lam, const std::optional<Shape>& size);
 
     // A random sample of the population (items of `a` along `axis`: a.shape[:axis] + size +
     // a.shape[axis + 1:]; an int or 0-d array n: the integers [0, n)). With p

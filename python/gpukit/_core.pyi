@@ -2125,6 +2125,22 @@ def matmul(x1: object | None, x2: object | None, out: object | None = None, *, c
     The matrix product of the last two axes, the others a broadcast batch, as numpy.matmul (the @ operator).
     """
 
+def set_matmul_precision(precision: str) -> None:
+    """
+    How float32 and complex64 matrix products may trade precision for speed, as torch.set_float32_matmul_precision: 'highest' (float32 throughout, the default) or 'high' / 'tf32' (TF32 tensor cores). Process-wide.
+    """
+
+def get_matmul_precision() -> str:
+    """The matmul precision set_matmul_precision chose."""
+
+def set_matmul_library(library: str) -> None:
+    """
+    Which code computes float and complex matrix products: 'vendor' (the backend's BLAS, cuBLAS on CUDA, where it has one; the default) or 'own' (gpukit's kernels). Process-wide.
+    """
+
+def get_matmul_library() -> str:
+    """The matmul library set_matmul_library chose."""
+
 def tensordot(a: object | None, b: object | None, axes: object = 2) -> ndarray:
     """
     The sum of products over the given axes, as numpy.tensordot (one matrix product).

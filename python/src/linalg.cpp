@@ -70,6 +70,17 @@ void bind_linalg(nb::module_& m) {
         "dtype"_a.none() = nb::none(),
         "The matrix product of the last two axes, the others a broadcast batch, as numpy.matmul (the @ operator).");
     m.def(
+        "set_matmul_precision", [](const std::string& precision) { set_matmul_precision(precision); }, "precision"_a,
+        "How float32 and complex64 matrix products may trade precision for speed, as "
+        "torch.set_float32_matmul_precision: 'highest' (float32 throughout, the default) or 'high' / 'tf32' (TF32 "
+        "tensor cores). Process-wide.");
+    m.def("get_matmul_precision", &matmul_precision, "The matmul precision set_matmul_precision chose.");
+    m.def(
+        "set_matmul_library", [](const std::string& library) { set_matmul_library(library); }, "library"_a,
+        "Which code computes float and complex matrix products: 'vendor' (the backend's BLAS, cuBLAS on CUDA, where "
+        "it has one; the default) or 'own' (gpukit's kernels). Process-wide.");
+    m.def("get_matmul_library", &matmul_library, "The matmul library set_matmul_library chose.");
+    m.def(
         "tensordot",
         [](nb::handle a, nb::handle b, nb::handle axes) {
             const Array& x = to_array(a, "a");

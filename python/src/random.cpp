@@ -6,6 +6,8 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/vector.h>
 
+#include <limits>
+
 #include "arguments.hpp"
 #include "array_arguments.hpp"
 #include "bindings.hpp"
@@ -65,6 +67,18 @@ bool any_array(std::initializer_list<nb::handle> values) {
 Array parameter_array(nb::handle value, const char* name) {
     if (nb::isinstance<Array>(value)) return to_array(value, name);
     return full({}, Scalar(to_double(value, name)));
+}
+
+// A bound of integers with array bounds: a gpukit array, or a Python integer as a 0-d int64 array
+// (uint64 past int64's range).
+Array bound_array(nb::handle value, const char* name) {
+    if (nb::isinstance<Array>(value)) return to_array(value, name);
+    const IntegerBound bound = to_bound(value, name);
+    if (bound >= std::numeric_limits<std::int64_t>::min() && bound <= std::numeric_limits<std::int64_t>::max())
+        return full({}, Scalar(static_cast<std::int64_t>(bound)));
+    if (bound >= 0 && bound <= std::numeric_limits<std::uint64_t>::max())
+        return full({}, Scalar::weak_unsigned(static_cast<std::uint64_t>(bound)), DType::uint64);
+    throw InvalidArgumentError(std::string(name) + " is out of bounds for uint64 (with an array bound)");
 }
 
 // The shape of a draw with number parameters: size, or () for None.
@@ -130,6 +144,15 @@ void bind_random(nb::module_& m) {
             "integers",
             [](Generator& self, nb::handle low, nb::handle high, nb::handle size, nb::handle dtype,
                nb::handle endpoint) {
+                const DType type = to_optional_dtype(dtype).value_or(DType::int64);
+                const bool inclusive = to_bool(endpoint, "endpoint");
+                if (any_array({low, high})) {
+                    const Array from = high.is_none() ? full({}, Scalar(std::int64_t{0})) : bound_array(low, "low");
+                    const Array to = bound_array(high.is_none() ? low : high, "high");
+                    const std::optional<Shape> shape = to_size(size);
+                    GilRelease unlocked;
+                    return self.integers(from, to, shape, type, inclusive);
+                }
                 IntegerBound from = 0, to = 0;
                 if (high.is_none()) {
                     to = to_bound(low, "low");
@@ -138,15 +161,13 @@ void bind_random(nb::module_& m) {
                     to = to_bound(high, "high");
                 }
                 const Shape shape = shape_of(to_size(size));
-                const DType type = to_optional_dtype(dtype).value_or(DType::int64);
-                const bool inclusive = to_bool(endpoint, "endpoint");
                 GilRelease unlocked;
                 return self.integers(from, to, shape, type, inclusive);
             },
             "low"_a, "high"_a.none() = nb::none(), "size"_a.none() = nb::none(), "dtype"_a.none() = nb::none(),
             "endpoint"_a = false,
             "Integers in [low, high) ([0, low) without high; [low, high] with endpoint), as "
-            "numpy.random.Generator.integers: any integer dtype or bool.")
+            "numpy.random.Generator.integers: any integer dtype or bool; low and high may be gpukit arrays.")
         .def(
             "normal",
             [](Generator& self, nb::handle loc, nb::handle scale, nb::handle size, nb::handle dtype) {
@@ -197,14 +218,20 @@ void bind_random(nb::module_& m) {
             "Exponential numbers of mean scale, as numpy.random.Generator.exponential.")
         .def(
             "poisson",
-            [](Generator& self, nb::handle lam, nb::handle size) {
+            [](Generator& self, nb::handle lam, nb::handle size) -> Array {
+                if (any_array({lam})) {
+                    const Array means = to_array(lam, "lam");
+                    const std::optional<Shape> shape = to_size(size);
+                    GilRelease unlocked;
+                    return self.poisson(means, shape);
+                }
                 const double mean = to_double(lam, "lam");
                 const Shape shape = shape_of(to_size(size));
                 GilRelease unlocked;
                 return self.poisson(mean, shape);
             },
             "lam"_a.none() = 1.0, "size"_a.none() = nb::none(),
-            "int64 Poisson counts of mean lam, as numpy.random.Generator.poisson.")
+            "int64 Poisson counts of mean lam (a number or a gpukit array), as numpy.random.Generator.poisson.")
         .def(
             "choice",
             [](Generator& self, nb::handle a, nb::handle size, nb::handle replace, nb::handle p, nb::handle axis,

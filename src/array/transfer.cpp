@@ -12,8 +12,11 @@
 
 #include "array/device_copy.hpp"
 #include "array/host_copy.hpp"
+#include "array/upload.hpp"
+#include "backends/backend.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
+#include "gpukit/kernel.hpp"
 #include "gpukit/memory.hpp"
 #include "util/text.hpp"
 
@@ -156,5 +159,23 @@ void Array::fill_bytes(std::span<const std::byte> element) const {
                                           " bytes), not ", element.size(), " bytes"));
     detail::fill_elements(*this, Scalar::typed(dtype_, element.data()));
 }
+
+namespace detail {
+
+Array upload(std::span<const std::byte> bytes, DType dtype, Device device) {
+    const auto count = static_cast<std::int64_t>(bytes.size() / itemsize(dtype));
+    Array array = Array::empty({count}, dtype, device);
+    if (bytes.empty()) return array;
+    if (bytes.size() > staged_upload_limit) {
+        array.copy_from_host(ConstHostView(bytes.data(), dtype, {count}));
+        return array;
+    }
+    const StreamRef stream = current_stream(device);
+    const std::uint64_t address = launch_address(array, stream);  // ordered on the stream, as a launch's
+    device.backend().upload_staged(device.ordinal(), address, bytes.data(), bytes.size(), stream.native_handle());
+    return array;
+}
+
+}  // namespace detail
 
 }  // namespace gpukit

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "backends/blas_library.hpp"
 #include "gpukit/backend.hpp"
 #include "gpukit/check.hpp"
 #include "gpukit/device.hpp"
@@ -35,6 +36,9 @@ using NativeStream = void*;  // nullptr: the device's default stream
 using NativeEvent = void*;
 using NativeModule = void*;
 using NativeFunction = void*;
+
+// The most bytes Backend::upload_staged takes in one call.
+inline constexpr std::size_t staged_upload_limit = std::size_t{64} << 10;
 
 class FftLibrary;  // backends/fft_library.hpp
 
@@ -96,6 +100,13 @@ public:
         if (on) throw BackendUnavailableError("The " + info().name + " backend has no sandbox for kernels");
     }
     virtual bool sandboxed() const { return false; }
+    // The device's vendor BLAS (backends/blas_library.hpp), loaded on first use; nullptr where the
+    // backend has none (gpukit's own kernels serve). BackendUnavailableError, naming the library and
+    // how to install it, where the backend has one but this machine lacks it.
+    virtual BlasLibrary* blas(int device) {
+        static_cast<void>(device);
+        return nullptr;
+    }
 
     // ---- memory
     // The address of `bytes` new bytes of that kind (a host address for pinned memory). Throws
@@ -105,6 +116,12 @@ public:
     // A nullopt stream makes the call synchronous.
     virtual void copy_to_device(int device, std::uint64_t dst, const void* src, std::size_t bytes,
                                 std::optional<NativeStream> stream) = 0;
+    // Queues a copy of at most staged_upload_limit bytes of ordinary (pageable) host memory on
+    // `stream` and returns once the bytes are taken: the caller may free or change them at once, and
+    // the host does not wait for the device (CUDA stages pageable memory so; pinned memory it would
+    // read later, so callers pass only memory they allocated themselves).
+    virtual void upload_staged(int device, std::uint64_t dst, const void* src, std::size_t bytes,
+                               NativeStream stream) = 0;
     virtual void copy_to_host(int device, void* dst, std::uint64_t src, std::size_t bytes,
                               std::optional<NativeStream> stream) = 0;
     virtual void copy_on_device(int device, std::uint64_t dst, std::uint64_t src, std::size_t bytes,

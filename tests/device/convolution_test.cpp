@@ -4,6 +4,7 @@
 // boundaries, integer sums that wrap, the separable filters. ConvolutionGpuShapes runs the GPU's
 // kernels (the 1-D line, the 2-D tile, the generic kernel with weights in constant memory) on the
 // simulator. The SciPy comparison of every option is tests/python/array/test_convolution.py.
+#include <array>
 #include <cmath>
 #include <complex>
 #include <random>
@@ -98,19 +99,21 @@ void check_correlate2d(std::int64_t rows, std::int64_t cols, std::int64_t wr, st
 }
 
 // The same correlation along each axis of a 3-D array (the line shape on a GPU) under `modes`.
-void check_correlate1d_axes(std::int64_t taps, std::span<const ndimage::BoundaryMode> modes = every_mode) {
-    const std::int64_t shape[3] = {3, 5, 300};
-    const std::vector<double> data = random_values(3 * 5 * 300, 3);
+using Shape3 = std::array<std::int64_t, 3>;
+void check_correlate1d_axes(std::int64_t taps, std::span<const ndimage::BoundaryMode> modes = every_mode,
+                            Shape3 shape = {3, 5, 300}) {
+    const std::int64_t size = shape[0] * shape[1] * shape[2];
+    const std::vector<double> data = random_values(static_cast<std::size_t>(size), 3);
     const std::vector<double> w = random_values(static_cast<std::size_t>(taps), 4);
-    const Array x = Array::from_host(std::span<const double>(data), {3, 5, 300});
+    const Array x = Array::from_host(std::span<const double>(data), {shape[0], shape[1], shape[2]});
     const Array weights = Array::from_host(std::span<const double>(w), {taps});
     for (std::int64_t axis = 0; axis < 3; ++axis)
         for (const ndimage::BoundaryMode mode : modes) {
             SCOPED_TRACE(::testing::Message()
                          << "axis " << axis << ", " << taps << " taps, mode " << static_cast<int>(mode));
             std::vector<double> expected(data.size());
-            const std::int64_t strides[3] = {5 * 300, 300, 1};
-            for (std::int64_t i = 0; i < 3 * 5 * 300; ++i) {
+            const std::int64_t strides[3] = {shape[1] * shape[2], shape[2], 1};
+            for (std::int64_t i = 0; i < size; ++i) {
                 const std::int64_t at = i / strides[axis] % shape[axis];
                 double sum = 0;
                 for (std::int64_t k = 0; k < taps; ++k) {
@@ -241,6 +244,13 @@ TEST_F(ConvolutionGpuShapes, LinesAndTilesAsTheHostReference) {
     // Taps past the unrolled ones: the loops that read the stage per tap.
     check_correlate2d(40, 20, 33, 3, reflect, false);
     check_correlate1d_axes(40, reflect);
+    // Tiles and line runs whose inputs all lie inside (no extension: the staging's fast path),
+    // beside the edge ones; along a strided axis too.
+    check_correlate2d(200, 100, 5, 5, reflect);
+    constexpr Lengths three_tiles[] = {{5000, 31}};
+    check_numpy_convolve(three_tiles);
+    constexpr ndimage::BoundaryMode constant[] = {ndimage::BoundaryMode::constant};
+    check_correlate1d_axes(31, constant, {4500, 2, 1});
 }
 
 // Every mode through each shape (a module each: not under the checkers, whose kernels are the

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 
+#include "backends/cuda/cublas.hpp"
 #include "backends/cuda/cufft.hpp"
 #include "backends/cuda/device_waiter.hpp"
 #include "backends/cuda/driver.hpp"
@@ -29,6 +30,8 @@ struct DeviceState {
     std::once_flag context_once;
     CUcontext context = nullptr;
     std::unique_ptr<DeviceWaiter> waiter;  // for waits with a deadline or an interrupt check
+    std::once_flag blas_once;              // a failed load (no cuBLAS) is tried again on the next call
+    std::unique_ptr<BlasLibrary> blas;
 };
 
 int attribute(const DriverApi& api, CUdevice device, CUdevice_attribute which) {
@@ -135,6 +138,12 @@ public:
 
     const Compiler& compiler() override { return nvrtc_compiler(); }
 
+    BlasLibrary* blas(int device) override {
+        auto& s = activate(device, "load cuBLAS for");
+        std::call_once(s.blas_once, [&] { s.blas = make_cublas(api_, describe(s.properties)); });
+        return s.blas.get();
+    }
+
     // ---- memory
 
     std::uint64_t allocate(int device, MemoryKind kind, std::size_t bytes) override {
@@ -184,6 +193,11 @@ public:
         check(status, &s.health, [&] {
             return concat("Failed to copy ", format_bytes(bytes), " from the host to ", describe(s.properties));
         });
+    }
+
+    void upload_staged(int device, std::uint64_t dst, const void* src, std::size_t bytes,
+                       NativeStream stream) override {
+        copy_to_device(device, dst, src, bytes, stream);  // pageable: staged before cuMemcpyHtoDAsync returns
     }
 
     void copy_to_host(int device, void* dst, std::uint64_t src, std::size_t bytes,

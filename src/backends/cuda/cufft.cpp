@@ -8,11 +8,11 @@
 // stream by cufftSetStream, so setting the stream and launching happen under the plan's lock.
 #include "backends/cuda/cufft.hpp"
 
-#include <cstdlib>
 #include <deque>
 #include <map>
 #include <mutex>
 
+#include "backends/cuda/toolkit_library.hpp"
 #include "backends/fft_plan_cache.hpp"
 #include "gpukit/layout.hpp"
 #include "util/dynamic_library.hpp"
@@ -219,15 +219,7 @@ private:
 }  // namespace
 
 std::vector<std::string> cufft_candidates() {
-    if (const char* path = std::getenv("GPUKIT_CUFFT"); path && *path) return {path};
-    const char* sonames[] = {"libcufft.so.12", "libcufft.so.11"};
-    std::vector<std::string> candidates(std::begin(sonames), std::end(sonames));
-    candidates.emplace_back("libcufft.so");
-    for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-        if (const char* root = std::getenv(variable); root && *root)
-            for (const char* soname : sonames) candidates.push_back(concat(root, "/lib64/", soname));
-    for (const char* soname : sonames) candidates.push_back(concat("/usr/local/cuda/lib64/", soname));
-    return candidates;
+    return toolkit_library_candidates("GPUKIT_CUFFT", {"libcufft.so.12", "libcufft.so.11"});
 }
 
 std::string probe_cufft() { return describe(load_cufft()); }

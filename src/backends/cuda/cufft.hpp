@@ -11,9 +11,9 @@
 
 namespace gpukit::detail::cuda {
 
-// Where cuFFT is looked for, in order: GPUKIT_CUFFT alone when set (a library path, only ever
-// given to dlopen); else the sonames of cuFFT 12 (CUDA 13) and 11 (CUDA 12), in CUDA_HOME and
-// CUDA_PATH, and in /usr/local/cuda.
+// Where cuFFT is looked for (toolkit_library.hpp): GPUKIT_CUFFT alone when set (a library path,
+// only ever given to dlopen); else the sonames of cuFFT 12 (CUDA 13) and 11 (CUDA 12), as the
+// dynamic linker finds them, then in CUDA_HOME, CUDA_PATH and /usr/local/cuda.
 std::vector<std::string> cufft_candidates();
 
 // Loads cuFFT (each call anew; the backend keeps one) and says what it is:

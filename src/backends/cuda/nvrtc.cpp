@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "backends/cuda/toolkit_library.hpp"
 #include "util/dynamic_library.hpp"
 #include "util/library_search.hpp"
 #include "util/once.hpp"
@@ -39,14 +40,10 @@ struct NvrtcApi {
 };
 
 std::vector<std::string> nvrtc_candidates() {
-    if (const char* path = std::getenv("GPUKIT_NVRTC"); path && *path) return {path};
-    std::vector<std::string> candidates = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
-    for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-        if (const char* root = std::getenv(variable); root && *root)
-            for (const char* soname : {"libnvrtc.so.13", "libnvrtc.so.12"})
-                candidates.push_back(concat(root, "/lib64/", soname));
-    for (const char* soname : {"libnvrtc.so.13", "libnvrtc.so.12"})
-        candidates.push_back(concat("/usr/local/cuda/lib64/", soname));
+    // A bare "libnvrtc.so" (the toolkit's development link) last, after the versioned ones.
+    std::vector<std::string> candidates =
+        toolkit_library_candidates("GPUKIT_NVRTC", {"libnvrtc.so.13", "libnvrtc.so.12"});
+    if (candidates.size() > 1) candidates.insert(candidates.begin() + 2, "libnvrtc.so");
     return candidates;
 }
 

@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <vector>
 
 #include "backends/sim/crash_report.hpp"
 #include "backends/sim/device_memory.hpp"
@@ -246,6 +247,15 @@ public:
         submit(stream, [=, this] {
             std::memcpy(reinterpret_cast<void*>(dst), src, bytes);
             executor_.load()->host_wrote(dst, bytes);
+        });
+    }
+    void upload_staged(int device, std::uint64_t dst, const void* src, std::size_t bytes,
+                       NativeStream stream) override {
+        check_device(device);
+        const auto* first = static_cast<const std::byte*>(src);
+        submit(stream, [=, this, staged = std::vector<std::byte>(first, first + bytes)] {
+            std::memcpy(reinterpret_cast<void*>(dst), staged.data(), staged.size());
+            executor_.load()->host_wrote(dst, staged.size());
         });
     }
     void copy_to_host(int device, void* dst, std::uint64_t src, std::size_t bytes,

@@ -3,6 +3,7 @@
 // the host (ranges, edges, bin counts, the checks of its arguments) is decided here the same way;
 // the counting runs on the device.
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <numbers>
 
 #include "array/convert.hpp"
+#include "array/upload.hpp"
 #include "gpukit/advanced_indexing.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
@@ -80,12 +82,16 @@ Accumulator accumulator_for(const std::optional<Array>& weights) {
 }
 
 // The 1-D `values` counted (or their `weights`, flattened alike, summed) into `p.bins` bins found
-// as `p` says; the accumulators, on the values' device.
-Array count_into_bins(const Array& values, const std::optional<Array>& weights, HistogramParams p) {
+// as `p` says; the accumulators, on the values' device. With `track`, two 8-byte slots follow the
+// bins (zeroed with them: one fill) where the kernel leaves the largest value and whether any was
+// negative (gk_histogram_params.extremes).
+Array count_into_bins(const Array& values, const std::optional<Array>& weights, HistogramParams p, bool track = false) {
     const Device device = values.device();
     const StreamRef stream = current_stream(device);
     const Accumulator accumulator = accumulator_for(weights);
-    Array out = zeros({p.bins}, accumulator.dtype, Order::C, device);
+    const std::int64_t slots = track ? (16 + itemsize(accumulator.dtype) - 1) / itemsize(accumulator.dtype) : 0;
+    Array out = zeros({p.bins + slots}, accumulator.dtype, Order::C, device);
+    if (track) p.extremes = launch_address(out, stream) + static_cast<std::uint64_t>(p.bins) * out.itemsize();
     p.values = launch_address(values, stream);
     p.size = values.size();
     p.stride = element_stride(values);
@@ -154,8 +160,41 @@ OuterEdges outer_edges(const Array& x, const std::optional<BinRange>& range) {
 struct EqualEdges {
     Array edges;
     Array edges_as_double;
-    double first = 0, scale = 0;
+    double first = 0, last = 0, scale = 0;
+    // How far, in bins, an edge may lie from where the arithmetic puts it (see arithmetic_margin).
+    double margin = 0;
+    // Where every edge is a whole number, the edges a whole number `integer_width` apart (and small
+    // enough that a double holds every value between them): integers then find their bin exactly by
+    // integer arithmetic.
+    std::optional<std::int64_t> integer_width;
 };
+
+// The kernel takes the arithmetic's bin without looking at the edges when (x - first) * scale is
+// further than this from a whole number: further than any rounded edge lies from its place on the
+// exact line through first and last, plus the rounding of the arithmetic itself (a few units in
+// the last place of a position up to `bins`), with room to spare. Half a bin or more: always look.
+double arithmetic_margin(const std::vector<double>& edges) {
+    const auto bins = static_cast<long double>(edges.size() - 1);
+    const long double first = edges.front(), width = (static_cast<long double>(edges.back()) - first) / bins;
+    long double furthest = 0;
+    for (std::size_t k = 0; k < edges.size(); ++k) {
+        const long double exact = first + static_cast<long double>(k) * width;
+        furthest = std::max(furthest, std::fabs(static_cast<long double>(edges[k]) - exact) / width);
+    }
+    const double margin = static_cast<double>(furthest + bins * 1e-15L + 1e-12L);
+    return std::isfinite(margin) ? std::min(margin, 0.5) : 0.5;
+}
+
+std::optional<std::int64_t> integer_width_of(const std::vector<double>& edges) {
+    constexpr double exact_limit = 9007199254740992.0;  // 2^53
+    const double first = edges.front(), last = edges.back();
+    if (!(std::fabs(first) < exact_limit && std::fabs(last) < exact_limit) || first != std::floor(first)) return {};
+    const double width = (last - first) / static_cast<double>(edges.size() - 1);
+    if (width < 1 || width != std::floor(width)) return {};
+    for (std::size_t k = 0; k < edges.size(); ++k)
+        if (edges[k] != first + static_cast<double>(k) * width) return {};
+    return static_cast<std::int64_t>(width);
+}
 
 EqualEdges equal_edges(const OuterEdges& outer, std::int64_t count, DType edge_dtype, const Device& device,
                        std::string_view bins_name) {
@@ -180,11 +219,17 @@ EqualEdges equal_edges(const OuterEdges& outer, std::int64_t count, DType edge_d
         if (!(values[k - 1] < values[k]))
             throw InvalidArgumentError(concat("Too many bins for data range. Cannot create ", count,
                                               " finite-sized bins", bins_name.empty() ? "" : " for ", bins_name, "."));
-    EqualEdges result{Array::from_host(ConstHostView(typed.data(), edge_dtype, {num}), device),
-                      Array::from_host(std::span<const double>(values), {num}, device)};
-    result.first = values.front();
-    result.scale = div / (values.back() - values.front());
-    return result;
+    // Queued, not waited for: a synchronous copy would wait for the device's earlier work first.
+    Array edges = detail::upload(std::span<const std::byte>(typed), edge_dtype, device);
+    Array edges_as_double =
+        edge_dtype == DType::float64 ? edges : detail::upload(std::span<const double>(values), DType::float64, device);
+    return {.edges = std::move(edges),
+            .edges_as_double = std::move(edges_as_double),
+            .first = values.front(),
+            .last = values.back(),
+            .scale = div / (values.back() - values.front()),
+            .margin = arithmetic_margin(values),
+            .integer_width = integer_width_of(values)};
 }
 
 // Whether no element of the 1-D `a` is greater than the next (NaN compares false, as NumPy's check).
@@ -223,14 +268,35 @@ struct DimensionBins {
     std::int64_t count = 0;
 };
 
-DimensionBins equal_dimension(const OuterEdges& outer, std::int64_t count, DType edge_dtype, const Device& device,
-                              std::string_view bins_name = {}) {
+// Integers a double holds exactly, whose bins may then be found by integer arithmetic.
+bool small_integers(DType dtype) {
+    switch (dtype) {
+        case DType::int8:
+        case DType::int16:
+        case DType::int32:
+        case DType::uint8:
+        case DType::uint16:
+        case DType::uint32: return true;
+        default: return false;
+    }
+}
+
+DimensionBins equal_dimension(const OuterEdges& outer, std::int64_t count, DType edge_dtype, DType value_dtype,
+                              const Device& device, std::string_view bins_name = {}) {
     EqualEdges equal = equal_edges(outer, count, edge_dtype, device, bins_name);
     HistogramParams params;
     params.mode = BinMode::equal;
     params.bins = count;
     params.first = equal.first;
+    params.last = equal.last;
     params.scale = equal.scale;
+    params.margin = equal.margin;
+    if (equal.integer_width && small_integers(value_dtype)) {
+        params.mode = BinMode::integer;
+        params.low = static_cast<std::int64_t>(equal.first);
+        params.width = *equal.integer_width;
+        params.closed_last = 1;
+    }
     params.edges = launch_address(equal.edges_as_double, current_stream(device));
     return {params, std::move(equal.edges), {std::move(equal.edges_as_double)}, count};
 }
@@ -252,7 +318,7 @@ DimensionBins histogram_bins(const Array& x, const HistogramOptions& options) {
     const Device device = x.device();
     if (const auto* count = std::get_if<std::int64_t>(&options.bins)) {
         if (*count < 1) throw InvalidArgumentError("`bins` must be positive, when an integer");
-        return equal_dimension(outer_edges(x, options.range), *count, bin_dtype_of(x.dtype()), device);
+        return equal_dimension(outer_edges(x, options.range), *count, bin_dtype_of(x.dtype()), x.dtype(), device);
     }
     if (const auto* edges = std::get_if<Array>(&options.bins)) {
         if (edges->ndim() != 1) throw InvalidArgumentError("`bins` must be 1d, when an array");
@@ -283,7 +349,7 @@ DimensionBins histogram_bins(const Array& x, const HistogramOptions& options) {
             count = static_cast<std::int64_t>(std::ceil((last - first) / width));
         }
     }
-    return equal_dimension(outer, count, bin_dtype_of(x.dtype()), device);
+    return equal_dimension(outer, count, bin_dtype_of(x.dtype()), x.dtype(), device);
 }
 
 // The real, flattened data of histogram and histogramdd (complex data has no order NumPy's bins
@@ -323,21 +389,28 @@ Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t
         weight_values = elements_of(weights->astype(DType::float64));
     }
     const Array values = elements_of(x);
-    std::int64_t bins = minlength;
-    if (values.size() > 0) {
-        if (host_double(gpukit::min(values)) < 0)
-            throw InvalidArgumentError("'list' argument must have no negative elements");
-        const Array largest = gpukit::max(values);
-        const auto top = values.dtype() == DType::uint64
-                             ? largest.to_vector<std::uint64_t>()[0]
-                             : static_cast<std::uint64_t>(largest.astype(DType::int64).to_vector<std::int64_t>()[0]);
-        if (top >= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-            throw InvalidArgumentError(
-                concat("bincount of a value as large as ", top, " needs more bins than memory holds"));
-        bins = std::max(bins, static_cast<std::int64_t>(top) + 1);
-    }
     HistogramParams params;
     params.mode = BinMode::integer;
+    params.bins = minlength;
+    if (values.size() == 0) return count_into_bins(values, weight_values, params);
+    // One pass where the guess holds: counted into as many bins as one block's shared copy holds
+    // (or minlength), while the kernel finds the largest value and any negative one. A largest value
+    // past the guess costs a second pass with the bins it needs.
+    const std::int64_t shared_bins = detail::shared_histogram_bins(accumulator_for(weight_values).kind);
+    params.bins = std::max(minlength, shared_bins);
+    Array counts = count_into_bins(values, weight_values, params, true);
+    const Array slots = counts.index({Slice{params.bins, {}, {}}});
+    std::vector<std::byte> bytes(static_cast<std::size_t>(slots.nbytes()));
+    slots.copy_to_host(HostView(bytes.data(), slots.dtype(), slots.shape()));
+    std::array<std::uint64_t, 2> seen{};
+    std::memcpy(seen.data(), bytes.data(), sizeof seen);
+    if (seen[1] != 0) throw InvalidArgumentError("'list' argument must have no negative elements");
+    const std::uint64_t top = seen[0];
+    if (top >= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        throw InvalidArgumentError(
+            concat("bincount of a value as large as ", top, " needs more bins than memory holds"));
+    const std::int64_t bins = std::max(minlength, static_cast<std::int64_t>(top) + 1);
+    if (bins <= params.bins) return counts.index({Slice{0, bins, {}}});
     params.bins = bins;
     return count_into_bins(values, weight_values, params);
 }
@@ -401,7 +474,8 @@ HistogramDD histogramdd(const std::vector<Array>& coordinates, const Histogramdd
             // NumPy's edges here are linspace's own dtype: the data's float dtype from its minimum
             // and maximum, float64 from a range.
             const OuterEdges outer = outer_edges(values[d], range);
-            bins.push_back(equal_dimension(outer, *count, outer.compute, device, concat("dimension ", d)));
+            bins.push_back(
+                equal_dimension(outer, *count, outer.compute, values[d].dtype(), device, concat("dimension ", d)));
         } else if (const auto* edges = std::get_if<Array>(&given)) {
             if (edges->ndim() != 1) throw InvalidArgumentError(concat(name, " must be a scalar or 1d array"));
             if (!non_decreasing(*edges))

@@ -18,11 +18,11 @@ OwnKernelSource source_for(const Device& device, const HistogramParams& p) {
     OwnKernelSource source{"gpukit_histogram.cu", histogram_header_name, histogram_header(), {}, {}};
     if (runs_chunked_shapes(device)) return source;
     if (device.backend_info().capabilities.simulated) source.defines = "#define GK_GPU_SHAPES\n";
-    source.defines +=
-        concat("#define GK_HIST_SPECIALISED\n#define GK_HIST_VALUE_DTYPE ", p.value_dtype,
-               "\n#define GK_HIST_WEIGHT_DTYPE ", p.weight_dtype, "\n#define GK_HIST_MODE ", static_cast<int>(p.mode),
-               "\n#define GK_HIST_COMPARE ", static_cast<int>(p.compare), "\n#define GK_HIST_ACCUMULATE ",
-               static_cast<int>(p.accumulate), "\n#define GK_HIST_SHARED ", p.shared, "\n");
+    source.defines += concat(
+        "#define GK_HIST_SPECIALISED\n#define GK_HIST_VALUE_DTYPE ", p.value_dtype, "\n#define GK_HIST_WEIGHT_DTYPE ",
+        p.weight_dtype, "\n#define GK_HIST_MODE ", static_cast<int>(p.mode), "\n#define GK_HIST_COMPARE ",
+        static_cast<int>(p.compare), "\n#define GK_HIST_ACCUMULATE ", static_cast<int>(p.accumulate),
+        "\n#define GK_HIST_SHARED ", p.shared, "\n#define GK_HIST_TRACKS ", p.extremes != 0 ? 1 : 0, "\n");
     return source;
 }
 
@@ -40,6 +40,10 @@ constexpr std::int64_t max_shared_histogram_bytes = std::int64_t{32} * 1024;
 constexpr std::int64_t max_elements_per_block = std::int64_t{1} << 31;
 
 }  // namespace
+
+std::int64_t shared_histogram_bins(BinAccumulator accumulate) {
+    return max_shared_histogram_bytes / shared_bytes_per_bin(accumulate);
+}
 
 void launch_histogram(const Device& device, HistogramParams params) {
     if (params.size == 0) return;

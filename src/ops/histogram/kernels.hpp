@@ -32,8 +32,13 @@ struct HistogramParams {
     std::int64_t weight_stride = 1;
     std::int64_t bins = 0;
     std::int64_t bin_stride = 1;
+    std::int64_t low = 0;
+    std::int64_t width = 1;
     double first = 0;
+    double last = 0;
     double scale = 0;
+    double margin = 0;
+    std::uint64_t extremes = 0;
     std::int32_t value_dtype = 0;
     std::int32_t weight_dtype = 0;
     BinMode mode = BinMode::integer;
@@ -42,7 +47,11 @@ struct HistogramParams {
     std::int32_t shared = 0;
     std::int32_t vector = 0;
     std::int32_t first_dimension = 0;
+    std::int32_t closed_last = 0;
 };
+
+// How many bins of `accumulate`'s accumulators one block's shared-memory copy holds.
+std::int64_t shared_histogram_bins(BinAccumulator accumulate);
 
 // gk_histogram over `params.size` elements on the device's current stream: counts in shared memory
 // per block where the bins fit (params.shared and params.vector are decided here), else with

@@ -1,8 +1,14 @@
-// src/ops/linalg/matmul.cpp: numpy.matmul (gpukit/linalg.hpp) over gpukit's own kernels
-// (kernels/gpukit_matmul.cuh): NumPy's shapes (1-D operands, broadcast batch dimensions), dtypes
-// and errors decided here, the products on the device.
+// src/ops/linalg/matmul.cpp: numpy.matmul (gpukit/linalg.hpp) over the backend's BLAS (cuBLAS:
+// float and complex dtypes) or gpukit's own kernels (kernels/gpukit_matmul.cuh: every dtype, and
+// every backend): NumPy's shapes (1-D operands, broadcast batch dimensions), dtypes and errors
+// decided here, the products on the device.
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <optional>
 
+#include "backends/backend.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
 #include "gpukit/error.hpp"
@@ -10,6 +16,7 @@
 #include "gpukit/linalg.hpp"
 #include "gpukit/promotion.hpp"
 #include "gpukit/shape_ops.hpp"
+#include "gpukit/stream.hpp"
 #include "ops/elementwise/launch.hpp"
 #include "ops/linalg/matmul_header.hpp"
 #include "ops/own_kernels.hpp"
@@ -20,10 +27,13 @@ namespace detail {
 namespace {
 
 constexpr std::string_view matmul_header_name = "gpukit_matmul.cuh";
-constexpr std::size_t max_batch_dims = 8;  // GK_MATMUL_MAX_BATCH_DIMS
-constexpr std::int64_t tile = 64;          // GK_MATMUL_TILE
-constexpr std::int64_t depth = 16;         // GK_MATMUL_DEPTH
-constexpr std::uint32_t threads = 256;     // GK_MATMUL_THREADS
+constexpr std::size_t max_batch_dims = 8;    // GK_MATMUL_MAX_BATCH_DIMS
+constexpr std::int64_t tile = 64;            // GK_MATMUL_TILE
+constexpr std::int64_t depth = 16;           // GK_MATMUL_DEPTH
+constexpr std::uint32_t threads = 256;       // GK_MATMUL_THREADS
+constexpr std::uint32_t fast_threads = 256;  // GK_MATMUL_FAST_THREADS
+constexpr std::int64_t fast_pad = 4;         // GK_MATMUL_FAST_PAD
+constexpr std::int64_t max_grid_yz = 65535;  // the kernels loop over row tiles and matrices past it
 
 // Mirrors gk_matmul_params in kernels/gpukit_matmul.cuh.
 struct MatmulParams {
@@ -36,6 +46,7 @@ struct MatmulParams {
     std::int64_t b_batch[max_batch_dims] = {};
     std::int64_t c_batch[max_batch_dims] = {};
     std::int32_t batch_ndim = 0;
+    std::int32_t a_vector = 0, b_vector = 0, c_vector = 0;
 };
 
 // Bytes of one element of the type a dtype's products are summed in (gk_matmul_compute).
@@ -59,6 +70,56 @@ Kernel matmul_kernel(const Device& device, DType dtype) {
     return own_kernel(device, source, concat("gk_matmul_", to_string(dtype)));
 }
 
+// ---- gk_matmul_fast: register tiles for float operands that are row- or column-major
+// Its shape per dtype (gk_matmul_fast_shape): the storage type's name in the kernel source, the
+// side of C's tile a block computes, the depth of a slice of k, and the bytes of a summed value.
+struct FastShape {
+    std::string_view type;
+    std::int64_t tile = 0, depth = 0;
+    std::size_t compute_bytes = 0;
+};
+std::optional<FastShape> fast_shape(DType dtype) {
+    switch (dtype) {
+        case DType::float32: return FastShape{"float", 128, 8, 4};
+        case DType::float64: return FastShape{"double", 64, 16, 8};
+        case DType::float16: return FastShape{"gk_float16", 128, 8, 4};
+        case DType::bfloat16: return FastShape{"gk_bfloat16", 128, 8, 4};
+        default: return std::nullopt;
+    }
+}
+
+// Which way an operand's elements are contiguous, as the fast kernel reads them: along k (true:
+// A row-major, B column-major), across its tile (false: along A's rows or B's columns), or neither
+// (nullopt: the general kernel reads it). An axis of one element has any stride.
+std::optional<bool> contiguous_along_k(std::int64_t k_stride, std::int64_t k, std::int64_t across_stride,
+                                       std::int64_t across) {
+    if (k_stride == 1) return true;
+    if (across_stride == 1) return false;
+    if (k == 1) return true;
+    if (across == 1) return false;
+    return std::nullopt;
+}
+
+// Whether every group of 4 elements the fast kernel moves at once (4 consecutive along a unit
+// stride, starting at a multiple of 4) is aligned for its accesses of min(16, 4 * itemsize) bytes:
+// the address, the other axis's stride (unless that axis is one element long) and every batch stride.
+bool groups_aligned(std::uint64_t address, std::size_t itemsize, std::int64_t unit_stride, std::int64_t other_stride,
+                    std::int64_t other_extent, const std::vector<std::array<std::int64_t, 4>>& dims,
+                    std::size_t operand) {
+    const std::int64_t elements = std::min<std::int64_t>(4, 16 / static_cast<std::int64_t>(itemsize));
+    if (unit_stride != 1 || address % (static_cast<std::uint64_t>(elements) * itemsize) != 0) return false;
+    if (other_extent != 1 && other_stride % elements != 0) return false;
+    return std::all_of(dims.begin(), dims.end(), [&](const auto& dim) { return dim[operand] % elements == 0; });
+}
+
+Kernel fast_matmul_kernel(const Device& device, const FastShape& shape, bool a_along_k, bool b_along_k) {
+    OwnKernelSource source{"gpukit_matmul_fast.cu", matmul_header_name, matmul_header(), {}, {}};
+    if (device.backend_info().capabilities.simulated) source.defines = "#define GK_GPU_SHAPES\n";
+    source.defines += concat("#define GK_MATMUL_FAST_TYPE ", shape.type, "\n#define GK_MATMUL_A_ALONG_K ",
+                             a_along_k ? 1 : 0, "\n#define GK_MATMUL_B_ALONG_K ", b_along_k ? 1 : 0, "\n");
+    return own_kernel(device, source, "gk_matmul_fast");
+}
+
 std::int64_t element_stride(const Array& a, std::size_t axis) { return a.strides()[axis] / a.itemsize(); }
 
 const char* const signature = "(n?,k),(k,m?)->(n?,m?)";
@@ -79,8 +140,106 @@ Shape broadcast_batch(const Array& a, const Array& b, std::span<const std::int64
     return shape;
 }
 
+// ---- the process's choices (set_matmul_precision, set_matmul_library)
+std::atomic<bool> allow_tf32{false};
+std::atomic<bool> own_kernels_only{false};
+
+// ---- through the backend's BLAS
+// A rows x cols matrix of these element strides as a BLAS operand: BLAS reads column-major, so a
+// row-major matrix is its transpose read as is (not transposed, leading dimension its row stride)
+// and a column-major one is itself (transposed, its column stride). None for other layouts.
+struct BlasOperand {
+    bool transposed = false;
+    std::int64_t ld = 1;
+};
+std::optional<BlasOperand> blas_operand(std::int64_t rows, std::int64_t cols, std::int64_t row_stride,
+                                        std::int64_t col_stride) {
+    if ((cols == 1 || col_stride == 1) && (rows == 1 || row_stride >= cols))
+        return BlasOperand{false, rows == 1 ? std::max<std::int64_t>(cols, 1) : row_stride};
+    if ((rows == 1 || row_stride == 1) && (cols == 1 || col_stride >= rows))
+        return BlasOperand{true, cols == 1 ? std::max<std::int64_t>(rows, 1) : col_stride};
+    return std::nullopt;
+}
+
+// Batch dimensions after merging: extent, then a's, b's and c's strides in elements.
+using BatchDims = std::vector<std::array<std::int64_t, 4>>;
+
+// C = A @ B through `blas`, C row-major (the result is a new C-order array): BLAS computes
+// C^T = B^T A^T, column-major, which is C's memory. A or B in another layout is copied first.
+// One call per batch dimension past the innermost (its products one strided batch).
+void blas_matmul(BlasLibrary& blas, const Array& a, const Array& b, const Array& c, const MatmulParams& p,
+                 const BatchDims& dims) {
+    const StreamRef stream = current_stream(c.device());
+    const auto operand = [&](const Array& x, std::int64_t rows, std::int64_t cols, std::int64_t row,
+                             std::int64_t col) -> std::optional<BlasOperand> {
+        if (launch_address(x, stream) % x.itemsize() != 0) return std::nullopt;  // BLAS reads whole elements
+        return blas_operand(rows, cols, row, col);
+    };
+    std::optional<BlasOperand> left = operand(a, p.m, p.k, p.a_row, p.a_col);
+    std::optional<BlasOperand> right = operand(b, p.k, p.n, p.b_row, p.b_col);
+    if (!left || !right) {
+        // Copies of every matrix, C order: their batch strides change with them.
+        const Array x = left ? a : a.copy(Order::C), y = right ? b : b.copy(Order::C);
+        MatmulParams q = p;
+        const std::size_t nb = a.ndim() - 2;
+        q.a_row = element_stride(x, nb), q.a_col = element_stride(x, nb + 1);
+        q.b_row = element_stride(y, nb), q.b_col = element_stride(y, nb + 1);
+        BatchDims copied;
+        for (std::size_t d = 0; d < nb; ++d)
+            if (x.shape()[d] != 1)
+                copied.push_back({x.shape()[d], element_stride(x, d), element_stride(y, d), element_stride(c, d)});
+        blas_matmul(blas, x, y, c, q, copied);
+        return;
+    }
+    GemmCall call;
+    call.dtype = c.dtype();
+    call.m = p.n, call.n = p.m, call.k = p.k;  // C^T (n x m) = B^T (n x k) A^T (k x m)
+    call.transpose_a = right->transposed, call.lda = right->ld;
+    call.transpose_b = left->transposed, call.ldb = left->ld;
+    call.ldc = std::max<std::int64_t>(p.n, 1);  // C is C-order
+    call.allow_tf32 = allow_tf32.load();
+    const std::uint64_t a_base = launch_address(a, stream), b_base = launch_address(b, stream),
+                        c_base = launch_address(c, stream);
+    const std::size_t itemsize = c.itemsize();
+    // The innermost batch dimension is BLAS's batch; the others are walked here.
+    const std::size_t outer = dims.empty() ? 0 : dims.size() - 1;
+    if (!dims.empty()) {
+        call.batch = dims.back()[0];
+        call.stride_a = dims.back()[2], call.stride_b = dims.back()[1], call.stride_c = dims.back()[3];
+    }
+    std::int64_t calls = 1;
+    for (std::size_t d = 0; d < outer; ++d) calls *= dims[d][0];
+    for (std::int64_t index = 0; index < calls; ++index) {
+        std::int64_t rest = index, a_offset = 0, b_offset = 0, c_offset = 0;
+        for (std::size_t d = outer; d-- > 0;) {
+            const std::int64_t i = rest % dims[d][0];
+            rest /= dims[d][0];
+            a_offset += i * dims[d][1], b_offset += i * dims[d][2], c_offset += i * dims[d][3];
+        }
+        call.a = b_base + static_cast<std::uint64_t>(b_offset) * itemsize;
+        call.b = a_base + static_cast<std::uint64_t>(a_offset) * itemsize;
+        call.c = c_base + static_cast<std::uint64_t>(c_offset) * itemsize;
+        blas.gemm(stream.native_handle(), call);
+    }
+}
+
+// Products up to this many multiply-adds run gpukit's kernel even where a BLAS is chosen: one
+// block's work, where the library's host time per call (its heuristics, about 5 us) would be most
+// of the product's time.
+constexpr std::int64_t small_product = std::int64_t{64} * 64 * 64;
+
+// The backend's BLAS for products of `dtype` on `device`, unless gpukit's own kernels are to run.
+BlasLibrary* vendor_blas(const Device& device, DType dtype, std::int64_t multiply_adds) {
+    // Integer and bool products are gpukit's alone: they never load the library (nor fail without it).
+    const DTypeKind kind = dtype_info(dtype).kind;
+    if (own_kernels_only.load() || (kind != DTypeKind::floating && kind != DTypeKind::complex)) return nullptr;
+    if (multiply_adds <= small_product) return nullptr;
+    BlasLibrary* blas = device.backend().blas(device.ordinal());
+    return blas && blas->supports(dtype) ? blas : nullptr;
+}
+
 // Runs C = A @ B for A (batch..., m, k), B (batch..., k, n) broadcast to `batch` and C (batch...,
-// m, n) of the result's dtype, every operand a view of any strides.
+// m, n) of the result's dtype, every operand a view of any strides; C is a new C-order array.
 void launch_matmul(const Array& a, const Array& b, const Array& c, const Shape& batch) {
     const Device device = c.device();
     const StreamRef stream = current_stream(device);
@@ -93,7 +252,7 @@ void launch_matmul(const Array& a, const Array& b, const Array& c, const Shape& 
     p.b_row = element_stride(b, nb), p.b_col = element_stride(b, nb + 1);
     p.c_row = element_stride(c, nb), p.c_col = element_stride(c, nb + 1);
     // Batch dimensions, merged where every operand walks two of them as one.
-    std::vector<std::array<std::int64_t, 4>> dims;  // extent, a, b, c strides
+    BatchDims dims;
     for (std::size_t d = 0; d < nb; ++d) {
         const std::array<std::int64_t, 4> dim{batch[d], element_stride(a, d), element_stride(b, d),
                                               element_stride(c, d)};
@@ -106,6 +265,12 @@ void launch_matmul(const Array& a, const Array& b, const Array& c, const Shape& 
             }
         }
         dims.push_back(dim);
+    }
+    std::int64_t matrices = 1;
+    for (const auto& dim : dims) matrices *= dim[0];
+    if (BlasLibrary* blas = vendor_blas(device, c.dtype(), matrices * p.m * p.n * p.k)) {
+        blas_matmul(*blas, a, b, c, p, dims);
+        return;
     }
     if (dims.size() > max_batch_dims)
         throw InvalidArgumentError(concat("matmul: the batch dimensions of these operands do not merge into ",
@@ -122,21 +287,68 @@ void launch_matmul(const Array& a, const Array& b, const Array& c, const Shape& 
     p.b = launch_address(b, stream);
     p.c = launch_address(c, stream);
     LaunchConfig config;
+    config.stream = stream;
     if (runs_chunked_shapes(device)) {
         config = elementwise_launch_config(true, p.batch * p.m, stream);
-    } else {
-        config.block = Dim3(threads);
-        config.grid = Dim3(static_cast<std::uint32_t>((p.n + tile - 1) / tile),
-                           static_cast<std::uint32_t>((p.m + tile - 1) / tile),
-                           static_cast<std::uint32_t>(std::min<std::int64_t>(p.batch, 65535)));
-        config.stream = stream;
-        config.shared_bytes = static_cast<std::size_t>(2 * depth * tile) * compute_bytes(c.dtype());
+        matmul_kernel(device, c.dtype())(config, p);
+        return;
     }
+    // The GPU's shapes: the fast kernel where the dtype and both operands' layouts allow it.
+    const std::optional<FastShape> fast = fast_shape(c.dtype());
+    const std::optional<bool> a_along_k = contiguous_along_k(p.a_col, p.k, p.a_row, p.m);
+    const std::optional<bool> b_along_k = contiguous_along_k(p.b_row, p.k, p.b_col, p.n);
+    if (fast && a_along_k && b_along_k &&
+        (p.k + fast->depth - 1) / fast->depth <= std::numeric_limits<std::int32_t>::max()) {
+        const std::size_t itemsize = c.itemsize();
+        p.a_vector = *a_along_k ? groups_aligned(p.a, itemsize, p.a_col, p.a_row, p.m, dims, 1)
+                                : groups_aligned(p.a, itemsize, p.a_row, p.a_col, p.k, dims, 1);
+        p.b_vector = *b_along_k ? groups_aligned(p.b, itemsize, p.b_row, p.b_col, p.n, dims, 2)
+                                : groups_aligned(p.b, itemsize, p.b_col, p.b_row, p.k, dims, 2);
+        p.c_vector = groups_aligned(p.c, itemsize, p.c_col, p.c_row, p.m, dims, 3);
+        config.block = Dim3(fast_threads);
+        config.grid = Dim3(static_cast<std::uint32_t>((p.n + fast->tile - 1) / fast->tile),
+                           static_cast<std::uint32_t>(std::min((p.m + fast->tile - 1) / fast->tile, max_grid_yz)),
+                           static_cast<std::uint32_t>(std::min(p.batch, max_grid_yz)));
+        // Two stages of an A and a B slice, each `depth` rows of tile + pad summed values.
+        config.shared_bytes =
+            static_cast<std::size_t>(2 * 2 * fast->depth * (fast->tile + fast_pad)) * fast->compute_bytes;
+        fast_matmul_kernel(device, *fast, *a_along_k, *b_along_k)(config, p);
+        return;
+    }
+    config.block = Dim3(threads);
+    config.grid = Dim3(static_cast<std::uint32_t>((p.n + tile - 1) / tile),
+                       static_cast<std::uint32_t>(std::min((p.m + tile - 1) / tile, max_grid_yz)),
+                       static_cast<std::uint32_t>(std::min(p.batch, max_grid_yz)));
+    config.shared_bytes = static_cast<std::size_t>(2 * depth * tile) * compute_bytes(c.dtype());
     matmul_kernel(device, c.dtype())(config, p);
 }
 
 }  // namespace
 }  // namespace detail
+
+void set_matmul_precision(std::string_view precision) {
+    if (precision == "highest")
+        detail::allow_tf32 = false;
+    else if (precision == "high" || precision == "tf32")
+        detail::allow_tf32 = true;
+    else
+        throw InvalidArgumentError(detail::concat("set_matmul_precision: '", precision,
+                                                  "' is not a precision gpukit offers: 'highest' (float32 "
+                                                  "throughout) or 'high' / 'tf32' (TF32 tensor cores)"));
+}
+std::string matmul_precision() { return detail::allow_tf32 ? "high" : "highest"; }
+
+void set_matmul_library(std::string_view library) {
+    if (library == "vendor")
+        detail::own_kernels_only = false;
+    else if (library == "own")
+        detail::own_kernels_only = true;
+    else
+        throw InvalidArgumentError(detail::concat("set_matmul_library: '", library,
+                                                  "' is not 'vendor' (the backend's BLAS, cuBLAS on CUDA) or "
+                                                  "'own' (gpukit's kernels)"));
+}
+std::string matmul_library() { return detail::own_kernels_only ? "own" : "vendor"; }
 
 Array matmul(const Array& a, const Array& b, const MatmulOptions& options) {
     using detail::concat;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gpukit/advanced_indexing.hpp"
+#include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
 #include "gpukit/elementwise.hpp"
 #include "gpukit/error.hpp"
@@ -218,6 +219,27 @@ Array Generator::poisson(double lam, const Shape& size) {
     return out;
 }
 
+Array Generator::poisson(const Array& lam, const std::optional<Shape>& size) {
+    if (dtype_info(lam.dtype()).kind == DTypeKind::complex) throw DTypeError("lam must be real");
+    const Array values = lam.astype(DType::float64);
+    if (values.size() > 0) {
+        if (any(logical_not(greater_equal(values, full({}, Scalar(0.0)))))
+                .astype(DType::uint8)
+                .to_vector<std::uint8_t>()[0])
+            throw InvalidArgumentError("lam < 0 or lam contains NaNs");
+        if (max(values).to_vector<double>()[0] > 9.223372006484771e18)
+            throw InvalidArgumentError("lam value too large");
+    }
+    const Shape shape = draw_shape(size, lam.shape());
+    Array out = Array::empty(shape, DType::int64);
+    if (out.size() == 0) return out;
+    const Array each = broadcast_to(values, shape).copy(Order::C);
+    detail::RandomParams params = params_for(out, key_, claim(static_cast<std::uint64_t>(out.size())));
+    params.values_a = detail::launch_address(each, current_stream(out.device()));
+    detail::launch_random("gk_random_poisson", out.device(), out.size(), params);
+    return out;
+}
+
 // ---- integers
 
 Array Generator::integers(IntegerBound low, IntegerBound high, const Shape& size, DType dtype, bool endpoint) {
@@ -248,6 +270,65 @@ Array Generator::integers(IntegerBound low, IntegerBound high, const Shape& size
     params.itemsize = static_cast<std::int32_t>(itemsize(dtype));
     detail::launch_random(narrow ? "gk_random_integers32" : "gk_random_integers64", out.device(),
                           static_cast<std::int64_t>(blocks), params);
+    return out;
+}
+
+namespace {
+
+// The least or greatest value of `a` (an integer, bool or float array, not empty) as a bound.
+IntegerBound extreme(const Array& a, bool greatest) {
+    const Array value = greatest ? max(a) : min(a);
+    switch (dtype_info(a.dtype()).kind) {
+        case DTypeKind::unsigned_integer: return value.astype(DType::uint64).to_vector<std::uint64_t>()[0];
+        case DTypeKind::floating: return static_cast<IntegerBound>(value.astype(DType::float64).to_vector<double>()[0]);
+        default: return value.astype(DType::int64).to_vector<std::int64_t>()[0];
+    }
+}
+
+}  // namespace
+
+Array Generator::integers(const Array& low, const Array& high, const std::optional<Shape>& size, DType dtype,
+                          bool endpoint) {
+    const DTypeKind kind_of = kind(dtype);
+    if (kind_of != DTypeKind::signed_integer && kind_of != DTypeKind::unsigned_integer && dtype != DType::bool_)
+        throw DTypeError("Unsupported dtype " + numpy_dtype(dtype) + " for integers");
+    for (const Array* bound : {&low, &high})
+        if (dtype_info(bound->dtype()).kind == DTypeKind::complex) throw DTypeError("integers' bounds must be real");
+    const int bits = static_cast<int>(itemsize(dtype)) * 8;
+    IntegerBound smallest = 0, largest = 1;
+    if (kind_of == DTypeKind::signed_integer) {
+        smallest = -(IntegerBound(1) << (bits - 1));
+        largest = (IntegerBound(1) << (bits - 1)) - 1;
+    } else if (kind_of == DTypeKind::unsigned_integer) {
+        largest = (IntegerBound(1) << bits) - 1;
+    }
+    const Shape shape = draw_shape(size, broadcast_shape(low.shape(), high.shape()));
+    const std::string name(to_string(dtype));
+    if (low.size() > 0 && extreme(low, false) < smallest)
+        throw InvalidArgumentError("low is out of bounds for " + name);
+    if (high.size() > 0 && extreme(high, true) - (endpoint ? 0 : 1) > largest)
+        throw InvalidArgumentError("high is out of bounds for " + name);
+    // In 64 bits, two's complement: past the checks every bound fits uint64 (unsigned dtypes) or int64.
+    const DType wide = kind_of == DTypeKind::unsigned_integer ? DType::uint64 : DType::int64;
+    const Array from = low.astype(wide), to = high.astype(wide);
+    if (low.size() > 0 && high.size() > 0) {
+        const Array empty_range = endpoint ? greater(from, to) : greater_equal(from, to);
+        if (any(empty_range).astype(DType::uint8).to_vector<std::uint8_t>()[0])
+            throw InvalidArgumentError(endpoint ? "low > high" : "low >= high");
+    }
+    Array out = Array::empty(shape, dtype);
+    if (out.size() == 0) return out;
+    const Array lows = broadcast_to(from.astype(DType::uint64), shape).copy(Order::C);
+    Array spans = subtract(to.astype(DType::uint64), from.astype(DType::uint64));  // wraps as uint64
+    if (!endpoint) spans = subtract(spans, full({}, Scalar(std::int64_t{1}), DType::uint64));
+    spans = broadcast_to(spans, shape).copy(Order::C);
+    const std::uint64_t blocks = blocks_of(out.size(), 2);
+    detail::RandomParams params = params_for(out, key_, claim(blocks));
+    const StreamRef stream = current_stream(out.device());
+    params.values_a = detail::launch_address(lows, stream);
+    params.values_b = detail::launch_address(spans, stream);
+    params.itemsize = static_cast<std::int32_t>(itemsize(dtype));
+    detail::launch_random("gk_random_integers_each", out.device(), static_cast<std::int64_t>(blocks), params);
     return out;
 }
 

@@ -24,6 +24,7 @@ struct RandomParams {
     double a = 0, b = 0;
     std::uint64_t low = 0;
     std::uint64_t span = 0;
+    std::uint64_t values_a = 0, values_b = 0;
     std::int32_t itemsize = 0;
     std::int32_t affine = 0;
 };
@@ -33,7 +34,8 @@ struct RandomParams {
 Kernel random_kernel(std::string_view name, const Device& device);
 
 // Launches the kernel `name` over `threads` independent work items (Philox blocks, or elements
-// for poisson) on the current stream of `device`, on the elementwise engine's grid.
+// for poisson) on the current stream of `device`, on the elementwise engine's grid (a quarter of
+// the threads for the compute-bound normals and exponentials on a large GPU launch).
 void launch_random(std::string_view name, const Device& device, std::int64_t threads, const RandomParams& params);
 
 }  // namespace gpukit::detail

@@ -84,6 +84,50 @@ def test_bincount_refuses_what_numpy_refuses(call, error, message):
 
 # ---- histogram: equal-width bins
 
+@pytest.mark.parametrize("largest", [8190, 8191, 8192, 4095, 4096, 100000])
+def test_bincount_past_the_bins_it_first_counts_into(rng, largest):
+    """bincount counts into a guessed number of bins (one block's shared copy: 8192 counts, 4096 sums)
+    and counts again where the largest value is past it."""
+    x = rng.integers(0, largest, size=30001)
+    x[rng.integers(0, x.size)] = largest
+    weights = rng.normal(size=x.size)
+    numpy.testing.assert_array_equal(host(gpukit.bincount(gpukit.asarray(x))), numpy.bincount(x))
+    numpy.testing.assert_allclose(host(gpukit.bincount(gpukit.asarray(x), gpukit.asarray(weights))),
+                                  numpy.bincount(x, weights), rtol=1e-12, atol=1e-12)
+    numpy.testing.assert_array_equal(host(gpukit.bincount(gpukit.asarray(x), minlength=largest + 3)),
+                                     numpy.bincount(x, minlength=largest + 3))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "uint8", "uint16", "uint32", "int64", "uint64"])
+@pytest.mark.parametrize("bins, value_range", [(256, (0, 256)), (20, (-40, 40)), (7, (-7, 42)), (5, (3, 8)),
+                                               (9, (0, 255)), (4, (-3.0, 5.0))])
+def test_histogram_of_integers_in_whole_number_bins(rng, dtype, bins, value_range):
+    """Integers whose edges are whole numbers a whole number apart are binned by integer arithmetic:
+    the same bins as comparing with the edges, the last edge in the last bin."""
+    info = numpy.iinfo(dtype)
+    low, high = max(info.min, value_range[0] - 5), min(info.max, value_range[1] + 5)
+    x = rng.integers(low, high, size=40001, endpoint=True).astype(dtype)
+    x[:3] = [max(low, value_range[0]), min(high, value_range[1]), min(high, value_range[1] - 1)]
+    hist, edges = gpukit.histogram(gpukit.asarray(x), bins=bins, range=value_range)
+    expected_hist, expected_edges = numpy.histogram(x, bins=bins, range=value_range)
+    numpy.testing.assert_array_equal(host(edges), expected_edges)
+    numpy.testing.assert_array_equal(host(hist), expected_hist)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_values_on_and_next_to_every_edge_bin_as_numpy(dtype):
+    """The arithmetic's bin is taken without the edges only away from them: values on each edge and
+    one step either side land where NumPy's comparisons put them."""
+    cases = [(256, (0, 1)), (10, (-1, 3)), (7, (0.1, 0.8)), (100, (1000.0, 1001.0) if dtype != "float16" else (8, 9))]
+    for bins, value_range in cases:
+        _, edges = numpy.histogram(numpy.zeros(1, dtype), bins=bins, range=value_range)
+        x = numpy.concatenate([edges, numpy.nextafter(edges, -numpy.inf), numpy.nextafter(edges, numpy.inf)])
+        x = x.astype(dtype)
+        hist, gk_edges = gpukit.histogram(gpukit.asarray(x), bins=bins, range=value_range)
+        numpy.testing.assert_array_equal(host(gk_edges), edges)
+        numpy.testing.assert_array_equal(host(hist), numpy.histogram(x, bins=bins, range=value_range)[0])
+
+
 @pytest.mark.parametrize("dtype", REAL_DTYPES)
 @pytest.mark.parametrize("size", SIZES)
 def test_histogram_counts_and_edges_are_numpys(rng, dtype, size):

@@ -62,6 +62,20 @@ def bits53(w0, w1):
     return (high << numpy.uint64(26)) | low
 
 
+def fma32(a, b, c):
+    """fmaf: a * b + c of float32s rounded once. The product is exact in float64; the sum, rounded to
+    odd in float64 (its rounding error from TwoSum), then rounds to float32 as the exact sum would
+    (53 >= 24 + 2 bits: Boldo and Melquiond, "Emulation of FMA and correctly rounded sums", 2008)."""
+    p = numpy.asarray(a, numpy.float64) * numpy.asarray(b, numpy.float64)
+    c = numpy.asarray(c, numpy.float64)
+    s = p + c
+    b_virtual = s - p
+    error = (p - (s - b_virtual)) + (c - b_virtual)
+    even = (numpy.atleast_1d(s).view(numpy.uint64) & numpy.uint64(1)).reshape(numpy.shape(s)) == 0
+    odd = numpy.nextafter(s, numpy.where(error > 0, numpy.inf, -numpy.inf))
+    return numpy.where((error != 0) & even, odd, s).astype(F)
+
+
 def log32(x):
     bits = x.view(numpy.uint32)
     e = (bits >> 23).astype(numpy.int32) - 127
@@ -72,10 +86,10 @@ def log32(x):
     f = mantissa.view(F) - F(1)
     s = f / (F(2) + f)
     z = s * s
-    series = z * (F("0.6666667") + z * (F("0.4") + z * (F("0.2857143") + z * F("0.22222222"))))
-    log1p = (s + s) + s * series
+    series = z * fma32(z, fma32(z, fma32(z, F("0.22222222"), F("0.2857143")), F("0.4")), F("0.6666667"))
+    log1p = fma32(s, series, s + s)
     fe = e.astype(F)
-    return fe * F("0.69314575") + (fe * F("1.4286068e-06") + log1p)
+    return fma32(fe, F("0.69314575"), fma32(fe, F("1.4286068e-06"), log1p))
 
 
 def log64(x):
@@ -110,11 +124,11 @@ def sincos32(k24):
     x2 = x * x
     s = F("0.00016044118")
     for c in ("-0.004681754", "0.079692625", "-0.6459641", "1.5707964"):
-        s = F(c) + x2 * s
+        s = fma32(x2, s, F(c))
     cos = F("-2.5202042e-05")
-    for c in ("0.00091926026", "-0.02086348", "0.2536695", "-1.2337005"):
-        cos = F(c) + x2 * cos
-    return quadrant(q, x * s, F(1) + x2 * cos)
+    for c in ("0.00091926026", "-0.02086348", "0.2536695", "-1.2337005", "1"):
+        cos = fma32(x2, cos, F(c))
+    return quadrant(q, x * s, cos)
 
 
 def sincos64(k53):
@@ -326,6 +340,54 @@ def test_array_parameters_broadcast():
         rng.normal(loc, 1.0, size=(2, 4))
 
 
+def test_poisson_with_an_array_lam_broadcasts_and_follows_each_mean():
+    rng = gpukit.random.default_rng(9)
+    lam = numpy.array([0.0, 0.5, 4.0, 30.0, 700.0])
+    counts = rng.poisson(gpukit.asarray(lam), size=(20000, 5)).get()
+    assert counts.dtype == numpy.int64 and counts.shape == (20000, 5)
+    assert (counts[:, 0] == 0).all()
+    numpy.testing.assert_allclose(counts.mean(axis=0), lam, rtol=0.03, atol=0.02)
+    numpy.testing.assert_allclose(counts.var(axis=0), lam, rtol=0.06, atol=0.02)
+    assert rng.poisson(gpukit.asarray(numpy.array([[1.0], [2.0]], numpy.float32))).shape == (2, 1)
+    assert rng.poisson(gpukit.asarray(numpy.array([3, 4], numpy.int16)), size=(0, 2)).shape == (0, 2)
+    # An array lam of one value: the same numbers as the number itself (one element's own substream).
+    numpy.testing.assert_array_equal(gpukit.random.default_rng(4).poisson(gpukit.full(7, 12.5)).get(),
+                                     gpukit.random.default_rng(4).poisson(12.5, 7).get())
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "uint32", "int64", "uint64", "bool"])
+def test_integers_with_array_bounds_stay_in_each_range(dtype):
+    info = numpy.iinfo(dtype) if dtype != "bool" else None
+    low = numpy.array([0, 1, 5, 0]) if info is None or info.min == 0 else numpy.array([info.min, -3, 5, 0])
+    high = numpy.array([1, 2, 6, 2]) if info is None else numpy.array([10, 4, 100, int(info.max)], dtype=object)
+    if info is None:
+        low, high = numpy.array([0, 0, 1, 0]), numpy.array([1, 2, 2, 2])
+    rng = gpukit.random.default_rng(11)
+    g_low = gpukit.asarray(low.astype(numpy.int64))
+    g_high = gpukit.asarray(high.astype(numpy.uint64 if dtype == "uint64" else numpy.int64))
+    values = rng.integers(g_low, g_high, size=(3000, 4), dtype=dtype).get().astype(object)
+    assert values.shape == (3000, 4)
+    assert ((values >= low) & (values < high)).all()
+    for column in range(4):  # every value of a small range appears
+        if int(high[column]) - int(low[column]) <= 10:
+            assert set(values[:, column]) == set(range(int(low[column]), int(high[column])))
+    top = (high - 1).astype(numpy.uint64 if dtype == "uint64" else numpy.int64)
+    inclusive = rng.integers(g_low, gpukit.asarray(top), size=(2000, 4), dtype=dtype, endpoint=True).get()
+    assert ((inclusive.astype(object) >= low) & (inclusive.astype(object) <= top.astype(object))).all()
+
+
+def test_integers_with_one_array_bound_and_without_high():
+    rng = gpukit.random.default_rng(12)
+    tops = gpukit.asarray(numpy.array([1, 3, 1000]))
+    only_high = rng.integers(tops, size=(4000, 3)).get()
+    assert (only_high >= 0).all() and (only_high < [1, 3, 1000]).all()
+    assert set(only_high[:, 1]) == {0, 1, 2}
+    mixed = rng.integers(-5, tops, size=(4000, 3)).get()
+    assert (mixed >= -5).all() and (mixed < [1, 3, 1000]).all()
+    big = rng.integers(gpukit.asarray(numpy.array([0], numpy.uint64)), 2**64 - 1, size=2000, dtype=numpy.uint64).get()
+    assert big.max() > 2**63
+
+
 def test_permutation_and_shuffle():
     rng = gpukit.random.default_rng(21)
     order = rng.permutation(1001).get()
@@ -410,6 +472,16 @@ def rng0():
     (lambda: rng0().poisson(-1), ValueError),
     (lambda: rng0().poisson(numpy.nan), ValueError),
     (lambda: rng0().poisson(1e19), ValueError),
+    (lambda: rng0().poisson(gpukit.asarray(numpy.array([1.0, -1.0]))), ValueError),
+    (lambda: rng0().poisson(gpukit.asarray(numpy.array([1.0, numpy.nan]))), ValueError),
+    (lambda: rng0().poisson(gpukit.asarray(numpy.array([1e19]))), ValueError),
+    (lambda: rng0().poisson(gpukit.asarray(numpy.array([1.0, 2.0])), size=(2, 3)), ValueError),
+    (lambda: rng0().integers(gpukit.asarray(numpy.array([5, 1])), 5), ValueError),
+    (lambda: rng0().integers(gpukit.asarray(numpy.array([5, 1])), 4, endpoint=True), ValueError),
+    (lambda: rng0().integers(gpukit.asarray(numpy.array([0, 1])), 300, dtype=numpy.uint8), ValueError),
+    (lambda: rng0().integers(gpukit.asarray(numpy.array([-1, 1])), 3, dtype=numpy.uint8), ValueError),
+    (lambda: rng0().integers(gpukit.asarray(numpy.array([0, 1])), gpukit.asarray(numpy.array([2, 3, 4]))),
+     ValueError),
     (lambda: rng0().choice(3, 4, replace=False), ValueError),
     (lambda: rng0().choice(0), ValueError),
     (lambda: rng0().choice(-3), ValueError),
