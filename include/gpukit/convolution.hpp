@@ -1,7 +1,8 @@
 // gpukit/convolution.hpp: convolution and correlation of arrays, as NumPy's (numpy.convolve,
 // numpy.correlate: 1-D) and scipy.signal's (convolve, correlate: N-D; convolve2d, correlate2d: 2-D
 // with boundaries). Sums are direct: small weights sit in the GPU's constant memory and the inputs
-// in shared-memory tiles (kernels/gpukit_convolution.cuh). The FFT method waits for gpukit's FFT.
+// in shared-memory tiles (kernels/gpukit_convolution.cuh); method fft and fftconvolve go through
+// gpukit/fft.hpp.
 //
 //   gpukit::Array smooth = gpukit::convolve(x, kernel, gpukit::ConvolveMode::same);
 //   gpukit::Array image2 = gpukit::signal::convolve2d(image, stencil, {.mode = gpukit::ConvolveMode::same,
@@ -13,7 +14,10 @@
 #pragma once
 
 #include <complex>
+#include <cstdint>
+#include <optional>
 #include <string_view>
+#include <vector>
 
 #include "gpukit/array.hpp"
 
@@ -40,6 +44,20 @@ namespace signal {
 Array convolve(const Array& in1, const Array& in2, ConvolveMode mode = ConvolveMode::full);
 // scipy.signal.correlate with method='direct': in2 conjugated, the result 'full' over every lag.
 Array correlate(const Array& in1, const Array& in2, ConvolveMode mode = ConvolveMode::full);
+
+// How scipy.signal.convolve and correlate sum: directly, or by FFT (fftconvolve, then rounded
+// for integer operands and cast to their promoted dtype, as SciPy's).
+enum class ConvolveMethod { direct, fft };
+Array convolve(const Array& in1, const Array& in2, ConvolveMode mode, ConvolveMethod method);
+Array correlate(const Array& in1, const Array& in2, ConvolveMode mode, ConvolveMethod method);
+
+// scipy.signal.fftconvolve along `axes` (all by default; the others broadcast, one operand's
+// extent equal to the other's or 1). Real operands give a real result (float32 for float32
+// operands, float64 for integers), complex ones complex. Empty operands give an empty float64
+// array, as SciPy's. InvalidArgumentError with SciPy's messages for operands of different
+// dimensions, repeated or empty axes, shapes that do not broadcast, and 'valid' mode as convolve.
+Array fftconvolve(const Array& in1, const Array& in2, ConvolveMode mode = ConvolveMode::full,
+                  const std::optional<std::vector<std::int64_t>>& axes = std::nullopt);
 
 // convolve2d's extension of in1 past its edges: zeros or `fillvalue`, periodic, or mirrored with
 // the edge repeated (d c b a | a b c d).

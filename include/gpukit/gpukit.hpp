@@ -16,6 +16,7 @@
 #include "gpukit/elementwise.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/event.hpp"
+#include "gpukit/fft.hpp"
 #include "gpukit/filters.hpp"
 #include "gpukit/geometry.hpp"
 #include "gpukit/histograms.hpp"

@@ -16,7 +16,7 @@ The backend is the GPU when one is usable, else the simulator; ``GPUKIT_BACKEND=
 source line: see :func:`take_check_report`.
 """
 
-from . import _core, _dtypes, _errors, cuda, linalg, ndimage, random, signal  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
+from . import _core, _dtypes, _errors, cuda, fft, linalg, ndimage, random, signal  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
 from ._backend import (
     Device,
     all_devices,
@@ -254,7 +254,8 @@ __all__ = [
     "dstack",
     "ediff1d", "einsum",
     "empty",
-    "empty_like", "expand_dims", "eye", "flatnonzero", "flip", "fliplr", "flipud", "from_dlpack", "full", "full_like",
+    "empty_like", "expand_dims", "eye", "fft", "flatnonzero", "flip", "fliplr", "flipud", "from_dlpack", "full",
+    "full_like",
     "get_current_stream", "get_default_memory_pool", "get_device", "get_elapsed_time", "get_matmul_library",
     "get_matmul_precision", "guvectorize", "histogram",
     "histogram2d", "histogram_bin_edges", "histogramdd", "hstack",

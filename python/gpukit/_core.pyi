@@ -8,6 +8,7 @@ import pathlib
 from typing import overload
 
 from gpukit._core import (
+    fft as fft,
     linalg as linalg,
     ndimage as ndimage,
     random as random,

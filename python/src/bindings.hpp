@@ -39,6 +39,7 @@ void bind_jit_launch(nanobind::module_& m);
 void bind_elementwise_kernel(nanobind::module_& m);
 void bind_reduction_kernel(nanobind::module_& m);
 void bind_linalg(nanobind::module_& m);
+void bind_fft(nanobind::module_& m);
 void bind_quantiles(nanobind::module_& m);
 void bind_random(nanobind::module_& m);
 void bind_check(nanobind::module_& m);

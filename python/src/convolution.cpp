@@ -4,6 +4,7 @@
 // per axis, `output` a dtype or an array written into. gpukit.signal and gpukit.ndimage
 // (python/gpukit/) take SciPy's argument order over these.
 #include <nanobind/stl/complex.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -23,6 +24,14 @@ namespace {
 bool is_sequence(nb::handle value) { return nb::isinstance<nb::list>(value) || nb::isinstance<nb::tuple>(value); }
 
 ConvolveMode mode_of(nb::handle value) { return convolve_mode_from_name(to_str(value, "mode")); }
+
+// SciPy's method flags; 'auto' sums directly until gpukit has a measured crossover to the FFT.
+signal::ConvolveMethod method_of(nb::handle value) {
+    const std::string name = to_str(value, "method");
+    if (name == "fft") return signal::ConvolveMethod::fft;
+    if (name == "direct" || name == "auto") return signal::ConvolveMethod::direct;
+    raise_value_error("Acceptable method flags are 'auto', 'direct', or 'fft'. (got '" + name + "')");
+}
 
 // One value for all axes or one per axis.
 std::vector<std::int64_t> int64s_of(nb::handle value, std::string_view name) {
@@ -82,16 +91,17 @@ void bind_signal(nb::module_& m) {
     for (const bool convolution : {true, false}) {
         signal.def(
             convolution ? "convolve" : "correlate",
-            [convolution](nb::handle in1, nb::handle in2, nb::handle mode) {
+            [convolution](nb::handle in1, nb::handle in2, nb::handle mode, nb::handle method) {
                 const Array& a = to_array(in1, "in1");
                 const Array& b = to_array(in2, "in2");
                 const ConvolveMode m = mode_of(mode);
+                const signal::ConvolveMethod how = method_of(method);
                 GilRelease unlocked;
-                return convolution ? signal::convolve(a, b, m) : signal::correlate(a, b, m);
+                return convolution ? signal::convolve(a, b, m, how) : signal::correlate(a, b, m, how);
             },
-            "in1"_a, "in2"_a, "mode"_a = "full",
-            convolution ? "scipy.signal.convolve with method='direct'."
-                        : "scipy.signal.correlate with method='direct'.");
+            "in1"_a, "in2"_a, "mode"_a = "full", "method"_a = "direct",
+            convolution ? "scipy.signal.convolve: direct sums or (method='fft') fftconvolve."
+                        : "scipy.signal.correlate: direct sums or (method='fft') fftconvolve.");
         signal.def(
             convolution ? "convolve2d" : "correlate2d",
             [convolution](nb::handle in1, nb::handle in2, nb::handle mode, nb::handle boundary, nb::handle fillvalue) {
@@ -105,6 +115,19 @@ void bind_signal(nb::module_& m) {
             "in1"_a, "in2"_a, "mode"_a = "full", "boundary"_a = "fill", "fillvalue"_a = 0,
             convolution ? "scipy.signal.convolve2d." : "scipy.signal.correlate2d.");
     }
+    signal.def(
+        "fftconvolve",
+        [](nb::handle in1, nb::handle in2, nb::handle mode, nb::handle axes) {
+            const Array& a = to_array(in1, "in1");
+            const Array& b = to_array(in2, "in2");
+            const ConvolveMode m = mode_of(mode);
+            std::optional<std::vector<std::int64_t>> along;
+            if (!axes.is_none()) along = to_axes(axes, "axes");
+            GilRelease unlocked;
+            return signal::fftconvolve(a, b, m, along);
+        },
+        "in1"_a, "in2"_a, "mode"_a = "full", "axes"_a.none() = nb::none(),
+        "scipy.signal.fftconvolve: the product of the operands' spectra along `axes` (all by default).");
 }
 
 void bind_ndimage(nb::module_& m) {

@@ -33,6 +33,7 @@ NB_MODULE(_core, m) {
     bind_elementwise_kernel(m);
     bind_reduction_kernel(m);
     bind_linalg(m);
+    bind_fft(m);
     bind_quantiles(m);
     bind_random(m);
     bind_check(m);

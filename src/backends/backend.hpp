@@ -41,6 +41,8 @@ using NativeFunction = void*;
 // The most bytes Backend::upload_staged takes in one call.
 inline constexpr std::size_t staged_upload_limit = std::size_t{64} << 10;
 
+class FftLibrary;  // backends/fft_library.hpp
+
 // How long a wait for the device may last: until `deadline`; `seconds` as the caller asked, for
 // messages. A nullopt Deadline waits as long as it takes.
 struct WaitLimit {
@@ -168,6 +170,14 @@ public:
     virtual SolverLibrary& solver_library(int device) {
         static_cast<void>(device);
         throw BackendUnavailableError("The " + info().name + " backend has no dense solver library (gpukit.linalg)");
+    }
+
+    // ---- libraries
+    // The backend's FFT library for `device` (backends/fft_library.hpp). Throws
+    // BackendUnavailableError saying what is missing where the backend has none or cannot load it.
+    virtual FftLibrary& fft(int device) {
+        static_cast<void>(device);
+        throw BackendUnavailableError("The " + info().name + " backend has no FFT library");
     }
 
     // ---- check mode (backends with capabilities.check_mode)

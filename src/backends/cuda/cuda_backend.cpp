@@ -6,11 +6,13 @@
 
 #include <chrono>
 #include <deque>
+#include <exception>
 #include <memory>
 #include <mutex>
 
 #include "backends/cuda/cublas.hpp"
 #include "backends/cuda/cusolver.hpp"
+#include "backends/cuda/cufft.hpp"
 #include "backends/cuda/device_waiter.hpp"
 #include "backends/cuda/driver.hpp"
 #include "backends/cuda/nvrtc.hpp"
@@ -480,6 +482,22 @@ public:
         return *s.solver;
     }
 
+    // ---- libraries: cuFFT, loaded on first use (cufft.hpp)
+    FftLibrary& fft(int device) override {
+        activate(device, "run cuFFT on");
+        std::call_once(fft_once_, [this] {
+            try {
+                // Never destroyed: its plans would be destroyed at exit, after CUDA's own exit
+                // handlers may have torn the runtime down.
+                fft_ = make_cufft_library([this](int ordinal) { activate(ordinal, "run cuFFT on"); }).release();
+            } catch (...) {
+                fft_failure_ = std::current_exception();  // a missing library stays missing
+            }
+        });
+        if (fft_failure_) std::rethrow_exception(fft_failure_);
+        return *fft_;
+    }
+
 private:
     DeviceState& state(int device) {
         if (device < 0 || device >= static_cast<int>(devices_.size()))
@@ -517,6 +535,9 @@ private:
     }
 
     const DriverApi& api_;
+    std::once_flag fft_once_;
+    FftLibrary* fft_ = nullptr;  // see fft()
+    std::exception_ptr fft_failure_;
     std::deque<DeviceState> devices_;  // deque: DeviceState holds a mutex and must not move
 };
 

@@ -24,6 +24,7 @@
 #include "backends/sim/host_compiler.hpp"
 #include "backends/sim/lapack_solver.hpp"
 #include "backends/sim/local_executor.hpp"
+#include "backends/sim/sim_fft.hpp"
 #include "backends/sim/sim_module.hpp"
 #include "backends/sim/sim_streams.hpp"
 #include "backends/sim/worker_pool.hpp"
@@ -463,6 +464,18 @@ public:
         });
     }
 
+    // ---- libraries: the CPU FFT, as host work in stream order (sim_fft.hpp)
+    FftLibrary& fft(int device) override {
+        check_device(device);
+        std::call_once(fft_once_, [this] {
+            fft_ = make_sim_fft({.enqueue = [this](NativeStream stream,
+                                                   std::function<void()> work) { submit(stream, std::move(work)); },
+                                 .wrote = [this](std::uint64_t address,
+                                                 std::size_t bytes) { executor_.load()->host_wrote(address, bytes); }});
+        });
+        return *fft_;
+    }
+
     std::vector<Hazard> take_check_hazards() override {
         streams_.synchronize_all();
         return take_finished_check_hazards();
@@ -566,6 +579,8 @@ private:
     StreamScheduler streams_;
     std::once_flag solver_once_;
     std::unique_ptr<SolverLibrary> solver_;
+    std::once_flag fft_once_;
+    std::unique_ptr<FftLibrary> fft_;
 };
 
 }  // namespace
