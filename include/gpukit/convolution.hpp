@@ -46,10 +46,16 @@ Array convolve(const Array& in1, const Array& in2, ConvolveMode mode = ConvolveM
 Array correlate(const Array& in1, const Array& in2, ConvolveMode mode = ConvolveMode::full);
 
 // How scipy.signal.convolve and correlate sum: directly, or by FFT (fftconvolve, then rounded
-// for integer operands and cast to their promoted dtype, as SciPy's).
-enum class ConvolveMethod { direct, fft };
+// for integer operands and cast to their promoted dtype, as SciPy's), or `automatic`: the one
+// choose_conv_method picks.
+enum class ConvolveMethod { direct, fft, automatic };
 Array convolve(const Array& in1, const Array& in2, ConvolveMode mode, ConvolveMethod method);
 Array correlate(const Array& in1, const Array& in2, ConvolveMode mode, ConvolveMethod method);
+// scipy.signal.choose_conv_method: direct or fft for these operands, by a model of both methods'
+// times measured on a GPU (src/ops/convolution/method_choice.cpp): direct sums for integer and
+// bool operands (exact) and where the model says they are faster, the FFT otherwise. SciPy's
+// model counts a CPU's operations; CuPy always picks the FFT.
+ConvolveMethod choose_conv_method(const Array& in1, const Array& in2, ConvolveMode mode = ConvolveMode::full);
 
 // scipy.signal.fftconvolve along `axes` (all by default; the others broadcast, one operand's
 // extent equal to the other's or 1). Real operands give a real result (float32 for float32

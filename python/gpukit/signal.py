@@ -7,11 +7,12 @@ from ._core import signal as _native
 convolve2d = _native.convolve2d
 correlate2d = _native.correlate2d
 fftconvolve = _native.fftconvolve
+choose_conv_method = _native.choose_conv_method
 
 
 def convolve(in1, in2, mode="full", method="auto"):
     """scipy.signal.convolve of two gpukit arrays of the same number of dimensions: direct sums, or
-    fftconvolve with method='fft' ('auto' sums directly until gpukit measures the crossover)."""
+    fftconvolve with method='fft'; 'auto' picks by choose_conv_method's measured model."""
     return _native.convolve(in1, in2, mode, method)
 
 
@@ -20,4 +21,4 @@ def correlate(in1, in2, mode="full", method="auto"):
     return _native.correlate(in1, in2, mode, method)
 
 
-__all__ = ["convolve", "convolve2d", "correlate", "correlate2d", "fftconvolve"]
+__all__ = ["choose_conv_method", "convolve", "convolve2d", "correlate", "correlate2d", "fftconvolve"]

@@ -25,11 +25,12 @@ bool is_sequence(nb::handle value) { return nb::isinstance<nb::list>(value) || n
 
 ConvolveMode mode_of(nb::handle value) { return convolve_mode_from_name(to_str(value, "mode")); }
 
-// SciPy's method flags; 'auto' sums directly until gpukit has a measured crossover to the FFT.
+// SciPy's method flags.
 signal::ConvolveMethod method_of(nb::handle value) {
     const std::string name = to_str(value, "method");
     if (name == "fft") return signal::ConvolveMethod::fft;
-    if (name == "direct" || name == "auto") return signal::ConvolveMethod::direct;
+    if (name == "direct") return signal::ConvolveMethod::direct;
+    if (name == "auto") return signal::ConvolveMethod::automatic;
     raise_value_error("Acceptable method flags are 'auto', 'direct', or 'fft'. (got '" + name + "')");
 }
 
@@ -128,6 +129,16 @@ void bind_signal(nb::module_& m) {
         },
         "in1"_a, "in2"_a, "mode"_a = "full", "axes"_a.none() = nb::none(),
         "scipy.signal.fftconvolve: the product of the operands' spectra along `axes` (all by default).");
+    signal.def(
+        "choose_conv_method",
+        [](nb::handle in1, nb::handle in2, nb::handle mode) {
+            const Array& a = to_array(in1, "in1");
+            const Array& b = to_array(in2, "in2");
+            return signal::choose_conv_method(a, b, mode_of(mode)) == signal::ConvolveMethod::fft ? "fft" : "direct";
+        },
+        "in1"_a, "in2"_a, "mode"_a = "full",
+        "scipy.signal.choose_conv_method: 'direct' or 'fft', by a model of both methods' times measured on a GPU "
+        "('direct' for integer and bool operands, whose sums it keeps exact).");
 }
 
 void bind_ndimage(nb::module_& m) {

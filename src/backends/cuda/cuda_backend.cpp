@@ -11,8 +11,8 @@
 #include <mutex>
 
 #include "backends/cuda/cublas.hpp"
-#include "backends/cuda/cusolver.hpp"
 #include "backends/cuda/cufft.hpp"
+#include "backends/cuda/cusolver.hpp"
 #include "backends/cuda/device_waiter.hpp"
 #include "backends/cuda/driver.hpp"
 #include "backends/cuda/nvrtc.hpp"

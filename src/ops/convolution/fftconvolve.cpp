@@ -150,10 +150,12 @@ Array reversed_conjugate(const Array& a) {
 }  // namespace
 
 Array convolve(const Array& in1, const Array& in2, ConvolveMode mode, ConvolveMethod method) {
+    if (method == ConvolveMethod::automatic) method = choose_conv_method(in1, in2, mode);
     return method == ConvolveMethod::fft ? convolve_by_fft(in1, in2, mode) : signal::convolve(in1, in2, mode);
 }
 
 Array correlate(const Array& in1, const Array& in2, ConvolveMode mode, ConvolveMethod method) {
+    if (method == ConvolveMethod::automatic) method = choose_conv_method(in1, in2, mode);
     if (method != ConvolveMethod::fft) return signal::correlate(in1, in2, mode);
     if (in1.ndim() == 0 && in2.ndim() == 0) return multiply(in1, complex_dtype(in2.dtype()) ? conjugate(in2) : in2);
     if (in1.ndim() != in2.ndim()) throw InvalidArgumentError("in1 and in2 should have the same dimensionality");

@@ -126,7 +126,7 @@ Array eigvalsh(const Array& a, Uplo uplo) {
     const std::int64_t n = a.shape().back();
     const std::int64_t count = detail::batch_count(a.shape());
     const Array work = detail::column_major(a, dtype);
-    const Array w = zeros(replace_core(a.shape(), 2, {n}), detail::real_dtype(dtype), Order::C, a.device());
+    Array w = zeros(replace_core(a.shape(), 2, {n}), detail::real_dtype(dtype), Order::C, a.device());
     if (count > 0 && n > 0) {
         const SolverCall call(a.device(), dtype, count);
         call.library().heevd(call.batch(), false, uplo == Uplo::lower ? Triangle::lower : Triangle::upper,

@@ -311,7 +311,7 @@ void launch_matmul(const Array& a, const Array& b, const Array& c, const Shape& 
                            static_cast<std::uint32_t>(std::min(p.batch, max_grid_yz)));
         // Two stages of an A and a B slice, each `depth` rows of tile + pad summed values.
         config.shared_bytes =
-            static_cast<std::size_t>(2 * 2 * fast->depth * (fast->tile + fast_pad)) * fast->compute_bytes;
+            static_cast<std::size_t>(std::int64_t{4} * fast->depth * (fast->tile + fast_pad)) * fast->compute_bytes;
         fast_matmul_kernel(device, *fast, *a_along_k, *b_along_k)(config, p);
         return;
     }

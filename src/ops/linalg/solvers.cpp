@@ -101,7 +101,7 @@ Array inv(const Array& a) {
     const SolverCall lu_call(a.device(), dtype, count);
     const Factors f = factor(a, dtype, &lu_call);
     // (A^T)^-1 in column-major order is A^-1 in C order.
-    const Array x = broadcast_to(identity(n, dtype, a.device()), a.shape()).copy(Order::C);
+    Array x = broadcast_to(identity(n, dtype, a.device()), a.shape()).copy(Order::C);
     const SolverCall solve_call(a.device(), dtype, count);
     solve_call.library().getrs(solve_call.batch(), /*transpose=*/false, solve_call.matrices(f.lu, n, n),
                                solve_call.address(f.pivots), solve_call.matrices(x, n, n));

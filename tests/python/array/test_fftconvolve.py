@@ -121,3 +121,31 @@ def test_errors_are_scipys(rng):
         gpukit.signal.fftconvolve(a, a, axes=(2,))
     with pytest.raises(ValueError, match="Acceptable method flags"):
         gpukit.signal.correlate(a, a, method="overlap")
+
+
+# ---- method='auto': choose_conv_method's measured model
+
+@pytest.mark.parametrize(("shape1", "shape2", "dtype", "expected"), [
+    ((1 << 20,), (15,), "float32", "direct"),
+    ((1 << 20,), (4095,), "float32", "fft"),
+    ((4096,), (4095,), "float64", "fft"),
+    ((4096,), (63,), "float64", "direct"),
+    ((1024, 1024), (5, 5), "float32", "direct"),
+    ((1024, 1024), (63, 63), "float32", "fft"),
+    ((1 << 20,), (4095,), "int32", "direct"),
+    ((300,), (200,), "bool", "direct"),
+    ((1 << 20,), (4095,), "complex64", "fft"),
+], ids=str)
+def test_choose_conv_method_picks_by_size_and_keeps_integers_exact(shape1, shape2, dtype, expected):
+    a, b = gpukit.empty(shape1, dtype=dtype), gpukit.empty(shape2, dtype=dtype)
+    assert gpukit.signal.choose_conv_method(a, b) == expected
+    assert gpukit.signal.choose_conv_method(b, a, mode="valid") == expected
+
+
+@pytest.mark.parametrize("taps", [7, 2049])
+@pytest.mark.parametrize("function", ["convolve", "correlate"])
+def test_auto_gives_scipys_result_either_way(rng, taps, function):
+    x, k = random_array(rng, 30001, "float64"), random_array(rng, taps, "float64")
+    expected = getattr(scipy.signal, function)(x, k, mode="same")
+    result = getattr(gpukit.signal, function)(gpukit.asarray(x), gpukit.asarray(k), mode="same", method="auto")
+    numpy.testing.assert_allclose(gpukit.asnumpy(result), expected, rtol=1e-9, atol=1e-9 * numpy.abs(expected).max())
