@@ -365,22 +365,28 @@ extern "C" __global__ void gk_random_integers32(const gk_random_params p) {
     }
 }
 
+// Word pair k of block j (retried at the block's next attempts while rejected) as a uniform
+// integer in [0, range): Lemire's method on 64-bit words; range 0 stands for 2^64 (the word itself).
+__device__ inline unsigned long long gk_lemire64(const gk_random_params& p, const gk_philox_block& b, long long j,
+                                                 int k, unsigned long long range, unsigned long long threshold) {
+    unsigned long long x = ((unsigned long long)b.w[2 * k] << 32) | b.w[2 * k + 1];
+    unsigned long long low = x * range;
+    for (unsigned attempt = 1; low < threshold; ++attempt) {
+        const gk_philox_block retry = gk_random_block(p, (unsigned long long)j, attempt);
+        x = ((unsigned long long)retry.w[2 * k] << 32) | retry.w[2 * k + 1];
+        low = x * range;
+    }
+    return range == 0 ? x : __umul64hi(x, range);
+}
+
 // span >= 2^32: the same on 64-bit words (range 2^64 when span is 2^64 - 1: the word itself).
 extern "C" __global__ void gk_random_integers64(const gk_random_params p) {
     const unsigned long long range = p.span + 1;  // 0 stands for 2^64
     const unsigned long long threshold = range == 0 ? 0ull : (0ull - range) % range;
     GK_ELEMENTS(j, gk_random_blocks(p.size, 2)) {
         const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
-        for (int k = 0; k < 2 && 2 * j + k < p.size; ++k) {
-            unsigned long long x = ((unsigned long long)b.w[2 * k] << 32) | b.w[2 * k + 1];
-            unsigned long long low = x * range;
-            for (unsigned attempt = 1; low < threshold; ++attempt) {
-                const gk_philox_block retry = gk_random_block(p, (unsigned long long)j, attempt);
-                x = ((unsigned long long)retry.w[2 * k] << 32) | retry.w[2 * k + 1];
-                low = x * range;
-            }
-            gk_store_integer(p, 2 * j + k, p.low + (range == 0 ? x : __umul64hi(x, range)));
-        }
+        for (int k = 0; k < 2 && 2 * j + k < p.size; ++k)
+            gk_store_integer(p, 2 * j + k, p.low + gk_lemire64(p, b, j, k, range, threshold));
     }
 }
 
@@ -394,14 +400,7 @@ extern "C" __global__ void gk_random_integers_each(const gk_random_params p) {
             const long long i = 2 * j + k;
             const unsigned long long range = spans[i] + 1;  // 0 stands for 2^64
             const unsigned long long threshold = range == 0 ? 0ull : (0ull - range) % range;
-            unsigned long long x = ((unsigned long long)b.w[2 * k] << 32) | b.w[2 * k + 1];
-            unsigned long long low = x * range;
-            for (unsigned attempt = 1; low < threshold; ++attempt) {
-                const gk_philox_block retry = gk_random_block(p, (unsigned long long)j, attempt);
-                x = ((unsigned long long)retry.w[2 * k] << 32) | retry.w[2 * k + 1];
-                low = x * range;
-            }
-            gk_store_integer(p, i, lows[i] + (range == 0 ? x : __umul64hi(x, range)));
+            gk_store_integer(p, i, lows[i] + gk_lemire64(p, b, j, k, range, threshold));
         }
     }
 }

@@ -9,6 +9,7 @@
 // (the stream is the handle's state). A matrix of a batch is one call after the other on the
 // stream; the workspace a call asks for is allocated once per batch (every matrix has one size).
 #include "backends/cuda/cusolver.hpp"
+#include "util/complex_traits.hpp"
 
 #include <dlfcn.h>
 
@@ -57,17 +58,6 @@ const char* status_name(Status status) {
         default: return "CUSOLVER_STATUS_UNKNOWN";
     }
 }
-
-template <class T>
-struct RealOf {
-    using type = T;
-};
-template <class T>
-struct RealOf<std::complex<T>> {
-    using type = T;
-};
-template <class T>
-constexpr bool is_complex_v = !std::is_same_v<T, typename RealOf<T>::type>;
 
 // The entry points of one element type (prefix S, D, C or Z). Complex numbers are cuComplex /
 // cuDoubleComplex, laid out as std::complex.

@@ -8,6 +8,7 @@
 // Simulated device memory is host memory at the same address in this process, so each call is a
 // host task on the stream that runs LAPACK on the matrices where they lie, one after the other.
 #include "backends/sim/lapack_solver.hpp"
+#include "util/complex_traits.hpp"
 
 #include <algorithm>
 #include <complex>
@@ -26,18 +27,6 @@ namespace gpukit::detail::sim {
 namespace {
 
 using Length = std::size_t;  // gfortran's hidden length argument of a CHARACTER argument
-
-template <class T>
-struct RealOf {
-    using type = T;
-};
-template <class T>
-struct RealOf<std::complex<T>> {
-    using type = T;
-};
-
-template <class T>
-constexpr bool is_complex_v = !std::is_same_v<T, typename RealOf<T>::type>;
 
 // The entry points of one element type (LAPACK's prefix s, d, c or z).
 template <class T>

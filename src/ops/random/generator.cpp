@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include "gpukit/advanced_indexing.hpp"
 #include "gpukit/creation.hpp"
@@ -242,18 +243,24 @@ Array Generator::poisson(const Array& lam, const std::optional<Shape>& size) {
 
 // ---- integers
 
-Array Generator::integers(IntegerBound low, IntegerBound high, const Shape& size, DType dtype, bool endpoint) {
+namespace {
+
+// The values integers() may draw in `dtype` (DTypeError for one it does not draw).
+std::pair<IntegerBound, IntegerBound> integer_range(DType dtype) {
     const DTypeKind kind_of = kind(dtype);
     if (kind_of != DTypeKind::signed_integer && kind_of != DTypeKind::unsigned_integer && dtype != DType::bool_)
         throw DTypeError("Unsupported dtype " + numpy_dtype(dtype) + " for integers");
     const int bits = static_cast<int>(itemsize(dtype)) * 8;
-    IntegerBound smallest = 0, largest = 1;
-    if (kind_of == DTypeKind::signed_integer) {
-        smallest = -(IntegerBound(1) << (bits - 1));
-        largest = (IntegerBound(1) << (bits - 1)) - 1;
-    } else if (kind_of == DTypeKind::unsigned_integer) {
-        largest = (IntegerBound(1) << bits) - 1;
-    }
+    if (kind_of == DTypeKind::signed_integer)
+        return {-(IntegerBound(1) << (bits - 1)), (IntegerBound(1) << (bits - 1)) - 1};
+    if (kind_of == DTypeKind::unsigned_integer) return {0, (IntegerBound(1) << bits) - 1};
+    return {0, 1};
+}
+
+}  // namespace
+
+Array Generator::integers(IntegerBound low, IntegerBound high, const Shape& size, DType dtype, bool endpoint) {
+    const auto [smallest, largest] = integer_range(dtype);
     const IntegerBound top = endpoint ? high : high - 1;
     const std::string name(to_string(dtype));
     if (low < smallest) throw InvalidArgumentError("low is out of bounds for " + name);
@@ -290,18 +297,9 @@ IntegerBound extreme(const Array& a, bool greatest) {
 Array Generator::integers(const Array& low, const Array& high, const std::optional<Shape>& size, DType dtype,
                           bool endpoint) {
     const DTypeKind kind_of = kind(dtype);
-    if (kind_of != DTypeKind::signed_integer && kind_of != DTypeKind::unsigned_integer && dtype != DType::bool_)
-        throw DTypeError("Unsupported dtype " + numpy_dtype(dtype) + " for integers");
     for (const Array* bound : {&low, &high})
         if (dtype_info(bound->dtype()).kind == DTypeKind::complex) throw DTypeError("integers' bounds must be real");
-    const int bits = static_cast<int>(itemsize(dtype)) * 8;
-    IntegerBound smallest = 0, largest = 1;
-    if (kind_of == DTypeKind::signed_integer) {
-        smallest = -(IntegerBound(1) << (bits - 1));
-        largest = (IntegerBound(1) << (bits - 1)) - 1;
-    } else if (kind_of == DTypeKind::unsigned_integer) {
-        largest = (IntegerBound(1) << bits) - 1;
-    }
+    const auto [smallest, largest] = integer_range(dtype);
     const Shape shape = draw_shape(size, broadcast_shape(low.shape(), high.shape()));
     const std::string name(to_string(dtype));
     if (low.size() > 0 && extreme(low, false) < smallest)
