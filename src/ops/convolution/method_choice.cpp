@@ -20,10 +20,10 @@ namespace gpukit::signal {
 namespace {
 
 struct MethodModel {
-    double launch_ms;           // both methods' fixed cost (the FFT's: its three plans' launches)
+    double launch_ms;           // the direct path's fixed cost: its launches
     double direct_ms_per_gmac;  // per 10^9 multiply-adds
     double direct_ms_per_tap;   // latency of one tap of one output
-    double fft_launch_ms;       //
+    double fft_launch_ms;       // the FFT path's fixed cost: three plans' launches and the product
     double fft_ms_per_g_nlogn;  // per 10^9 N log2 N
 };
 constexpr MethodModel one_axis{0.03, 0.5054, 5.34e-5, 0.08, 4.0};
