@@ -1,7 +1,7 @@
 // src/ops/convolution/method_choice.cpp: scipy.signal.choose_conv_method (gpukit/convolution.hpp):
 // direct sums or the FFT, whichever a model of their times says is faster.
 //
-// The model, fitted to gpukit's own kernels on an NVIDIA H200 (2026-11-27: probe timing
+// The model, fitted to gpukit's own kernels on an NVIDIA H200 (2026-11-27, bench/conv_crossover.py:
 // signal.convolve 'same' both ways, 1-D outputs 2^12 to 2^23 with 3 to 16383 taps, 2-D 256^2 to
 // 4096^2 with 3^2 to 127^2 taps, float32 and float64; with these constants it picked the faster
 // method in all 90 cases):
