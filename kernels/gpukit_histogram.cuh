@@ -231,18 +231,28 @@ struct gk_hist_seen {
     int negative;
 };
 
+__device__ inline void gk_hist_see(const gk_histogram_params& p, const void* value, gk_hist_seen& seen) {
+    const int dtype = gk_hist_value_dtype(p);
+    const long long v = gk_hist_as_int64(dtype, value);
+    if (v < 0 && !gk_hist_is_unsigned(dtype))
+        seen.negative = 1;
+    else if ((unsigned long long)v > seen.top)
+        seen.top = (unsigned long long)v;
+}
+
+// Counts in shared memory look only at the values outside the bins: the block's flush finds the
+// largest inside as its last nonzero count (bincount's bins: low 0, width 1, a bin is its value),
+// and the common case, every value inside, costs nothing per element. Weighted sums may add zero,
+// and global accumulators have no flush: there every value is looked at.
+__device__ inline bool gk_hist_sees_every_value(const gk_histogram_params& p) {
+    return gk_hist_accumulate(p) != GK_HIST_COUNT || !gk_hist_shared(p);
+}
+
 __device__ inline void gk_hist_element(const gk_histogram_params& p, void* to, bool in_shared, const void* value,
                                        long long i, gk_hist_seen& seen) {
-    if (gk_hist_tracks(p)) {
-        const int dtype = gk_hist_value_dtype(p);
-        const long long v = gk_hist_as_int64(dtype, value);
-        if (v < 0 && !gk_hist_is_unsigned(dtype))
-            seen.negative = 1;
-        else if ((unsigned long long)v > seen.top)
-            seen.top = (unsigned long long)v;
-    }
     const long long bin = gk_hist_bin(p, value);
     if (bin >= 0) gk_hist_add(p, to, in_shared, bin, i);
+    if (gk_hist_tracks(p) && (bin < 0 || gk_hist_sees_every_value(p))) gk_hist_see(p, value, seen);
 }
 
 // The block's threads' `seen` into p.extremes: reduced across each warp (on a GPU's shapes), then
@@ -275,28 +285,39 @@ __device__ inline void gk_hist_publish(const gk_histogram_params& p, gk_hist_see
     }
 }
 
+// The elements of one 16-byte vector of contiguous values, the first of them element `first`.
+__device__ inline void gk_hist_vector(const gk_histogram_params& p, void* to, bool in_shared, const uint4& word,
+                                      long long first, gk_hist_seen& seen) {
+    const int itemsize = gk_dtype_itemsize(gk_hist_value_dtype(p));
+    const char* bytes = (const char*)&word;
+#pragma unroll
+    for (int k = 0; k < 16; k += 1) {
+        if (k % itemsize == 0) gk_hist_element(p, to, in_shared, bytes + k, first + k / itemsize, seen);
+    }
+}
+
 // Every element of the block's share: on a GPU 16-byte vectors of contiguous values, grid-stride
-// (coalesced), then the elements past the last whole vector; on the simulator a contiguous chunk
-// per thread (GK_ELEMENTS), unless tests ask for the GPU's shapes there (GK_GPU_SHAPES).
-__device__ inline void gk_hist_elements(const gk_histogram_params& p, void* to, bool in_shared) {
+// (coalesced; two vectors in flight per thread), then the elements past the last whole vector; on
+// the simulator a contiguous chunk per thread (GK_ELEMENTS), unless tests ask for the GPU's shapes
+// there (GK_GPU_SHAPES). Returns what the thread saw (with `extremes`).
+__device__ inline gk_hist_seen gk_hist_elements(const gk_histogram_params& p, void* to, bool in_shared) {
     const int itemsize = gk_dtype_itemsize(gk_hist_value_dtype(p));
     const char* values = (const char*)p.values;
     gk_hist_seen seen = {0, 0};
     long long done = 0;
 #if !defined(GK_SIMULATED) || defined(GK_GPU_SHAPES)
     if (p.vector) {
+        const uint4* vectors = (const uint4*)values;
         const int per = 16 / itemsize;
-        const long long vectors = p.size / per;
-        for (long long v = gk_thread_rank(); v < vectors; v += gk_thread_count()) {
-            const uint4 word = ((const uint4*)values)[v];
-            const char* bytes = (const char*)&word;
-#pragma unroll
-            for (int k = 0; k < 16; k += 1) {
-                if (k % itemsize == 0 && k / itemsize < per)
-                    gk_hist_element(p, to, in_shared, bytes + k, v * per + k / itemsize, seen);
-            }
+        const long long count = p.size / per, step = gk_thread_count();
+        long long v = gk_thread_rank();
+        for (; v + step < count; v += 2 * step) {
+            const uint4 word0 = vectors[v], word1 = vectors[v + step];
+            gk_hist_vector(p, to, in_shared, word0, v * per, seen);
+            gk_hist_vector(p, to, in_shared, word1, (v + step) * per, seen);
         }
-        done = vectors * per;
+        if (v < count) gk_hist_vector(p, to, in_shared, vectors[v], v * per, seen);
+        done = count * per;
     }
 #endif
     const long long rest = p.size - done;
@@ -304,12 +325,13 @@ __device__ inline void gk_hist_elements(const gk_histogram_params& p, void* to, 
         const long long i = done + j;
         gk_hist_element(p, to, in_shared, values + i * p.stride * itemsize, i, seen);
     }
-    if (gk_hist_tracks(p)) gk_hist_publish(p, seen);
+    return seen;
 }
 
 extern "C" __global__ void gk_histogram(const gk_histogram_params p) {
     if (!gk_hist_shared(p)) {
-        gk_hist_elements(p, (void*)p.out, false);
+        const gk_hist_seen seen = gk_hist_elements(p, (void*)p.out, false);
+        if (gk_hist_tracks(p)) gk_hist_publish(p, seen);
         return;
     }
     extern __shared__ unsigned long long gk_hist_private[];  // the block's accumulators
@@ -317,13 +339,16 @@ extern "C" __global__ void gk_histogram(const gk_histogram_params p) {
     const long long words = (p.bins * bytes + 7) / 8;
     for (long long w = threadIdx.x; w < words; w += blockDim.x) gk_hist_private[w] = 0;
     __syncthreads();
-    gk_hist_elements(p, gk_hist_private, true);
+    gk_hist_seen seen = gk_hist_elements(p, gk_hist_private, true);
     __syncthreads();
     for (long long bin = threadIdx.x; bin < p.bins; bin += blockDim.x) {
         switch (gk_hist_accumulate(p)) {
             case GK_HIST_COUNT: {
                 const unsigned count = ((const unsigned*)gk_hist_private)[bin];
-                if (count) atomicAdd((unsigned long long*)p.out + bin, (unsigned long long)count);
+                if (count) {
+                    atomicAdd((unsigned long long*)p.out + bin, (unsigned long long)count);
+                    if ((unsigned long long)bin > seen.top) seen.top = (unsigned long long)bin;
+                }
                 break;
             }
             case GK_HIST_SUM_INT: {
@@ -343,6 +368,7 @@ extern "C" __global__ void gk_histogram(const gk_histogram_params p) {
                 }
         }
     }
+    if (gk_hist_tracks(p)) gk_hist_publish(p, seen);
 }
 
 extern "C" __global__ void gk_histogram_bin_index(const gk_histogram_params p) {

@@ -168,5 +168,29 @@ TEST_F(HistogramsGpuShapes, SpecialisedKernelsAndVectorLoadsCountAsTheReference)
     EXPECT_EQ(result.hist.to_vector<std::int64_t>(), reference_counts(held(unaligned), held(result.edges)));
 }
 
+// bincount's length on the GPU's shapes: counts learn the largest value from the bins the blocks
+// flush, sums (where a weight may be zero) from every value; past the guessed bins, a second pass.
+TEST_F(HistogramsGpuShapes, BincountIsAsLongAsItsLargestValue) {
+    for (const std::int64_t largest : {std::int64_t{0}, std::int64_t{4100}, std::int64_t{9000}}) {
+        SCOPED_TRACE("largest " + std::to_string(largest));
+        std::vector<double> stored = random_values(50001, 8, 0, static_cast<double>(largest), true);
+        stored[777] = static_cast<double>(largest);
+        const Array x = Array::from_host(std::span<const double>(stored), {50001}).astype(DType::int32);
+        std::vector<std::int64_t> counts(static_cast<std::size_t>(largest) + 1, 0);
+        for (const double v : stored) ++counts[static_cast<std::size_t>(v)];
+        EXPECT_EQ(bincount(x).to_vector<std::int64_t>(), counts);
+        std::vector<double> weight_values(stored.size(), 0.0);
+        weight_values[3] = 2.5;
+        const Array weights = Array::from_host(std::span<const double>(weight_values), {50001});
+        const Array sums = bincount(x, weights);
+        ASSERT_EQ(sums.size(), largest + 1);
+        EXPECT_EQ(sums.to_vector<double>()[static_cast<std::size_t>(stored[3])], 2.5);
+    }
+    std::vector<double> negative(4099, 5);
+    negative[4000] = -1;
+    const Array x = Array::from_host(std::span<const double>(negative), {4099}).astype(DType::int16);
+    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, (void)bincount(x)), "no negative elements");
+}
+
 }  // namespace
 }  // namespace gpukit::testing

@@ -158,8 +158,8 @@ OuterEdges outer_edges(const Array& x, const std::optional<BinRange>& range) {
 // with), computed on the host as numpy.linspace computes them in `outer.compute` (first + i * step,
 // each operation rounded; the last edge exactly `last`), then converted to `edge_dtype`.
 struct EqualEdges {
-    Array edges;
-    Array edges_as_double;
+    std::vector<std::byte> edges;  // in the edge dtype
+    std::vector<double> edges_as_double;
     double first = 0, last = 0, scale = 0;
     // How far, in bins, an edge may lie from where the arithmetic puts it (see arithmetic_margin).
     double margin = 0;
@@ -196,8 +196,7 @@ std::optional<std::int64_t> integer_width_of(const std::vector<double>& edges) {
     return static_cast<std::int64_t>(width);
 }
 
-EqualEdges equal_edges(const OuterEdges& outer, std::int64_t count, DType edge_dtype, const Device& device,
-                       std::string_view bins_name) {
+EqualEdges equal_edges(const OuterEdges& outer, std::int64_t count, DType edge_dtype, std::string_view bins_name) {
     const std::int64_t num = count + 1;
     const DType dtype = outer.compute;
     const double div = static_cast<double>(count);
@@ -219,17 +218,16 @@ EqualEdges equal_edges(const OuterEdges& outer, std::int64_t count, DType edge_d
         if (!(values[k - 1] < values[k]))
             throw InvalidArgumentError(concat("Too many bins for data range. Cannot create ", count,
                                               " finite-sized bins", bins_name.empty() ? "" : " for ", bins_name, "."));
-    // Queued, not waited for: a synchronous copy would wait for the device's earlier work first.
-    Array edges = detail::upload(std::span<const std::byte>(typed), edge_dtype, device);
-    Array edges_as_double =
-        edge_dtype == DType::float64 ? edges : detail::upload(std::span<const double>(values), DType::float64, device);
-    return {.edges = std::move(edges),
-            .edges_as_double = std::move(edges_as_double),
-            .first = values.front(),
-            .last = values.back(),
-            .scale = div / (values.back() - values.front()),
-            .margin = arithmetic_margin(values),
-            .integer_width = integer_width_of(values)};
+    const double first = values.front(), last = values.back();
+    const double margin = arithmetic_margin(values);
+    const std::optional<std::int64_t> integer_width = integer_width_of(values);
+    return {.edges = std::move(typed),
+            .edges_as_double = std::move(values),
+            .first = first,
+            .last = last,
+            .scale = div / (last - first),
+            .margin = margin,
+            .integer_width = integer_width};
 }
 
 // Whether no element of the 1-D `a` is greater than the next (NaN compares false, as NumPy's check).
@@ -260,13 +258,24 @@ DType compare_dtype(BinCompare compare) {
 }
 
 // One dimension's bins, ready for the kernel: the parameters that find a value's bin, the edges
-// returned to the caller and the arrays the parameters point to (kept until the launch).
+// returned to the caller (equal-width ones still on the host: they go up after the counting is
+// queued, which then starts sooner) and the arrays the parameters point to (kept until the launch).
 struct DimensionBins {
     HistogramParams params;
-    Array edges;
+    std::optional<Array> edges;
+    std::vector<std::byte> host_edges;
+    DType host_edge_dtype = DType::float64;
     std::vector<Array> keep;
     std::int64_t count = 0;
 };
+
+// The edges returned to the caller, on `device`.
+Array edges_of(DimensionBins& bins, const Device& device) {
+    // Queued, not waited for: a synchronous copy would wait for the device's earlier work first.
+    if (!bins.edges)
+        bins.edges = detail::upload(std::span<const std::byte>(bins.host_edges), bins.host_edge_dtype, device);
+    return *bins.edges;
+}
 
 // Integers a double holds exactly, whose bins may then be found by integer arithmetic.
 bool small_integers(DType dtype) {
@@ -283,7 +292,7 @@ bool small_integers(DType dtype) {
 
 DimensionBins equal_dimension(const OuterEdges& outer, std::int64_t count, DType edge_dtype, DType value_dtype,
                               const Device& device, std::string_view bins_name = {}) {
-    EqualEdges equal = equal_edges(outer, count, edge_dtype, device, bins_name);
+    EqualEdges equal = equal_edges(outer, count, edge_dtype, bins_name);
     HistogramParams params;
     params.mode = BinMode::equal;
     params.bins = count;
@@ -297,8 +306,15 @@ DimensionBins equal_dimension(const OuterEdges& outer, std::int64_t count, DType
         params.width = *equal.integer_width;
         params.closed_last = 1;
     }
-    params.edges = launch_address(equal.edges_as_double, current_stream(device));
-    return {params, std::move(equal.edges), {std::move(equal.edges_as_double)}, count};
+    DimensionBins bins{params, {}, std::move(equal.edges), edge_dtype, {}, count};
+    if (params.mode == BinMode::equal) {
+        // The kernel looks at the edges near them.
+        Array edges_as_double = detail::upload(std::span<const double>(equal.edges_as_double), DType::float64, device);
+        bins.params.edges = launch_address(edges_as_double, current_stream(device));
+        if (edge_dtype == DType::float64) bins.edges = edges_as_double;
+        bins.keep.push_back(std::move(edges_as_double));
+    }
+    return bins;
 }
 
 DimensionBins explicit_dimension(const Array& values, const Array& edges) {
@@ -310,7 +326,7 @@ DimensionBins explicit_dimension(const Array& values, const Array& edges) {
     params.compare = compare;
     params.bins = std::max<std::int64_t>(edges.size() - 1, 0);
     params.edges = launch_address(compared, current_stream(edges.device()));
-    return {params, edges, {std::move(compared)}, params.bins};
+    return {params, edges, {}, DType::float64, {std::move(compared)}, params.bins};
 }
 
 // numpy.histogram's bins for the flattened, real `x`.
@@ -427,15 +443,17 @@ Histogram histogram(const Array& a, const HistogramOptions& options) {
     Array hist = count_into_bins(x, weights, bins.params);
     const DType result_dtype = weights ? weights->dtype() : DType::int64;
     if (hist.dtype() != result_dtype) hist = hist.astype(result_dtype);
-    if (options.density) hist = density_of(hist, bins.edges);
-    return {std::move(hist), std::move(bins.edges)};
+    Array edges = edges_of(bins, x.device());
+    if (options.density) hist = density_of(hist, edges);
+    return {std::move(hist), std::move(edges)};
 }
 
 Array histogram_bin_edges(const Array& a, const HistogramOptions& options) {
     const Array x = real_data(a, "histogram_bin_edges");
     if (options.weights && options.weights->shape() != a.shape())
         throw InvalidArgumentError("weights should have the same shape as a.");
-    return histogram_bins(x, options).edges;
+    DimensionBins bins = histogram_bins(x, options);
+    return edges_of(bins, x.device());
 }
 
 HistogramDD histogramdd(const std::vector<Array>& coordinates, const HistogramddOptions& options) {
@@ -518,7 +536,7 @@ HistogramDD histogramdd(const std::vector<Array>& coordinates, const Histogramdd
     }
     std::vector<Array> edges;
     edges.reserve(bins.size());
-    for (DimensionBins& dimension : bins) edges.push_back(std::move(dimension.edges));
+    for (DimensionBins& dimension : bins) edges.push_back(edges_of(dimension, device));
     if (options.density) {
         const Array total_count = gpukit::sum(hist);
         for (std::size_t d = 0; d < dimensions; ++d) {

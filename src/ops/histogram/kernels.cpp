@@ -2,6 +2,9 @@
 #include "ops/histogram/kernels.hpp"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 #include "gpukit/current_stream.hpp"
 #include "ops/elementwise/launch.hpp"
@@ -24,6 +27,59 @@ OwnKernelSource source_for(const Device& device, const HistogramParams& p) {
         static_cast<int>(p.compare), "\n#define GK_HIST_ACCUMULATE ", static_cast<int>(p.accumulate),
         "\n#define GK_HIST_SHARED ", p.shared, "\n#define GK_HIST_TRACKS ", p.extremes != 0 ? 1 : 0, "\n");
     return source;
+}
+
+// A kernel and how many of its blocks of `threads` threads and `shared_bytes` of shared memory
+// one multiprocessor holds at once (the last size asked).
+struct HistogramKernel {
+    Kernel kernel;
+    std::uint32_t threads = 0;
+    std::size_t shared_bytes = 0;
+    int resident_blocks = 0;
+};
+
+// The kernels by a key of small numbers: a call looks its kernel up without composing the
+// module's text (source_for runs once per specialisation).
+class HistogramKernels {
+public:
+    HistogramKernel get(const Device& device, const HistogramParams& p, std::string_view name,
+                        std::uint32_t threads = 0, std::size_t shared_bytes = 0) {
+        const bool chunked = runs_chunked_shapes(device);
+        const Key key{&device.backend_info(), device.ordinal(), chunked, name == "gk_histogram",
+                      chunked ? 0 : specialisation(p)};
+        std::lock_guard lock(mutex_);
+        auto found = kernels_.find(key);
+        if (found == kernels_.end())
+            found = kernels_.emplace(key, HistogramKernel{own_kernel(device, source_for(device, p), name)}).first;
+        HistogramKernel& entry = found->second;
+        if (threads != 0 && (entry.threads != threads || entry.shared_bytes != shared_bytes)) {
+            entry.threads = threads;
+            entry.shared_bytes = shared_bytes;
+            entry.resident_blocks =
+                std::max(1, entry.kernel.max_active_blocks_per_multiprocessor(threads, shared_bytes));
+        }
+        return entry;
+    }
+
+private:
+    using Key = std::tuple<const void*, int, bool, bool, std::uint64_t>;
+
+    // What source_for's #defines say, as one number.
+    static std::uint64_t specialisation(const HistogramParams& p) {
+        const auto field = [](auto value, int shift) {
+            return static_cast<std::uint64_t>(static_cast<std::uint8_t>(value)) << shift;
+        };
+        return field(p.value_dtype, 0) | field(p.weight_dtype, 8) | field(p.mode, 16) | field(p.compare, 24) |
+               field(p.accumulate, 32) | field(p.shared, 40) | field(p.extremes != 0, 48);
+    }
+
+    std::mutex mutex_;
+    std::map<Key, HistogramKernel> kernels_;
+};
+
+HistogramKernels& histogram_kernels() {
+    static auto* kernels = new HistogramKernels;  // never destroyed, as own_kernel's table
+    return *kernels;
 }
 
 std::int64_t shared_bytes_per_bin(BinAccumulator accumulate) {
@@ -51,19 +107,29 @@ void launch_histogram(const Device& device, HistogramParams params) {
     const std::int64_t itemsize = static_cast<std::int64_t>(gpukit::itemsize(static_cast<DType>(params.value_dtype)));
     const std::int64_t histogram_bytes = params.bins * shared_bytes_per_bin(params.accumulate);
     params.shared = histogram_bytes <= max_shared_histogram_bytes ? 1 : 0;
+    const bool chunked = runs_chunked_shapes(device);
     LaunchConfig config;
-    if (runs_chunked_shapes(device)) {
+    if (chunked) {
         config = elementwise_launch_config(true, params.size, stream);
+        if (params.size > max_elements_per_block * static_cast<std::int64_t>(config.grid.x)) params.shared = 0;
     } else {
         params.vector = params.stride == 1 && params.values % 16 == 0 ? 1 : 0;
+    }
+    // Whole 8-byte words: the kernel zeroes its copy a word at a time.
+    const std::size_t shared_bytes = params.shared ? static_cast<std::size_t>((histogram_bytes + 7) / 8 * 8) : 0;
+    // Few large blocks where the bins fit in shared memory, each with its copy of them.
+    constexpr std::uint32_t shared_threads = 512;
+    const HistogramKernel kernel = histogram_kernels().get(
+        device, params, "gk_histogram", params.shared && !chunked ? shared_threads : 0, shared_bytes);
+    if (!chunked) {
         const std::int64_t work = params.vector ? params.size / (16 / itemsize) + 16 : params.size;
         if (params.shared) {
-            // Few large blocks, each with its copy of the bins, several per multiprocessor.
-            constexpr std::int64_t threads = 512;
+            // As many blocks as the multiprocessors hold at once (a partial second wave would leave
+            // most of them idle while it runs), and enough that none counts past its 32-bit counters.
             const std::int64_t multiprocessors = std::max(1, device.properties().multiprocessor_count);
-            const std::int64_t blocks =
-                std::clamp<std::int64_t>((work + threads - 1) / threads, 1, 4 * multiprocessors);
-            config.block = Dim3(threads);
+            const std::int64_t blocks = std::clamp<std::int64_t>((work + shared_threads - 1) / shared_threads, 1,
+                                                                 kernel.resident_blocks * multiprocessors);
+            config.block = Dim3(shared_threads);
             config.grid = Dim3(static_cast<std::uint32_t>(
                 std::max(blocks, (params.size + max_elements_per_block - 1) / max_elements_per_block)));
             config.stream = stream;
@@ -71,18 +137,15 @@ void launch_histogram(const Device& device, HistogramParams params) {
             config = elementwise_launch_config(false, work, stream);
         }
     }
-    if (params.shared && params.size > max_elements_per_block * static_cast<std::int64_t>(config.grid.x))
-        params.shared = 0;
-    // Whole 8-byte words: the kernel zeroes its copy a word at a time.
-    if (params.shared) config.shared_bytes = static_cast<std::size_t>((histogram_bytes + 7) / 8 * 8);
-    own_kernel(device, source_for(device, params), "gk_histogram")(config, params);
+    config.shared_bytes = shared_bytes;
+    kernel.kernel(config, params);
 }
 
 void launch_histogram_bin_index(const Device& device, const HistogramParams& params) {
     if (params.size == 0) return;
     const LaunchConfig config =
         elementwise_launch_config(device.backend_info().capabilities.simulated, params.size, current_stream(device));
-    own_kernel(device, source_for(device, params), "gk_histogram_bin_index")(config, params);
+    histogram_kernels().get(device, params, "gk_histogram_bin_index").kernel(config, params);
 }
 
 }  // namespace gpukit::detail

@@ -82,6 +82,25 @@ def test_bincount_refuses_what_numpy_refuses(call, error, message):
         call()
 
 
+
+@pytest.mark.parametrize("size", [1, 3, 4097, 100003])
+def test_bincount_is_as_long_as_its_largest_value_however_it_learns_it(rng, size):
+    """Counts learn the largest value from the bins the blocks flush (the values inside the guess
+    are not looked at one by one), sums from every value: a zero weight on the largest value, or
+    weights that cancel, still make its bin."""
+    x = rng.integers(0, 37, size=size)
+    x[-1] = 40
+    weights = rng.normal(size=size)
+    weights[-1] = 0.0
+    numpy.testing.assert_array_equal(host(gpukit.bincount(gpukit.asarray(x))), numpy.bincount(x))
+    result = host(gpukit.bincount(gpukit.asarray(x), gpukit.asarray(weights)))
+    assert result.shape == (41,)
+    numpy.testing.assert_allclose(result, numpy.bincount(x, weights), rtol=1e-12, atol=1e-12)
+    cancelling = numpy.array([5, 5, 2])
+    numpy.testing.assert_array_equal(
+        host(gpukit.bincount(gpukit.asarray(cancelling), gpukit.asarray(numpy.array([1.0, -1.0, 2.0])))),
+        numpy.bincount(cancelling, numpy.array([1.0, -1.0, 2.0])))
+
 # ---- histogram: equal-width bins
 
 @pytest.mark.parametrize("largest", [8190, 8191, 8192, 4095, 4096, 100000])
