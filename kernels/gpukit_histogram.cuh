@@ -5,8 +5,9 @@
 // - gk_histogram: each element's bin, then a count (or a sum of weights) per bin. A bin is
 //   GK_HIST_INTEGER: integer values in integer-width bins: (value - low) / width (bincount: the
 //     value itself; histogramdd's linear bins; histogram of integers whose edges are whole numbers
-//     a whole number apart, where this is exactly what comparing with the edges gives), outside
-//     [low, low + bins * width) skipped, except value == low + bins * width with closed_last;
+//     a whole number apart, where this is exactly what comparing with the edges gives; float
+//     values there by floor(value)), outside [low, low + bins * width) skipped, except value ==
+//     low + bins * width with closed_last;
 //   GK_HIST_EQUAL: equal-width bins over [edges[0], edges[bins]]: the bin by arithmetic; where the
 //     arithmetic lands within `margin` of an edge (the host bounds how far the rounded edges and the
 //     arithmetic may stray), moved by one where the value lies across an edge, so the edges alone
@@ -130,6 +131,28 @@ __device__ inline bool gk_hist_is_unsigned(int dtype) {
     return dtype == GK_DTYPE_bool_ || dtype == GK_DTYPE_uint8 || dtype == GK_DTYPE_uint16 || dtype == GK_DTYPE_uint32 ||
            dtype == GK_DTYPE_uint64;
 }
+__device__ inline bool gk_hist_is_float(int dtype) {
+    return dtype == GK_DTYPE_float16 || dtype == GK_DTYPE_bfloat16 || dtype == GK_DTYPE_float32 ||
+           dtype == GK_DTYPE_float64;
+}
+// A float value's offset from whole-number edges a whole number apart (GK_HIST_INTEGER): floor(x) -
+// low, which lies in x's bin exactly as x does; past every bin where x is outside [first, last] or
+// NaN. float64 in double; the others in float, exact as the host allows this only where first and
+// last are whole numbers of at most 2^24.
+__device__ inline unsigned long long gk_hist_float_offset(const gk_histogram_params& p, int dtype, const void* value) {
+    const unsigned long long outside = ~0ull;
+    if (dtype == GK_DTYPE_float64) {
+        const double x = *(const double*)value;
+        if (!(x >= p.first && x <= p.last)) return outside;
+        return (unsigned long long)((long long)floor(x) - p.low);
+    }
+    const float x = dtype == GK_DTYPE_float32   ? *(const float*)value
+                    : dtype == GK_DTYPE_float16 ? gk_half_to_float(((const gk_float16*)value)->bits)
+                                                : gk_bfloat16_to_float(((const gk_bfloat16*)value)->bits);
+    if (!(x >= (float)p.first && x <= (float)p.last)) return outside;
+    return (unsigned long long)(unsigned)((int)floorf(x) - (int)p.low);
+}
+
 // ---- the bin of one value, or -1
 // The bin k with edges[k] <= x < edges[k + 1] (x == edges[bins]: the last), given
 // edges[0] <= x <= edges[bins]; duplicated edges make empty bins, never a wrong one.
@@ -157,7 +180,9 @@ __device__ inline long long gk_hist_bin(const gk_histogram_params& p, const void
         case GK_HIST_INTEGER: {
             // Unsigned arithmetic: uint64 values past int64 (bincount refuses them afterwards) and
             // values below `low` both land past the bins.
-            const unsigned long long offset = (unsigned long long)gk_hist_as_int64(dtype, value) - p.low;
+            const unsigned long long offset = gk_hist_is_float(dtype)
+                                                  ? gk_hist_float_offset(p, dtype, value)
+                                                  : (unsigned long long)gk_hist_as_int64(dtype, value) - p.low;
             const unsigned long long bin = p.width == 1 ? offset : offset / p.width;
             if (bin < (unsigned long long)p.bins) return (long long)bin;
             return p.closed_last && offset == (unsigned long long)(p.bins * p.width) ? p.bins - 1 : -1;

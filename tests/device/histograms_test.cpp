@@ -166,6 +166,15 @@ TEST_F(HistogramsGpuShapes, SpecialisedKernelsAndVectorLoadsCountAsTheReference)
     const Histogram result =
         histogram(unaligned, {.bins = std::int64_t{256}, .range = BinRange{0, 256}, .weights = {}});
     EXPECT_EQ(result.hist.to_vector<std::int64_t>(), reference_counts(held(unaligned), held(result.edges)));
+    // Floats against whole-number edges: floor(x)'s bin, half of them on an edge.
+    std::vector<double> floats = random_values(70001, 9, -3, 300, false);
+    for (std::size_t k = 0; k < floats.size(); k += 2) floats[k] = std::floor(floats[k]);
+    for (const DType dtype : {DType::float32, DType::float64, DType::float16}) {
+        SCOPED_TRACE(std::string(to_string(dtype)));
+        const Array x = Array::from_host(std::span<const double>(floats), {70001}).astype(dtype);
+        const Histogram whole = histogram(x, {.bins = std::int64_t{128}, .range = BinRange{0, 256}, .weights = {}});
+        EXPECT_EQ(whole.hist.to_vector<std::int64_t>(), reference_counts(held(x), held(whole.edges)));
+    }
 }
 
 // bincount's length on the GPU's shapes: counts learn the largest value from the bins the blocks

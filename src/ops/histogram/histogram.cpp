@@ -300,7 +300,12 @@ DimensionBins equal_dimension(const OuterEdges& outer, std::int64_t count, DType
     params.last = equal.last;
     params.scale = equal.scale;
     params.margin = equal.margin;
-    if (equal.integer_width && small_integers(value_dtype)) {
+    // Float values against whole-number edges: floor(x)'s bin, in float32 arithmetic for the
+    // narrow floats (exact where the outer edges are at most 2^24).
+    constexpr double float_exact_limit = 16777216.0;
+    const bool whole_number_floats = is_floating(value_dtype) && std::fabs(equal.first) <= float_exact_limit &&
+                                     std::fabs(equal.last) <= float_exact_limit;
+    if (equal.integer_width && (small_integers(value_dtype) || whole_number_floats)) {
         params.mode = BinMode::integer;
         params.low = static_cast<std::int64_t>(equal.first);
         params.width = *equal.integer_width;
