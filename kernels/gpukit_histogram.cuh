@@ -76,6 +76,7 @@ struct gk_histogram_params {
     int vector;           // values contiguous and 16-byte aligned: loaded 16 bytes at a time (GPU shapes)
     int first_dimension;  // gk_histogram_bin_index: starts the linear bins
     int closed_last;      // GK_HIST_INTEGER: low + bins * width falls in the last bin (histogram's closed end)
+    int narrow;           // GK_HIST_NARROW's value (the kernel reads the define, the host keys modules by it)
 };
 
 #ifdef GK_HIST_SPECIALISED
@@ -315,10 +316,37 @@ __device__ inline void gk_hist_vector(const gk_histogram_params& p, void* to, bo
                                       long long first, gk_hist_seen& seen) {
     const int itemsize = gk_dtype_itemsize(gk_hist_value_dtype(p));
     const char* bytes = (const char*)&word;
+#if defined(GK_HIST_NARROW) && GK_HIST_NARROW != 0
+    // Counts of integers of at most 32 bits whose bins lie inside their 32-bit range, in shared
+    // memory: 32-bit arithmetic (the offset wraps only past the bins), a compare and the atomic per
+    // value; values outside the bins (the last edge, bincount's values past its guess) go the
+    // general way, looked at again once any of the vector's is.
+    const unsigned low = (unsigned)p.low, bins = (unsigned)p.bins;
+    bool outside = false;
+#pragma unroll
+    for (int k = 0; k < 16; k += 1) {
+        if (k % itemsize == 0) {
+            const unsigned offset = (unsigned)gk_hist_as_int64(gk_hist_value_dtype(p), bytes + k) - low;
+            const unsigned bin = GK_HIST_NARROW == 1 ? offset : offset / (unsigned)p.width;
+            if (bin < bins)
+                atomicAdd((unsigned*)to + bin, 1u);
+            else
+                outside = true;
+        }
+    }
+    if (outside) {
+        for (int k = 0; k < 16; k += itemsize) {
+            const unsigned offset = (unsigned)gk_hist_as_int64(gk_hist_value_dtype(p), bytes + k) - low;
+            const unsigned bin = GK_HIST_NARROW == 1 ? offset : offset / (unsigned)p.width;
+            if (bin >= bins) gk_hist_element(p, to, in_shared, bytes + k, first + k / itemsize, seen);
+        }
+    }
+#else
 #pragma unroll
     for (int k = 0; k < 16; k += 1) {
         if (k % itemsize == 0) gk_hist_element(p, to, in_shared, bytes + k, first + k / itemsize, seen);
     }
+#endif
 }
 
 // Every element of the block's share: on a GPU 16-byte vectors of contiguous values, grid-stride

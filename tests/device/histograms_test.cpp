@@ -166,6 +166,15 @@ TEST_F(HistogramsGpuShapes, SpecialisedKernelsAndVectorLoadsCountAsTheReference)
     const Histogram result =
         histogram(unaligned, {.bins = std::int64_t{256}, .range = BinRange{0, 256}, .weights = {}});
     EXPECT_EQ(result.hist.to_vector<std::int64_t>(), reference_counts(held(unaligned), held(result.edges)));
+    // Integers in 32-bit arithmetic: whole-number bins of width 1 and 2, values around the edges.
+    const std::vector<double> around = random_values(70001, 10, -20, 280, true);
+    for (const DType dtype : {DType::int16, DType::uint32, DType::uint8})
+        for (const std::int64_t bins : {std::int64_t{256}, std::int64_t{128}}) {
+            SCOPED_TRACE(std::string(to_string(dtype)) + ", " + std::to_string(bins) + " bins");
+            const Array x = Array::from_host(std::span<const double>(around), {70001}).astype(dtype);
+            const Histogram whole = histogram(x, {.bins = bins, .range = BinRange{0, 256}, .weights = {}});
+            EXPECT_EQ(whole.hist.to_vector<std::int64_t>(), reference_counts(held(x), held(whole.edges)));
+        }
     // Floats against whole-number edges: floor(x)'s bin, half of them on an edge.
     std::vector<double> floats = random_values(70001, 9, -3, 300, false);
     for (std::size_t k = 0; k < floats.size(); k += 2) floats[k] = std::floor(floats[k]);

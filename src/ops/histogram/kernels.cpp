@@ -2,6 +2,7 @@
 #include "ops/histogram/kernels.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -21,11 +22,12 @@ OwnKernelSource source_for(const Device& device, const HistogramParams& p) {
     OwnKernelSource source{"gpukit_histogram.cu", histogram_header_name, histogram_header(), {}, {}};
     if (runs_chunked_shapes(device)) return source;
     if (device.backend_info().capabilities.simulated) source.defines = "#define GK_GPU_SHAPES\n";
-    source.defines += concat(
-        "#define GK_HIST_SPECIALISED\n#define GK_HIST_VALUE_DTYPE ", p.value_dtype, "\n#define GK_HIST_WEIGHT_DTYPE ",
-        p.weight_dtype, "\n#define GK_HIST_MODE ", static_cast<int>(p.mode), "\n#define GK_HIST_COMPARE ",
-        static_cast<int>(p.compare), "\n#define GK_HIST_ACCUMULATE ", static_cast<int>(p.accumulate),
-        "\n#define GK_HIST_SHARED ", p.shared, "\n#define GK_HIST_TRACKS ", p.extremes != 0 ? 1 : 0, "\n");
+    source.defines +=
+        concat("#define GK_HIST_SPECIALISED\n#define GK_HIST_VALUE_DTYPE ", p.value_dtype,
+               "\n#define GK_HIST_WEIGHT_DTYPE ", p.weight_dtype, "\n#define GK_HIST_MODE ", static_cast<int>(p.mode),
+               "\n#define GK_HIST_COMPARE ", static_cast<int>(p.compare), "\n#define GK_HIST_ACCUMULATE ",
+               static_cast<int>(p.accumulate), "\n#define GK_HIST_SHARED ", p.shared, "\n#define GK_HIST_TRACKS ",
+               p.extremes != 0 ? 1 : 0, "\n#define GK_HIST_NARROW ", p.narrow, "\n");
     return source;
 }
 
@@ -70,7 +72,7 @@ private:
             return static_cast<std::uint64_t>(static_cast<std::uint8_t>(value)) << shift;
         };
         return field(p.value_dtype, 0) | field(p.weight_dtype, 8) | field(p.mode, 16) | field(p.compare, 24) |
-               field(p.accumulate, 32) | field(p.shared, 40) | field(p.extremes != 0, 48);
+               field(p.accumulate, 32) | field(p.shared, 40) | field(p.extremes != 0, 48) | field(p.narrow, 56);
     }
 
     std::mutex mutex_;
@@ -80,6 +82,22 @@ private:
 HistogramKernels& histogram_kernels() {
     static auto* kernels = new HistogramKernels;  // never destroyed, as own_kernel's table
     return *kernels;
+}
+
+// GK_HIST_NARROW: 1 (width 1) or 2 where counts in shared memory of integers of at most 32 bits
+// may find their bins in 32-bit arithmetic: every bin, [low, low + bins * width], inside the
+// values' 32-bit range (int32 for the signed and the narrower unsigned, uint32 for uint32), so the
+// wrapped offset lands in the bins only for the values that belong there; else 0.
+std::int32_t narrow_bins(const HistogramParams& p) {
+    if (p.mode != BinMode::integer || p.accumulate != BinAccumulator::count || !p.shared) return 0;
+    const auto dtype = static_cast<DType>(p.value_dtype);
+    if (kind(dtype) == DTypeKind::floating || kind(dtype) == DTypeKind::complex || itemsize(dtype) > 4) return 0;
+    const bool unsigned32 = dtype == DType::uint32;
+    const std::int64_t lowest = unsigned32 ? 0 : std::numeric_limits<std::int32_t>::min();
+    const std::int64_t highest =
+        unsigned32 ? std::numeric_limits<std::uint32_t>::max() : std::numeric_limits<std::int32_t>::max();
+    if (p.low < lowest || p.width < 1 || p.bins > (highest - p.low) / p.width) return 0;
+    return p.width == 1 ? 1 : 2;
 }
 
 std::int64_t shared_bytes_per_bin(BinAccumulator accumulate) {
@@ -114,6 +132,7 @@ void launch_histogram(const Device& device, HistogramParams params) {
         if (params.size > max_elements_per_block * static_cast<std::int64_t>(config.grid.x)) params.shared = 0;
     } else {
         params.vector = params.stride == 1 && params.values % 16 == 0 ? 1 : 0;
+        params.narrow = narrow_bins(params);
     }
     // Whole 8-byte words: the kernel zeroes its copy a word at a time.
     const std::size_t shared_bytes = params.shared ? static_cast<std::size_t>((histogram_bytes + 7) / 8 * 8) : 0;
