@@ -311,23 +311,41 @@ __device__ inline void gk_hist_publish(const gk_histogram_params& p, gk_hist_see
     }
 }
 
+#if defined(GK_HIST_NARROW) && GK_HIST_NARROW != 0
+// GK_HIST_NARROW's bin of a value: (value - low) / width in 32 bits, past the bins where outside
+// [low, low + bins * width) (the last edge too: the general way counts it where it belongs).
+__device__ inline unsigned gk_hist_narrow_bin(const gk_histogram_params& p, const void* value) {
+    const int dtype = gk_hist_value_dtype(p);
+    unsigned offset;
+    if (gk_hist_is_float(dtype)) {
+        const float x = dtype == GK_DTYPE_float32    ? *(const float*)value
+                        : dtype == GK_DTYPE_float16 ? gk_half_to_float(((const gk_float16*)value)->bits)
+                                                    : gk_bfloat16_to_float(((const gk_bfloat16*)value)->bits);
+        offset = x >= (float)p.first && x <= (float)p.last ? (unsigned)((int)floorf(x) - (int)p.low) : ~0u;
+    } else {
+        offset = (unsigned)gk_hist_as_int64(dtype, value) - (unsigned)p.low;
+    }
+    return GK_HIST_NARROW == 1 ? offset : offset / (unsigned)p.width;
+}
+#endif
+
 // The elements of one 16-byte vector of contiguous values, the first of them element `first`.
 __device__ inline void gk_hist_vector(const gk_histogram_params& p, void* to, bool in_shared, const uint4& word,
                                       long long first, gk_hist_seen& seen) {
     const int itemsize = gk_dtype_itemsize(gk_hist_value_dtype(p));
     const char* bytes = (const char*)&word;
 #if defined(GK_HIST_NARROW) && GK_HIST_NARROW != 0
-    // Counts of integers of at most 32 bits whose bins lie inside their 32-bit range, in shared
-    // memory: 32-bit arithmetic (the offset wraps only past the bins), a compare and the atomic per
-    // value; values outside the bins (the last edge, bincount's values past its guess) go the
-    // general way, looked at again once any of the vector's is.
-    const unsigned low = (unsigned)p.low, bins = (unsigned)p.bins;
+    // Counts in shared memory of integers of at most 32 bits whose bins lie inside their 32-bit
+    // range, or of narrow floats against whole-number edges of at most 2^24: 32-bit arithmetic (an
+    // integer's offset wraps only past the bins), a compare and the atomic per value; values
+    // outside the bins (the last edge, bincount's values past its guess) go the general way,
+    // looked at again once any of the vector's is.
+    const unsigned bins = (unsigned)p.bins;
     bool outside = false;
 #pragma unroll
     for (int k = 0; k < 16; k += 1) {
         if (k % itemsize == 0) {
-            const unsigned offset = (unsigned)gk_hist_as_int64(gk_hist_value_dtype(p), bytes + k) - low;
-            const unsigned bin = GK_HIST_NARROW == 1 ? offset : offset / (unsigned)p.width;
+            const unsigned bin = gk_hist_narrow_bin(p, bytes + k);
             if (bin < bins)
                 atomicAdd((unsigned*)to + bin, 1u);
             else
@@ -335,11 +353,9 @@ __device__ inline void gk_hist_vector(const gk_histogram_params& p, void* to, bo
         }
     }
     if (outside) {
-        for (int k = 0; k < 16; k += itemsize) {
-            const unsigned offset = (unsigned)gk_hist_as_int64(gk_hist_value_dtype(p), bytes + k) - low;
-            const unsigned bin = GK_HIST_NARROW == 1 ? offset : offset / (unsigned)p.width;
-            if (bin >= bins) gk_hist_element(p, to, in_shared, bytes + k, first + k / itemsize, seen);
-        }
+        for (int k = 0; k < 16; k += itemsize)
+            if (gk_hist_narrow_bin(p, bytes + k) >= bins)
+                gk_hist_element(p, to, in_shared, bytes + k, first + k / itemsize, seen);
     }
 #else
 #pragma unroll

@@ -84,20 +84,24 @@ HistogramKernels& histogram_kernels() {
     return *kernels;
 }
 
-// GK_HIST_NARROW: 1 (width 1) or 2 where counts in shared memory of integers of at most 32 bits
-// may find their bins in 32-bit arithmetic: every bin, [low, low + bins * width], inside the
-// values' 32-bit range (int32 for the signed and the narrower unsigned, uint32 for uint32), so the
-// wrapped offset lands in the bins only for the values that belong there; else 0.
+// GK_HIST_NARROW: 1 (width 1) or 2 where counts in shared memory may find their bins in 32-bit
+// arithmetic: integers of at most 32 bits whose every bin, [low, low + bins * width], lies inside
+// their 32-bit range (int32 for the signed and the narrower unsigned, uint32 for uint32), so the
+// wrapped offset lands in the bins only for the values that belong there; float16, bfloat16 and
+// float32 against whole-number edges (the integer mode takes floats only where the outer edges are
+// at most 2^24, which float32 holds exactly); else 0.
 std::int32_t narrow_bins(const HistogramParams& p) {
-    if (p.mode != BinMode::integer || p.accumulate != BinAccumulator::count || !p.shared) return 0;
+    if (p.mode != BinMode::integer || p.accumulate != BinAccumulator::count || !p.shared || p.width < 1) return 0;
     const auto dtype = static_cast<DType>(p.value_dtype);
-    if (kind(dtype) == DTypeKind::floating || kind(dtype) == DTypeKind::complex || itemsize(dtype) > 4) return 0;
+    const std::int32_t narrow = p.width == 1 ? 1 : 2;
+    if (kind(dtype) == DTypeKind::complex || itemsize(dtype) > 4) return 0;
+    if (kind(dtype) == DTypeKind::floating) return narrow;
     const bool unsigned32 = dtype == DType::uint32;
     const std::int64_t lowest = unsigned32 ? 0 : std::numeric_limits<std::int32_t>::min();
     const std::int64_t highest =
         unsigned32 ? std::numeric_limits<std::uint32_t>::max() : std::numeric_limits<std::int32_t>::max();
-    if (p.low < lowest || p.width < 1 || p.bins > (highest - p.low) / p.width) return 0;
-    return p.width == 1 ? 1 : 2;
+    if (p.low < lowest || p.bins > (highest - p.low) / p.width) return 0;
+    return narrow;
 }
 
 std::int64_t shared_bytes_per_bin(BinAccumulator accumulate) {
