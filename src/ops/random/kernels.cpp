@@ -2,6 +2,10 @@
 #include "ops/random/kernels.hpp"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
 
 #include "gpukit/current_stream.hpp"
 #include "ops/elementwise/launch.hpp"
@@ -17,15 +21,20 @@ Kernel random_kernel(std::string_view name, const Device& device) {
 
 namespace {
 
-// The conversions that are compute bound on a GPU (a logarithm, a sine and a cosine per pair)
-// take this many Philox blocks per thread, through the kernels' grid-stride loop, once the work
-// fills every multiprocessor's 2048 threads that many times over: a thread's set-up (parameters,
-// 64-bit indices: 40 of gk_random_normal32's ~290 instructions per thread on sm_90) then serves four
-// blocks. The values depend on the element index alone, never on the grid.
-constexpr std::int64_t blocks_per_thread = 4;
-
 bool compute_bound(std::string_view name) {
     return name.starts_with("gk_random_normal") || name.starts_with("gk_random_exponential");
+}
+
+// How many blocks of `threads` threads of the compute-bound kernel `name` a multiprocessor of
+// `device` holds at once, asked of the driver once per kernel and device.
+int resident_blocks(std::string_view name, const Device& device, std::uint32_t threads) {
+    static std::mutex mutex;
+    static auto* counts = new std::map<std::tuple<const void*, int, std::string>, int>;  // never destroyed
+    std::tuple<const void*, int, std::string> key{&device.backend_info(), device.ordinal(), std::string(name)};
+    std::lock_guard lock(mutex);
+    if (auto found = counts->find(key); found != counts->end()) return found->second;
+    const int blocks = std::max(1, random_kernel(name, device).max_active_blocks_per_multiprocessor(threads));
+    return counts->emplace(std::move(key), blocks).first->second;
 }
 
 }  // namespace
@@ -33,12 +42,16 @@ bool compute_bound(std::string_view name) {
 void launch_random(std::string_view name, const Device& device, std::int64_t threads, const RandomParams& params) {
     if (threads == 0) return;
     const bool simulated = device.backend_info().capabilities.simulated;
-    std::int64_t grid_threads = threads;
+    LaunchConfig config = elementwise_launch_config(simulated, threads, current_stream(device));
     if (!simulated && compute_bound(name)) {
-        const std::int64_t full = std::int64_t{std::max(1, device.properties().multiprocessor_count)} * 2048;
-        if (threads >= full * blocks_per_thread) grid_threads = (threads + blocks_per_thread - 1) / blocks_per_thread;
+        // The conversions that are compute bound on a GPU (a logarithm, a sine and a cosine per
+        // pair) run as one wave of as many threads as the multiprocessors hold, each through the
+        // kernels' grid-stride loop: no partial last wave, and a thread's set-up (parameters, 64-bit
+        // indices) serves many Philox blocks. The values depend on the element index alone.
+        const std::int64_t wave = std::int64_t{std::max(1, device.properties().multiprocessor_count)} *
+                                  resident_blocks(name, device, config.block.x);
+        config.grid.x = static_cast<std::uint32_t>(std::min<std::int64_t>(config.grid.x, wave));
     }
-    const LaunchConfig config = elementwise_launch_config(simulated, grid_threads, current_stream(device));
     random_kernel(name, device)(config, params);
 }
 
