@@ -101,13 +101,6 @@ public:
         if (on) throw BackendUnavailableError("The " + info().name + " backend has no sandbox for kernels");
     }
     virtual bool sandboxed() const { return false; }
-    // The device's vendor BLAS (backends/blas_library.hpp), loaded on first use; nullptr where the
-    // backend has none (gpukit's own kernels serve). BackendUnavailableError, naming the library and
-    // how to install it, where the backend has one but this machine lacks it.
-    virtual BlasLibrary* blas(int device) {
-        static_cast<void>(device);
-        return nullptr;
-    }
 
     // ---- memory
     // The address of `bytes` new bytes of that kind (a host address for pinned memory). Throws
@@ -165,19 +158,23 @@ public:
     virtual void launch(int device, NativeFunction function, const Dim3& grid, const Dim3& block,
                         std::size_t shared_bytes, NativeStream stream, void** args) = 0;
 
-    // ---- dense solvers (gpukit.linalg): the backend's solver library for `device`, alive as long
-    // as the backend. BackendUnavailableError where the backend has none or its library is missing.
-    virtual SolverLibrary& solver_library(int device) {
+    // ---- libraries: each the backend's library for `device`, made on first use and alive as long
+    // as the backend; nullptr where the backend has none. BackendUnavailableError, naming the
+    // library and how to install it, where the backend has one but this machine lacks it.
+    // The vendor BLAS (backends/blas_library.hpp); where none, gpukit's own kernels serve matmul.
+    virtual BlasLibrary* blas_library(int device) {
         static_cast<void>(device);
-        throw BackendUnavailableError("The " + info().name + " backend has no dense solver library (gpukit.linalg)");
+        return nullptr;
     }
-
-    // ---- libraries
-    // The backend's FFT library for `device` (backends/fft_library.hpp). Throws
-    // BackendUnavailableError saying what is missing where the backend has none or cannot load it.
-    virtual FftLibrary& fft(int device) {
+    // The FFT library (backends/fft_library.hpp), for gpukit.fft.
+    virtual FftLibrary* fft_library(int device) {
         static_cast<void>(device);
-        throw BackendUnavailableError("The " + info().name + " backend has no FFT library");
+        return nullptr;
+    }
+    // The dense solvers (backends/solver_library.hpp), for gpukit.linalg.
+    virtual SolverLibrary* solver_library(int device) {
+        static_cast<void>(device);
+        return nullptr;
     }
 
     // ---- check mode (backends with capabilities.check_mode)

@@ -1,5 +1,5 @@
 // src/backends/blas_library.hpp: the matrix products a backend's vendor library computes (cuBLAS
-// on CUDA), behind one interface. Operations ask Backend::blas for it and run gpukit's own kernels
+// on CUDA), behind one interface. Operations ask Backend::blas_library for it and run gpukit's own kernels
 // where a backend has none (the simulator) or the user asked for them (set_matmul_library).
 #pragma once
 

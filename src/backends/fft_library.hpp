@@ -6,7 +6,7 @@
 // transform's data to the next; the elements of one transform are dense, C order. Extents are the
 // real (time-domain) sizes; the complex side of a real transform keeps last / 2 + 1 along its last
 // axis. Transforms are unnormalised in both directions (cuFFT's and FFTW's convention): the caller
-// scales. Code above the backend interface asks Backend::fft() for this, never a backend's name.
+// scales. Code above the backend interface asks Backend::fft_library() for this, never a backend's name.
 #pragma once
 
 #include <cstdint>

@@ -141,7 +141,7 @@ public:
 
     const Compiler& compiler() override { return nvrtc_compiler(); }
 
-    BlasLibrary* blas(int device) override {
+    BlasLibrary* blas_library(int device) override {
         auto& s = activate(device, "load cuBLAS for");
         std::call_once(s.blas_once, [&] { s.blas = make_cublas(api_, describe(s.properties)); });
         return s.blas.get();
@@ -474,16 +474,16 @@ public:
     }
 
     // ---- dense solvers: cuSOLVER (cusolver.hpp), one per device, made on first use.
-    SolverLibrary& solver_library(int device) override {
+    SolverLibrary* solver_library(int device) override {
         auto& s = activate(device, "use cuSOLVER on");
         std::call_once(s.solver_once, [&] {
             s.solver = make_cusolver_library([this, device] { activate(device, "use cuSOLVER on"); });
         });
-        return *s.solver;
+        return s.solver.get();
     }
 
     // ---- libraries: cuFFT, loaded on first use (cufft.hpp)
-    FftLibrary& fft(int device) override {
+    FftLibrary* fft_library(int device) override {
         activate(device, "run cuFFT on");
         std::call_once(fft_once_, [this] {
             try {
@@ -495,7 +495,7 @@ public:
             }
         });
         if (fft_failure_) std::rethrow_exception(fft_failure_);
-        return *fft_;
+        return fft_;
     }
 
 private:
@@ -536,7 +536,7 @@ private:
 
     const DriverApi& api_;
     std::once_flag fft_once_;
-    FftLibrary* fft_ = nullptr;  // see fft()
+    FftLibrary* fft_ = nullptr;  // see fft_library()
     std::exception_ptr fft_failure_;
     std::deque<DeviceState> devices_;  // deque: DeviceState holds a mutex and must not move
 };

@@ -465,7 +465,7 @@ public:
     }
 
     // ---- libraries: the CPU FFT, as host work in stream order (sim_fft.hpp)
-    FftLibrary& fft(int device) override {
+    FftLibrary* fft_library(int device) override {
         check_device(device);
         std::call_once(fft_once_, [this] {
             fft_ = make_sim_fft({.enqueue = [this](NativeStream stream,
@@ -473,7 +473,7 @@ public:
                                  .wrote = [this](std::uint64_t address,
                                                  std::size_t bytes) { executor_.load()->host_wrote(address, bytes); }});
         });
-        return *fft_;
+        return fft_.get();
     }
 
     std::vector<Hazard> take_check_hazards() override {
@@ -486,7 +486,7 @@ public:
     }
 
     // ---- dense solvers: LAPACK as host work in stream order (lapack_solver.hpp), made once.
-    SolverLibrary& solver_library(int device) override {
+    SolverLibrary* solver_library(int device) override {
         check_device(device);
         std::call_once(solver_once_, [this] {
             HostQueue queue;
@@ -496,7 +496,7 @@ public:
             };
             solver_ = make_lapack_solver(std::move(queue));
         });
-        return *solver_;
+        return solver_.get();
     }
 
 private:

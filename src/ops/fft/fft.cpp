@@ -13,6 +13,7 @@
 #include <numeric>
 
 #include "array/convert.hpp"
+#include "backends/backend.hpp"
 #include "backends/fft_library.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
@@ -41,6 +42,14 @@ bool single_precision(DType dtype) {
 }
 DType complex_for(DType dtype) { return single_precision(dtype) ? DType::complex64 : DType::complex128; }
 DType real_for(DType dtype) { return single_precision(dtype) ? DType::float32 : DType::float64; }
+
+// The backend's FFT library for `device`; BackendUnavailableError where the backend has none.
+detail::FftLibrary& fft_library(const Device& device) {
+    detail::FftLibrary* library = device.backend().fft_library(device.ordinal());
+    if (library == nullptr)
+        throw BackendUnavailableError("The " + device.backend().info().name + " backend has no FFT library");
+    return *library;
+}
 
 void check_length(std::int64_t n) {
     if (n < 1) throw InvalidArgumentError(detail::concat("Invalid number of FFT data points (", n, ") specified."));
@@ -107,9 +116,8 @@ Array transform_group(const Array& x, const Group& group, DType compute, DType r
     for (std::size_t d = 0; d + rank < ndim; ++d) key.batch *= input_shape[d];
     if (key.batch > 0) {
         const Device& device = x.device();
-        detail::FftLibrary& library = device.backend().fft(device.ordinal());
-        library.execute(device.ordinal(), key, group.direction, work.address(), out.address(),
-                        current_stream(device).native_handle());
+        fft_library(device).execute(device.ordinal(), key, group.direction, work.address(), out.address(),
+                                    current_stream(device).native_handle());
     }
     // Back to the input's order of axes.
     std::vector<std::int64_t> inverse(ndim);

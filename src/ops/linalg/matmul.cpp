@@ -234,7 +234,7 @@ BlasLibrary* vendor_blas(const Device& device, DType dtype, std::int64_t multipl
     const DTypeKind kind = dtype_info(dtype).kind;
     if (own_kernels_only.load() || (kind != DTypeKind::floating && kind != DTypeKind::complex)) return nullptr;
     if (multiply_adds <= small_product) return nullptr;
-    BlasLibrary* blas = device.backend().blas(device.ordinal());
+    BlasLibrary* blas = device.backend().blas_library(device.ordinal());
     return blas && blas->supports(dtype) ? blas : nullptr;
 }
 

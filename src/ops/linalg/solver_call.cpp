@@ -64,6 +64,19 @@ std::int64_t batch_count(const Shape& shape) {
     return count;
 }
 
+namespace {
+
+// The backend's solver library for `device`; BackendUnavailableError where the backend has none.
+gpukit::detail::SolverLibrary& solver_library(const Device& device) {
+    gpukit::detail::SolverLibrary* library = device.backend().solver_library(device.ordinal());
+    if (library == nullptr)
+        throw BackendUnavailableError("The " + device.backend().info().name +
+                                      " backend has no dense solver library (gpukit.linalg)");
+    return *library;
+}
+
+}  // namespace
+
 // Workspaces from the memory pool, allocated on the call's stream and kept until the call's
 // arrays go: the pool hands them out again only in that stream's order.
 class SolverCall::Scratch final : public gpukit::detail::SolverScratch {
@@ -84,7 +97,7 @@ private:
 SolverCall::SolverCall(const Device& device, DType dtype, std::int64_t count)
     : device_(device),
       stream_(current_stream(device)),
-      library_(device.backend().solver_library(device.ordinal())),
+      library_(solver_library(device)),
       info_(Array::empty({count}, DType::int32, device)),
       scratch_(std::make_shared<Scratch>(device, stream_)),
       batch_{dtype, count, stream_.native_handle(), gpukit::detail::launch_address(info_, stream_), *scratch_} {}
