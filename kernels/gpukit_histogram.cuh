@@ -318,7 +318,7 @@ __device__ inline unsigned gk_hist_narrow_bin(const gk_histogram_params& p, cons
     const int dtype = gk_hist_value_dtype(p);
     unsigned offset;
     if (gk_hist_is_float(dtype)) {
-        const float x = dtype == GK_DTYPE_float32    ? *(const float*)value
+        const float x = dtype == GK_DTYPE_float32   ? *(const float*)value
                         : dtype == GK_DTYPE_float16 ? gk_half_to_float(((const gk_float16*)value)->bits)
                                                     : gk_bfloat16_to_float(((const gk_bfloat16*)value)->bits);
         offset = x >= (float)p.first && x <= (float)p.last ? (unsigned)((int)floorf(x) - (int)p.low) : ~0u;

@@ -117,26 +117,48 @@ __device__ inline double gk_open_uniform_double(unsigned w0, unsigned w1) {
 
 // ---- logarithm and the sine and cosine of a whole turn's fraction, from IEEE operations alone
 
-// log(x) for x > 0 normal: x = m 2^e with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact),
-// log(1 + f) = 2 atanh(s), s = f / (2 + f), as s's odd series; e log 2 in two parts (the first
-// exact in e's product).
-__device__ inline float gk_log_float(float x) {
+// log(x) for x > 0 normal (the float32 conversions' (0, 1] uniforms), by a table of 16
+// intervals and a short series, without a division: x = z 2^k with z in [0.6992, 1.3984) (its bits
+// less 0x3f330000: k in the exponent's place, the interval i in the next four bits); c_i an
+// interval's harmonic centre 2 lo hi / (lo + hi), invc = 1/c_i as a float rounded to 12 bits
+// (exactly 1 for the interval around 1), logc = -log(invc) as a float and its remainder;
+// r = z invc - 1 (|r| < 0.03, one rounding) and log(x) = k log 2 + logc + log1p(r), with
+// log1p(r) = r + r^2 (-1/2 + r (1/3 + r (-1/4 + r / 5))), the terms past r^5 below 2^-30
+// relative. Within 1.5 ulp of log(x) for every uniform's value (tests/python/array/test_random.py
+// checks them all). The table lives in shared memory, filled by gk_log_float_table at the start of
+// each kernel that takes these logarithms.
+__constant__ float gk_log_float_intervals[16][3] = {
+    {1.3994141f, -0.3360536f, -1.23806965e-08f}, {1.3408203f, -0.2932816f, 1.4611908e-08f},
+    {1.2871094f, -0.2523989f, -1.3247243e-09f},  {1.2373047f, -0.21293537f, -1.5346209e-09f},
+    {1.190918f, -0.17472441f, 2.8881268e-09f},   {1.1484375f, -0.13840233f, 5.0360454e-09f},
+    {1.1083984f, -0.10291612f, -2.8332008e-09f}, {1.0712891f, -0.068862654f, -4.0703554e-10f},
+    {1.0366211f, -0.035966475f, -9.809743e-10f}, {1.0f, 0.0f, 0.0f},
+    {0.9489746f, 0.052373234f, 1.6845243e-09f},  {0.89575195f, 0.110091746f, -3.4893624e-09f},
+    {0.8483887f, 0.1644164f, 6.1420975e-09f},    {0.8054199f, 0.21639149f, 6.581041e-09f},
+    {0.7668457f, 0.26546967f, -3.1150182e-09f},  {0.73168945f, 0.3123991f, 1.0066286e-08f},
+};
+
+// The block's copy of gk_log_float_intervals: every thread of the block calls it, before any
+// returns.
+__device__ inline void gk_log_float_table(float4* table) {
+    if (threadIdx.x < 16)
+        table[threadIdx.x] = make_float4(gk_log_float_intervals[threadIdx.x][0], gk_log_float_intervals[threadIdx.x][1],
+                                         gk_log_float_intervals[threadIdx.x][2], 0.0f);
+    __syncthreads();
+}
+
+__device__ inline float gk_log_float(float x, const float4* table) {
     const unsigned bits = __float_as_uint(x);
-    int e = (int)(bits >> 23) - 127;
-    unsigned mantissa = bits & 0x7fffffu;
-    if (mantissa > 0x3504f3u) {  // m > sqrt(2): halve it
-        mantissa |= 0x3f000000u;
-        e += 1;
-    } else {
-        mantissa |= 0x3f800000u;
-    }
-    const float f = __uint_as_float(mantissa) - 1.0f;
-    const float s = f / (2.0f + f);
-    const float z = s * s;
-    const float series = z * fmaf(z, fmaf(z, fmaf(z, 0.22222222f, 0.2857143f), 0.4f), 0.6666667f);
-    const float log1p = fmaf(s, series, s + s);
-    const float fe = (float)e;
-    return fmaf(fe, 0.69314575f, fmaf(fe, 1.4286068e-06f, log1p));  // fe * 0.69314575f is exact
+    const unsigned offset = bits - 0x3f330000u;
+    const int k = (int)offset >> 23;
+    const float4 interval = table[(offset >> 19) & 15u];
+    const float z = __uint_as_float(bits - (offset & 0xff800000u));
+    const float r = fmaf(z, interval.x, -1.0f);
+    const float series = fmaf(r, fmaf(r, fmaf(r, 0.2f, -0.25f), 0.33333334f), -0.5f);
+    const float log1p = fmaf(r * r, series, r);
+    const float fk = (float)k;
+    // fk * 0.69314575f (log 2 to 16 bits) is exact; the rest of log 2 goes with logc's remainder.
+    return fmaf(fk, 0.69314575f, interval.y) + (log1p + fmaf(fk, 1.4286068e-06f, interval.z));
 }
 
 __device__ inline double gk_log_double(double x) {
@@ -290,12 +312,14 @@ extern "C" __global__ void gk_random_uniform64(const gk_random_params p) {
 
 // standard_normal and normal: z, or a + b * z when affine.
 extern "C" __global__ void gk_random_normal32(const gk_random_params p) {
+    __shared__ float4 gk_log_table[16];
+    gk_log_float_table(gk_log_table);
     const float loc = (float)p.a, scale = (float)p.b;
     GK_ELEMENTS(j, gk_random_blocks(p.size, 4)) {
         const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
         float v[4];
         for (int pair = 0; pair < 2; ++pair) {
-            const float r = sqrtf(-2.0f * gk_log_float(gk_open_uniform_float(b.w[2 * pair])));
+            const float r = sqrtf(-2.0f * gk_log_float(gk_open_uniform_float(b.w[2 * pair]), gk_log_table));
             float s, c;
             gk_sincos_turn_float(b.w[2 * pair + 1] >> 8, &s, &c);
             v[2 * pair] = r * c;
@@ -323,11 +347,13 @@ extern "C" __global__ void gk_random_normal64(const gk_random_params p) {
 
 // exponential: -log(u) * scale, u in (0, 1].
 extern "C" __global__ void gk_random_exponential32(const gk_random_params p) {
+    __shared__ float4 gk_log_table[16];
+    gk_log_float_table(gk_log_table);
     const float scale = (float)p.a;
     GK_ELEMENTS(j, gk_random_blocks(p.size, 4)) {
         const gk_philox_block b = gk_random_block(p, (unsigned long long)j, 0);
         float v[4];
-        for (int k = 0; k < 4; ++k) v[k] = -gk_log_float(gk_open_uniform_float(b.w[k])) * scale;
+        for (int k = 0; k < 4; ++k) v[k] = -gk_log_float(gk_open_uniform_float(b.w[k]), gk_log_table) * scale;
         gk_store4(p, j, v[0], v[1], v[2], v[3]);
     }
 }
