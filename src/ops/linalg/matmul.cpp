@@ -6,7 +6,10 @@
 #include <atomic>
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <tuple>
 
 #include "backends/backend.hpp"
 #include "gpukit/creation.hpp"
@@ -62,12 +65,26 @@ std::size_t compute_bytes(DType dtype) {
     }
 }
 
+// The matmul kernels by a key of small numbers: a 64x64 product's whole host time is a few
+// microseconds, and composing a module's text to look its kernel up was a tenth of it.
+template <class Make>
+Kernel cached_kernel(const Device& device, std::uint32_t key, const Make& make) {
+    static std::mutex mutex;
+    static auto* kernels = new std::map<std::tuple<const void*, int, std::uint32_t>, Kernel>;  // never destroyed
+    const std::tuple<const void*, int, std::uint32_t> full_key{&device.backend_info(), device.ordinal(), key};
+    std::lock_guard lock(mutex);
+    if (auto found = kernels->find(full_key); found != kernels->end()) return found->second;
+    return kernels->emplace(full_key, make()).first->second;
+}
+
 // Every dtype's kernel, in the shape the device runs (rows on the simulator, tiles on a GPU).
 Kernel matmul_kernel(const Device& device, DType dtype) {
-    OwnKernelSource source{"gpukit_matmul.cu", matmul_header_name, matmul_header(), {}, {}};
-    if (!runs_chunked_shapes(device) && device.backend_info().capabilities.simulated)
-        source.defines = "#define GK_GPU_SHAPES\n";
-    return own_kernel(device, source, concat("gk_matmul_", to_string(dtype)));
+    const bool chunked = runs_chunked_shapes(device);
+    return cached_kernel(device, static_cast<std::uint32_t>(dtype) | (chunked ? 0x100u : 0u), [&] {
+        OwnKernelSource source{"gpukit_matmul.cu", matmul_header_name, matmul_header(), {}, {}};
+        if (!chunked && device.backend_info().capabilities.simulated) source.defines = "#define GK_GPU_SHAPES\n";
+        return own_kernel(device, source, concat("gk_matmul_", to_string(dtype)));
+    });
 }
 
 // ---- gk_matmul_fast: register tiles for float operands that are row- or column-major
@@ -112,12 +129,16 @@ bool groups_aligned(std::uint64_t address, std::size_t itemsize, std::int64_t un
     return std::all_of(dims.begin(), dims.end(), [&](const auto& dim) { return dim[operand] % elements == 0; });
 }
 
-Kernel fast_matmul_kernel(const Device& device, const FastShape& shape, bool a_along_k, bool b_along_k) {
-    OwnKernelSource source{"gpukit_matmul_fast.cu", matmul_header_name, matmul_header(), {}, {}};
-    if (device.backend_info().capabilities.simulated) source.defines = "#define GK_GPU_SHAPES\n";
-    source.defines += concat("#define GK_MATMUL_FAST_TYPE ", shape.type, "\n#define GK_MATMUL_A_ALONG_K ",
-                             a_along_k ? 1 : 0, "\n#define GK_MATMUL_B_ALONG_K ", b_along_k ? 1 : 0, "\n");
-    return own_kernel(device, source, "gk_matmul_fast");
+Kernel fast_matmul_kernel(const Device& device, DType dtype, const FastShape& shape, bool a_along_k, bool b_along_k) {
+    const std::uint32_t key =
+        0x10000u | static_cast<std::uint32_t>(dtype) | (a_along_k ? 0x200u : 0u) | (b_along_k ? 0x400u : 0u);
+    return cached_kernel(device, key, [&] {
+        OwnKernelSource source{"gpukit_matmul_fast.cu", matmul_header_name, matmul_header(), {}, {}};
+        if (device.backend_info().capabilities.simulated) source.defines = "#define GK_GPU_SHAPES\n";
+        source.defines += concat("#define GK_MATMUL_FAST_TYPE ", shape.type, "\n#define GK_MATMUL_A_ALONG_K ",
+                                 a_along_k ? 1 : 0, "\n#define GK_MATMUL_B_ALONG_K ", b_along_k ? 1 : 0, "\n");
+        return own_kernel(device, source, "gk_matmul_fast");
+    });
 }
 
 std::int64_t element_stride(const Array& a, std::size_t axis) { return a.strides()[axis] / a.itemsize(); }
@@ -312,7 +333,7 @@ void launch_matmul(const Array& a, const Array& b, const Array& c, const Shape& 
         // Two stages of an A and a B slice, each `depth` rows of tile + pad summed values.
         config.shared_bytes =
             static_cast<std::size_t>(std::int64_t{4} * fast->depth * (fast->tile + fast_pad)) * fast->compute_bytes;
-        fast_matmul_kernel(device, *fast, *a_along_k, *b_along_k)(config, p);
+        fast_matmul_kernel(device, c.dtype(), *fast, *a_along_k, *b_along_k)(config, p);
         return;
     }
     config.block = Dim3(threads);
@@ -387,14 +408,15 @@ Array matmul(const Array& a, const Array& b, const MatmulOptions& options) {
             // The kernels read both operands in the result's dtype.
             const Array x = left.dtype() == dtype ? left : left.astype(dtype);
             const Array y = right.dtype() == dtype ? right : right.astype(dtype);
-            detail::launch_matmul(broadcast_to(x, a_shape), broadcast_to(y, b_shape), c, batch);
+            detail::launch_matmul(x.shape() == a_shape ? x : broadcast_to(x, a_shape),
+                                  y.shape() == b_shape ? y : broadcast_to(y, b_shape), c, batch);
         }
     }
     // The result's shape without the 1-D operands' added axes.
     Shape result_shape = batch;
     if (a.ndim() > 1) result_shape.push_back(m);
     if (b.ndim() > 1) result_shape.push_back(n);
-    Array result = c.reshape(result_shape);
+    Array result = result_shape == c_shape ? c : c.reshape(result_shape);
     if (!options.out) return result;
     if (options.out->shape() != result_shape)
         throw InvalidArgumentError(concat("matmul: out has shape ", format_shape(options.out->shape()),
