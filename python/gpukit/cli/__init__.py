@@ -8,6 +8,8 @@
                                           one kernel under the simulator's check mode
     gpukit cache info|clear               the compile cache on disk
     gpukit demo [--quick]                 the course's workloads against NumPy
+    gpukit bench [--quick] [--json F] [--plots DIR] [--compare OLD NEW]
+                                          gpukit against NumPy, CuPy and PyTorch over sizes
 
 Each subcommand module has ``add_to(subcommands)``, which declares its arguments and sets
 ``run(args) -> exit status``. A mistake on the command line ends with one line on stderr,
@@ -20,10 +22,10 @@ import sys
 
 from .. import __version__
 from .._errors import CompileError, GpukitError
-from . import cache, check, demo, devices, info
+from . import bench, cache, check, demo, devices, info
 from ._errors import CommandError
 
-SUBCOMMANDS = (devices, info, check, cache, demo)
+SUBCOMMANDS = (devices, info, check, cache, demo, bench)
 
 
 class _Parser(argparse.ArgumentParser):
