@@ -24,7 +24,7 @@ HELP = "time gpukit against NumPy, CuPy and PyTorch over a sweep of sizes, with 
 
 EXAMPLES = """\
 examples:
-  gpukit bench --quick                       every workload at three sizes (under a minute on a GPU)
+  gpukit bench --quick                       every workload at three smaller sizes, fewer runs
   gpukit bench --workloads add,sum,matmul --libs gpukit,torch --json run.json --plots figures/
   gpukit bench --backend sim --quick         the simulator's figures (CI; per core count)
   gpukit bench --compare old.json new.json   new/old per measurement; regressions marked

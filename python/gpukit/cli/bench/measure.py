@@ -19,7 +19,7 @@ class Repeats:
     warmup: int
 
 
-QUICK = Repeats(runs=20, budget_seconds=0.25, warmup=2)
+QUICK = Repeats(runs=10, budget_seconds=0.1, warmup=1)
 FULL = Repeats(runs=100, budget_seconds=2.0, warmup=3)
 
 

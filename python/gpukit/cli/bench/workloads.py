@@ -30,11 +30,12 @@ class Sweep:
         return self.gpu_quick if quick else self.gpu
 
 
-VECTOR = Sweep(gpu=(1 << 10, 1 << 14, 1 << 18, 1 << 22, 1 << 26), gpu_quick=(1 << 12, 1 << 20, 1 << 24),
+# The quick GPU sizes stop where NumPy's runs (sort, a 2-D convolution) would take seconds each.
+VECTOR = Sweep(gpu=(1 << 10, 1 << 14, 1 << 18, 1 << 22, 1 << 26), gpu_quick=(1 << 12, 1 << 18, 1 << 22),
                simulator=(1 << 10, 1 << 14, 1 << 18), simulator_quick=(1_003, 40_009))
-SQUARE = Sweep(gpu=(64, 256, 1024, 4096), gpu_quick=(64, 1024, 4096), simulator=(32, 128, 256),
+SQUARE = Sweep(gpu=(64, 256, 1024, 4096), gpu_quick=(64, 512, 2048), simulator=(32, 128, 256),
                simulator_quick=(17, 45))
-IMAGE = Sweep(gpu=(256, 1024, 4096), gpu_quick=(256, 4096), simulator=(64, 256), simulator_quick=(37,))
+IMAGE = Sweep(gpu=(256, 1024, 4096), gpu_quick=(256, 2048), simulator=(64, 256), simulator_quick=(37,))
 TINY = Sweep(gpu=(1,), gpu_quick=(1,), simulator=(1,), simulator_quick=(1,))
 
 
