@@ -40,9 +40,10 @@ def test_a_quick_run_checks_every_result_against_numpy_before_timing_it(quick_ru
         assert r["verified"], r
         assert r["seconds"] > 0 and r["low"] <= r["seconds"] <= r["high"] and r["runs"] >= 1, r
         assert r["rate"] == pytest.approx(r["amount"] / r["seconds"])
+        assert r["ns_per_element"] == pytest.approx(1e9 * r["seconds"] / r["elements"])  # the simulator's figure
     sizes = {r["size"] for r in results if r["workload"] == "add"}
     assert sizes == set(workloads.VECTOR.simulator_quick)
-    for name in ("add", "matmul f32", "histogram 256 bins"):
+    for name in ("add", "matmul f32", "histogram 256 bins", "ns/element"):
         assert name in completed.stdout
 
 

@@ -124,7 +124,7 @@ def run(args):
             progress(step, f"{workload.name} {workload.size_text(size)}")
             results += _measure_cell(workload, size, libs, rng, repeats)
     names = [lib.name for lib in libs]
-    report.table(results, limits, names)
+    report.table(results, limits, names, per_element=simulated)
     document = report.document(results, limits, skipped,
                                report.environment(libs, device_text, device.backend, simulated, cores),
                                ["gpukit", "bench", *sys.argv[2:]] if sys.argv[1:2] == ["bench"] else sys.argv)
@@ -148,8 +148,9 @@ def _measure_cell(workload, size, libs, rng, repeats):
         reference = workload.reference(*host_inputs)
     except MemoryError:
         return [measure.Measurement(workload.name, workload.group, size, workload.size_text(size), lib.name,
-                                    workload.unit, float(workload.amount(size)), workload.ceiling, workload.host_clock,
-                                    note="does not fit in the host's memory") for lib in libs]
+                                    workload.unit, float(workload.amount(size)), workload.elements(size),
+                                    workload.ceiling, workload.host_clock, note="does not fit in the host's memory")
+                for lib in libs]
     rows = []
     for lib in libs:
         if workload.only and lib.name not in workload.only:

@@ -32,6 +32,7 @@ class Measurement:
     library: str
     unit: str
     amount: float
+    elements: int = 1
     ceiling: Optional[str] = None    # the limit it is held against (ceilings.py), if any
     host_clock: bool = False         # seconds per call on the host's clock (a launch's cost)
     seconds: Optional[float] = None  # the median run
@@ -45,8 +46,13 @@ class Measurement:
     def rate(self):
         return self.amount / self.seconds if self.seconds else None
 
+    @property
+    def ns_per_element(self):
+        """The simulator's figure: nanoseconds per element of the result."""
+        return 1e9 * self.seconds / self.elements if self.seconds else None
+
     def to_json(self):
-        return {**asdict(self), "rate": self.rate}
+        return {**asdict(self), "rate": self.rate, "ns_per_element": self.ns_per_element}
 
 
 class CheckFailed(Exception):
@@ -86,7 +92,7 @@ def measure(workload, library, size, host_inputs, reference, repeats):
     """The Measurement of ``workload`` at ``size`` in ``library``, or None where the library has
     no such operation."""
     row = Measurement(workload.name, workload.group, size, workload.size_text(size), library.name, workload.unit,
-                      float(workload.amount(size)), workload.ceiling, workload.host_clock)
+                      float(workload.amount(size)), workload.elements(size), workload.ceiling, workload.host_clock)
     try:
         inputs = host_inputs if workload.name in HOST_INPUTS else tuple(library.to_device(a) for a in host_inputs)
         run = workload.run(library, *inputs)

@@ -10,13 +10,15 @@ from .._format import format_rate, format_seconds
 SCHEMA = "gpukit-bench/1"
 
 
-def table(measurements, ceilings, libraries, stream=None):
+def table(measurements, ceilings, libraries, per_element=False, stream=None):
     """One line per workload and size: each library's rate (time for host-clock rows), the fastest
-    marked *, gpukit's fraction of the ceiling, and gpukit's ratio to each peer."""
+    marked *, gpukit's fraction of the ceiling, and gpukit's ratio to each peer; with
+    ``per_element`` (the simulator's runs) gpukit's nanoseconds per element of the result too."""
     stream = stream or sys.stdout
     peers = [name for name in libraries if name != "gpukit"]
     header = f"{'workload':36} {'size':>10}" + "".join(f"{name:>15}" for name in libraries)
     header += f"{'% ceiling':>11}" + "".join(f"{'vs ' + name:>11}" for name in peers)
+    header += f"{'ns/element':>12}" if per_element else ""
     print(header, file=stream)
     rows = {}
     for m in measurements:
@@ -46,6 +48,8 @@ def table(measurements, ceilings, libraries, stream=None):
             peer = by_library.get(name)
             ratio = peer.seconds / ours.seconds if ours and ours.seconds and peer and peer.seconds else None
             line += f"{ratio:>10.2f}x" if ratio else f"{'':>11}"
+        if per_element and ours is not None and ours.seconds:
+            line += f"{ours.ns_per_element:>12.3g}"
         print(line, file=stream)
     for note in notes:
         print(f"  note: {note}", file=stream)

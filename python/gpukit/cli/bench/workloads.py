@@ -61,6 +61,10 @@ class Workload:
     only: tuple = field(default=())  # the libraries it runs with, where not all
     host_clock: bool = False  # timed per call on the host's clock (a launch's overhead), not by events
 
+    def elements(self, size):
+        """Elements of the result (a vector's, a matrix's or an image's; 1 for the launch row)."""
+        return size * size if self.sweep in (SQUARE, IMAGE) else size
+
     def size_text(self, size):
         if self.sweep in (SQUARE, IMAGE):
             return f"{size}x{size}"
