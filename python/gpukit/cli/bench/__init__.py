@@ -16,6 +16,7 @@ import sys
 import numpy
 
 from ..._backend import get_device, use_backend
+from .. import info
 from .._errors import CommandError
 from .._progress import Progress
 from . import ceilings, libraries, measure, plots, report, workloads
@@ -126,7 +127,8 @@ def run(args):
     names = [lib.name for lib in libs]
     report.table(results, limits, names, per_element=simulated)
     document = report.document(results, limits, skipped,
-                               report.environment(libs, device_text, device.backend, simulated, cores),
+                               report.environment(libs, device_text, device.backend, simulated, cores,
+                                                  libraries.numpy_threads(), info.describe()),
                                ["gpukit", "bench", *sys.argv[2:]] if sys.argv[1:2] == ["bench"] else sys.argv)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

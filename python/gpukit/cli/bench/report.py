@@ -67,15 +67,19 @@ def document(measurements, ceilings, skipped, environment, command):
     }
 
 
-def environment(libraries, device_text, backend, simulated, cores):
+def environment(libraries, device_text, backend, simulated, cores, numpy_threads, gpukit_info):
+    """Where the run ran: the device, the host's cores and NumPy's threads, every library's version,
+    and ``gpukit info``'s report (the driver, NVRTC, the backends)."""
     return {
         "device": device_text,
         "backend": backend,
         "simulated": simulated,
         "host": platform.node(),
         "cpu_cores": cores,
+        "numpy_threads": numpy_threads,
         "python": platform.python_version(),
         "libraries": {library.name: library.version() for library in libraries},
+        "gpukit_info": gpukit_info,
     }
 
 

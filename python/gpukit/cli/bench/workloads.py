@@ -188,6 +188,35 @@ def _host_to_device(lib, host_source, pinned):
     return None
 
 
+def _device_to_host(lib, x, pinned):
+    """A copy of a device array into host memory (pinned, written in place, where ``pinned``)."""
+    if lib.name == "gpukit":
+        if not pinned:
+            return lambda: x.get()
+        target = lib.xp.pinned_empty(x.shape, x.dtype)
+        return lambda: x.get(out=target)
+    if lib.name == "cupy":
+        if not pinned:
+            return lambda: lib.xp.asnumpy(x)
+        memory = lib.xp.cuda.alloc_pinned_memory(x.nbytes)
+        target = numpy.frombuffer(memory, x.dtype, x.size)
+        return lambda: x.get(out=target)
+    if lib.name == "torch":
+        if not pinned:
+            return lambda: x.cpu()
+        target = lib.xp.empty(x.shape, dtype=x.dtype, pin_memory=True)
+        return lambda: target.copy_(x)
+    return None
+
+
+def _cached_kernel(lib, x):
+    """A kernel built from CUDA C source whose module the library already holds: its cache's hit
+    and the launch (gpukit, CuPy: ElementwiseKernel; PyTorch has none)."""
+    if lib.name not in ("gpukit", "cupy"):
+        return None
+    return lambda: lib.xp.ElementwiseKernel("float32 x", "float32 y", "y = x * 2.0f", "bench_cached_double")(x)
+
+
 def _vector_bytes(reads, writes, itemsize=4):
     return lambda n: (reads + writes) * n * itemsize
 
@@ -253,6 +282,15 @@ WORKLOADS = (
     Workload("host->device pinned", "transfer", VECTOR, BYTES, _vector_bytes(1, 0), lambda n, rng: _floats(n, rng),
              lambda lib, x: _host_to_device(lib, x, pinned=True), lambda x: x, ceiling="h2d", check="exact",
              only=("gpukit", "cupy", "torch")),
+    Workload("device->host pageable", "transfer", VECTOR, BYTES, _vector_bytes(1, 0), lambda n, rng: _floats(n, rng),
+             lambda lib, x: _device_to_host(lib, x, pinned=False), lambda x: x, ceiling=None, check="exact",
+             only=("gpukit", "cupy", "torch")),
+    Workload("device->host pinned", "transfer", VECTOR, BYTES, _vector_bytes(1, 0), lambda n, rng: _floats(n, rng),
+             lambda lib, x: _device_to_host(lib, x, pinned=True), lambda x: x, ceiling=None, check="exact",
+             only=("gpukit", "cupy", "torch")),
+    Workload("compile cache hit + launch (ElementwiseKernel)", "launch", TINY, BYTES, _vector_bytes(1, 1),
+             lambda n, rng: _floats(n, rng), _cached_kernel, lambda x: 2 * x, ceiling=None, host_clock=True,
+             only=("gpukit", "cupy")),
     Workload("launch overhead (x + y, 1 element)", "launch", TINY, BYTES, _vector_bytes(2, 1),
              lambda n, rng: _floats(n, rng, 2), lambda lib, x, y: (lambda: x + y), lambda x, y: x + y, ceiling=None,
              only=("gpukit", "cupy", "torch"), host_clock=True),
