@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import textwrap
 
 import pytest
 
@@ -91,3 +92,35 @@ def test_the_environment_variable_chooses_the_backend_in_a_new_process():
 def test_synchronize_waits_for_the_current_device():
     gpukit.synchronize()
     gpukit.get_device().synchronize()
+
+
+def _run_on_the_simulator(code, **env):
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, GPUKIT_BACKEND="sim", **env))
+
+
+def test_the_simulated_device_can_have_less_memory_than_the_host():
+    """GPUKIT_SIM_MEMORY: work larger than a device, tested on a machine of any size."""
+    ran = _run_on_the_simulator("""
+        import gpukit
+        device = gpukit.get_device()
+        print(device.properties.total_memory, device.mem_info)
+        kept = gpukit.zeros(8 << 20, dtype="float32")
+        print(device.mem_info[0])
+        try:
+            gpukit.zeros(12 << 20, dtype="float32")
+        except gpukit.OutOfMemoryError as error:
+            print("refused", "64.0 MiB" in str(error) or "48.0 MiB" in str(error))
+        print(float(gpukit.ones(1000).sum()))
+        """, GPUKIT_SIM_MEMORY="64M")
+    assert ran.returncode == 0, ran.stderr
+    lines = ran.stdout.splitlines()
+    assert lines[0] == f"{64 << 20} ({64 << 20}, {64 << 20})"
+    assert lines[1:] == [str(32 << 20), "refused True", "1000.0"]
+
+
+@pytest.mark.parametrize("value", ["lots", "0", "-5", "12Q", "64MB", "99999999999T"])
+def test_a_simulated_memory_size_that_is_not_one_is_an_error(value):
+    ran = _run_on_the_simulator("import gpukit; gpukit.zeros(4)", GPUKIT_SIM_MEMORY=value)
+    assert ran.returncode != 0
+    assert f"GPUKIT_SIM_MEMORY={value}: give the simulated device's memory in bytes" in ran.stderr

@@ -6,6 +6,9 @@
 #include <pthread.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <cctype>
+#include <cerrno>
+#include <optional>
 
 #include <algorithm>
 #include <atomic>
@@ -100,6 +103,30 @@ std::string host_machine() {
     return uname(&name) == 0 ? std::string(name.machine) : std::string("unknown");
 }
 
+// GPUKIT_SIM_MEMORY: the simulated device's memory, less than the host's (tests of work larger
+// than a device, on a machine of any size): bytes, or a number with K, M, G or T (powers of 1024).
+std::optional<std::size_t> memory_from_environment() {
+    const char* value = std::getenv("GPUKIT_SIM_MEMORY");
+    if (!value || !*value) return std::nullopt;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long number = std::strtoull(value, &end, 10);
+    int shift = 0;
+    if (end != value && *end && !end[1]) {
+        const std::string_view units = "KMGT";
+        if (const auto unit = units.find(static_cast<char>(std::toupper(static_cast<unsigned char>(*end))));
+            unit != std::string_view::npos) {
+            shift = 10 * static_cast<int>(unit + 1);
+            ++end;
+        }
+    }
+    if (end == value || *end || errno != 0 || value[0] == '-' || number == 0 || number > (~0ull >> shift))
+        throw InvalidArgumentError(concat("GPUKIT_SIM_MEMORY=", value,
+                                          ": give the simulated device's memory in bytes, or with K, M, G or T "
+                                          "(for example 64M), more than 0"));
+    return static_cast<std::size_t>(number << shift);
+}
+
 DeviceProperties simulated_properties(unsigned workers) {
     DeviceProperties p;
     p.backend = "sim";
@@ -111,6 +138,8 @@ DeviceProperties simulated_properties(unsigned workers) {
     const long page_size = sysconf(_SC_PAGESIZE);
     p.total_memory =
         pages > 0 && page_size > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size) : 0;
+    if (const std::optional<std::size_t> limit = memory_from_environment())
+        p.total_memory = std::min(p.total_memory, *limit);
     p.multiprocessor_count = static_cast<int>(workers);
     p.limits.max_threads_per_block = 1024;
     p.limits.max_block_dim = {1024, 1024, 64};
@@ -157,8 +186,11 @@ public:
         check_device(device);
         const long pages = sysconf(_SC_AVPHYS_PAGES);
         const long page_size = sysconf(_SC_PAGESIZE);
-        return {pages > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size) : 0,
-                properties_.total_memory};
+        const std::size_t host_free =
+            pages > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size) : 0;
+        const std::size_t unallocated =
+            properties_.total_memory - std::min(allocated_.load(), properties_.total_memory);
+        return {std::min(host_free, unallocated), properties_.total_memory};
     }
     void synchronize_device(int device, const Deadline& deadline) override {
         check_device(device);
@@ -179,8 +211,8 @@ public:
 
     // ---- memory: device memory (device_memory.hpp), shared with the device process
 
-    // The simulated device has as much memory as the machine: allocations beyond what is left of
-    // it fail as on a GPU, even where the operating system would overcommit. Managed memory is
+    // The simulated device has as much memory as the machine (GPUKIT_SIM_MEMORY: less): allocations
+    // beyond what is left of it fail as on a GPU, even where the operating system would overcommit. Managed memory is
     // device memory here (the host addresses both); pinned memory is device memory too, which
     // kernels may read as they may on a GPU, but check mode does not count it as theirs.
     bool kernels_reach_host_memory(int device, std::uint64_t address, std::size_t bytes) override {
