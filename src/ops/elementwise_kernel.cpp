@@ -30,6 +30,7 @@
 #include "ops/elementwise/generator.hpp"
 #include "ops/elementwise/launch.hpp"
 #include "ops/kernel_params.hpp"
+#include "util/interned.hpp"
 #include "util/text.hpp"
 
 namespace gpukit {
@@ -389,9 +390,17 @@ ElementwiseKernel::ElementwiseKernel(std::string_view in_params, std::string_vie
     if (state.compile.target.starts_with("compute_")) state.compile.target.replace(0, 8, "sm_");
     state.compile.program_name = name + ".cu";
     state.compile.validate();
+    std::string key;
+    for (std::string_view field : {in_params, out_params, std::string_view(operation), std::string_view(name),
+                                   std::string_view(options.preamble), std::string_view(options.loop_prep),
+                                   std::string_view(options.after_loop)})
+        detail::add_key_field(key, field);
+    for (const std::string& option : options.options) detail::add_key_field(key, option);
+    key += options.reduce_dims ? 'r' : '-';
     state.name = std::move(name);
     state.operation = std::move(operation);
     state.options = std::move(options);
+    state_ = detail::interned(key, std::move(state_));
 }
 
 std::vector<Array> ElementwiseKernel::operator()(std::span<const ElementwiseArgument> args,

@@ -155,3 +155,21 @@ def test_bad_definitions_raise():
         gpukit.ElementwiseKernel("T x", "T y", "y = x", "k", options=("-fplugin=/tmp/evil.so",))
     with pytest.raises(TypeError):
         gpukit.ElementwiseKernel("T x", "T y", "y = x", "k", options=(1,))
+
+
+def test_a_kernel_made_again_from_its_definition_reuses_what_was_compiled(rng):
+    """A program that makes the same ElementwiseKernel in a loop compiles (and looks up) its code
+    once, as CuPy's memoised kernels do; a different definition is a different kernel."""
+    x = gpukit.asarray(random_array(rng, 1000, "float32"))
+
+    def make(factor):
+        return gpukit.ElementwiseKernel("float32 x", "float32 y", f"y = x * {factor}f", "made_again")
+
+    first = make(3.0)(x)
+    before = gpukit._core.cache_stats()
+    for _ in range(5):
+        again = make(3.0)(x)
+    after = gpukit._core.cache_stats()
+    assert (after.memory_hits, after.disk_hits, after.misses) == (before.memory_hits, before.disk_hits, before.misses)
+    numpy.testing.assert_array_equal(again.get(), first.get())
+    numpy.testing.assert_array_equal(make(5.0)(x).get(), x.get() * numpy.float32(5))
