@@ -531,6 +531,7 @@ void DeviceProcess::after_death(int status) {
             if (slots_[i].busy) slots_[i].failure = failures[i];
         directory = std::exchange(child_directory_, {});
         abandon_reason_.clear();
+        killed_ = false;
         ++generation_;
         live_generation_ = generation_;
         state_ = State::stopped;
@@ -702,8 +703,8 @@ unsigned DeviceProcess::take_slot(std::uint64_t& generation, const SlotUse& use)
     auto given_up = [&] { return use.given_up && use.given_up(); };
     changed_.wait(lock, [&] {
         if (shutting_down_ || state_ == State::failed || given_up()) return true;
-        const bool running =
-            supervisor ? state_ == State::starting || state_ == State::ready : state_ == State::ready && !restarting_;
+        const bool running = supervisor ? state_ == State::starting || state_ == State::ready
+                                        : state_ == State::ready && !restarting_ && !killed_;
         return running && free_slot() >= 0;
     });
     if (given_up())
@@ -884,7 +885,7 @@ ModuleInfo DeviceProcess::load(std::uint64_t id, std::string_view image, std::ui
 void DeviceProcess::unload(std::uint64_t id) noexcept {
     {
         std::lock_guard lock(mutex_);
-        if (!modules_.erase(id) || owner_ != getpid() || shutting_down_ || state_ != State::ready) return;
+        if (!modules_.erase(id) || owner_ != getpid() || shutting_down_ || state_ != State::ready || killed_) return;
     }
     try {
         request(
@@ -1015,6 +1016,8 @@ bool DeviceProcess::abandon(const std::string& why) {
     const pid_t pid = pid_.load();
     if (state_ != State::ready || pid <= 0) return state_ != State::failed;
     if (abandon_reason_.empty()) abandon_reason_ = why;
+    // The reason is for the requests in flight now; later ones wait for the next process.
+    killed_ = true;
     kill(pid, SIGKILL);
     return true;
 }
