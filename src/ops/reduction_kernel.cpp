@@ -16,6 +16,7 @@
 #include "ops/elementwise/generator.hpp"
 #include "ops/kernel_params.hpp"
 #include "ops/reduction/reduce.hpp"
+#include "util/interned.hpp"
 #include "util/text.hpp"
 
 namespace gpukit {
@@ -159,11 +160,21 @@ ReductionKernel::ReductionKernel(std::string_view in_params, std::string_view ou
     }
     operation.expressions = {state.accumulator, state.identity_code, state.map_code, state.reduce_code,
                              state.post_code};
+    std::string key;
+    for (std::string_view field :
+         {in_params, out_params, std::string_view(map_expr), std::string_view(reduce_expr),
+          std::string_view(post_map_expr), std::string_view(identity ? *identity : ""),
+          std::string_view(operation.name), std::string_view(options.reduce_type), std::string_view(options.preamble)})
+        detail::add_key_field(key, field);
+    for (const std::string& option : options.options) detail::add_key_field(key, option);
+    key += identity ? 'i' : '-';
+    key += options.reduce_dims ? 'r' : '-';
     state.map_expr = std::move(map_expr);
     state.reduce_expr = std::move(reduce_expr);
     state.post_map_expr = std::move(post_map_expr);
     state.identity = std::move(identity);
     state.options = std::move(options);
+    state_ = detail::interned(key, std::move(state_));
 }
 
 Array ReductionKernel::operator()(std::span<const ElementwiseArgument> args, const ReductionCall& call) const {

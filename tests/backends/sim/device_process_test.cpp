@@ -28,9 +28,8 @@ TEST(DeviceProcessAbandon, ARequestRightAfterAnAbandonRunsInTheNextDeviceProcess
     DeviceProcess process(memory, 0);
     if (!process.start()) GTEST_SKIP() << process.start_failure();
     const CompileOptions options;
-    const CompiledImage image =
-        host_compiler().compile(CompileInput{"extern \"C\" __global__ void k(int* out) { out[0] = 1; }\n", options,
-                                             "host", {}});
+    const CompiledImage image = host_compiler().compile(
+        CompileInput{"extern \"C\" __global__ void k(int* out) { out[0] = 1; }\n", options, "host", {}});
     std::optional<std::uint64_t> data;
     if (const std::size_t bytes = module_data_bytes(image.data)) {
         data = memory.allocate(bytes, static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));

@@ -63,3 +63,20 @@ def test_errors(absolute_sum):
     with pytest.raises(gpukit.CompileError):
         broken(gpukit.empty(3, numpy.float32))
     assert float(absolute_sum(gpukit.asarray(numpy.array([-1.0, 2.0])))) == 3.0  # still usable
+
+
+def test_a_reduction_kernel_made_again_from_its_definition_reuses_what_was_compiled():
+    """As ElementwiseKernel: the same definition compiles once however often it is made; another
+    map expression is another kernel."""
+    x = gpukit.asarray(numpy.arange(1, 1001, dtype=numpy.float32))
+
+    def make(map_expr):
+        return gpukit.ReductionKernel("T x", "T y", map_expr, "a + b", "y = a", "0", "made_again_sum")
+
+    assert float(make("x")(x)) == 500500
+    before = gpukit._core.cache_stats()
+    for _ in range(5):
+        assert float(make("x")(x)) == 500500
+    after = gpukit._core.cache_stats()
+    assert (after.memory_hits, after.disk_hits, after.misses) == (before.memory_hits, before.disk_hits, before.misses)
+    assert float(make("x * 2")(x)) == 1001000
