@@ -15,6 +15,7 @@ import sys
 
 import numpy
 
+from ... import _core
 from ..._backend import get_device, use_backend
 from .. import info
 from .._errors import CommandError
@@ -45,7 +46,7 @@ def add_to(subcommands):
     parser.add_argument("--sizes", type=_sizes, help="comma-separated sizes instead of each workload's sweep "
                         "(elements, or a matrix's side): 4096, 2^20, 1e6")
     parser.add_argument("--quick", action="store_true", help="three sizes and fewer runs each")
-    parser.add_argument("--backend", choices=("cuda", "sim"),
+    parser.add_argument("--backend", choices=[backend.name for backend in _core.backends()],
                         help="gpukit's backend (default: the GPU where there is one)")
     parser.add_argument("--json", metavar="PATH", type=pathlib.Path, help="write the run's results as JSON")
     parser.add_argument("--plots", metavar="FOLDER", type=pathlib.Path, help="write the figures (PNG) into FOLDER")

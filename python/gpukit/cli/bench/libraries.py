@@ -73,7 +73,7 @@ class Gpukit(Library):
         import gpukit
 
         super().__init__(gpukit)
-        self.simulated = _backend.backend() != "cuda"
+        self.simulated = _backend.get_device().backend_info.capabilities.simulated
 
     def to_device(self, host):
         return self.xp.asarray(host)
@@ -90,7 +90,7 @@ class Gpukit(Library):
         return _EventTimer(_core.Event, lambda begin, end: begin.elapsed_time(end))
 
     def version(self):
-        return f"{self.xp.__version__} ({_backend.backend()})"
+        return f"{self.xp.__version__} ({_backend.get_device().backend})"
 
 
 class Numpy(Library):

@@ -136,7 +136,7 @@ def _import_optional(name):
 
 def _normal(lib, size):
     if _torch(lib):
-        out = lib.xp.empty(size, device="cuda")
+        out = lib.xp.empty(size, device="cuda")  # not a backend: PyTorch's name of its GPU device
         return lambda: out.normal_()
     generator = lib.xp.random.default_rng(1)
     return lambda: generator.standard_normal(size, dtype=numpy.float32)
@@ -184,7 +184,7 @@ def _host_to_device(lib, host_source, pinned):
         source = lib.xp.from_numpy(host_source.copy())
         if pinned:
             source = source.pin_memory()
-        return lambda: source.to("cuda", non_blocking=pinned)
+        return lambda: source.to("cuda", non_blocking=pinned)  # not a backend: PyTorch's name of its GPU device
     return None
 
 
