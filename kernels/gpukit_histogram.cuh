@@ -76,7 +76,6 @@ struct gk_histogram_params {
     int vector;           // values contiguous and 16-byte aligned: loaded 16 bytes at a time (GPU shapes)
     int first_dimension;  // gk_histogram_bin_index: starts the linear bins
     int closed_last;      // GK_HIST_INTEGER: low + bins * width falls in the last bin (histogram's closed end)
-    int narrow;           // GK_HIST_NARROW's value (the kernel reads the define, the host keys modules by it)
 };
 
 #ifdef GK_HIST_SPECIALISED

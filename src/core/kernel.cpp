@@ -35,8 +35,12 @@ BlockSizeSuggestion Kernel::suggest_block_size(std::size_t dynamic_shared_bytes,
 }
 
 int Kernel::max_active_blocks_per_multiprocessor(std::uint32_t block_threads, std::size_t dynamic_shared_bytes) const {
-    return module_->backend->max_active_blocks_per_multiprocessor(module_->device, state_->function, block_threads,
-                                                                  dynamic_shared_bytes);
+    const std::pair<std::uint32_t, std::size_t> shape{block_threads, dynamic_shared_bytes};
+    std::lock_guard lock(state_->occupancy_mutex);
+    if (auto found = state_->occupancy.find(shape); found != state_->occupancy.end()) return found->second;
+    const int blocks = module_->backend->max_active_blocks_per_multiprocessor(module_->device, state_->function,
+                                                                              block_threads, dynamic_shared_bytes);
+    return state_->occupancy.emplace(shape, blocks).first->second;
 }
 
 void* Kernel::native_handle() const { return state_->function; }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/backend.hpp"
@@ -27,6 +28,10 @@ struct KernelState {
     KernelAttributes attributes;
     std::atomic<std::size_t> max_dynamic_shared_bytes{0};
     const LaunchLimits* limits = nullptr;  // the device's, alive as long as the backend
+    // max_active_blocks_per_multiprocessor's answers by (threads, dynamic shared bytes): they never
+    // change for a kernel, and grid-stride launches ask them on every call.
+    mutable std::mutex occupancy_mutex;
+    mutable std::map<std::pair<std::uint32_t, std::size_t>, int> occupancy;
 };
 
 struct ModuleState {

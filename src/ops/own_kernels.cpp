@@ -26,7 +26,21 @@ public:
         return kernels_.emplace(std::move(key), module_locked(device, source).kernel(std::string(name))).first->second;
     }
 
+    Kernel kernel(const Device& device, std::string_view family, std::uint64_t key,
+                  const std::function<OwnKernelRecipe()>& make) {
+        const KeyedKey keyed{&device.backend_info(), device.ordinal(), family, key};
+        {
+            std::lock_guard lock(mutex_);
+            if (auto found = keyed_.find(keyed); found != keyed_.end()) return found->second;
+        }
+        const OwnKernelRecipe recipe = make();
+        Kernel made = kernel(device, recipe.source, recipe.name);
+        std::lock_guard lock(mutex_);
+        return keyed_.emplace(keyed, std::move(made)).first->second;
+    }
+
 private:
+    using KeyedKey = std::tuple<const void*, int, std::string_view, std::uint64_t>;
     using ModuleKey = std::tuple<const void*, int, std::string, std::string, std::string>;
     using KernelKey = std::tuple<ModuleKey, std::string>;
 
@@ -55,6 +69,7 @@ private:
     std::mutex mutex_;
     std::map<ModuleKey, Module> modules_;
     std::map<KernelKey, Kernel> kernels_;
+    std::map<KeyedKey, Kernel> keyed_;  // families are string literals: the views stay valid
 };
 
 OwnKernelTable& table() {
@@ -68,6 +83,11 @@ Module own_kernel_module(const Device& device, const OwnKernelSource& source) { 
 
 Kernel own_kernel(const Device& device, const OwnKernelSource& source, std::string_view name) {
     return table().kernel(device, source, name);
+}
+
+Kernel own_kernel(const Device& device, std::string_view family, std::uint64_t key,
+                  const std::function<OwnKernelRecipe()>& make) {
+    return table().kernel(device, family, key, make);
 }
 
 bool runs_chunked_shapes(const Device& device) {

@@ -3,6 +3,8 @@
 // kept for the life of the process, and the kernel shapes a device runs.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +30,18 @@ struct OwnKernelSource {
 Module own_kernel_module(const Device& device, const OwnKernelSource& source);
 // Its kernel `name`, looked up once.
 Kernel own_kernel(const Device& device, const OwnKernelSource& source, std::string_view name);
+
+// A kernel and the module it is in, as one caller makes them.
+struct OwnKernelRecipe {
+    OwnKernelSource source;
+    std::string name;
+};
+// The same, looked up by a small number instead of the module's text, for calls whose whole host
+// time is a few microseconds (composing specialising #defines per call was a tenth of a 64x64
+// matmul's): `key` tells apart every recipe a caller's `family` (a string literal) makes;
+// `make()` runs once per key and device.
+Kernel own_kernel(const Device& device, std::string_view family, std::uint64_t key,
+                  const std::function<OwnKernelRecipe()>& make);
 
 // Whether `device` runs the simulator's chunked shapes (each simulated thread a contiguous run of
 // the work) rather than the GPU's (which tests may ask for on the simulator too).

@@ -3,9 +3,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
-#include <mutex>
-#include <tuple>
 
 #include "gpukit/current_stream.hpp"
 #include "ops/elementwise/launch.hpp"
@@ -14,75 +11,6 @@
 
 namespace gpukit::detail {
 namespace {
-
-// The simulator runs one generic module that reads dtypes and modes from the parameters, each
-// simulated thread a contiguous chunk; a GPU (and the simulator when tests ask for the GPU's
-// shapes) gets a module per dtypes and mode, whose constants the compiler folds.
-OwnKernelSource source_for(const Device& device, const HistogramParams& p) {
-    OwnKernelSource source{"gpukit_histogram.cu", histogram_header_name, histogram_header(), {}, {}};
-    if (runs_chunked_shapes(device)) return source;
-    if (device.backend_info().capabilities.simulated) source.defines = "#define GK_GPU_SHAPES\n";
-    source.defines +=
-        concat("#define GK_HIST_SPECIALISED\n#define GK_HIST_VALUE_DTYPE ", p.value_dtype,
-               "\n#define GK_HIST_WEIGHT_DTYPE ", p.weight_dtype, "\n#define GK_HIST_MODE ", static_cast<int>(p.mode),
-               "\n#define GK_HIST_COMPARE ", static_cast<int>(p.compare), "\n#define GK_HIST_ACCUMULATE ",
-               static_cast<int>(p.accumulate), "\n#define GK_HIST_SHARED ", p.shared, "\n#define GK_HIST_TRACKS ",
-               p.extremes != 0 ? 1 : 0, "\n#define GK_HIST_NARROW ", p.narrow, "\n");
-    return source;
-}
-
-// A kernel and how many of its blocks of `threads` threads and `shared_bytes` of shared memory
-// one multiprocessor holds at once (the last size asked).
-struct HistogramKernel {
-    Kernel kernel;
-    std::uint32_t threads = 0;
-    std::size_t shared_bytes = 0;
-    int resident_blocks = 0;
-};
-
-// The kernels by a key of small numbers: a call looks its kernel up without composing the
-// module's text (source_for runs once per specialisation).
-class HistogramKernels {
-public:
-    HistogramKernel get(const Device& device, const HistogramParams& p, std::string_view name,
-                        std::uint32_t threads = 0, std::size_t shared_bytes = 0) {
-        const bool chunked = runs_chunked_shapes(device);
-        const Key key{&device.backend_info(), device.ordinal(), chunked, name == "gk_histogram",
-                      chunked ? 0 : specialisation(p)};
-        std::lock_guard lock(mutex_);
-        auto found = kernels_.find(key);
-        if (found == kernels_.end())
-            found = kernels_.emplace(key, HistogramKernel{own_kernel(device, source_for(device, p), name)}).first;
-        HistogramKernel& entry = found->second;
-        if (threads != 0 && (entry.threads != threads || entry.shared_bytes != shared_bytes)) {
-            entry.threads = threads;
-            entry.shared_bytes = shared_bytes;
-            entry.resident_blocks =
-                std::max(1, entry.kernel.max_active_blocks_per_multiprocessor(threads, shared_bytes));
-        }
-        return entry;
-    }
-
-private:
-    using Key = std::tuple<const void*, int, bool, bool, std::uint64_t>;
-
-    // What source_for's #defines say, as one number.
-    static std::uint64_t specialisation(const HistogramParams& p) {
-        const auto field = [](auto value, int shift) {
-            return static_cast<std::uint64_t>(static_cast<std::uint8_t>(value)) << shift;
-        };
-        return field(p.value_dtype, 0) | field(p.weight_dtype, 8) | field(p.mode, 16) | field(p.compare, 24) |
-               field(p.accumulate, 32) | field(p.shared, 40) | field(p.extremes != 0, 48) | field(p.narrow, 56);
-    }
-
-    std::mutex mutex_;
-    std::map<Key, HistogramKernel> kernels_;
-};
-
-HistogramKernels& histogram_kernels() {
-    static auto* kernels = new HistogramKernels;  // never destroyed, as own_kernel's table
-    return *kernels;
-}
 
 // GK_HIST_NARROW: 1 (width 1) or 2 where counts in shared memory may find their bins in 32-bit
 // arithmetic: integers of at most 32 bits whose every bin, [low, low + bins * width], lies inside
@@ -102,6 +30,40 @@ std::int32_t narrow_bins(const HistogramParams& p) {
         unsigned32 ? std::numeric_limits<std::uint32_t>::max() : std::numeric_limits<std::int32_t>::max();
     if (p.low < lowest || p.bins > (highest - p.low) / p.width) return 0;
     return narrow;
+}
+
+// The simulator runs one generic module that reads dtypes and modes from the parameters, each
+// simulated thread a contiguous chunk; a GPU (and the simulator when tests ask for the GPU's
+// shapes) gets a module per dtypes and mode, whose constants the compiler folds.
+OwnKernelSource source_for(const Device& device, const HistogramParams& p) {
+    OwnKernelSource source{"gpukit_histogram.cu", histogram_header_name, histogram_header(), {}, {}};
+    if (runs_chunked_shapes(device)) return source;
+    if (device.backend_info().capabilities.simulated) source.defines = "#define GK_GPU_SHAPES\n";
+    source.defines +=
+        concat("#define GK_HIST_SPECIALISED\n#define GK_HIST_VALUE_DTYPE ", p.value_dtype,
+               "\n#define GK_HIST_WEIGHT_DTYPE ", p.weight_dtype, "\n#define GK_HIST_MODE ", static_cast<int>(p.mode),
+               "\n#define GK_HIST_COMPARE ", static_cast<int>(p.compare), "\n#define GK_HIST_ACCUMULATE ",
+               static_cast<int>(p.accumulate), "\n#define GK_HIST_SHARED ", p.shared, "\n#define GK_HIST_TRACKS ",
+               p.extremes != 0 ? 1 : 0, "\n#define GK_HIST_NARROW ", narrow_bins(p), "\n");
+    return source;
+}
+
+// The kernel `name` for `p`, found by what source_for's #defines say as one number: a call
+// composes no module text.
+Kernel histogram_kernel(const Device& device, const HistogramParams& p, std::string_view name) {
+    const auto field = [](auto value, int shift) {
+        return static_cast<std::uint64_t>(static_cast<std::uint8_t>(value)) << shift;
+    };
+    const bool chunked = runs_chunked_shapes(device);
+    const std::uint64_t specialisation = chunked ? 0
+                                                 : field(p.value_dtype, 0) | field(p.weight_dtype, 8) |
+                                                       field(p.mode, 16) | field(p.compare, 24) |
+                                                       field(p.accumulate, 32) | field(p.shared, 40) |
+                                                       field(p.extremes != 0, 48) | field(narrow_bins(p), 56);
+    const std::uint64_t key = specialisation << 2 | (chunked ? 2u : 0u) | (name == "gk_histogram" ? 1u : 0u);
+    return own_kernel(device, "gpukit_histogram.cu", key, [&] {
+        return OwnKernelRecipe{source_for(device, p), std::string(name)};
+    });
 }
 
 std::int64_t shared_bytes_per_bin(BinAccumulator accumulate) {
@@ -136,22 +98,22 @@ void launch_histogram(const Device& device, HistogramParams params) {
         if (params.size > max_elements_per_block * static_cast<std::int64_t>(config.grid.x)) params.shared = 0;
     } else {
         params.vector = params.stride == 1 && params.values % 16 == 0 ? 1 : 0;
-        params.narrow = narrow_bins(params);
     }
     // Whole 8-byte words: the kernel zeroes its copy a word at a time.
     const std::size_t shared_bytes = params.shared ? static_cast<std::size_t>((histogram_bytes + 7) / 8 * 8) : 0;
     // Few large blocks where the bins fit in shared memory, each with its copy of them.
     constexpr std::uint32_t shared_threads = 512;
-    const HistogramKernel kernel = histogram_kernels().get(
-        device, params, "gk_histogram", params.shared && !chunked ? shared_threads : 0, shared_bytes);
+    const Kernel kernel = histogram_kernel(device, params, "gk_histogram");
     if (!chunked) {
         const std::int64_t work = params.vector ? params.size / (16 / itemsize) + 16 : params.size;
         if (params.shared) {
             // As many blocks as the multiprocessors hold at once (a partial second wave would leave
             // most of them idle while it runs), and enough that none counts past its 32-bit counters.
             const std::int64_t multiprocessors = std::max(1, device.properties().multiprocessor_count);
-            const std::int64_t blocks = std::clamp<std::int64_t>((work + shared_threads - 1) / shared_threads, 1,
-                                                                 kernel.resident_blocks * multiprocessors);
+            const std::int64_t resident =
+                std::max(1, kernel.max_active_blocks_per_multiprocessor(shared_threads, shared_bytes));
+            const std::int64_t blocks =
+                std::clamp<std::int64_t>((work + shared_threads - 1) / shared_threads, 1, resident * multiprocessors);
             config.block = Dim3(shared_threads);
             config.grid = Dim3(static_cast<std::uint32_t>(
                 std::max(blocks, (params.size + max_elements_per_block - 1) / max_elements_per_block)));
@@ -161,14 +123,14 @@ void launch_histogram(const Device& device, HistogramParams params) {
         }
     }
     config.shared_bytes = shared_bytes;
-    kernel.kernel(config, params);
+    kernel(config, params);
 }
 
 void launch_histogram_bin_index(const Device& device, const HistogramParams& params) {
     if (params.size == 0) return;
     const LaunchConfig config =
         elementwise_launch_config(device.backend_info().capabilities.simulated, params.size, current_stream(device));
-    histogram_kernels().get(device, params, "gk_histogram_bin_index").kernel(config, params);
+    histogram_kernel(device, params, "gk_histogram_bin_index")(config, params);
 }
 
 }  // namespace gpukit::detail

@@ -48,7 +48,6 @@ struct HistogramParams {
     std::int32_t vector = 0;
     std::int32_t first_dimension = 0;
     std::int32_t closed_last = 0;
-    std::int32_t narrow = 0;
 };
 
 // How many bins of `accumulate`'s accumulators one block's shared-memory copy holds.

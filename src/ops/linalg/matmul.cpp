@@ -6,10 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <limits>
-#include <map>
-#include <mutex>
 #include <optional>
-#include <tuple>
 
 #include "backends/backend.hpp"
 #include "gpukit/creation.hpp"
@@ -65,25 +62,13 @@ std::size_t compute_bytes(DType dtype) {
     }
 }
 
-// The matmul kernels by a key of small numbers: a 64x64 product's whole host time is a few
-// microseconds, and composing a module's text to look its kernel up was a tenth of it.
-template <class Make>
-Kernel cached_kernel(const Device& device, std::uint32_t key, const Make& make) {
-    static std::mutex mutex;
-    static auto* kernels = new std::map<std::tuple<const void*, int, std::uint32_t>, Kernel>;  // never destroyed
-    const std::tuple<const void*, int, std::uint32_t> full_key{&device.backend_info(), device.ordinal(), key};
-    std::lock_guard lock(mutex);
-    if (auto found = kernels->find(full_key); found != kernels->end()) return found->second;
-    return kernels->emplace(full_key, make()).first->second;
-}
-
 // Every dtype's kernel, in the shape the device runs (rows on the simulator, tiles on a GPU).
 Kernel matmul_kernel(const Device& device, DType dtype) {
     const bool chunked = runs_chunked_shapes(device);
-    return cached_kernel(device, static_cast<std::uint32_t>(dtype) | (chunked ? 0x100u : 0u), [&] {
+    return own_kernel(device, "gpukit_matmul.cu", static_cast<std::uint32_t>(dtype) | (chunked ? 0x100u : 0u), [&] {
         OwnKernelSource source{"gpukit_matmul.cu", matmul_header_name, matmul_header(), {}, {}};
         if (!chunked && device.backend_info().capabilities.simulated) source.defines = "#define GK_GPU_SHAPES\n";
-        return own_kernel(device, source, concat("gk_matmul_", to_string(dtype)));
+        return OwnKernelRecipe{std::move(source), concat("gk_matmul_", to_string(dtype))};
     });
 }
 
@@ -130,14 +115,13 @@ bool groups_aligned(std::uint64_t address, std::size_t itemsize, std::int64_t un
 }
 
 Kernel fast_matmul_kernel(const Device& device, DType dtype, const FastShape& shape, bool a_along_k, bool b_along_k) {
-    const std::uint32_t key =
-        0x10000u | static_cast<std::uint32_t>(dtype) | (a_along_k ? 0x200u : 0u) | (b_along_k ? 0x400u : 0u);
-    return cached_kernel(device, key, [&] {
+    const std::uint32_t key = static_cast<std::uint32_t>(dtype) | (a_along_k ? 0x200u : 0u) | (b_along_k ? 0x400u : 0u);
+    return own_kernel(device, "gpukit_matmul_fast.cu", key, [&] {
         OwnKernelSource source{"gpukit_matmul_fast.cu", matmul_header_name, matmul_header(), {}, {}};
         if (device.backend_info().capabilities.simulated) source.defines = "#define GK_GPU_SHAPES\n";
         source.defines += concat("#define GK_MATMUL_FAST_TYPE ", shape.type, "\n#define GK_MATMUL_A_ALONG_K ",
                                  a_along_k ? 1 : 0, "\n#define GK_MATMUL_B_ALONG_K ", b_along_k ? 1 : 0, "\n");
-        return own_kernel(device, source, "gk_matmul_fast");
+        return OwnKernelRecipe{std::move(source), "gk_matmul_fast"};
     });
 }
 

@@ -2,10 +2,6 @@
 #include "ops/random/kernels.hpp"
 
 #include <algorithm>
-#include <map>
-#include <mutex>
-#include <string>
-#include <tuple>
 
 #include "gpukit/current_stream.hpp"
 #include "ops/elementwise/launch.hpp"
@@ -25,18 +21,6 @@ bool compute_bound(std::string_view name) {
     return name.starts_with("gk_random_normal") || name.starts_with("gk_random_exponential");
 }
 
-// How many blocks of `threads` threads of the compute-bound kernel `name` a multiprocessor of
-// `device` holds at once, asked of the driver once per kernel and device.
-int resident_blocks(std::string_view name, const Device& device, std::uint32_t threads) {
-    static std::mutex mutex;
-    static auto* counts = new std::map<std::tuple<const void*, int, std::string>, int>;  // never destroyed
-    std::tuple<const void*, int, std::string> key{&device.backend_info(), device.ordinal(), std::string(name)};
-    std::lock_guard lock(mutex);
-    if (auto found = counts->find(key); found != counts->end()) return found->second;
-    const int blocks = std::max(1, random_kernel(name, device).max_active_blocks_per_multiprocessor(threads));
-    return counts->emplace(std::move(key), blocks).first->second;
-}
-
 }  // namespace
 
 void launch_random(std::string_view name, const Device& device, std::int64_t threads, const RandomParams& params) {
@@ -48,8 +32,9 @@ void launch_random(std::string_view name, const Device& device, std::int64_t thr
         // pair) run as one wave of as many threads as the multiprocessors hold, each through the
         // kernels' grid-stride loop: no partial last wave, and a thread's set-up (parameters, 64-bit
         // indices) serves many Philox blocks. The values depend on the element index alone.
-        const std::int64_t wave = std::int64_t{std::max(1, device.properties().multiprocessor_count)} *
-                                  resident_blocks(name, device, config.block.x);
+        const std::int64_t wave =
+            std::int64_t{std::max(1, device.properties().multiprocessor_count)} *
+            std::max(1, random_kernel(name, device).max_active_blocks_per_multiprocessor(config.block.x));
         config.grid.x = static_cast<std::uint32_t>(std::min<std::int64_t>(config.grid.x, wave));
     }
     random_kernel(name, device)(config, params);
