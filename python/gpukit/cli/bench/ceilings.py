@@ -4,7 +4,7 @@ rate, and the pinned host-to-device bandwidth."""
 
 import numpy
 
-from .measure import Repeats, _times
+from .measure import Repeats, timed_runs
 
 _REPEATS = Repeats(runs=20, budget_seconds=1.0, warmup=2)
 
@@ -13,7 +13,7 @@ def _median_seconds(run, library):
     for _ in range(_REPEATS.warmup):
         run()
     library.synchronize()
-    times = sorted(_times(run, library, _REPEATS))
+    times = sorted(timed_runs(run, library, _REPEATS))
     return times[len(times) // 2]
 
 

@@ -105,7 +105,7 @@ def measure(workload, library, size, host_inputs, reference, repeats):
         for _ in range(repeats.warmup):
             run()
         library.synchronize()
-        times = _host_clock_times(run, library, repeats) if workload.host_clock else _times(run, library, repeats)
+        times = _host_clock_times(run, library, repeats) if workload.host_clock else timed_runs(run, library, repeats)
     except CheckFailed as failure:
         row.note = f"wrong result, not timed: {failure}"
         return row
@@ -120,7 +120,7 @@ def measure(workload, library, size, host_inputs, reference, repeats):
     return row
 
 
-def _times(run, library, repeats):
+def timed_runs(run, library, repeats):
     """Seconds of each run: between events on a device, on the wall clock (the work finished) on the host."""
     times, began = [], time.perf_counter()
     while len(times) < repeats.runs:
