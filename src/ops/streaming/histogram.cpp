@@ -1,0 +1,73 @@
+// src/ops/streaming/histogram.cpp: stream_histogram (gpukit/streaming.hpp): each chunk counted into
+// the same bins, the counts added.
+#include <array>
+#include <variant>
+
+#include "gpukit/creation.hpp"
+#include "gpukit/elementwise.hpp"
+#include "gpukit/error.hpp"
+#include "gpukit/reductions.hpp"
+#include "gpukit/shape_ops.hpp"
+#include "gpukit/streaming.hpp"
+
+namespace gpukit {
+
+namespace {
+
+// The smallest and largest value of every row, by a first pass: [min, max] as float64.
+BinRange streamed_range(RowSource in, const StreamingOptions& options) {
+    const Array bounds = stream_reduce(
+        std::move(in),
+        [](const Chunk& chunk) {
+            const Array values = chunk.interior();
+            const std::array<Array, 2> pair{min(values).astype(DType::float64), max(values).astype(DType::float64)};
+            return stack(pair);
+        },
+        [](const Array& a, const Array& b) {
+            const Array low = minimum(a.index({std::int64_t{0}}), b.index({std::int64_t{0}}));
+            const Array high = maximum(a.index({std::int64_t{1}}), b.index({std::int64_t{1}}));
+            const std::array<Array, 2> pair{low, high};
+            return stack(pair);
+        },
+        options);
+    const auto host = bounds.to_vector<double>();
+    return {host[0], host[1]};
+}
+
+}  // namespace
+
+Histogram stream_histogram(RowSource in, const HistogramOptions& options, const StreamingOptions& streaming,
+                           StreamingStats* stats) {
+    if (options.weights)
+        throw InvalidArgumentError("streaming histogram: weights are not streamed; histogram the chunks yourself "
+                                   "with stream_reduce");
+    if (std::holds_alternative<std::string>(options.bins))
+        throw InvalidArgumentError("streaming histogram: bin estimators ('" + std::get<std::string>(options.bins) +
+                                   "') need all the data at once; give a number of bins and a range, or the edges");
+    HistogramOptions per_chunk = options;
+    per_chunk.density = false;
+    if (std::holds_alternative<std::int64_t>(options.bins) && !options.range) {
+        if (!in.rereadable())
+            throw InvalidArgumentError("streaming histogram: without range= the values are read twice (once for "
+                                       "their range), and a reader's rows can be read only once: give range=");
+        per_chunk.range = streamed_range(in.again(), streaming);
+    }
+    // The edges: what numpy.histogram gives for these bins and this range over data of this dtype.
+    const Array sample = zeros({0}, in.dtype());
+    Histogram result{histogram(sample, per_chunk).hist, histogram_bin_edges(sample, per_chunk)};
+    if (in.total_rows() != 0)
+        result.hist = stream_reduce(
+            std::move(in), [&](const Chunk& chunk) { return histogram(chunk.interior(), per_chunk).hist; },
+            [](const Array& a, const Array& b) { return add(a, b); }, streaming, stats);
+    if (options.density) {
+        // numpy: hist / (sum(hist) * diff(edges)), in float64.
+        const std::int64_t bins = result.edges.shape()[0] - 1;
+        const Array widths = subtract(result.edges.index({Slice{1, std::nullopt, std::nullopt}}),
+                                      result.edges.index({Slice{0, bins, std::nullopt}}));
+        const Array counts = result.hist.astype(DType::float64);
+        result.hist = divide(counts, multiply(sum(counts), widths.astype(DType::float64)));
+    }
+    return result;
+}
+
+}  // namespace gpukit

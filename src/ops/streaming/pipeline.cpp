@@ -1,0 +1,357 @@
+// src/ops/streaming/pipeline.cpp: stream_map and stream_reduce (gpukit/streaming.hpp): chunks of
+// rows through pinned staging and the device, `buffers` of them in flight on streams of their own.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "gpukit/current_stream.hpp"
+#include "gpukit/error.hpp"
+#include "gpukit/event.hpp"
+#include "gpukit/indexing.hpp"
+#include "gpukit/memory.hpp"
+#include "gpukit/streaming.hpp"
+#include "ops/streaming/copy_team.hpp"
+#include "util/text.hpp"
+
+namespace gpukit {
+
+using detail::concat;
+
+Array Chunk::interior() const {
+    if (halo_before == 0 && halo_after == 0) return data;
+    return data.index({Slice{halo_before, halo_before + rows, std::nullopt}});
+}
+
+namespace {
+
+constexpr std::size_t largest_chunk_bytes = std::size_t{256} << 20;
+constexpr int most_buffers = 8;
+
+// The events that time one chunk's phases on its slot's stream.
+struct ChunkEvents {
+    int slot = 0;
+    std::int64_t chunk = 0;
+    Event start, copied_in, worked, copied_out;
+};
+
+// One slot: a stream and what a chunk in flight on it uses.
+struct Slot {
+    Stream stream;  // declared first: destroyed last, after the arrays made in its order
+    std::optional<PinnedBuffer> staging_in;
+    std::optional<Array> device_in;
+    Event done;
+    bool in_flight = false;
+    // The chunk in flight.
+    std::int64_t offset = 0;
+    std::int64_t rows = 0;
+    // A map's results: on the device until copied back, then in the pinned staging.
+    std::optional<Array> result;
+    std::optional<PinnedBuffer> staging_out;
+    // A reduction's partials combined so far.
+    std::optional<Array> accumulated;
+
+    explicit Slot(Device device) : stream(device), done(device, EventFlags::no_timing) {}
+};
+
+// What every streamed operation shares: the chunking, the slots and the order of their work.
+class Pipeline {
+public:
+    Pipeline(RowSource& in, const StreamingOptions& options);
+    ~Pipeline();
+    Pipeline(const Pipeline&) = delete;
+    Pipeline& operator=(const Pipeline&) = delete;
+
+    // Runs every chunk: `enqueue` queues a chunk's work on its slot's stream (current while it
+    // runs), then `copy_out` (if any) its results' copy back; `retire` hands on a slot's finished
+    // chunk. Chunks retire in order.
+    void run(const std::function<void(Slot&, const Chunk&)>& enqueue, const std::function<void(Slot&)>& copy_out,
+             const std::function<void(Slot&)>& retire);
+
+    std::vector<Slot>& slots() { return slots_; }
+    detail::CopyTeam& team() { return team_; }
+    std::int64_t chunk_rows() const { return chunk_rows_; }
+    // Waits for every slot's stream (the pipeline's work and whatever else was queued there).
+    void drain();
+    StreamingStats finish(std::int64_t bytes_out);
+
+private:
+    // Fills slot `slot`'s staging for chunk `chunk`; the chunk's interior rows (0: no rows left).
+    std::int64_t fill(int slot, std::int64_t chunk);
+    void wait_for(Slot& slot) const;
+
+    RowSource& in_;
+    const StreamingOptions& options_;
+    Device device_;
+    std::int64_t row_bytes_ = 0;
+    std::int64_t chunk_rows_ = 0;
+    std::int64_t hb_ = 0, ha_ = 0;
+    std::vector<Slot> slots_;
+    detail::CopyTeam team_;
+    std::vector<ChunkEvents> events_;
+    std::int64_t rows_done_ = 0, chunks_ = 0, bytes_in_ = 0;
+    std::int64_t previous_data_rows_ = 0;
+    bool source_ended_ = false;
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
+
+int copy_threads_for(const StreamingOptions& options) {
+    if (options.copy_threads < 0)
+        throw InvalidArgumentError(concat("streaming: copy_threads is ", options.copy_threads, "; 0 chooses"));
+    if (options.copy_threads > 0) return options.copy_threads;
+    return static_cast<int>(std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u));
+}
+
+std::int64_t chosen_chunk_rows(const Device& device, const RowSource& in, const StreamingOptions& options) {
+    const std::int64_t row_bytes = std::max<std::int64_t>(in.row_bytes(), 1);
+    const std::size_t free_bytes = device.memory_info().free_bytes;
+    const std::size_t target =
+        std::min(largest_chunk_bytes, free_bytes / (4 * static_cast<std::size_t>(options.buffers)));
+    std::int64_t rows = std::max<std::int64_t>(1, static_cast<std::int64_t>(target) / row_bytes);
+    if (in.total_rows() >= 0) rows = std::min(rows, std::max<std::int64_t>(in.total_rows(), 1));
+    return std::max({rows, options.halo_before, options.halo_after});
+}
+
+Pipeline::Pipeline(RowSource& in, const StreamingOptions& options)
+    : in_(in), options_(options), device_(Device::current()), team_(copy_threads_for(options)) {
+    if (options.buffers < 1 || options.buffers > most_buffers)
+        throw InvalidArgumentError(
+            concat("streaming: buffers is ", options.buffers, "; 1 to ", most_buffers, " chunks can be in flight"));
+    if (options.halo_before < 0 || options.halo_after < 0)
+        throw InvalidArgumentError(concat("streaming: a halo of ", std::min(options.halo_before, options.halo_after),
+                                          " rows; halos are 0 or more"));
+    if (options.chunk_rows < 0)
+        throw InvalidArgumentError(concat("streaming: chunk_rows is ", options.chunk_rows, "; 0 chooses"));
+    row_bytes_ = in.row_bytes();
+    hb_ = options.halo_before, ha_ = options.halo_after;
+    chunk_rows_ = options.chunk_rows > 0 ? options.chunk_rows : chosen_chunk_rows(device_, in, options);
+    if (hb_ > chunk_rows_ || ha_ > chunk_rows_)
+        throw InvalidArgumentError(concat("streaming: a halo of ", std::max(hb_, ha_),
+                                          " rows is larger than a chunk of ", chunk_rows_,
+                                          " rows: make chunk_rows at least the halo"));
+    slots_.reserve(static_cast<std::size_t>(options.buffers));
+    for (int index = 0; index < options.buffers; ++index) slots_.emplace_back(device_);
+}
+
+Pipeline::~Pipeline() {
+    // The pinned staging and device arrays go with the slots: their streams must be done with them.
+    for (Slot& slot : slots_) {
+        try {
+            slot.stream.synchronize();
+        } catch (...) {  // the error was, or will be, raised where the work was waited for
+        }
+    }
+}
+
+void Pipeline::drain() {
+    for (Slot& slot : slots_) slot.stream.synchronize();
+}
+
+void Pipeline::wait_for(Slot& slot) const {
+    if (slot.in_flight) slot.done.synchronize();
+}
+
+std::int64_t Pipeline::fill(int slot_index, std::int64_t chunk) {
+    Slot& slot = slots_[static_cast<std::size_t>(slot_index)];
+    const std::int64_t capacity = hb_ + chunk_rows_ + ha_;
+    if (!slot.staging_in) {
+        Shape shape = in_.row_shape();
+        shape.insert(shape.begin(), capacity);
+        slot.staging_in.emplace(device_, static_cast<std::size_t>(capacity * row_bytes_));
+        StreamScope scope(slot.stream);
+        slot.device_in = Array::empty(shape, in_.dtype(), device_);
+    }
+    std::byte* staging = slot.staging_in->data();
+    const auto row = static_cast<std::size_t>(row_bytes_);
+    std::int64_t have = 0;
+    if (chunk == 0) {
+        team_.zero(staging, static_cast<std::size_t>(hb_) * row);
+        have = hb_;
+    } else {
+        // The previous chunk's last interior rows are this one's halo before, its halo after this
+        // one's first rows.
+        const Slot& previous = slots_[static_cast<std::size_t>((slot_index + options_.buffers - 1) % options_.buffers)];
+        const std::int64_t carried = hb_ + ha_;
+        team_.copy(staging, previous.staging_in->data() + static_cast<std::size_t>(previous_data_rows_ - carried) * row,
+                   static_cast<std::size_t>(carried) * row);
+        have = carried;
+    }
+    have += in_.read(staging + static_cast<std::size_t>(have) * row, capacity - have, team_);
+    if (have < capacity) source_ended_ = true;
+    std::int64_t rows = chunk_rows_;
+    if (have < capacity) {
+        rows = have - hb_;
+        team_.zero(staging + static_cast<std::size_t>(have) * row, static_cast<std::size_t>(ha_) * row);
+    }
+    previous_data_rows_ = hb_ + rows + ha_;
+    return std::max<std::int64_t>(rows, 0);
+}
+
+void Pipeline::run(const std::function<void(Slot&, const Chunk&)>& enqueue, const std::function<void(Slot&)>& copy_out,
+                   const std::function<void(Slot&)>& retire) {
+    const int buffers = options_.buffers;
+    std::int64_t chunk = 0;
+    bool more = true;
+    while (more) {
+        if (options_.between_chunks) options_.between_chunks();
+        const int index = static_cast<int>(chunk % buffers);
+        Slot& slot = slots_[static_cast<std::size_t>(index)];
+        wait_for(slot);
+        if (slot.in_flight) {
+            retire(slot);
+            slot.in_flight = false;
+            rows_done_ += slot.rows;
+            if (options_.progress) options_.progress(rows_done_, in_.total_rows());
+        }
+        const std::int64_t rows = fill(index, chunk);
+        if (rows == 0) break;
+        const std::int64_t data_rows = hb_ + rows + ha_;
+        const Chunk view{data_rows == slot.device_in->shape()[0]
+                             ? *slot.device_in
+                             : slot.device_in->index({Slice{0, data_rows, std::nullopt}}),
+                         chunk * chunk_rows_, rows, hb_, ha_};
+        {
+            StreamScope scope(slot.stream);
+            ChunkEvents* timing = nullptr;
+            if (options_.record_timeline) {
+                timing = &events_.emplace_back(ChunkEvents{index, chunk, Event(device_), Event(device_),
+                                                           Event(device_), Event(device_)});
+                timing->start.record(slot.stream);
+            }
+            const std::size_t bytes = static_cast<std::size_t>(data_rows * row_bytes_);
+            copy_async(BufferView(device_, view.data.address(), bytes),
+                       std::span<const std::byte>(slot.staging_in->data(), bytes), slot.stream);
+            if (timing) timing->copied_in.record(slot.stream);
+            slot.offset = view.offset;
+            slot.rows = rows;
+            enqueue(slot, view);
+            if (timing) timing->worked.record(slot.stream);
+            if (copy_out) copy_out(slot);
+            if (timing) timing->copied_out.record(slot.stream);
+            slot.done.record(slot.stream);
+        }
+        slot.in_flight = true;
+        bytes_in_ += static_cast<std::int64_t>(rows) * row_bytes_;
+        ++chunks_;
+        ++chunk;
+        more = !source_ended_;  // a fill that found the rows' end made the last chunk
+    }
+    // The chunks still in flight, in order.
+    for (int step = 0; step < buffers; ++step) {
+        Slot& slot = slots_[static_cast<std::size_t>((chunk + step) % buffers)];
+        if (!slot.in_flight) continue;
+        wait_for(slot);
+        retire(slot);
+        slot.in_flight = false;
+        rows_done_ += slot.rows;
+        if (options_.progress) options_.progress(rows_done_, in_.total_rows());
+    }
+}
+
+StreamingStats Pipeline::finish(std::int64_t bytes_out) {
+    StreamingStats stats;
+    stats.rows = rows_done_;
+    stats.chunks = chunks_;
+    stats.bytes_in = bytes_in_;
+    stats.bytes_out = bytes_out;
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    if (!events_.empty()) {
+        const Event& first = events_.front().start;
+        for (const ChunkEvents& e : events_) {
+            const auto add = [&](const char* phase, const Event& from, const Event& to) {
+                stats.timeline.push_back(StreamingSpan{e.slot, e.chunk, phase, Event::elapsed_ms(first, from),
+                                                       Event::elapsed_ms(first, to)});
+            };
+            add("copy in", e.start, e.copied_in);
+            add("work", e.copied_in, e.worked);
+            add("copy out", e.worked, e.copied_out);
+        }
+    }
+    return stats;
+}
+
+// The rows of `result` a map keeps for `chunk`: all of them, or the interior's of a result with
+// the chunk's data rows.
+Array kept_rows(const Array& result, const Chunk& chunk) {
+    const std::int64_t data_rows = chunk.data.shape()[0];
+    if (result.ndim() == 0)
+        throw InvalidArgumentError(concat("streaming map: the work returned a 0-D array for the chunk at row ",
+                                          chunk.offset, "; it must return the chunk's rows"));
+    if (result.shape()[0] == chunk.rows) return result;
+    if (result.shape()[0] == data_rows)
+        return result.index({Slice{chunk.halo_before, chunk.halo_before + chunk.rows, std::nullopt}});
+    throw InvalidArgumentError(concat("streaming map: the work returned ", result.shape()[0],
+                                      " rows for the chunk at row ", chunk.offset, " of ", chunk.rows, " rows",
+                                      data_rows != chunk.rows ? concat(" (", data_rows, " with its halos)") : "",
+                                      "; it must return one row per row"));
+}
+
+}  // namespace
+
+StreamingStats stream_map(RowSource in, const RowDestination& out, const ChunkWork& work,
+                          const StreamingOptions& options) {
+    if (!work) throw InvalidArgumentError("streaming map: the work is empty");
+    Pipeline pipeline(in, options);
+    std::optional<std::pair<DType, Shape>> result_rows;  // the first chunk's, which every chunk's must match
+    std::int64_t bytes_out = 0;
+    const auto enqueue = [&](Slot& slot, const Chunk& chunk) {
+        Array result = kept_rows(work(chunk), chunk);
+        if (result.device() != chunk.data.device())
+            throw InvalidArgumentError("streaming map: the work returned an array on another device");
+        const Shape row_shape(result.shape().begin() + 1, result.shape().end());
+        if (!result_rows) result_rows.emplace(result.dtype(), row_shape);
+        if (result.dtype() != result_rows->first || row_shape != result_rows->second)
+            throw InvalidArgumentError(concat("streaming map: the work returned rows of ", to_string(result.dtype()),
+                                              " ", format_shape(row_shape), " for the chunk at row ", chunk.offset,
+                                              ", and rows of ", to_string(result_rows->first), " ",
+                                              format_shape(result_rows->second), " before"));
+        slot.result = result.is_c_contiguous() ? std::move(result) : result.copy();
+    };
+    const auto copy_out = [&](Slot& slot) {
+        const Array& result = *slot.result;
+        const auto bytes = static_cast<std::size_t>(result.nbytes());
+        const std::size_t capacity = static_cast<std::size_t>(pipeline.chunk_rows()) *
+                                     static_cast<std::size_t>(element_count(result_rows->second)) *
+                                     static_cast<std::size_t>(result.itemsize());
+        if (!slot.staging_out || slot.staging_out->size_bytes() < capacity)
+            slot.staging_out.emplace(result.device(), std::max<std::size_t>(capacity, 1));
+        copy_async(std::span<std::byte>(slot.staging_out->data(), bytes),
+                   BufferView(result.device(), result.address(), bytes), slot.stream);
+        result.memory()->mark_used_by_launch(slot.stream);
+    };
+    const auto retire = [&](Slot& slot) {
+        const Array& result = *slot.result;
+        const ConstHostView rows(slot.staging_out->data(), result.dtype(), result.shape());
+        out.deliver(slot.offset, rows, pipeline.team());
+        bytes_out += result.nbytes();
+        slot.result.reset();
+    };
+    pipeline.run(enqueue, copy_out, retire);
+    return pipeline.finish(bytes_out);
+}
+
+Array stream_reduce(RowSource in, const ChunkWork& work, const Combine& combine, const StreamingOptions& options,
+                    StreamingStats* stats) {
+    if (!work || !combine) throw InvalidArgumentError("streaming reduce: the work or the combine is empty");
+    Pipeline pipeline(in, options);
+    const auto enqueue = [&](Slot& slot, const Chunk& chunk) {
+        Array partial = work(chunk);
+        slot.accumulated = slot.accumulated ? combine(*slot.accumulated, partial) : std::move(partial);
+    };
+    pipeline.run(enqueue, nullptr, [](Slot&) {});
+    pipeline.drain();
+    std::optional<Array> total;
+    for (Slot& slot : pipeline.slots()) {
+        if (!slot.accumulated) continue;
+        total = total ? combine(*total, *slot.accumulated) : *slot.accumulated;
+        slot.accumulated.reset();
+    }
+    if (!total) throw InvalidArgumentError("streaming reduce: the input has no rows, so there is nothing to reduce");
+    if (stats) *stats = pipeline.finish(0);
+    return *total;
+}
+
+}  // namespace gpukit
