@@ -16,7 +16,7 @@ The backend is the GPU when one is usable, else the simulator; ``GPUKIT_BACKEND=
 source line: see :func:`take_check_report`.
 """
 
-from . import _core, _dtypes, _errors, cuda, fft, linalg, ndimage, random, signal  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
+from . import _core, _dtypes, _errors, cuda, fft, linalg, ndimage, random, signal, streaming  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
 from ._backend import (
     Device,
     all_devices,
@@ -268,7 +268,7 @@ __all__ = [
     "pinned_empty", "print_check_report", "prod", "ptp", "put", "put_along_axis", "quantile", "raise_on_hazard",
     "random", "ravel", "real", "reduce", "repeat", "reshape", "roll", "rot90", "round", "sandboxed", "searchsorted",
     "set_matmul_library", "set_matmul_precision",
-    "set_print_check_report", "set_raise_on_hazard", "set_sandbox", "setdiff1d", "setxor1d", "signal", "sort",
+    "set_print_check_report", "set_raise_on_hazard", "set_sandbox", "setdiff1d", "setxor1d", "signal", "sort", "streaming",
     "split", "squeeze", "stack", "std", "sum", "swapaxes", "synchronize", "take", "take_along_axis",
     "take_check_report", "tensordot", "tile", "trace", "transpose", "tril",
     "triu", "ufunc", "union1d", "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",

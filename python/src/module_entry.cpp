@@ -39,4 +39,5 @@ NB_MODULE(_core, m) {
     bind_check(m);
     bind_dlpack(m);
     bind_cache(m);
+    bind_streaming(m);
 }
