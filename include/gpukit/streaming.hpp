@@ -112,19 +112,19 @@ private:
 struct StreamingSpan {
     int slot = 0;
     std::int64_t chunk = 0;
-    std::string phase;  // "copy in", "work", "copy out"
+    std::string phase;                // "copy in", "work", "copy out"
     double start_ms = 0, end_ms = 0;  // from the first chunk's copy in
 };
 
 struct StreamingStats {
     std::int64_t rows = 0, chunks = 0;
     std::int64_t bytes_in = 0, bytes_out = 0;
-    double seconds = 0;                  // the whole call, host clock
+    double seconds = 0;                   // the whole call, host clock
     std::vector<StreamingSpan> timeline;  // with StreamingOptions::record_timeline
 };
 
 struct StreamingOptions {
-    // Interior rows per chunk; 0: chosen so that a chunk's input is about 1/(4 * buffers) of the
+    // Interior rows per chunk; 0: chosen so that a chunk's input is about 1/(8 * buffers) of the
     // device's free memory, at most 256 MiB.
     std::int64_t chunk_rows = 0;
     // Slots in flight: 2 double buffering, 3 triple; 1 is the plain loop (copy, work, copy back).

@@ -2441,3 +2441,43 @@ def configure_memory_cache(max_entries: int | None = None, max_bytes: int | None
     """
     Bounds the in-process memo (None keeps a bound as it is), trimming it at once.
     """
+
+class Chunk:
+    """One chunk of a streamed operation's rows, on the device."""
+
+    @property
+    def data(self) -> ndarray:
+        """halo_before + rows + halo_after rows (zeros past the input's ends)"""
+
+    @property
+    def offset(self) -> int:
+        """the input row the chunk's own rows start at"""
+
+    @property
+    def rows(self) -> int:
+        """the chunk's own rows"""
+
+    @property
+    def halo_before(self) -> int: ...
+
+    @property
+    def halo_after(self) -> int: ...
+
+    def interior(self) -> ndarray:
+        """data without its halos (a view)"""
+
+def stream_map(func: object, source: object, destination: object, dtype: object | None = None, row_shape: object = (), total_rows: int = -1, chunk_rows: int = 0, buffers: int = 2, halo_before: int = 0, halo_after: int = 0, copy_threads: int = 0, progress: object | None = None, timeline: bool = False) -> dict:
+    """
+    func(chunk) for every chunk of the source's rows, its rows to the destination (gpukit.streaming.map).
+    """
+
+def stream_reduce(func: object, combine: object, source: object, dtype: object | None = None, row_shape: object = (), total_rows: int = -1, chunk_rows: int = 0, buffers: int = 2, copy_threads: int = 0, progress: object | None = None, timeline: bool = False) -> tuple:
+    """
+    combine(... combine(func(chunk 0), func(chunk 1)) ...) over every chunk (gpukit.streaming.reduce).
+    """
+
+def stream_histogram(source: object, bins: object, range: tuple[float, float] | None = None, density: bool = False, dtype: object | None = None, row_shape: object = (), total_rows: int = -1, chunk_rows: int = 0, buffers: int = 2, copy_threads: int = 0, progress: object | None = None) -> tuple:
+    """numpy.histogram over every row (gpukit.streaming.histogram)."""
+
+def stream_convolve(source: object, v: object, mode: str, destination: object, dtype: object | None = None, total_rows: int = -1, chunk_rows: int = 0, buffers: int = 2, copy_threads: int = 0, progress: object | None = None, timeline: bool = False) -> dict:
+    """numpy.convolve of the streamed rows and v (gpukit.streaming.convolve)."""

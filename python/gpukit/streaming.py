@@ -165,6 +165,8 @@ class _Output:
         offset = self.file.tell()
         self.file.truncate(offset + int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize)
         self.file.flush()
+        if 0 in shape:  # nothing to map (mmap refuses 0 bytes): the header is the file
+            return np.empty(shape, dtype)
         return np.memmap(self.file, dtype=dtype, mode="r+", offset=offset, shape=shape)
 
     def finish(self, empty):
@@ -177,7 +179,8 @@ class _Output:
             if self.array is None and self.pieces:
                 return np.concatenate(self.pieces)
             return self.array
-        self.array.flush()
+        if isinstance(self.array, np.memmap):
+            self.array.flush()
         del self.array
         self.file.close()
         os.replace(self.path + ".partial", self.path)

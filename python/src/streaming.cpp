@@ -140,9 +140,9 @@ void bind_streaming(nb::module_& m) {
             const auto in = to_source(source, dtype, row_shape, total_rows);
             auto holder = std::make_shared<std::optional<NumpyHost>>();
             const RowDestination out = to_destination(destination, holder);
-            return stats_dict(stream_map(*in->rows, out, to_work(func),
-                                         to_options(chunk_rows, buffers, halo_before, halo_after, copy_threads,
-                                                    progress, timeline)));
+            return stats_dict(
+                stream_map(*in->rows, out, to_work(func),
+                           to_options(chunk_rows, buffers, halo_before, halo_after, copy_threads, progress, timeline)));
         },
         "func"_a, "source"_a, "destination"_a, "dtype"_a.none() = nb::none(), "row_shape"_a = nb::tuple(),
         "total_rows"_a = -1, "chunk_rows"_a = 0, "buffers"_a = 2, "halo_before"_a = 0, "halo_after"_a = 0,

@@ -4,10 +4,10 @@
 // cancellation and bad input. tests/python/test_streaming.py compares with NumPy on inputs larger
 // than a small simulated device.
 #include <cmath>
-#include <numeric>
-#include <random>
 #include <cstring>
 #include <memory>
+#include <numeric>
+#include <random>
 
 #include "device_test_fixture.hpp"
 #include "gpukit/streaming.hpp"
@@ -36,8 +36,8 @@ RowSource piecewise(const std::vector<double>& values, std::int64_t piece) {
     return RowSource::reader(
         DType::float64, {},
         [&values, piece, next](const HostView& staging) {
-            const auto n = static_cast<std::size_t>(std::min<std::int64_t>(
-                {piece, staging.shape[0], static_cast<std::int64_t>(values.size() - *next)}));
+            const auto n = static_cast<std::size_t>(
+                std::min<std::int64_t>({piece, staging.shape[0], static_cast<std::int64_t>(values.size() - *next)}));
             std::memcpy(staging.data, values.data() + *next, n * sizeof(double));
             *next += n;
             return static_cast<std::int64_t>(n);
@@ -114,8 +114,7 @@ TEST_F(Streaming, AReductionCombinesEveryChunksPartial) {
         StreamingStats stats;
         const Array total = stream_reduce(
             piecewise(x, 333), [](const Chunk& c) { return sum(c.interior()); },
-            [](const Array& a, const Array& b) { return add(a, b); }, {.chunk_rows = 4000, .buffers = buffers},
-            &stats);
+            [](const Array& a, const Array& b) { return add(a, b); }, {.chunk_rows = 4000, .buffers = buffers}, &stats);
         EXPECT_EQ(total.to_vector<double>()[0], expected);
         EXPECT_EQ(stats.chunks, 13);
     }
@@ -139,8 +138,9 @@ TEST_F(Streaming, AHistogramCountsAsOneOverAllTheRows) {
     }
     EXPECT_THROW(stream_histogram(piecewise(x, 100), {.bins = std::int64_t{10}, .range = {}, .weights = {}}),
                  InvalidArgumentError);  // a reader cannot be read twice for the range
-    EXPECT_THROW(stream_histogram(RowSource::of(view_of(x, {n})), {.bins = std::string("fd"), .range = {}, .weights = {}}),
-                 InvalidArgumentError);
+    EXPECT_THROW(
+        stream_histogram(RowSource::of(view_of(x, {n})), {.bins = std::string("fd"), .range = {}, .weights = {}}),
+        InvalidArgumentError);
 }
 
 TEST_F(Streaming, AConvolutionMatchesTheWholeSignalsInEveryMode) {
@@ -168,10 +168,9 @@ TEST_F(Streaming, AConvolutionMatchesTheWholeSignalsInEveryMode) {
 TEST_F(Streaming, TheTimelineHasEachChunksThreePhases) {
     const std::vector<double> x = random_doubles(4000, 8);
     std::vector<double> y(x.size());
-    const StreamingStats stats =
-        stream_map(RowSource::of(view_of(x, {4000})), RowDestination::of(view_of(y, {4000})),
-                   [](const Chunk& c) { return negative(c.interior()); },
-                   {.chunk_rows = 1000, .buffers = 2, .record_timeline = true});
+    const StreamingStats stats = stream_map(RowSource::of(view_of(x, {4000})), RowDestination::of(view_of(y, {4000})),
+                                            [](const Chunk& c) { return negative(c.interior()); },
+                                            {.chunk_rows = 1000, .buffers = 2, .record_timeline = true});
     ASSERT_EQ(stats.timeline.size(), 12u);
     for (const StreamingSpan& span : stats.timeline) {
         EXPECT_GE(span.end_ms, span.start_ms) << span.phase;
@@ -185,9 +184,11 @@ TEST_F(Streaming, StoppingBetweenChunksLeavesTheProcessWorking) {
     int calls = 0;
     EXPECT_THROW(stream_map(RowSource::of(view_of(x, {10000})), RowDestination::of(view_of(y, {10000})),
                             [](const Chunk& c) { return negative(c.interior()); },
-                            {.chunk_rows = 1000, .between_chunks = [&] {
-                                 if (++calls == 4) throw UsageError("stopped");
-                             }}),
+                            {.chunk_rows = 1000,
+                             .between_chunks =
+                                 [&] {
+                                     if (++calls == 4) throw UsageError("stopped");
+                                 }}),
                  UsageError);
     EXPECT_EQ(y[0], -x[0]);  // the chunks before it were done
     // and the next call works
@@ -203,29 +204,35 @@ TEST_F(Streaming, BadInputIsAClearError) {
     const auto map = [&](RowSource in, const ChunkWork& work, const StreamingOptions& options) {
         stream_map(std::move(in), RowDestination::of(view_of(y, {1000})), work, options);
     };
-    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError,
-                                  map(RowSource::of(view_of(x, {1000})), identity, {.chunk_rows = 10, .halo_before = 11})),
-                "larger than a chunk");
-    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError,
-                                  map(RowSource::of(view_of(x, {1000})), [](const Chunk& c) {
-                                      return c.interior().index({Slice{0, 1, std::nullopt}});
-                                  }, {.chunk_rows = 100})),
-                "returned 1 rows for the chunk at row 0 of 100 rows");
-    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError,
-                                  map(RowSource::of(view_of(x, {1000})), [](const Chunk& c) {
-                                      return c.offset == 0 ? c.interior() : c.interior().astype(DType::float32);
-                                  }, {.chunk_rows = 100})),
-                "rows of float32 () for the chunk at row 100, and rows of float64 () before");
-    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError,
-                                  map(RowSource::reader(DType::float64, {}, [](const HostView& s) { return s.shape[0] + 1; }),
-                                      identity, {.chunk_rows = 100})),
-                "the reader said it wrote 101 rows where at most 100 fit");
+    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, map(RowSource::of(view_of(x, {1000})), identity,
+                                                                {.chunk_rows = 10, .halo_before = 11})),
+                    "larger than a chunk");
+    expect_contains(
+        GPUKIT_MESSAGE_OF(InvalidArgumentError, map(RowSource::of(view_of(x, {1000})),
+                                                    [](const Chunk& c) {
+                                                        return c.interior().index({Slice{0, 1, std::nullopt}});
+                                                    },
+                                                    {.chunk_rows = 100})),
+        "returned 1 rows for the chunk at row 0 of 100 rows");
+    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, map(RowSource::of(view_of(x, {1000})),
+                                                                [](const Chunk& c) {
+                                                                    return c.offset == 0
+                                                                               ? c.interior()
+                                                                               : c.interior().astype(DType::float32);
+                                                                },
+                                                                {.chunk_rows = 100})),
+                    "rows of float32 () for the chunk at row 100, and rows of float64 () before");
+    expect_contains(
+        GPUKIT_MESSAGE_OF(InvalidArgumentError,
+                          map(RowSource::reader(DType::float64, {}, [](const HostView& s) { return s.shape[0] + 1; }),
+                              identity, {.chunk_rows = 100})),
+        "the reader said it wrote 101 rows where at most 100 fit");
     EXPECT_THROW(map(RowSource::of(view_of(x, {1000})), identity, {.buffers = 0}), InvalidArgumentError);
     std::vector<double> short_output(10);
-    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError,
-                                  stream_map(RowSource::of(view_of(x, {1000})),
-                                             RowDestination::of(view_of(short_output, {10})), identity)),
-                "the output has 10 rows");
+    expect_contains(
+        GPUKIT_MESSAGE_OF(InvalidArgumentError, stream_map(RowSource::of(view_of(x, {1000})),
+                                                           RowDestination::of(view_of(short_output, {10})), identity)),
+        "the output has 10 rows");
     // and the device still works
     EXPECT_EQ(sum(Array::from_host(std::span<const double>(x), {1000})).to_vector<double>()[0],
               std::accumulate(x.begin(), x.end(), 0.0));

@@ -18,17 +18,19 @@ using detail::concat;
 StreamingStats stream_convolve(RowSource in, const Array& v, ConvolveMode mode, const RowDestination& out,
                                const StreamingOptions& options) {
     if (!in.row_shape().empty())
-        throw InvalidArgumentError(concat("streaming convolve: the input's rows are ", format_shape(in.row_shape()),
-                                          "; it must be 1-D"));
+        throw InvalidArgumentError(
+            concat("streaming convolve: the input's rows are ", format_shape(in.row_shape()), "; it must be 1-D"));
     if (v.ndim() != 1) throw InvalidArgumentError("streaming convolve: v must be 1-D");
     if (v.size() == 0) throw InvalidArgumentError("streaming convolve: v cannot be empty");
     if (options.halo_before != 0 || options.halo_after != 0)
-        throw InvalidArgumentError("streaming convolve: the halos are the convolution's own (len(v) - 1 rows before "
-                                   "each chunk); leave halo_before and halo_after 0");
+        throw InvalidArgumentError(
+            "streaming convolve: the halos are the convolution's own (len(v) - 1 rows before "
+            "each chunk); leave halo_before and halo_after 0");
     const std::int64_t n = in.total_rows(), m = v.size();
     if (n < 0 && mode != ConvolveMode::full)
-        throw InvalidArgumentError("streaming convolve: mode 'same' and 'valid' keep a window that depends on the "
-                                   "input's length; give the reader's total_rows");
+        throw InvalidArgumentError(
+            "streaming convolve: mode 'same' and 'valid' keep a window that depends on the "
+            "input's length; give the reader's total_rows");
     if (n == 0) throw InvalidArgumentError("streaming convolve: a cannot be empty");
     if (n >= 0 && n < m) {
         // Shorter than v: NumPy swaps the operands. The input fits on the device beside v.

@@ -14,24 +14,20 @@ namespace gpukit {
 
 namespace {
 
-// The smallest and largest value of every row, by a first pass: [min, max] as float64.
-BinRange streamed_range(RowSource in, const StreamingOptions& options) {
-    const Array bounds = stream_reduce(
-        std::move(in),
-        [](const Chunk& chunk) {
-            const Array values = chunk.interior();
-            const std::array<Array, 2> pair{min(values).astype(DType::float64), max(values).astype(DType::float64)};
-            return stack(pair);
-        },
-        [](const Array& a, const Array& b) {
-            const Array low = minimum(a.index({std::int64_t{0}}), b.index({std::int64_t{0}}));
-            const Array high = maximum(a.index({std::int64_t{1}}), b.index({std::int64_t{1}}));
-            const std::array<Array, 2> pair{low, high};
-            return stack(pair);
+// The smallest and largest value of every row, by a first pass: [min, max] in the rows' dtype, the
+// two values NumPy's histogram makes its edges from where no range is given.
+Array streamed_bounds(RowSource in, const StreamingOptions& options) {
+    const auto pair = [](const Array& low, const Array& high) {
+        const std::array<Array, 2> both{low, high};
+        return stack(both);
+    };
+    return stream_reduce(
+        std::move(in), [&](const Chunk& chunk) { return pair(min(chunk.interior()), max(chunk.interior())); },
+        [&](const Array& a, const Array& b) {
+            return pair(minimum(a.index({std::int64_t{0}}), b.index({std::int64_t{0}})),
+                        maximum(a.index({std::int64_t{1}}), b.index({std::int64_t{1}})));
         },
         options);
-    const auto host = bounds.to_vector<double>();
-    return {host[0], host[1]};
 }
 
 }  // namespace
@@ -39,18 +35,22 @@ BinRange streamed_range(RowSource in, const StreamingOptions& options) {
 Histogram stream_histogram(RowSource in, const HistogramOptions& options, const StreamingOptions& streaming,
                            StreamingStats* stats) {
     if (options.weights)
-        throw InvalidArgumentError("streaming histogram: weights are not streamed; histogram the chunks yourself "
-                                   "with stream_reduce");
+        throw InvalidArgumentError(
+            "streaming histogram: weights are not streamed; histogram the chunks yourself "
+            "with stream_reduce");
     if (std::holds_alternative<std::string>(options.bins))
         throw InvalidArgumentError("streaming histogram: bin estimators ('" + std::get<std::string>(options.bins) +
                                    "') need all the data at once; give a number of bins and a range, or the edges");
     HistogramOptions per_chunk = options;
     per_chunk.density = false;
-    if (std::holds_alternative<std::int64_t>(options.bins) && !options.range) {
+    if (std::holds_alternative<std::int64_t>(options.bins) && !options.range && in.total_rows() != 0) {
         if (!in.rereadable())
-            throw InvalidArgumentError("streaming histogram: without range= the values are read twice (once for "
-                                       "their range), and a reader's rows can be read only once: give range=");
-        per_chunk.range = streamed_range(in.again(), streaming);
+            throw InvalidArgumentError(
+                "streaming histogram: without range= the values are read twice (once for "
+                "their range), and a reader's rows can be read only once: give range=");
+        // The edges NumPy makes from the data's extremes (in their dtype: float32 data, float32 edges),
+        // every chunk binned by them.
+        per_chunk.bins = histogram_bin_edges(streamed_bounds(in.again(), streaming), per_chunk);
     }
     // The edges: what numpy.histogram gives for these bins and this range over data of this dtype.
     const Array sample = zeros({0}, in.dtype());

@@ -109,7 +109,7 @@ std::int64_t chosen_chunk_rows(const Device& device, const RowSource& in, const 
     const std::int64_t row_bytes = std::max<std::int64_t>(in.row_bytes(), 1);
     const std::size_t free_bytes = device.memory_info().free_bytes;
     const std::size_t target =
-        std::min(largest_chunk_bytes, free_bytes / (4 * static_cast<std::size_t>(options.buffers)));
+        std::min(largest_chunk_bytes, free_bytes / (8 * static_cast<std::size_t>(options.buffers)));
     std::int64_t rows = std::max<std::int64_t>(1, static_cast<std::int64_t>(target) / row_bytes);
     if (in.total_rows() >= 0) rows = std::min(rows, std::max<std::int64_t>(in.total_rows(), 1));
     return std::max({rows, options.halo_before, options.halo_after});
@@ -217,8 +217,8 @@ void Pipeline::run(const std::function<void(Slot&, const Chunk&)>& enqueue, cons
             StreamScope scope(slot.stream);
             ChunkEvents* timing = nullptr;
             if (options_.record_timeline) {
-                timing = &events_.emplace_back(ChunkEvents{index, chunk, Event(device_), Event(device_),
-                                                           Event(device_), Event(device_)});
+                timing = &events_.emplace_back(
+                    ChunkEvents{index, chunk, Event(device_), Event(device_), Event(device_), Event(device_)});
                 timing->start.record(slot.stream);
             }
             const std::size_t bytes = static_cast<std::size_t>(data_rows * row_bytes_);

@@ -24,8 +24,8 @@ template <class View>
 void require_rows(const View& host, const char* what) {
     if (host.shape.empty()) throw InvalidArgumentError(concat("streaming: the ", what, " is 0-D: it has no rows"));
     if (!is_c_contiguous(host.shape, host.strides, static_cast<std::int64_t>(itemsize(host.dtype))))
-        throw InvalidArgumentError(concat("streaming: the ", what,
-                                          " must be C-contiguous (rows one after another); copy it first"));
+        throw InvalidArgumentError(
+            concat("streaming: the ", what, " must be C-contiguous (rows one after another); copy it first"));
 }
 
 }  // namespace
@@ -74,7 +74,8 @@ std::int64_t RowSource::read(std::byte* staging, std::int64_t max_rows, detail::
     if (!reader_) {
         written = std::min(max_rows, host_rows_ - next_row_);
         if (written > 0)
-            team.copy(staging, host_ + static_cast<std::size_t>(next_row_) * row, static_cast<std::size_t>(written) * row);
+            team.copy(staging, host_ + static_cast<std::size_t>(next_row_) * row,
+                      static_cast<std::size_t>(written) * row);
         next_row_ += written;
     } else {
         // A reader may give fewer rows than asked: ask again until the staging is full or it ends.
@@ -85,8 +86,8 @@ std::int64_t RowSource::read(std::byte* staging, std::int64_t max_rows, detail::
             const HostView view(staging + static_cast<std::size_t>(written) * row, dtype_, shape);
             const std::int64_t got = reader_(view);
             if (got < 0 || got > shape[0])
-                throw InvalidArgumentError(concat("streaming: the reader said it wrote ", got, " rows where at most ",
-                                                  shape[0], " fit"));
+                throw InvalidArgumentError(
+                    concat("streaming: the reader said it wrote ", got, " rows where at most ", shape[0], " fit"));
             if (got == 0) reader_done_ = true;
             written += got;
         }
@@ -129,8 +130,7 @@ RowDestination RowDestination::place(Place place) {
                                               format_shape(host.shape), ", not ", to_string(rows.dtype), " ",
                                               format_shape(rows.shape)));
         require_rows(host, "output");
-        team.copy(host.data, rows.data,
-                  static_cast<std::size_t>(rows.shape[0] * bytes_of_row(rows.dtype, row_shape)));
+        team.copy(host.data, rows.data, static_cast<std::size_t>(rows.shape[0] * bytes_of_row(rows.dtype, row_shape)));
     });
 }
 
@@ -141,8 +141,8 @@ RowDestination RowDestination::window(RowDestination inner, std::int64_t begin, 
         if (first >= last) return;
         ConstHostView kept = rows;
         kept.shape[0] = last - first;
-        kept.data = rows.data + static_cast<std::size_t>((first - offset) *
-                                                         bytes_of_row(rows.dtype, row_shape_of(rows.shape)));
+        kept.data =
+            rows.data + static_cast<std::size_t>((first - offset) * bytes_of_row(rows.dtype, row_shape_of(rows.shape)));
         inner.deliver(first - begin, kept, team);
     });
 }
