@@ -1,0 +1,133 @@
+"""gpukit.streaming on data larger than one chunk: a sum and a histogram over a host array, against
+the pinned host-to-device copy rate measured in the same run (the ceiling: every byte crosses the
+bus once), the plain loop (copy a chunk, reduce it, next chunk: one stream) in gpukit and PyTorch,
+and a picture of the overlap from recorded events.
+
+    python bench/streaming_bench.py --gib 48 --timeline timeline.png
+
+The host array is ordinary (pageable) NumPy memory, as a user's would be; gpukit copies it into
+pinned staging with several threads while earlier chunks cross the bus.
+"""
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+import gpukit as gk
+
+
+def pinned_h2d_rate(gib=1.0, repeats=10):
+    """Bytes per second of a copy from pinned host memory to the device (gpukit's, CUDA events)."""
+    n = int(gib * (1 << 30)) // 4
+    host = gk.pinned_empty((n,), np.float32)
+    host[:] = 1
+    device = gk.empty((n,), np.float32)
+    stream = gk.Stream()
+    rates = []
+    for _ in range(repeats):
+        start, end = gk.Event(), gk.Event()
+        start.record(stream)
+        device.set(host, stream=stream)
+        end.record(stream)
+        end.synchronize()
+        rates.append(host.nbytes / (start.elapsed_time(end) / 1e3))
+    return statistics.median(rates)
+
+
+def timed(step, repeats):
+    times = []
+    for _ in range(repeats):
+        gk.synchronize()
+        begin = time.perf_counter()
+        result = step()
+        gk.synchronize()
+        times.append(time.perf_counter() - begin)
+    return statistics.median(times), result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--gib", type=float, default=8.0, help="the host array's size (float32)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--timeline", help="write the overlap picture of a 4 GiB run here (PNG)")
+    args = parser.parse_args()
+
+    n = int(args.gib * (1 << 30)) // 4
+    block = np.random.default_rng(0).random(1 << 24, dtype=np.float32)
+    n -= n % block.size
+    begin = time.perf_counter()
+    x = np.empty(n, np.float32)
+    x.reshape(-1, block.size)[:] = block  # tiled: the expected results follow from one block's
+    tiles = n // block.size
+    print(f"host array: {x.nbytes / 2**30:.1f} GiB float32 ({n} values), made in {time.perf_counter() - begin:.1f} s")
+    device = gk.get_device()
+    free, total = device.mem_info
+    print(f"device: {device.name}, {free / 2**30:.0f} of {total / 2**30:.0f} GiB free")
+
+    ceiling = pinned_h2d_rate()
+    print(f"pinned host->device copy (the ceiling): {ceiling / 1e9:.1f} GB/s")
+    rows = []
+
+    def report(name, seconds, check):
+        rate = x.nbytes / seconds
+        rows.append((name, seconds, rate))
+        print(f"{name:58s} {seconds:7.3f} s {rate / 1e9:7.1f} GB/s {rate / ceiling:6.1%} of pinned H2D   {check}",
+              flush=True)
+
+    expected_sum = float(block.sum(dtype=np.float64)) * tiles
+    expected_hist = np.histogram(block, 256, (0, 1))[0] * tiles
+    for buffers in (2, 3):
+        for chunk_mib in (64, 256):
+            for threads in (8, 16):
+                options = {"buffers": buffers, "chunk_rows": (chunk_mib << 20) // 4, "copy_threads": threads,
+                           "progress": False}
+                seconds, total = timed(lambda o=options: gk.streaming.sum(x, dtype=np.float64, **o), args.repeats)
+                error = abs(float(gk.asnumpy(total)) - expected_sum) / expected_sum
+                report(f"streaming.sum, {buffers} buffers, {chunk_mib} MiB chunks, {threads} threads", seconds,
+                       f"rel. error {error:.1e}")
+    best = {"buffers": 3, "chunk_rows": (64 << 20) // 4, "copy_threads": 16, "progress": False}
+    seconds, (hist, _) = timed(lambda: gk.streaming.histogram(x, bins=256, range=(0, 1), **best), args.repeats)
+    report("streaming.histogram 256 bins, 3 buffers, 64 MiB, 16 threads", seconds,
+           "counts equal" if np.array_equal(gk.asnumpy(hist), expected_hist) else "COUNTS DIFFER")
+
+    chunk = (256 << 20) // 4
+
+    def naive_gpukit():
+        total = 0.0
+        for start in range(0, n, chunk):
+            total += float(gk.asnumpy(gk.sum(gk.asarray(x[start:start + chunk]), dtype=np.float64)))
+        return total
+
+    seconds, total = timed(naive_gpukit, 1)
+    report("plain loop, gpukit (asarray, sum, next; 256 MiB)", seconds,
+           f"rel. error {abs(total - expected_sum) / expected_sum:.1e}")
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    if torch is not None:
+        def naive_torch():
+            total = 0.0
+            for start in range(0, n, chunk):
+                on_device = torch.from_numpy(x[start:start + chunk]).to("cuda")  # not a backend: PyTorch's device
+                total += float(on_device.sum(dtype=torch.float64))
+            return total
+
+        seconds, total = timed(naive_torch, 1)
+        report("plain loop, PyTorch (.to('cuda'), sum, next; 256 MiB)", seconds,
+               f"rel. error {abs(total - expected_sum) / expected_sum:.1e}")
+
+    if args.timeline:
+        part = x[: (4 << 30) // 4]
+        stats = {}
+        gk.streaming.map(gk.sqrt, part, out=np.empty_like(part), stats=stats, timeline=True,
+                         **{**best, "chunk_rows": (256 << 20) // 4})
+        gk.streaming.plot_timeline(stats, args.timeline,
+                                   title=f"gpukit.streaming.map(sqrt) over 4 GiB, 3 streams ({device.name})")
+        print(f"timeline: {args.timeline} ({stats['chunks']} chunks, {stats['seconds']:.2f} s)")
+
+
+if __name__ == "__main__":
+    main()
