@@ -79,17 +79,17 @@ def main():
     expected_sum = float(block.sum(dtype=np.float64)) * tiles
     expected_hist = np.histogram(block, 256, (0, 1))[0] * tiles
     for buffers in (2, 3):
-        for chunk_mib in (64, 256):
-            for threads in (8, 16):
+        for chunk_mib in (32, 64, 128):
+            for threads in (16,):
                 options = {"buffers": buffers, "chunk_rows": (chunk_mib << 20) // 4, "copy_threads": threads,
                            "progress": False}
                 seconds, total = timed(lambda o=options: gk.streaming.sum(x, dtype=np.float64, **o), args.repeats)
                 error = abs(float(gk.asnumpy(total)) - expected_sum) / expected_sum
                 report(f"streaming.sum, {buffers} buffers, {chunk_mib} MiB chunks, {threads} threads", seconds,
                        f"rel. error {error:.1e}")
-    best = {"buffers": 3, "chunk_rows": (64 << 20) // 4, "copy_threads": 16, "progress": False}
+    best = {"buffers": 2, "chunk_rows": (64 << 20) // 4, "copy_threads": 16, "progress": False}
     seconds, (hist, _) = timed(lambda: gk.streaming.histogram(x, bins=256, range=(0, 1), **best), args.repeats)
-    report("streaming.histogram 256 bins, 3 buffers, 64 MiB, 16 threads", seconds,
+    report("streaming.histogram 256 bins, 2 buffers, 64 MiB, 16 threads", seconds,
            "counts equal" if np.array_equal(gk.asnumpy(hist), expected_hist) else "COUNTS DIFFER")
 
     chunk = (256 << 20) // 4

