@@ -125,7 +125,7 @@ def main():
         gk.streaming.map(gk.sqrt, part, out=np.empty_like(part), stats=stats, timeline=True,
                          **{**best, "chunk_rows": (256 << 20) // 4})
         gk.streaming.plot_timeline(stats, args.timeline,
-                                   title=f"gpukit.streaming.map(sqrt) over 4 GiB, 3 streams ({device.name})")
+                                   title=f"gpukit.streaming.map(sqrt) over 4 GiB, {best['buffers']} streams ({device.name})")
         print(f"timeline: {args.timeline} ({stats['chunks']} chunks, {stats['seconds']:.2f} s)")
 
 

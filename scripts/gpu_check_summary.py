@@ -86,15 +86,19 @@ def demo_rows(path, rc):
     except (OSError, ValueError) as error:
         return [f"{'gpukit demo':<46}no results ({error}; exit {rc})"], False
     workloads = demo["workloads"]
-    correct = sum(workload["correct"] for workload in workloads)
+    correct = sum(workload["correct"] and workload.get("builtin_correct", True) for workload in workloads)
     device = demo["device"]
     lines = [f"{'gpukit demo (' + demo['sizes'] + ' sizes, ' + device['backend'] + ')':<46}"
              f"{correct} of {len(workloads)} results match NumPy" + ("" if rc == "0" else f", exit {rc}")]
-    lines.append(f"  {'workload':<28}{'size':<22}{'kernels':>11}{'achieved':>15}{'vs NumPy':>10}")
+    lines.append(f"  {'workload':<28}{'size':<22}{'kernels':>11}{'achieved':>15}{'vs NumPy':>10}{'built-in':>12}")
     for workload in workloads:
+        builtin = workload.get("builtin_seconds")
         lines.append(f"  {workload['name']:<28}{workload['size']:<22}{workload['kernel_seconds'] * 1e3:>8.3f} ms"
                      f"{si(workload['rate'], workload['rate_unit']):>15}{workload['speedup']:>9.1f}x"
-                     + ("" if workload["correct"] else f"  WRONG: {workload['mismatch']}"))
+                     + (f"{builtin * 1e3:>9.3f} ms" if builtin is not None else "")
+                     + ("" if workload["correct"] else f"  WRONG: {workload['mismatch']}")
+                     + ("" if workload.get("builtin_correct", True) else
+                        f"  built-in WRONG: {workload['builtin_mismatch']}"))
     return lines, rc == "0" and correct == len(workloads)
 
 

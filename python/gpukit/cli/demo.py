@@ -1,5 +1,5 @@
 """gpukit demo: the course's workloads, as the course wrote them in CUDA C, on the best device
-here, each checked against NumPy and timed against it.
+here, each checked against NumPy and timed against it, beside gpukit's built-in operation.
 
 On a GPU the sizes fill the chip; without one the simulator runs them at sizes that take about a
 minute on two cores, and says so. Exit status 1 when any result differs from NumPy's."""
@@ -28,7 +28,9 @@ examples:
 
 columns: NumPy is the CPU's time; device+copies adds copying the inputs in and the result out to
 the kernels' time; speed-up is NumPy's time over the kernels'; achieved is the kernels' memory
-bandwidth (bytes they must move) or arithmetic rate (FLOP/s).
+bandwidth (bytes they must move) or arithmetic rate (FLOP/s); built-in is the time of gpukit's
+own operation for the same result (a + b, gpukit.sum, gpukit.bincount, @, gpukit.correlate,
+gpukit.ndimage.correlate), what a user past the course would call; result is ok when both match.
 """
 
 
@@ -83,7 +85,9 @@ class Result:
     numpy_seconds: float
     with_copies_seconds: float
     kernel_seconds: float
+    builtin_seconds: float  # gpukit's built-in operation for the same result
     mismatch: Optional[str]
+    builtin_mismatch: Optional[str]
 
     @property
     def speedup(self):
@@ -110,7 +114,7 @@ def run(args):
                 progress.show(step, f"{workload.name}: {what}")
 
             results.append(measure(workload, plan, say))
-    wrong = [result for result in results if result.mismatch is not None]
+    wrong = [result for result in results if result.mismatch is not None or result.builtin_mismatch is not None]
     if args.json:
         print(json.dumps(as_json(device, plan, results), indent=2))
     else:
@@ -119,7 +123,10 @@ def run(args):
         if wrong:
             print(f"{len(wrong)} of {len(results)} results differ from NumPy's:")
             for result in wrong:
-                print(f"  {result.name}: {result.mismatch}")
+                if result.mismatch is not None:
+                    print(f"  {result.name}: {result.mismatch}")
+                if result.builtin_mismatch is not None:
+                    print(f"  {result.name} (built-in): {result.builtin_mismatch}")
         else:
             print(f"All {len(results)} results match NumPy's.")
         print("The library's own operations beside NumPy, CuPy and PyTorch, over a sweep of sizes, with plots: "
@@ -145,8 +152,12 @@ def measure(workload, plan, say):
     say("timing the kernels")
     state = workload.upload()
     kernel_seconds = median_device_seconds(lambda: workload.launch(state), plan.kernel_repeats)
+    say("checking and timing gpukit's built-in operation")
+    # Fresh inputs: the course's saxpy updates y in place on every run.
+    builtin_mismatch = workload.mismatch(workload.builtin(workload.upload()).get(), expected)
+    builtin_seconds = median_device_seconds(lambda: workload.builtin(state), plan.kernel_repeats)
     return Result(workload.name, workload.size_text(), workload.work(), workload.rate_unit, numpy_seconds,
-                  with_copies_seconds, kernel_seconds, mismatch)
+                  with_copies_seconds, kernel_seconds, builtin_seconds, mismatch, builtin_mismatch)
 
 
 def header(device, plan):
@@ -169,7 +180,7 @@ def header(device, plan):
     return "\n".join(lines)
 
 
-COLUMNS = ("workload", "size", "NumPy", "device+copies", "kernels", "speed-up", "achieved", "result")
+COLUMNS = ("workload", "size", "NumPy", "device+copies", "kernels", "speed-up", "achieved", "built-in", "result")
 
 
 def table(results):
@@ -177,11 +188,12 @@ def table(results):
     rows = [COLUMNS] + [
         (result.name, result.size, format_seconds(result.numpy_seconds), format_seconds(result.with_copies_seconds),
          format_seconds(result.kernel_seconds), format_speedup(result.speedup),
-         format_rate(result.rate, result.rate_unit), "ok" if result.mismatch is None else "WRONG")
+         format_rate(result.rate, result.rate_unit), format_seconds(result.builtin_seconds),
+         "ok" if result.mismatch is None and result.builtin_mismatch is None else "WRONG")
         for result in results
     ]
     widths = [max(len(row[column]) for row in rows) for column in range(len(COLUMNS))]
-    left_aligned = (0, 1, 7)
+    left_aligned = (0, 1, 8)
     return ["  ".join(cell.ljust(width) if column in left_aligned else cell.rjust(width)
                       for column, (cell, width) in enumerate(zip(row, widths))).rstrip() for row in rows]
 
@@ -197,11 +209,14 @@ def as_json(device, plan, results):
                 "numpy_seconds": result.numpy_seconds,
                 "device_with_copies_seconds": result.with_copies_seconds,
                 "kernel_seconds": result.kernel_seconds,
+                "builtin_seconds": result.builtin_seconds,
                 "speedup": result.speedup,
                 "rate": result.rate,
                 "rate_unit": result.rate_unit,
                 "correct": result.mismatch is None,
                 "mismatch": result.mismatch,
+                "builtin_correct": result.builtin_mismatch is None,
+                "builtin_mismatch": result.builtin_mismatch,
             }
             for result in results
         ],

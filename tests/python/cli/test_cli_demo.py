@@ -32,6 +32,8 @@ def test_every_workload_runs_and_matches_numpy(quick_run):
     assert [workload["name"] for workload in report["workloads"]] == WORKLOAD_NAMES
     for workload in report["workloads"]:
         assert workload["correct"] is True and workload["mismatch"] is None, workload
+        assert workload["builtin_correct"] is True and workload["builtin_mismatch"] is None, workload
+        assert workload["builtin_seconds"] > 0
         assert workload["numpy_seconds"] > 0 and workload["kernel_seconds"] > 0
         assert workload["device_with_copies_seconds"] > 0
         assert workload["speedup"] == pytest.approx(workload["numpy_seconds"] / workload["kernel_seconds"])
@@ -46,11 +48,11 @@ def test_the_table_has_a_row_per_workload(capsys):
     assert lines[1] == "Quick run: tiny sizes, one run each; the times say little."
     header = next(line for line in lines if line.startswith("workload "))
     assert header.split() == ["workload", "size", "NumPy", "device+copies", "kernels", "speed-up", "achieved",
-                              "result"]
+                              "built-in", "result"]
     rows = lines[lines.index(header) + 1:lines.index(header) + 1 + len(WORKLOAD_NAMES)]
     for name, row in zip(WORKLOAD_NAMES, rows):
         assert row.startswith(name)
-        assert re.search(r"\d+(\.\d+)?x +[\d.]+ [kMGT]?(B/s|FLOP/s) +ok$", row), row
+        assert re.search(r"\d+(\.\d+)?x +[\d.]+ [kMGT]?(B/s|FLOP/s) +[\d.]+ [mun]?s +ok$", row), row
     assert lines[-2] == f"All {len(WORKLOAD_NAMES)} results match NumPy's."
     assert lines[-1].endswith("gpukit bench --quick")
 

@@ -39,6 +39,10 @@ class VectorAdd(Workload):
     def mismatch(self, result, expected):
         return mismatch_beyond(result, expected, 0.0)  # one float32 addition, rounded as NumPy rounds it
 
+    def builtin(self, state):
+        a, b, _ = state
+        return a + b
+
 
 class Saxpy(Workload):
     """y = a * x + y, in place (PyCUDA's saxpy from the course)."""
@@ -74,3 +78,7 @@ class Saxpy(Workload):
     def mismatch(self, result, expected):
         # The GPU may fuse the multiply and add (one rounding instead of NumPy's two).
         return mismatch_beyond(result, expected, 2 * FLOAT32_EPSILON * (numpy.abs(self.a * self.x) + self.y))
+
+    def builtin(self, state):
+        x, y = state
+        return self.a * x + y

@@ -5,7 +5,7 @@ import math
 
 import numpy
 
-from ... import _creation, _interop
+from ... import _core, _creation, _interop
 from .workload import BLOCK, FLOAT32_EPSILON, Workload, blocks_for, course_kernels, mismatch_beyond, power_of_two_text
 
 
@@ -53,6 +53,9 @@ class Sum(Workload):
         bound = 2 * (math.log2(self.size) + 1) * FLOAT32_EPSILON * float(numpy.sum(numpy.abs(self.values)))
         return mismatch_beyond(result, expected, bound)
 
+    def builtin(self, state):
+        return _core.sum(state[0])
+
 
 class AbsSum(Sum):
     """The sum of the absolute values (the first pass takes them)."""
@@ -62,3 +65,6 @@ class AbsSum(Sum):
 
     def reference(self):
         return numpy.sum(numpy.abs(self.values))
+
+    def builtin(self, state):
+        return _core.sum(_core.abs(state[0]))

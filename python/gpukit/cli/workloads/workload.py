@@ -79,6 +79,12 @@ class Workload(abc.ABC):
     def mismatch(self, result, expected):
         """None when ``result`` is right, else what is wrong with it."""
 
+    @abc.abstractmethod
+    def builtin(self, state):
+        """The same result by gpukit's built-in operation, where a user past the course would reach
+        for it (``a + b``, ``gpukit.sum``, ``gpukit.histogram``, ``@``, ``gpukit.ndimage.correlate``),
+        on the uploaded inputs: a gpukit array, queued on the current stream."""
+
 
 def power_of_two_text(count):
     """``67108864`` -> ``'2^26'``; other counts as they are, with thousands separators."""
