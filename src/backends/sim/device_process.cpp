@@ -259,10 +259,15 @@ void DeviceProcess::supervise() {
         std::string why;
         bool started = false;
         sandbox_refused_ = false;
+        const auto stopping = [&] {
+            std::lock_guard lock(mutex_);
+            return shutting_down_;
+        };
         // A start fails when the device memory's address is taken in the new process (rare: each
         // process lays itself out at random); another try lands elsewhere. A sandbox the system
         // refuses is refused again: one try.
-        for (int attempt = 0; attempt < 3 && !started && !sandbox_refused_; ++attempt) started = spawn_once(why);
+        for (int attempt = 0; attempt < 3 && !started && !sandbox_refused_ && !stopping(); ++attempt)
+            started = spawn_once(why);
         if (!started) {
             std::unique_lock lock(mutex_);
             state_ = State::failed;
@@ -375,6 +380,20 @@ bool DeviceProcess::spawn_once(std::string& why) {
         return false;
     }
     pid_ = pid;
+    {
+        // The destructor may have begun before there was a pid to kill, and seen none: it waits
+        // for this thread, which would otherwise wait for a process no one ends.
+        std::lock_guard lock(mutex_);
+        if (shutting_down_) {
+            kill(pid, SIGKILL);
+            int status = 0;
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+            pid_ = 0;
+            if (!sandbox && control_->directory[0]) PrivateDirectory::adopt(bounded(control_->directory)).remove();
+            why = "the device is shutting down";
+            return false;
+        }
+    }
     // It says it serves, or why it cannot; or it dies.
     const auto deadline = Clock::now() + start_timeout;
     for (;;) {
