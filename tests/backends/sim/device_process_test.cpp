@@ -1,14 +1,18 @@
 // tests/backends/sim/device_process_test.cpp: the simulator's device process seen from the host:
 // a give-up (abandon) restarts it for the requests in flight at the time only; a request made
-// right after waits for the next process instead of failing in the killed one.
+// right after waits for the next process instead of failing in the killed one; destroying it
+// while it restarts returns.
 #include "backends/sim/device_process.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "backends/sim/device_memory.hpp"
 #include "backends/sim/host_compiler.hpp"
@@ -47,6 +51,23 @@ TEST(DeviceProcessAbandon, ARequestRightAfterAnAbandonRunsInTheNextDeviceProcess
             ADD_FAILURE() << "round " << round << ": the load after the abandon failed: " << e.what();
         }
         EXPECT_EQ(process.starts(), starts + 1) << "round " << round << ": the load ran in the killed process";
+    }
+}
+
+// Destroyed while the device process is being started again, the owner ends that process and
+// returns: its destructor could see no pid yet, kill nothing, and wait forever for the supervisor,
+// which waited for the process it had just started.
+TEST(DeviceProcessAbandon, DestroyingItWhileItRestartsReturns) {
+    for (int round = 0; round < 40; ++round) {
+        DeviceMemory memory(std::size_t{64} << 20);
+        auto process = std::make_unique<DeviceProcess>(memory, 0);
+        if (!process->start()) GTEST_SKIP() << process->start_failure();
+        ASSERT_TRUE(process->abandon("the test gave up the device's work"));
+        // At moments spread over the restart: the window was the spawn, before the new pid was known.
+        std::this_thread::sleep_for(std::chrono::microseconds(100 * round));
+        const auto begin = std::chrono::steady_clock::now();
+        process.reset();
+        EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(10)) << "round " << round;
     }
 }
 
