@@ -68,7 +68,7 @@ std::unique_ptr<Source> to_source(nb::handle source, nb::handle dtype, nb::handl
 }
 
 // A destination: a NumPy array, or a callable that places each run of rows.
-RowDestination to_destination(nb::handle destination, std::shared_ptr<std::optional<NumpyHost>> holder) {
+RowDestination to_destination(nb::handle destination, const std::shared_ptr<std::optional<NumpyHost>>& holder) {
     if (PyCallable_Check(destination.ptr())) {
         nb::object place = nb::borrow(destination);
         return RowDestination::place(
