@@ -14,13 +14,16 @@
 // calling thread waits for the slot's previous chunk, hands that chunk's results on from the pinned
 // staging, copies the next rows into the pinned staging (with several threads: one thread's memcpy
 // is slower than the bus), then queues on the slot's stream the copy to the device, the work and
-// the copy back. So chunk k's copy in overlaps chunk k-1's work and chunk k-2's copy out. The work
+// the copy back. So chunk k's copy in overlaps chunk k-1's work and chunk k-2's copy out. An input
+// in page-locked memory (a PinnedBuffer, gpukit.pinned_empty) without halos skips the staging: the
+// copy engine reads it where it is. The work
 // is called on the calling thread with the slot's stream current: gpukit operations it calls queue
 // there.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,6 +75,11 @@ public:
 
     // Used by the pipeline: the next rows, at most max_rows, into `staging`; how many were written.
     std::int64_t read(std::byte* staging, std::int64_t max_rows, detail::CopyTeam& team);
+    // Used by the pipeline where the rows are copied to the device in place: the bytes of of()'s
+    // rows (empty for a reader, or with zeros after), and the next rows, at most max_rows, taken
+    // without copying (`where` they are).
+    std::span<const std::byte> host_bytes() const noexcept;
+    std::int64_t take(std::int64_t max_rows, const std::byte*& where);
 
 private:
     RowSource() = default;
@@ -119,6 +127,7 @@ struct StreamingSpan {
 struct StreamingStats {
     std::int64_t rows = 0, chunks = 0;
     std::int64_t bytes_in = 0, bytes_out = 0;
+    bool in_place = false;                // the input was page-locked: copied from where it is, not staged
     double seconds = 0;                   // the whole call, host clock
     std::vector<StreamingSpan> timeline;  // with StreamingOptions::record_timeline
 };

@@ -108,6 +108,7 @@ nb::dict stats_dict(const StreamingStats& stats) {
     result["chunks"] = stats.chunks;
     result["bytes_in"] = stats.bytes_in;
     result["bytes_out"] = stats.bytes_out;
+    result["in_place"] = stats.in_place;
     result["seconds"] = stats.seconds;
     nb::list spans;
     for (const StreamingSpan& span : stats.timeline)

@@ -118,6 +118,12 @@ public:
                                NativeStream stream) = 0;
     virtual void copy_to_host(int device, void* dst, std::uint64_t src, std::size_t bytes,
                               std::optional<NativeStream> stream) = 0;
+    // Whether [address, address + bytes) lies in one page-locked host allocation: asynchronous
+    // copies may then read it in place, without staging. False where it cannot tell.
+    virtual bool host_range_is_pinned(int device, const void* address, std::size_t bytes) {
+        static_cast<void>(device), static_cast<void>(address), static_cast<void>(bytes);
+        return false;
+    }
     virtual void copy_on_device(int device, std::uint64_t dst, std::uint64_t src, std::size_t bytes,
                                 std::optional<NativeStream> stream) = 0;
     virtual void fill(int device, std::uint64_t dst, std::uint8_t value, std::size_t bytes,

@@ -75,6 +75,35 @@ TEST_F(Streaming, AMapGivesEveryRowsResultWhateverTheChunkingAndBuffers) {
     }
 }
 
+TEST_F(Streaming, APageLockedInputIsCopiedFromWhereItIs) {
+    const std::int64_t n = 100003;
+    const std::vector<double> x = random_doubles(static_cast<std::size_t>(n), 11);
+    const PinnedBuffer pinned(x.size() * sizeof(double));
+    std::memcpy(pinned.data(), x.data(), x.size() * sizeof(double));
+    const ConstHostView rows(pinned.data(), DType::float64, {n});
+    for (const int buffers : {1, 2, 3}) {
+        std::vector<double> y(x.size());
+        const StreamingStats stats =
+            stream_map(RowSource::of(rows), RowDestination::of(view_of(y, {n})),
+                       [](const Chunk& c) { return c.interior() * 3.0; }, {.chunk_rows = 7777, .buffers = buffers});
+        EXPECT_TRUE(stats.in_place);
+        for (std::size_t i = 0; i < x.size(); ++i) ASSERT_EQ(y[i], 3 * x[i]) << "row " << i;
+        const Array total = stream_reduce(
+            RowSource::of(rows), [](const Chunk& c) { return sum(c.interior()); },
+            [](const Array& a, const Array& b) { return add(a, b); }, {.chunk_rows = 10000, .buffers = buffers});
+        EXPECT_EQ(total.to_vector<double>()[0], std::accumulate(x.begin(), x.end(), 0.0));
+    }
+    // Ordinary memory, a part of the pinned buffer past its end, or halos: staged.
+    std::vector<double> y(x.size());
+    EXPECT_FALSE(stream_map(RowSource::of(view_of(x, {n})), RowDestination::of(view_of(y, {n})), [](const Chunk& c) {
+                     return c.interior();
+                 }).in_place);
+    EXPECT_FALSE(stream_map(RowSource::of(rows), RowDestination::of(view_of(y, {n})),
+                            [](const Chunk& c) { return c.interior(); }, {.chunk_rows = 1000, .halo_before = 1})
+                     .in_place);
+    EXPECT_EQ(y[n - 1], x[n - 1]);
+}
+
 TEST_F(Streaming, RowsOfSeveralValuesMapToRowsOfAnotherShape) {
     const std::int64_t rows = 777;
     const std::vector<double> x = random_doubles(static_cast<std::size_t>(rows * 3), 2);

@@ -59,6 +59,18 @@ def test_rows_of_several_values_and_a_layout_that_is_not_c_contiguous(buffers):
     np.testing.assert_array_equal(gk.streaming.map(gk.negative, transposed, chunk_rows=50), -transposed)
 
 
+def test_a_page_locked_input_is_copied_from_where_it_is():
+    x = gk.pinned_empty((100003,), np.float32)
+    x[:] = random_values(x.shape, np.float32, 13)
+    stats = {}
+    np.testing.assert_array_equal(gk.streaming.map(lambda c: c * 3, x, chunk_rows=7777, stats=stats), x * 3)
+    assert stats["in_place"] is True
+    assert float(gk.asnumpy(gk.streaming.sum(x, dtype=np.float64, chunk_rows=10000))) == pytest.approx(
+        float(x.sum(dtype=np.float64)), rel=1e-12)
+    gk.streaming.map(lambda c: c, np.array(x), stats=stats)
+    assert stats["in_place"] is False
+
+
 def test_an_elementwise_kernel_maps_and_results_fill_a_given_array():
     double = gk.ElementwiseKernel("T x", "T y", "y = x * 2", "stream_double")
     x = random_values(5000, np.float32, 3)

@@ -188,6 +188,25 @@ public:
             api_.cuMemFree(static_cast<CUdeviceptr>(address));
     }
 
+    bool host_range_is_pinned(int device, const void* address, std::size_t bytes) override {
+        if (bytes == 0 || !make_current_quietly(device)) return false;
+        // Both ends in page-locked host memory of one allocation. The driver answers pageable
+        // memory with an error: that is the "no", not a failure.
+        const auto allocation_of = [&](std::uintptr_t at) -> std::optional<CUdeviceptr> {
+            unsigned int type = 0;
+            CUdeviceptr start = 0;
+            const auto pointer = static_cast<CUdeviceptr>(at);
+            if (api_.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, pointer) != CUDA_SUCCESS ||
+                type != CU_MEMORYTYPE_HOST ||
+                api_.cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, pointer) != CUDA_SUCCESS)
+                return std::nullopt;
+            return start;
+        };
+        const auto first = reinterpret_cast<std::uintptr_t>(address);
+        const auto head = allocation_of(first), tail = allocation_of(first + bytes - 1);
+        return head && tail && *head == *tail;
+    }
+
     void copy_to_device(int device, std::uint64_t dst, const void* src, std::size_t bytes,
                         std::optional<NativeStream> stream) override {
         auto& s = activate(device, "copy to");

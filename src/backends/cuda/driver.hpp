@@ -28,7 +28,7 @@ namespace gpukit::detail::cuda {
     REQUIRED(cuDeviceTotalMem) REQUIRED(cuDeviceGetPCIBusId) REQUIRED(cuDevicePrimaryCtxRetain)                \
     REQUIRED(cuCtxSetCurrent) REQUIRED(cuCtxGetCurrent) VERSIONED(cuCtxSynchronize, 12000) REQUIRED(cuMemGetInfo) \
     REQUIRED(cuMemAlloc) REQUIRED(cuMemAllocManaged) REQUIRED(cuMemFree) REQUIRED(cuMemHostAlloc)             \
-    REQUIRED(cuMemFreeHost)                                                                                    \
+    REQUIRED(cuMemFreeHost) REQUIRED(cuPointerGetAttribute)                                                    \
     REQUIRED(cuMemcpyHtoD) REQUIRED(cuMemcpyDtoH) REQUIRED(cuMemcpyDtoD) REQUIRED(cuMemcpyHtoDAsync)           \
     REQUIRED(cuMemcpyDtoHAsync) REQUIRED(cuMemcpyDtoDAsync) REQUIRED(cuMemsetD8) REQUIRED(cuMemsetD8Async)     \
     REQUIRED(cuStreamCreate) REQUIRED(cuStreamDestroy) REQUIRED(cuStreamSynchronize) REQUIRED(cuStreamQuery)   \

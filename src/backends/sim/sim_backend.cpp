@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -247,7 +248,7 @@ public:
         allocated_ += rounded;
         if (kind == MemoryKind::pinned) {
             std::lock_guard lock(pinned_mutex_);
-            pinned_.insert(*address);
+            pinned_.emplace(*address, bytes);
             return *address;
         }
         // The host writes managed memory without telling anyone: initcheck counts it as written.
@@ -274,6 +275,16 @@ public:
             free_now(kind, address);  // no memory to put it off: at once, as before
         }
     }
+    bool host_range_is_pinned(int device, const void* address, std::size_t bytes) override {
+        check_device(device);
+        const auto first = reinterpret_cast<std::uint64_t>(address);
+        std::lock_guard lock(pinned_mutex_);
+        auto after = pinned_.upper_bound(first);
+        if (bytes == 0 || after == pinned_.begin()) return false;
+        const auto& [start, size] = *std::prev(after);
+        return first + bytes <= start + size;
+    }
+
     void copy_to_device(int device, std::uint64_t dst, const void* src, std::size_t bytes,
                         std::optional<NativeStream> stream) override {
         check_device(device);
@@ -549,7 +560,7 @@ private:
             local_ = std::make_unique<LocalExecutor>(memory_.fd(), memory_.base());
             local_->directory().remove_at_exit();
             // What check mode knows of the allocations so far: each counts as written.
-            std::set<std::uint64_t> pinned;
+            std::map<std::uint64_t, std::size_t> pinned;
             {
                 std::lock_guard lock(pinned_mutex_);
                 pinned = pinned_;
@@ -605,9 +616,9 @@ private:
     std::atomic<std::uint64_t> next_module_{0};
     std::atomic<std::size_t> allocated_{0};  // rounded bytes of live allocations
     std::mutex pinned_mutex_;
-    std::set<std::uint64_t> pinned_;
-    std::mutex hazards_mutex_;     // guards hazards_
-    std::vector<Hazard> hazards_;  // found by check-mode launches, not yet taken
+    std::map<std::uint64_t, std::size_t> pinned_;  // page-locked allocations: address, bytes
+    std::mutex hazards_mutex_;                     // guards hazards_
+    std::vector<Hazard> hazards_;                  // found by check-mode launches, not yet taken
     StreamScheduler streams_;
     std::once_flag solver_once_;
     std::unique_ptr<SolverLibrary> solver_;

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "backends/backend.hpp"
 #include "gpukit/current_stream.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/event.hpp"
@@ -42,6 +43,7 @@ struct ChunkEvents {
 struct Slot {
     Stream stream;  // declared first: destroyed last, after the arrays made in its order
     std::optional<PinnedBuffer> staging_in;
+    const std::byte* rows_in = nullptr;  // where the chunk's rows are: the staging, or a pinned input in place
     std::optional<Array> device_in;
     Event done;
     bool in_flight = false;
@@ -95,6 +97,7 @@ private:
     std::int64_t rows_done_ = 0, chunks_ = 0, bytes_in_ = 0;
     std::int64_t previous_data_rows_ = 0;
     bool source_ended_ = false;
+    bool in_place_ = false;  // the input is page-locked: copied to the device from where it is
     std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 
@@ -134,6 +137,10 @@ Pipeline::Pipeline(RowSource& in, const StreamingOptions& options)
         throw InvalidArgumentError(concat("streaming: a halo of ", std::max(hb_, ha_),
                                           " rows is larger than a chunk of ", chunk_rows_,
                                           " rows: make chunk_rows at least the halo"));
+    // A page-locked input (gpukit.pinned_empty's) needs no staging: the copy engine reads it in place.
+    const std::span<const std::byte> host = in.host_bytes();
+    in_place_ = hb_ == 0 && ha_ == 0 && !host.empty() &&
+                device_.backend().host_range_is_pinned(device_.ordinal(), host.data(), host.size());
     slots_.reserve(static_cast<std::size_t>(options.buffers));
     for (int index = 0; index < options.buffers; ++index) slots_.emplace_back(device_);
 }
@@ -159,6 +166,17 @@ void Pipeline::wait_for(Slot& slot) const {
 std::int64_t Pipeline::fill(int slot_index, std::int64_t chunk) {
     Slot& slot = slots_[static_cast<std::size_t>(slot_index)];
     const std::int64_t capacity = hb_ + chunk_rows_ + ha_;
+    if (in_place_) {
+        if (!slot.device_in) {
+            Shape shape = in_.row_shape();
+            shape.insert(shape.begin(), capacity);
+            StreamScope scope(slot.stream);
+            slot.device_in = Array::empty(shape, in_.dtype(), device_);
+        }
+        const std::int64_t rows = in_.take(chunk_rows_, slot.rows_in);
+        if (rows < chunk_rows_) source_ended_ = true;
+        return rows;
+    }
     if (!slot.staging_in) {
         Shape shape = in_.row_shape();
         shape.insert(shape.begin(), capacity);
@@ -167,6 +185,7 @@ std::int64_t Pipeline::fill(int slot_index, std::int64_t chunk) {
         slot.device_in = Array::empty(shape, in_.dtype(), device_);
     }
     std::byte* staging = slot.staging_in->data();
+    slot.rows_in = staging;
     const auto row = static_cast<std::size_t>(row_bytes_);
     std::int64_t have = 0;
     if (chunk == 0) {
@@ -224,8 +243,8 @@ void Pipeline::run(const std::function<void(Slot&, const Chunk&)>& enqueue, cons
                 timing->start.record(slot.stream);
             }
             const std::size_t bytes = static_cast<std::size_t>(data_rows * row_bytes_);
-            copy_async(BufferView(device_, view.data.address(), bytes),
-                       std::span<const std::byte>(slot.staging_in->data(), bytes), slot.stream);
+            copy_async(BufferView(device_, view.data.address(), bytes), std::span<const std::byte>(slot.rows_in, bytes),
+                       slot.stream);
             if (timing) timing->copied_in.record(slot.stream);
             slot.offset = view.offset;
             slot.rows = rows;
@@ -259,6 +278,7 @@ StreamingStats Pipeline::finish(std::int64_t bytes_out) {
     stats.chunks = chunks_;
     stats.bytes_in = bytes_in_;
     stats.bytes_out = bytes_out;
+    stats.in_place = in_place_;
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     if (!events_.empty()) {
         const Event& first = events_.front().start;

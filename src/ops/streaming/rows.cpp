@@ -101,6 +101,18 @@ std::int64_t RowSource::read(std::byte* staging, std::int64_t max_rows, detail::
     return written;
 }
 
+std::span<const std::byte> RowSource::host_bytes() const noexcept {
+    if (reader_ || zeros_after_ > 0 || !host_) return {};
+    return {host_, static_cast<std::size_t>(host_rows_ * row_bytes())};
+}
+
+std::int64_t RowSource::take(std::int64_t max_rows, const std::byte*& where) {
+    const std::int64_t rows = std::min(max_rows, host_rows_ - next_row_);
+    where = host_ + static_cast<std::size_t>(next_row_ * row_bytes());
+    next_row_ += std::max<std::int64_t>(rows, 0);
+    return std::max<std::int64_t>(rows, 0);
+}
+
 RowDestination RowDestination::of(const HostView& host) {
     require_rows(host, "output");
     return RowDestination([host](std::int64_t offset, const ConstHostView& rows, detail::CopyTeam& team) {
