@@ -10,7 +10,7 @@ import pytest
 from cli_helpers import assert_one_line_error, run_gpukit, run_in_process
 from gpukit.cli.bench import libraries, measure, workloads
 
-SOME = "add,sum,histogram,matmul,conv2d 5x5,random,fft c2c complex64,transfer,launch"
+SOME = "add,sum,histogram,matmul,conv2d 5x5,random,fft c2c complex64,transfer,streaming,launch"
 
 
 @pytest.fixture(scope="module")

@@ -37,6 +37,9 @@ SQUARE = Sweep(gpu=(64, 256, 1024, 4096), gpu_quick=(64, 512, 2048), simulator=(
                simulator_quick=(17, 45))
 IMAGE = Sweep(gpu=(256, 1024, 4096), gpu_quick=(256, 2048), simulator=(64, 256), simulator_quick=(37,))
 TINY = Sweep(gpu=(1,), gpu_quick=(1,), simulator=(1,), simulator_quick=(1,))
+# Host arrays streamed through the device: large enough that the chunks' copies dominate.
+STREAMED = Sweep(gpu=(1 << 24, 1 << 26, 1 << 28), gpu_quick=(1 << 24, 1 << 26), simulator=(1 << 16, 1 << 20),
+                 simulator_quick=(40_009,))
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,23 @@ def _device_to_host(lib, x, pinned):
     return None
 
 
+def _streamed_sum(lib, x):
+    """The sum of a host array taken through the device in 8 chunks: gpukit.streaming against the
+    loop a CuPy or PyTorch user writes (copy a chunk in, reduce it, the next); NumPy sums it where
+    it is."""
+    chunk = max(1, -(-x.size // 8))
+    parts = [x[start:start + chunk] for start in range(0, x.size, chunk)]
+    if lib.name == "gpukit":
+        return lambda: lib.xp.streaming.sum(x, dtype=numpy.float64, chunk_rows=chunk, progress=False)
+    if lib.name == "cupy":
+        return lambda: sum(lib.xp.asarray(part).sum(dtype=numpy.float64) for part in parts)
+    if lib.name == "torch":
+        torch = lib.xp
+        return lambda: sum(torch.from_numpy(part).to("cuda").sum(dtype=torch.float64)  # not a backend: PyTorch's
+                           for part in parts)
+    return lambda: x.sum(dtype=numpy.float64)
+
+
 def _cached_kernel(lib, x):
     """A kernel built from CUDA C source whose module the library already holds: its cache's hit
     and the launch (gpukit, CuPy: ElementwiseKernel; PyTorch has none)."""
@@ -288,6 +308,8 @@ WORKLOADS = (
     Workload("device->host pinned", "transfer", VECTOR, BYTES, _vector_bytes(1, 0), lambda n, rng: _floats(n, rng),
              lambda lib, x: _device_to_host(lib, x, pinned=True), lambda x: x, ceiling=None, check="exact",
              only=("gpukit", "cupy", "torch")),
+    Workload("streamed sum of a host array", "streaming", STREAMED, BYTES, _vector_bytes(1, 0),
+             lambda n, rng: _floats(n, rng), _streamed_sum, lambda x: x.sum(dtype=numpy.float64), ceiling="h2d"),
     Workload("compile cache hit + launch (ElementwiseKernel)", "launch", TINY, BYTES, _vector_bytes(1, 1),
              lambda n, rng: _floats(n, rng), _cached_kernel, lambda x: 2 * x, ceiling=None, host_clock=True,
              only=("gpukit", "cupy")),
@@ -297,7 +319,7 @@ WORKLOADS = (
 )
 
 # Workloads whose inputs stay on the host: their make() results are not sent to the device.
-HOST_INPUTS = ("host->device pageable", "host->device pinned", "random normal f32")
+HOST_INPUTS = ("host->device pageable", "host->device pinned", "random normal f32", "streamed sum of a host array")
 
 
 def by_name():
