@@ -52,13 +52,15 @@ class _Source:
         if isinstance(x, np.ndarray):
             if x.ndim == 0:
                 raise ValueError("gpukit.streaming: x is 0-D: it has no rows")
-            x = x.view(x.dtype.newbyteorder("=")) if not x.dtype.isnative else x
-            self.dtype, self.row_shape, self.total_rows = x.dtype, x.shape[1:], x.shape[0]
-            if x.flags.c_contiguous:
+            native = x.dtype.newbyteorder("=")
+            self.dtype, self.row_shape, self.total_rows = native, x.shape[1:], x.shape[0]
+            if x.flags.c_contiguous and x.dtype.isnative:
                 self.rows = x
-            else:  # copied a chunk at a time, never whole
-                self.rows = _ChunkReader(x[i:i + 4096] for i in range(0, x.shape[0], 4096))
-                self.rows.expect(x.dtype, x.shape[1:])
+            else:  # another layout or byte order: converted a piece of about 8 MiB at a time, never whole
+                step = builtins.max(1, (8 << 20) // builtins.max(1, x[:1].nbytes))
+                self.rows = _ChunkReader(np.ascontiguousarray(x[i:i + step], dtype=native)
+                                         for i in builtins.range(0, x.shape[0], step))
+                self.rows.expect(native, x.shape[1:])
             return
         try:
             chunks = iter(x)

@@ -57,6 +57,9 @@ def test_rows_of_several_values_and_a_layout_that_is_not_c_contiguous(buffers):
                                x.sum(axis=1))
     transposed = random_values((7, 300), np.float32, 2).T  # Fortran order: read a chunk at a time
     np.testing.assert_array_equal(gk.streaming.map(gk.negative, transposed, chunk_rows=50), -transposed)
+    big_endian = random_values(1001, np.float64, 3).astype(">f8")  # converted a piece at a time
+    np.testing.assert_array_equal(gk.streaming.map(gk.negative, big_endian, chunk_rows=100), -big_endian)
+    assert float(gk.asnumpy(gk.streaming.sum(big_endian))) == pytest.approx(float(big_endian.sum()), rel=1e-12)
 
 
 def test_a_page_locked_input_is_copied_from_where_it_is():
