@@ -118,6 +118,15 @@ def test_reductions_match_numpy(dtype):
                                rtol=2e-3 if dtype == np.float16 else 1e-6)
 
 
+def test_an_iterable_of_unknown_length_maps_into_a_new_array(tmp_path):
+    x = random_values(10007, np.float32, 14)
+    y = gk.streaming.map(lambda c: c * 2, chunks_of(x, 333, 1, 4000), chunk_rows=1000)
+    np.testing.assert_array_equal(y, x * 2)
+    with pytest.raises(ValueError, match="give total_rows= with an iterable"):
+        gk.streaming.map(lambda c: c, chunks_of(x, 100), out=tmp_path / "a.npy")
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_reduction_of_chunks_from_an_iterable_and_one_with_its_own_combine():
     x = random_values(10000, np.int64, 6)
     assert gk.asnumpy(gk.streaming.sum(chunks_of(x, 333, 1, 2048), chunk_rows=1000)) == x.sum()
