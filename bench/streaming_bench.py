@@ -16,24 +16,7 @@ import time
 import numpy as np
 
 import gpukit as gk
-
-
-def pinned_h2d_rate(gib=1.0, repeats=10):
-    """Bytes per second of a copy from pinned host memory to the device (gpukit's, CUDA events)."""
-    n = int(gib * (1 << 30)) // 4
-    host = gk.pinned_empty((n,), np.float32)
-    host[:] = 1
-    device = gk.empty((n,), np.float32)
-    stream = gk.Stream()
-    rates = []
-    for _ in range(repeats):
-        start, end = gk.Event(), gk.Event()
-        start.record(stream)
-        device.set(host, stream=stream)
-        end.record(stream)
-        end.synchronize()
-        rates.append(host.nbytes / (start.elapsed_time(end) / 1e3))
-    return statistics.median(rates)
+from gpukit.cli.bench import ceilings, libraries
 
 
 def timed(step, repeats):
@@ -66,7 +49,8 @@ def main():
     free, total = device.mem_info
     print(f"device: {device.name}, {free / 2**30:.0f} of {total / 2**30:.0f} GiB free")
 
-    ceiling = pinned_h2d_rate()
+    # The same pinned host-to-device ceiling gpukit bench holds its rows against.
+    ceiling = ceilings.measure(libraries.Gpukit(), device.backend_info.capabilities.simulated)["h2d"]
     print(f"pinned host->device copy (the ceiling): {ceiling / 1e9:.1f} GB/s")
     rows = []
 

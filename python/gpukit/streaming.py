@@ -70,10 +70,6 @@ class _Source:
         self.rows = _ChunkReader(chunks)
         self.dtype, self.row_shape = self.rows.peek()
 
-    @property
-    def reread(self):
-        return isinstance(self.rows, np.ndarray)
-
     def arguments(self):
         return {"dtype": self.dtype, "row_shape": tuple(self.row_shape), "total_rows": self.total_rows}
 

@@ -54,11 +54,14 @@ Histogram stream_histogram(RowSource in, const HistogramOptions& options, const 
     }
     // The edges: what numpy.histogram gives for these bins and this range over data of this dtype.
     const Array sample = zeros({0}, in.dtype());
-    Histogram result{histogram(sample, per_chunk).hist, histogram_bin_edges(sample, per_chunk)};
-    if (in.total_rows() != 0)
-        result.hist = stream_reduce(
+    // The counts: the chunks' added up (an input of no rows counts nothing, as NumPy's empty histogram).
+    const auto count = [&] {
+        if (in.total_rows() == 0) return histogram(sample, per_chunk).hist;
+        return stream_reduce(
             std::move(in), [&](const Chunk& chunk) { return histogram(chunk.interior(), per_chunk).hist; },
             [](const Array& a, const Array& b) { return add(a, b); }, streaming, stats);
+    };
+    Histogram result{count(), histogram_bin_edges(sample, per_chunk)};
     if (options.density) {
         // numpy: hist / (sum(hist) * diff(edges)), in float64.
         const std::int64_t bins = result.edges.shape()[0] - 1;

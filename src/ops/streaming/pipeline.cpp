@@ -68,10 +68,10 @@ public:
     Pipeline& operator=(const Pipeline&) = delete;
 
     // Runs every chunk: `enqueue` queues a chunk's work on its slot's stream (current while it
-    // runs), then `copy_out` (if any) its results' copy back; `retire` hands on a slot's finished
-    // chunk. Chunks retire in order.
+    // runs), then `copy_out` (if any) its results' copy back; `hand_on` hands on a slot's finished
+    // chunk. Chunks are handed on in order.
     void run(const std::function<void(Slot&, const Chunk&)>& enqueue, const std::function<void(Slot&)>& copy_out,
-             const std::function<void(Slot&)>& retire);
+             const std::function<void(Slot&)>& hand_on);
 
     std::vector<Slot>& slots() { return slots_; }
     detail::CopyTeam& team() { return team_; }
@@ -83,7 +83,10 @@ public:
 private:
     // Fills slot `slot`'s staging for chunk `chunk`; the chunk's interior rows (0: no rows left).
     std::int64_t fill(int slot, std::int64_t chunk);
-    void wait_for(Slot& slot) const;
+    // Makes the slot's device array (and its staging, unless the input is copied in place) at first use.
+    void prepare(Slot& slot);
+    // Waits for the slot's chunk in flight, if any, and hands it on.
+    void retire(Slot& slot, const std::function<void(Slot&)>& hand_on);
 
     RowSource& in_;
     const StreamingOptions& options_;
@@ -95,7 +98,6 @@ private:
     detail::CopyTeam team_;
     std::vector<ChunkEvents> events_;
     std::int64_t rows_done_ = 0, chunks_ = 0, bytes_in_ = 0;
-    std::int64_t previous_data_rows_ = 0;
     bool source_ended_ = false;
     bool in_place_ = false;  // the input is page-locked: copied to the device from where it is
     std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
@@ -159,31 +161,34 @@ void Pipeline::drain() {
     for (Slot& slot : slots_) slot.stream.synchronize();
 }
 
-void Pipeline::wait_for(Slot& slot) const {
-    if (slot.in_flight) slot.done.synchronize();
+void Pipeline::prepare(Slot& slot) {
+    if (slot.device_in) return;
+    const std::int64_t capacity = hb_ + chunk_rows_ + ha_;
+    Shape shape = in_.row_shape();
+    shape.insert(shape.begin(), capacity);
+    if (!in_place_) slot.staging_in.emplace(device_, static_cast<std::size_t>(capacity * row_bytes_));
+    StreamScope scope(slot.stream);
+    slot.device_in = Array::empty(shape, in_.dtype(), device_);
+}
+
+void Pipeline::retire(Slot& slot, const std::function<void(Slot&)>& hand_on) {
+    if (!slot.in_flight) return;
+    slot.done.synchronize();
+    hand_on(slot);
+    slot.in_flight = false;
+    rows_done_ += slot.rows;
+    if (options_.progress) options_.progress(rows_done_, in_.total_rows());
 }
 
 std::int64_t Pipeline::fill(int slot_index, std::int64_t chunk) {
     Slot& slot = slots_[static_cast<std::size_t>(slot_index)];
-    const std::int64_t capacity = hb_ + chunk_rows_ + ha_;
+    prepare(slot);
     if (in_place_) {
-        if (!slot.device_in) {
-            Shape shape = in_.row_shape();
-            shape.insert(shape.begin(), capacity);
-            StreamScope scope(slot.stream);
-            slot.device_in = Array::empty(shape, in_.dtype(), device_);
-        }
         const std::int64_t rows = in_.take(chunk_rows_, slot.rows_in);
         if (rows < chunk_rows_) source_ended_ = true;
         return rows;
     }
-    if (!slot.staging_in) {
-        Shape shape = in_.row_shape();
-        shape.insert(shape.begin(), capacity);
-        slot.staging_in.emplace(device_, static_cast<std::size_t>(capacity * row_bytes_));
-        StreamScope scope(slot.stream);
-        slot.device_in = Array::empty(shape, in_.dtype(), device_);
-    }
+    const std::int64_t capacity = hb_ + chunk_rows_ + ha_;
     std::byte* staging = slot.staging_in->data();
     slot.rows_in = staging;
     const auto row = static_cast<std::size_t>(row_bytes_);
@@ -193,10 +198,11 @@ std::int64_t Pipeline::fill(int slot_index, std::int64_t chunk) {
         have = hb_;
     } else {
         // The previous chunk's last interior rows are this one's halo before, its halo after this
-        // one's first rows.
+        // one's first rows. It was a whole chunk (a short one is the last), so they start at its
+        // row chunk_rows_.
         const Slot& previous = slots_[static_cast<std::size_t>((slot_index + options_.buffers - 1) % options_.buffers)];
         const std::int64_t carried = hb_ + ha_;
-        team_.copy(staging, previous.staging_in->data() + static_cast<std::size_t>(previous_data_rows_ - carried) * row,
+        team_.copy(staging, previous.staging_in->data() + static_cast<std::size_t>(chunk_rows_) * row,
                    static_cast<std::size_t>(carried) * row);
         have = carried;
     }
@@ -207,12 +213,11 @@ std::int64_t Pipeline::fill(int slot_index, std::int64_t chunk) {
         rows = have - hb_;
         team_.zero(staging + static_cast<std::size_t>(have) * row, static_cast<std::size_t>(ha_) * row);
     }
-    previous_data_rows_ = hb_ + rows + ha_;
     return std::max<std::int64_t>(rows, 0);
 }
 
 void Pipeline::run(const std::function<void(Slot&, const Chunk&)>& enqueue, const std::function<void(Slot&)>& copy_out,
-                   const std::function<void(Slot&)>& retire) {
+                   const std::function<void(Slot&)>& hand_on) {
     const int buffers = options_.buffers;
     std::int64_t chunk = 0;
     bool more = true;
@@ -220,13 +225,7 @@ void Pipeline::run(const std::function<void(Slot&, const Chunk&)>& enqueue, cons
         if (options_.between_chunks) options_.between_chunks();
         const int index = static_cast<int>(chunk % buffers);
         Slot& slot = slots_[static_cast<std::size_t>(index)];
-        wait_for(slot);
-        if (slot.in_flight) {
-            retire(slot);
-            slot.in_flight = false;
-            rows_done_ += slot.rows;
-            if (options_.progress) options_.progress(rows_done_, in_.total_rows());
-        }
+        retire(slot, hand_on);
         const std::int64_t rows = fill(index, chunk);
         if (rows == 0) break;
         const std::int64_t data_rows = hb_ + rows + ha_;
@@ -261,15 +260,8 @@ void Pipeline::run(const std::function<void(Slot&, const Chunk&)>& enqueue, cons
         more = !source_ended_;  // a fill that found the rows' end made the last chunk
     }
     // The chunks still in flight, in order.
-    for (int step = 0; step < buffers; ++step) {
-        Slot& slot = slots_[static_cast<std::size_t>((chunk + step) % buffers)];
-        if (!slot.in_flight) continue;
-        wait_for(slot);
-        retire(slot);
-        slot.in_flight = false;
-        rows_done_ += slot.rows;
-        if (options_.progress) options_.progress(rows_done_, in_.total_rows());
-    }
+    for (int step = 0; step < buffers; ++step)
+        retire(slots_[static_cast<std::size_t>((chunk + step) % buffers)], hand_on);
 }
 
 StreamingStats Pipeline::finish(std::int64_t bytes_out) {

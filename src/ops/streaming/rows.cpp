@@ -72,11 +72,9 @@ std::int64_t RowSource::read(std::byte* staging, std::int64_t max_rows, detail::
     const auto row = static_cast<std::size_t>(row_bytes());
     std::int64_t written = 0;
     if (!reader_) {
-        written = std::min(max_rows, host_rows_ - next_row_);
-        if (written > 0)
-            team.copy(staging, host_ + static_cast<std::size_t>(next_row_) * row,
-                      static_cast<std::size_t>(written) * row);
-        next_row_ += written;
+        const std::byte* rows = nullptr;
+        written = take(max_rows, rows);
+        team.copy(staging, rows, static_cast<std::size_t>(written) * row);
     } else {
         // A reader may give fewer rows than asked: ask again until the staging is full or it ends.
         Shape shape = row_shape_;
