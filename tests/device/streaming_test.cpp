@@ -116,22 +116,36 @@ TEST_F(Streaming, RowsOfSeveralValuesMapToRowsOfAnotherShape) {
 }
 
 TEST_F(Streaming, HalosHoldTheNeighbouringRowsAndZerosPastTheEnds) {
-    const std::int64_t n = 1001;
-    const std::vector<double> x = random_doubles(static_cast<std::size_t>(n), 3);
-    for (const bool reader : {false, true}) {
-        std::vector<double> y(x.size());
-        // Each row's result: the row before + 10 * the row + 100 * the row two after.
-        stream_map(reader ? piecewise(x, 37) : RowSource::of(view_of(x, {n})), RowDestination::of(view_of(y, {n})),
-                   [](const Chunk& c) {
-                       const auto rows = [&](std::int64_t from) {
-                           return c.data.index({Slice{from, from + c.rows, std::nullopt}});
-                       };
-                       return rows(0) + rows(1) * 10.0 + rows(3) * 100.0;
-                   },
-                   {.chunk_rows = 64, .buffers = 3, .halo_before = 1, .halo_after = 2});
-        const auto at = [&](std::int64_t i) { return i < 0 || i >= n ? 0.0 : x[static_cast<std::size_t>(i)]; };
-        for (std::int64_t i = 0; i < n; ++i)
-            ASSERT_EQ(y[static_cast<std::size_t>(i)], at(i - 1) + 10 * at(i) + 100 * at(i + 2)) << "row " << i;
+    // The input's end at every place against the last chunk: inside it, just past it (in what would
+    // be its halo after) and on its edge; halos as large as a chunk; one to three buffers.
+    struct Case {
+        std::int64_t n, chunk, before, after;
+    };
+    for (const Case c : {Case{1001, 64, 1, 2}, Case{1001, 100, 4, 4}, Case{1002, 100, 4, 4}, Case{1000, 100, 4, 4},
+                         Case{999, 100, 4, 4}, Case{1, 64, 1, 2}, Case{300, 64, 64, 64}, Case{257, 64, 3, 64}}) {
+        const std::vector<double> x = random_doubles(static_cast<std::size_t>(c.n), 3);
+        const auto at = [&](std::int64_t i) { return i < 0 || i >= c.n ? 0.0 : x[static_cast<std::size_t>(i)]; };
+        for (const int buffers : {1, 2, 3}) {
+            for (const bool reader : {false, true}) {
+                SCOPED_TRACE(std::to_string(c.n) + " rows, chunks of " + std::to_string(c.chunk) + ", halos " +
+                             std::to_string(c.before) + " and " + std::to_string(c.after) + ", " +
+                             std::to_string(buffers) + " buffers" + (reader ? ", a reader" : ""));
+                std::vector<double> y(x.size());
+                // Each row's result: the first row before + 10 * the row + 100 * the last row after.
+                stream_map(reader ? piecewise(x, 37) : RowSource::of(view_of(x, {c.n})),
+                           RowDestination::of(view_of(y, {c.n})),
+                           [&](const Chunk& k) {
+                               const auto rows = [&](std::int64_t from) {
+                                   return k.data.index({Slice{from, from + k.rows, std::nullopt}});
+                               };
+                               return rows(c.before - 1) + rows(c.before) * 10.0 + rows(c.before + c.after) * 100.0;
+                           },
+                           {.chunk_rows = c.chunk, .buffers = buffers, .halo_before = c.before, .halo_after = c.after});
+                for (std::int64_t i = 0; i < c.n; ++i)
+                    ASSERT_EQ(y[static_cast<std::size_t>(i)], at(i - 1) + 10 * at(i) + 100 * at(i + c.after))
+                        << "row " << i;
+            }
+        }
     }
 }
 

@@ -44,6 +44,7 @@ struct Slot {
     Stream stream;  // declared first: destroyed last, after the arrays made in its order
     std::optional<PinnedBuffer> staging_in;
     const std::byte* rows_in = nullptr;  // where the chunk's rows are: the staging, or a pinned input in place
+    std::int64_t staged_rows = 0;        // rows of the staging filled from the input (or zeros before its start)
     std::optional<Array> device_in;
     Event done;
     bool in_flight = false;
@@ -98,8 +99,9 @@ private:
     detail::CopyTeam team_;
     std::vector<ChunkEvents> events_;
     std::int64_t rows_done_ = 0, chunks_ = 0, bytes_in_ = 0;
-    bool source_ended_ = false;
-    bool in_place_ = false;  // the input is page-locked: copied to the device from where it is
+    bool source_ended_ = false;  // the last chunk is filled
+    bool input_ended_ = false;   // the input has no more rows to read
+    bool in_place_ = false;      // the input is page-locked: copied to the device from where it is
     std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 
@@ -108,7 +110,10 @@ int copy_threads_for(const StreamingOptions& options) {
         throw InvalidArgumentError(concat("streaming: copy_threads is ", options.copy_threads, "; 0 chooses"));
     if (options.copy_threads > 0) return options.copy_threads;
     // Every core: copying into pinned memory is what limits the pipeline (16 threads on a 16-core
-    // host carried 1.7x what 8 did).
+    // host carried 1.7x what 8 did). Page-locking the caller's pages in place instead, a part of
+    // each chunk (cuMemHostRegister on a thread of its own), was slower on an H200 host: register
+    // ran at 23-40 GiB/s, but cuMemHostUnregister waits for all the device's queued work (167 ms
+    // behind an 8 GiB copy), so each chunk's release stalled behind the copies in flight.
     return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 16u));
 }
 
@@ -188,6 +193,8 @@ std::int64_t Pipeline::fill(int slot_index, std::int64_t chunk) {
         if (rows < chunk_rows_) source_ended_ = true;
         return rows;
     }
+    // The staging holds the rows from the chunk's start - hb_: `have` of them are rows of the input
+    // (or, before its start, zeros); past the input's end come zeros.
     const std::int64_t capacity = hb_ + chunk_rows_ + ha_;
     std::byte* staging = slot.staging_in->data();
     slot.rows_in = staging;
@@ -198,22 +205,28 @@ std::int64_t Pipeline::fill(int slot_index, std::int64_t chunk) {
         have = hb_;
     } else {
         // The previous chunk's last interior rows are this one's halo before, its halo after this
-        // one's first rows. It was a whole chunk (a short one is the last), so they start at its
-        // row chunk_rows_.
+        // one's first rows: they start at its row chunk_rows_, and as many as it had are carried.
         const Slot& previous = slots_[static_cast<std::size_t>((slot_index + options_.buffers - 1) % options_.buffers)];
-        const std::int64_t carried = hb_ + ha_;
-        team_.copy(staging, previous.staging_in->data() + static_cast<std::size_t>(chunk_rows_) * row,
-                   static_cast<std::size_t>(carried) * row);
-        have = carried;
+        have = std::clamp<std::int64_t>(previous.staged_rows - chunk_rows_, 0, hb_ + ha_);
+        const std::byte* carried = previous.staging_in->data() + static_cast<std::size_t>(chunk_rows_) * row;
+        if (&previous == &slot)  // one buffer: within the staging, perhaps overlapping
+            std::memmove(staging, carried, static_cast<std::size_t>(have) * row);
+        else
+            team_.copy(staging, carried, static_cast<std::size_t>(have) * row);
     }
-    have += in_.read(staging + static_cast<std::size_t>(have) * row, capacity - have, team_);
-    if (have < capacity) source_ended_ = true;
-    std::int64_t rows = chunk_rows_;
-    if (have < capacity) {
-        rows = have - hb_;
-        team_.zero(staging + static_cast<std::size_t>(have) * row, static_cast<std::size_t>(ha_) * row);
+    if (!input_ended_) {
+        have += in_.read(staging + static_cast<std::size_t>(have) * row, capacity - have, team_);
+        input_ended_ = have < capacity;
     }
-    return std::max<std::int64_t>(rows, 0);
+    slot.staged_rows = have;
+    const std::int64_t rows = std::clamp<std::int64_t>(have - hb_, 0, chunk_rows_);
+    // The last chunk: no row of the input after its interior (a short read may leave up to ha_
+    // rows past a whole chunk, the next chunk's).
+    if (input_ended_ && have <= hb_ + chunk_rows_) source_ended_ = true;
+    const std::int64_t used = hb_ + rows + ha_;
+    if (rows > 0 && have < used)
+        team_.zero(staging + static_cast<std::size_t>(have) * row, static_cast<std::size_t>(used - have) * row);
+    return rows;
 }
 
 void Pipeline::run(const std::function<void(Slot&, const Chunk&)>& enqueue, const std::function<void(Slot&)>& copy_out,
