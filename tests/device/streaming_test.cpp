@@ -8,6 +8,7 @@
 #include <memory>
 #include <numeric>
 #include <random>
+#include <thread>
 
 #include "device_test_fixture.hpp"
 #include "gpukit/streaming.hpp"
@@ -102,6 +103,31 @@ TEST_F(Streaming, APageLockedInputIsCopiedFromWhereItIs) {
                             [](const Chunk& c) { return c.interior(); }, {.chunk_rows = 1000, .halo_before = 1})
                      .in_place);
     EXPECT_EQ(y[n - 1], x[n - 1]);
+}
+
+TEST_F(Streaming, CallsOnSeveralThreadsAtOnceEachBorrowTheirOwnStagingAndCopyThreads) {
+    // The pinned staging and the copy threads a call made are kept for the next call: calls at
+    // once must never share them.
+    const Device device = Device::current();
+    std::vector<std::vector<double>> inputs, outputs;
+    for (unsigned t = 0; t < 4; ++t) {
+        inputs.push_back(random_doubles(50000, 20 + t));
+        outputs.emplace_back(inputs.back().size());
+    }
+    std::vector<std::jthread> threads;
+    for (std::size_t t = 0; t < inputs.size(); ++t)
+        threads.emplace_back([&, t] {
+            const DeviceScope scope(device);
+            const auto n = static_cast<std::int64_t>(inputs[t].size());
+            for (int round = 0; round < 3; ++round)
+                stream_map(RowSource::of(view_of(inputs[t], {n})), RowDestination::of(view_of(outputs[t], {n})),
+                           [t](const Chunk& c) { return c.interior() * static_cast<double>(t + 1); },
+                           {.chunk_rows = 7001, .copy_threads = 2});
+        });
+    threads.clear();
+    for (std::size_t t = 0; t < inputs.size(); ++t)
+        for (std::size_t i = 0; i < inputs[t].size(); ++i)
+            ASSERT_EQ(outputs[t][i], inputs[t][i] * static_cast<double>(t + 1)) << "thread " << t << ", row " << i;
 }
 
 TEST_F(Streaming, RowsOfSeveralValuesMapToRowsOfAnotherShape) {

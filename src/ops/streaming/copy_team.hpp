@@ -25,6 +25,7 @@ public:
     void copy(std::byte* dst, const std::byte* src, std::size_t bytes);
     // Writes zeros.
     void zero(std::byte* dst, std::size_t bytes);
+    int threads() const noexcept { return threads_; }
 
 private:
     void run(std::byte* dst, const std::byte* src, std::size_t bytes);

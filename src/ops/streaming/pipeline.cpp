@@ -16,6 +16,7 @@
 #include "gpukit/memory.hpp"
 #include "gpukit/streaming.hpp"
 #include "ops/streaming/copy_team.hpp"
+#include "ops/streaming/kept.hpp"
 #include "util/text.hpp"
 
 namespace gpukit {
@@ -42,7 +43,7 @@ struct ChunkEvents {
 // One slot: a stream and what a chunk in flight on it uses.
 struct Slot {
     Stream stream;  // declared first: destroyed last, after the arrays made in its order
-    std::optional<PinnedBuffer> staging_in;
+    std::optional<detail::StagingLoan> staging_in;
     const std::byte* rows_in = nullptr;  // where the chunk's rows are: the staging, or a pinned input in place
     std::int64_t staged_rows = 0;        // rows of the staging filled from the input (or zeros before its start)
     std::optional<Array> device_in;
@@ -53,7 +54,7 @@ struct Slot {
     std::int64_t rows = 0;
     // A map's results: on the device until copied back, then in the pinned staging.
     std::optional<Array> result;
-    std::optional<PinnedBuffer> staging_out;
+    std::optional<detail::StagingLoan> staging_out;
     // A reduction's partials combined so far.
     std::optional<Array> accumulated;
 
@@ -75,7 +76,7 @@ public:
              const std::function<void(Slot&)>& hand_on);
 
     std::vector<Slot>& slots() { return slots_; }
-    detail::CopyTeam& team() { return team_; }
+    detail::CopyTeam& team() { return *team_; }
     std::int64_t chunk_rows() const { return chunk_rows_; }
     // Waits for every slot's stream (the pipeline's work and whatever else was queued there).
     void drain();
@@ -96,7 +97,7 @@ private:
     std::int64_t chunk_rows_ = 0;
     std::int64_t hb_ = 0, ha_ = 0;
     std::vector<Slot> slots_;
-    detail::CopyTeam team_;
+    detail::CopyTeamLoan team_;
     std::vector<ChunkEvents> events_;
     std::int64_t rows_done_ = 0, chunks_ = 0, bytes_in_ = 0;
     bool source_ended_ = false;  // the last chunk is filled
@@ -201,7 +202,7 @@ std::int64_t Pipeline::fill(int slot_index, std::int64_t chunk) {
     const auto row = static_cast<std::size_t>(row_bytes_);
     std::int64_t have = 0;
     if (chunk == 0) {
-        team_.zero(staging, static_cast<std::size_t>(hb_) * row);
+        team().zero(staging, static_cast<std::size_t>(hb_) * row);
         have = hb_;
     } else {
         // The previous chunk's last interior rows are this one's halo before, its halo after this
@@ -212,10 +213,10 @@ std::int64_t Pipeline::fill(int slot_index, std::int64_t chunk) {
         if (&previous == &slot)  // one buffer: within the staging, perhaps overlapping
             std::memmove(staging, carried, static_cast<std::size_t>(have) * row);
         else
-            team_.copy(staging, carried, static_cast<std::size_t>(have) * row);
+            team().copy(staging, carried, static_cast<std::size_t>(have) * row);
     }
     if (!input_ended_) {
-        have += in_.read(staging + static_cast<std::size_t>(have) * row, capacity - have, team_);
+        have += in_.read(staging + static_cast<std::size_t>(have) * row, capacity - have, *team_);
         input_ended_ = have < capacity;
     }
     slot.staged_rows = have;
@@ -225,7 +226,7 @@ std::int64_t Pipeline::fill(int slot_index, std::int64_t chunk) {
     if (input_ended_ && have <= hb_ + chunk_rows_) source_ended_ = true;
     const std::int64_t used = hb_ + rows + ha_;
     if (rows > 0 && have < used)
-        team_.zero(staging + static_cast<std::size_t>(have) * row, static_cast<std::size_t>(used - have) * row);
+        team().zero(staging + static_cast<std::size_t>(have) * row, static_cast<std::size_t>(used - have) * row);
     return rows;
 }
 
