@@ -12,6 +12,7 @@
 
 #include "device_test_fixture.hpp"
 #include "gpukit/streaming.hpp"
+#include "ops/streaming/kept.hpp"
 
 namespace gpukit::testing {
 namespace {
@@ -128,6 +129,24 @@ TEST_F(Streaming, CallsOnSeveralThreadsAtOnceEachBorrowTheirOwnStagingAndCopyThr
     for (std::size_t t = 0; t < inputs.size(); ++t)
         for (std::size_t i = 0; i < inputs[t].size(); ++i)
             ASSERT_EQ(outputs[t][i], inputs[t][i] * static_cast<double>(t + 1)) << "thread " << t << ", row " << i;
+}
+
+TEST_F(Streaming, StagingGoesBackOnceForTheNextCallToBorrow) {
+    const Device device = Device::current();
+    static std::size_t run = 0;  // a size no other test's (or an earlier repeat's) staging has
+    const std::size_t bytes = (std::size_t{5} << 20) + 123 + 4096 * run++;
+    const std::byte* first = nullptr;
+    {
+        detail::StagingLoan loan(device, bytes);
+        first = loan.data();
+        const detail::StagingLoan moved(std::move(loan));  // only the loan moved to gives it back
+        EXPECT_EQ(moved.data(), first);
+    }
+    const detail::StagingLoan again(device, bytes);
+    EXPECT_EQ(again.data(), first);  // the kept buffer: no new page-locked allocation
+    EXPECT_GE(again.size_bytes(), bytes);
+    const detail::StagingLoan meanwhile(device, bytes);  // lent already: a new one
+    EXPECT_NE(meanwhile.data(), first);
 }
 
 TEST_F(Streaming, RowsOfSeveralValuesMapToRowsOfAnotherShape) {

@@ -20,7 +20,7 @@ class StagingLoan {
 public:
     StagingLoan(Device device, std::size_t bytes);
     ~StagingLoan();
-    StagingLoan(StagingLoan&&) noexcept = default;
+    StagingLoan(StagingLoan&& other) noexcept : buffer_(std::move(other.buffer_)) { other.buffer_.reset(); }
     StagingLoan& operator=(StagingLoan&&) = delete;
     StagingLoan(const StagingLoan&) = delete;
     StagingLoan& operator=(const StagingLoan&) = delete;
