@@ -16,7 +16,7 @@ namespace {
 // for its allocation not to matter), and at most 1/64 of the device's memory (the simulator
 // counts page-locked memory against its device's).
 constexpr std::size_t most_kept_bytes = std::size_t{256} << 20;
-constexpr std::size_t most_idle_teams = 2;
+constexpr std::size_t most_idle_teams = 1;  // one call after another needs one; calls at once make their own
 
 // Never destroyed: at exit the backends their destructors would call may be gone already, and the
 // process's memory and threads go with it.
