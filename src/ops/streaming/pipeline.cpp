@@ -216,7 +216,7 @@ std::int64_t Pipeline::fill(int slot_index, std::int64_t chunk) {
             team().copy(staging, carried, static_cast<std::size_t>(have) * row);
     }
     if (!input_ended_) {
-        have += in_.read(staging + static_cast<std::size_t>(have) * row, capacity - have, *team_);
+        have += in_.read(staging + static_cast<std::size_t>(have) * row, capacity - have, team());
         input_ended_ = have < capacity;
     }
     slot.staged_rows = have;
