@@ -134,7 +134,7 @@ struct StreamingStats {
 
 struct StreamingOptions {
     // Interior rows per chunk; 0: chosen so that a chunk's input is about 1/(8 * buffers) of the
-    // device's free memory, at most 256 MiB.
+    // device's free memory, at most 64 MiB.
     std::int64_t chunk_rows = 0;
     // Slots in flight: 2 double buffering, 3 triple; 1 is the plain loop (copy, work, copy back).
     int buffers = 2;

@@ -12,10 +12,10 @@
 namespace gpukit::detail {
 namespace {
 
-// The most pinned staging kept: two 128 MiB chunks (a call with larger chunks moves enough bytes
-// for its allocation not to matter), and at most 1/64 of the device's memory (the simulator
-// counts page-locked memory against its device's).
-constexpr std::size_t most_kept_bytes = std::size_t{256} << 20;
+// The most pinned staging kept: the default chunks' (64 MiB) in and out for up to 3 buffers, with
+// room for halos, and at most 1/64 of the device's memory (the simulator counts page-locked memory
+// against its device's). Larger staging is allocated and freed by its call.
+constexpr std::size_t most_kept_bytes = std::size_t{512} << 20;
 constexpr std::size_t most_idle_teams = 1;  // one call after another needs one; calls at once make their own
 
 // Never destroyed: at exit the backends their destructors would call may be gone already, and the

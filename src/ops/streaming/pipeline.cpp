@@ -30,7 +30,9 @@ Array Chunk::interior() const {
 
 namespace {
 
-constexpr std::size_t largest_chunk_bytes = std::size_t{256} << 20;
+// 64 MiB chunks beat 256 MiB ones on pageable input (H200 host, 16 GiB: 78 % of the pinned copy
+// rate against 51 %), and their staging, in and out for 3 buffers, fits what kept.cpp keeps.
+constexpr std::size_t largest_chunk_bytes = std::size_t{64} << 20;
 constexpr int most_buffers = 8;
 
 // The events that time one chunk's phases on its slot's stream.
