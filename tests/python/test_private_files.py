@@ -3,9 +3,12 @@ it: nothing is written under a predictable name in $TMPDIR, and nothing is left 
 plain and check-mode modules alike (check mode once left /tmp/gpukit-kernel-*.so behind)."""
 
 import os
+import re
+import signal
 import stat
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -52,3 +55,35 @@ def test_nothing_is_left_in_tmpdir_and_what_is_there_is_private(tmp_path, cache)
     if cache == "on":
         assert stat.S_IMODE((tmp_path / "cache").stat().st_mode) == 0o700
 
+
+
+# The device process's directory of loaded modules: "gpukit-sim-" and mkdtemp's six characters.
+DEVICE_PROCESS_DIRECTORY = re.compile(r"gpukit-sim-[A-Za-z0-9]{6}")
+
+ENDS_ABRUPTLY = r"""
+import os, signal, sys
+import numpy
+import gpukit
+SOURCE = 'extern "C" __global__ void twice(float* x) { x[threadIdx.x] *= 2; }'
+x = gpukit.asarray(numpy.arange(32, dtype=numpy.float32))
+gpukit.RawModule(SOURCE).get_function("twice")((1,), (32,), (x,))
+gpukit.synchronize()
+print(*(name for name in os.listdir(os.environ["TMPDIR"])), flush=True)
+os.kill(os.getpid(), signal.SIGKILL) if sys.argv[1] == "sigkill" else os._exit(0)
+"""
+
+
+@pytest.mark.parametrize("how", ["sigkill", "os._exit"])
+def test_a_host_that_ends_abruptly_leaves_no_directory_of_modules(tmp_path, how):
+    # No exit handler of the host runs: the device process sees its end and removes its directory.
+    environment = dict(os.environ, TMPDIR=str(tmp_path), GPUKIT_BACKEND="sim", GPUKIT_SIM_ISOLATION="1",
+                       GPUKIT_CACHE_DIR=str(tmp_path / "cache"))
+    environment.pop("GPUKIT_SIM_SANDBOX", None)
+    result = subprocess.run([sys.executable, "-c", ENDS_ABRUPTLY, how], capture_output=True, text=True,
+                            env=environment, timeout=300)
+    assert result.returncode in (0, -signal.SIGKILL), result.stderr
+    assert any(DEVICE_PROCESS_DIRECTORY.fullmatch(name) for name in result.stdout.split()), result.stdout
+    deadline = time.monotonic() + 20
+    while any(DEVICE_PROCESS_DIRECTORY.fullmatch(path.name) for path in tmp_path.iterdir()):
+        assert time.monotonic() < deadline, sorted(path.name for path in tmp_path.iterdir())
+        time.sleep(0.05)

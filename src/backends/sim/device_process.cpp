@@ -212,7 +212,7 @@ DeviceProcess::DeviceProcess(DeviceMemory& memory, double launch_time_limit_seco
                 }
                 if (pid > 0) kill(pid, SIGKILL);
                 std::unique_lock lock(process->mutex_);
-                // The supervisor removes the dead process's directory; give it a moment.
+                // The supervisor removes the dead process's directory before pid_ is 0; give it a moment.
                 process->changed_.wait_for(lock, std::chrono::seconds(2), [&] { return process->pid_.load() == 0; });
             }
         });
@@ -543,12 +543,18 @@ void DeviceProcess::after_death(int status) {
                     ") and the simulator restarted its device process. Device memory keeps what this launch wrote "
                     "before")));
         }
+    // The dead process's directory goes before pid_ says it ended: the exit handler waits for that,
+    // and the process ends with it (a directory of modules was left in $TMPDIR at every exit).
     std::string directory;
+    {
+        std::lock_guard lock(mutex_);
+        directory = std::exchange(child_directory_, {});
+    }
+    if (!directory.empty()) PrivateDirectory::adopt(directory).remove();
     {
         std::lock_guard lock(mutex_);
         for (unsigned i : busy)
             if (slots_[i].busy) slots_[i].failure = failures[i];
-        directory = std::exchange(child_directory_, {});
         abandon_reason_.clear();
         killed_ = false;
         ++generation_;
@@ -561,7 +567,6 @@ void DeviceProcess::after_death(int status) {
         slot.state.store(protocol::idle);
         protocol::futex_wake(slot.state);
     }
-    if (!directory.empty()) PrivateDirectory::adopt(directory).remove();
 }
 
 std::exception_ptr DeviceProcess::crash_error(const protocol::CrashRecord& record, std::uint64_t module) {

@@ -4,15 +4,17 @@
 //
 // Started by the host (device_process.cpp), never by hand: it maps the device memory at the
 // host's address and the control block, then serves each request slot with a thread of its own,
-// running launches on a LocalExecutor. It dies with the host (PR_SET_PDEATHSIG), ignores Ctrl-C
+// running launches on a LocalExecutor. It dies with the host (see watch_host), ignores Ctrl-C
 // (the host decides), and dumps no core when a kernel crashes it (the host reports the crash).
 // SANDBOX_TMP other than "-": first it enters the sandbox (util/sandbox.hpp), with that directory
 // as its private tmp and a PID namespace of its own; its child then does all of the above.
+#include <poll.h>
 #include <signal.h>
 #include <stdio_ext.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -168,6 +170,21 @@ void serve(unsigned index) {
     }
 }
 
+// A host that ends without ending this process (SIGKILL, os._exit, a crash) removes nothing, and
+// the death signal would end this one at once, leaving its directory of loaded modules in $TMPDIR.
+// So once that directory exists, a thread waits for the host's end instead (a pidfd of the host's
+// process, not the thread that started this one), removes the directory and exits. Inside the
+// sandbox the directory is on a tmpfs that goes with the process: the death signal stays.
+void watch_host(int host_fd) {
+    std::thread([host_fd] {
+        pollfd ended{host_fd, POLLIN, 0};
+        while (poll(&ended, 1, -1) < 0 && errno == EINTR) {}
+        PrivateDirectory::adopt(executor->directory().path()).remove();
+        std::_Exit(0);
+    }).detach();
+    prctl(PR_SET_PDEATHSIG, 0);
+}
+
 int run(int argc, char** argv) {
     if (argc != 7) {
         std::fprintf(stderr, "gpukit-sim-device is started by gpukit's simulator, not by hand\n");
@@ -182,6 +199,7 @@ int run(int argc, char** argv) {
     // Die with the host; if it is already gone, the death signal will never come.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != host) return 0;
+    const int host_fd = sandbox_tmp == "-" ? static_cast<int>(syscall(SYS_pidfd_open, host, 0)) : -1;
     const rlimit no_core{0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
     signal(SIGINT, SIG_IGN);
@@ -222,6 +240,7 @@ int run(int argc, char** argv) {
     }
     std::snprintf(control->directory, sizeof control->directory, "%s", executor->directory().path().c_str());
     if (sandbox_tmp == "-") control->pid = getpid();
+    if (host_fd >= 0) watch_host(host_fd);
     for (unsigned i = 0; i < protocol::slot_count; ++i) std::thread(serve, i).detach();
     control->ready.store(protocol::serving);
     protocol::futex_wake(control->ready);
