@@ -1046,24 +1046,24 @@ class ufunc:
         The ufunc of every pair: ``result[i..., j...] = ufunc(a[i...], b[j...])``, of shape ``a.shape + b.shape`` (two-input ufuncs; keywords as a call's).
         """
 
-    def reduce(self, *args: object, **kwargs: object) -> object:
+    def reduce(self, array: object, axis: object = 0, dtype: object = None, out: object = None, keepdims: bool = False, initial: object = None, where: object = True) -> object:
         """
-        Not implemented yet (reductions come in a later issue): raises NotImplementedError.
-        """
-
-    def accumulate(self, *args: object, **kwargs: object) -> object:
-        """
-        Not implemented yet (reductions come in a later issue): raises NotImplementedError.
+        The ufunc applied along `axis` (an int, a tuple, None for all), as numpy.ufunc.reduce: ``add.reduce(x)`` sums over the first axis. ``initial`` starts it; ``where`` (bool, broadcast) chooses the elements that count. add, multiply, maximum, minimum, fmax, fmin, logical_and and logical_or run the parallel reductions (sum, prod, max, ...); the others apply the ufunc in NumPy's order, one thread per output element (fast for many outputs, slow for one long line).
         """
 
-    def reduceat(self, *args: object, **kwargs: object) -> object:
+    def accumulate(self, array: object, axis: int = 0, dtype: object = None, out: object = None) -> object:
         """
-        Not implemented yet (reductions come in a later issue): raises NotImplementedError.
+        Every partial result along `axis`, as numpy.ufunc.accumulate (``add.accumulate`` is cumsum, ``multiply.accumulate`` cumprod, both parallel scans; others apply the ufunc in order, one thread per line).
         """
 
-    def at(self, *args: object, **kwargs: object) -> object:
+    def reduceat(self, array: object, indices: object, axis: int = 0, dtype: object = None, out: object = None) -> object:
         """
-        Not implemented yet (reductions come in a later issue): raises NotImplementedError.
+        Reductions over the segments that `indices` start along `axis`, as numpy.ufunc.reduceat (``array[indices[i]]`` alone where a segment is empty or backwards).
+        """
+
+    def at(self, a: object, indices: object, b: object = None) -> None:
+        """
+        In place and unbuffered, as numpy.ufunc.at: ``a[indices] = ufunc(a[indices], b)``, an index that repeats applying once per occurrence (``add.at(counts, idx, 1)`` counts). Runs in order on one thread.
         """
 
 add: ufunc = ...

@@ -12,10 +12,12 @@
 #include <vector>
 
 #include "arguments.hpp"
+#include "array_arguments.hpp"
 #include "bindings.hpp"
 #include "errors.hpp"
 #include "numpy_bridge.hpp"
 #include "operands.hpp"
+#include "ops/ufunc_methods.hpp"
 #include "python_refs.hpp"
 
 namespace nb = nanobind;
@@ -255,6 +257,118 @@ PyObject* new_array_object(Array&& array) {
     return instance.release().ptr();
 }
 
+// The array a method works on: a gpukit array (another library's device array as a view, a number
+// as a 0-d array), never host data: TypeError naming gpukit.asarray for that.
+Array method_array(nb::handle value, HeldArrays& held, const std::string& call) {
+    ElementwiseOperand operand{Scalar(false)};
+    if (to_operand(value.ptr(), operand, held) == Operand::foreign) refuse_operand(value.ptr(), call, 0);
+    return operand.array() ? *operand.array() : scalar_as_array(*operand.scalar());
+}
+
+// out=: an array, or a tuple of one (NumPy's form); None.
+nb::handle single_out(nb::handle out) {
+    if (nb::isinstance<nb::tuple>(out)) {
+        const nb::tuple outs = nb::borrow<nb::tuple>(out);
+        if (outs.size() != 1) raise_value_error("out: a tuple of one array (the method has one output)");
+        return outs[0];
+    }
+    return out;
+}
+
+// What a method returns: `out` where given, else the new array.
+nb::object method_result(Array&& result, nb::handle out) {
+    if (!out.is_none()) return nb::borrow(out);
+    return nb::steal(new_array_object(std::move(result)));
+}
+
+nb::object reduce_method(const PythonUfunc& self, nb::handle array, nb::handle axis, nb::handle dtype, nb::handle out,
+                         nb::handle keepdims, nb::handle initial, nb::handle where) {
+    const detail::Ufunc& ufunc = *self.row;
+    HeldArrays held;
+    const Array a = method_array(array, held, std::string(ufunc.name) + ".reduce");
+    detail::UfuncReduceOptions options;
+    if (axis.is_none())
+        options.axis.reset();
+    else
+        options.axis = to_axes(axis, "axis");
+    options.dtype = to_optional_dtype(dtype);
+    const nb::handle given_out = single_out(out);
+    if (!given_out.is_none()) options.out = to_output(given_out.ptr(), held, "out");
+    options.keepdims = to_bool(keepdims, "keepdims");
+    if (!initial.is_none()) options.initial = to_scalar(initial, "initial");
+    if (!(nb::isinstance<nb::bool_>(where) && nb::cast<bool>(where))) options.where = to_array(where, "where");
+    Array result = [&] {
+        GilRelease unlocked;
+        return detail::ufunc_reduce(ufunc, a, options);
+    }();
+    return method_result(std::move(result), given_out);
+}
+
+nb::object accumulate_method(const PythonUfunc& self, nb::handle array, nb::handle axis, nb::handle dtype,
+                             nb::handle out) {
+    const detail::Ufunc& ufunc = *self.row;
+    HeldArrays held;
+    const Array a = method_array(array, held, std::string(ufunc.name) + ".accumulate");
+    const nb::handle given_out = single_out(out);
+    std::optional<Array> out_array;
+    if (!given_out.is_none()) out_array = to_output(given_out.ptr(), held, "out");
+    const std::int64_t along = to_int64(axis, "axis");
+    const std::optional<DType> loop_dtype = to_optional_dtype(dtype);
+    Array result = [&] {
+        GilRelease unlocked;
+        return detail::ufunc_accumulate(ufunc, a, along, loop_dtype, out_array);
+    }();
+    return method_result(std::move(result), given_out);
+}
+
+nb::object reduceat_method(const PythonUfunc& self, nb::handle array, nb::handle indices, nb::handle axis,
+                           nb::handle dtype, nb::handle out) {
+    const detail::Ufunc& ufunc = *self.row;
+    HeldArrays held;
+    const Array a = method_array(array, held, std::string(ufunc.name) + ".reduceat");
+    // The indices are a small list of segment starts, as often a Python list as an array.
+    const nb::object starts =
+        as_array(indices.ptr()) ? nb::borrow(indices) : nb::module_::import_("gpukit").attr("asarray")(indices);
+    const Array& start_array = to_array(starts, "indices");
+    const nb::handle given_out = single_out(out);
+    std::optional<Array> out_array;
+    if (!given_out.is_none()) out_array = to_output(given_out.ptr(), held, "out");
+    const std::int64_t along = to_int64(axis, "axis");
+    const std::optional<DType> loop_dtype = to_optional_dtype(dtype);
+    Array result = [&] {
+        GilRelease unlocked;
+        return detail::ufunc_reduceat(ufunc, a, start_array, along, loop_dtype, out_array);
+    }();
+    return method_result(std::move(result), given_out);
+}
+
+void at_method(const PythonUfunc& self, nb::handle a, nb::handle indices, nb::handle b) {
+    const detail::Ufunc& ufunc = *self.row;
+    const Array* target = as_array(a.ptr());
+    if (!target)
+        throw nb::type_error((std::string(ufunc.name) + ".at: the array updated in place must be a gpukit array, not " +
+                              describe_value(a))
+                                 .c_str());
+    // The elements a[indices] names, by their byte offsets: gpukit's indexing reads the key, whatever
+    // form NumPy allows it (integers, slices, arrays, tuples of them), with its errors.
+    Array offsets = [&] {
+        GilRelease unlocked;
+        return detail::element_offsets(*target);
+    }();
+    const nb::object offset_array = nb::steal(new_array_object(std::move(offsets)));
+    const nb::object chosen = offset_array[indices];
+    HeldArrays held;
+    std::optional<ElementwiseOperand> operand;
+    if (!b.is_none()) {
+        operand.emplace(Scalar(false));
+        if (to_operand(b.ptr(), *operand, held) == Operand::foreign)
+            refuse_operand(b.ptr(), std::string(ufunc.name) + ".at", 2);
+    }
+    const Array& chosen_offsets = to_array(chosen, "indices");
+    GilRelease unlocked;
+    detail::ufunc_at(ufunc, *target, chosen_offsets, operand);
+}
+
 }  // namespace
 
 const detail::Ufunc* find_ufunc(std::string_view name) noexcept {
@@ -357,24 +471,34 @@ void bind_ufuncs(nb::module_& m) {
              nb::sig("def outer(self, a: object, b: object, /, **kwargs: object) -> object"),
              "The ufunc of every pair: ``result[i..., j...] = ufunc(a[i...], b[j...])``, of shape ``a.shape + "
              "b.shape`` (two-input ufuncs; keywords as a call's).");
-    for (const char* method : {"reduce", "accumulate", "reduceat", "at"}) {
-        const std::string name(method);
-        cls.def(
-            method,
-            [name](const PythonUfunc& u, const nb::args&, const nb::kwargs&) {
-                const std::string method_name = std::string(u.row->name) + "." + name;
-                std::string message = "gpukit." + method_name;
-                message +=
-                    " is not implemented yet: reductions, scans and unbuffered in-place operations come in a "
-                    "later issue of the array layer (part 2, issue 14); meanwhile run numpy.";
-                message += method_name;
-                message += " on a host copy (.get())";
-                PyErr_SetString(PyExc_NotImplementedError, message.c_str());
-                throw nb::python_error();
-            },
-            nb::sig(("def " + name + "(self, *args: object, **kwargs: object) -> object").c_str()),
-            "Not implemented yet (reductions come in a later issue): raises NotImplementedError.");
-    }
+    cls.def("reduce", &reduce_method, "array"_a.none(), "axis"_a.none() = 0, "dtype"_a.none() = nb::none(),
+            "out"_a.none() = nb::none(), "keepdims"_a.none() = false, "initial"_a.none() = nb::none(),
+            "where"_a.none() = true,
+            nb::sig("def reduce(self, array: object, axis: object = 0, dtype: object = None, out: object = None, "
+                    "keepdims: bool = False, initial: object = None, where: object = True) -> object"),
+            "The ufunc applied along `axis` (an int, a tuple, None for all), as numpy.ufunc.reduce: "
+            "``add.reduce(x)`` sums over the first axis. ``initial`` starts it; ``where`` (bool, broadcast) "
+            "chooses the elements that count. add, multiply, maximum, minimum, fmax, fmin, logical_and and "
+            "logical_or run the parallel reductions (sum, prod, max, ...); the others apply the ufunc in NumPy's "
+            "order, one thread per output element (fast for many outputs, slow for one long line).")
+        .def("accumulate", &accumulate_method, "array"_a.none(), "axis"_a.none() = 0, "dtype"_a.none() = nb::none(),
+             "out"_a.none() = nb::none(),
+             nb::sig("def accumulate(self, array: object, axis: int = 0, dtype: object = None, out: object = None) "
+                     "-> object"),
+             "Every partial result along `axis`, as numpy.ufunc.accumulate (``add.accumulate`` is cumsum, "
+             "``multiply.accumulate`` cumprod, both parallel scans; others apply the ufunc in order, one thread per "
+             "line).")
+        .def("reduceat", &reduceat_method, "array"_a.none(), "indices"_a.none(), "axis"_a.none() = 0,
+             "dtype"_a.none() = nb::none(), "out"_a.none() = nb::none(),
+             nb::sig("def reduceat(self, array: object, indices: object, axis: int = 0, dtype: object = None, "
+                     "out: object = None) -> object"),
+             "Reductions over the segments that `indices` start along `axis`, as numpy.ufunc.reduceat "
+             "(``array[indices[i]]`` alone where a segment is empty or backwards).")
+        .def("at", &at_method, "a"_a.none(), "indices"_a.none(), "b"_a.none() = nb::none(),
+             nb::sig("def at(self, a: object, indices: object, b: object = None) -> None"),
+             "In place and unbuffered, as numpy.ufunc.at: ``a[indices] = ufunc(a[indices], b)``, an index that "
+             "repeats applying once per occurrence (``add.at(counts, idx, 1)`` counts). Runs in order on one "
+             "thread.");
 
     nb::dict by_name;
     std::vector<nb::object>& objects = ufunc_objects();

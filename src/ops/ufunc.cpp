@@ -207,6 +207,8 @@ OperandDTypes input_dtypes(const Ufunc& ufunc, std::span<const ElementwiseOperan
     return dtypes;
 }
 
+}  // namespace
+
 // NumPy has no boolean negative or subtract (their int8 loops would take bools): TypeError, in its words.
 void refuse_boolean_arithmetic(const Ufunc& ufunc, std::span<const DType> inputs) {
     const bool all_bool = std::all_of(inputs.begin(), inputs.end(), [](DType dtype) { return dtype == DType::bool_; });
@@ -220,6 +222,8 @@ void refuse_boolean_arithmetic(const Ufunc& ufunc, std::span<const DType> inputs
             "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the "
             "logical_xor function instead.");
 }
+
+namespace {
 
 const UfuncLoop& choose_loop(const Ufunc& ufunc, std::span<const DType> inputs, const UfuncOptions& options) {
     if (!options.dtype) {

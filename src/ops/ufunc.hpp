@@ -57,6 +57,10 @@ std::string with_loop_type(std::string_view expression, DType loop_dtype);
 const UfuncLoop* select_loop(const Ufunc& ufunc, std::span<const DType> inputs);
 DType weak_scalar_dtype(std::span<const DType> arrays, PythonScalar scalar);
 
+// NumPy has no boolean negative or subtract, though their int8 loops would take bools: DTypeError
+// in NumPy's words where every input is bool.
+void refuse_boolean_arithmetic(const Ufunc& ufunc, std::span<const DType> inputs);
+
 // A ufunc call's keywords, as NumPy's.
 struct UfuncOptions {
     std::optional<DType> dtype;            // dtype=: the loop whose outputs are of this dtype

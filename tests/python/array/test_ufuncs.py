@@ -303,10 +303,3 @@ def test_outer_gives_every_pair(rng):
     numpy.testing.assert_array_equal(out.get(), numpy.add.outer(a, b))
     with pytest.raises(ValueError, match="binary functions"):
         gpukit.negative.outer(gpukit.asarray(a), gpukit.asarray(a))
-
-
-def test_reductions_say_they_come_later():
-    x = gpukit.asarray(numpy.ones(4))
-    for method in ("reduce", "accumulate", "reduceat", "at"):
-        with pytest.raises(NotImplementedError, match=f"gpukit.add.{method} is not implemented yet"):
-            getattr(gpukit.add, method)(x)

@@ -1,0 +1,111 @@
+// kernels/gpukit_ufunc_methods.cuh: NumPy's ufunc methods that apply a ufunc in order
+// (src/ops/ufunc_methods.cpp compiles this text with one loop's expression, with NVRTC or on the
+// simulator: the same source runs on both).
+//
+// What it computes, for a ufunc f with the loop the host chose (its expression over in0, in1 and
+// out0, computed in the loop's compute types):
+// - gk_ufunc_fold: for each line of `n` contiguous elements, acc = *initial (or the line's first
+//   element), then acc = f(acc, x[k]) for each next k in order, skipping elements whose mask is
+//   false: ufunc.reduce (the last acc, one per line) or, with `accumulate`, ufunc.accumulate
+//   (every acc). The accumulator is stored in the loop's dtype after each step, as NumPy's is.
+// - gk_ufunc_reduceat: for each line and segment s, the fold of x[starts[s]:starts[s + 1]] (to the
+//   line's end for the last segment); x[starts[s]] alone where that is empty or backwards.
+// - gk_ufunc_at: a[offsets[j]] = f(a[offsets[j]], b[j]) (f(a[offsets[j]]) for a one-input ufunc),
+//   for each j in order, on one thread: a repeated offset applies once per occurrence, as
+//   NumPy's unbuffered ufunc.at does.
+// Lines run one per thread: these are the paths for ufuncs that no parallel reduction or scan of
+// the array layer computes (subtract, power, arctan2, ...), whose order NumPy defines.
+//
+// Reference: numpy.ufunc.reduce, accumulate, reduceat and at; the tests compare with NumPy.
+//
+// The host defines before it: GK_UFM_A (the storage type of the array folded or updated, also the
+// accumulator's), GK_UFM_B (the second operand's storage type), GK_UFM_C0, GK_UFM_C1 and
+// GK_UFM_COUT (the loop's compute types), GK_UFM_NIN (1 or 2) and GK_UFM_EXPRESSION.
+#pragma once
+
+#include "gpukit_elementwise.cuh"
+
+typedef GK_UFM_A gk_ufm_a;  // one token each: "signed char" is two
+typedef GK_UFM_B gk_ufm_b;
+
+struct gk_ufm_params {
+    unsigned long long x;        // fold, reduceat: the lines (lines * n elements); at: a's first byte
+    unsigned long long out;      // fold, reduceat: the results; at: b's values (count), or 0
+    unsigned long long mask;     // fold: bool per element of x, or 0 (every element counts)
+    unsigned long long starts;   // reduceat: int64 segment starts; at: int64 byte offsets into a
+    unsigned long long initial;  // fold: one gk_ufm_a, or 0 (the line's first element)
+    long long lines;             // fold, reduceat: lines; at: count of offsets
+    long long n;                 // the elements of a line
+    long long segments;          // reduceat: segments per line
+    int accumulate;              // fold: write every step
+};
+
+__device__ inline gk_ufm_a gk_ufm_apply(gk_ufm_a a, gk_ufm_b b) {
+    const gk_index i = 0;  // expressions may read the element's index; these have none of their own
+    (void)i;
+    const GK_UFM_C0 in0 = gk_convert<GK_UFM_C0>(a);
+#if GK_UFM_NIN == 2
+    const GK_UFM_C1 in1 = gk_convert<GK_UFM_C1>(b);
+#else
+    (void)b;
+#endif
+    GK_UFM_COUT out0;
+    GK_UFM_EXPRESSION;
+    return gk_convert<gk_ufm_a>(out0);
+}
+
+extern "C" __global__ void gk_ufunc_fold(gk_ufm_params p) {
+    const gk_ufm_a* x = reinterpret_cast<const gk_ufm_a*>(p.x);
+    gk_ufm_a* out = reinterpret_cast<gk_ufm_a*>(p.out);
+    const bool* mask = reinterpret_cast<const bool*>(p.mask);
+    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    for (long long line = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; line < p.lines;
+         line += stride) {
+        const gk_ufm_a* row = x + line * p.n;
+        const bool* row_mask = mask ? mask + line * p.n : nullptr;
+        gk_ufm_a acc;
+        long long k = 0;
+        if (p.initial) {
+            acc = *reinterpret_cast<const gk_ufm_a*>(p.initial);
+        } else if (p.n > 0) {
+            acc = row[0];
+            k = 1;
+            if (p.accumulate) out[line * p.n] = acc;
+        }
+        for (; k < p.n; ++k) {
+            if (!row_mask || row_mask[k]) acc = gk_ufm_apply(acc, row[k]);
+            if (p.accumulate) out[line * p.n + k] = acc;
+        }
+        if (!p.accumulate) out[line] = acc;
+    }
+}
+
+extern "C" __global__ void gk_ufunc_reduceat(gk_ufm_params p) {
+    const gk_ufm_a* x = reinterpret_cast<const gk_ufm_a*>(p.x);
+    gk_ufm_a* out = reinterpret_cast<gk_ufm_a*>(p.out);
+    const long long* starts = reinterpret_cast<const long long*>(p.starts);
+    const long long total = p.lines * p.segments;
+    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    for (long long item = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; item < total;
+         item += stride) {
+        const long long line = item / p.segments;
+        const long long segment = item % p.segments;
+        const long long start = starts[segment];
+        const long long stop = segment + 1 < p.segments ? starts[segment + 1] : p.n;
+        const gk_ufm_a* row = x + line * p.n;
+        gk_ufm_a acc = row[start];
+        for (long long k = start + 1; k < stop; ++k) acc = gk_ufm_apply(acc, row[k]);
+        out[item] = acc;
+    }
+}
+
+extern "C" __global__ void gk_ufunc_at(gk_ufm_params p) {
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    char* a = reinterpret_cast<char*>(p.x);
+    const gk_ufm_b* b = reinterpret_cast<const gk_ufm_b*>(p.out);
+    const long long* offsets = reinterpret_cast<const long long*>(p.starts);
+    for (long long j = 0; j < p.lines; ++j) {
+        gk_ufm_a* element = reinterpret_cast<gk_ufm_a*>(a + offsets[j]);
+        *element = gk_ufm_apply(*element, b ? b[j] : gk_ufm_b());
+    }
+}

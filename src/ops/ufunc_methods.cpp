@@ -1,0 +1,393 @@
+// src/ops/ufunc_methods.cpp: see ufunc_methods.hpp. The kernels are kernels/gpukit_ufunc_methods.cuh.
+#include "ops/ufunc_methods.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "gpukit/creation.hpp"
+#include "gpukit/current_stream.hpp"
+#include "gpukit/elementwise.hpp"
+#include "gpukit/error.hpp"
+#include "gpukit/layout.hpp"
+#include "gpukit/reductions.hpp"
+#include "gpukit/scans.hpp"
+#include "gpukit/shape_ops.hpp"
+#include "ops/elementwise/generator.hpp"
+#include "ops/own_kernels.hpp"
+#include "ops/scan/generator.hpp"
+#include "util/text.hpp"
+
+namespace gpukit::detail {
+
+namespace {
+
+// The kernels' parameters: gk_ufm_params in kernels/gpukit_ufunc_methods.cuh, field for field.
+struct UfuncMethodParams {
+    std::uint64_t x = 0;
+    std::uint64_t out = 0;
+    std::uint64_t mask = 0;
+    std::uint64_t starts = 0;
+    std::uint64_t initial = 0;
+    std::int64_t lines = 0;
+    std::int64_t n = 0;
+    std::int64_t segments = 0;
+    std::int32_t accumulate = 0;
+};
+
+enum class Method : std::uint8_t { fold, reduceat, at };
+
+constexpr std::string_view kernel_names[] = {"gk_ufunc_fold", "gk_ufunc_reduceat", "gk_ufunc_at"};
+
+bool named(const Ufunc& ufunc, std::string_view name) { return ufunc.name == name; }
+
+// The ufuncs NumPy reduces over several axes at once: associative and commutative.
+bool reorderable(const Ufunc& ufunc) {
+    for (std::string_view name :
+         {"add", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or", "logical_xor",
+          "maximum", "minimum", "fmax", "fmin", "gcd", "hypot", "logaddexp", "logaddexp2"})
+        if (named(ufunc, name)) return true;
+    return false;
+}
+
+// NumPy's ufunc.identity: the start of an empty reduction, or of one with where=.
+std::optional<Scalar> identity(const Ufunc& ufunc) {
+    if (named(ufunc, "add") || named(ufunc, "bitwise_or") || named(ufunc, "bitwise_xor") || named(ufunc, "gcd") ||
+        named(ufunc, "hypot"))
+        return Scalar(std::int64_t{0});
+    if (named(ufunc, "multiply")) return Scalar(std::int64_t{1});
+    if (named(ufunc, "bitwise_and")) return Scalar(std::int64_t{-1});
+    if (named(ufunc, "logical_and")) return Scalar(true);
+    if (named(ufunc, "logical_or") || named(ufunc, "logical_xor")) return Scalar(false);
+    if (named(ufunc, "logaddexp") || named(ufunc, "logaddexp2"))
+        return Scalar(-std::numeric_limits<double>::infinity());
+    return std::nullopt;
+}
+
+void require_binary(const Ufunc& ufunc, std::string_view method) {
+    if (ufunc.nin != 2 || ufunc.nout != 1)
+        throw InvalidArgumentError(concat(method, " only supported for binary functions (", ufunc.name, " takes ",
+                                          int(ufunc.nin), " input", ufunc.nin == 1 ? "" : "s", ")"));
+}
+
+// The loop whose inputs and output are all `dtype`.
+const UfuncLoop* folding_loop(const Ufunc& ufunc, DType dtype) {
+    for (const UfuncLoop& loop : ufunc.loops)
+        if (loop.dtypes[0] == dtype && loop.dtypes[1] == dtype && loop.dtypes[2] == dtype) return &loop;
+    return nullptr;
+}
+
+// NumPy's dtype for reducing `input` with `ufunc`: dtype= where given; add's and multiply's as
+// sum's (small integers widen); bool for the logical ufuncs; else the loop a call on two such
+// elements selects, which must take and give one dtype.
+DType fold_dtype(const Ufunc& ufunc, DType input, std::optional<DType> dtype, std::string_view method) {
+    const auto no_loop = [&](DType d) {
+        return DTypeError(concat("ufunc '", ufunc.name, "' has no loop that ", method, " can apply to ", to_string(d),
+                                 ": its loops (", ufunc.name, ".types) must take and give one dtype"));
+    };
+    if (dtype) {
+        if (!folding_loop(ufunc, *dtype)) throw no_loop(*dtype);
+        return *dtype;
+    }
+    if (named(ufunc, "add") || named(ufunc, "multiply")) return scan_dtypes(input, std::nullopt).output;
+    if (named(ufunc, "logical_and") || named(ufunc, "logical_or") || named(ufunc, "logical_xor")) return DType::bool_;
+    const DType inputs[2] = {input, input};
+    refuse_boolean_arithmetic(ufunc, inputs);
+    const UfuncLoop* loop = select_loop(ufunc, inputs);
+    if (!loop || loop->dtypes[1] != loop->dtypes[0] || loop->dtypes[2] != loop->dtypes[0]) throw no_loop(input);
+    return loop->dtypes[0];
+}
+
+// One of the methods' kernels for `loop`, folding or updating elements of `a_dtype` with second
+// operands of `b_dtype`: one module per ufunc, loop and dtypes, compiled on first use.
+Kernel method_kernel(const Device& device, const Ufunc& ufunc, const UfuncLoop& loop, DType a_dtype, DType b_dtype,
+                     Method method) {
+    const auto loop_index = static_cast<std::uint64_t>(&loop - ufunc.loops.data());
+    const std::uint64_t key = static_cast<std::uint64_t>(ufunc.id) | loop_index << 16 |
+                              static_cast<std::uint64_t>(a_dtype) << 32 | static_cast<std::uint64_t>(b_dtype) << 40 |
+                              static_cast<std::uint64_t>(method) << 48;
+    return own_kernel(device, "ufunc_methods", key, [&] {
+        std::string expression = with_loop_type(loop.expression, loop.dtypes[0]);
+        std::replace(expression.begin(), expression.end(), '\n', ' ');
+        const std::size_t nin = ufunc.nin;
+        OwnKernelSource source{"gpukit_ufunc_methods.cu", "gpukit_ufunc_methods.cuh", ufunc_methods_header(), {}, {}};
+        source.defines = concat("#define GK_UFM_A ", storage_c_type(a_dtype), "\n#define GK_UFM_B ",
+                                storage_c_type(b_dtype), "\n#define GK_UFM_C0 ", compute_c_type(loop.dtypes[0]),
+                                "\n#define GK_UFM_C1 ", compute_c_type(loop.dtypes[nin == 2 ? 1 : 0]),
+                                "\n#define GK_UFM_COUT ", compute_c_type(loop.dtypes[nin]), "\n#define GK_UFM_NIN ",
+                                nin, "\n#define GK_UFM_EXPRESSION ", expression, "\n");
+        return OwnKernelRecipe{std::move(source), std::string(kernel_names[static_cast<int>(method)])};
+    });
+}
+
+// `a` with `axes` (sorted) moved last, C-contiguous in `dtype`: `lines` rows of `n` elements.
+struct Lines {
+    Array data;
+    Shape kept;                       // the extents of the other axes, in order
+    std::vector<std::int64_t> order;  // the permutation that moved the axes
+    std::int64_t lines = 1, n = 1;
+};
+
+Lines as_lines(const Array& a, const std::vector<std::size_t>& axes, DType dtype) {
+    Shape kept;
+    std::vector<std::int64_t> order;
+    std::int64_t lines = 1, n = 1;
+    for (std::size_t d = 0; d < a.ndim(); ++d)
+        if (std::find(axes.begin(), axes.end(), d) == axes.end()) {
+            order.push_back(static_cast<std::int64_t>(d));
+            kept.push_back(a.shape()[d]);
+            lines *= a.shape()[d];
+        }
+    for (std::size_t d : axes) {
+        order.push_back(static_cast<std::int64_t>(d));
+        n *= a.shape()[d];
+    }
+    Array data = ascontiguousarray(a.transpose(order), dtype).reshape({lines, n});
+    return Lines{std::move(data), std::move(kept), std::move(order), lines, n};
+}
+
+// `axes` normalised, sorted; every axis where none is given. Throws AxisError, InvalidArgumentError.
+std::vector<std::size_t> reduced_axes(const std::optional<std::vector<std::int64_t>>& axis, std::size_t ndim) {
+    std::vector<std::size_t> axes;
+    if (!axis) {
+        axes.resize(ndim);
+        std::iota(axes.begin(), axes.end(), std::size_t{0});
+        return axes;
+    }
+    for (std::int64_t each : *axis) axes.push_back(normalize_axis(each, ndim));
+    std::sort(axes.begin(), axes.end());
+    if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
+        throw InvalidArgumentError("duplicate value in 'axis'");
+    return axes;
+}
+
+// `result` into `out` when given (of exactly its shape, cast as NumPy casts outputs), else itself.
+Array deliver(const Array& result, const std::optional<Array>& out, std::string_view method) {
+    if (!out) return result;
+    if (out->shape() != result.shape())
+        throw InvalidArgumentError(concat(method, ": out has shape ", format_shape(out->shape()), ", the result ",
+                                          format_shape(result.shape())));
+    copyto(*out, result);
+    return *out;
+}
+
+// An array laid out as `lines` (kept extents then `tail`) put back with its last axis at `axis`.
+Array restore_axis(const Array& lines_result, const Shape& kept, std::int64_t tail, std::size_t axis) {
+    Shape shape = kept;
+    shape.push_back(tail);
+    const Array shaped = lines_result.reshape(shape);
+    std::vector<std::int64_t> order;
+    for (std::size_t d = 0; d + 1 < shape.size(); ++d) order.push_back(static_cast<std::int64_t>(d));
+    order.insert(order.begin() + static_cast<std::ptrdiff_t>(axis), static_cast<std::int64_t>(shape.size() - 1));
+    return ascontiguousarray(shaped.transpose(order));
+}
+
+std::optional<Array> reduced_by_engine(const Ufunc& ufunc, const Array& a, const UfuncReduceOptions& options,
+                                       const std::vector<std::size_t>& axes) {
+    ReduceOptions engine;
+    engine.axis = std::vector<std::int64_t>(axes.begin(), axes.end());
+    engine.keepdims = options.keepdims;
+    engine.out = options.out;
+    engine.where = options.where;
+    engine.initial = options.initial;
+    if (named(ufunc, "add") || named(ufunc, "multiply")) {
+        engine.dtype = options.dtype;
+        return named(ufunc, "add") ? sum(a, engine) : prod(a, engine);
+    }
+    const bool logical = named(ufunc, "logical_and") || named(ufunc, "logical_or");
+    if (logical && (!options.dtype || *options.dtype == DType::bool_) && !options.initial)
+        return named(ufunc, "logical_and") ? all(a, engine) : any(a, engine);
+    const bool extreme = named(ufunc, "maximum") || named(ufunc, "minimum");
+    const bool fextreme = named(ufunc, "fmax") || named(ufunc, "fmin");
+    if (!extreme && !fextreme) return std::nullopt;
+    const Array values = options.dtype ? a.astype(*options.dtype) : a;
+    const bool largest = named(ufunc, "maximum") || named(ufunc, "fmax");
+    const DTypeKind k = kind(values.dtype());
+    if (fextreme && (k == DTypeKind::floating || k == DTypeKind::complex))
+        return largest ? nanmax(values, engine) : nanmin(values, engine);
+    return largest ? max(values, engine) : min(values, engine);
+}
+
+void launch(const Kernel& kernel, const Device& device, std::int64_t work, const UfuncMethodParams& params) {
+    const LaunchConfig config =
+        elementwise_launch_config(device.backend_info().capabilities.simulated, work, current_stream(device));
+    kernel(config, params);
+}
+
+}  // namespace
+
+Array ufunc_reduce(const Ufunc& ufunc, const Array& a, const UfuncReduceOptions& options) {
+    require_binary(ufunc, "reduce");
+    const std::vector<std::size_t> axes = reduced_axes(options.axis, a.ndim());
+    if (axes.size() > 1 && !reorderable(ufunc))
+        throw InvalidArgumentError(
+            concat("reduction operation '", ufunc.name, "' is not reorderable, so at most one axis may be specified"));
+    if (auto result = reduced_by_engine(ufunc, a, options, axes)) return *result;
+
+    const DType dtype = fold_dtype(ufunc, a.dtype(), options.dtype, "reduce");
+    const Lines lines = as_lines(a, axes, dtype);
+    std::optional<Scalar> start = options.initial;
+    if (!start && (options.where || (lines.n == 0 && lines.lines > 0))) {
+        start = identity(ufunc);
+        if (!start && options.where)
+            throw InvalidArgumentError(concat("reduction operation '", ufunc.name,
+                                              "' does not have an identity, so to use a where mask one has to "
+                                              "specify 'initial'"));
+        if (!start)
+            throw InvalidArgumentError(
+                concat("zero-size array to reduction operation ", ufunc.name, " which has no identity"));
+    }
+    Array result = Array::empty({lines.lines}, dtype, a.device());
+    if (lines.lines > 0) {
+        const StreamRef stream = current_stream(a.device());
+        UfuncMethodParams p;
+        p.x = launch_address(lines.data, stream);
+        p.out = launch_address(result, stream);
+        std::optional<Array> initial, mask;
+        if (start) {
+            initial = full({1}, *start, dtype, Order::C, a.device());
+            p.initial = launch_address(*initial, stream);
+        }
+        if (options.where) {
+            mask = as_lines(broadcast_to(*options.where, a.shape()), axes, DType::bool_).data;
+            p.mask = launch_address(*mask, stream);
+        }
+        p.lines = lines.lines;
+        p.n = lines.n;
+        const Kernel kernel = method_kernel(a.device(), ufunc, *folding_loop(ufunc, dtype), dtype, dtype, Method::fold);
+        launch(kernel, a.device(), lines.lines, p);
+    }
+    Shape shape;
+    for (std::size_t d = 0; d < a.ndim(); ++d)
+        if (std::find(axes.begin(), axes.end(), d) == axes.end())
+            shape.push_back(a.shape()[d]);
+        else if (options.keepdims)
+            shape.push_back(1);
+    return deliver(result.reshape(shape), options.out, "reduce");
+}
+
+Array ufunc_accumulate(const Ufunc& ufunc, const Array& a, std::int64_t axis, std::optional<DType> dtype,
+                       const std::optional<Array>& out) {
+    require_binary(ufunc, "accumulate");
+    if (a.ndim() == 0) throw InvalidArgumentError("cannot accumulate on a scalar");
+    const std::size_t along = normalize_axis(axis, a.ndim());
+    if (named(ufunc, "add") || named(ufunc, "multiply")) {
+        ScanOptions scan{static_cast<std::int64_t>(along), dtype, out};
+        return named(ufunc, "add") ? cumsum(a, scan) : cumprod(a, scan);
+    }
+    const DType loop_dtype = fold_dtype(ufunc, a.dtype(), dtype, "accumulate");
+    const Lines lines = as_lines(a, {along}, loop_dtype);
+    const Array result = Array::empty({lines.lines, lines.n}, loop_dtype, a.device());
+    if (lines.lines > 0 && lines.n > 0) {
+        const StreamRef stream = current_stream(a.device());
+        UfuncMethodParams p;
+        p.x = launch_address(lines.data, stream);
+        p.out = launch_address(result, stream);
+        p.lines = lines.lines;
+        p.n = lines.n;
+        p.accumulate = 1;
+        const Kernel kernel =
+            method_kernel(a.device(), ufunc, *folding_loop(ufunc, loop_dtype), loop_dtype, loop_dtype, Method::fold);
+        launch(kernel, a.device(), lines.lines, p);
+    }
+    return deliver(restore_axis(result, lines.kept, lines.n, along), out, "accumulate");
+}
+
+Array ufunc_reduceat(const Ufunc& ufunc, const Array& a, const Array& indices, std::int64_t axis,
+                     std::optional<DType> dtype, const std::optional<Array>& out) {
+    require_binary(ufunc, "reduceat");
+    if (a.ndim() == 0) throw InvalidArgumentError("reduceat: the array has no axis to reduce along (0-d)");
+    if (indices.ndim() != 1)
+        throw InvalidArgumentError(
+            concat("reduceat: indices must be 1-d, not of shape ", format_shape(indices.shape())));
+    const DTypeKind index_kind = kind(indices.dtype());
+    if (index_kind != DTypeKind::signed_integer && index_kind != DTypeKind::unsigned_integer)
+        throw DTypeError(concat("reduceat: indices must be integers, not ", to_string(indices.dtype())));
+    const std::size_t along = normalize_axis(axis, a.ndim());
+    const DType loop_dtype = fold_dtype(ufunc, a.dtype(), dtype, "reduceat");
+    const Array starts = ascontiguousarray(indices, DType::int64);
+    const std::int64_t extent = a.shape()[along];
+    for (std::int64_t start : starts.to_vector<std::int64_t>())
+        if (start < 0 || start >= extent)
+            throw IndexError(concat("index ", start, " out-of-bounds in reduceat [0, ", extent, ")"));
+    const Lines lines = as_lines(a, {along}, loop_dtype);
+    const std::int64_t segments = starts.size();
+    const Array result = Array::empty({lines.lines, segments}, loop_dtype, a.device());
+    if (lines.lines > 0 && segments > 0) {
+        const StreamRef stream = current_stream(a.device());
+        UfuncMethodParams p;
+        p.x = launch_address(lines.data, stream);
+        p.out = launch_address(result, stream);
+        p.starts = launch_address(starts, stream);
+        p.lines = lines.lines;
+        p.n = lines.n;
+        p.segments = segments;
+        const Kernel kernel = method_kernel(a.device(), ufunc, *folding_loop(ufunc, loop_dtype), loop_dtype, loop_dtype,
+                                            Method::reduceat);
+        launch(kernel, a.device(), lines.lines * segments, p);
+    }
+    return deliver(restore_axis(result, lines.kept, segments, along), out, "reduceat");
+}
+
+Array element_offsets(const Array& a) {
+    Array offsets = zeros(a.shape(), DType::int64, Order::C, a.device());
+    for (std::size_t d = 0; d < a.ndim(); ++d) {
+        if (a.shape()[d] <= 1) continue;
+        Shape along(a.ndim(), 1);
+        along[d] = a.shape()[d];
+        const Array steps = arange(Scalar(std::int64_t{0}), Scalar(a.shape()[d] * a.strides()[d]),
+                                   Scalar(a.strides()[d]), DType::int64, a.device())
+                                .reshape(along);
+        add(offsets, steps, offsets);
+    }
+    return offsets;
+}
+
+void ufunc_at(const Ufunc& ufunc, const Array& a, const Array& offsets, const std::optional<ElementwiseOperand>& b) {
+    if (ufunc.nout != 1 || ufunc.nin > 2)
+        throw InvalidArgumentError(concat("at: ", ufunc.name, " has ", int(ufunc.nin), " inputs and ", int(ufunc.nout),
+                                          " outputs; at takes ufuncs of one or two inputs and one output"));
+    if (ufunc.nin == 2 && !b) throw InvalidArgumentError(concat("second operand needed for ufunc ", ufunc.name));
+    if (ufunc.nin == 1 && b)
+        throw InvalidArgumentError(concat("second operand provided when ufunc ", ufunc.name, " is unary"));
+    std::vector<DType> inputs{a.dtype()};
+    if (b) {
+        const DType arrays[1] = {a.dtype()};
+        if (const Array* array = b->array())
+            inputs.push_back(array->dtype());
+        else if (const Scalar* scalar = b->scalar())
+            inputs.push_back(scalar->weak_kind() ? weak_scalar_dtype(arrays, *scalar->weak_kind()) : scalar->dtype());
+    }
+    refuse_boolean_arithmetic(ufunc, inputs);
+    const UfuncLoop* loop = select_loop(ufunc, inputs);
+    if (!loop)
+        throw DTypeError(concat("ufunc '", ufunc.name, "' not supported for the input types ", to_string(a.dtype()),
+                                b ? concat(" and ", to_string(inputs[1])) : std::string()));
+    const DType result_dtype = loop->dtypes[ufunc.nin];
+    if (!can_cast(result_dtype, a.dtype(), Casting::same_kind))
+        throw DTypeError(concat("Cannot cast ufunc '", ufunc.name, "' output from ", to_string(result_dtype), " to ",
+                                to_string(a.dtype()), " with casting rule 'same_kind'"));
+    const std::int64_t count = offsets.size();
+    if (count == 0) return;
+    const Array positions = ascontiguousarray(offsets, DType::int64);
+    const DType b_dtype = b ? loop->dtypes[1] : a.dtype();
+    std::optional<Array> values;
+    if (b && b->array()) values = ascontiguousarray(broadcast_to(*b->array(), offsets.shape()), b_dtype);
+    if (b && b->scalar()) values = full(offsets.shape(), *b->scalar(), b_dtype, Order::C, a.device());
+    const StreamRef stream = current_stream(a.device());
+    UfuncMethodParams p;
+    p.x = launch_address(a, stream);
+    p.out = values ? launch_address(*values, stream) : 0;
+    p.starts = launch_address(positions, stream);
+    p.lines = count;
+    const Kernel kernel = method_kernel(a.device(), ufunc, *loop, a.dtype(), b_dtype, Method::at);
+    LaunchConfig config;
+    config.grid = Dim3(1);
+    config.block = Dim3(1);
+    config.stream = stream;
+    kernel(config, p);
+}
+
+}  // namespace gpukit::detail
