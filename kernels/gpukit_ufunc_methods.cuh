@@ -12,7 +12,7 @@
 //   line's end for the last segment); x[starts[s]] alone where that is empty or backwards.
 // - gk_ufunc_at: a[offsets[j]] = f(a[offsets[j]], b[j]) (f(a[offsets[j]]) for a one-input ufunc),
 //   for each j in order, on one thread: a repeated offset applies once per occurrence, as
-//   NumPy's unbuffered ufunc.at does.
+//   NumPy's unbuffered ufunc.at does. gk_ufunc_add_at (below) does add.at with atomics instead.
 // Lines run one per thread: these are the paths for ufuncs that no parallel reduction or scan of
 // the array layer computes (subtract, power, arctan2, ...), whose order NumPy defines.
 //
@@ -108,4 +108,34 @@ extern "C" __global__ void gk_ufunc_at(gk_ufm_params p) {
         gk_ufm_a* element = reinterpret_cast<gk_ufm_a*>(a + offsets[j]);
         *element = gk_ufm_apply(*element, b ? b[j] : gk_ufm_b());
     }
+}
+
+// gk_ufunc_add_at: add.at for the dtypes with a hardware atomic addition (32- and 64-bit integers,
+// float32, float64), every index at once: integers give NumPy's result exactly (wrapping addition
+// commutes), floats the same sum added in another order. b is of a's dtype. Its body is compiled
+// only for those dtypes (GK_UFM_ATOMIC_ADD); the declaration stays, as the simulator reads kernels
+// from the text without its preprocessor.
+#ifdef GK_UFM_ATOMIC_ADD
+__device__ inline void gk_ufm_atomic_add(float* p, float v) { atomicAdd(p, v); }
+__device__ inline void gk_ufm_atomic_add(double* p, double v) { atomicAdd(p, v); }
+template <class T>
+__device__ inline void gk_ufm_atomic_add(T* p, T v) {
+    if (sizeof(T) == 4)
+        atomicAdd(reinterpret_cast<unsigned int*>(p), static_cast<unsigned int>(v));
+    else
+        atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+}
+#endif
+
+extern "C" __global__ void gk_ufunc_add_at(gk_ufm_params p) {
+#ifdef GK_UFM_ATOMIC_ADD
+    char* a = reinterpret_cast<char*>(p.x);
+    const gk_ufm_a* b = reinterpret_cast<const gk_ufm_a*>(p.out);
+    const long long* offsets = reinterpret_cast<const long long*>(p.starts);
+    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    for (long long j = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; j < p.lines; j += stride)
+        gk_ufm_atomic_add(reinterpret_cast<gk_ufm_a*>(a + offsets[j]), b[j]);
+#else
+    (void)p;
+#endif
 }

@@ -1063,7 +1063,7 @@ class ufunc:
 
     def at(self, a: object, indices: object, b: object = None) -> None:
         """
-        In place and unbuffered, as numpy.ufunc.at: ``a[indices] = ufunc(a[indices], b)``, an index that repeats applying once per occurrence (``add.at(counts, idx, 1)`` counts). Runs in order on one thread.
+        In place and unbuffered, as numpy.ufunc.at: ``a[indices] = ufunc(a[indices], b)``, an index that repeats applying once per occurrence (``add.at(counts, idx, 1)`` counts). add on 32- and 64-bit integers, float32 and float64 runs every index at once with atomic additions (floats then add in another order than NumPy's); everything else runs in order on one thread.
         """
 
 add: ufunc = ...

@@ -497,8 +497,9 @@ void bind_ufuncs(nb::module_& m) {
         .def("at", &at_method, "a"_a.none(), "indices"_a.none(), "b"_a.none() = nb::none(),
              nb::sig("def at(self, a: object, indices: object, b: object = None) -> None"),
              "In place and unbuffered, as numpy.ufunc.at: ``a[indices] = ufunc(a[indices], b)``, an index that "
-             "repeats applying once per occurrence (``add.at(counts, idx, 1)`` counts). Runs in order on one "
-             "thread.");
+             "repeats applying once per occurrence (``add.at(counts, idx, 1)`` counts). add on 32- and 64-bit "
+             "integers, float32 and float64 runs every index at once with atomic additions (floats then add in "
+             "another order than NumPy's); everything else runs in order on one thread.");
 
     nb::dict by_name;
     std::vector<nb::object>& objects = ufunc_objects();

@@ -37,9 +37,9 @@ struct UfuncMethodParams {
     std::int32_t accumulate = 0;
 };
 
-enum class Method : std::uint8_t { fold, reduceat, at };
+enum class Method : std::uint8_t { fold, reduceat, at, add_at };
 
-constexpr std::string_view kernel_names[] = {"gk_ufunc_fold", "gk_ufunc_reduceat", "gk_ufunc_at"};
+constexpr std::string_view kernel_names[] = {"gk_ufunc_fold", "gk_ufunc_reduceat", "gk_ufunc_at", "gk_ufunc_add_at"};
 
 bool named(const Ufunc& ufunc, std::string_view name) { return ufunc.name == name; }
 
@@ -118,6 +118,7 @@ Kernel method_kernel(const Device& device, const Ufunc& ufunc, const UfuncLoop& 
                                 "\n#define GK_UFM_C1 ", compute_c_type(loop.dtypes[nin == 2 ? 1 : 0]),
                                 "\n#define GK_UFM_COUT ", compute_c_type(loop.dtypes[nin]), "\n#define GK_UFM_NIN ",
                                 nin, "\n#define GK_UFM_EXPRESSION ", expression, "\n");
+        if (method == Method::add_at) source.defines += "#define GK_UFM_ATOMIC_ADD\n";
         return OwnKernelRecipe{std::move(source), std::string(kernel_names[static_cast<int>(method)])};
     });
 }
@@ -382,6 +383,15 @@ void ufunc_at(const Ufunc& ufunc, const Array& a, const Array& offsets, const st
     p.out = values ? launch_address(*values, stream) : 0;
     p.starts = launch_address(positions, stream);
     p.lines = count;
+    // add.at in a's own dtype, where the hardware adds atomically: every index at once.
+    const DType d = a.dtype();
+    const bool atomic = ufunc.id == UfuncId::add && values && loop->dtypes[0] == d && loop->dtypes[1] == d &&
+                        (d == DType::int32 || d == DType::uint32 || d == DType::int64 || d == DType::uint64 ||
+                         d == DType::float32 || d == DType::float64);
+    if (atomic) {
+        launch(method_kernel(a.device(), ufunc, *loop, d, d, Method::add_at), a.device(), count, p);
+        return;
+    }
     const Kernel kernel = method_kernel(a.device(), ufunc, *loop, a.dtype(), b_dtype, Method::at);
     LaunchConfig config;
     config.grid = Dim3(1);

@@ -220,6 +220,15 @@ def test_at_applies_each_index_once_per_occurrence(rng):
     expected = numpy.zeros(5, numpy.int8)
     numpy.add.at(expected, [1, 1, 4] * 100, 1)
     numpy.testing.assert_array_equal(counts.get(), expected)
+    for dtype in (numpy.int32, numpy.uint64, numpy.float32, numpy.float64):  # atomic additions, every index at once
+        host = random_values(rng, 50, dtype)
+        device = gpukit.asarray(host)
+        indices = rng.integers(0, 50, 4000)
+        values = random_values(rng, 4000, dtype)
+        with numpy.errstate(all="ignore"):
+            numpy.add.at(host, indices, values)
+        gpukit.add.at(device, gpukit.asarray(indices), gpukit.asarray(values))
+        assert_matches(device, host, "add", f"add.at {numpy.dtype(dtype)}")
     grid_host = rng.uniform(-1, 1, (4, 6))
     grid = gpukit.asarray(grid_host)
     view, view_host = grid[::2, ::-1], grid_host[::2, ::-1]
