@@ -688,8 +688,6 @@ class ndarray:
     def item(self) -> object:
         """The one element of a size-1 array, as a Python scalar."""
 
-    def __array__(self, dtype: object | None = None, copy: object | None = None) -> object: ...
-
     def copy(self, order: object | None = 'C') -> ndarray:
         """
         A new array with the same elements, laid out in `order` ('C', 'F', 'A', 'K').
@@ -829,6 +827,16 @@ class ndarray:
     def __array_ufunc__(self, ufunc: object, method: str, *inputs: object, **kwargs: object) -> object:
         """
         NumPy's ufuncs on gpukit arrays (numpy.sqrt(x)) run gpukit's; NumPy arrays among the operands raise TypeError naming gpukit.asarray.
+        """
+
+    def __array__(self, dtype: object = None, copy: bool | None = None) -> object:
+        """
+        numpy.asarray(x): TypeError unless gpukit.set_host_conversion(True) allowed the copy to the host.
+        """
+
+    def __array_function__(self, func: object, types: object, args: tuple, kwargs: dict) -> object:
+        """
+        NumPy's functions on gpukit arrays (numpy.concatenate, numpy.linalg.norm, ...) run gpukit's of the same name; TypeError naming the function where gpukit has none.
         """
 
     def sum(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
@@ -1278,6 +1286,16 @@ def around(a: ndarray, decimals: int = 0, out: ndarray | None = None) -> ndarray
 def round(a: ndarray, decimals: int = 0, out: ndarray | None = None) -> ndarray:
     """
     ``a`` rounded to ``decimals`` decimal places as numpy.round rounds (halves to even; integers unchanged for decimals >= 0); into ``out`` when given.
+    """
+
+def set_host_conversion(allowed: bool) -> bool:
+    """
+    Whether gpukit arrays may become NumPy arrays implicitly (numpy.asarray(x), NumPy functions gpukit lacks reading them as host data), copying to the host each time: off by default, as in CuPy, so that no copy happens unseen. Returns the previous setting.
+    """
+
+def get_array_module(*args: object) -> object:
+    """
+    gpukit where any argument is a gpukit array, else numpy (CuPy's get_array_module): for code that runs on either, ``xp = gpukit.get_array_module(x)``.
     """
 
 def nan_to_num(x: ndarray, copy: bool = True, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> ndarray:

@@ -375,15 +375,6 @@ void bind_array(nb::module_& m) {
                 return to_numpy(a).attr("item")();
             },
             "The one element of a size-1 array, as a Python scalar.")
-        .def(
-            "__array__",
-            [](const Array&, nb::handle, nb::handle) -> nb::object {
-                throw nb::type_error(
-                    "Implicit conversion of a gpukit array to a NumPy array is not allowed: use .get() "
-                    "or gpukit.asnumpy(a) to copy it to the host (or numpy.from_dlpack(a) on the "
-                    "simulator)");
-            },
-            "dtype"_a = nb::none(), "copy"_a = nb::none())
         // ---- on the device
         .def(
             "copy",

@@ -361,7 +361,12 @@ nb::object array_ufunc(nb::handle, nb::handle numpy_ufunc, nb::handle method, co
     nb::object not_implemented = nb::borrow(Py_NotImplemented);
     const std::string name = nb::cast<std::string>(numpy_ufunc.attr("__name__"));
     const detail::Ufunc* row = find_ufunc(name);
-    if (!row) return not_implemented;
+    if (!row) {
+        // NumPy's ufuncs with core dimensions (matmul, vecdot, ...) are gpukit functions of the name.
+        nb::object gpukit = nb::module_::import_("gpukit");
+        if (nb::cast<std::string>(method) != "__call__" || !nb::hasattr(gpukit, name.c_str())) return not_implemented;
+        return gpukit.attr(name.c_str())(*inputs, **keywords);
+    }
     nb::handle numpy_array = numpy_module().attr("ndarray");
     const auto defers = [&](nb::handle value) {
         return !as_array(value.ptr()) && !nb::isinstance(value, numpy_array) && nb::hasattr(value, "__array_ufunc__") &&

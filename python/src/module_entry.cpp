@@ -19,6 +19,7 @@ NB_MODULE(_core, m) {
     bind_memory_pool(m);
     bind_ufuncs(m);
     bind_array_operators(m);
+    bind_numpy_protocols(m);
     bind_elementwise_functions(m);
     bind_indexing(m);
     bind_creation(m);

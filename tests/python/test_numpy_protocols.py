@@ -1,0 +1,94 @@
+"""NumPy meeting gpukit arrays (python/src/numpy_protocols.cpp): NumPy's functions run gpukit's
+(__array_function__), a function gpukit lacks is a TypeError naming it, an implicit copy to the host
+is refused unless gpukit.set_host_conversion(True) allows it, and get_array_module picks the module."""
+
+import contextlib
+
+import numpy
+import pytest
+
+import gpukit
+
+
+@contextlib.contextmanager
+def host_conversion(allowed):
+    previous = gpukit.set_host_conversion(allowed)
+    try:
+        yield
+    finally:
+        gpukit.set_host_conversion(previous)
+
+
+def test_numpy_functions_run_gpukit_s_and_return_gpukit_arrays(rng):
+    a = rng.standard_normal((4, 5))
+    b = rng.standard_normal((4, 5))
+    x, y = gpukit.asarray(a), gpukit.asarray(b)
+    checks = [
+        (numpy.concatenate, ([x, y],), ([a, b],), {"axis": 1}),
+        (numpy.sum, (x,), (a,), {"axis": 0}),
+        (numpy.where, (x > 0, x, y), (a > 0, a, b), {}),
+        (numpy.linalg.norm, (x,), (a,), {}),
+        (numpy.fft.fft, (x,), (a,), {"axis": 1}),
+        (numpy.sort, (x,), (a,), {"axis": 0}),
+        (numpy.stack, ((x, y),), ((a, b),), {}),
+        (numpy.cumsum, (x,), (a,), {}),
+        (numpy.matmul, (x, y.T), (a, b.T), {}),
+        (numpy.mean, (x,), (a,), {"axis": 1, "keepdims": True}),
+    ]
+    for function, device_args, host_args, keywords in checks:
+        result = function(*device_args, **keywords)
+        assert isinstance(result, gpukit.ndarray), function.__name__
+        numpy.testing.assert_allclose(result.get(), function(*host_args, **keywords), rtol=1e-12, atol=1e-12,
+                                      err_msg=function.__name__)
+
+
+def test_a_function_gpukit_lacks_is_a_type_error_naming_it():
+    x = gpukit.asarray(numpy.arange(4.0))
+    with pytest.raises(TypeError, match=r"numpy.allclose is not implemented for gpukit arrays \(gpukit.allclose"):
+        numpy.allclose(x, x)
+    with pytest.raises(TypeError, match="numpy.linalg.cond is not implemented"):
+        numpy.linalg.cond(x.reshape(2, 2))
+    # The process goes on.
+    assert float(numpy.sum(x)) == 6.0
+
+
+def test_mixing_numpy_and_gpukit_arrays_refuses_the_silent_copy():
+    x = gpukit.asarray(numpy.arange(4.0))
+    with pytest.raises(TypeError, match="gpukit.asarray"):
+        numpy.concatenate([x, numpy.arange(4.0)])
+    with pytest.raises(TypeError, match="gpukit.asarray"):
+        numpy.add(numpy.arange(4.0), x)
+
+
+def test_implicit_conversion_to_numpy_is_refused_unless_allowed(rng):
+    values = rng.standard_normal(5)
+    x = gpukit.asarray(values)
+    with pytest.raises(TypeError, match="set_host_conversion"):
+        numpy.asarray(x)
+    with pytest.raises(TypeError, match="set_host_conversion"):
+        numpy.array([x, x])
+    with host_conversion(True):
+        numpy.testing.assert_array_equal(numpy.asarray(x), values)
+        assert numpy.asarray(x, dtype=numpy.float32).dtype == numpy.float32
+        with pytest.raises(ValueError, match="without a copy"):
+            numpy.asarray(x, copy=False)
+        # NumPy's own implementation runs on host copies where gpukit has none: NumPy's result.
+        assert numpy.allclose(x, x) is True or numpy.allclose(x, x) == numpy.True_
+    assert gpukit.set_host_conversion(False) is False
+    with pytest.raises(TypeError):
+        numpy.asarray(x)
+
+
+def test_get_array_module_picks_gpukit_for_any_gpukit_array():
+    x = gpukit.asarray(numpy.ones(3))
+    assert gpukit.get_array_module(x) is gpukit
+    assert gpukit.get_array_module(numpy.ones(3), x, 2.0) is gpukit
+    assert gpukit.get_array_module(numpy.ones(3), 2.0) is numpy
+    assert gpukit.get_array_module() is numpy
+
+    def softplus(values):  # code written once for both
+        xp = gpukit.get_array_module(values)
+        return xp.log1p(xp.exp(values))
+
+    host = numpy.linspace(-2, 2, 9)
+    numpy.testing.assert_allclose(softplus(gpukit.asarray(host)).get(), softplus(host), rtol=1e-12)
