@@ -86,8 +86,7 @@ extern "C" __global__ void gk_ufunc_reduceat(gk_ufm_params p) {
     const long long* starts = reinterpret_cast<const long long*>(p.starts);
     const long long total = p.lines * p.segments;
     const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-    for (long long item = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; item < total;
-         item += stride) {
+    for (long long item = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; item < total; item += stride) {
         const long long line = item / p.segments;
         const long long segment = item % p.segments;
         const long long start = starts[segment];
