@@ -100,6 +100,12 @@ Array roll(const Array& a, std::span<const std::int64_t> shifts, std::span<const
 Array tril(const Array& a, std::int64_t k = 0);
 Array triu(const Array& a, std::int64_t k = 0);
 
+// NumPy's diag: of a 1-D array, the square matrix with it on diagonal k and zeros elsewhere; of a
+// 2-D array, a copy of its diagonal k. Throws InvalidArgumentError for other dimensions.
+Array diag(const Array& v, std::int64_t k = 0);
+// The flattened array on diagonal k of a new square matrix (numpy.diagflat).
+Array diagflat(const Array& v, std::int64_t k = 0);
+
 // Coordinate arrays of a grid from 1-D coordinate vectors: 'xy' (Cartesian: the first two
 // dimensions swapped) or 'ij' (matrix) indexing; sparse: dimensions of extent 1 broadcast instead
 // of full arrays; copy: new arrays rather than broadcast views.

@@ -1308,6 +1308,39 @@ def angle(z: ndarray, deg: bool = False) -> ndarray:
     The argument of each complex element (radians, or degrees with ``deg``), as numpy.angle.
     """
 
+def isclose(a: object, b: object, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> ndarray:
+    """
+    Whether each element of ``a`` is within ``atol + rtol * |b|`` of ``b``'s, as numpy.isclose (an infinity close only to itself, nan to nan only with ``equal_nan``).
+    """
+
+def allclose(a: object, b: object, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> ndarray:
+    """
+    Whether every element is close (isclose), as a 0-d bool array (CuPy's form: ``bool()`` of it waits).
+    """
+
+def array_equal(a1: object, a2: object, equal_nan: bool = False) -> ndarray:
+    """
+    Whether the arrays have one shape and equal elements, as a 0-d bool array (numpy.array_equal).
+    """
+
+def array_equiv(a1: object, a2: object) -> ndarray:
+    """
+    Whether the arrays broadcast to one shape and are equal there, as a 0-d bool array (numpy.array_equiv).
+    """
+
+def result_type(*arrays_and_dtypes: object) -> object:
+    """
+    The dtype an operation on these arrays, dtypes and numbers gives, as numpy.result_type (NumPy 2's rules: Python numbers are weak).
+    """
+
+def can_cast(from_: object, to: object, casting: str = 'safe') -> bool:
+    """
+    Whether a cast from ``from_`` (a dtype or an array) to ``to`` is allowed under ``casting``, as numpy.can_cast.
+    """
+
+def promote_types(type1: object, type2: object) -> object:
+    """The smallest dtype both convert to safely, as numpy.promote_types."""
+
 def take(a: ndarray, indices: object, axis: int | None = None, out: ndarray | None = None, mode: str = 'raise') -> ndarray:
     """
     The elements of `a` at `indices` along `axis` (of the flattened array without one), as numpy.take. mode: 'raise' (IndexError; waits for the device once to check), 'wrap' or 'clip' (never wait).
@@ -1413,6 +1446,11 @@ def ascontiguousarray(a: ndarray, dtype: object | None = None) -> ndarray:
 
 def asfortranarray(a: ndarray, dtype: object | None = None) -> ndarray:
     """`a` (at least 1-D) F-contiguous: itself when it is, else a copy."""
+
+def copy(a: ndarray, order: str = 'K', subok: bool = False) -> ndarray:
+    """
+    A new array with the elements of ``a``, laid out in ``order`` ('C', 'F', 'A', 'K'), as numpy.copy.
+    """
 
 def squeeze(a: object | None, axis: object | None = None) -> ndarray:
     """`a` without dimensions of extent 1 (all, or those of `axis`): a view."""
@@ -1527,6 +1565,25 @@ def triu(m: object | None, k: object | None = 0) -> ndarray:
     """
     The upper triangle of the last two dimensions from diagonal k, zeros below.
     """
+
+def diag(v: ndarray, k: int = 0) -> ndarray:
+    """
+    Of a 1-D array, the square matrix with it on diagonal ``k`` and zeros elsewhere; of a 2-D array, a copy of its diagonal ``k`` (numpy.diag).
+    """
+
+def diagflat(v: ndarray, k: int = 0) -> ndarray:
+    """
+    The flattened array on diagonal ``k`` of a new square matrix, zeros elsewhere (numpy.diagflat).
+    """
+
+def shape(a: object) -> tuple[int, ...]:
+    """The shape of an array (numpy.shape)."""
+
+def ndim(a: object) -> int:
+    """The number of dimensions (numpy.ndim)."""
+
+def size(a: object, axis: int | tuple[int, ...] | None = None) -> int:
+    """The number of elements, along ``axis`` where given (numpy.size)."""
 
 def meshgrid(*args, **kwargs) -> tuple:
     """

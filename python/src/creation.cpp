@@ -246,6 +246,17 @@ void bind_creation(nb::module_& m) {
         "asfortranarray",
         [](const Array& array, nb::handle dtype) { return asfortranarray(array, to_optional_dtype(dtype)); }, "a"_a,
         "dtype"_a.none() = nb::none(), "`a` (at least 1-D) F-contiguous: itself when it is, else a copy.");
+    m.def(
+        "copy",
+        [](const Array& array, nb::handle order, nb::handle subok) {
+            (void)subok;  // gpukit has one array type
+            const Order layout = to_order(order, Order::K);
+            GilRelease unlocked;
+            return array.copy(layout);
+        },
+        "a"_a, "order"_a.none() = "K", "subok"_a.none() = false,
+        nb::sig("def copy(a: ndarray, order: str = 'K', subok: bool = False) -> ndarray"),
+        "A new array with the elements of ``a``, laid out in ``order`` ('C', 'F', 'A', 'K'), as numpy.copy.");
 }
 
 }  // namespace gpukit::python

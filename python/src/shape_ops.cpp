@@ -10,8 +10,10 @@
 #include "bindings.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/elementwise.hpp"
+#include "gpukit/layout.hpp"
 #include "gpukit/shape_ops.hpp"
 #include "numpy_bridge.hpp"
+#include "operands.hpp"
 #include "python_refs.hpp"
 
 namespace nb = nanobind;
@@ -274,6 +276,55 @@ void bind_shape_ops(nb::module_& m) {
     m.def(
         "triu", [](nb::handle a, nb::handle k) { return triu(to_array(a, "m"), to_int64(k, "k")); }, "m"_a.none(),
         "k"_a.none() = 0, "The upper triangle of the last two dimensions from diagonal k, zeros below.");
+    m.def(
+        "diag",
+        [](nb::handle v, nb::handle k) {
+            const Array& array = to_array(v, "v");
+            const std::int64_t offset = to_int64(k, "k");
+            GilRelease unlocked;
+            return diag(array, offset);
+        },
+        "v"_a.none(), "k"_a.none() = 0, nb::sig("def diag(v: ndarray, k: int = 0) -> ndarray"),
+        "Of a 1-D array, the square matrix with it on diagonal ``k`` and zeros elsewhere; of a 2-D array, a copy "
+        "of its diagonal ``k`` (numpy.diag).");
+    m.def(
+        "diagflat",
+        [](nb::handle v, nb::handle k) {
+            const Array& array = to_array(v, "v");
+            const std::int64_t offset = to_int64(k, "k");
+            GilRelease unlocked;
+            return diagflat(array, offset);
+        },
+        "v"_a.none(), "k"_a.none() = 0, nb::sig("def diagflat(v: ndarray, k: int = 0) -> ndarray"),
+        "The flattened array on diagonal ``k`` of a new square matrix, zeros elsewhere (numpy.diagflat).");
+    m.def(
+        "shape",
+        [](nb::handle a) -> nb::object {
+            if (as_array(a.ptr())) return a.attr("shape");
+            return numpy_module().attr("shape")(a);  // host data: its shape, without a copy to the device
+        },
+        "a"_a.none(), nb::sig("def shape(a: object) -> tuple[int, ...]"), "The shape of an array (numpy.shape).");
+    m.def(
+        "ndim",
+        [](nb::handle a) -> nb::object {
+            if (const Array* array = as_array(a.ptr())) return nb::int_(array->ndim());
+            return numpy_module().attr("ndim")(a);
+        },
+        "a"_a.none(), nb::sig("def ndim(a: object) -> int"), "The number of dimensions (numpy.ndim).");
+    m.def(
+        "size",
+        [](nb::handle a, nb::handle axis) -> nb::object {
+            const Array* array = as_array(a.ptr());
+            if (!array) return numpy_module().attr("size")(a, axis);
+            if (axis.is_none()) return nb::int_(array->size());
+            std::int64_t count = 1;
+            for (const std::int64_t each : to_axes(axis, "axis"))
+                count *= array->shape()[normalize_axis(each, array->ndim())];
+            return nb::int_(count);
+        },
+        "a"_a.none(), "axis"_a.none() = nb::none(),
+        nb::sig("def size(a: object, axis: int | tuple[int, ...] | None = None) -> int"),
+        "The number of elements, along ``axis`` where given (numpy.size).");
     m.def(
         "meshgrid",
         [](const nb::args& xi, const nb::kwargs& kwargs) {

@@ -1,12 +1,14 @@
 // src/array/triangles.cpp: tril and triu (gpukit/shape_ops.hpp): one generated kernel that keeps the
 // elements on the kept side of diagonal k of each matrix and writes zero elsewhere, as NumPy's
-// where(mask, m, 0) (so a NaN outside the triangle becomes 0).
+// where(mask, m, 0) (so a NaN outside the triangle becomes 0). diag and diagflat: a diagonal view
+// copied out, or written into zeros.
 #include <array>
 #include <cstddef>
 
 #include "array/device_copy.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/shape_ops.hpp"
+#include "util/text.hpp"
 
 namespace gpukit {
 
@@ -38,5 +40,18 @@ Array triangle(const Array& a, std::int64_t k, bool lower) {
 
 Array tril(const Array& a, std::int64_t k) { return triangle(a, k, true); }
 Array triu(const Array& a, std::int64_t k) { return triangle(a, k, false); }
+
+Array diag(const Array& v, std::int64_t k) {
+    if (v.ndim() == 2) return diagonal(v, k).copy();
+    if (v.ndim() != 1)
+        throw InvalidArgumentError(detail::concat("diag: input must be 1- or 2-d, not ", v.ndim(), "-d"));
+    const std::int64_t n = v.shape()[0] + (k < 0 ? -k : k);
+    Array result = zeros({n, n}, v.dtype(), Order::C, v.device());
+    Array line = diagonal(result, k);
+    if (line.size() > 0) line.assign(v);
+    return result;
+}
+
+Array diagflat(const Array& v, std::int64_t k) { return diag(v.ravel(), k); }
 
 }  // namespace gpukit

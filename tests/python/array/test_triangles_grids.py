@@ -1,5 +1,5 @@
-"""tril, triu, meshgrid, indices and copyto against NumPy (src/array/triangles.cpp, grids.cpp,
-copyto.cpp)."""
+"""tril, triu, diag, diagflat, meshgrid, indices and copyto against NumPy (src/array/triangles.cpp,
+grids.cpp, copyto.cpp)."""
 
 import numpy
 import pytest
@@ -79,3 +79,24 @@ def test_copyto_casting_broadcast_and_where(rng):
         gpukit.copyto(device, 1.0, where=gpukit.asarray(numpy.ones(3, bool)))
     with pytest.raises(TypeError, match="bool"):
         gpukit.copyto(device, 1.0, where=gpukit.asarray(numpy.ones(4, "int8")))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("k", [0, 2, -3])
+def test_diag_and_diagflat_equal_numpy_s(dtype, k, rng):
+    vector = random_array(rng, 5, dtype)
+    matrix = random_array(rng, (4, 6), dtype)
+    pairs = [(vector, gpukit.asarray(vector)), (matrix, gpukit.asarray(matrix)),
+             (matrix[::-1, ::2], gpukit.asarray(matrix)[::-1, ::2])]
+    for host, device in pairs:
+        assert_same(gpukit.diag(device, k), numpy.diag(host, k))
+    numpy.testing.assert_array_equal(gpukit.diagflat(gpukit.asarray(matrix[:2, :3]), k).get(),
+                                     numpy.diagflat(matrix[:2, :3], k))
+    assert gpukit.diag(gpukit.asarray(vector[:0]), k).shape == numpy.diag(vector[:0], k).shape
+
+
+def test_diag_of_other_dimensions_is_an_error():
+    with pytest.raises(ValueError, match="1- or 2-d"):
+        gpukit.diag(gpukit.zeros((2, 2, 2)))
+    with pytest.raises(ValueError, match="1- or 2-d"):
+        gpukit.diag(gpukit.asarray(numpy.float64(1.0)))
