@@ -55,29 +55,34 @@ void add_to_promotion(nb::handle value, std::vector<DType>& strong, std::vector<
 }  // namespace
 
 void bind_comparisons(nb::module_& m) {
-    m.def(
-        "isclose",
-        [](nb::handle a, nb::handle b, double rtol, double atol, bool equal_nan) {
-            const Array x = comparison_operand(a, "isclose", 0), y = comparison_operand(b, "isclose", 1);
-            GilRelease unlocked;
-            return gpukit::isclose(x, y, close_options(rtol, atol, equal_nan));
-        },
-        "a"_a, "b"_a, "rtol"_a = 1e-5, "atol"_a = 1e-8, "equal_nan"_a = false,
-        nb::sig("def isclose(a: object, b: object, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = "
-                "False) -> ndarray"),
-        "Whether each element of ``a`` is within ``atol + rtol * |b|`` of ``b``'s, as numpy.isclose (an infinity "
-        "close only to itself, nan to nan only with ``equal_nan``).");
-    m.def(
-        "allclose",
-        [](nb::handle a, nb::handle b, double rtol, double atol, bool equal_nan) {
-            const Array x = comparison_operand(a, "allclose", 0), y = comparison_operand(b, "allclose", 1);
-            GilRelease unlocked;
-            return gpukit::allclose(x, y, close_options(rtol, atol, equal_nan));
-        },
-        "a"_a, "b"_a, "rtol"_a = 1e-5, "atol"_a = 1e-8, "equal_nan"_a = false,
-        nb::sig("def allclose(a: object, b: object, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = "
-                "False) -> ndarray"),
-        "Whether every element is close (isclose), as a 0-d bool array (CuPy's form: ``bool()`` of it waits).");
+    using Close = Array (*)(const Array&, const Array&, const CloseOptions&);
+    const struct {
+        const char* name;
+        Close function;
+        const char* signature;
+        const char* doc;
+    } close_rows[] = {
+        {"isclose", &gpukit::isclose,
+         "def isclose(a: object, b: object, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> "
+         "ndarray",
+         "Whether each element of ``a`` is within ``atol + rtol * |b|`` of ``b``'s, as numpy.isclose (an infinity "
+         "close only to itself, nan to nan only with ``equal_nan``)."},
+        {"allclose", &gpukit::allclose,
+         "def allclose(a: object, b: object, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> "
+         "ndarray",
+         "Whether every element is close (isclose), as a 0-d bool array (CuPy's form: ``bool()`` of it waits)."},
+    };
+    for (const auto& row : close_rows) {
+        m.def(
+            row.name,
+            [function = row.function, name = row.name](nb::handle a, nb::handle b, double rtol, double atol,
+                                                       bool equal_nan) {
+                const Array x = comparison_operand(a, name, 0), y = comparison_operand(b, name, 1);
+                GilRelease unlocked;
+                return function(x, y, close_options(rtol, atol, equal_nan));
+            },
+            "a"_a, "b"_a, "rtol"_a = 1e-5, "atol"_a = 1e-8, "equal_nan"_a = false, nb::sig(row.signature), row.doc);
+    }
     m.def(
         "array_equal",
         [](nb::handle a1, nb::handle a2, bool equal_nan) {

@@ -276,27 +276,30 @@ void bind_shape_ops(nb::module_& m) {
     m.def(
         "triu", [](nb::handle a, nb::handle k) { return triu(to_array(a, "m"), to_int64(k, "k")); }, "m"_a.none(),
         "k"_a.none() = 0, "The upper triangle of the last two dimensions from diagonal k, zeros below.");
-    m.def(
-        "diag",
-        [](nb::handle v, nb::handle k) {
-            const Array& array = to_array(v, "v");
-            const std::int64_t offset = to_int64(k, "k");
-            GilRelease unlocked;
-            return diag(array, offset);
-        },
-        "v"_a.none(), "k"_a.none() = 0, nb::sig("def diag(v: ndarray, k: int = 0) -> ndarray"),
-        "Of a 1-D array, the square matrix with it on diagonal ``k`` and zeros elsewhere; of a 2-D array, a copy "
-        "of its diagonal ``k`` (numpy.diag).");
-    m.def(
-        "diagflat",
-        [](nb::handle v, nb::handle k) {
-            const Array& array = to_array(v, "v");
-            const std::int64_t offset = to_int64(k, "k");
-            GilRelease unlocked;
-            return diagflat(array, offset);
-        },
-        "v"_a.none(), "k"_a.none() = 0, nb::sig("def diagflat(v: ndarray, k: int = 0) -> ndarray"),
-        "The flattened array on diagonal ``k`` of a new square matrix, zeros elsewhere (numpy.diagflat).");
+    using Diagonal = Array (*)(const Array&, std::int64_t);
+    const struct {
+        const char* name;
+        Diagonal function;
+        const char* signature;
+        const char* doc;
+    } diagonal_rows[] = {
+        {"diag", &diag, "def diag(v: ndarray, k: int = 0) -> ndarray",
+         "Of a 1-D array, the square matrix with it on diagonal ``k`` and zeros elsewhere; of a 2-D array, a copy "
+         "of its diagonal ``k`` (numpy.diag)."},
+        {"diagflat", &diagflat, "def diagflat(v: ndarray, k: int = 0) -> ndarray",
+         "The flattened array on diagonal ``k`` of a new square matrix, zeros elsewhere (numpy.diagflat)."},
+    };
+    for (const auto& row : diagonal_rows) {
+        m.def(
+            row.name,
+            [function = row.function](nb::handle v, nb::handle k) {
+                const Array& array = to_array(v, "v");
+                const std::int64_t offset = to_int64(k, "k");
+                GilRelease unlocked;
+                return function(array, offset);
+            },
+            "v"_a.none(), "k"_a.none() = 0, nb::sig(row.signature), row.doc);
+    }
     m.def(
         "shape",
         [](nb::handle a) -> nb::object {

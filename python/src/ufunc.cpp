@@ -304,21 +304,31 @@ nb::object reduce_method(const PythonUfunc& self, nb::handle array, nb::handle a
     return method_result(std::move(result), given_out);
 }
 
+// What accumulate and reduceat take beside their array: axis, dtype and out, read once.
+struct AlongAxis {
+    std::int64_t axis;
+    std::optional<DType> dtype;
+    nb::handle given_out;  // None, or the array (out=(array,) unpacked)
+    std::optional<Array> out;
+};
+
+AlongAxis along_axis(nb::handle axis, nb::handle dtype, nb::handle out, HeldArrays& held) {
+    AlongAxis along{to_int64(axis, "axis"), to_optional_dtype(dtype), single_out(out), std::nullopt};
+    if (!along.given_out.is_none()) along.out = to_output(along.given_out.ptr(), held, "out");
+    return along;
+}
+
 nb::object accumulate_method(const PythonUfunc& self, nb::handle array, nb::handle axis, nb::handle dtype,
                              nb::handle out) {
     const detail::Ufunc& ufunc = *self.row;
     HeldArrays held;
     const Array a = method_array(array, held, std::string(ufunc.name) + ".accumulate");
-    const nb::handle given_out = single_out(out);
-    std::optional<Array> out_array;
-    if (!given_out.is_none()) out_array = to_output(given_out.ptr(), held, "out");
-    const std::int64_t along = to_int64(axis, "axis");
-    const std::optional<DType> loop_dtype = to_optional_dtype(dtype);
+    const AlongAxis along = along_axis(axis, dtype, out, held);
     Array result = [&] {
         GilRelease unlocked;
-        return detail::ufunc_accumulate(ufunc, a, along, loop_dtype, out_array);
+        return detail::ufunc_accumulate(ufunc, a, along.axis, along.dtype, along.out);
     }();
-    return method_result(std::move(result), given_out);
+    return method_result(std::move(result), along.given_out);
 }
 
 nb::object reduceat_method(const PythonUfunc& self, nb::handle array, nb::handle indices, nb::handle axis,
@@ -330,16 +340,12 @@ nb::object reduceat_method(const PythonUfunc& self, nb::handle array, nb::handle
     const nb::object starts =
         as_array(indices.ptr()) ? nb::borrow(indices) : nb::module_::import_("gpukit").attr("asarray")(indices);
     const Array& start_array = to_array(starts, "indices");
-    const nb::handle given_out = single_out(out);
-    std::optional<Array> out_array;
-    if (!given_out.is_none()) out_array = to_output(given_out.ptr(), held, "out");
-    const std::int64_t along = to_int64(axis, "axis");
-    const std::optional<DType> loop_dtype = to_optional_dtype(dtype);
+    const AlongAxis along = along_axis(axis, dtype, out, held);
     Array result = [&] {
         GilRelease unlocked;
-        return detail::ufunc_reduceat(ufunc, a, start_array, along, loop_dtype, out_array);
+        return detail::ufunc_reduceat(ufunc, a, start_array, along.axis, along.dtype, along.out);
     }();
-    return method_result(std::move(result), given_out);
+    return method_result(std::move(result), along.given_out);
 }
 
 void at_method(const PythonUfunc& self, nb::handle a, nb::handle indices, nb::handle b) {
