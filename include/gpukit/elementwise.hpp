@@ -169,6 +169,10 @@ Array angle(const Array& z, bool degrees = false);
 // imag: a view of the imaginary parts, or a new array of zeros of x's dtype.
 Array real(const Array& x);
 Array imag(const Array& x);
+// Whether each element has a nonzero imaginary part (iscomplex: false for real dtypes) or none
+// (isreal: true for real dtypes), as numpy.iscomplex and numpy.isreal: bool arrays of x's shape.
+Array iscomplex(const Array& x);
+Array isreal(const Array& x);
 
 // ---- NumPy's other names for the same ufuncs
 inline Array divide(const Array& a, const Array& b) { return true_divide(a, b); }

@@ -1576,6 +1576,31 @@ def diagflat(v: ndarray, k: int = 0) -> ndarray:
     The flattened array on diagonal ``k`` of a new square matrix, zeros elsewhere (numpy.diagflat).
     """
 
+def iscomplex(x: ndarray) -> ndarray:
+    """
+    Whether each element has a nonzero imaginary part (false for real dtypes), as numpy.iscomplex.
+    """
+
+def isreal(x: ndarray) -> ndarray:
+    """
+    Whether each element has a zero imaginary part (true for real dtypes), as numpy.isreal.
+    """
+
+def iscomplexobj(x: object) -> bool:
+    """
+    Whether x's dtype is complex, whatever its values (numpy.iscomplexobj).
+    """
+
+def isrealobj(x: object) -> bool:
+    """
+    Whether x's dtype is not complex, whatever its values (numpy.isrealobj).
+    """
+
+def isscalar(element: object) -> bool:
+    """
+    Whether ``element`` is a scalar (a Python or NumPy number, str, bytes): arrays are not (numpy.isscalar).
+    """
+
 def shape(a: object) -> tuple[int, ...]:
     """The shape of an array (numpy.shape)."""
 

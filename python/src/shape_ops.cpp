@@ -301,6 +301,48 @@ void bind_shape_ops(nb::module_& m) {
             "v"_a.none(), "k"_a.none() = 0, nb::sig(row.signature), row.doc);
     }
     m.def(
+        "iscomplex",
+        [](nb::handle x) {
+            const Array& array = to_array(x, "x");
+            GilRelease unlocked;
+            return iscomplex(array);
+        },
+        "x"_a.none(), nb::sig("def iscomplex(x: ndarray) -> ndarray"),
+        "Whether each element has a nonzero imaginary part (false for real dtypes), as numpy.iscomplex.");
+    m.def(
+        "isreal",
+        [](nb::handle x) {
+            const Array& array = to_array(x, "x");
+            GilRelease unlocked;
+            return isreal(array);
+        },
+        "x"_a.none(), nb::sig("def isreal(x: ndarray) -> ndarray"),
+        "Whether each element has a zero imaginary part (true for real dtypes), as numpy.isreal.");
+    m.def(
+        "iscomplexobj",
+        [](nb::handle x) -> bool {
+            if (const Array* array = as_array(x.ptr())) return kind(array->dtype()) == DTypeKind::complex;
+            return nb::cast<bool>(numpy_module().attr("iscomplexobj")(x));
+        },
+        "x"_a.none(), nb::sig("def iscomplexobj(x: object) -> bool"),
+        "Whether x's dtype is complex, whatever its values (numpy.iscomplexobj).");
+    m.def(
+        "isrealobj",
+        [](nb::handle x) -> bool {
+            if (const Array* array = as_array(x.ptr())) return kind(array->dtype()) != DTypeKind::complex;
+            return nb::cast<bool>(numpy_module().attr("isrealobj")(x));
+        },
+        "x"_a.none(), nb::sig("def isrealobj(x: object) -> bool"),
+        "Whether x's dtype is not complex, whatever its values (numpy.isrealobj).");
+    m.def(
+        "isscalar",
+        [](nb::handle element) -> bool {
+            if (as_array(element.ptr())) return false;  // an array, 0-d ones included, as NumPy's
+            return nb::cast<bool>(numpy_module().attr("isscalar")(element));
+        },
+        "element"_a.none(), nb::sig("def isscalar(element: object) -> bool"),
+        "Whether ``element`` is a scalar (a Python or NumPy number, str, bytes): arrays are not (numpy.isscalar).");
+    m.def(
         "shape",
         [](nb::handle a) -> nb::object {
             if (as_array(a.ptr())) return a.attr("shape");

@@ -2,6 +2,7 @@
 // (where, nan_to_num, around, angle) and the real and imaginary parts of gpukit/elementwise.hpp.
 #include <cmath>
 
+#include "gpukit/creation.hpp"
 #include "gpukit/elementwise.hpp"
 #include "ops/elementwise/collapse.hpp"
 #include "ops/elementwise/launch.hpp"
@@ -174,6 +175,16 @@ Array imag(const Array& x) {
     const std::byte zero[8]{};
     zeros.fill_bytes(std::span<const std::byte>(zero, static_cast<std::size_t>(x.itemsize())));
     return zeros;
+}
+
+Array iscomplex(const Array& x) {
+    if (kind(x.dtype()) != DTypeKind::complex) return gpukit::zeros(x.shape(), DType::bool_, Order::C, x.device());
+    return not_equal(imag(x), gpukit::zeros({}, real_dtype(x.dtype()), Order::C, x.device()));
+}
+
+Array isreal(const Array& x) {
+    if (kind(x.dtype()) != DTypeKind::complex) return ones(x.shape(), DType::bool_, Order::C, x.device());
+    return equal(imag(x), gpukit::zeros({}, real_dtype(x.dtype()), Order::C, x.device()));
 }
 
 }  // namespace gpukit

@@ -109,3 +109,20 @@ def test_bad_input_is_a_clear_error():
     with pytest.raises(TypeError):
         gpukit.array_equal(x, "text")
     assert bool(gpukit.allclose(x, x))  # the process goes on
+
+
+@pytest.mark.parametrize("dtype", NUMPY_DTYPES)
+def test_complex_and_real_tests_equal_numpy_s(dtype, rng):
+    host = random_array(rng, (3, 5), dtype)
+    if numpy.dtype(dtype).kind == "c":
+        host[0] = host[0].real  # some elements with no imaginary part
+    device = gpukit.asarray(host)
+    for name in ("iscomplex", "isreal"):
+        got = getattr(gpukit, name)(device)
+        assert got.dtype == numpy.bool_
+        numpy.testing.assert_array_equal(got.get(), getattr(numpy, name)(host), err_msg=name)
+    assert gpukit.iscomplexobj(device) == numpy.iscomplexobj(host)
+    assert gpukit.isrealobj(device) == numpy.isrealobj(host)
+    assert not gpukit.isscalar(device) and not gpukit.isscalar(device[0, 0])
+    assert gpukit.isscalar(3.5) and gpukit.isscalar(numpy.float32(1)) and not gpukit.isscalar([1])
+    assert numpy.iscomplexobj(device) == numpy.iscomplexobj(host)  # through __array_function__
