@@ -20,15 +20,6 @@ using namespace nb::literals;
 namespace gpukit::python {
 namespace {
 
-// An operand of a comparison: a gpukit array, or a number as a 0-d array. Host arrays raise
-// TypeError naming gpukit.asarray.
-Array comparison_operand(nb::handle value, const char* call, std::size_t position) {
-    HeldArrays held;
-    ElementwiseOperand operand{Scalar(false)};
-    if (to_operand(value.ptr(), operand, held) == Operand::foreign) refuse_operand(value.ptr(), call, position);
-    return operand.array() ? *operand.array() : scalar_as_array(*operand.scalar());
-}
-
 CloseOptions close_options(double rtol, double atol, bool equal_nan) { return {rtol, atol, equal_nan}; }
 
 // One argument of result_type: arrays and dtypes are strong, Python numbers weak (NEP 50).
@@ -77,7 +68,8 @@ void bind_comparisons(nb::module_& m) {
             row.name,
             [function = row.function, name = row.name](nb::handle a, nb::handle b, double rtol, double atol,
                                                        bool equal_nan) {
-                const Array x = comparison_operand(a, name, 0), y = comparison_operand(b, name, 1);
+                HeldArrays held;
+                const Array x = array_operand(a, held, name, 0), y = array_operand(b, held, name, 1);
                 GilRelease unlocked;
                 return function(x, y, close_options(rtol, atol, equal_nan));
             },
@@ -86,7 +78,8 @@ void bind_comparisons(nb::module_& m) {
     m.def(
         "array_equal",
         [](nb::handle a1, nb::handle a2, bool equal_nan) {
-            const Array x = comparison_operand(a1, "array_equal", 0), y = comparison_operand(a2, "array_equal", 1);
+            HeldArrays held;
+            const Array x = array_operand(a1, held, "array_equal", 0), y = array_operand(a2, held, "array_equal", 1);
             GilRelease unlocked;
             return gpukit::array_equal(x, y, equal_nan);
         },
@@ -96,7 +89,8 @@ void bind_comparisons(nb::module_& m) {
     m.def(
         "array_equiv",
         [](nb::handle a1, nb::handle a2) {
-            const Array x = comparison_operand(a1, "array_equiv", 0), y = comparison_operand(a2, "array_equiv", 1);
+            HeldArrays held;
+            const Array x = array_operand(a1, held, "array_equiv", 0), y = array_operand(a2, held, "array_equiv", 1);
             GilRelease unlocked;
             return gpukit::array_equiv(x, y);
         },

@@ -232,4 +232,10 @@ std::optional<DType> known_dtype(PyObject* dtype_like) noexcept {
     return std::nullopt;
 }
 
+Array array_operand(nanobind::handle value, HeldArrays& held, std::string_view call, std::size_t position) {
+    ElementwiseOperand operand{Scalar(false)};
+    if (to_operand(value.ptr(), operand, held) == Operand::foreign) refuse_operand(value.ptr(), call, position);
+    return operand.array() ? *operand.array() : scalar_as_array(*operand.scalar());
+}
+
 }  // namespace gpukit::python

@@ -65,6 +65,11 @@ const Array& to_output(PyObject* value, HeldArrays& held, const char* what);
 // call whose operands are all scalars, as CuPy's give a 0-d array).
 Array scalar_as_array(const Scalar& scalar);
 
+// `value` as an array operand of a function that takes arrays: a gpukit array (another library's
+// device array as a view held in `held`), a number as a 0-d array. TypeError as refuse_operand
+// otherwise, naming `call` and `position` (host arrays: naming gpukit.asarray).
+Array array_operand(nanobind::handle value, HeldArrays& held, std::string_view call, std::size_t position);
+
 // The DType of a NumPy scalar type or dtype given as dtype= (numpy.float32, numpy.dtype('f4')),
 // without calling NumPy; nullopt for anything else.
 std::optional<DType> known_dtype(PyObject* dtype_like) noexcept;

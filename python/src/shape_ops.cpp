@@ -300,24 +300,28 @@ void bind_shape_ops(nb::module_& m) {
             },
             "v"_a.none(), "k"_a.none() = 0, nb::sig(row.signature), row.doc);
     }
-    m.def(
-        "iscomplex",
-        [](nb::handle x) {
-            const Array& array = to_array(x, "x");
-            GilRelease unlocked;
-            return iscomplex(array);
-        },
-        "x"_a.none(), nb::sig("def iscomplex(x: ndarray) -> ndarray"),
-        "Whether each element has a nonzero imaginary part (false for real dtypes), as numpy.iscomplex.");
-    m.def(
-        "isreal",
-        [](nb::handle x) {
-            const Array& array = to_array(x, "x");
-            GilRelease unlocked;
-            return isreal(array);
-        },
-        "x"_a.none(), nb::sig("def isreal(x: ndarray) -> ndarray"),
-        "Whether each element has a zero imaginary part (true for real dtypes), as numpy.isreal.");
+    using Test = Array (*)(const Array&);
+    const struct {
+        const char* name;
+        Test function;
+        const char* signature;
+        const char* doc;
+    } test_rows[] = {
+        {"iscomplex", &iscomplex, "def iscomplex(x: ndarray) -> ndarray",
+         "Whether each element has a nonzero imaginary part (false for real dtypes), as numpy.iscomplex."},
+        {"isreal", &isreal, "def isreal(x: ndarray) -> ndarray",
+         "Whether each element has a zero imaginary part (true for real dtypes), as numpy.isreal."},
+    };
+    for (const auto& row : test_rows) {
+        m.def(
+            row.name,
+            [function = row.function](nb::handle x) {
+                const Array& array = to_array(x, "x");
+                GilRelease unlocked;
+                return function(array);
+            },
+            "x"_a.none(), nb::sig(row.signature), row.doc);
+    }
     m.def(
         "iscomplexobj",
         [](nb::handle x) -> bool {

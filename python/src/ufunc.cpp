@@ -5,6 +5,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstring>
 #include <new>
 #include <span>
 #include <string>
@@ -53,15 +54,20 @@ constexpr std::pair<std::string_view, std::string_view> aliases[] = {
     {"atanh", "arctanh"},
 };
 
-// NumPy's ufunc.identity where it has one (None elsewhere).
-nb::object identity_of(std::string_view name) {
-    if (name == "add" || name == "bitwise_or" || name == "bitwise_xor" || name == "hypot" || name == "gcd")
-        return nb::int_(0);
-    if (name == "multiply") return nb::int_(1);
-    if (name == "bitwise_and") return nb::int_(-1);
-    if (name == "logical_and") return nb::bool_(true);
-    if (name == "logical_or" || name == "logical_xor") return nb::bool_(false);
-    return nb::none();
+// NumPy's ufunc.identity where it has one (None elsewhere): the C++ table's, as a Python number.
+nb::object identity_of(const detail::Ufunc& ufunc) {
+    const std::optional<Scalar> identity = detail::ufunc_identity(ufunc);
+    if (!identity) return nb::none();
+    const auto value = [&]<class T>(DType dtype) {
+        T number{};
+        std::memcpy(&number, identity->as(dtype).data(), sizeof number);
+        return number;
+    };
+    switch (identity->dtype()) {
+        case DType::bool_: return nb::bool_(value.operator()<bool>(DType::bool_));
+        case DType::float64: return nb::float_(value.operator()<double>(DType::float64));
+        default: return nb::int_(value.operator()<std::int64_t>(DType::int64));
+    }
 }
 
 std::vector<std::string> types_of(const detail::Ufunc& ufunc) {
@@ -257,14 +263,6 @@ PyObject* new_array_object(Array&& array) {
     return instance.release().ptr();
 }
 
-// The array a method works on: a gpukit array (another library's device array as a view, a number
-// as a 0-d array), never host data: TypeError naming gpukit.asarray for that.
-Array method_array(nb::handle value, HeldArrays& held, const std::string& call) {
-    ElementwiseOperand operand{Scalar(false)};
-    if (to_operand(value.ptr(), operand, held) == Operand::foreign) refuse_operand(value.ptr(), call, 0);
-    return operand.array() ? *operand.array() : scalar_as_array(*operand.scalar());
-}
-
 // out=: an array, or a tuple of one (NumPy's form); None.
 nb::handle single_out(nb::handle out) {
     if (nb::isinstance<nb::tuple>(out)) {
@@ -285,7 +283,7 @@ nb::object reduce_method(const PythonUfunc& self, nb::handle array, nb::handle a
                          nb::handle keepdims, nb::handle initial, nb::handle where) {
     const detail::Ufunc& ufunc = *self.row;
     HeldArrays held;
-    const Array a = method_array(array, held, std::string(ufunc.name) + ".reduce");
+    const Array a = array_operand(array, held, std::string(ufunc.name) + ".reduce", 0);
     detail::UfuncReduceOptions options;
     if (axis.is_none())
         options.axis.reset();
@@ -322,7 +320,7 @@ nb::object accumulate_method(const PythonUfunc& self, nb::handle array, nb::hand
                              nb::handle out) {
     const detail::Ufunc& ufunc = *self.row;
     HeldArrays held;
-    const Array a = method_array(array, held, std::string(ufunc.name) + ".accumulate");
+    const Array a = array_operand(array, held, std::string(ufunc.name) + ".accumulate", 0);
     const AlongAxis along = along_axis(axis, dtype, out, held);
     Array result = [&] {
         GilRelease unlocked;
@@ -335,7 +333,7 @@ nb::object reduceat_method(const PythonUfunc& self, nb::handle array, nb::handle
                            nb::handle dtype, nb::handle out) {
     const detail::Ufunc& ufunc = *self.row;
     HeldArrays held;
-    const Array a = method_array(array, held, std::string(ufunc.name) + ".reduceat");
+    const Array a = array_operand(array, held, std::string(ufunc.name) + ".reduceat", 0);
     // The indices are a small list of segment starts, as often a Python list as an array.
     const nb::object starts =
         as_array(indices.ptr()) ? nb::borrow(indices) : nb::module_::import_("gpukit").attr("asarray")(indices);
@@ -467,7 +465,7 @@ void bind_ufuncs(nb::module_& m) {
             "types", [](const PythonUfunc& u) { return types_of(*u.row); },
             "The loops, as NumPy writes them ('ff->f'), in the order a call tries them (``E``: bfloat16).")
         .def_prop_ro(
-            "identity", [](const PythonUfunc& u) { return identity_of(u.row->name); },
+            "identity", [](const PythonUfunc& u) { return identity_of(*u.row); },
             "The value that leaves the other operand unchanged (0 for add), or None, as NumPy's.")
         .def_prop_ro(
             "signature", [](const PythonUfunc&) { return nb::none(); },

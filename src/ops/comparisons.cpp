@@ -1,8 +1,6 @@
 // src/ops/comparisons.cpp: see gpukit/comparisons.hpp. Compositions of the ufuncs and reductions.
 #include "gpukit/comparisons.hpp"
 
-#include <vector>
-
 #include "gpukit/array_operators.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/elementwise.hpp"
@@ -10,20 +8,12 @@
 #include "gpukit/promotion.hpp"
 #include "gpukit/reductions.hpp"
 #include "gpukit/shape_ops.hpp"
+#include "ops/elementwise/collapse.hpp"
 
 namespace gpukit {
 namespace {
 
 Array answer(bool value, const Device& device) { return full({}, Scalar(value), DType::bool_, Order::C, device); }
-
-// Whether shapes `a` and `b` broadcast together (NumPy's rule: from the end, equal or one of them 1).
-bool broadcastable(const Shape& a, const Shape& b) {
-    for (std::size_t k = 1; k <= std::min(a.size(), b.size()); ++k) {
-        const std::int64_t x = a[a.size() - k], y = b[b.size() - k];
-        if (x != y && x != 1 && y != 1) return false;
-    }
-    return true;
-}
 
 }  // namespace
 
@@ -48,7 +38,12 @@ Array array_equal(const Array& a, const Array& b, bool equal_nan) {
 }
 
 Array array_equiv(const Array& a, const Array& b) {
-    if (!broadcastable(a.shape(), b.shape())) return answer(false, a.device());
+    try {
+        const Shape shapes[] = {a.shape(), b.shape()};
+        (void)detail::broadcast_shapes(shapes);
+    } catch (const InvalidArgumentError&) {  // shapes that do not broadcast: not equivalent, as NumPy's
+        return answer(false, a.device());
+    }
     return all(equal(a, b));
 }
 

@@ -2,8 +2,6 @@
 #include "ops/ufunc_methods.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <numeric>
 #include <string>
 
@@ -45,25 +43,10 @@ bool named(const Ufunc& ufunc, std::string_view name) { return ufunc.name == nam
 
 // The ufuncs NumPy reduces over several axes at once: associative and commutative.
 bool reorderable(const Ufunc& ufunc) {
-    for (std::string_view name :
-         {"add", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or", "logical_xor",
-          "maximum", "minimum", "fmax", "fmin", "gcd", "hypot", "logaddexp", "logaddexp2"})
+    for (std::string_view name : {"add", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and",
+                                  "logical_or", "logical_xor", "maximum", "minimum", "fmax", "fmin", "gcd", "hypot"})
         if (named(ufunc, name)) return true;
     return false;
-}
-
-// NumPy's ufunc.identity: the start of an empty reduction, or of one with where=.
-std::optional<Scalar> identity(const Ufunc& ufunc) {
-    if (named(ufunc, "add") || named(ufunc, "bitwise_or") || named(ufunc, "bitwise_xor") || named(ufunc, "gcd") ||
-        named(ufunc, "hypot"))
-        return Scalar(std::int64_t{0});
-    if (named(ufunc, "multiply")) return Scalar(std::int64_t{1});
-    if (named(ufunc, "bitwise_and")) return Scalar(std::int64_t{-1});
-    if (named(ufunc, "logical_and")) return Scalar(true);
-    if (named(ufunc, "logical_or") || named(ufunc, "logical_xor")) return Scalar(false);
-    if (named(ufunc, "logaddexp") || named(ufunc, "logaddexp2"))
-        return Scalar(-std::numeric_limits<double>::infinity());
-    return std::nullopt;
 }
 
 void require_binary(const Ufunc& ufunc, std::string_view method) {
@@ -178,11 +161,8 @@ Array deliver(const Array& result, const std::optional<Array>& out, std::string_
 Array restore_axis(const Array& lines_result, const Shape& kept, std::int64_t tail, std::size_t axis) {
     Shape shape = kept;
     shape.push_back(tail);
-    const Array shaped = lines_result.reshape(shape);
-    std::vector<std::int64_t> order;
-    for (std::size_t d = 0; d + 1 < shape.size(); ++d) order.push_back(static_cast<std::int64_t>(d));
-    order.insert(order.begin() + static_cast<std::ptrdiff_t>(axis), static_cast<std::int64_t>(shape.size() - 1));
-    return ascontiguousarray(shaped.transpose(order));
+    const std::int64_t last[] = {-1}, place[] = {static_cast<std::int64_t>(axis)};
+    return ascontiguousarray(moveaxis(lines_result.reshape(shape), last, place));
 }
 
 std::optional<Array> reduced_by_engine(const Ufunc& ufunc, const Array& a, const UfuncReduceOptions& options,
@@ -219,6 +199,17 @@ void launch(const Kernel& kernel, const Device& device, std::int64_t work, const
 
 }  // namespace
 
+std::optional<Scalar> ufunc_identity(const Ufunc& ufunc) {
+    if (named(ufunc, "add") || named(ufunc, "bitwise_or") || named(ufunc, "bitwise_xor") || named(ufunc, "gcd") ||
+        named(ufunc, "hypot"))
+        return Scalar(std::int64_t{0});
+    if (named(ufunc, "multiply")) return Scalar(std::int64_t{1});
+    if (named(ufunc, "bitwise_and")) return Scalar(std::int64_t{-1});
+    if (named(ufunc, "logical_and")) return Scalar(true);
+    if (named(ufunc, "logical_or") || named(ufunc, "logical_xor")) return Scalar(false);
+    return std::nullopt;
+}
+
 Array ufunc_reduce(const Ufunc& ufunc, const Array& a, const UfuncReduceOptions& options) {
     require_binary(ufunc, "reduce");
     const std::vector<std::size_t> axes = reduced_axes(options.axis, a.ndim());
@@ -231,7 +222,7 @@ Array ufunc_reduce(const Ufunc& ufunc, const Array& a, const UfuncReduceOptions&
     const Lines lines = as_lines(a, axes, dtype);
     std::optional<Scalar> start = options.initial;
     if (!start && (options.where || (lines.n == 0 && lines.lines > 0))) {
-        start = identity(ufunc);
+        start = ufunc_identity(ufunc);
         if (!start && options.where)
             throw InvalidArgumentError(concat("reduction operation '", ufunc.name,
                                               "' does not have an identity, so to use a where mask one has to "

@@ -21,6 +21,9 @@ namespace gpukit::detail {
 // The text of kernels/gpukit_ufunc_methods.cuh, embedded at build time.
 std::string_view ufunc_methods_header();
 
+// NumPy's ufunc.identity: the start of an empty reduction, or of one with where=; none for most.
+std::optional<Scalar> ufunc_identity(const Ufunc& ufunc);
+
 struct UfuncReduceOptions {
     // The axes reduced (NumPy's default: the first); none: all of them (only for ufuncs NumPy
     // calls reorderable, as more than one axis is).
