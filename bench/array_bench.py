@@ -287,6 +287,42 @@ def workloads(n, side):
             return lambda: a @ b
         return setup
 
+    def ufunc_method(method):
+        """The ufunc methods NumPy code calls (issue 18), on random float32: reduce and accumulate through the
+        reductions and scans, add.at with atomics, maximum.at (applied in order), isclose and allclose.
+        PyTorch's counterparts where it has one (amax, cumsum, index_add_, scatter_reduce_, isclose)."""
+
+        def setup(lib):
+            rng = np.random.default_rng(10)
+            xp = lib.xp
+            if method in ("add.at", "maximum.at"):
+                count = 1 << 24 if method == "add.at" else 1 << 20
+                index = lib.to_device(rng.integers(0, 1 << 16, count))
+                values = lib.to_device(rng.random(count, dtype=np.float32))
+                target = lib.to_device(rng.random(1 << 16, dtype=np.float32))
+                if lib.name == "torch":
+                    if method == "add.at":
+                        return lambda: target.index_add_(0, index, values)
+                    return lambda: target.scatter_reduce_(0, index, values, "amax")
+                ufunc = xp.add if method == "add.at" else xp.maximum
+                return lambda: ufunc.at(target, index, values)
+            if method == "maximum.reduce axis=1":
+                a = lib.to_device(rng.random((4096, 4096), dtype=np.float32))
+                return (lambda: torch.amax(a, dim=1)) if lib.name == "torch" else (lambda: xp.maximum.reduce(a, axis=1))
+            size = 1 << 24 if method == "subtract.reduce" else n
+            a = lib.to_device(rng.random(size, dtype=np.float32))
+            if method == "subtract.reduce":
+                return None if lib.name == "torch" else (lambda: xp.subtract.reduce(a))
+            if method == "add.accumulate":
+                return (lambda: torch.cumsum(a, dim=0)) if lib.name == "torch" else (lambda: xp.add.accumulate(a))
+            b = a * (1 + 1e-6) if lib.name == "torch" else xp.multiply(a, np.float32(1 + 1e-6))
+            if method == "isclose":
+                return (lambda: torch.isclose(a, b)) if lib.name == "torch" else (lambda: xp.isclose(a, b))
+            if method == "allclose":
+                return (lambda: torch.allclose(a, b)) if lib.name == "torch" else (lambda: xp.allclose(a, b))
+            raise ValueError(method)
+        return setup
+
     def random_normal(lib):
         """2^26 standard normal float32, written once (issue 16: >= PyTorch)."""
         if lib.name == "torch":
@@ -358,6 +394,14 @@ def workloads(n, side):
         ("conv2d 5x5 4096^2 f32 (same)", 2 * 4096 * 4096 * f4, convolution("conv2d")),
         ("ndimage.convolve 5x5 4096^2 f32", 2 * 4096 * 4096 * f4, convolution("ndimage")),
         ("conv1d 31 taps 2^24 f32 (same)", 2 * (1 << 24) * f4, convolution("conv1d")),
+        # The ufunc methods and comparisons NumPy's dispatch reaches (issue 18): bytes read and written.
+        ("subtract.reduce f32 (2^24, in order)", (1 << 24) * f4, ufunc_method("subtract.reduce")),
+        ("maximum.reduce axis=1 4096^2", 4096 * 4096 * f4, ufunc_method("maximum.reduce axis=1")),
+        ("add.accumulate f32 (2^26)", 2 * n * f4, ufunc_method("add.accumulate")),
+        ("add.at 2^24 f32 into 2^16 (i64 keys)", (1 << 24) * 12, ufunc_method("add.at")),
+        ("maximum.at 2^20 f32 into 2^16", (1 << 20) * 12, ufunc_method("maximum.at")),
+        ("isclose f32 (2^26)", n * (2 * f4 + 1), ufunc_method("isclose")),
+        ("allclose f32 (2^26)", 2 * n * f4, ufunc_method("allclose")),
         # Bytes written.
         ("random normal f32 (2^26)", n * f4, random_normal),
         ("random uniform f32 (2^26)", n * f4, random_uniform),
