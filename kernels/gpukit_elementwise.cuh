@@ -674,6 +674,26 @@ __device__ inline T gk_heaviside(T x, T h0) {
     return x < 0 ? (T)0 : x > 0 ? (T)1 : x == 0 ? h0 : x;
 }
 
+// log(exp(a) + exp(b)) and log2(2^a + 2^b) as NumPy computes them: the larger term factored out,
+// so neither exponential overflows; equal arguments (infinities of one sign too) add log(2) or 1.
+template <class T>
+__device__ inline T gk_logaddexp(T a, T b) {
+    if (a == b) return a + (T)0.693147180559945309417232121458176568;  // log(2)
+    const T difference = a - b;
+    if (difference > 0) return a + gk_log1p(gk_exp(-difference));
+    if (difference <= 0) return b + gk_log1p(gk_exp(difference));
+    return difference;  // nan
+}
+template <class T>
+__device__ inline T gk_logaddexp2(T a, T b) {
+    if (a == b) return a + (T)1;
+    const T difference = a - b;
+    const T log2e = (T)1.442695040888963407359924681001892137;
+    if (difference > 0) return a + log2e * gk_log1p(gk_exp2(-difference));
+    if (difference <= 0) return b + log2e * gk_log1p(gk_exp2(difference));
+    return difference;  // nan
+}
+
 // Degrees and radians by NumPy's constants: pi/180 and 180/pi computed in the type (in float from
 // pi rounded to float, 180/pi is 57.2957764f, not 57.2957802f, the nearest float to 180/pi).
 __device__ inline float gk_deg2rad(float x) { return x * (3.14159265358979323846f / 180.0f); }
@@ -994,8 +1014,15 @@ __device__ inline gk_complex<T> gk_log1p(gk_complex<T> z) {
 // expm1(x) cos(y) - 2 sin^2(y/2) + i exp(x) sin(y).
 template <class T>
 __device__ inline gk_complex<T> gk_expm1(gk_complex<T> z) {
-    const T half_sine = gk_sin(z.im / 2);
-    return gk_complex_of(gk_expm1(z.re) * gk_cos(z.im) - 2 * half_sine * half_sine, gk_exp(z.re) * gk_sin(z.im));
+    const T x = z.re, y = z.im;
+    // The Array API standard's special values, as exp's: a real argument stays real (nan too), e^-inf is 0
+    // whatever the angle, and e^+inf at an angle that is not finite has no direction.
+    if (y == 0) return gk_complex_of(x == 0 ? (T)0 : gk_expm1(x), y);  // the standard: expm1(-0 + 0j) is +0 + 0j
+    if (gk_isinf(x) && !gk_isfinite(y))
+        return x < 0 ? gk_complex_of((T)-1, (T)0) : gk_complex_of(x, gk_limits<T>::nan());
+    if (gk_isinf(x) && x < 0) return gk_complex_of((T)-1, gk_copysign((T)0, gk_sin(y)));
+    const T half_sine = gk_sin(y / 2);
+    return gk_complex_of(gk_expm1(x) * gk_cos(y) - 2 * half_sine * half_sine, gk_exp(x) * gk_sin(y));
 }
 
 // The principal square root (Algorithm 312, CACM 1967), scaled so that nothing overflows or

@@ -146,6 +146,8 @@ public:
     // the current stream, without waiting (src/array/device_copy.hpp)
     // A new array with the same elements, laid out in `order` (C by default, as ndarray.copy).
     Array copy(Order order = Order::C) const;
+    // This array on `device`: itself when it is there, else a copy in its layout (through the host).
+    Array to_device(const Device& device) const;
     // The elements converted to `dtype` as NumPy's astype converts them (float to integer
     // truncates, NaN and out-of-range values as NumPy on x86-64 gives them; complex to real drops
     // the imaginary part; anything to bool is "nonzero"), in a new array laid out in `order`

@@ -29,8 +29,9 @@ Array full(Shape shape, const Scalar& value, std::optional<DType> dtype = std::n
 // ---- like another array: its shape, dtype and (order K) layout unless given, on its device.
 struct LikeOptions {
     std::optional<DType> dtype;
-    Order order = Order::K;      // K and A follow the prototype's layout (C when `shape` changes its ndim)
-    std::optional<Shape> shape;  // NumPy's shape=
+    Order order = Order::K;        // K and A follow the prototype's layout (C when `shape` changes its ndim)
+    std::optional<Shape> shape;    // NumPy's shape=
+    std::optional<Device> device;  // the prototype's when not given (the Array API's device=)
 };
 Array empty_like(const Array& prototype, const LikeOptions& options = {});
 Array zeros_like(const Array& prototype, const LikeOptions& options = {});

@@ -126,6 +126,10 @@ GPUKIT_DECLARE_BINARY_UFUNC(nextafter)  // float16 and bfloat16 step in their ow
 GPUKIT_DECLARE_BINARY_UFUNC(ldexp)      // a * 2 ** b, b of an integer dtype
 GPUKIT_DECLARE_BINARY_UFUNC(heaviside)  // 0 for a < 0, b for a == 0, 1 for a > 0
 
+// ---- sums of exponentials, without overflow (log-probabilities)
+GPUKIT_DECLARE_BINARY_UFUNC(logaddexp)   // log(exp(a) + exp(b))
+GPUKIT_DECLARE_BINARY_UFUNC(logaddexp2)  // log2(2 ** a + 2 ** b)
+
 #undef GPUKIT_DECLARE_UNARY_UFUNC
 #undef GPUKIT_DECLARE_BINARY_UFUNC
 

@@ -87,6 +87,15 @@ Array dot(const Array& a, const Array& b, const Array& out);
 Array vdot(const Array& a, const Array& b);
 // numpy.inner: the sum over both operands' last axes.
 Array inner(const Array& a, const Array& b);
+// numpy.vecdot (and the Array API's): the sum over `axis` of conj(a) * b, the other axes broadcast.
+// `axis` counts in each operand (negative: from its end); InvalidArgumentError when the two axes
+// differ in length, AxisError when an operand has no such axis.
+Array vecdot(const Array& a, const Array& b, std::int64_t axis = -1);
+// numpy.cross: the cross products of the vectors along axisa of a and axisb of b (2 or 3
+// components each; a missing third one is 0), the other axes broadcast. Three components give a
+// vector along `axisc` of the result; two and two give its z component alone. InvalidArgumentError
+// for vectors of another length.
+Array cross(const Array& a, const Array& b, std::int64_t axisa = -1, std::int64_t axisb = -1, std::int64_t axisc = -1);
 // numpy.trace: the sums of the diagonals (offset, axis1, axis2 as numpy.diagonal's), with sum's
 // dtypes (dtype= and out= as sum's).
 Array trace(const Array& a, std::int64_t offset = 0, std::int64_t axis1 = 0, std::int64_t axis2 = 1,
@@ -108,6 +117,15 @@ struct NormOptions {
 // complex numbers give their real dtype. Throws InvalidArgumentError for an order the shape has no
 // norm of.
 Array norm(const Array& x, const NormOptions& options = {});
+// The Array API's vector_norm: the norm of order `ord` over `axis` (every axis when none; a tuple
+// of them as one flattened vector), as numpy.linalg.vector_norm.
+Array vector_norm(const Array& x, const std::optional<std::vector<std::int64_t>>& axis = std::nullopt,
+                  bool keepdims = false, double ord = 2);
+// The Array API's matrix_norm: the norm of the matrices in the last two axes ("fro" by default;
+// "nuc", 1, -1, 2, -2, inf, -inf), as numpy.linalg.matrix_norm. InvalidArgumentError under 2-D.
+Array matrix_norm(const Array& x, bool keepdims = false, const NormOrder& ord = std::string("fro"));
+// The Array API's cross: numpy.cross of vectors of 3 components along `axis` of both operands.
+Array cross(const Array& a, const Array& b, std::int64_t axis = -1);
 
 // ---- dense solvers, as numpy.linalg's: every function takes a stack of matrices in the last two
 // axes (the others a batch), float32, float64, complex64 or complex128; integers and bool compute in

@@ -30,6 +30,11 @@ Array squeeze(const Array& a, std::span<const std::int64_t> axes);
 // With new dimensions of extent 1 at `axes` (positions in the result).
 Array expand_dims(const Array& a, std::span<const std::int64_t> axes);
 Array swapaxes(const Array& a, std::int64_t axis1, std::int64_t axis2);
+// The matrices of the last two axes transposed (the Array API's matrix_transpose, ndarray.mT): a view.
+// InvalidArgumentError for fewer than two dimensions.
+Array matrix_transpose(const Array& a);
+// The views a[i] along `axis`, one per index (the Array API's unstack): AxisError out of range.
+std::vector<Array> unstack(const Array& a, std::int64_t axis = 0);
 // The dimensions at `source` moved to `destination`, the others keeping their order.
 Array moveaxis(const Array& a, std::span<const std::int64_t> source, std::span<const std::int64_t> destination);
 // `a` repeated (stride 0) to `shape` by NumPy's broadcasting rules.

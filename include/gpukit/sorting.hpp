@@ -33,6 +33,10 @@ namespace gpukit {
 Array sort(const Array& a, std::optional<std::int64_t> axis = -1);
 // The int64 indices that sort `a` along `axis` (nullopt: of the flattened array); stable.
 Array argsort(const Array& a, std::optional<std::int64_t> axis = -1);
+// Largest first (the Array API's descending=True): sort's reverse, and the indices of it that keep
+// equal elements in their order (stable).
+Array sort_descending(const Array& a, std::optional<std::int64_t> axis = -1);
+Array argsort_descending(const Array& a, std::optional<std::int64_t> axis = -1);
 // ndarray.sort: sorts `a` along `axis` in place.
 void sort_in_place(const Array& a, std::int64_t axis = -1);
 

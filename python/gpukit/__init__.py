@@ -16,7 +16,20 @@ The backend is the GPU when one is usable, else the simulator; ``GPUKIT_BACKEND=
 source line: see :func:`take_check_report`.
 """
 
+import numpy as _numpy
+
 from . import _core, _dtypes, _errors, cuda, fft, linalg, ndimage, random, signal, streaming  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
+from ._array_api import (
+    __array_api_version__,
+    __array_namespace_info__,
+    astype,
+    clip,
+    concat,
+    finfo,
+    iinfo,
+    isdtype,
+    permute_dims,
+)
 from ._backend import (
     Device,
     all_devices,
@@ -73,7 +86,6 @@ from ._core import (
     broadcast_arrays,
     broadcast_to,
     can_cast,
-    clip,
     column_stack,
     compress,
     concatenate,
@@ -82,6 +94,7 @@ from ._core import (
     copyto,
     correlate,
     count_nonzero,
+    cross,
     cumprod,
     cumsum,
     cumulative_prod,
@@ -129,6 +142,7 @@ from ._core import (
     lexsort,
     linspace,
     matmul,
+    matrix_transpose,
     max,
     mean,
     median,
@@ -199,8 +213,10 @@ from ._core import (
     unique_counts,
     unique_inverse,
     unique_values,
+    unstack,
     var,
     vdot,
+    vecdot,
     vstack,
     zeros,
 )
@@ -257,34 +273,46 @@ __version__ = _core.version()  # the version CMake states, which pyproject.toml 
 #: A null pointer for a kernel's pointer parameter: launches refuse None and plain ints there.
 nullptr = DevicePointer(0)
 
+# The Array API standard's dtypes and constants, NumPy's own (as CuPy's are): gpukit.float32 is
+# numpy.float32, so dtype= takes either.
+bool = _numpy.bool_  # noqa: A001 (the standard's name; gpukit.all and gpukit.max shadow builtins too)
+int8, int16, int32, int64 = _numpy.int8, _numpy.int16, _numpy.int32, _numpy.int64
+uint8, uint16, uint32, uint64 = _numpy.uint8, _numpy.uint16, _numpy.uint32, _numpy.uint64
+float16, float32, float64 = _numpy.float16, _numpy.float32, _numpy.float64
+complex64, complex128 = _numpy.complex64, _numpy.complex128
+e, pi, inf, nan, newaxis = _numpy.e, _numpy.pi, _numpy.inf, _numpy.nan, None
+
 __all__ = [
     "ArrayIndexError", "AxisError", "BackendUnavailableError", "BenchmarkResult", "CheckReport", "CompileError",
     "ContextUnusableError", "CudaError", "DTypeError", "Device", "DevicePointer", "ElementwiseKernel", "Event",
     "GpukitError", "Hazard", "HazardError", "InvalidArgumentError", "KernelArgumentError", "KernelFaultError",
     "KernelNotFoundError", "LaunchAbandonedError", "LaunchConfigError", "LaunchError", "LaunchTimeoutError",
     "MemoryPool", "OutOfMemoryError", "RawKernel", "RawModule", "ReductionKernel", "ScalarOverflowError", "Stream",
-    "UsageError", "WaitInterruptedError", "WaitTimeoutError", "all", "all_devices", "allclose", "amax", "amin",
-    "angle", "any", "arange", "argmax", "argmin", "argpartition", "argsort", "argwhere", "around", "array",
-    "array_equal", "array_equiv", "array_split", "asarray", "ascontiguousarray", "asfortranarray", "asnumpy",
-    "atleast_1d", "atleast_2d", "atleast_3d", "average", "backend", "backends", "benchmark", "bincount",
-    "broadcast_arrays", "broadcast_to", "can_cast", "check_tools_from_environment", "clip", "column_stack",
-    "compress", "concatenate", "convolve", "copy", "copyto", "correlate", "count_nonzero", "cuda", "cuda_available",
-    "cuda_unavailable_reason", "cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "devices", "diag",
-    "diagflat", "diagonal", "diff", "digitize", "dot", "dstack", "ediff1d", "einsum", "empty", "empty_like",
-    "expand_dims", "eye", "fft", "flatnonzero", "flip", "fliplr", "flipud", "from_dlpack", "full", "full_like",
-    "get_array_module", "get_current_stream", "get_default_memory_pool", "get_device", "get_elapsed_time",
-    "get_matmul_library", "get_matmul_precision", "guvectorize", "histogram", "histogram2d", "histogram_bin_edges",
-    "histogramdd", "hstack", "identity", "imag", "in1d", "indices", "inner", "intersect1d", "isclose", "iscomplex",
-    "iscomplexobj", "isin", "isreal", "isrealobj", "isscalar", "jit", "kron", "lexsort", "linalg", "linspace",
-    "matmul", "max", "mean", "median", "meshgrid", "min", "moveaxis", "nan_to_num", "nanargmax", "nanargmin",
-    "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile",
-    "nanstd", "nansum", "nanvar", "ndarray", "ndim", "ndimage", "nonzero", "nullptr", "ones", "ones_like", "outer",
-    "pad", "partition", "percentile", "pinned_empty", "print_check_report", "prod", "promote_types", "ptp", "put",
-    "put_along_axis", "quantile", "raise_on_hazard", "random", "ravel", "real", "reduce", "repeat", "reshape",
-    "result_type", "roll", "rot90", "round", "sandboxed", "searchsorted", "set_host_conversion", "set_matmul_library",
-    "set_matmul_precision", "set_print_check_report", "set_raise_on_hazard", "set_sandbox", "setdiff1d", "setxor1d",
-    "shape", "signal", "size", "sort", "split", "squeeze", "stack", "std", "streaming", "sum", "swapaxes",
-    "synchronize", "take", "take_along_axis", "take_check_report", "tensordot", "tile", "trace", "transpose", "tril",
-    "triu", "ufunc", "union1d", "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
-    "use_backend", "var", "vdot", "vectorize", "vstack", "where", "zeros", "zeros_like",
+    "UsageError", "WaitInterruptedError", "WaitTimeoutError", "__array_api_version__", "__array_namespace_info__",
+    "all", "all_devices", "allclose", "amax", "amin", "angle", "any", "arange", "argmax", "argmin", "argpartition",
+    "argsort", "argwhere", "around", "array", "array_equal", "array_equiv", "array_split", "asarray",
+    "ascontiguousarray", "asfortranarray", "asnumpy", "astype", "atleast_1d", "atleast_2d", "atleast_3d", "average",
+    "backend", "backends", "benchmark", "bincount", "bool", "broadcast_arrays", "broadcast_to", "can_cast",
+    "check_tools_from_environment", "clip", "column_stack", "complex128", "complex64", "compress", "concat",
+    "concatenate", "convolve", "copy", "copyto", "correlate", "count_nonzero", "cross", "cuda", "cuda_available",
+    "cuda_unavailable_reason", "cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "devices", "diag", "diagflat",
+    "diagonal", "diff", "digitize", "dot", "dstack", "e", "ediff1d", "einsum", "empty", "empty_like", "expand_dims",
+    "eye", "fft", "finfo", "flatnonzero", "flip", "fliplr", "flipud", "float16", "float32", "float64", "from_dlpack",
+    "full", "full_like", "get_array_module", "get_current_stream", "get_default_memory_pool", "get_device",
+    "get_elapsed_time", "get_matmul_library", "get_matmul_precision", "guvectorize", "histogram", "histogram2d",
+    "histogram_bin_edges", "histogramdd", "hstack", "identity", "iinfo", "imag", "in1d", "indices", "inf", "inner",
+    "int16", "int32", "int64", "int8", "intersect1d", "isclose", "iscomplex", "iscomplexobj", "isdtype", "isin",
+    "isreal", "isrealobj", "isscalar", "jit", "kron", "lexsort", "linalg", "linspace", "matmul", "matrix_transpose",
+    "max", "mean", "median", "meshgrid", "min", "moveaxis", "nan", "nan_to_num", "nanargmax", "nanargmin", "nancumprod",
+    "nancumsum", "nanmax", "nanmean", "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd",
+    "nansum", "nanvar", "ndarray", "ndim", "ndimage", "newaxis", "nonzero", "nullptr", "ones", "ones_like", "outer",
+    "pad", "partition", "percentile", "permute_dims", "pi", "pinned_empty", "print_check_report", "prod",
+    "promote_types", "ptp", "put", "put_along_axis", "quantile", "raise_on_hazard", "random", "ravel", "real", "reduce",
+    "repeat", "reshape", "result_type", "roll", "rot90", "round", "sandboxed", "searchsorted", "set_host_conversion",
+    "set_matmul_library", "set_matmul_precision", "set_print_check_report", "set_raise_on_hazard", "set_sandbox",
+    "setdiff1d", "setxor1d", "shape", "signal", "size", "sort", "split", "squeeze", "stack", "std", "streaming", "sum",
+    "swapaxes", "synchronize", "take", "take_along_axis", "take_check_report", "tensordot", "tile", "trace",
+    "transpose", "tril", "triu", "ufunc", "uint16", "uint32", "uint64", "uint8", "union1d", "unique", "unique_all",
+    "unique_counts", "unique_inverse", "unique_values", "unstack", "use_backend", "var", "vdot", "vecdot", "vectorize",
+    "vstack", "where", "zeros", "zeros_like",
 ] + sorted(_ufuncs)

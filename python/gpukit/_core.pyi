@@ -296,6 +296,11 @@ def all_devices() -> list[Device]:
 def current_device() -> Device:
     """The calling thread's current device."""
 
+def checked_device(device: object | None) -> Device:
+    """
+    `device` when it is a gpukit.Device, the current device for None; TypeError for anything else.
+    """
+
 class Stream:
     """
     A stream: work enqueued on it runs in order; work on different streams may overlap.
@@ -778,6 +783,15 @@ class ndarray:
         """The transposed view."""
 
     @property
+    def mT(self) -> ndarray:
+        """The matrices of the last two axes transposed: a view (at least 2-D)."""
+
+    def to_device(self, device: object | None, *, stream: object | None = None) -> ndarray:
+        """
+        This array on `device` (a gpukit.Device): itself when it is there, else a copy (the Array API's).
+        """
+
+    @property
     def __cuda_array_interface__(self) -> dict:
         """
         CUDA Array Interface v3 (CUDA devices only; on the simulator use DLPack, whose device is the CPU).
@@ -838,6 +852,9 @@ class ndarray:
         """
         NumPy's functions on gpukit arrays (numpy.concatenate, numpy.linalg.norm, ...) run gpukit's of the same name; TypeError naming the function where gpukit has none.
         """
+
+    def __array_namespace__(self, *, api_version: str | None = None) -> object:
+        """The Array API standard's namespace of this array: the gpukit module."""
 
     def sum(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: object = False, initial: object | None = None, where: object | None = True) -> ndarray:
         """The sum of the elements over `axis` (all when None), as numpy.sum."""
@@ -1232,6 +1249,10 @@ modf: ufunc = ...
 
 nextafter: ufunc = ...
 
+logaddexp: ufunc = ...
+
+logaddexp2: ufunc = ...
+
 divide: ufunc = ...
 
 mod: ufunc = ...
@@ -1273,7 +1294,7 @@ def ufuncs() -> dict:
     Every ufunc by its name and NumPy's aliases (divide, mod, abs, ...): what the gpukit package exports.
     """
 
-def clip(a: ndarray, a_min: object, a_max: object, out: ndarray | None = None, **kwargs: object) -> ndarray:
+def clip(a: ndarray, a_min: object = None, a_max: object = None, out: ndarray | None = None, *, min: object = None, max: object = None, **kwargs: object) -> ndarray:
     """
     ``a`` limited to [a_min, a_max] (either may be None), as numpy.clip: the clip ufunc, or maximum or minimum alone; ``out``, ``casting`` and ``dtype`` as a ufunc's.
     """
@@ -1386,46 +1407,46 @@ def empty(shape: object, dtype: object = float, order: str = 'C', device: Device
     A new array of `shape` on the current device (or `device`); its contents are whatever the memory held.
     """
 
-def zeros(shape: object, dtype: object = float, order: str = 'C') -> ndarray:
+def zeros(shape: object, dtype: object = float, order: str = 'C', device: Device | None = None) -> ndarray:
     """A new array of zeros (one memset)."""
 
-def ones(shape: object, dtype: object = float, order: str = 'C') -> ndarray:
+def ones(shape: object, dtype: object = float, order: str = 'C', device: Device | None = None) -> ndarray:
     """A new array of ones."""
 
-def full(shape: object, fill_value: object, dtype: object = None, order: str = 'C') -> ndarray:
+def full(shape: object, fill_value: object, dtype: object = None, order: str = 'C', device: Device | None = None) -> ndarray:
     """
     A new array with every element `fill_value` (a number, or an array broadcast to `shape`), in `dtype` or the one NumPy gives the value.
     """
 
-def empty_like(a: ndarray, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None) -> ndarray:
+def empty_like(a: ndarray, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None, *, device: object | None = None) -> ndarray:
     """
-    A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device.
-    """
-
-def zeros_like(a: ndarray, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None) -> ndarray:
-    """
-    A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device.
+    A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device (or `device`).
     """
 
-def ones_like(a: ndarray, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None) -> ndarray:
+def zeros_like(a: ndarray, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None, *, device: object | None = None) -> ndarray:
     """
-    A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device.
+    A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device (or `device`).
     """
 
-def full_like(a: ndarray, fill_value: object | None, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None) -> ndarray:
+def ones_like(a: ndarray, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None, *, device: object | None = None) -> ndarray:
+    """
+    A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device (or `device`).
+    """
+
+def full_like(a: ndarray, fill_value: object | None, dtype: object | None = None, order: object | None = 'K', subok: object | None = None, shape: object | None = None, *, device: object | None = None) -> ndarray:
     """A new array like `a` with every element `fill_value`."""
 
-def arange(start: object | None, stop: object | None = None, step: object | None = None, dtype: object | None = None) -> ndarray:
+def arange(start: object | None, stop: object | None = None, step: object | None = None, dtype: object | None = None, *, device: object | None = None) -> ndarray:
     """
     Evenly spaced values in [start, stop), NumPy's values bit for bit: ceil((stop - start) / step) of them.
     """
 
-def linspace(start: object | None, stop: object | None, num: object | None = 50, endpoint: bool = True, retstep: bool = False, dtype: object | None = None, axis: object | None = 0) -> object:
+def linspace(start: object | None, stop: object | None, num: object | None = 50, endpoint: bool = True, retstep: bool = False, dtype: object | None = None, axis: object | None = 0, *, device: object | None = None) -> object:
     """
     `num` evenly spaced values from start to stop (included when `endpoint`), NumPy's formula bit for bit; with `retstep`, (values, step).
     """
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype: object = float, order: str = 'C') -> ndarray:
+def eye(N: int, M: int | None = None, k: int = 0, dtype: object = float, order: str = 'C', *, device: Device | None = None) -> ndarray:
     """An N x M array with ones on diagonal k, zeros elsewhere."""
 
 def identity(n: object | None, dtype: object | None = None) -> ndarray:
@@ -1460,6 +1481,16 @@ def expand_dims(a: object | None, axis: object | None) -> ndarray:
 
 def swapaxes(a: object | None, axis1: object | None, axis2: object | None) -> ndarray:
     """`a` with two axes interchanged: a view."""
+
+def matrix_transpose(x: object | None) -> ndarray:
+    """
+    The matrices of the last two axes transposed (the Array API's matrix_transpose): a view.
+    """
+
+def unstack(x: object | None, *, axis: object | None = 0) -> tuple:
+    """
+    The views x[i] along `axis`, one per index, as a tuple (the Array API's unstack).
+    """
 
 def moveaxis(a: object | None, source: object | None, destination: object | None) -> ndarray:
     """
@@ -1754,12 +1785,12 @@ def ediff1d(ary: object | None, to_end: object | None = None, to_begin: object |
     The differences of neighbours of the flattened array, with to_begin and to_end around them (cast to its dtype), as numpy.ediff1d.
     """
 
-def sort(a: object | None, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> ndarray:
+def sort(a: object | None, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None, descending: object = False) -> ndarray:
     """
     A sorted copy along `axis` (None: flattened), as numpy.sort; always stable, NaN last.
     """
 
-def argsort(a: object | None, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> ndarray:
+def argsort(a: object | None, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None, descending: object = False) -> ndarray:
     """
     The indices that sort along `axis` (None: flattened), as numpy.argsort(kind='stable').
     """
@@ -2250,6 +2281,14 @@ def einsum(*operands: object, out: ndarray | None = None, dtype: object = None, 
     """
     Einstein summation, as numpy.einsum: diagonals as views, sums, then matrix products.
     """
+
+def vecdot(x1: object | None, x2: object | None, *, axis: object | None = -1) -> ndarray:
+    """
+    The sums over `axis` of conj(x1) * x2, the other axes broadcast, as numpy.vecdot.
+    """
+
+def cross(a: object | None, b: object | None, axisa: object | None = -1, axisb: object | None = -1, axisc: object | None = -1, axis: object | None = None) -> ndarray:
+    """The cross products of vectors of 2 or 3 components, as numpy.cross."""
 
 def outer(a: object | None, b: object | None, out: object | None = None) -> ndarray:
     """

@@ -23,34 +23,34 @@ def _for_host_prototype(a, dtype, order, shape):
     return a.shape if shape is None else shape, a.dtype if dtype is None else dtype, order
 
 
-def empty_like(a, dtype=None, order="K", subok=None, shape=None):
+def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
     """A new array of ``a``'s shape and dtype (unless given) and, for order 'K', layout, on ``a``'s device
-    (the current one for host data); its contents are whatever the memory held."""
+    (the current one for host data) or ``device``; its contents are whatever the memory held."""
     if isinstance(a, ndarray):
-        return _core.empty_like(a, dtype, order, subok, shape)
-    return _core.empty(*_for_host_prototype(a, dtype, order, shape), get_device())
+        return _core.empty_like(a, dtype, order, subok, shape, device=device)
+    return _core.empty(*_for_host_prototype(a, dtype, order, shape), get_device() if device is None else device)
 
 
-def zeros_like(a, dtype=None, order="K", subok=None, shape=None):
+def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
     """As empty_like, filled with zeros (a memset)."""
     if isinstance(a, ndarray):
-        return _core.zeros_like(a, dtype, order, subok, shape)
-    return _core.zeros(*_for_host_prototype(a, dtype, order, shape))
+        return _core.zeros_like(a, dtype, order, subok, shape, device=device)
+    return _core.zeros(*_for_host_prototype(a, dtype, order, shape), device=device)
 
 
-def ones_like(a, dtype=None, order="K", subok=None, shape=None):
+def ones_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
     """As empty_like, filled with ones."""
     if isinstance(a, ndarray):
-        return _core.ones_like(a, dtype, order, subok, shape)
-    return _core.ones(*_for_host_prototype(a, dtype, order, shape))
+        return _core.ones_like(a, dtype, order, subok, shape, device=device)
+    return _core.ones(*_for_host_prototype(a, dtype, order, shape), device=device)
 
 
-def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None):
+def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *, device=None):
     """As empty_like, with every element ``fill_value`` (a number, or an array broadcast to the shape)."""
     if isinstance(a, ndarray):
-        return _core.full_like(a, fill_value, dtype, order, subok, shape)
+        return _core.full_like(a, fill_value, dtype, order, subok, shape, device=device)
     shape, dtype, order = _for_host_prototype(a, dtype, order, shape)
-    return _core.full(shape, fill_value, dtype, order)
+    return _core.full(shape, fill_value, dtype, order, device=device)
 
 
 class _PinnedHostMemory:

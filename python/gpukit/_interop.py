@@ -22,19 +22,31 @@ def _memory_is_cuda(device):
     return device.backend_info.capabilities.dlpack_device_type == _DLPACK_CUDA
 
 
-def asarray(a, dtype=None, order=None, *, copy=None):
+def asarray(a, dtype=None, order=None, *, copy=None, device=None):
     """``a`` as a gpukit array: itself if it is one (converted to ``dtype`` or laid out in ``order``
     if asked: a copy then), a zero-copy view of another library's device memory, or a device copy of
     host data (NumPy arrays, lists, scalars, CPU DLPack tensors), converted to ``dtype`` on the device.
 
     ``order``: 'C', 'F', 'A' or 'K' (the default: as the data lies). ``copy``: True always copies,
-    False refuses to (host data always needs one: ValueError), None copies when needed."""
+    False refuses to (host data always needs one: ValueError), None copies when needed. ``device``: a
+    gpukit.Device (the current one when None); an array on another device is copied there."""
+    if isinstance(a, (list, tuple)) and _holds_device_arrays(a):
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested: a list of arrays is "
+                             "always stacked into a new one")
+        return _stacked(a, device).astype(dtype, copy=False) if dtype is not None else _stacked(a, device)
     shared = a if isinstance(a, ndarray) else _device_memory_of(a)
     if shared is None:
         if copy is False:
             raise ValueError("Unable to avoid copy while creating an array as requested: host data is always copied "
                              "to the device (gpukit.from_dlpack shares memory the device can reach)")
-        return _core.asarray_from_host(_host_array(a, dtype, "a"), dtype, order, get_device())
+        return _core.asarray_from_host(_host_array(a, dtype, "a"), dtype, order,
+                                       get_device() if device is None else _core.checked_device(device))
+    if device is not None and shared.device != _core.checked_device(device):
+        if copy is False:
+            raise ValueError(f"Unable to avoid copy while creating an array as requested: the array is on "
+                             f"{shared.device}, not on {device}")
+        return _core.asarray_from_host(shared.get(), dtype, order, device)
     if copy:
         return shared.astype(shared.dtype if dtype is None else dtype, order="K" if order is None else order)
     result = _core.asarray_of_array(shared, dtype, order)
@@ -69,6 +81,21 @@ def asfortranarray(a, dtype=None):
         return _core.asfortranarray(a, dtype)
     result = asarray(a, dtype, "F")
     return result.reshape(1) if result.ndim == 0 else result
+
+
+def _holds_device_arrays(values):
+    return any(isinstance(value, ndarray) or (isinstance(value, (list, tuple)) and _holds_device_arrays(value))
+               for value in values)
+
+
+def _stacked(values, device):
+    """A (nested) list holding gpukit arrays, and numbers, stacked on the device as NumPy stacks one of
+    its own arrays on the host: each item becomes an array (numbers in NumPy's dtypes), then one stack."""
+    if not values:
+        raise ValueError("a list holding gpukit arrays cannot have an empty list in it")
+    items = [_stacked(value, device) if isinstance(value, (list, tuple)) else asarray(value, device=device)
+             for value in values]
+    return _core.stack(items)
 
 
 def _host_array(values, dtype, name):
@@ -124,13 +151,23 @@ def asnumpy(a, stream=None, out=None):
     return numpy.asarray(a)
 
 
-def from_dlpack(x):
+def from_dlpack(x, /, *, device=None, copy=None):
     """A gpukit array sharing the memory of a DLPack producer (a PyTorch tensor, a CuPy array, ...).
 
     On a GPU the producer must be on a CUDA device; on the simulator, on the CPU, in the simulator's
     device memory (NumPy views of gpukit arrays), or anywhere with ``GPUKIT_SIM_ISOLATION=0`` (kernels
     in this process; check mode's memcheck only knows memory gpukit allocated). BufferError when the
-    memory is somewhere gpukit's kernels cannot reach; gpukit.asarray copies it instead."""
+    memory is somewhere gpukit's kernels cannot reach; gpukit.asarray copies it instead.
+
+    ``device`` and ``copy`` as the Array API standard's: the result on ``device`` (a copy when the memory
+    is elsewhere), ``copy=True`` a copy always, ``copy=False`` never (BufferError when one is needed)."""
+    if copy is not None or device is not None:
+        shared = from_dlpack(x) if copy is not True else None
+        if shared is not None and (device is None or shared.device == _core.checked_device(device)):
+            return shared
+        if copy is False:
+            raise BufferError(f"from_dlpack: the memory is not on {device}, and copy=False forbids a copy")
+        return asarray(shared if shared is not None else x, copy=True, device=device)
     if isinstance(x, ndarray):
         return x
     if not (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")):

@@ -9,6 +9,7 @@ named tuples of NumPy's names (``EighResult``, ``SVDResult``, ``QRResult``, ``Sl
 
 from typing import NamedTuple
 
+from . import _core
 from ._core import linalg as _native
 from ._errors import LinAlgError
 
@@ -21,6 +22,32 @@ det = _native.det
 lstsq = _native.lstsq
 matrix_rank = _native.matrix_rank
 matrix_power = _native.matrix_power
+vector_norm = _native.vector_norm
+matrix_norm = _native.matrix_norm
+cross = _native.cross
+# The Array API's linalg names of functions gpukit has at the top level too (numpy.linalg's).
+matmul = _core.matmul
+matrix_transpose = _core.matrix_transpose
+tensordot = _core.tensordot
+vecdot = _core.vecdot
+
+
+def diagonal(x, /, *, offset=0):
+    """The diagonals at ``offset`` of the matrices in the last two axes: a view, as numpy.linalg.diagonal."""
+    return _core.diagonal(x, offset, -2, -1)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """The sums of the diagonals at ``offset`` of the matrices in the last two axes, as numpy.linalg.trace."""
+    return _core.trace(x, offset, -2, -1, dtype)
+
+
+def outer(x1, x2, /):
+    """Every element of the vector x1 times every element of the vector x2, as numpy.linalg.outer (1-D only)."""
+    for name, x in (("x1", x1), ("x2", x2)):
+        if getattr(x, "ndim", None) != 1:
+            raise ValueError(f"linalg.outer: {name} must be 1-dimensional, not of shape {getattr(x, 'shape', ())}")
+    return _core.outer(x1, x2)
 
 
 class EighResult(NamedTuple):
@@ -102,6 +129,8 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_unset):
 
 
 __all__ = [
-    "EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "det", "eigh", "eigvalsh",
-    "inv", "lstsq", "matrix_power", "matrix_rank", "norm", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
+    "EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cross", "det", "diagonal",
+    "eigh", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose",
+    "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot",
+    "vector_norm",
 ]

@@ -554,6 +554,21 @@ void bind_array(nb::module_& m) {
             "A view with the dimensions permuted (reversed when no axes are given).")
         .def_prop_ro(
             "T", [](const Array& a) { return a.transpose(); }, "The transposed view.")
+        .def_prop_ro(
+            "mT", [](const Array& a) { return matrix_transpose(a); },
+            "The matrices of the last two axes transposed: a view (at least 2-D).")
+        .def(
+            "to_device",
+            [](const Array& a, nb::handle device, nb::handle stream) {
+                if (!stream.is_none())
+                    throw nb::value_error(
+                        "to_device: stream must be None: the copy is ordered on each device's current stream");
+                const Device there = to_device(device, "device");
+                GilRelease unlocked;
+                return a.to_device(there);
+            },
+            "device"_a.none(), nb::kw_only(), "stream"_a.none() = nb::none(),
+            "This array on `device` (a gpukit.Device): itself when it is there, else a copy (the Array API's).")
         // ---- interoperability
         .def_prop_ro(
             "__cuda_array_interface__", &cuda_array_interface,

@@ -296,12 +296,27 @@ nb::object conjugate(nb::handle self) {
 
 // a.clip(min, max, out=None): the clip row, else maximum then minimum (NumPy's definition); a
 // bound of None leaves that side open.
+// NumPy 2's min= and max= keywords name the bounds too (the Array API's names); with neither bound the
+// result is a copy (of a's values, into out when given).
 nb::object clip(nb::handle self, nb::handle low, nb::handle high, nb::handle out, const nb::kwargs& keywords) {
-    if (low.is_none() && high.is_none()) raise_value_error("One of max or min must be given");
+    for (const char* word : {"min", "max"}) {
+        if (!keywords.contains(word)) continue;
+        nb::handle& bound = word[1] == 'i' ? low : high;
+        if (!bound.is_none())
+            raise_type_error(std::string("clip() got the ") + (word[1] == 'i' ? "lower" : "upper") +
+                             " bound twice: as " + (word[1] == 'i' ? "a_min" : "a_max") + " and as " + word);
+        bound = keywords[word];
+    }
     PyObject* out_object = out.is_none() ? nullptr : out.ptr();
+    if (low.is_none() && high.is_none()) {
+        if (out.is_none()) return nb::borrow(self).attr("copy")();
+        out.attr("__setitem__")(nb::ellipsis(), self);
+        return nb::borrow(out);
+    }
     const auto with_keywords = [&](UfuncArguments& arguments, const detail::Ufunc* ufunc, const char* name) {
         for (auto [key, value] : keywords) {
             const std::string word = nb::cast<std::string>(key);
+            if (word == "min" || word == "max") continue;
             if (word == "casting")
                 arguments.options.casting = parse_casting(nb::cast<std::string>(value));
             else if (word == "dtype")
@@ -414,11 +429,20 @@ void bind_array_operators(nb::module_& m) {
     // numpy.clip and numpy.round as functions: the methods' work, the array first.
     // gpukit.clip replaces the clip ufunc's module attribute (gpukit.ufuncs() keeps the ufunc).
     nb::delattr(m, "clip");
-    m.def("clip", &clip, "a"_a, "a_min"_a.none(), "a_max"_a.none(), "out"_a.none() = nb::none(), "kwargs"_a,
-          nb::sig("def clip(a: ndarray, a_min: object, a_max: object, out: ndarray | None = None, **kwargs: object) "
-                  "-> ndarray"),
-          "``a`` limited to [a_min, a_max] (either may be None), as numpy.clip: the clip ufunc, or maximum or minimum "
-          "alone; ``out``, ``casting`` and ``dtype`` as a ufunc's.");
+    m.def(
+        "clip",
+        [](nb::handle a, nb::handle a_min, nb::handle a_max, nb::handle out, nb::handle min, nb::handle max,
+           const nb::kwargs& keywords) {
+            if (!min.is_none()) keywords["min"] = min;
+            if (!max.is_none()) keywords["max"] = max;
+            return clip(a, a_min, a_max, out, keywords);
+        },
+        "a"_a, "a_min"_a.none() = nb::none(), "a_max"_a.none() = nb::none(), "out"_a.none() = nb::none(), nb::kw_only(),
+        "min"_a.none() = nb::none(), "max"_a.none() = nb::none(), "kwargs"_a,
+        nb::sig("def clip(a: ndarray, a_min: object = None, a_max: object = None, out: ndarray | None = None, *, "
+                "min: object = None, max: object = None, **kwargs: object) -> ndarray"),
+        "``a`` limited to [a_min, a_max] (either may be None), as numpy.clip: the clip ufunc, or maximum or minimum "
+        "alone; ``out``, ``casting`` and ``dtype`` as a ufunc's.");
     const char* const round_doc =
         "``a`` rounded to ``decimals`` decimal places as numpy.round rounds (halves to even; integers unchanged for "
         "decimals >= 0); into ``out`` when given.";

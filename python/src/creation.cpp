@@ -28,8 +28,9 @@ nb::object numpy_scalar(const Scalar& value) {
     return numpy_module().attr("frombuffer")(raw, numpy_dtype(value.dtype()))[0];
 }
 
-LikeOptions like_options(nb::handle dtype, nb::handle order, nb::handle shape) {
+LikeOptions like_options(nb::handle dtype, nb::handle order, nb::handle shape, nb::handle device) {
     LikeOptions options;
+    if (!device.is_none()) options.device = to_device(device, "device");
     options.dtype = to_optional_dtype(dtype);
     options.order = to_order(order, Order::K);
     if (!shape.is_none()) options.shape = to_shape(shape);
@@ -94,6 +95,16 @@ Scalar range_bound(nb::handle value, std::string_view name, std::string_view fun
     return to_scalar(value, name);
 }
 
+// eye's k: any Python int, as NumPy takes one. Beyond the matrix every diagonal is empty, so k is
+// clamped to one past it (an int beyond 64 bits included).
+std::int64_t diagonal_offset(nb::handle k, std::int64_t rows, std::int64_t columns) {
+    if (!PyLong_Check(k.ptr()) || PyBool_Check(k.ptr())) return to_int64(k, "k");  // its TypeError
+    const nb::int_ offset = nb::borrow<nb::int_>(k);
+    if (offset > nb::int_(columns)) return std::max<std::int64_t>(columns, 0);
+    if (offset < nb::int_(-rows)) return -std::max<std::int64_t>(rows, 0);
+    return to_int64(k, "k");
+}
+
 }  // namespace
 
 void bind_creation(nb::module_& m) {
@@ -108,61 +119,69 @@ void bind_creation(nb::module_& m) {
         "A new array of `shape` on the current device (or `device`); its contents are whatever the memory held.");
     m.def(
         "zeros",
-        [](nb::handle shape, nb::handle dtype, nb::handle order) {
-            return zeros(to_shape(shape), to_dtype(dtype), to_order(order, Order::C));
+        [](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device) {
+            return zeros(to_shape(shape), to_dtype(dtype), to_order(order, Order::C), to_device(device, "device"));
         },
-        "shape"_a.none(), "dtype"_a.none() = float_type(), "order"_a.none() = "C",
-        nb::sig("def zeros(shape: object, dtype: object = float, order: str = 'C') -> ndarray"),
+        "shape"_a.none(), "dtype"_a.none() = float_type(), "order"_a.none() = "C", "device"_a.none() = nb::none(),
+        nb::sig("def zeros(shape: object, dtype: object = float, order: str = 'C', device: Device | None = None) -> "
+                "ndarray"),
         "A new array of zeros (one memset).");
     m.def(
         "ones",
-        [](nb::handle shape, nb::handle dtype, nb::handle order) {
-            return ones(to_shape(shape), to_dtype(dtype), to_order(order, Order::C));
+        [](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device) {
+            return ones(to_shape(shape), to_dtype(dtype), to_order(order, Order::C), to_device(device, "device"));
         },
-        "shape"_a.none(), "dtype"_a.none() = float_type(), "order"_a.none() = "C",
-        nb::sig("def ones(shape: object, dtype: object = float, order: str = 'C') -> ndarray"), "A new array of ones.");
+        "shape"_a.none(), "dtype"_a.none() = float_type(), "order"_a.none() = "C", "device"_a.none() = nb::none(),
+        nb::sig("def ones(shape: object, dtype: object = float, order: str = 'C', device: Device | None = None) -> "
+                "ndarray"),
+        "A new array of ones.");
     m.def(
         "full",
-        [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle order) {
+        [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle order, nb::handle device) {
             const DType chosen = dtype.is_none() ? fill_dtype(fill_value) : to_dtype(dtype);
-            Array array = empty(to_shape(shape), chosen, to_order(order, Order::C));
+            Array array = empty(to_shape(shape), chosen, to_order(order, Order::C), to_device(device, "device"));
             fill_with(array, fill_value);
             return array;
         },
         "shape"_a.none(), "fill_value"_a.none(), "dtype"_a.none() = nb::none(), "order"_a.none() = "C",
-        nb::sig("def full(shape: object, fill_value: object, dtype: object = None, order: str = 'C') -> ndarray"),
+        "device"_a.none() = nb::none(),
+        nb::sig("def full(shape: object, fill_value: object, dtype: object = None, order: str = 'C', "
+                "device: Device | None = None) -> ndarray"),
         "A new array with every element `fill_value` (a number, or an array broadcast to `shape`), in `dtype` or "
         "the one NumPy gives the value.");
     for (const char* name : {"empty_like", "zeros_like", "ones_like"}) {
         const std::string which = name;
         m.def(
             name,
-            [which](const Array& prototype, nb::handle dtype, nb::handle order, nb::handle subok, nb::handle shape) {
+            [which](const Array& prototype, nb::handle dtype, nb::handle order, nb::handle subok, nb::handle shape,
+                    nb::handle device) {
                 (void)subok;
-                const LikeOptions options = like_options(dtype, order, shape);
+                const LikeOptions options = like_options(dtype, order, shape, device);
                 if (which == "zeros_like") return zeros_like(prototype, options);
                 if (which == "ones_like") return ones_like(prototype, options);
                 return empty_like(prototype, options);
             },
             "a"_a, "dtype"_a.none() = nb::none(), "order"_a.none() = "K", "subok"_a.none() = nb::none(),
-            "shape"_a.none() = nb::none(),
-            "A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device.");
+            "shape"_a.none() = nb::none(), nb::kw_only(), "device"_a.none() = nb::none(),
+            "A new array like `a` (its shape, dtype and, for order 'K', layout unless given), on a's device (or "
+            "`device`).");
     }
     m.def(
         "full_like",
         [](const Array& prototype, nb::handle fill_value, nb::handle dtype, nb::handle order, nb::handle subok,
-           nb::handle shape) {
+           nb::handle shape, nb::handle device) {
             (void)subok;
-            Array array = empty_like(prototype, like_options(dtype, order, shape));
+            Array array = empty_like(prototype, like_options(dtype, order, shape, device));
             fill_with(array, fill_value);
             return array;
         },
         "a"_a, "fill_value"_a.none(), "dtype"_a.none() = nb::none(), "order"_a.none() = "K",
-        "subok"_a.none() = nb::none(), "shape"_a.none() = nb::none(),
+        "subok"_a.none() = nb::none(), "shape"_a.none() = nb::none(), nb::kw_only(), "device"_a.none() = nb::none(),
         "A new array like `a` with every element `fill_value`.");
     m.def(
         "arange",
-        [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype) {
+        [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype, nb::handle device) {
+            const Device on = to_device(device, "device");
             const Scalar first = stop.is_none() ? Scalar(std::int64_t{0}) : range_bound(start, "start", "arange");
             const Scalar end = range_bound(stop.is_none() ? start : stop, stop.is_none() ? "start" : "stop", "arange");
             const Scalar by = step.is_none() ? Scalar(std::int64_t{1}) : range_bound(step, "step", "arange");
@@ -172,14 +191,16 @@ void bind_creation(nb::module_& m) {
             }
             const std::optional<DType> chosen = to_optional_dtype(dtype);
             GilRelease unlocked;
-            return arange(first, end, by, chosen);
+            return arange(first, end, by, chosen, on);
         },
         "start"_a.none(), "stop"_a.none() = nb::none(), "step"_a.none() = nb::none(), "dtype"_a.none() = nb::none(),
+        nb::kw_only(), "device"_a.none() = nb::none(),
         "Evenly spaced values in [start, stop), NumPy's values bit for bit: ceil((stop - start) / step) of them.");
     m.def(
         "linspace",
         [](nb::handle start, nb::handle stop, nb::handle num, bool endpoint, bool retstep, nb::handle dtype,
-           nb::handle axis) -> nb::object {
+           nb::handle axis, nb::handle device) -> nb::object {
+            const Device on = to_device(device, "device");
             const std::int64_t count = to_int64(num, "num");
             const std::int64_t along = to_int64(axis, "axis");
             if (along != 0 && along != -1)
@@ -192,26 +213,28 @@ void bind_creation(nb::module_& m) {
             std::optional<LinspaceResult> result;
             {
                 GilRelease unlocked;
-                result = linspace_with_step(first, last, count, options);
+                result = linspace_with_step(first, last, count, options, on);
             }
             if (!retstep) return nb::cast(std::move(result->values));
             return nb::make_tuple(std::move(result->values), numpy_scalar(result->step));
         },
         "start"_a.none(), "stop"_a.none(), "num"_a.none() = 50, "endpoint"_a = true, "retstep"_a = false,
-        "dtype"_a.none() = nb::none(), "axis"_a.none() = 0,
+        "dtype"_a.none() = nb::none(), "axis"_a.none() = 0, nb::kw_only(), "device"_a.none() = nb::none(),
         "`num` evenly spaced values from start to stop (included when `endpoint`), NumPy's formula bit for bit; with "
         "`retstep`, (values, step).");
     m.def(
         "eye",
-        [](nb::handle n, nb::handle m_, nb::handle k, nb::handle dtype, nb::handle order) {
+        [](nb::handle n, nb::handle m_, nb::handle k, nb::handle dtype, nb::handle order, nb::handle device) {
             const std::optional<std::int64_t> columns =
                 m_.is_none() ? std::nullopt : std::optional<std::int64_t>(to_int64(m_, "M"));
-            return eye(to_int64(n, "N"), columns, to_int64(k, "k"), to_dtype(dtype), to_order(order, Order::C));
+            const std::int64_t rows = to_int64(n, "N");
+            return eye(rows, columns, diagonal_offset(k, rows, columns.value_or(rows)), to_dtype(dtype),
+                       to_order(order, Order::C), to_device(device, "device"));
         },
         "N"_a.none(), "M"_a.none() = nb::none(), "k"_a.none() = 0, "dtype"_a.none() = float_type(),
-        "order"_a.none() = "C",
-        nb::sig("def eye(N: int, M: int | None = None, k: int = 0, dtype: object = float, order: str = 'C') -> "
-                "ndarray"),
+        "order"_a.none() = "C", nb::kw_only(), "device"_a.none() = nb::none(),
+        nb::sig("def eye(N: int, M: int | None = None, k: int = 0, dtype: object = float, order: str = 'C', *, "
+                "device: Device | None = None) -> ndarray"),
         "An N x M array with ones on diagonal k, zeros elsewhere.");
     m.def(
         "identity",

@@ -133,6 +133,9 @@ void bind_device(nb::module_& m) {
     m.def("devices", &devices, "Every device of the selected backend.");
     m.def("all_devices", &all_devices, "Every device of every backend that can run here.");
     m.def("current_device", &Device::current, "The calling thread's current device.");
+    m.def(
+        "checked_device", [](nb::handle value) { return to_device(value, "device"); }, nb::arg("device").none(),
+        "`device` when it is a gpukit.Device, the current device for None; TypeError for anything else.");
 }
 
 }  // namespace gpukit::python

@@ -127,12 +127,17 @@ void bind_fft(nb::module_& m) {
         const auto function = row.function;
         module.def(
             row.name,
-            [function](nb::handle n, nb::handle d, nb::handle device) {
+            [function](nb::handle n, nb::handle d, nb::handle device, nb::handle dtype) {
                 const std::int64_t count = to_int64(n, "n");
                 const double spacing = nb::cast<double>(nb::float_(d));
-                return function(count, spacing, to_device(device, "device"));
+                const std::optional<DType> chosen = to_optional_dtype(dtype);
+                if (chosen && kind(*chosen) != DTypeKind::floating)
+                    raise_type_error("dtype must be a real floating dtype, not " + std::string(to_string(*chosen)));
+                Array frequencies = function(count, spacing, to_device(device, "device"));
+                return chosen ? frequencies.astype(*chosen) : frequencies;
             },
-            "n"_a.none(), "d"_a = 1.0, "device"_a.none() = nb::none(), row.doc);
+            "n"_a.none(), "d"_a = 1.0, "device"_a.none() = nb::none(), nb::kw_only(), "dtype"_a.none() = nb::none(),
+            row.doc);
     }
     module.def(
         "fftshift",

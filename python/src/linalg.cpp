@@ -322,6 +322,30 @@ void bind_linalg(nb::module_& m) {
                 "order: str = 'K', casting: str = 'safe', optimize: object = False) -> ndarray"),
         "Einstein summation, as numpy.einsum: diagonals as views, sums, then matrix products.");
     m.def(
+        "vecdot",
+        [](nb::handle a, nb::handle b, nb::handle axis) {
+            const Array& x = to_array(a, "x1");
+            const Array& y = to_array(b, "x2");
+            const std::int64_t along = to_int64(axis, "axis");
+            GilRelease unlocked;
+            return vecdot(x, y, along);
+        },
+        "x1"_a.none(), "x2"_a.none(), nb::kw_only(), "axis"_a.none() = -1,
+        "The sums over `axis` of conj(x1) * x2, the other axes broadcast, as numpy.vecdot.");
+    m.def(
+        "cross",
+        [](nb::handle a, nb::handle b, nb::handle axisa, nb::handle axisb, nb::handle axisc, nb::handle axis) {
+            const Array& x = to_array(a, "a");
+            const Array& y = to_array(b, "b");
+            std::int64_t along_a = to_int64(axisa, "axisa"), along_b = to_int64(axisb, "axisb"),
+                         along_c = to_int64(axisc, "axisc");
+            if (!axis.is_none()) along_a = along_b = along_c = to_int64(axis, "axis");  // NumPy: axis overrides
+            GilRelease unlocked;
+            return cross(x, y, along_a, along_b, along_c);
+        },
+        "a"_a.none(), "b"_a.none(), "axisa"_a.none() = -1, "axisb"_a.none() = -1, "axisc"_a.none() = -1,
+        "axis"_a.none() = nb::none(), "The cross products of vectors of 2 or 3 components, as numpy.cross.");
+    m.def(
         "outer",
         [](nb::handle a, nb::handle b, nb::handle out) {
             const Array& x = to_array(a, "a");
@@ -393,6 +417,44 @@ void bind_linalg(nb::module_& m) {
         },
         "x"_a.none(), "ord"_a.none() = nb::none(), "axis"_a.none() = nb::none(), "keepdims"_a = false,
         "A vector or matrix norm, as numpy.linalg.norm.");
+    linalg.def(
+        "vector_norm",
+        [](nb::handle x, nb::handle axis, nb::handle keepdims, nb::handle ord) {
+            std::optional<std::vector<std::int64_t>> axes;
+            if (!axis.is_none()) axes = to_axes(axis, "axis");
+            const std::optional<linalg::NormOrder> order = to_order(ord);
+            if (!order || !std::holds_alternative<double>(*order))
+                throw nb::value_error("vector_norm: ord must be a number (inf, -inf, 0, 1, 2, any p)");
+            const Array& array = to_array(x, "x");
+            const bool keep = to_bool(keepdims, "keepdims");
+            GilRelease unlocked;
+            return linalg::vector_norm(array, axes, keep, std::get<double>(*order));
+        },
+        "x"_a.none(), nb::kw_only(), "axis"_a.none() = nb::none(), "keepdims"_a = false, "ord"_a.none() = 2,
+        "The vector norm of order `ord` over `axis` (every axis when None), as numpy.linalg.vector_norm.");
+    linalg.def(
+        "matrix_norm",
+        [](nb::handle x, nb::handle keepdims, nb::handle ord) {
+            const std::optional<linalg::NormOrder> order = to_order(ord);
+            if (!order) throw nb::value_error("matrix_norm: ord must be 'fro', 'nuc' or a number, not None");
+            const Array& array = to_array(x, "x");
+            const bool keep = to_bool(keepdims, "keepdims");
+            GilRelease unlocked;
+            return linalg::matrix_norm(array, keep, *order);
+        },
+        "x"_a.none(), nb::kw_only(), "keepdims"_a = false, "ord"_a.none() = "fro",
+        "The norm of the matrices in the last two axes, as numpy.linalg.matrix_norm.");
+    linalg.def(
+        "cross",
+        [](nb::handle a, nb::handle b, nb::handle axis) {
+            const Array& x = to_array(a, "x1");
+            const Array& y = to_array(b, "x2");
+            const std::int64_t along = to_int64(axis, "axis");
+            GilRelease unlocked;
+            return linalg::cross(x, y, along);
+        },
+        "x1"_a.none(), "x2"_a.none(), nb::kw_only(), "axis"_a.none() = -1,
+        "The cross products of vectors of 3 components along `axis`, as numpy.linalg.cross.");
     bind_solvers(linalg);
 }
 

@@ -8,6 +8,7 @@
 
 #include <nanobind/stl/string.h>
 
+#include "arguments.hpp"
 #include "bindings.hpp"
 #include "numpy_bridge.hpp"
 #include "operands.hpp"
@@ -104,6 +105,23 @@ void bind_numpy_protocols(nb::module_& m) {
                        "-> object"),
                "NumPy's functions on gpukit arrays (numpy.concatenate, numpy.linalg.norm, ...) run gpukit's of the "
                "same name; TypeError naming the function where gpukit has none.");
+    add_method(
+        cls, "__array_namespace__",
+        [](const Array&, nb::handle api_version) -> nb::object {
+            // The standard's versions whose functions gpukit's namespace holds.
+            if (!api_version.is_none()) {
+                const std::string version = to_str(api_version, "api_version");
+                if (version != "2021.12" && version != "2022.12" && version != "2023.12" && version != "2024.12")
+                    throw nb::value_error(("api_version must be None or one of the Array API standard's versions "
+                                           "'2021.12', '2022.12', '2023.12', '2024.12', not '" +
+                                           version + "'")
+                                              .c_str());
+            }
+            return nb::module_::import_("gpukit");
+        },
+        nb::kw_only(), "api_version"_a.none() = nb::none(),
+        nb::sig("def __array_namespace__(self, *, api_version: str | None = None) -> object"),
+        "The Array API standard's namespace of this array: the gpukit module.");
     m.def(
         "set_host_conversion", [](bool allowed) { return host_conversion.exchange(allowed); }, "allowed"_a,
         "Whether gpukit arrays may become NumPy arrays implicitly (numpy.asarray(x), NumPy functions gpukit lacks "

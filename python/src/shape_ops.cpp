@@ -82,6 +82,14 @@ void bind_shape_ops(nb::module_& m) {
         },
         "a"_a.none(), "axis1"_a.none(), "axis2"_a.none(), "`a` with two axes interchanged: a view.");
     m.def(
+        "matrix_transpose", [](nb::handle x) { return matrix_transpose(to_array(x, "x")); }, "x"_a.none(),
+        "The matrices of the last two axes transposed (the Array API's matrix_transpose): a view.");
+    m.def(
+        "unstack",
+        [](nb::handle x, nb::handle axis) { return to_tuple(unstack(to_array(x, "x"), to_int64(axis, "axis"))); },
+        "x"_a.none(), nb::kw_only(), "axis"_a.none() = 0,
+        "The views x[i] along `axis`, one per index, as a tuple (the Array API's unstack).");
+    m.def(
         "moveaxis",
         [](nb::handle a, nb::handle source, nb::handle destination) {
             return moveaxis(to_array(a, "a"), to_axes(source, "source"), to_axes(destination, "destination"));
@@ -229,7 +237,19 @@ void bind_shape_ops(nb::module_& m) {
         "repeat",
         [](nb::handle a, nb::handle repeats, nb::handle axis) {
             const Array& array = to_array(a, "a");
-            const std::vector<std::int64_t> counts = to_axes(repeats, "repeats");
+            std::vector<std::int64_t> counts;
+            if (nb::isinstance<Array>(repeats)) {  // counts on the device: the result's shape needs them here
+                const Array& on_device = *nb::inst_ptr<Array>(repeats);
+                const char kind = kind_char(on_device.dtype());
+                if (on_device.ndim() > 1 || (kind != 'i' && kind != 'u'))
+                    raise_type_error("repeats must be an int or a 1-D array of integers, not an array of shape " +
+                                     format_shape(on_device.shape()) + " and dtype " +
+                                     std::string(to_string(on_device.dtype())));
+                GilRelease unlocked;
+                counts = on_device.astype(DType::int64).to_vector<std::int64_t>();
+            } else {
+                counts = to_axes(repeats, "repeats");
+            }
             const std::optional<std::int64_t> along = to_optional_axis(axis, "axis");
             GilRelease unlocked;
             return repeat(array, counts, along);

@@ -116,13 +116,17 @@ void bind_unique_family(nb::module_& m) {
 }
 
 // numpy.sort and numpy.argsort: the same arguments, checked alike.
-template <Array (*Sorting)(const Array&, std::optional<std::int64_t>)>
-Array sorted_by(nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
+// descending= is the Array API's (largest first, stable).
+template <Array (*Sorting)(const Array&, std::optional<std::int64_t>),
+          Array (*Descending)(const Array&, std::optional<std::int64_t>)>
+Array sorted_by(nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable,
+                nb::handle descending) {
     check_kind(kind, stable, order);
     const Array& array = to_array(a, "a");
     const auto sorted_axis = to_optional_axis(axis, "axis");
+    const bool largest_first = to_bool(descending, "descending");
     GilRelease unlocked;
-    return Sorting(array, sorted_axis);
+    return largest_first ? Descending(array, sorted_axis) : Sorting(array, sorted_axis);
 }
 
 }  // namespace
@@ -131,10 +135,12 @@ void bind_sorting(nb::module_& m) {
     nb::handle cls = nb::type<Array>();
     const char* sort_doc = "A sorted copy along `axis` (None: flattened), as numpy.sort; always stable, NaN last.";
     const char* argsort_doc = "The indices that sort along `axis` (None: flattened), as numpy.argsort(kind='stable').";
-    m.def("sort", &sorted_by<&sort>, "a"_a.none(), "axis"_a.none() = -1, "kind"_a.none() = nb::none(),
-          "order"_a.none() = nb::none(), nb::kw_only(), "stable"_a.none() = nb::none(), sort_doc);
-    m.def("argsort", &sorted_by<&argsort>, "a"_a.none(), "axis"_a.none() = -1, "kind"_a.none() = nb::none(),
-          "order"_a.none() = nb::none(), nb::kw_only(), "stable"_a.none() = nb::none(), argsort_doc);
+    m.def("sort", &sorted_by<&sort, &sort_descending>, "a"_a.none(), "axis"_a.none() = -1, "kind"_a.none() = nb::none(),
+          "order"_a.none() = nb::none(), nb::kw_only(), "stable"_a.none() = nb::none(), "descending"_a = false,
+          sort_doc);
+    m.def("argsort", &sorted_by<&argsort, &argsort_descending>, "a"_a.none(), "axis"_a.none() = -1,
+          "kind"_a.none() = nb::none(), "order"_a.none() = nb::none(), nb::kw_only(), "stable"_a.none() = nb::none(),
+          "descending"_a = false, argsort_doc);
     add_method(
         cls, "sort",
         [](const Array& self, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {

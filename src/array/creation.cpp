@@ -74,7 +74,7 @@ Array empty_like(const Array& prototype, const LikeOptions& options) {
     const Order order = !follows && (options.order == Order::K || options.order == Order::A) ? Order::C : options.order;
     const Strides strides =
         strides_in_order(shape, item, order, prototype.shape(), prototype.strides(), prototype.itemsize());
-    return allocate(std::move(shape), dtype, strides, prototype.device());
+    return allocate(std::move(shape), dtype, strides, options.device.value_or(prototype.device()));
 }
 
 Array zeros_like(const Array& prototype, const LikeOptions& options) {

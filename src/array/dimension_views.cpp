@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "gpukit/creation.hpp"
+#include "gpukit/indexing.hpp"
 #include "gpukit/shape_ops.hpp"
 #include "ops/elementwise/collapse.hpp"
 #include "util/text.hpp"
@@ -72,6 +73,23 @@ Array swapaxes(const Array& a, std::int64_t axis1, std::int64_t axis2) {
     std::iota(order.begin(), order.end(), 0);
     std::swap(order[first], order[second]);
     return a.transpose(order);
+}
+
+Array matrix_transpose(const Array& a) {
+    if (a.ndim() < 2)
+        throw InvalidArgumentError(
+            detail::concat("matrix_transpose needs an array of at least 2 dimensions, not ", a.ndim()));
+    return swapaxes(a, -2, -1);
+}
+
+std::vector<Array> unstack(const Array& a, std::int64_t axis) {
+    const std::size_t along = normalize_axis(axis, a.ndim());
+    const std::int64_t source[] = {static_cast<std::int64_t>(along)}, destination[] = {0};
+    const Array leading = moveaxis(a, source, destination);
+    std::vector<Array> pieces;
+    pieces.reserve(static_cast<std::size_t>(leading.shape()[0]));
+    for (std::int64_t i = 0; i < leading.shape()[0]; ++i) pieces.push_back(leading.index({Index(i)}));
+    return pieces;
 }
 
 Array moveaxis(const Array& a, std::span<const std::int64_t> source, std::span<const std::int64_t> destination) {

@@ -142,6 +142,15 @@ Array Array::copy(Order order) const {
     return result;
 }
 
+Array Array::to_device(const Device& device) const {
+    if (device == this->device()) return *this;
+    LikeOptions there;
+    there.device = device;
+    Array result = empty_like(*this, there);
+    result.assign(*this);
+    return result;
+}
+
 Array Array::astype(DType dtype, Order order) const {
     LikeOptions layout;
     layout.dtype = dtype;

@@ -2,6 +2,7 @@
 #include "ops/ufunc_methods.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <string>
 
@@ -43,8 +44,9 @@ bool named(const Ufunc& ufunc, std::string_view name) { return ufunc.name == nam
 
 // The ufuncs NumPy reduces over several axes at once: associative and commutative.
 bool reorderable(const Ufunc& ufunc) {
-    for (std::string_view name : {"add", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and",
-                                  "logical_or", "logical_xor", "maximum", "minimum", "fmax", "fmin", "gcd", "hypot"})
+    for (std::string_view name :
+         {"add", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or", "logical_xor",
+          "maximum", "minimum", "fmax", "fmin", "gcd", "hypot", "logaddexp", "logaddexp2"})
         if (named(ufunc, name)) return true;
     return false;
 }
@@ -207,6 +209,8 @@ std::optional<Scalar> ufunc_identity(const Ufunc& ufunc) {
     if (named(ufunc, "bitwise_and")) return Scalar(std::int64_t{-1});
     if (named(ufunc, "logical_and")) return Scalar(true);
     if (named(ufunc, "logical_or") || named(ufunc, "logical_xor")) return Scalar(false);
+    if (named(ufunc, "logaddexp") || named(ufunc, "logaddexp2"))
+        return Scalar(-std::numeric_limits<double>::infinity());
     return std::nullopt;
 }
 

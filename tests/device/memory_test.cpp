@@ -123,15 +123,15 @@ TEST_F(Memory, ZeroBytesAllocateNothingAndCopyNothing) {
 }
 
 TEST_F(Memory, MoveAssignmentFreesTheOldBuffer) {
-    // Free memory is shared with other processes (tests run in parallel), so count on the
-    // device's size instead: if move assignment leaked, 16 rounds of a quarter of the device
-    // each would run out of memory by the fourth.
-    const std::size_t quarter = Device::current().properties().total_memory / 4;
-    for (int i = 0; i < 16; ++i) {
-        DeviceBuffer a(quarter);
-        DeviceBuffer b(quarter);
+    // Free memory is shared with other processes (tests and sanitizers run in parallel), so count
+    // on the device's size instead, in slices small enough to fit beside them: if move assignment
+    // leaked, 40 rounds of 1/32 of the device each would leak more than the device holds.
+    const std::size_t slice = Device::current().properties().total_memory / 32;
+    for (int i = 0; i < 40; ++i) {
+        DeviceBuffer a(slice);
+        DeviceBuffer b(slice);
         a = std::move(b);
-        EXPECT_EQ(a.size_bytes(), quarter);
+        EXPECT_EQ(a.size_bytes(), slice);
     }
 }
 

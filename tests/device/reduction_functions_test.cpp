@@ -197,6 +197,26 @@ TEST_F(ReductionFunctions, DotOfLongVectorsAndNorms) {
     EXPECT_THROW(dot(x, y.index({Slice(0, 10)})), InvalidArgumentError);
 }
 
+TEST_F(ReductionFunctions, VecdotCrossAndTheStandardsNorms) {
+    const Array a = Array::from_host(std::span<const double>(Values{1, 2, 3, 4, 5, 6}), {2, 3});
+    const Array b = Array::from_host(std::span<const double>(Values{1, 0, -1}), {3});
+    EXPECT_EQ(host_of(vecdot(a, b)), (Values{-2, -2}));
+    EXPECT_EQ(host_of(vecdot(a, a, 0)), (Values{17, 29, 45}));
+    EXPECT_THROW(vecdot(a, b.index({Slice(0, 2)})), InvalidArgumentError);
+    // (1, 2, 3) x (1, 0, -1) = (-2, 4, -2); (4, 5, 6) x (1, 0, -1) = (-5, 10, -5)
+    EXPECT_EQ(host_of(cross(a, b)), (Values{-2, 4, -2, -5, 10, -5}));
+    EXPECT_EQ(host_of(linalg::cross(a, b)), (Values{-2, 4, -2, -5, 10, -5}));
+    const Array flat = a.index({Ellipsis{}, Slice(0, 2)});  // (1, 2), (4, 5): z components only
+    EXPECT_EQ(host_of(cross(flat, b.index({Slice(0, 2)}))), (Values{-2, -5}));
+    EXPECT_THROW(linalg::cross(flat, flat), InvalidArgumentError);
+    EXPECT_NEAR(host_of(linalg::vector_norm(a))[0], std::sqrt(91.0), 1e-12);
+    EXPECT_EQ(host_of(linalg::vector_norm(a, std::vector<std::int64_t>{1}, false, 1)), (Values{6, 15}));
+    EXPECT_EQ(linalg::vector_norm(a, std::nullopt, true).shape(), (Shape{1, 1}));
+    EXPECT_EQ(host_of(linalg::matrix_norm(a, false, linalg::NormOrder(1.0))), (Values{9}));
+    EXPECT_NEAR(host_of(linalg::matrix_norm(a))[0], std::sqrt(91.0), 1e-12);
+    EXPECT_THROW(linalg::matrix_norm(b), InvalidArgumentError);
+}
+
 TEST_F(ReductionFunctions, ErrorsAreNumPys) {
     const Array a = Array::empty({3, 4}, DType::float32);
     EXPECT_THROW(argmax(Array::empty({0}, DType::float32)), InvalidArgumentError);

@@ -53,6 +53,23 @@ TEST_F(ShapeOps, ViewsShareMemoryAndRearrangeDimensions) {
     EXPECT_EQ(atleast_2d(counting({})).shape(), (Shape{1, 1}));
 }
 
+TEST_F(ShapeOps, MatrixTransposeUnstackAndToDevice) {
+    const Array a = counting({2, 2, 3});
+    EXPECT_EQ(matrix_transpose(a).shape(), (Shape{2, 3, 2}));
+    EXPECT_EQ(values_of(matrix_transpose(a)), (std::vector<std::int32_t>{0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11}));
+    EXPECT_THROW(matrix_transpose(counting({3})), InvalidArgumentError);
+    const std::vector<Array> columns = unstack(a, -1);
+    ASSERT_EQ(columns.size(), 3U);
+    EXPECT_EQ(columns[1].shape(), (Shape{2, 2}));
+    EXPECT_EQ(values_of(columns[1]), (std::vector<std::int32_t>{1, 4, 7, 10}));
+    EXPECT_EQ(columns[1].memory(), a.memory());  // views
+    EXPECT_THROW(unstack(a, 3), AxisError);
+    EXPECT_EQ(a.to_device(a.device()).address(), a.address());
+    LikeOptions here;
+    here.device = a.device();
+    EXPECT_EQ(empty_like(a, here).device(), a.device());
+}
+
 TEST_F(ShapeOps, RealAndImagViewComplexMemory) {
     const std::vector<std::complex<double>> values{{1, -1}, {2.5, 3}, {-4, 0.5}};
     const Array z = Array::from_host(std::span<const std::complex<double>>(values), {3});

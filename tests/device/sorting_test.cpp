@@ -224,6 +224,18 @@ TEST_F(Sorting, LexsortSearchsortedAndUnique) {
     EXPECT_EQ(by_rows.counts->to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 2, 1}));
 }
 
+TEST_F(Sorting, DescendingSortsKeepEqualElementsInOrder) {
+    const Values keys = {2, 5, 2, 7, 5, 2, 0, 7};
+    const Array a = Array::from_host(std::span<const double>(keys), {2, 4});
+    EXPECT_EQ(sort_descending(a).to_vector<double>(), (Values{7, 5, 2, 2, 7, 5, 2, 0}));
+    EXPECT_EQ(argsort_descending(a).to_vector<std::int64_t>(), (std::vector<std::int64_t>{3, 1, 0, 2, 3, 0, 1, 2}));
+    EXPECT_EQ(argsort_descending(a, 0).to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 0, 0, 0, 0, 1, 1, 1}));
+    EXPECT_EQ(argsort_descending(a, std::nullopt).to_vector<std::int64_t>(),
+              (std::vector<std::int64_t>{3, 7, 1, 4, 0, 2, 5, 6}));
+    EXPECT_EQ(sort_descending(a, std::nullopt).to_vector<double>(), (Values{7, 7, 5, 5, 2, 2, 2, 0}));
+    EXPECT_EQ(argsort_descending(Array::from_host(std::span<const double>(Values{}), {0})).size(), 0);
+}
+
 TEST_F(Sorting, BadArgumentsAreNumPysErrors) {
     const Array a = Array::from_host(std::span<const double>(Values{3, 1, 2}), {3});
     EXPECT_THROW(sort(a, 1), AxisError);

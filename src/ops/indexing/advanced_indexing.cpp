@@ -128,9 +128,11 @@ Prepared prepare(const Array& a, std::span<const KeyItem> key) {
     return prepared;
 }
 
-// A mask must have the shape of the dimensions it indexes.
+// A mask must have the shape of the dimensions it indexes; an empty one selects nothing from any
+// extent, as NumPy's does.
 void check_mask(const Prepared& prepared, const Advanced& item) {
     const Shape& shape = item.array->shape();
+    if (item.array->size() == 0) return;
     for (std::size_t d = 0; d < shape.size(); ++d) {
         const std::int64_t extent = prepared.view.shape()[item.first_dim + d];
         if (shape[d] != extent)
@@ -293,6 +295,7 @@ void setitem(const Array& a, std::span<const KeyItem> key, const Array& values) 
     const Prepared prepared = prepare(a, key);
     if (const Advanced* mask = lone_mask(prepared);
         mask && values.size() == 1 && values.ndim() <= prepared.view.ndim() - mask->ndim + 1) {
+        if (mask->array->size() == 0) return;  // an empty mask selects nothing
         const Array value = values.dtype() == a.dtype() ? apart_from(values, a) : values.astype(a.dtype());
         detail::fill_selected(mask_over_view(prepared, *mask), prepared.view, &value, {});
         return;
@@ -317,6 +320,7 @@ void setitem_bytes(const Array& a, std::span<const KeyItem> key, std::span<const
     }
     const Prepared prepared = prepare(a, key);
     if (const Advanced* mask = lone_mask(prepared)) {
+        if (mask->array->size() == 0) return;  // an empty mask selects nothing
         detail::fill_selected(mask_over_view(prepared, *mask), prepared.view, nullptr, element);
         return;
     }

@@ -31,8 +31,8 @@ Array reduce_norm(ReductionId id, const Array& x, std::vector<std::int64_t> axes
     return detail::run_reduction(id, detail::reduction_dtypes(id, std::span(&input, 1), std::nullopt), run);
 }
 
-Array vector_norm(const Array& x, const std::optional<NormOrder>& ord, std::int64_t axis, bool keepdims) {
-    const std::vector<std::int64_t> axes{axis};
+Array norm_over(const Array& x, const std::optional<NormOrder>& ord, const std::vector<std::int64_t>& axes,
+                bool keepdims) {
     if (!ord) return reduce_norm(ReductionId::norm2, x, axes, keepdims);
     if (const auto* name = std::get_if<std::string>(&*ord))
         throw InvalidArgumentError(detail::concat("Invalid norm order '", *name, "' for vectors"));
@@ -100,6 +100,24 @@ Array matrix_norm(const Array& x, const std::optional<NormOrder>& ord, std::int6
 
 }  // namespace
 
+Array vector_norm(const Array& x, const std::optional<std::vector<std::int64_t>>& axis, bool keepdims, double ord) {
+    std::vector<std::int64_t> axes;
+    if (axis) {
+        for (std::size_t d : normalize_axes(*axis, x.ndim())) axes.push_back(static_cast<std::int64_t>(d));
+    } else {
+        for (std::size_t d = 0; d < x.ndim(); ++d) axes.push_back(static_cast<std::int64_t>(d));
+    }
+    return norm_over(x, NormOrder(ord), axes, keepdims);
+}
+
+Array matrix_norm(const Array& x, bool keepdims, const NormOrder& ord) {
+    if (x.ndim() < 2)
+        throw InvalidArgumentError(
+            detail::concat("matrix_norm needs an array of at least 2 dimensions, not ", x.ndim()));
+    const auto last = static_cast<std::int64_t>(x.ndim()) - 1;
+    return matrix_norm(x, ord, last - 1, last, keepdims);
+}
+
 Array norm(const Array& x, const NormOptions& options) {
     const auto ndim = static_cast<std::int64_t>(x.ndim());
     if (!options.axis) {
@@ -109,12 +127,12 @@ Array norm(const Array& x, const NormOptions& options) {
             for (std::int64_t d = 0; d < ndim; ++d) all[static_cast<std::size_t>(d)] = d;
             return reduce_norm(ReductionId::norm2, x, all, options.keepdims);
         }
-        if (ndim == 1) return vector_norm(x, options.ord, 0, options.keepdims);
+        if (ndim == 1) return norm_over(x, options.ord, {0}, options.keepdims);
         if (ndim == 2) return matrix_norm(x, options.ord, 0, 1, options.keepdims);
         throw InvalidArgumentError("Improper number of dimensions to norm.");
     }
     std::vector<std::size_t> axes = normalize_axes(*options.axis, x.ndim());
-    if (axes.size() == 1) return vector_norm(x, options.ord, static_cast<std::int64_t>(axes[0]), options.keepdims);
+    if (axes.size() == 1) return norm_over(x, options.ord, {static_cast<std::int64_t>(axes[0])}, options.keepdims);
     if (axes.size() == 2)
         return matrix_norm(x, options.ord, static_cast<std::int64_t>(axes[0]), static_cast<std::int64_t>(axes[1]),
                            options.keepdims);

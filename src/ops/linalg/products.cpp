@@ -1,10 +1,15 @@
-// src/ops/linalg/products.cpp: dot, vdot, inner and trace (include/gpukit/linalg.hpp). dot with a
-// matrix on the right is tensordot's matrix product; the others are one reduction of the operands'
-// broadcast product: the operands are viewed (never copied) so that their summed
-// axes line up last and their other axes broadcast against each other, then sum_of_products
-// reduces that last axis.
+// src/ops/linalg/products.cpp: dot, vdot, inner, vecdot, cross and trace (include/gpukit/linalg.hpp).
+// dot with a matrix on the right is tensordot's matrix product; vdot, inner and vecdot are one
+// reduction of the operands' broadcast product: the operands are viewed (never copied) so that
+// their summed axes line up last and their other axes broadcast against each other, then
+// sum_of_products reduces that last axis. cross is elementwise products of the components.
+#include <algorithm>
+#include <utility>
+
 #include "gpukit/elementwise.hpp"
 #include "gpukit/error.hpp"
+#include "gpukit/indexing.hpp"
+#include "gpukit/layout.hpp"
 #include "gpukit/linalg.hpp"
 #include "gpukit/promotion.hpp"
 #include "gpukit/reductions.hpp"
@@ -116,6 +121,66 @@ Array inner(const Array& a, const Array& b) {
     const Array y = detail::padded(b, a.ndim() - 1);
     return detail::sum_products_last(x, y, false);
 }
+
+Array vecdot(const Array& a, const Array& b, std::int64_t axis) {
+    const std::size_t a_axis = normalize_axis(axis, a.ndim()), b_axis = normalize_axis(axis, b.ndim());
+    if (a.shape()[a_axis] != b.shape()[b_axis])
+        throw InvalidArgumentError(detail::concat(
+            "vecdot: the vectors of ", format_shape(a.shape()), " and ", format_shape(b.shape()), " along axis ", axis,
+            " have ", a.shape()[a_axis], " and ", b.shape()[b_axis], " components: they must be equal"));
+    const std::size_t ndim = std::max(a.ndim(), b.ndim());
+    const Array x = detail::padded(detail::axis_last(a, a_axis), ndim - a.ndim());
+    const Array y = detail::padded(detail::axis_last(b, b_axis), ndim - b.ndim());
+    return detail::sum_products_last(x, y, true);
+}
+
+Array cross(const Array& a, const Array& b, std::int64_t axisa, std::int64_t axisb, std::int64_t axisc) {
+    const std::int64_t last[] = {-1};
+    const std::int64_t from_a[] = {static_cast<std::int64_t>(normalize_axis(axisa, a.ndim()))};
+    const std::int64_t from_b[] = {static_cast<std::int64_t>(normalize_axis(axisb, b.ndim()))};
+    const Array x = moveaxis(a, from_a, last), y = moveaxis(b, from_b, last);
+    const std::int64_t n = x.shape().back(), m = y.shape().back();
+    if ((n != 2 && n != 3) || (m != 2 && m != 3))
+        throw InvalidArgumentError("incompatible dimensions for cross product\n(dimension must be 2 or 3)");
+    auto component = [](const Array& v, std::int64_t i) { return v.index({Index(Ellipsis{}), Index(i)}); };
+    const Array x0 = component(x, 0), x1 = component(x, 1), y0 = component(y, 0), y1 = component(y, 1);
+    Array z = subtract(multiply(x0, y1), multiply(x1, y0));
+    if (n == 2 && m == 2) return z;
+    // A missing third component is 0: its products drop out of the first two components.
+    auto first_two = [&]() -> std::pair<Array, Array> {
+        if (n == 3 && m == 3) {
+            const Array x2 = component(x, 2), y2 = component(y, 2);
+            return {subtract(multiply(x1, y2), multiply(x2, y1)), subtract(multiply(x2, y0), multiply(x0, y2))};
+        }
+        if (n == 2) {
+            const Array y2 = component(y, 2);
+            return {multiply(x1, y2), negative(multiply(x0, y2))};
+        }
+        const Array x2 = component(x, 2);
+        return {negative(multiply(x2, y1)), multiply(x2, y0)};
+    };
+    auto [first, second] = first_two();
+    const Array parts[] = {std::move(first), std::move(second), std::move(z)};
+    // The components' common shape: a batch that broadcasts a component (of extent 1) as NumPy's does.
+    const std::vector<Array> common = broadcast_arrays(parts);
+    const Array stacked = stack(common, -1);
+    const std::int64_t to[] = {static_cast<std::int64_t>(normalize_axis(axisc, stacked.ndim()))};
+    return moveaxis(stacked, last, to);
+}
+
+namespace linalg {
+
+Array cross(const Array& a, const Array& b, std::int64_t axis) {
+    const std::size_t a_axis = normalize_axis(axis, a.ndim()), b_axis = normalize_axis(axis, b.ndim());
+    if (a.shape()[a_axis] != 3 || b.shape()[b_axis] != 3)
+        throw InvalidArgumentError(
+            detail::concat("Both input arrays must be (arrays of) 3-dimensional vectors, but "
+                           "they are ",
+                           a.shape()[a_axis], " and ", b.shape()[b_axis], " dimensional instead."));
+    return gpukit::cross(a, b, axis, axis, axis);
+}
+
+}  // namespace linalg
 
 Array trace(const Array& a, std::int64_t offset, std::int64_t axis1, std::int64_t axis2, std::optional<DType> dtype,
             const std::optional<Array>& out) {

@@ -8,7 +8,9 @@
 #include "gpukit/array_memory.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
+#include "gpukit/elementwise.hpp"
 #include "gpukit/error.hpp"
+#include "gpukit/layout.hpp"
 #include "gpukit/promotion.hpp"
 #include "gpukit/shape_ops.hpp"
 #include "gpukit/sorting.hpp"
@@ -75,6 +77,24 @@ Array argsort(const Array& a, std::optional<std::int64_t> axis) {
     // NumPy's argsort of a 0-d array sorts it as one element.
     const AxisRows rows = detail::along_axis(a.ndim() == 0 ? a.reshape({1}) : a, axis);
     return detail::restore_axis(argsorted_rows(rows), rows);
+}
+
+Array sort_descending(const Array& a, std::optional<std::int64_t> axis) {
+    Array ascending = sort(a, axis);
+    if (ascending.ndim() == 0) return ascending;
+    const std::int64_t along[] = {axis ? *axis : 0};
+    return flip(ascending, along);
+}
+
+Array argsort_descending(const Array& a, std::optional<std::int64_t> axis) {
+    if (a.ndim() == 0) return argsort(a, axis);
+    const Array x = axis ? a : a.reshape({a.size()});
+    const std::int64_t along[] = {axis ? *axis : 0};
+    // The stable ascending order of the reversed line, reversed, lists equal elements by falling
+    // position in the reversed line: by rising position in x, once mapped back (n - 1 - i).
+    const Array reversed_order = flip(argsort(flip(x, along), along[0]), along);
+    const std::int64_t n = x.shape()[normalize_axis(along[0], x.ndim())];
+    return subtract(full({}, Scalar::of(n - 1), DType::int64), reversed_order);
 }
 
 void sort_in_place(const Array& a, std::int64_t axis) { copyto(a, sort(a, axis)); }

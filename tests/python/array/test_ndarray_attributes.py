@@ -76,8 +76,12 @@ def test_conj_conjugate_and_clip_are_the_ufunc_calls(rng):
     out = gpukit.empty((3, 5), numpy.float32)
     assert r.clip(-0.1, 0.1, out=out) is out
     numpy.testing.assert_array_equal(out.get(), real.clip(-0.1, 0.1))
-    with pytest.raises(ValueError, match="One of max or min must be given"):
-        r.clip()
+    unbounded = r.clip()  # NumPy 2: a copy, as the Array API's clip(x)
+    assert unbounded.data_ptr != r.data_ptr
+    numpy.testing.assert_array_equal(unbounded.get(), real.clip())
+    numpy.testing.assert_array_equal(gpukit.clip(r, min=-0.2, max=0.3).get(), numpy.clip(real, min=-0.2, max=0.3))
+    with pytest.raises(TypeError, match="lower bound twice"):
+        gpukit.clip(r, a_min=0.1, min=0.2)
 
 
 def test_numpy_conversion_is_explicit():
