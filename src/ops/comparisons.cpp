@@ -1,9 +1,11 @@
-// src/ops/comparisons.cpp: see gpukit/comparisons.hpp. Compositions of the ufuncs and reductions.
+// src/ops/comparisons.cpp: see gpukit/comparisons.hpp. isclose is one elementwise kernel; the others are
+// compositions of the ufuncs and reductions.
 #include "gpukit/comparisons.hpp"
 
 #include "gpukit/array_operators.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/elementwise.hpp"
+#include "gpukit/elementwise_kernel.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/promotion.hpp"
 #include "gpukit/reductions.hpp"
@@ -15,17 +17,26 @@ namespace {
 
 Array answer(bool value, const Device& device) { return full({}, Scalar(value), DType::bool_, Order::C, device); }
 
+// isclose in one pass, as one elementwise kernel (its composition of ufuncs read and wrote the
+// arrays eight times): the tolerances in the operands' real type, as NumPy's weak Python floats.
+const ElementwiseKernel& isclose_kernel() {
+    static const ElementwiseKernel kernel("T x, T y, float64 rtol, float64 atol, bool equal_nan", "bool close",
+                                          R"(
+        typedef decltype(gk_fabs(y)) R;
+        close = gk_isfinite(x) && gk_isfinite(y) ? gk_fabs(x - y) <= (R)atol + (R)rtol * gk_fabs(y) : x == y;
+        if (equal_nan && gk_isnan(x) && gk_isnan(y)) close = true;
+    )",
+                                          "gpukit_isclose");
+    return kernel;
+}
+
 }  // namespace
 
 Array isclose(const Array& a, const Array& b, const CloseOptions& options) {
     const DType dtype = result_type({a.dtype(), b.dtype()}, {PythonScalar::floating});
     const Array x = a.dtype() == dtype ? a : a.astype(dtype);
     const Array y = b.dtype() == dtype ? b : b.astype(dtype);
-    const Array finite = logical_and(isfinite(x), isfinite(y));
-    const Array within = less_equal(absolute(x - y), absolute(y) * options.rtol + options.atol);
-    Array close = where(finite, within, equal(x, y));
-    if (options.equal_nan) close = logical_or(close, logical_and(isnan(x), isnan(y)));
-    return close;
+    return isclose_kernel()({x, y, options.rtol, options.atol, options.equal_nan})[0];
 }
 
 Array allclose(const Array& a, const Array& b, const CloseOptions& options) { return all(isclose(a, b, options)); }
