@@ -28,6 +28,7 @@
 #include "gpukit/memory.hpp"
 #include "gpukit/memory_pool.hpp"
 #include "gpukit/module.hpp"
+#include "gpukit/numeric.hpp"
 #include "gpukit/promotion.hpp"
 #include "gpukit/quantiles.hpp"
 #include "gpukit/random.hpp"

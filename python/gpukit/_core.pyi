@@ -1362,6 +1362,57 @@ def can_cast(from_: object, to: object, casting: str = 'safe') -> bool:
 def promote_types(type1: object, type2: object) -> object:
     """The smallest dtype both convert to safely, as numpy.promote_types."""
 
+def select(condlist: object, choicelist: object, default: object = 0) -> ndarray:
+    """
+    Elementwise, the choice of the first true condition, ``default`` where none holds, as numpy.select.
+    """
+
+def interp(x: object, xp: object, fp: object, left: object | None = None, right: object | None = None, period: object | None = None) -> ndarray:
+    """
+    The piecewise-linear interpolant of the points (xp, fp) at x, as numpy.interp (float64, or complex128 for complex fp).
+    """
+
+def trapezoid(y: object, x: object | None = None, dx: float = 1.0, axis: int = -1) -> ndarray:
+    """
+    The integral of y along ``axis`` by the trapezoidal rule, as numpy.trapezoid.
+    """
+
+def cov(m: object, y: object | None = None, rowvar: bool = True, bias: bool = False, ddof: object | None = None, fweights: object | None = None, aweights: object | None = None, *, dtype: object | None = None) -> ndarray:
+    """The covariance matrix of the variables, as numpy.cov."""
+
+def corrcoef(x: object, y: object | None = None, rowvar: bool = True, *, dtype: object | None = None) -> ndarray:
+    """The Pearson correlation coefficients, as numpy.corrcoef."""
+
+def unravel_index(indices: object, shape: object, order: object = 'C') -> tuple:
+    """
+    The coordinates in ``shape`` of flat indices, one int64 array per dimension, as numpy.unravel_index.
+    """
+
+def ravel_multi_index(multi_index: object, dims: object, mode: object = 'raise', order: object = 'C') -> ndarray:
+    """
+    The flat indices of coordinates in an array of shape ``dims``, as numpy.ravel_multi_index.
+    """
+
+def append(arr: object, values: object, axis: object | None = None) -> ndarray:
+    """
+    values after arr along ``axis`` (both flattened without one), as numpy.append.
+    """
+
+def delete(arr: object, obj: object, axis: object | None = None) -> ndarray:
+    """
+    arr without the positions ``obj`` (an int, a slice, ints or a bool mask) along ``axis``, as numpy.delete.
+    """
+
+def may_share_memory(a: ndarray, b: ndarray, max_work: object | None = None) -> bool:
+    """
+    Whether the byte ranges the arrays span overlap, as numpy.may_share_memory.
+    """
+
+def shares_memory(a: ndarray, b: ndarray, max_work: object | None = None) -> bool:
+    """
+    Whether some element is in both arrays (exact), as numpy.shares_memory.
+    """
+
 def take(a: ndarray, indices: object, axis: int | None = None, out: ndarray | None = None, mode: str = 'raise') -> ndarray:
     """
     The elements of `a` at `indices` along `axis` (of the flattened array without one), as numpy.take. mode: 'raise' (IndexError; waits for the device once to check), 'wrap' or 'clip' (never wait).

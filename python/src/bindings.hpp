@@ -27,6 +27,7 @@ void bind_ufuncs(nanobind::module_& m);
 void bind_array_operators(nanobind::module_& m);
 void bind_numpy_protocols(nanobind::module_& m);
 void bind_comparisons(nanobind::module_& m);
+void bind_numeric(nanobind::module_& m);
 void bind_elementwise_functions(nanobind::module_& m);
 void bind_indexing(nanobind::module_& m);
 void bind_creation(nanobind::module_& m);

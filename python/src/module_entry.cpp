@@ -22,6 +22,7 @@ NB_MODULE(_core, m) {
     bind_numpy_protocols(m);
     bind_elementwise_functions(m);
     bind_comparisons(m);
+    bind_numeric(m);
     bind_indexing(m);
     bind_creation(m);
     bind_shape_ops(m);

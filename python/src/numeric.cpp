@@ -1,0 +1,219 @@
+// python/src/numeric.cpp: gpukit/numeric.hpp (select, interp, trapezoid, cov, corrcoef,
+// unravel_index, ravel_multi_index, append, delete, shares_memory, may_share_memory) with NumPy's
+// arguments: Python numbers, sequences and slices in, arrays out.
+#include <string>
+#include <vector>
+
+#include <nanobind/stl/vector.h>
+
+#include "arguments.hpp"
+#include "array_arguments.hpp"
+#include "bindings.hpp"
+#include "gpukit/creation.hpp"
+#include "gpukit/layout.hpp"
+#include "gpukit/numeric.hpp"
+#include "numpy_bridge.hpp"
+#include "operands.hpp"
+#include "python_refs.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace gpukit::python {
+namespace {
+
+// Each item of a sequence as an array operand (numbers as 0-d arrays).
+std::vector<Array> operands_of(nb::handle sequence, HeldArrays& held, std::string_view call) {
+    if (!PySequence_Check(sequence.ptr()) || nb::isinstance<Array>(sequence))
+        raise_type_error(std::string(call) + " takes a list of arrays, not " + describe_value(sequence));
+    std::vector<Array> arrays;
+    std::size_t position = 0;
+    for (nb::handle item : nb::borrow<nb::sequence>(sequence))
+        arrays.push_back(array_operand(item, held, call, position++));
+    return arrays;
+}
+
+std::optional<Array> optional_operand(nb::handle value, HeldArrays& held, std::string_view call, std::size_t position) {
+    if (value.is_none()) return std::nullopt;
+    return array_operand(value, held, call, position);
+}
+
+// numpy.delete's obj: an int, a slice, a sequence of ints, or an array (integers or a bool mask).
+Array delete_positions_of(nb::handle obj, const Array& a, std::optional<std::int64_t> axis, HeldArrays& held) {
+    if (PySlice_Check(obj.ptr())) {
+        const std::int64_t n = axis ? a.shape()[normalize_axis(*axis, a.ndim())] : a.size();
+        Py_ssize_t start = 0, stop = 0, step = 0, length = 0;
+        if (PySlice_GetIndicesEx(obj.ptr(), static_cast<Py_ssize_t>(n), &start, &stop, &step, &length) != 0)
+            throw nb::python_error();
+        std::vector<std::int64_t> picked;
+        for (Py_ssize_t k = 0; k < length; ++k) picked.push_back(start + k * step);
+        return Array::from_host(std::span<const std::int64_t>(picked), {static_cast<std::int64_t>(picked.size())},
+                                a.device());
+    }
+    if (nb::isinstance<Array>(obj) || is_scalar(obj)) return array_operand(obj, held, "delete", 1);
+    const std::vector<std::int64_t> picked = to_axes(obj, "obj");
+    return Array::from_host(std::span<const std::int64_t>(picked), {static_cast<std::int64_t>(picked.size())},
+                            a.device());
+}
+
+}  // namespace
+
+void bind_numeric(nb::module_& m) {
+    m.def(
+        "select",
+        [](nb::handle condlist, nb::handle choicelist, nb::handle default_value) {
+            HeldArrays held;
+            const std::vector<Array> conditions = operands_of(condlist, held, "select");
+            const std::vector<Array> choices = operands_of(choicelist, held, "select");
+            if (PyLong_CheckExact(default_value.ptr()) || PyFloat_CheckExact(default_value.ptr()) ||
+                PyComplex_CheckExact(default_value.ptr()) || PyBool_Check(default_value.ptr())) {
+                const Scalar weak = to_scalar(default_value, "default");  // a Python number: weak
+                GilRelease unlocked;
+                return select(conditions, choices, weak);
+            }
+            const Array otherwise = array_operand(default_value, held, "select", 2);
+            GilRelease unlocked;
+            return select(conditions, choices, otherwise);
+        },
+        "condlist"_a, "choicelist"_a, "default"_a = 0,
+        "Elementwise, the choice of the first true condition, ``default`` where none holds, as numpy.select.");
+    m.def(
+        "interp",
+        [](nb::handle x, nb::handle xp, nb::handle fp, nb::handle left, nb::handle right, nb::handle period) {
+            HeldArrays held;
+            const Array at = array_operand(x, held, "interp", 0), grid = array_operand(xp, held, "interp", 1),
+                        values = array_operand(fp, held, "interp", 2);
+            InterpOptions options;
+            options.left = optional_operand(left, held, "interp", 3);
+            options.right = optional_operand(right, held, "interp", 4);
+            if (!period.is_none()) options.period = nb::cast<double>(nb::float_(period));
+            GilRelease unlocked;
+            return interp(at, grid, values, options);
+        },
+        "x"_a, "xp"_a, "fp"_a, "left"_a.none() = nb::none(), "right"_a.none() = nb::none(),
+        "period"_a.none() = nb::none(),
+        "The piecewise-linear interpolant of the points (xp, fp) at x, as numpy.interp (float64, or complex128 "
+        "for complex fp).");
+    m.def(
+        "trapezoid",
+        [](nb::handle y, nb::handle x, double dx, std::int64_t axis) {
+            HeldArrays held;
+            const Array values = array_operand(y, held, "trapezoid", 0);
+            const std::optional<Array> points = optional_operand(x, held, "trapezoid", 1);
+            GilRelease unlocked;
+            return trapezoid(values, points, dx, axis);
+        },
+        "y"_a, "x"_a.none() = nb::none(), "dx"_a = 1.0, "axis"_a = -1,
+        "The integral of y along ``axis`` by the trapezoidal rule, as numpy.trapezoid.");
+    m.def(
+        "cov",
+        [](nb::handle m_, nb::handle y, bool rowvar, bool bias, nb::handle ddof, nb::handle fweights,
+           nb::handle aweights, nb::handle dtype) {
+            HeldArrays held;
+            const Array variables = array_operand(m_, held, "cov", 0);
+            const std::optional<Array> more = optional_operand(y, held, "cov", 1);
+            CovOptions options;
+            options.rowvar = rowvar;
+            options.bias = bias;
+            if (!ddof.is_none()) options.ddof = to_int64(ddof, "ddof");
+            options.fweights = optional_operand(fweights, held, "cov", 5);
+            options.aweights = optional_operand(aweights, held, "cov", 6);
+            options.dtype = to_optional_dtype(dtype);
+            GilRelease unlocked;
+            return cov(variables, more, options);
+        },
+        "m"_a, "y"_a.none() = nb::none(), "rowvar"_a = true, "bias"_a = false, "ddof"_a.none() = nb::none(),
+        "fweights"_a.none() = nb::none(), "aweights"_a.none() = nb::none(), nb::kw_only(),
+        "dtype"_a.none() = nb::none(), "The covariance matrix of the variables, as numpy.cov.");
+    m.def(
+        "corrcoef",
+        [](nb::handle x, nb::handle y, bool rowvar, nb::handle dtype) {
+            HeldArrays held;
+            const Array variables = array_operand(x, held, "corrcoef", 0);
+            const std::optional<Array> more = optional_operand(y, held, "corrcoef", 1);
+            const std::optional<DType> chosen = to_optional_dtype(dtype);
+            GilRelease unlocked;
+            return corrcoef(variables, more, rowvar, chosen);
+        },
+        "x"_a, "y"_a.none() = nb::none(), "rowvar"_a = true, nb::kw_only(), "dtype"_a.none() = nb::none(),
+        "The Pearson correlation coefficients, as numpy.corrcoef.");
+    m.def(
+        "unravel_index",
+        [](nb::handle indices, nb::handle shape, nb::handle order) {
+            HeldArrays held;
+            const Array flat = array_operand(indices, held, "unravel_index", 0);
+            const Shape extents = to_shape(shape);
+            const Order layout = to_order(order, Order::C);
+            std::vector<Array> coordinates;
+            {
+                GilRelease unlocked;
+                coordinates = unravel_index(flat, extents, layout);
+            }
+            nb::list items;
+            for (Array& coordinate : coordinates) items.append(nb::cast(std::move(coordinate)));
+            return nb::tuple(items);
+        },
+        "indices"_a, "shape"_a, "order"_a = "C",
+        "The coordinates in ``shape`` of flat indices, one int64 array per dimension, as numpy.unravel_index.");
+    m.def(
+        "ravel_multi_index",
+        [](nb::handle multi_index, nb::handle dims, nb::handle mode, nb::handle order) {
+            HeldArrays held;
+            const std::vector<Array> coordinates = operands_of(multi_index, held, "ravel_multi_index");
+            const Shape extents = to_shape(dims, "dims");
+            std::vector<IndexMode> modes;
+            if (PyUnicode_Check(mode.ptr())) {
+                modes.push_back(parse_index_mode(to_str(mode, "mode")));
+            } else {
+                for (nb::handle each : nb::borrow<nb::sequence>(mode))
+                    modes.push_back(parse_index_mode(to_str(each, "mode")));
+            }
+            const Order layout = to_order(order, Order::C);
+            GilRelease unlocked;
+            return ravel_multi_index(coordinates, extents, modes, layout);
+        },
+        "multi_index"_a, "dims"_a, "mode"_a = "raise", "order"_a = "C",
+        "The flat indices of coordinates in an array of shape ``dims``, as numpy.ravel_multi_index.");
+    m.def(
+        "append",
+        [](nb::handle arr, nb::handle values, nb::handle axis) {
+            HeldArrays held;
+            const Array a = array_operand(arr, held, "append", 0), more = array_operand(values, held, "append", 1);
+            const std::optional<std::int64_t> along = to_optional_axis(axis, "axis");
+            GilRelease unlocked;
+            return append(a, more, along);
+        },
+        "arr"_a, "values"_a, "axis"_a.none() = nb::none(),
+        "values after arr along ``axis`` (both flattened without one), as numpy.append.");
+    m.def(
+        "delete",
+        [](nb::handle arr, nb::handle obj, nb::handle axis) {
+            HeldArrays held;
+            const Array a = array_operand(arr, held, "delete", 0);
+            const std::optional<std::int64_t> along = to_optional_axis(axis, "axis");
+            const Array positions = delete_positions_of(obj, a, along, held);
+            GilRelease unlocked;
+            return delete_positions(a, positions, along);
+        },
+        "arr"_a, "obj"_a, "axis"_a.none() = nb::none(),
+        "arr without the positions ``obj`` (an int, a slice, ints or a bool mask) along ``axis``, as numpy.delete.");
+    m.def(
+        "may_share_memory",
+        [](const Array& a, const Array& b, nb::handle max_work) {
+            // NumPy's default compares the bounds; any other max_work asks for the exact answer.
+            if (!max_work.is_none() && to_int64(max_work, "max_work") != 0) return shares_memory(a, b);
+            return may_share_memory(a, b);
+        },
+        "a"_a, "b"_a, "max_work"_a.none() = nb::none(),
+        "Whether the byte ranges the arrays span overlap, as numpy.may_share_memory.");
+    m.def(
+        "shares_memory",
+        [](const Array& a, const Array& b, nb::handle max_work) {
+            if (!max_work.is_none() && to_int64(max_work, "max_work") == 0) return may_share_memory(a, b);
+            return shares_memory(a, b);
+        },
+        "a"_a, "b"_a, "max_work"_a.none() = nb::none(),
+        "Whether some element is in both arrays (exact), as numpy.shares_memory.");
+}
+
+}  // namespace gpukit::python
