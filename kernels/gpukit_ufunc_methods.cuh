@@ -12,7 +12,8 @@
 //   line's end for the last segment); x[starts[s]] alone where that is empty or backwards.
 // - gk_ufunc_at: a[offsets[j]] = f(a[offsets[j]], b[j]) (f(a[offsets[j]]) for a one-input ufunc),
 //   for each j in order, on one thread: a repeated offset applies once per occurrence, as
-//   NumPy's unbuffered ufunc.at does. gk_ufunc_add_at (below) does add.at with atomics instead.
+//   NumPy's unbuffered ufunc.at does. gk_ufunc_add_at and gk_ufunc_cas_at (below) update every
+//   index at once with atomics instead, where the order of the updates cannot change the result.
 // Lines run one per thread: these are the paths for ufuncs that no parallel reduction or scan of
 // the array layer computes (subtract, power, arctan2, ...), whose order NumPy defines.
 //
@@ -134,6 +135,45 @@ extern "C" __global__ void gk_ufunc_add_at(gk_ufm_params p) {
     const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
     for (long long j = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; j < p.lines; j += stride)
         gk_ufm_atomic_add(reinterpret_cast<gk_ufm_a*>(a + offsets[j]), b[j]);
+#else
+    (void)p;
+#endif
+}
+
+// gk_ufunc_cas_at: ufunc.at for the ufuncs whose result does not depend on the order of the updates
+// (maximum, minimum, fmax, fmin, the bitwise and logical ones, and integer add and multiply, which
+// wrap) on 4- and 8-byte dtypes: every index at once, each update the loop's own expression applied
+// in a compare-and-swap loop, so repeated indices each apply once. b is of a's dtype. Its body is
+// compiled only for those (GK_UFM_CAS), as gk_ufunc_add_at's.
+#ifdef GK_UFM_CAS
+template <class Word>
+__device__ inline void gk_ufm_cas_apply(gk_ufm_a* element, gk_ufm_b value) {
+    Word* word = reinterpret_cast<Word*>(element);
+    Word seen = *reinterpret_cast<volatile Word*>(word);
+    for (;;) {
+        const gk_ufm_a next = gk_ufm_apply(*reinterpret_cast<const gk_ufm_a*>(&seen), value);
+        const Word wanted = *reinterpret_cast<const Word*>(&next);
+        if (wanted == seen) return;  // the same bits (a nan kept too): nothing to write
+        const Word before = atomicCAS(word, seen, wanted);
+        if (before == seen) return;
+        seen = before;
+    }
+}
+#endif
+
+extern "C" __global__ void gk_ufunc_cas_at(gk_ufm_params p) {
+#ifdef GK_UFM_CAS
+    char* a = reinterpret_cast<char*>(p.x);
+    const gk_ufm_b* b = reinterpret_cast<const gk_ufm_b*>(p.out);
+    const long long* offsets = reinterpret_cast<const long long*>(p.starts);
+    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    for (long long j = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; j < p.lines; j += stride) {
+        gk_ufm_a* element = reinterpret_cast<gk_ufm_a*>(a + offsets[j]);
+        if (sizeof(gk_ufm_a) == 4)
+            gk_ufm_cas_apply<unsigned int>(element, b[j]);
+        else
+            gk_ufm_cas_apply<unsigned long long>(element, b[j]);
+    }
 #else
     (void)p;
 #endif

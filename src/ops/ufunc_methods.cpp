@@ -36,9 +36,10 @@ struct UfuncMethodParams {
     std::int32_t accumulate = 0;
 };
 
-enum class Method : std::uint8_t { fold, reduceat, at, add_at };
+enum class Method : std::uint8_t { fold, reduceat, at, add_at, cas_at };
 
-constexpr std::string_view kernel_names[] = {"gk_ufunc_fold", "gk_ufunc_reduceat", "gk_ufunc_at", "gk_ufunc_add_at"};
+constexpr std::string_view kernel_names[] = {"gk_ufunc_fold", "gk_ufunc_reduceat", "gk_ufunc_at", "gk_ufunc_add_at",
+                                             "gk_ufunc_cas_at"};
 
 bool named(const Ufunc& ufunc, std::string_view name) { return ufunc.name == name; }
 
@@ -104,6 +105,7 @@ Kernel method_kernel(const Device& device, const Ufunc& ufunc, const UfuncLoop& 
                                 "\n#define GK_UFM_COUT ", compute_c_type(loop.dtypes[nin]), "\n#define GK_UFM_NIN ",
                                 nin, "\n#define GK_UFM_EXPRESSION ", expression, "\n");
         if (method == Method::add_at) source.defines += "#define GK_UFM_ATOMIC_ADD\n";
+        if (method == Method::cas_at) source.defines += "#define GK_UFM_CAS\n";
         return OwnKernelRecipe{std::move(source), std::string(kernel_names[static_cast<int>(method)])};
     });
 }
@@ -385,6 +387,18 @@ void ufunc_at(const Ufunc& ufunc, const Array& a, const Array& offsets, const st
                          d == DType::float32 || d == DType::float64);
     if (atomic) {
         launch(method_kernel(a.device(), ufunc, *loop, d, d, Method::add_at), a.device(), count, p);
+        return;
+    }
+    // The ufuncs whose updates commute exactly, on 4- and 8-byte dtypes: compare-and-swap, every
+    // index at once (floats' add and multiply round differently in another order: those stay in order).
+    const bool integral_type = kind(d) == DTypeKind::signed_integer || kind(d) == DTypeKind::unsigned_integer;
+    const bool commutes = named(ufunc, "maximum") || named(ufunc, "minimum") || named(ufunc, "fmax") ||
+                          named(ufunc, "fmin") || named(ufunc, "bitwise_and") || named(ufunc, "bitwise_or") ||
+                          named(ufunc, "bitwise_xor") ||
+                          (integral_type && (named(ufunc, "add") || named(ufunc, "multiply")));
+    if (commutes && values && ufunc.nin == 2 && loop->dtypes[0] == d && loop->dtypes[1] == d && loop->dtypes[2] == d &&
+        (itemsize(d) == 4 || itemsize(d) == 8)) {
+        launch(method_kernel(a.device(), ufunc, *loop, d, d, Method::cas_at), a.device(), count, p);
         return;
     }
     const Kernel kernel = method_kernel(a.device(), ufunc, *loop, a.dtype(), b_dtype, Method::at);

@@ -229,6 +229,23 @@ def test_at_applies_each_index_once_per_occurrence(rng):
             numpy.add.at(host, indices, values)
         gpukit.add.at(device, gpukit.asarray(indices), gpukit.asarray(values))
         assert_matches(device, host, "add", f"add.at {numpy.dtype(dtype)}")
+    # The updates that commute exactly, on 4- and 8-byte dtypes: compare-and-swap, every index at once,
+    # exactly NumPy's result (nans kept by maximum and minimum, skipped by fmax and fmin).
+    for name, dtypes in (("maximum", (numpy.float32, numpy.float64, numpy.int32, numpy.uint64)),
+                         ("minimum", (numpy.float32, numpy.int64)), ("fmax", (numpy.float64,)),
+                         ("fmin", (numpy.float32,)), ("bitwise_or", (numpy.uint32, numpy.int64)),
+                         ("bitwise_xor", (numpy.int32,)), ("multiply", (numpy.int64, numpy.uint32))):
+        for dtype in dtypes:
+            host = random_values(rng, 40, dtype)
+            if numpy.dtype(dtype).kind == "f":
+                host[[2, 7]] = numpy.nan
+            device = gpukit.asarray(host)
+            indices = rng.integers(-40, 40, 3000)
+            values = random_values(rng, 3000, dtype)
+            with numpy.errstate(all="ignore"):
+                getattr(numpy, name).at(host, indices, values)
+            getattr(gpukit, name).at(device, gpukit.asarray(indices), gpukit.asarray(values))
+            numpy.testing.assert_array_equal(device.get(), host, err_msg=f"{name}.at {numpy.dtype(dtype)}")
     grid_host = rng.uniform(-1, 1, (4, 6))
     grid = gpukit.asarray(grid_host)
     view, view_host = grid[::2, ::-1], grid_host[::2, ::-1]
