@@ -90,11 +90,33 @@ Array repeat(const Array& a, std::span<const std::int64_t> repeats, std::optiona
 
 // NumPy's pad: widths (before, after) per axis; constant (`constants`, one pair per axis, 0 when
 // empty), edge (the edge element repeated), reflect (mirrored about the edge, the edge not
-// repeated) or symmetric (mirrored with the edge repeated); widths beyond the array mirror again,
-// as NumPy's.
-enum class PadMode : std::uint8_t { constant, edge, reflect, symmetric };
+// repeated) or symmetric (mirrored with the edge repeated), widths beyond the array mirroring
+// again; wrap (the array repeated); maximum, minimum, mean or median (of the `stat_length`
+// elements nearest each edge, all when none; integers rounded as NumPy rounds); linear_ramp (from
+// the end values, `constants`, to the edge); empty (left as the memory was), as NumPy's.
+enum class PadMode : std::uint8_t {
+    constant,
+    edge,
+    reflect,
+    symmetric,
+    wrap,
+    maximum,
+    minimum,
+    mean,
+    median,
+    linear_ramp,
+    empty
+};
 Array pad(const Array& a, std::span<const std::pair<std::int64_t, std::int64_t>> widths,
           PadMode mode = PadMode::constant, std::span<const std::pair<Scalar, Scalar>> constants = {});
+struct PadOptions {
+    PadMode mode = PadMode::constant;
+    std::vector<std::pair<Scalar, Scalar>> constants;  // constant: the values; linear_ramp: the end values
+    // maximum, minimum, mean, median: how many elements nearest each edge (per axis; all when none)
+    std::vector<std::pair<std::optional<std::int64_t>, std::optional<std::int64_t>>> stat_length;
+    bool odd = false;  // reflect and symmetric: reflect_type='odd' (2 * edge - the mirror image)
+};
+Array pad(const Array& a, std::span<const std::pair<std::int64_t, std::int64_t>> widths, const PadOptions& options);
 
 // Elements shifted along `axes` by `shifts` (one each), wrapping around; over the flattened array
 // when no axes are given (one shift).

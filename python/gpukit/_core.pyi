@@ -1628,7 +1628,7 @@ def repeat(a: object | None, repeats: object | None, axis: object | None = None)
     Each element repeated (one count, or one per element) along `axis`, or over the flattened array.
     """
 
-def pad_pairs(array: object | None, widths: Sequence[tuple[int, int]], mode: str, constants: object | None) -> ndarray:
+def pad_pairs(array: object | None, widths: Sequence[tuple[int, int]], mode: str, constants: object | None, stat_length: object | None = None, odd: bool = False) -> ndarray:
     """
     pad with one (before, after) pair per axis (gpukit.pad normalises NumPy's forms into these).
     """

@@ -43,30 +43,40 @@ def _as_pairs(value, ndim, name, as_index):
     return [(before.item(), after.item()) for before, after in pairs]
 
 
+_PAD_KEYWORDS = {
+    "constant": {"constant_values"}, "edge": set(), "linear_ramp": {"end_values"}, "maximum": {"stat_length"},
+    "mean": {"stat_length"}, "median": {"stat_length"}, "minimum": {"stat_length"}, "reflect": {"reflect_type"},
+    "symmetric": {"reflect_type"}, "wrap": set(), "empty": set(),
+}
+
+
 def pad(array, pad_width, mode="constant", **kwargs):
-    """``array`` padded as numpy.pad pads it, on the device: modes 'constant' (``constant_values``),
-    'edge', 'reflect' and 'symmetric'."""
+    """``array`` padded as numpy.pad pads it, on the device, in each of NumPy's modes: 'constant'
+    (``constant_values``), 'edge', 'linear_ramp' (``end_values``), 'maximum', 'mean', 'median', 'minimum'
+    (``stat_length``), 'reflect', 'symmetric' (``reflect_type``), 'wrap' and 'empty'. A function as the
+    mode (NumPy calls it on every 1-D line, in Python) is refused, as CuPy refuses it."""
     _require_array(array, "array")
-    if not isinstance(mode, str):
-        raise NotImplementedError("gpukit.pad takes the modes 'constant', 'edge', 'reflect' and 'symmetric'; "
-                                  "a callable mode is not supported")
-    allowed = {"constant": {"constant_values"}, "edge": set(), "reflect": {"reflect_type"},
-               "symmetric": {"reflect_type"}}
-    if mode not in allowed:
-        if mode in ("wrap", "linear_ramp", "maximum", "mean", "median", "minimum", "empty"):
-            raise NotImplementedError(f"gpukit.pad does not support mode '{mode}' yet; it takes 'constant', 'edge', "
-                                      "'reflect' and 'symmetric'")
+    if callable(mode):
+        raise NotImplementedError("gpukit.pad does not take a function as its mode: NumPy calls it on every 1-D "
+                                  "line in Python; use one of NumPy's named modes")
+    if mode not in _PAD_KEYWORDS:
         raise ValueError(f"mode '{mode}' is not supported")
-    unexpected = set(kwargs) - allowed[mode]
+    unexpected = set(kwargs) - _PAD_KEYWORDS[mode]
     if unexpected:
         raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unexpected}")
-    if kwargs.get("reflect_type", "even") != "even":
-        raise NotImplementedError("gpukit.pad supports reflect_type='even' only")
+    reflect_type = kwargs.get("reflect_type", "even")
+    if reflect_type not in ("even", "odd"):
+        raise ValueError(f"reflect_type must be 'even' or 'odd', not {reflect_type!r}")
     widths = _as_pairs(pad_width, array.ndim, "pad_width", as_index=True)
     constants = None
     if mode == "constant":
         constants = _as_pairs(kwargs.get("constant_values", 0), array.ndim, "constant_values", as_index=False)
-    return _core.pad_pairs(array, widths, mode, constants)
+    if mode == "linear_ramp":
+        constants = _as_pairs(kwargs.get("end_values", 0), array.ndim, "end_values", as_index=False)
+    stat_length = None
+    if kwargs.get("stat_length") is not None:
+        stat_length = _as_pairs(kwargs["stat_length"], array.ndim, "stat_length", as_index=True)
+    return _core.pad_pairs(array, widths, mode, constants, stat_length, reflect_type == "odd")
 
 
 def fliplr(m):

@@ -4,6 +4,7 @@
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+#include <algorithm>
 
 #include "arguments.hpp"
 #include "array_arguments.hpp"
@@ -259,25 +260,32 @@ void bind_shape_ops(nb::module_& m) {
     m.def(
         "pad_pairs",
         [](nb::handle a, const std::vector<std::pair<std::int64_t, std::int64_t>>& widths, const std::string& mode,
-           nb::handle constants) {
+           nb::handle constants, nb::handle stat_length, bool odd) {
             const Array& array = to_array(a, "array");
-            PadMode pad_mode = PadMode::constant;
-            if (mode == "edge")
-                pad_mode = PadMode::edge;
-            else if (mode == "reflect")
-                pad_mode = PadMode::reflect;
-            else if (mode == "symmetric")
-                pad_mode = PadMode::symmetric;
-            else if (mode != "constant")
-                raise_value_error("mode '" + mode + "' is not supported");
-            std::vector<std::pair<Scalar, Scalar>> values;
+            static const std::pair<const char*, PadMode> modes[] = {
+                {"constant", PadMode::constant},       {"edge", PadMode::edge},  {"reflect", PadMode::reflect},
+                {"symmetric", PadMode::symmetric},     {"wrap", PadMode::wrap},  {"maximum", PadMode::maximum},
+                {"minimum", PadMode::minimum},         {"mean", PadMode::mean},  {"median", PadMode::median},
+                {"linear_ramp", PadMode::linear_ramp}, {"empty", PadMode::empty}};
+            PadOptions options;
+            const auto* found =
+                std::find_if(std::begin(modes), std::end(modes), [&](const auto& row) { return mode == row.first; });
+            if (found == std::end(modes)) raise_value_error("mode '" + mode + "' is not supported");
+            options.mode = found->second;
+            options.odd = odd;
             if (!constants.is_none())
                 for (nb::handle pair : constants)
-                    values.emplace_back(to_scalar(pair[0], "constant_values"), to_scalar(pair[1], "constant_values"));
+                    options.constants.emplace_back(to_scalar(pair[0], "constant_values"),
+                                                   to_scalar(pair[1], "constant_values"));
+            if (!stat_length.is_none())
+                for (nb::handle pair : stat_length)
+                    options.stat_length.emplace_back(to_int64(pair[0], "stat_length"),
+                                                     to_int64(pair[1], "stat_length"));
             GilRelease unlocked;
-            return pad(array, widths, pad_mode, values);
+            return pad(array, widths, options);
         },
-        "array"_a.none(), "widths"_a, "mode"_a, "constants"_a.none(),
+        "array"_a.none(), "widths"_a, "mode"_a, "constants"_a.none(), "stat_length"_a.none() = nb::none(),
+        "odd"_a = false,
         "pad with one (before, after) pair per axis (gpukit.pad normalises NumPy's forms into these).");
     m.def(
         "roll",

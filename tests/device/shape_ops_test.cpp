@@ -188,6 +188,25 @@ TEST_F(ShapeOps, PadConstantEdgeAndReflect) {
     EXPECT_THROW(pad(counting({0}), widths, PadMode::edge), InvalidArgumentError);
 }
 
+TEST_F(ShapeOps, PadWrapStatisticsAndRamps) {
+    const Array a = counting({3});  // 0 1 2
+    const std::pair<std::int64_t, std::int64_t> widths[] = {{2, 4}};
+    EXPECT_EQ(values_of(pad(a, widths, PadMode::wrap)), (std::vector<std::int32_t>{1, 2, 0, 1, 2, 0, 1, 2, 0}));
+    EXPECT_EQ(values_of(pad(a, widths, PadMode::maximum)), (std::vector<std::int32_t>{2, 2, 0, 1, 2, 2, 2, 2, 2}));
+    PadOptions nearest;
+    nearest.mode = PadMode::mean;
+    nearest.stat_length = {{std::int64_t{2}, std::int64_t{1}}};  // mean(0, 1) = 0.5 rounds to 0 (even)
+    EXPECT_EQ(values_of(pad(a, widths, nearest)), (std::vector<std::int32_t>{0, 0, 0, 1, 2, 2, 2, 2, 2}));
+    PadOptions ramp;
+    ramp.mode = PadMode::linear_ramp;
+    ramp.constants = {{Scalar(std::int64_t{10}), Scalar(std::int64_t{-2})}};
+    EXPECT_EQ(values_of(pad(a, widths, ramp)), (std::vector<std::int32_t>{10, 5, 0, 1, 2, 1, 0, -1, -2}));
+    PadOptions odd;
+    odd.mode = PadMode::reflect;
+    odd.odd = true;
+    EXPECT_EQ(values_of(pad(a, widths, odd)), (std::vector<std::int32_t>{-2, -1, 0, 1, 2, 3, 4, 5, 6}));
+}
+
 TEST_F(ShapeOps, GridsIndicesAndCopyto) {
     const Array x = counting({3}), y = counting({2});
     const Array axes[] = {x, y};

@@ -44,6 +44,26 @@ def test_pad_matches_numpy(mode, pad_width, matrix):
     assert_same(gpukit.pad(column, pad_width, mode), numpy.pad(column_host, pad_width, mode))
 
 
+@pytest.mark.parametrize("mode,kwargs", [("wrap", {}), ("maximum", {}), ("minimum", {"stat_length": 2}),
+                                         ("mean", {}), ("mean", {"stat_length": ((1, 3), (2, 2))}),
+                                         ("median", {"stat_length": (3, 1)}), ("linear_ramp", {}),
+                                         ("linear_ramp", {"end_values": ((-4, 5), (6.5, -1))}),
+                                         ("reflect", {"reflect_type": "odd"}), ("symmetric", {"reflect_type": "odd"})])
+@pytest.mark.parametrize("pad_width", [1, (2, 3), ((3, 7), (9, 1)), 0])
+@pytest.mark.parametrize("dtype", ["float64", "int32", "uint8"])
+def test_pad_s_other_modes_match_numpy(mode, kwargs, pad_width, dtype, rng):
+    host = random_array(rng, (4, 5), dtype)
+    device = gpukit.asarray(host)
+    with numpy.errstate(all="ignore"):
+        expected = numpy.pad(host, pad_width, mode, **kwargs)
+    assert_same(gpukit.pad(device, pad_width, mode, **kwargs), expected)
+    empty = gpukit.pad(device, pad_width, "empty")
+    assert empty.shape == expected.shape and empty.dtype == expected.dtype
+    numpy.testing.assert_array_equal(empty.get()[tuple(slice(b, b + n) for (b, _), n in
+                                                       zip(numpy.broadcast_to(pad_width, (2, 2)), host.shape))],
+                                     host)
+
+
 def test_pad_of_other_dtypes_and_its_refusals(rng):
     host = random_array(rng, (3,), "int64")
     device = gpukit.asarray(host)
@@ -56,8 +76,14 @@ def test_pad_of_other_dtypes_and_its_refusals(rng):
         gpukit.pad(device, -1)
     with pytest.raises(ValueError, match="not supported"):
         gpukit.pad(device, 1, "nonsense")
-    with pytest.raises(NotImplementedError):
-        gpukit.pad(device, 1, "wrap")
+    with pytest.raises(NotImplementedError, match="function"):
+        gpukit.pad(device, 1, lambda vector, widths, axis, kwargs: None)
+    with pytest.raises(ValueError, match="stat_length of 0"):
+        gpukit.pad(device, 1, "maximum", stat_length=0)
+    with pytest.raises(ValueError, match="reflect_type"):
+        gpukit.pad(device, 1, "reflect", reflect_type="sideways")
+    with pytest.raises(ValueError, match="unsupported keyword"):
+        gpukit.pad(device, 1, "wrap", stat_length=2)
     with pytest.raises(TypeError, match="gpukit.asarray"):
         gpukit.pad(host, 1)
 
