@@ -1014,15 +1014,8 @@ __device__ inline gk_complex<T> gk_log1p(gk_complex<T> z) {
 // expm1(x) cos(y) - 2 sin^2(y/2) + i exp(x) sin(y).
 template <class T>
 __device__ inline gk_complex<T> gk_expm1(gk_complex<T> z) {
-    const T x = z.re, y = z.im;
-    // The Array API standard's special values, as exp's: a real argument stays real (nan too), e^-inf is 0
-    // whatever the angle, and e^+inf at an angle that is not finite has no direction.
-    if (y == 0) return gk_complex_of(x == 0 ? (T)0 : gk_expm1(x), y);  // the standard: expm1(-0 + 0j) is +0 + 0j
-    if (gk_isinf(x) && !gk_isfinite(y))
-        return x < 0 ? gk_complex_of((T)-1, (T)0) : gk_complex_of(x, gk_limits<T>::nan());
-    if (gk_isinf(x) && x < 0) return gk_complex_of((T)-1, gk_copysign((T)0, gk_sin(y)));
-    const T half_sine = gk_sin(y / 2);
-    return gk_complex_of(gk_expm1(x) * gk_cos(y) - 2 * half_sine * half_sine, gk_exp(x) * gk_sin(y));
+    const T half_sine = gk_sin(z.im / 2);
+    return gk_complex_of(gk_expm1(z.re) * gk_cos(z.im) - 2 * half_sine * half_sine, gk_exp(z.re) * gk_sin(z.im));
 }
 
 // The principal square root (Algorithm 312, CACM 1967), scaled so that nothing overflows or

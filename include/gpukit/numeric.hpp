@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <variant>
 #include <vector>
 
 #include "gpukit/advanced_indexing.hpp"
@@ -33,6 +34,15 @@ struct InterpOptions {
 // for complex fp). xp must increase (not checked, as NumPy's). InvalidArgumentError for xp and fp
 // of different lengths or empty, or a period of 0.
 Array interp(const Array& x, const Array& xp, const Array& fp, const InterpOptions& options = {});
+
+// numpy.gradient's spacing along one axis: a distance, or the coordinates of the samples (1-D).
+using GradientSpacing = std::variant<double, Array>;
+// numpy.gradient: the derivative of f along each of `axes` (every axis when empty) by second-order
+// central differences inside and one-sided ones of `edge_order` (1 or 2) at the ends; one spacing
+// for every axis, or one per axis. Integers compute in float64. InvalidArgumentError for an axis
+// shorter than edge_order + 1, spacings of the wrong count or coordinates of the wrong length.
+std::vector<Array> gradient(const Array& f, std::span<const GradientSpacing> spacing = {},
+                            std::span<const std::int64_t> axes = {}, int edge_order = 1);
 
 // numpy.trapezoid: the integral of y along `axis` by the trapezoidal rule, at the sample points x
 // (1-D along the axis, or y's shape) or spaced dx apart.

@@ -1372,6 +1372,11 @@ def interp(x: object, xp: object, fp: object, left: object | None = None, right:
     The piecewise-linear interpolant of the points (xp, fp) at x, as numpy.interp (float64, or complex128 for complex fp).
     """
 
+def gradient(f: object, *varargs: object, axis: object = None, edge_order: int = 1) -> object:
+    """
+    The derivative of f along each axis by central differences inside and one-sided ones at the ends, as numpy.gradient.
+    """
+
 def trapezoid(y: object, x: object | None = None, dx: float = 1.0, axis: int = -1) -> ndarray:
     """
     The integral of y along ``axis`` by the trapezoidal rule, as numpy.trapezoid.

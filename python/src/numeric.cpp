@@ -95,6 +95,44 @@ void bind_numeric(nb::module_& m) {
         "The piecewise-linear interpolant of the points (xp, fp) at x, as numpy.interp (float64, or complex128 "
         "for complex fp).");
     m.def(
+        "gradient",
+        [](nb::handle f, const nb::args& varargs, nb::handle axis, nb::handle edge_order) -> nb::object {
+            HeldArrays held;
+            const Array values = array_operand(f, held, "gradient", 0);
+            std::vector<GradientSpacing> spacing;
+            std::size_t position = 1;
+            for (nb::handle step : varargs) {
+                if (is_scalar(step)) {
+                    spacing.emplace_back(nb::cast<double>(nb::float_(step)));
+                } else {
+                    Array coordinates = array_operand(step, held, "gradient", position);
+                    if (coordinates.ndim() == 0)
+                        spacing.emplace_back(coordinates.astype(DType::float64).to_vector<double>()[0]);
+                    else
+                        spacing.emplace_back(std::move(coordinates));
+                }
+                ++position;
+            }
+            std::vector<std::int64_t> axes;
+            if (!axis.is_none()) axes = to_axes(axis, "axis");
+            const int order = static_cast<int>(to_int64(edge_order, "edge_order"));
+            std::vector<Array> derivatives;
+            {
+                GilRelease unlocked;
+                derivatives = gradient(values, spacing, axes, order);
+            }
+            // One axis: the array itself, as NumPy's (an int axis, or a 1-D f); else a tuple.
+            if (derivatives.size() == 1 && (values.ndim() == 1 || (!axis.is_none() && is_scalar(axis))))
+                return nb::cast(std::move(derivatives[0]));
+            nb::list items;
+            for (Array& derivative : derivatives) items.append(nb::cast(std::move(derivative)));
+            return nb::tuple(items);
+        },
+        "f"_a, "varargs"_a, nb::kw_only(), "axis"_a.none() = nb::none(), "edge_order"_a = 1,
+        nb::sig("def gradient(f: object, *varargs: object, axis: object = None, edge_order: int = 1) -> object"),
+        "The derivative of f along each axis by central differences inside and one-sided ones at the ends, as "
+        "numpy.gradient.");
+    m.def(
         "trapezoid",
         [](nb::handle y, nb::handle x, double dx, std::int64_t axis) {
             HeldArrays held;

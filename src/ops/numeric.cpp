@@ -140,6 +140,96 @@ Array interp(const Array& x, const Array& xp, const Array& fp, const InterpOptio
     return interp_on_grid(positions, grid, samples, left, right);
 }
 
+namespace {
+
+// f's elements [start, stop) along `axis` (a view).
+Array part(const Array& f, std::size_t axis, std::optional<std::int64_t> start, std::optional<std::int64_t> stop) {
+    std::vector<Index> key(f.ndim(), Index(Slice{}));
+    key[axis] = Index(Slice{start, stop});
+    return f.index(key);
+}
+
+// f's element i along `axis` (negative from the end), keeping the axis (a view).
+Array element_at(const Array& f, std::size_t axis, std::int64_t i) {
+    return part(f, axis, i, i == -1 ? std::nullopt : std::optional<std::int64_t>(i + 1));
+}
+
+// A 1-D array of coefficients along `axis` of an array of `ndim` dimensions (extents of 1 elsewhere).
+Array along(const Array& coefficients, std::size_t axis, std::size_t ndim) {
+    Shape shape(ndim, 1);
+    shape[axis] = coefficients.size();
+    return coefficients.reshape(shape);
+}
+
+Array derivative(const Array& f, std::size_t axis, const GradientSpacing& spacing, int edge_order) {
+    const std::int64_t n = f.shape()[axis];
+    if (n < edge_order + 1)
+        throw InvalidArgumentError(concat("Shape of array too small to calculate a numerical gradient, at least (",
+                                          "edge_order + 1) elements are required."));
+    Array out = empty_like(f);
+    const std::size_t ndim = f.ndim();
+    auto at = [&](std::int64_t i) { return element_at(f, axis, i); };
+    if (const double* dx = std::get_if<double>(&spacing)) {
+        const Array inner = (part(f, axis, 2, std::nullopt) - part(f, axis, std::nullopt, -2)) / (2.0 * *dx);
+        copyto(part(out, axis, 1, -1), inner);
+        if (edge_order == 1) {
+            copyto(element_at(out, axis, 0), (at(1) - at(0)) / *dx);
+            copyto(element_at(out, axis, -1), (at(-1) - at(-2)) / *dx);
+        } else {
+            copyto(element_at(out, axis, 0), at(0) * (-1.5 / *dx) + at(1) * (2.0 / *dx) + at(2) * (-0.5 / *dx));
+            copyto(element_at(out, axis, -1), at(-3) * (0.5 / *dx) + at(-2) * (-2.0 / *dx) + at(-1) * (1.5 / *dx));
+        }
+        return out;
+    }
+    const Array& x = std::get<Array>(spacing);
+    if (x.ndim() != 1 || x.size() != n)
+        throw InvalidArgumentError("when 1d, distances must match the length of the corresponding dimension");
+    const Array dx = diff(x.astype(DType::float64));
+    const Array dx1 = dx.index({Index(Slice{std::nullopt, -1})}), dx2 = dx.index({Index(Slice{1, std::nullopt})});
+    const Array a = -dx2 / (dx1 * (dx1 + dx2)), b = (dx2 - dx1) / (dx1 * dx2), c = dx1 / (dx2 * (dx1 + dx2));
+    copyto(part(out, axis, 1, -1), along(a, axis, ndim) * part(f, axis, std::nullopt, -2) +
+                                       along(b, axis, ndim) * part(f, axis, 1, -1) +
+                                       along(c, axis, ndim) * part(f, axis, 2, std::nullopt));
+    auto d = [&](std::int64_t i) { return dx.index({Index(i)}); };
+    if (edge_order == 1) {
+        copyto(element_at(out, axis, 0), (at(1) - at(0)) / d(0));
+        copyto(element_at(out, axis, -1), (at(-1) - at(-2)) / d(-1));
+        return out;
+    }
+    {
+        const Array l1 = d(0), l2 = d(1);
+        const Array la = -(l1 * 2.0 + l2) / (l1 * (l1 + l2)), lb = (l1 + l2) / (l1 * l2), lc = -l1 / (l2 * (l1 + l2));
+        copyto(element_at(out, axis, 0), la * at(0) + lb * at(1) + lc * at(2));
+    }
+    const Array r1 = d(-2), r2 = d(-1);
+    const Array ra = r2 / (r1 * (r1 + r2)), rb = -(r2 + r1) / (r1 * r2), rc = (r2 * 2.0 + r1) / (r2 * (r1 + r2));
+    copyto(element_at(out, axis, -1), ra * at(-3) + rb * at(-2) + rc * at(-1));
+    return out;
+}
+
+}  // namespace
+
+std::vector<Array> gradient(const Array& f, std::span<const GradientSpacing> spacing,
+                            std::span<const std::int64_t> axes, int edge_order) {
+    if (edge_order != 1 && edge_order != 2) throw InvalidArgumentError("'edge_order' greater than 2 not supported");
+    std::vector<std::size_t> chosen;
+    if (axes.empty()) {
+        for (std::size_t d = 0; d < f.ndim(); ++d) chosen.push_back(d);
+    } else {
+        chosen = normalize_axes(axes, f.ndim());
+    }
+    if (spacing.size() > 1 && spacing.size() != chosen.size())
+        throw InvalidArgumentError("invalid number of arguments");
+    const char letter = kind_char(f.dtype());
+    const Array values = (letter == 'i' || letter == 'u' || letter == 'b') ? f.astype(DType::float64) : f;
+    std::vector<Array> derivatives;
+    for (std::size_t k = 0; k < chosen.size(); ++k) {
+        const GradientSpacing step = spacing.empty() ? GradientSpacing(1.0) : spacing[spacing.size() == 1 ? 0 : k];
+        derivatives.push_back(derivative(values, chosen[k], step, edge_order));
+    }
+    return derivatives;
+}
+
 Array trapezoid(const Array& y, const std::optional<Array>& x, double dx, std::int64_t axis) {
     const std::size_t along = normalize_axis(axis, y.ndim());
     const std::int64_t n = y.shape()[along];

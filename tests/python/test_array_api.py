@@ -295,11 +295,8 @@ def test_eye_takes_any_diagonal_and_fftfreq_a_dtype():
 def test_complex_expm1_and_logaddexp_special_values():
     z = numpy.array([complex(-0.0, 0.0), complex(numpy.inf, 0.0), complex(-numpy.inf, numpy.inf),
                      complex(numpy.inf, numpy.nan), complex(numpy.nan, 0.0), complex(-numpy.inf, 2.0)])
-    got = gpukit.expm1(gpukit.asarray(z)).get()
-    expected = [complex(0.0, 0.0), complex(numpy.inf, 0.0), complex(-1.0, 0.0), complex(numpy.inf, numpy.nan),
-                complex(numpy.nan, 0.0), complex(-1.0, 0.0)]
-    numpy.testing.assert_array_equal(got, expected)
-    assert not numpy.signbit(got[0].real)
+    with numpy.errstate(all="ignore"):  # NumPy's values, not the standard's (tests/array_api/xfails.txt)
+        numpy.testing.assert_array_equal(gpukit.expm1(gpukit.asarray(z)).get(), numpy.expm1(z))
     a = numpy.array([numpy.inf, -numpy.inf, 1000.0, -1000.0, numpy.nan, 3.0])
     b = numpy.array([numpy.inf, -numpy.inf, 1000.0, 1.0, 1.0, -numpy.inf])
     for name in ("logaddexp", "logaddexp2"):

@@ -214,7 +214,7 @@ UFUNCS = {
     "signbit": ("wide",), "copysign": ("wide", "wide"), "ldexp": ("wide", "ldexp"), "heaviside": ("wide", "wide"),
     "conjugate": ("wide",), "gcd": ("small", "small"), "lcm": ("small", "small"),
     "divmod": ("wide", "wide"), "frexp": ("wide",), "modf": ("halves",), "nextafter": ("wide", "wide"),
-    "clip": ("wide", "wide", "wide"),
+    "clip": ("wide", "wide", "wide"), "logaddexp": ("wide", "wide"), "logaddexp2": ("wide", "wide"),
 }
 
 

@@ -173,3 +173,29 @@ def test_numpy_s_functions_reach_them():
     assert isinstance(numpy.interp(x, gpukit.asarray([0.0, 20.0]), gpukit.asarray([0.0, 1.0])), gpukit.ndarray)
     assert isinstance(numpy.unravel_index(gpukit.asarray([5]), (3, 4))[0], gpukit.ndarray)
     assert numpy.shares_memory(x, x[1]) is True
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "complex128"])
+def test_gradient_equals_numpy_s(dtype, rng):
+    f = random_array(rng, (5, 7), dtype)
+    x, y = numpy.sort(rng.random(7)), numpy.sort(rng.random(5))
+    tolerance = 1e-4 if dtype == "float32" else 1e-10
+    for args, keywords in (((), {}), ((2.0,), {}), ((0.5, 3.0), {}), ((y, x), {}), ((y, x), {"edge_order": 2}),
+                           ((), {"axis": 1}), ((x,), {"axis": -1, "edge_order": 2}),
+                           ((), {"axis": (1, 0), "edge_order": 2})):
+        expected = numpy.gradient(f, *args, **keywords)
+        got = gpukit.gradient(gpukit.asarray(f), *[gpukit.asarray(a) if isinstance(a, numpy.ndarray) else a
+                                                   for a in args], **keywords)
+        if isinstance(expected, tuple):
+            assert isinstance(got, tuple) and len(got) == len(expected)
+        else:
+            got, expected = (got,), (expected,)
+        for g, e in zip(got, expected):
+            assert g.dtype == e.dtype and g.shape == e.shape
+            numpy.testing.assert_allclose(g.get(), e, rtol=tolerance, atol=tolerance)
+    with pytest.raises(ValueError, match="too small"):
+        gpukit.gradient(gpukit.ones(2), edge_order=2)
+    with pytest.raises(ValueError, match="distances must match"):
+        gpukit.gradient(gpukit.ones(4), gpukit.ones(3))
+    with pytest.raises(ValueError, match="edge_order"):
+        gpukit.gradient(gpukit.ones(4), edge_order=3)
