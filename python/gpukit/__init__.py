@@ -329,3 +329,5 @@ __all__ = [
     "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "unravel_index", "unstack",
     "use_backend", "var", "vdot", "vecdot", "vectorize", "vstack", "where", "zeros", "zeros_like",
 ] + sorted(_ufuncs)
+
+from ._dask import hook as _dask_hook  # noqa: E402, F401 (registers gpukit with Dask: now, or once Dask is imported)
