@@ -12,8 +12,8 @@
 //   line's end for the last segment); x[starts[s]] alone where that is empty or backwards.
 // - gk_ufunc_at: a[offsets[j]] = f(a[offsets[j]], b[j]) (f(a[offsets[j]]) for a one-input ufunc),
 //   for each j in order, on one thread: a repeated offset applies once per occurrence, as
-//   NumPy's unbuffered ufunc.at does. gk_ufunc_add_at and gk_ufunc_cas_at (below) update every
-//   index at once with atomics instead, where the order of the updates cannot change the result.
+//   NumPy's unbuffered ufunc.at does. gk_ufunc_atomic_at (below) updates every index at once
+//   instead, where the order of the updates cannot change the result.
 // Lines run one per thread: these are the paths for ufuncs that no parallel reduction or scan of
 // the array layer computes (subtract, power, arctan2, ...), whose order NumPy defines.
 //
@@ -110,42 +110,26 @@ extern "C" __global__ void gk_ufunc_at(gk_ufm_params p) {
     }
 }
 
-// gk_ufunc_add_at: add.at for the dtypes with a hardware atomic addition (32- and 64-bit integers,
-// float32, float64), every index at once: integers give NumPy's result exactly (wrapping addition
-// commutes), floats the same sum added in another order. b is of a's dtype. Its body is compiled
-// only for those dtypes (GK_UFM_ATOMIC_ADD); the declaration stays, as the simulator reads kernels
-// from the text without its preprocessor.
-#ifdef GK_UFM_ATOMIC_ADD
-__device__ inline void gk_ufm_atomic_add(float* p, float v) { atomicAdd(p, v); }
-__device__ inline void gk_ufm_atomic_add(double* p, double v) { atomicAdd(p, v); }
+// gk_ufunc_atomic_at: ufunc.at with every index at once, where the order of the updates cannot
+// change the result (b is of a's dtype). The host picks the update by a define; the body is compiled
+// only then, and the declaration stays, as the simulator reads kernels from the text without its
+// preprocessor.
+// - GK_UFM_ATOMIC_ADD: add.at by the hardware's atomic addition (32- and 64-bit integers, float32,
+//   float64): integers give NumPy's result exactly (wrapping addition commutes), floats the same sum
+//   added in another order.
+// - GK_UFM_CAS: the loop's own expression in a compare-and-swap loop (maximum, minimum, fmax, fmin,
+//   the bitwise ones, integer add and multiply, on 4- and 8-byte dtypes): NumPy's result exactly.
+#if defined(GK_UFM_ATOMIC_ADD)
+__device__ inline void gk_ufm_update(float* p, float v) { atomicAdd(p, v); }
+__device__ inline void gk_ufm_update(double* p, double v) { atomicAdd(p, v); }
 template <class T>
-__device__ inline void gk_ufm_atomic_add(T* p, T v) {
+__device__ inline void gk_ufm_update(T* p, T v) {
     if (sizeof(T) == 4)
         atomicAdd(reinterpret_cast<unsigned int*>(p), static_cast<unsigned int>(v));
     else
         atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
 }
-#endif
-
-extern "C" __global__ void gk_ufunc_add_at(gk_ufm_params p) {
-#ifdef GK_UFM_ATOMIC_ADD
-    char* a = reinterpret_cast<char*>(p.x);
-    const gk_ufm_a* b = reinterpret_cast<const gk_ufm_a*>(p.out);
-    const long long* offsets = reinterpret_cast<const long long*>(p.starts);
-    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-    for (long long j = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; j < p.lines; j += stride)
-        gk_ufm_atomic_add(reinterpret_cast<gk_ufm_a*>(a + offsets[j]), b[j]);
-#else
-    (void)p;
-#endif
-}
-
-// gk_ufunc_cas_at: ufunc.at for the ufuncs whose result does not depend on the order of the updates
-// (maximum, minimum, fmax, fmin, the bitwise and logical ones, and integer add and multiply, which
-// wrap) on 4- and 8-byte dtypes: every index at once, each update the loop's own expression applied
-// in a compare-and-swap loop, so repeated indices each apply once. b is of a's dtype. Its body is
-// compiled only for those (GK_UFM_CAS), as gk_ufunc_add_at's.
-#ifdef GK_UFM_CAS
+#elif defined(GK_UFM_CAS)
 template <class Word>
 __device__ inline void gk_ufm_cas_apply(gk_ufm_a* element, gk_ufm_b value) {
     Word* word = reinterpret_cast<Word*>(element);
@@ -159,21 +143,22 @@ __device__ inline void gk_ufm_cas_apply(gk_ufm_a* element, gk_ufm_b value) {
         seen = before;
     }
 }
+__device__ inline void gk_ufm_update(gk_ufm_a* element, gk_ufm_b value) {
+    if (sizeof(gk_ufm_a) == 4)
+        gk_ufm_cas_apply<unsigned int>(element, value);
+    else
+        gk_ufm_cas_apply<unsigned long long>(element, value);
+}
 #endif
 
-extern "C" __global__ void gk_ufunc_cas_at(gk_ufm_params p) {
-#ifdef GK_UFM_CAS
+extern "C" __global__ void gk_ufunc_atomic_at(gk_ufm_params p) {
+#if defined(GK_UFM_ATOMIC_ADD) || defined(GK_UFM_CAS)
     char* a = reinterpret_cast<char*>(p.x);
     const gk_ufm_b* b = reinterpret_cast<const gk_ufm_b*>(p.out);
     const long long* offsets = reinterpret_cast<const long long*>(p.starts);
     const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-    for (long long j = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; j < p.lines; j += stride) {
-        gk_ufm_a* element = reinterpret_cast<gk_ufm_a*>(a + offsets[j]);
-        if (sizeof(gk_ufm_a) == 4)
-            gk_ufm_cas_apply<unsigned int>(element, b[j]);
-        else
-            gk_ufm_cas_apply<unsigned long long>(element, b[j]);
-    }
+    for (long long j = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; j < p.lines; j += stride)
+        gk_ufm_update(reinterpret_cast<gk_ufm_a*>(a + offsets[j]), b[j]);
 #else
     (void)p;
 #endif

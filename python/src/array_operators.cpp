@@ -296,17 +296,8 @@ nb::object conjugate(nb::handle self) {
 
 // a.clip(min, max, out=None): the clip row, else maximum then minimum (NumPy's definition); a
 // bound of None leaves that side open.
-// NumPy 2's min= and max= keywords name the bounds too (the Array API's names); with neither bound the
-// result is a copy (of a's values, into out when given).
+// With neither bound the result is a copy (of a's values, into out when given), as NumPy 2's.
 nb::object clip(nb::handle self, nb::handle low, nb::handle high, nb::handle out, const nb::kwargs& keywords) {
-    for (const char* word : {"min", "max"}) {
-        if (!keywords.contains(word)) continue;
-        nb::handle& bound = word[1] == 'i' ? low : high;
-        if (!bound.is_none())
-            raise_type_error(std::string("clip() got the ") + (word[1] == 'i' ? "lower" : "upper") +
-                             " bound twice: as " + (word[1] == 'i' ? "a_min" : "a_max") + " and as " + word);
-        bound = keywords[word];
-    }
     PyObject* out_object = out.is_none() ? nullptr : out.ptr();
     if (low.is_none() && high.is_none()) {
         if (out.is_none()) return nb::borrow(self).attr("copy")();
@@ -316,7 +307,6 @@ nb::object clip(nb::handle self, nb::handle low, nb::handle high, nb::handle out
     const auto with_keywords = [&](UfuncArguments& arguments, const detail::Ufunc* ufunc, const char* name) {
         for (auto [key, value] : keywords) {
             const std::string word = nb::cast<std::string>(key);
-            if (word == "min" || word == "max") continue;
             if (word == "casting")
                 arguments.options.casting = parse_casting(nb::cast<std::string>(value));
             else if (word == "dtype")
@@ -433,9 +423,14 @@ void bind_array_operators(nb::module_& m) {
         "clip",
         [](nb::handle a, nb::handle a_min, nb::handle a_max, nb::handle out, nb::handle min, nb::handle max,
            const nb::kwargs& keywords) {
-            if (!min.is_none()) keywords["min"] = min;
-            if (!max.is_none()) keywords["max"] = max;
-            return clip(a, a_min, a_max, out, keywords);
+            // numpy.clip names each bound twice (a_min or min, a_max or max): one of each at most.
+            auto bound = [](nb::handle numpy_name, nb::handle name, const char* side, const char* both) {
+                if (!numpy_name.is_none() && !name.is_none())
+                    raise_type_error(std::string("clip() got the ") + side + " bound twice: as " + both);
+                return numpy_name.is_none() ? name : numpy_name;
+            };
+            return clip(a, bound(a_min, min, "lower", "a_min and as min"),
+                        bound(a_max, max, "upper", "a_max and as max"), out, keywords);
         },
         "a"_a, "a_min"_a.none() = nb::none(), "a_max"_a.none() = nb::none(), "out"_a.none() = nb::none(), nb::kw_only(),
         "min"_a.none() = nb::none(), "max"_a.none() = nb::none(), "kwargs"_a,

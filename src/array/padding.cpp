@@ -155,9 +155,8 @@ void pad_ramps(const Array& roi, std::size_t axis, std::int64_t left, std::int64
         const Array delta = edge.astype(wide) - start;
         const Array step = delta / static_cast<double>(width);
         // numpy.linspace's two forms: k * step, or (k / width) * delta where some step is 0 (one wait).
-        const bool some_step_zero = any(equal(step, full({}, Scalar(false), wide, Order::C, roi.device())))
-                                        .astype(DType::uint8)
-                                        .to_vector<std::uint8_t>()[0] != 0;
+        const bool some_step_zero =
+            count_nonzero(equal(step, full({}, Scalar(false), wide, Order::C, roi.device()))) > 0;
         Array values = (some_step_zero ? (steps / static_cast<double>(width)) * delta : steps * step) + start;
         const char letter = kind_char(dtype);
         if (letter == 'i' || letter == 'u') values = floor(values);

@@ -27,12 +27,16 @@ namespace {
 
 using detail::concat;
 
+bool integer_dtype(DType dtype) {
+    return kind(dtype) == DTypeKind::signed_integer || kind(dtype) == DTypeKind::unsigned_integer;
+}
+
 Array scalar_array(const Scalar& value, DType dtype, const Device& device) {
     return full({}, value, dtype, Order::C, device);
 }
 
-// Whether any element of the bool array is true: one wait for the device.
-bool any_true(const Array& condition) { return any(condition).astype(DType::uint8).to_vector<std::uint8_t>()[0] != 0; }
+// Whether any element of the bool array is true (count_nonzero's one wait for the device).
+bool any_true(const Array& condition) { return count_nonzero(condition) > 0; }
 
 Array interp_on_grid(const Array& x, const Array& xp, const Array& fp, const Array& left, const Array& right) {
     const std::int64_t n = xp.size();
@@ -220,8 +224,7 @@ std::vector<Array> gradient(const Array& f, std::span<const GradientSpacing> spa
     }
     if (spacing.size() > 1 && spacing.size() != chosen.size())
         throw InvalidArgumentError("invalid number of arguments");
-    const char letter = kind_char(f.dtype());
-    const Array values = (letter == 'i' || letter == 'u' || letter == 'b') ? f.astype(DType::float64) : f;
+    const Array values = integer_dtype(f.dtype()) || f.dtype() == DType::bool_ ? f.astype(DType::float64) : f;
     std::vector<Array> derivatives;
     for (std::size_t k = 0; k < chosen.size(); ++k) {
         const GradientSpacing step = spacing.empty() ? GradientSpacing(1.0) : spacing[spacing.size() == 1 ? 0 : k];
@@ -278,8 +281,7 @@ Array cov(const Array& m, const std::optional<Array>& y, const CovOptions& optio
             throw InvalidArgumentError(concat(name, " cannot be negative"));
     };
     if (options.fweights) {
-        const char kind_letter = kind_char(options.fweights->dtype());
-        if (kind_letter != 'i' && kind_letter != 'u' && kind_letter != 'b')
+        if (!integer_dtype(options.fweights->dtype()) && options.fweights->dtype() != DType::bool_)
             throw DTypeError("fweights must be integer");
         check_weights(*options.fweights, "fweights");
         weights = options.fweights->astype(DType::float64);
@@ -334,8 +336,7 @@ Array corrcoef(const Array& x, const std::optional<Array>& y, bool rowvar, std::
 }
 
 std::vector<Array> unravel_index(const Array& indices, std::span<const std::int64_t> shape, Order order) {
-    const char kind_letter = kind_char(indices.dtype());
-    if (kind_letter != 'i' && kind_letter != 'u')
+    if (!integer_dtype(indices.dtype()))
         throw DTypeError(concat("only int indices permitted, not ", to_string(indices.dtype())));
     if (order != Order::C && order != Order::F) throw InvalidArgumentError("only 'C' or 'F' order is permitted");
     const std::int64_t size = element_count(shape);
@@ -368,8 +369,7 @@ Array ravel_multi_index(std::span<const Array> multi_index, std::span<const std:
         throw InvalidArgumentError("mode must be one mode or one per dimension");
     if (order != Order::C && order != Order::F) throw InvalidArgumentError("only 'C' or 'F' order is permitted");
     for (const Array& coordinate : multi_index) {
-        const char kind_letter = kind_char(coordinate.dtype());
-        if (kind_letter != 'i' && kind_letter != 'u')
+        if (!integer_dtype(coordinate.dtype()))
             throw DTypeError(concat("only int indices permitted, not ", to_string(coordinate.dtype())));
     }
     const std::vector<Array> coordinates = broadcast_arrays(multi_index);
@@ -422,8 +422,7 @@ Array delete_positions(const Array& a, const Array& positions, std::optional<std
                        n));
         keep = logical_not(positions);
     } else {
-        const char kind_letter = kind_char(positions.dtype());
-        if (kind_letter != 'i' && kind_letter != 'u')
+        if (!integer_dtype(positions.dtype()))
             throw IndexError("arrays used as indices must be of integer (or boolean) type");
         const Array where_to = positions.astype(DType::int64).ravel();
         if (where_to.size() > 0) {

@@ -38,8 +38,9 @@ struct UfuncMethodParams {
 
 enum class Method : std::uint8_t { fold, reduceat, at, add_at, cas_at };
 
-constexpr std::string_view kernel_names[] = {"gk_ufunc_fold", "gk_ufunc_reduceat", "gk_ufunc_at", "gk_ufunc_add_at",
-                                             "gk_ufunc_cas_at"};
+// add_at and cas_at are one kernel, its update chosen by a define (GK_UFM_ATOMIC_ADD, GK_UFM_CAS).
+constexpr std::string_view kernel_names[] = {"gk_ufunc_fold", "gk_ufunc_reduceat", "gk_ufunc_at", "gk_ufunc_atomic_at",
+                                             "gk_ufunc_atomic_at"};
 
 bool named(const Ufunc& ufunc, std::string_view name) { return ufunc.name == name; }
 
