@@ -10,7 +10,8 @@
 //   (every acc). The accumulator is stored in the loop's dtype after each step, as NumPy's is.
 // - gk_ufunc_reduceat: for each line and segment s, the fold of x[starts[s]:starts[s + 1]] (to the
 //   line's end for the last segment); x[starts[s]] alone where that is empty or backwards.
-// - gk_ufunc_at: a[offsets[j]] = f(a[offsets[j]], b[j]) (f(a[offsets[j]]) for a one-input ufunc),
+// - gk_ufunc_at: a[offsets[j]] = f(a[offsets[j]], b[j]) (f(a[offsets[j]]) for a one-input ufunc;
+//   b[0] for every j where b_step is 0),
 //   for each j in order, on one thread: a repeated offset applies once per occurrence, as
 //   NumPy's unbuffered ufunc.at does. gk_ufunc_atomic_at (below) updates every index at once
 //   instead, where the order of the updates cannot change the result.
@@ -38,6 +39,10 @@ struct gk_ufm_params {
     long long lines;             // fold, reduceat: lines; at: count of offsets
     long long n;                 // the elements of a line
     long long segments;          // reduceat: segments per line
+    long long extent;            // atomic at with keys: a's extent (a is 1-d)
+    long long step;              // atomic at with keys: a's stride in bytes
+    long long b_step;            // at: 1 (a value of b per update) or 0 (one value for all)
+    unsigned long long error;    // atomic at with keys: the first out-of-range update's position
     int accumulate;              // fold: write every step
 };
 
@@ -99,14 +104,36 @@ extern "C" __global__ void gk_ufunc_reduceat(gk_ufm_params p) {
     }
 }
 
+// The element update j applies to: a's byte offset starts[j] or, with GK_UFM_KEY (the keys' storage
+// type), a's element starts[j] of a 1-d a, a negative key counting from the end. An update whose key
+// is out of range names a null element and records its position (the lowest, for the host's error).
+#if defined(GK_UFM_KEY)
+typedef GK_UFM_KEY gk_ufm_key;
+__device__ inline gk_ufm_a* gk_ufm_element(const gk_ufm_params& p, long long j) {
+    const gk_ufm_key raw = reinterpret_cast<const gk_ufm_key*>(p.starts)[j];
+    const bool is_signed = static_cast<gk_ufm_key>(-1) < static_cast<gk_ufm_key>(0);
+    long long key = static_cast<long long>(raw);
+    if (!is_signed && static_cast<unsigned long long>(raw) > 0x7fffffffffffffffULL) key = -1 - p.extent;
+    if (key < 0) key += p.extent;
+    if (key < 0 || key >= p.extent) {
+        atomicMin(reinterpret_cast<unsigned long long*>(p.error), static_cast<unsigned long long>(j));
+        return nullptr;
+    }
+    return reinterpret_cast<gk_ufm_a*>(reinterpret_cast<char*>(p.x) + key * p.step);
+}
+#else
+__device__ inline gk_ufm_a* gk_ufm_element(const gk_ufm_params& p, long long j) {
+    return reinterpret_cast<gk_ufm_a*>(reinterpret_cast<char*>(p.x) + reinterpret_cast<const long long*>(p.starts)[j]);
+}
+#endif
+
 extern "C" __global__ void gk_ufunc_at(gk_ufm_params p) {
     if (blockIdx.x != 0 || threadIdx.x != 0) return;
-    char* a = reinterpret_cast<char*>(p.x);
     const gk_ufm_b* b = reinterpret_cast<const gk_ufm_b*>(p.out);
-    const long long* offsets = reinterpret_cast<const long long*>(p.starts);
     for (long long j = 0; j < p.lines; ++j) {
-        gk_ufm_a* element = reinterpret_cast<gk_ufm_a*>(a + offsets[j]);
-        *element = gk_ufm_apply(*element, b ? b[j] : gk_ufm_b());
+        gk_ufm_a* element = gk_ufm_element(p, j);
+        if (!element) return;  // a key out of range: the host raises IndexError
+        *element = gk_ufm_apply(*element, b ? b[j * p.b_step] : gk_ufm_b());
     }
 }
 
@@ -153,12 +180,12 @@ __device__ inline void gk_ufm_update(gk_ufm_a* element, gk_ufm_b value) {
 
 extern "C" __global__ void gk_ufunc_atomic_at(gk_ufm_params p) {
 #if defined(GK_UFM_ATOMIC_ADD) || defined(GK_UFM_CAS)
-    char* a = reinterpret_cast<char*>(p.x);
     const gk_ufm_b* b = reinterpret_cast<const gk_ufm_b*>(p.out);
-    const long long* offsets = reinterpret_cast<const long long*>(p.starts);
     const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-    for (long long j = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; j < p.lines; j += stride)
-        gk_ufm_update(reinterpret_cast<gk_ufm_a*>(a + offsets[j]), b[j]);
+    for (long long j = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; j < p.lines; j += stride) {
+        gk_ufm_a* element = gk_ufm_element(p, j);
+        if (element) gk_ufm_update(element, b[j * p.b_step]);
+    }
 #else
     (void)p;
 #endif

@@ -16,6 +16,7 @@
 #include "array_arguments.hpp"
 #include "bindings.hpp"
 #include "errors.hpp"
+#include "gpukit/creation.hpp"
 #include "numpy_bridge.hpp"
 #include "operands.hpp"
 #include "ops/ufunc_methods.hpp"
@@ -346,6 +347,23 @@ nb::object reduceat_method(const PythonUfunc& self, nb::handle array, nb::handle
     return method_result(std::move(result), along.given_out);
 }
 
+// The integer keys of ufunc.at on a 1-d array, where they are one array (gpukit's or NumPy's):
+// they go to the kernel as they are. None for any other key (slices, tuples, masks, lists).
+std::optional<Array> integer_keys(const Array& target, nb::handle indices) {
+    if (target.ndim() != 1) return std::nullopt;
+    const auto is_integer = [](DType dtype) {
+        return kind(dtype) == DTypeKind::signed_integer || kind(dtype) == DTypeKind::unsigned_integer;
+    };
+    if (const Array* keys = as_array(indices.ptr()))
+        return is_integer(keys->dtype()) ? std::optional<Array>(*keys) : std::nullopt;
+    if (!nb::isinstance(indices, numpy_module().attr("ndarray"))) return std::nullopt;
+    const std::optional<DType> dtype = held_dtype(indices.attr("dtype"));
+    if (!dtype || !is_integer(*dtype)) return std::nullopt;
+    const NumpyHost host(indices, false);
+    GilRelease unlocked;
+    return asarray(host.view(), std::nullopt, Order::K, target.device());
+}
+
 void at_method(const PythonUfunc& self, nb::handle a, nb::handle indices, nb::handle b) {
     const detail::Ufunc& ufunc = *self.row;
     const Array* target = as_array(a.ptr());
@@ -353,6 +371,20 @@ void at_method(const PythonUfunc& self, nb::handle a, nb::handle indices, nb::ha
         throw nb::type_error((std::string(ufunc.name) + ".at: the array updated in place must be a gpukit array, not " +
                               describe_value(a))
                                  .c_str());
+    HeldArrays held;
+    std::optional<ElementwiseOperand> operand;
+    const auto read_operand = [&] {
+        if (b.is_none()) return;
+        operand.emplace(Scalar(false));
+        if (to_operand(b.ptr(), *operand, held) == Operand::foreign)
+            refuse_operand(b.ptr(), std::string(ufunc.name) + ".at", 2);
+    };
+    if (const std::optional<Array> keys = integer_keys(*target, indices)) {
+        read_operand();
+        GilRelease unlocked;
+        detail::ufunc_at_keys(ufunc, *target, *keys, operand);
+        return;
+    }
     // The elements a[indices] names, by their byte offsets: gpukit's indexing reads the key, whatever
     // form NumPy allows it (integers, slices, arrays, tuples of them), with its errors.
     Array offsets = [&] {
@@ -361,13 +393,7 @@ void at_method(const PythonUfunc& self, nb::handle a, nb::handle indices, nb::ha
     }();
     const nb::object offset_array = nb::steal(new_array_object(std::move(offsets)));
     const nb::object chosen = offset_array[indices];
-    HeldArrays held;
-    std::optional<ElementwiseOperand> operand;
-    if (!b.is_none()) {
-        operand.emplace(Scalar(false));
-        if (to_operand(b.ptr(), *operand, held) == Operand::foreign)
-            refuse_operand(b.ptr(), std::string(ufunc.name) + ".at", 2);
-    }
+    read_operand();
     const Array& chosen_offsets = to_array(chosen, "indices");
     GilRelease unlocked;
     detail::ufunc_at(ufunc, *target, chosen_offsets, operand);

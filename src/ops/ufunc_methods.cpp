@@ -33,6 +33,10 @@ struct UfuncMethodParams {
     std::int64_t lines = 0;
     std::int64_t n = 0;
     std::int64_t segments = 0;
+    std::int64_t extent = 0;
+    std::int64_t step = 0;
+    std::int64_t b_step = 1;
+    std::uint64_t error = 0;
     std::int32_t accumulate = 0;
 };
 
@@ -88,13 +92,15 @@ DType fold_dtype(const Ufunc& ufunc, DType input, std::optional<DType> dtype, st
 }
 
 // One of the methods' kernels for `loop`, folding or updating elements of `a_dtype` with second
-// operands of `b_dtype`: one module per ufunc, loop and dtypes, compiled on first use.
+// operands of `b_dtype` (at: naming them by keys of `key_dtype`, or by byte offsets without one): one
+// module per ufunc, loop and dtypes, compiled on first use.
 Kernel method_kernel(const Device& device, const Ufunc& ufunc, const UfuncLoop& loop, DType a_dtype, DType b_dtype,
-                     Method method) {
+                     Method method, std::optional<DType> key_dtype = std::nullopt) {
     const auto loop_index = static_cast<std::uint64_t>(&loop - ufunc.loops.data());
+    const std::uint64_t key_code = key_dtype ? static_cast<std::uint64_t>(*key_dtype) + 1 : 0;
     const std::uint64_t key = static_cast<std::uint64_t>(ufunc.id) | loop_index << 16 |
                               static_cast<std::uint64_t>(a_dtype) << 32 | static_cast<std::uint64_t>(b_dtype) << 40 |
-                              static_cast<std::uint64_t>(method) << 48;
+                              static_cast<std::uint64_t>(method) << 48 | key_code << 56;
     return own_kernel(device, "ufunc_methods", key, [&] {
         std::string expression = with_loop_type(loop.expression, loop.dtypes[0]);
         std::replace(expression.begin(), expression.end(), '\n', ' ');
@@ -107,6 +113,7 @@ Kernel method_kernel(const Device& device, const Ufunc& ufunc, const UfuncLoop& 
                                 nin, "\n#define GK_UFM_EXPRESSION ", expression, "\n");
         if (method == Method::add_at) source.defines += "#define GK_UFM_ATOMIC_ADD\n";
         if (method == Method::cas_at) source.defines += "#define GK_UFM_CAS\n";
+        if (key_dtype) source.defines += concat("#define GK_UFM_KEY ", storage_c_type(*key_dtype), "\n");
         return OwnKernelRecipe{std::move(source), std::string(kernel_names[static_cast<int>(method)])};
     });
 }
@@ -344,7 +351,16 @@ Array element_offsets(const Array& a) {
     return offsets;
 }
 
-void ufunc_at(const Ufunc& ufunc, const Array& a, const Array& offsets, const std::optional<ElementwiseOperand>& b) {
+namespace {
+
+// How ufunc.at applies `ufunc` to `a` with `b`: its loop, b's dtype and the kernel's method.
+struct AtPlan {
+    const UfuncLoop* loop = nullptr;
+    DType b_dtype = DType::bool_;
+    Method method = Method::at;
+};
+
+AtPlan plan_at(const Ufunc& ufunc, const Array& a, const std::optional<ElementwiseOperand>& b) {
     if (ufunc.nout != 1 || ufunc.nin > 2)
         throw InvalidArgumentError(concat("at: ", ufunc.name, " has ", int(ufunc.nin), " inputs and ", int(ufunc.nout),
                                           " outputs; at takes ufuncs of one or two inputs and one output"));
@@ -360,35 +376,24 @@ void ufunc_at(const Ufunc& ufunc, const Array& a, const Array& offsets, const st
             inputs.push_back(scalar->weak_kind() ? weak_scalar_dtype(arrays, *scalar->weak_kind()) : scalar->dtype());
     }
     refuse_boolean_arithmetic(ufunc, inputs);
-    const UfuncLoop* loop = select_loop(ufunc, inputs);
-    if (!loop)
+    AtPlan plan;
+    plan.loop = select_loop(ufunc, inputs);
+    if (!plan.loop)
         throw DTypeError(concat("ufunc '", ufunc.name, "' not supported for the input types ", to_string(a.dtype()),
                                 b ? concat(" and ", to_string(inputs[1])) : std::string()));
-    const DType result_dtype = loop->dtypes[ufunc.nin];
+    const UfuncLoop& loop = *plan.loop;
+    const DType result_dtype = loop.dtypes[ufunc.nin];
     if (!can_cast(result_dtype, a.dtype(), Casting::same_kind))
         throw DTypeError(concat("Cannot cast ufunc '", ufunc.name, "' output from ", to_string(result_dtype), " to ",
                                 to_string(a.dtype()), " with casting rule 'same_kind'"));
-    const std::int64_t count = offsets.size();
-    if (count == 0) return;
-    const Array positions = ascontiguousarray(offsets, DType::int64);
-    const DType b_dtype = b ? loop->dtypes[1] : a.dtype();
-    std::optional<Array> values;
-    if (b && b->array()) values = ascontiguousarray(broadcast_to(*b->array(), offsets.shape()), b_dtype);
-    if (b && b->scalar()) values = full(offsets.shape(), *b->scalar(), b_dtype, Order::C, a.device());
-    const StreamRef stream = current_stream(a.device());
-    UfuncMethodParams p;
-    p.x = launch_address(a, stream);
-    p.out = values ? launch_address(*values, stream) : 0;
-    p.starts = launch_address(positions, stream);
-    p.lines = count;
+    plan.b_dtype = b ? loop.dtypes[1] : a.dtype();
     // add.at in a's own dtype, where the hardware adds atomically: every index at once.
     const DType d = a.dtype();
-    const bool atomic = ufunc.id == UfuncId::add && values && loop->dtypes[0] == d && loop->dtypes[1] == d &&
-                        (d == DType::int32 || d == DType::uint32 || d == DType::int64 || d == DType::uint64 ||
-                         d == DType::float32 || d == DType::float64);
-    if (atomic) {
-        launch(method_kernel(a.device(), ufunc, *loop, d, d, Method::add_at), a.device(), count, p);
-        return;
+    if (ufunc.id == UfuncId::add && b && loop.dtypes[0] == d && loop.dtypes[1] == d &&
+        (d == DType::int32 || d == DType::uint32 || d == DType::int64 || d == DType::uint64 || d == DType::float32 ||
+         d == DType::float64)) {
+        plan.method = Method::add_at;
+        return plan;
     }
     // The ufuncs whose updates commute exactly, on 4- and 8-byte dtypes: compare-and-swap, every
     // index at once (floats' add and multiply round differently in another order: those stay in order).
@@ -397,17 +402,81 @@ void ufunc_at(const Ufunc& ufunc, const Array& a, const Array& offsets, const st
                           named(ufunc, "fmin") || named(ufunc, "bitwise_and") || named(ufunc, "bitwise_or") ||
                           named(ufunc, "bitwise_xor") ||
                           (integral_type && (named(ufunc, "add") || named(ufunc, "multiply")));
-    if (commutes && values && ufunc.nin == 2 && loop->dtypes[0] == d && loop->dtypes[1] == d && loop->dtypes[2] == d &&
-        (itemsize(d) == 4 || itemsize(d) == 8)) {
-        launch(method_kernel(a.device(), ufunc, *loop, d, d, Method::cas_at), a.device(), count, p);
+    if (commutes && b && ufunc.nin == 2 && loop.dtypes[0] == d && loop.dtypes[1] == d && loop.dtypes[2] == d &&
+        (itemsize(d) == 4 || itemsize(d) == 8))
+        plan.method = Method::cas_at;
+    return plan;
+}
+
+// Applies the plan to the elements `positions` names (byte offsets, or keys of `key_dtype`), b
+// broadcast to positions' shape. A scalar b is one element every update reads.
+void apply_at(const Ufunc& ufunc, const AtPlan& plan, const Array& a, const Array& positions,
+              std::optional<DType> key_dtype, const std::optional<ElementwiseOperand>& b, UfuncMethodParams p) {
+    const std::int64_t count = positions.size();
+    std::optional<Array> values;
+    if (b && b->array()) values = ascontiguousarray(broadcast_to(*b->array(), positions.shape()), plan.b_dtype);
+    if (b && b->scalar()) {
+        values = full(Shape{1}, *b->scalar(), plan.b_dtype, Order::C, a.device());
+        p.b_step = 0;
+    }
+    const StreamRef stream = current_stream(a.device());
+    p.x = launch_address(a, stream);
+    p.out = values ? launch_address(*values, stream) : 0;
+    p.starts = launch_address(positions, stream);
+    p.lines = count;
+    const DType d = a.dtype();
+    const Kernel kernel = method_kernel(a.device(), ufunc, *plan.loop, d, plan.b_dtype, plan.method, key_dtype);
+    if (plan.method != Method::at) {
+        launch(kernel, a.device(), count, p);
         return;
     }
-    const Kernel kernel = method_kernel(a.device(), ufunc, *loop, a.dtype(), b_dtype, Method::at);
     LaunchConfig config;
     config.grid = Dim3(1);
     config.block = Dim3(1);
     config.stream = stream;
     kernel(config, p);
+}
+
+}  // namespace
+
+void ufunc_at(const Ufunc& ufunc, const Array& a, const Array& offsets, const std::optional<ElementwiseOperand>& b) {
+    const AtPlan plan = plan_at(ufunc, a, b);
+    if (offsets.size() == 0) return;
+    apply_at(ufunc, plan, a, ascontiguousarray(offsets, DType::int64), std::nullopt, b, {});
+}
+
+void ufunc_at_keys(const Ufunc& ufunc, const Array& a, const Array& keys, const std::optional<ElementwiseOperand>& b) {
+    if (a.ndim() != 1)
+        throw InvalidArgumentError(concat("at: keys name elements of a 1-d array, not of ", a.ndim(), "-d"));
+    const DTypeKind key_kind = kind(keys.dtype());
+    if (key_kind != DTypeKind::signed_integer && key_kind != DTypeKind::unsigned_integer)
+        throw IndexError(
+            concat("arrays used as indices must be of integer (or boolean) type, not ", to_string(keys.dtype())));
+    if (keys.device() != a.device())
+        throw InvalidArgumentError(concat("at: the keys are on ", keys.device().name(), " ", keys.device().ordinal(),
+                                          " and the array on ", a.device().name(), " ", a.device().ordinal(),
+                                          " (copy one over first)"));
+    const AtPlan plan = plan_at(ufunc, a, b);
+    if (keys.size() == 0) return;
+    const Array contiguous_keys = ascontiguousarray(keys);
+    // The lowest position of an update whose key is out of range, or ~0.
+    Array error = Array::empty({1}, DType::uint64, a.device());
+    const std::byte none[8] = {std::byte{0xff}, std::byte{0xff}, std::byte{0xff}, std::byte{0xff},
+                               std::byte{0xff}, std::byte{0xff}, std::byte{0xff}, std::byte{0xff}};
+    error.fill_bytes(none);
+    UfuncMethodParams p;
+    p.extent = a.shape()[0];
+    p.step = a.strides()[0];
+    p.error = launch_address(error, current_stream(a.device()));
+    apply_at(ufunc, plan, a, contiguous_keys, keys.dtype(), b, p);
+    const std::uint64_t position = error.to_vector<std::uint64_t>()[0];
+    if (position == ~std::uint64_t{0}) return;
+    // NumPy's message, the key as its dtype reads (a uint64 one may not fit int64).
+    const Array key = contiguous_keys.reshape({-1}).index({static_cast<std::int64_t>(position)});
+    const std::string text = key.dtype() == DType::uint64
+                                 ? std::to_string(key.to_vector<std::uint64_t>()[0])
+                                 : std::to_string(key.astype(DType::int64).to_vector<std::int64_t>()[0]);
+    throw IndexError(concat("index ", text, " is out of bounds for axis 0 with size ", a.shape()[0]));
 }
 
 }  // namespace gpukit::detail

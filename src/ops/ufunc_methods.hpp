@@ -60,4 +60,11 @@ Array element_offsets(const Array& a);
 // InvalidArgumentError (an operand too many or missing).
 void ufunc_at(const Ufunc& ufunc, const Array& a, const Array& offsets, const std::optional<ElementwiseOperand>& b);
 
+// ufunc.at on a 1-d `a` whose elements `keys` (an integer array of any shape; negative keys count
+// from the end) names: as ufunc_at, without the offsets of every element of a, as the keys go to
+// the kernel, which checks their range. Throws IndexError for a key out of range, in NumPy's words,
+// after applying the updates whose keys are in range (the check is the update's own pass; NumPy's
+// precedes it), and for keys that are not integers.
+void ufunc_at_keys(const Ufunc& ufunc, const Array& a, const Array& keys, const std::optional<ElementwiseOperand>& b);
+
 }  // namespace gpukit::detail

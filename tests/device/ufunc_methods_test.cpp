@@ -87,6 +87,58 @@ TEST_F(UfuncMethods, AddAtCountsRepeatedIndicesAtomically) {
     }
 }
 
+TEST_F(UfuncMethods, AtTakesTheKeysOfAOneDimensionalArray) {
+    // Keys of every integer dtype, negative ones from the end, into a strided view; a key out of range
+    // (either side, or a uint64 beyond int64) is IndexError naming it, and the process goes on.
+    const std::int64_t count = 3000;
+    std::vector<std::int64_t> keys(static_cast<std::size_t>(count));
+    for (std::int64_t j = 0; j < count; ++j) keys[static_cast<std::size_t>(j)] = (j * 11) % 17 - (j % 3 == 0 ? 17 : 0);
+    const Array signed_keys = Array::from_host(std::span<const std::int64_t>(keys), {count});
+    for (DType key_dtype : {DType::int8, DType::int16, DType::int32, DType::int64}) {
+        for (DType dtype : {DType::float32, DType::int64, DType::int8}) {  // atomic, compare-and-swap, in order
+            const Array base = zeros({34}, dtype);
+            const Array every_other = base.index({Slice{{}, {}, -2}});
+            detail::ufunc_at_keys(ufunc(UfuncId::add), every_other, signed_keys.astype(key_dtype),
+                                  detail::ElementwiseOperand(Scalar(1)));
+            const std::vector<double> got = every_other.astype(DType::float64).to_vector<double>();
+            std::vector<double> expected(17, 0.0);
+            for (std::int64_t k : keys) expected[static_cast<std::size_t>(k < 0 ? k + 17 : k)] += 1;
+            for (std::size_t k = 0; k < 17; ++k) {
+                const double want =
+                    dtype == DType::int8
+                        ? static_cast<double>(static_cast<std::int8_t>(static_cast<std::int64_t>(expected[k])))
+                        : expected[k];
+                EXPECT_EQ(got[k], want) << to_string(key_dtype) << " " << to_string(dtype) << " " << k;
+            }
+        }
+    }
+    const Array target = zeros({4}, DType::float64);
+    const std::vector<std::int64_t> too_high{1, 4}, too_low{-5, 0};
+    const std::vector<std::uint64_t> beyond{2, ~std::uint64_t{0}};
+    for (const Array& bad : {Array::from_host(std::span<const std::int64_t>(too_high), {2}),
+                             Array::from_host(std::span<const std::int64_t>(too_low), {2}),
+                             Array::from_host(std::span<const std::uint64_t>(beyond), {2})}) {
+        for (UfuncId id : {UfuncId::add, UfuncId::subtract}) {
+            try {
+                detail::ufunc_at_keys(ufunc(id), target, bad, detail::ElementwiseOperand(Scalar(1.0)));
+                ADD_FAILURE() << "no IndexError for " << to_string(bad.dtype());
+            } catch (const IndexError& error) {
+                EXPECT_NE(std::string(error.what()).find("is out of bounds for axis 0 with size 4"), std::string::npos);
+            }
+        }
+    }
+    EXPECT_THROW(detail::ufunc_at_keys(ufunc(UfuncId::add), zeros({2, 2}), zeros({1}, DType::int64),
+                                       detail::ElementwiseOperand(Scalar(1.0))),
+                 InvalidArgumentError);
+    EXPECT_THROW(
+        detail::ufunc_at_keys(ufunc(UfuncId::add), target, zeros({1}), detail::ElementwiseOperand(Scalar(1.0))),
+        IndexError);
+    const std::vector<std::int64_t> last{-1};
+    detail::ufunc_at_keys(ufunc(UfuncId::add), target, Array::from_host(std::span<const std::int64_t>(last), {1}),
+                          detail::ElementwiseOperand(Scalar(2.5)));
+    EXPECT_EQ(target.to_vector<double>()[3], 2.5);
+}
+
 TEST_F(UfuncMethods, NumpysErrors) {
     const Array a = zeros({2, 3});
     detail::UfuncReduceOptions every_axis;

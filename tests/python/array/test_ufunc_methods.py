@@ -260,6 +260,48 @@ def test_at_applies_each_index_once_per_occurrence(rng):
     numpy.testing.assert_array_equal(flip.get(), [2.5, 2.5, 2.5, 3.0, 4.0])
 
 
+@pytest.mark.parametrize("key_dtype", [numpy.int8, numpy.int16, numpy.int32, numpy.int64, numpy.uint8,
+                                       numpy.uint16, numpy.uint32, numpy.uint64])
+def test_at_takes_integer_keys_of_every_dtype_straight_to_the_kernel(rng, key_dtype):
+    # A 1-d array's keys (gpukit's or NumPy's, of any shape; negative from the end) go to the kernel.
+    signed = numpy.dtype(key_dtype).kind == "i"
+    keys_host = rng.integers(-37 if signed else 0, 37, (30, 41)).astype(key_dtype)
+    for name, dtype in (("add", numpy.float32), ("add", numpy.uint64), ("maximum", numpy.float64),
+                        ("bitwise_xor", numpy.int32), ("subtract", numpy.int16), ("power", numpy.float32)):
+        base_host = random_values(rng, 74, dtype)
+        base = gpukit.asarray(base_host)
+        target, target_host = base[::-2], base_host[::-2]
+        values_host = random_values(rng, keys_host.shape, dtype)
+        if name == "power":
+            values_host = numpy.full(keys_host.shape, 1.01, dtype)
+        for keys in (gpukit.asarray(keys_host), keys_host):
+            with numpy.errstate(all="ignore"):
+                getattr(numpy, name).at(target_host, keys_host, values_host)
+            getattr(gpukit, name).at(target, keys, gpukit.asarray(values_host))
+        with numpy.errstate(all="ignore"):
+            getattr(numpy, name).at(target_host, keys_host, 3)
+        getattr(gpukit, name).at(target, keys_host, 3)
+        assert_matches(base, base_host, name, f"{name}.at {numpy.dtype(dtype)} with {numpy.dtype(key_dtype)} keys")
+    empty = gpukit.asarray(numpy.arange(4.0))
+    gpukit.add.at(empty, gpukit.asarray(numpy.zeros(0, key_dtype)), 1.0)
+    numpy.testing.assert_array_equal(empty.get(), numpy.arange(4.0))
+
+
+def test_at_names_a_key_out_of_range_and_applies_the_others():
+    # The check is the update's own pass (NumPy's precedes it): the keys in range are applied.
+    for keys in (numpy.array([0, 5]), numpy.array([-4, 0]), numpy.array([2, 2**64 - 1], numpy.uint64)):
+        for name in ("add", "subtract"):
+            x = gpukit.zeros(3)
+            with pytest.raises(IndexError, match=f"index {keys[-1] if keys[0] >= 0 else keys[0]} is out of bounds "
+                               "for axis 0 with size 3"):
+                getattr(gpukit, name).at(x, gpukit.asarray(keys), 1.0)
+    with pytest.raises(IndexError, match="arrays used as indices must be of integer"):
+        gpukit.add.at(gpukit.zeros(3), gpukit.asarray(numpy.array([0.5])), 1.0)
+    x = gpukit.zeros(3)
+    gpukit.add.at(x, numpy.array([-1]), 2.0)
+    numpy.testing.assert_array_equal(x.get(), [0.0, 0.0, 2.0])
+
+
 def test_numpy_s_ufunc_methods_dispatch_to_gpukit(rng):
     host = rng.uniform(-1, 1, (3, 4))
     device = gpukit.asarray(host)
