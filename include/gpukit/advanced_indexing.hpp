@@ -107,6 +107,25 @@ void put_along_axis(const Array& a, const Array& indices, const Array& values, s
 // nonzero; a condition shorter than the axis leaves the rest out.
 Array compress(const Array& condition, const Array& a, std::optional<std::int64_t> axis = std::nullopt);
 
+// numpy.extract: the elements of the flattened `a` where the flattened `condition` is nonzero.
+// IndexError where condition has a nonzero element past a's size.
+Array extract(const Array& condition, const Array& a);
+// numpy.place: a's elements where `mask` (a's size) is nonzero, in C order, = the values of
+// `values`, repeated from its start when there are fewer. InvalidArgumentError for a mask of
+// another size, and for no values where some element is chosen.
+void place(const Array& a, const Array& mask, const Array& values);
+// numpy.putmask: a.flat[n] = values.flat[n % values.size] where mask.flat[n] (mask of a's size);
+// values cast to a's dtype as astype casts. No values: nothing changes. Never waits for the device.
+void putmask(const Array& a, const Array& mask, const Array& values);
+// numpy.fill_diagonal: the main diagonal of `a` (2-D, or of every dimension equal) = `value`,
+// repeated from its start when shorter; with `wrap`, a tall matrix's diagonal starts again every
+// columns + 1 rows. InvalidArgumentError for a 1-D array or unequal dimensions past the second.
+void fill_diagonal(const Array& a, const Array& value, bool wrap = false);
+// numpy.choose: choices[a[i]][i], `a` (integers) and every choice broadcast together, in the
+// choices' result dtype. Mode raise: InvalidArgumentError "invalid entry in choice array" (one
+// wait); wrap: a modulo the count; clip: a clipped to [0, count - 1].
+Array choose(const Array& a, std::span<const Array> choices, IndexMode mode = IndexMode::raise);
+
 // The indices of the nonzero elements, one int64 array per dimension (NumPy's nonzero and
 // where(condition)); InvalidArgumentError for a 0-d array, as NumPy 2's.
 std::vector<Array> nonzero(const Array& a);

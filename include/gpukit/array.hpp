@@ -168,6 +168,11 @@ public:
 
     // The view `layout` describes, relative to this array's first element (its offset in bytes).
     Array view(const ViewLayout& layout) const;
+    // numpy.ndarray.view(dtype): the same bytes read as `dtype`. Of another itemsize, the last axis
+    // (contiguous; its bytes a multiple of dtype's size) holds more or fewer elements. Throws
+    // InvalidArgumentError, in NumPy's words, where it cannot, and where the first element or a
+    // stride would not be aligned to dtype's size (a device reads those only aligned).
+    Array view(DType dtype) const;
     // The same memory seen with elements of another dtype at a byte offset (real and imag views of
     // complex arrays). Nothing is checked: the caller's promise.
     Array view_as(DType dtype, std::int64_t byte_offset) const;

@@ -244,6 +244,15 @@ public:
     using Error::Error;
 };
 
+// A dtype gpukit arrays do not hold (object, strings, structured, datetime, float128). NumPy and CuPy
+// raise either ValueError or TypeError for one, and code tells the two apart (Dask catches the
+// TypeError of a structured empty_like to take its CuPy path): Python gets gpukit.UnsupportedDTypeError,
+// both a ValueError (through InvalidArgumentError) and a TypeError (through DTypeError).
+class UnsupportedDTypeError : public InvalidArgumentError {
+public:
+    using InvalidArgumentError::InvalidArgumentError;
+};
+
 // A weak (Python) integer that does not fit the integer dtype NEP 50 gives it: NumPy's OverflowError.
 class ScalarOverflowError : public Error {
 public:

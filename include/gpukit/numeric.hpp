@@ -77,6 +77,18 @@ Array append(const Array& a, const Array& values, std::optional<std::int64_t> ax
 // position out of range.
 Array delete_positions(const Array& a, const Array& positions, std::optional<std::int64_t> axis = std::nullopt);
 
+// numpy.insert: `values` (cast to a's dtype as astype casts) put before the positions `positions`
+// along `axis` (of the flattened array without one). A 0-d `positions` inserts the values as one
+// block, their first axis moved to `axis`; a 1-D one (integers, negative from the end, or a bool
+// array whose true places are taken) inserts one slice of values before each, repeated positions
+// keeping their order. IndexError for a position outside [-n, n]; InvalidArgumentError for
+// positions of more than one dimension or values that do not broadcast.
+Array insert(const Array& a, const Array& positions, const Array& values,
+             std::optional<std::int64_t> axis = std::nullopt);
+// numpy.resize: a new array of `shape` filled with a's elements in C order, repeated from its
+// start; zeros where a is empty. InvalidArgumentError for a negative extent.
+Array resize(const Array& a, std::span<const std::int64_t> shape);
+
 // numpy.may_share_memory: whether the byte ranges the two arrays span overlap.
 bool may_share_memory(const Array& a, const Array& b);
 // numpy.shares_memory: whether some element's bytes are in both (exact: the elements' byte ranges

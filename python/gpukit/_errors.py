@@ -25,6 +25,8 @@ The C++ core's messages come through unchanged; the fields it attaches become at
     ├── ArrayIndexError (IndexError)             an index out of an array's bounds, too many indices
     ├── LinAlgError (numpy.linalg.LinAlgError: ValueError)  singular, not positive definite, not square
     ├── DTypeError (TypeError)                   no ufunc loop for these dtypes, a cast the casting rule forbids
+    │   └── UnsupportedDTypeError (also an InvalidArgumentError: TypeError and ValueError)  a dtype arrays
+    │                                            do not hold (object, strings, structured, datetime)
     ├── ScalarOverflowError (OverflowError)      a Python int out of the range of the dtype it must take
     ├── UsageError (RuntimeError)                an object used in a state that forbids it
     ├── WaitTimeoutError (TimeoutError)          synchronize(timeout=...) ran out of time: .timeout_seconds
@@ -191,6 +193,13 @@ class DTypeError(GpukitError, TypeError):
     """No loop of a ufunc takes the operands' dtypes, or an array or result cannot be cast as the casting
     rule asks (``Cannot cast array data from dtype('float64') to dtype('int32') according to the rule
     'same_kind'``): a ``TypeError``, as NumPy's ``UFuncTypeError``."""
+
+
+class UnsupportedDTypeError(InvalidArgumentError, DTypeError):
+    """A dtype gpukit arrays do not hold (object, strings, structured, datetime, float128). NumPy and
+    CuPy raise ``ValueError`` for some such dtypes and ``TypeError`` for others, and code tells them
+    apart (Dask catches the ``TypeError`` of a structured ``empty_like`` to take its CuPy path): this is
+    both."""
 
 
 class ZeroDivisionError(GpukitError, builtins.ZeroDivisionError):  # noqa: A001 (Python's, refined)

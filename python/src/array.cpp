@@ -28,6 +28,7 @@
 #include "gpukit/shape_ops.hpp"
 #include "indexing.hpp"
 #include "numpy_bridge.hpp"
+#include "operands.hpp"
 #include "python_refs.hpp"
 #include "python_stream.hpp"
 
@@ -413,6 +414,21 @@ void bind_array(nb::module_& m) {
                     "copy: bool = True) -> ndarray"),
             "The elements converted to `dtype` on the device, as NumPy converts them, in a new array laid out in "
             "`order` (K: as this one); the array itself when nothing changes and `copy` is False.")
+        .def(
+            "view",
+            [](const Array& a, nb::handle dtype_like, nb::handle type) {
+                const auto is_ndarray_type = [](nb::handle value) {
+                    return value.ptr() == reinterpret_cast<PyObject*>(array_type());
+                };
+                if (!type.is_none() && !is_ndarray_type(type))
+                    throw nb::type_error("gpukit arrays are of one type: view(type=...) takes only gpukit.ndarray");
+                if (dtype_like.is_none() || is_ndarray_type(dtype_like)) return a.view(a.dtype());
+                return a.view(to_dtype(dtype_like));
+            },
+            "dtype"_a.none() = nb::none(), "type"_a.none() = nb::none(),
+            nb::sig("def view(self, dtype: object | None = None, type: type | None = None) -> ndarray"),
+            "A view of the same memory, its bytes read as `dtype` (this array's when None), as numpy.ndarray.view: "
+            "of another itemsize, the contiguous last axis holds more or fewer elements.")
         .def(
             "fill",
             [](Array& a, nb::handle value) {

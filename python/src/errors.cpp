@@ -191,6 +191,8 @@ void translate(const std::exception_ptr& thrown, void*) {
         raise_python("BackendUnavailableError", e.what());
     } catch (const AxisError& e) {
         raise_python("AxisError", e.what());
+    } catch (const UnsupportedDTypeError& e) {
+        raise_python("UnsupportedDTypeError", e.what());
     } catch (const InvalidArgumentError& e) {
         raise_python("InvalidArgumentError", e.what());
     } catch (const LinAlgError& e) {

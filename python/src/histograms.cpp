@@ -18,27 +18,32 @@ using namespace nb::literals;
 namespace gpukit::python {
 namespace {
 
+bool is_numpy_array(nb::handle value) { return nb::isinstance(value, numpy_module().attr("ndarray")); }
+
 bool is_sequence(nb::handle value) { return nb::isinstance<nb::list>(value) || nb::isinstance<nb::tuple>(value); }
 
-// Edges given as a gpukit array, or as a list or tuple of numbers (copied to `device`).
+// Edges given as a gpukit array, or as a NumPy array, list or tuple of numbers (copied to `device`:
+// edges are few, and Dask hands its chunks' histograms the edges it computed on the host).
 Array edges_of(nb::handle value, std::string_view name, const Device& device) {
     if (nb::isinstance<Array>(value)) return to_array(value, name);
-    if (!is_sequence(value)) to_array(value, name);  // TypeError, naming gpukit.asarray for host arrays
+    if (!is_sequence(value) && !is_numpy_array(value)) to_array(value, name);  // TypeError: another library's
     nb::object host = as_numpy(value);
     const NumpyHost view(host, false);
     return Array::from_host(view.view(), device);
 }
 
+// An int, or anything with __index__ but an array (NumPy's integer arrays have one).
 bool is_integer(nb::handle value) {
     return !nb::isinstance<nb::bool_>(value) && (nb::isinstance<nb::int_>(value) || PyIndex_Check(value.ptr())) &&
-           !nb::isinstance<Array>(value);
+           !nb::isinstance<Array>(value) && !(is_numpy_array(value) && nb::cast<int>(value.attr("ndim")) > 0);
 }
 
 // numpy.histogram's bins: an int, an estimator's name or edges.
 Bins bins_of(nb::handle value, const Device& device) {
     if (nb::isinstance<nb::str>(value)) return to_str(value, "bins");
     if (is_integer(value)) return to_int64(value, "bins");
-    if (nb::isinstance<Array>(value) || is_sequence(value)) return edges_of(value, "bins", device);
+    if (nb::isinstance<Array>(value) || is_sequence(value) || is_numpy_array(value))
+        return edges_of(value, "bins", device);
     throw nb::type_error("`bins` must be an integer, a string, or an array");
 }
 

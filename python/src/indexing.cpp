@@ -9,6 +9,7 @@
 
 #include "arguments.hpp"
 #include "bindings.hpp"
+#include "gpukit/shape_ops.hpp"
 #include "numpy_bridge.hpp"
 #include "python_refs.hpp"
 
@@ -316,6 +317,84 @@ void bind_indexing(nb::module_& m) {
         },
         "a"_a.none(), nb::sig("def flatnonzero(a: ndarray) -> ndarray"),
         "The positions of the nonzero elements in the flattened array, int64; waits for the count.");
+    m.def(
+        "extract",
+        [](nb::handle condition_like, nb::handle arr_like) {
+            const Array& a = array_argument(arr_like, "arr");
+            const Array condition = to_device_array(condition_like, a.device(), "condition", false);
+            GilRelease unlocked;
+            return extract(condition, a);
+        },
+        "condition"_a.none(), "arr"_a.none(), nb::sig("def extract(condition: object, arr: ndarray) -> ndarray"),
+        "The elements of the flattened arr where the flattened condition is nonzero (numpy.extract); waits for "
+        "the count.");
+    m.def(
+        "place",
+        [](nb::handle arr_like, nb::handle mask_like, nb::handle vals_like) {
+            const Array& a = array_argument(arr_like, "arr");
+            const Array mask = to_device_array(mask_like, a.device(), "mask", false);
+            const Array values = values_for(vals_like, a, "vals");
+            GilRelease unlocked;
+            place(a, mask, values);
+        },
+        "arr"_a.none(), "mask"_a.none(), "vals"_a.none(),
+        nb::sig("def place(arr: ndarray, mask: object, vals: object) -> None"),
+        "arr's elements where mask is nonzero = vals in order, repeated from the start when fewer (numpy.place).");
+    m.def(
+        "putmask",
+        [](nb::handle a_like, nb::handle mask_like, nb::handle values_like) {
+            const Array& a = array_argument(a_like, "a");
+            const Array mask = to_device_array(mask_like, a.device(), "mask", false);
+            const Array values = values_for(values_like, a, "values");
+            GilRelease unlocked;
+            putmask(a, mask, values);
+        },
+        "a"_a.none(), "mask"_a.none(), "values"_a.none(),
+        nb::sig("def putmask(a: ndarray, mask: object, values: object) -> None"),
+        "a.flat[n] = values.flat[n % values.size] where mask.flat[n] is true (numpy.putmask); never waits.");
+    m.def(
+        "fill_diagonal",
+        [](nb::handle a_like, nb::handle val_like, nb::handle wrap) {
+            const Array& a = array_argument(a_like, "a");
+            const Array value = values_for(val_like, a, "val");
+            const bool wraps = to_bool(wrap, "wrap");
+            GilRelease unlocked;
+            fill_diagonal(a, value, wraps);
+        },
+        "a"_a.none(), "val"_a.none(), "wrap"_a.none() = false,
+        nb::sig("def fill_diagonal(a: ndarray, val: object, wrap: bool = False) -> None"),
+        "a's main diagonal = val, repeated from its start when shorter (numpy.fill_diagonal; wrap: a tall "
+        "matrix's diagonal starts again every columns + 1 rows).");
+    m.def(
+        "choose",
+        [](nb::handle a_like, nb::handle choices_like, nb::handle out_like, nb::handle mode_like) -> nb::object {
+            const Array& a = array_argument(a_like, "a");
+            std::vector<Array> choices;
+            if (nb::isinstance<Array>(choices_like)) {
+                const Array& stacked = *nb::inst_ptr<Array>(choices_like);
+                for (std::int64_t k = 0; stacked.ndim() > 0 && k < stacked.shape()[0]; ++k)
+                    choices.push_back(stacked.index({k}));
+            } else {
+                for (nb::handle choice : nb::iter(choices_like))
+                    choices.push_back(to_device_array(choice, a.device(), "choices", false));
+            }
+            const IndexMode mode = to_mode(mode_like);
+            std::optional<Array> result;
+            {
+                GilRelease unlocked;
+                result = choose(a, choices, mode);
+            }
+            if (out_like.is_none()) return nb::cast(std::move(*result));
+            const Array& out = array_argument(out_like, "out");
+            if (out.shape() != result->shape()) throw InvalidArgumentError("choose: out has the wrong shape");
+            GilRelease unlocked;
+            copyto(out, *result, Casting::unsafe);
+            return nb::borrow(out_like);
+        },
+        "a"_a.none(), "choices"_a.none(), "out"_a.none() = nb::none(), "mode"_a.none() = "raise",
+        nb::sig("def choose(a: ndarray, choices: object, out: ndarray | None = None, mode: str = 'raise') -> ndarray"),
+        "choices[a[i]][i], a and the choices broadcast together (numpy.choose); mode 'raise' (ValueError; waits "
+        "once), 'wrap' or 'clip'.");
 }
 
 }  // namespace gpukit::python

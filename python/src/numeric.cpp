@@ -236,6 +236,38 @@ void bind_numeric(nb::module_& m) {
         "arr"_a, "obj"_a, "axis"_a.none() = nb::none(),
         "arr without the positions ``obj`` (an int, a slice, ints or a bool mask) along ``axis``, as numpy.delete.");
     m.def(
+        "insert",
+        [](nb::handle arr, nb::handle obj, nb::handle values, nb::handle axis) {
+            HeldArrays held;
+            const Array a = array_operand(arr, held, "insert", 0);
+            const std::optional<std::int64_t> along = to_optional_axis(axis, "axis");
+            // A slice names its positions; an int stays 0-d (one block); anything else is positions.
+            const Array positions = PySlice_Check(obj.ptr()) || !(nb::isinstance<Array>(obj) || is_scalar(obj))
+                                        ? delete_positions_of(obj, a, along, held)
+                                        : array_operand(obj, held, "insert", 1);
+            const Array more = nb::isinstance<Array>(values) || is_scalar(values)
+                                   ? array_operand(values, held, "insert", 2)
+                                   : Array::from_host(NumpyHost(as_numpy(values), false).view(), a.device());
+            GilRelease unlocked;
+            return insert(a, positions, more, along);
+        },
+        "arr"_a, "obj"_a, "values"_a, "axis"_a.none() = nb::none(),
+        "arr with ``values`` put before the positions ``obj`` (an int: one block; a slice, ints or a bool mask: one "
+        "slice before each) along ``axis`` (flattened without one), as numpy.insert.");
+    m.def(
+        "resize",
+        [](nb::handle a_like, nb::handle new_shape) {
+            HeldArrays held;
+            const Array a = array_operand(a_like, held, "resize", 0);
+            const Shape shape =
+                is_scalar(new_shape) ? Shape{to_int64(new_shape, "new_shape")} : Shape(to_axes(new_shape, "new_shape"));
+            GilRelease unlocked;
+            return resize(a, shape);
+        },
+        "a"_a, "new_shape"_a,
+        "A new array of ``new_shape`` filled with a's elements in C order, repeated from the start (zeros for an "
+        "empty a), as numpy.resize.");
+    m.def(
         "may_share_memory",
         [](const Array& a, const Array& b, nb::handle max_work) {
             // NumPy's default compares the bounds; any other max_work asks for the exact answer.

@@ -45,6 +45,40 @@ Array Array::view(const ViewLayout& layout) const {
 
 Array Array::index(std::span<const Index> key) const { return view(select(shape_, strides_, key)); }
 
+Array Array::view(DType dtype) const {
+    const std::int64_t old_size = itemsize();
+    const std::int64_t new_size = gpukit::itemsize(dtype);
+    Shape shape = shape_;
+    Strides strides = strides_;
+    if (new_size != old_size) {
+        if (ndim() == 0)
+            throw InvalidArgumentError(
+                "Changing the dtype of a 0d array is only supported if the itemsize is unchanged");
+        const std::size_t last = ndim() - 1;
+        if (shape[last] != 1 && strides[last] != old_size)
+            throw InvalidArgumentError("To change to a dtype of a different size, the last axis must be contiguous");
+        if (new_size < old_size && old_size % new_size != 0)
+            throw InvalidArgumentError(
+                "When changing to a smaller dtype, its size must be a divisor of the size of original dtype");
+        if (new_size > old_size && (shape[last] * old_size) % new_size != 0)
+            throw InvalidArgumentError(
+                "When changing to a larger dtype, its size must be a divisor of the total size "
+                "in bytes of the last axis of the array.");
+        shape[last] = shape[last] * old_size / new_size;
+        strides[last] = new_size;
+    }
+    // A complex number is read as two of its parts: those are what must be aligned.
+    const std::int64_t alignment = kind(dtype) == DTypeKind::complex ? new_size / 2 : new_size;
+    bool aligned = address_ % static_cast<std::uint64_t>(alignment) == 0;
+    for (std::size_t d = 0; d < shape.size(); ++d)
+        if (shape[d] > 1 && strides[d] % alignment != 0) aligned = false;
+    if (!aligned)
+        throw InvalidArgumentError(concat("a view of these ", to_string(dtype_), " elements as ", to_string(dtype),
+                                          " would read elements not aligned to ", alignment,
+                                          " bytes, which a device cannot: view a copy (a.copy().view(...))"));
+    return Array(memory_, address_, std::move(shape), std::move(strides), dtype);
+}
+
 Array Array::view_as(DType dtype, std::int64_t byte_offset) const {
     return Array(memory_, address_ + static_cast<std::uint64_t>(byte_offset), shape_, strides_, dtype);
 }

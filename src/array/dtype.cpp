@@ -19,7 +19,7 @@ DType parse_dtype(std::string_view name) {
     if (auto dtype = dtype_named(name)) return *dtype;
     std::string names;
     for (const DTypeInfo& row : dtype_table) names += (names.empty() ? "" : ", ") + std::string(row.name);
-    throw InvalidArgumentError(detail::concat("gpukit arrays do not hold ", name, "; they hold ", names));
+    throw UnsupportedDTypeError(detail::concat("gpukit arrays do not hold ", name, "; they hold ", names));
 }
 
 std::optional<DType> dtype_from_dlpack(DLPackDType type) {

@@ -436,6 +436,103 @@ Array delete_positions(const Array& a, const Array& positions, std::optional<std
     return compress(keep, source, static_cast<std::int64_t>(along));
 }
 
+namespace {
+
+// The key a[..., places, ...] with `places` at axis `along` of an array of `ndim` dimensions.
+std::vector<KeyItem> along_axis_key(std::size_t ndim, std::size_t along, KeyItem places) {
+    std::vector<KeyItem> key(ndim, KeyItem(Slice{}));
+    key[along] = std::move(places);
+    return key;
+}
+
+// a[..., slice, ...] with `slice` at axis `along`: a view.
+Array slice_along(const Array& a, std::size_t along, Slice slice) {
+    std::vector<Index> key(a.ndim(), Index(Slice{}));
+    key[along] = slice;
+    return a.index(key);
+}
+
+// IndexError naming the first of `keys` (int64) outside [-n, n], if one is.
+void check_insert_positions(const Array& keys, std::int64_t n, std::size_t along) {
+    if (keys.size() == 0) return;
+    const Array outside = logical_or(less(keys, scalar_array(Scalar::of(-n), DType::int64, keys.device())),
+                                     greater(keys, scalar_array(Scalar::of(n), DType::int64, keys.device())));
+    if (!any_true(outside)) return;
+    const std::int64_t first = take(keys, flatnonzero(outside)).to_vector<std::int64_t>()[0];
+    throw IndexError(concat("index ", first, " is out of bounds for axis ", along, " with size ", n));
+}
+
+}  // namespace
+
+Array insert(const Array& a, const Array& positions, const Array& values, std::optional<std::int64_t> axis) {
+    const Array source = axis ? a : a.ravel();
+    const std::size_t along = normalize_axis(axis.value_or(0), source.ndim());
+    const std::int64_t n = source.shape()[along];
+    const Device& device = source.device();
+    Array keys = positions;
+    if (positions.dtype() == DType::bool_) {
+        if (positions.ndim() != 1)
+            throw InvalidArgumentError("boolean array argument obj to insert must be one dimensional");
+        keys = flatnonzero(positions);
+    } else if (!integer_dtype(positions.dtype())) {
+        throw IndexError("arrays used as indices must be of integer (or boolean) type");
+    }
+    if (keys.ndim() > 1)
+        throw InvalidArgumentError("index array argument obj to insert must be one dimensional or scalar");
+    keys = keys.astype(DType::int64);
+    // The values as NumPy's array(values, ndmin=a.ndim, dtype=a.dtype): leading axes of extent 1.
+    Shape value_shape = values.shape();
+    while (value_shape.size() < source.ndim()) value_shape.insert(value_shape.begin(), 1);
+    const Array converted = values.astype(source.dtype()).reshape(value_shape);
+    Shape shape = source.shape();
+    if (keys.ndim() == 0) {  // one block of new slices before one place
+        check_insert_positions(keys.reshape({1}), n, along);
+        std::int64_t place = keys.to_vector<std::int64_t>()[0];
+        if (place < 0) place += n;
+        const std::int64_t from[] = {0};
+        const std::int64_t to[] = {static_cast<std::int64_t>(along)};
+        const Array block = moveaxis(converted, from, to);
+        const std::int64_t added = block.shape()[along];
+        shape[along] += added;
+        const Array result = empty(shape, source.dtype(), Order::C, device);
+        copyto(slice_along(result, along, Slice{0, place}), slice_along(source, along, Slice{0, place}));
+        copyto(slice_along(result, along, Slice{place, place + added}), block, Casting::unsafe);
+        copyto(slice_along(result, along, Slice{place + added, n + added}),
+               slice_along(source, along, Slice{place, n}));
+        return result;
+    }
+    const std::int64_t count = keys.size();
+    if (count == 0) return source.copy();
+    check_insert_positions(keys, n, along);
+    keys = where(less(keys, scalar_array(Scalar::of(std::int64_t{0}), DType::int64, device)),
+                 add(keys, scalar_array(Scalar::of(n), DType::int64, device)), keys);
+    // A new slice's place: its key plus how many new slices go before it (the keys' stable order);
+    // an old slice's: its index plus how many keys are at or before it.
+    const Array order = argsort(keys);
+    Array rank = empty({count}, DType::int64, Order::C, device);
+    put(rank, order, arange(Scalar(count), DType::int64, device));
+    const Array new_places = add(keys, rank);
+    const Array old_index = arange(Scalar(n), DType::int64, device);
+    const Array old_places = add(old_index, searchsorted(take(keys, order), old_index, Side::right));
+    shape[along] += count;
+    const Array result = empty(shape, source.dtype(), Order::C, device);
+    setitem(result, along_axis_key(result.ndim(), along, old_places), source);
+    setitem(result, along_axis_key(result.ndim(), along, new_places), converted);
+    return result;
+}
+
+Array resize(const Array& a, std::span<const std::int64_t> shape) {
+    std::int64_t size = 1;
+    for (const std::int64_t extent : shape) {
+        if (extent < 0) throw InvalidArgumentError("all elements of `new_shape` must be non-negative");
+        size *= extent;
+    }
+    const Shape result_shape(shape.begin(), shape.end());
+    if (a.size() == 0 || size == 0) return zeros(result_shape, a.dtype(), Order::C, a.device());
+    return take(a.ravel(), arange(Scalar(size), DType::int64, a.device()), std::nullopt, IndexMode::wrap)
+        .reshape(result_shape);
+}
+
 bool may_share_memory(const Array& a, const Array& b) {
     if (a.memory() != b.memory() || a.size() == 0 || b.size() == 0) return false;
     const ByteExtent x = a.extent(), y = b.extent();

@@ -178,6 +178,10 @@ BAD_CALLS = [
     ("empty(3, 'float128')", lambda m: gpukit.empty(3, "float128"), ValueError,
      "gpukit arrays do not hold float128; they hold bool, int8"),
     ("empty(3, object)", lambda m: gpukit.empty(3, object), ValueError, "do not hold object"),
+    # UnsupportedDTypeError is a TypeError too (as Dask's arg-reductions expect of a structured empty_like)
+    ("empty_like(a, structured)", lambda m: gpukit.empty_like(_matrix(), dtype=[("v", "f4"), ("i", "i8")]),
+     TypeError, r"do not hold \[\('v'"),
+    ("zeros(2, 'M8[s]')", lambda m: gpukit.zeros(2, "M8[s]"), gpukit.UnsupportedDTypeError, "do not hold datetime64"),
     ("empty(3, 'foo')", lambda m: gpukit.empty(3, "foo"), TypeError,
      r"dtype must be a numpy.dtype, a type or a name such as 'float32', not a str \('foo'\)"),
     ("full(3, 'a')", lambda m: gpukit.full(3, "a"), TypeError, r"fill_value must be a number .*not a str \('a'\)"),

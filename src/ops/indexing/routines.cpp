@@ -1,11 +1,16 @@
-// src/ops/indexing/routines.cpp: take, put, take_along_axis, put_along_axis, compress, nonzero,
-// argwhere, flatnonzero (gpukit/advanced_indexing.hpp), each planned as one gather or scatter
-// (src/ops/indexing/gather.hpp) or written by the selection kernels (src/ops/indexing/select.hpp).
+// src/ops/indexing/routines.cpp: take, put, take_along_axis, put_along_axis, compress, extract,
+// place, putmask, fill_diagonal, choose, nonzero, argwhere, flatnonzero
+// (gpukit/advanced_indexing.hpp), each planned as one gather or scatter (src/ops/indexing/gather.hpp),
+// written by the selection kernels (src/ops/indexing/select.hpp), or a few of those and ufuncs.
 #include <algorithm>
 
 #include "gpukit/advanced_indexing.hpp"
+#include "gpukit/array_operators.hpp"
+#include "gpukit/creation.hpp"
 #include "gpukit/layout.hpp"
 #include "gpukit/promotion.hpp"
+#include "gpukit/reductions.hpp"
+#include "gpukit/shape_ops.hpp"
 #include "ops/elementwise/collapse.hpp"
 #include "ops/indexing/gather.hpp"
 #include "ops/indexing/select.hpp"
@@ -170,6 +175,86 @@ void put_along_axis(const Array& a, const Array& indices, const Array& values, s
 Array compress(const Array& condition, const Array& a, std::optional<std::int64_t> axis) {
     if (condition.ndim() != 1) throw InvalidArgumentError("condition must be a 1-d array");
     return take(a, detail::flat_positions(condition), axis, IndexMode::raise);
+}
+
+Array extract(const Array& condition, const Array& a) {
+    return take(a.ravel(), flatnonzero(condition), std::nullopt, IndexMode::raise);
+}
+
+void place(const Array& a, const Array& mask, const Array& values) {
+    if (mask.size() != a.size()) throw InvalidArgumentError("place: mask and data must be the same size");
+    const Array chosen = flatnonzero(mask);
+    if (chosen.size() == 0) return;
+    if (values.size() == 0) throw InvalidArgumentError("Cannot insert from an empty array!");
+    put(a, chosen, values, IndexMode::raise);  // put repeats the values from their start
+}
+
+void putmask(const Array& a, const Array& mask, const Array& values) {
+    if (mask.size() != a.size()) throw InvalidArgumentError("putmask: mask and data must be the same size");
+    if (values.size() == 0 || a.size() == 0) return;
+    const Array condition = mask.dtype() == DType::bool_ ? mask : mask != 0;
+    // values.flat[n % values.size] for every n: a gather in mode wrap, unless values is already a's size.
+    const Array cycled =
+        values.size() == a.size()
+            ? values.reshape(a.shape())
+            : take(values.ravel(), arange(Scalar(a.size()), DType::int64, a.device()), std::nullopt, IndexMode::wrap)
+                  .reshape(a.shape());
+    copyto(a, apart_from(cycled, a), Casting::unsafe, condition.reshape(a.shape()));
+}
+
+void fill_diagonal(const Array& a, const Array& value, bool wrap) {
+    if (a.ndim() < 2) throw InvalidArgumentError("array must be at least 2-d");
+    std::int64_t step = 1;
+    std::int64_t end = a.size();
+    if (a.ndim() == 2) {
+        // a.flat[:end:columns + 1]: the diagonal, and with wrap its restarts below a square's end.
+        step = a.shape()[1] + 1;
+        if (!wrap) end = std::min(a.size(), a.shape()[1] * a.shape()[1]);
+    } else {
+        for (std::size_t d = 1; d < a.ndim(); ++d)
+            if (a.shape()[d] != a.shape()[0])
+                throw InvalidArgumentError("All dimensions of input must be of equal length");
+        std::int64_t stride = 1;
+        for (std::size_t d = 0; d + 1 < a.ndim(); ++d) {
+            stride *= a.shape()[d];
+            step += stride;
+        }
+    }
+    if (end == 0 || value.size() == 0) return;
+    put(a, arange(Scalar(std::int64_t{0}), Scalar(end), Scalar(step), DType::int64, a.device()), value,
+        IndexMode::raise);
+}
+
+Array choose(const Array& a, std::span<const Array> choices, IndexMode mode) {
+    if (choices.empty()) throw InvalidArgumentError("0-length sequence.");
+    if (!can_cast(a.dtype(), DType::int64, Casting::safe))
+        throw DTypeError(concat("Cannot cast array data from dtype('", to_string(a.dtype()),
+                                "') to dtype('int64') according to the rule 'safe'"));
+    std::vector<DType> dtypes;
+    std::vector<Array> operands{a};
+    for (const Array& choice : choices) {
+        dtypes.push_back(choice.dtype());
+        operands.push_back(choice);
+    }
+    const DType dtype = result_type(dtypes);
+    const std::vector<Array> broadcast = broadcast_arrays(operands);
+    const auto count = static_cast<std::int64_t>(choices.size());
+    Array keys = broadcast[0].astype(DType::int64);
+    if (mode == IndexMode::raise) {
+        if (keys.size() > 0 && count_nonzero((keys < 0) | (keys >= count)) > 0)
+            throw InvalidArgumentError("invalid entry in choice array");
+    } else if (mode == IndexMode::wrap) {
+        keys = keys % count;  // remainder takes the divisor's sign: -1 is the last choice, as NumPy's
+    } else {
+        keys = where(keys < 0, Scalar(std::int64_t{0}), where(keys >= count, Scalar(count - 1), keys));
+    }
+    // The choices stacked along a new first axis, each element's key taken along it (CuPy stacks too).
+    JoinOptions join;
+    join.dtype = dtype;
+    const Array stacked = stack(std::span<const Array>(broadcast).subspan(1), 0, join);
+    Shape key_shape = keys.shape();
+    key_shape.insert(key_shape.begin(), 1);
+    return take_along_axis(stacked, keys.reshape(key_shape), 0).reshape(keys.shape());
 }
 
 std::vector<Array> nonzero(const Array& a) {

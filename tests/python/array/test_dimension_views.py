@@ -141,3 +141,51 @@ def test_axis_errors_are_numpy_s_axis_error_and_shape_errors_value_errors():
         gpukit.rot90(device, 1, (0, 0))
     with pytest.raises(TypeError, match="gpukit.asarray"):
         gpukit.squeeze(numpy.zeros(3))
+
+
+VIEW_DTYPES = ["bool", "int8", "uint16", "int32", "float32", "int64", "float64", "complex64", "complex128"]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["int16", "float32", "complex128"])
+def test_view_reads_the_same_bytes_as_another_dtype_as_numpy(layout, dtype, rng):
+    # numpy.ndarray.view(dtype): where NumPy can, gpukit's view holds the same bits and shares the
+    # memory; where NumPy cannot (a strided last axis, a 0-d array of another itemsize), both refuse.
+    host, device = layout_pair(rng, layout, dtype)
+    for target in VIEW_DTYPES:
+        try:
+            expected = host.view(target)
+        except ValueError:
+            with pytest.raises(ValueError):
+                device.view(target)
+            continue
+        try:
+            viewed = device.view(target)
+        except ValueError as error:  # a device reads elements only aligned: NumPy's host view need not be
+            assert "aligned" in str(error), (layout, dtype, target)
+            continue
+        assert viewed.dtype == expected.dtype and viewed.shape == expected.shape
+        got = viewed.get()
+        if numpy.dtype(target).kind in "fc":  # nans' payloads: compare bits
+            got, expected = (numpy.ascontiguousarray(v).view(numpy.uint8) for v in (got, expected))
+        numpy.testing.assert_array_equal(got, expected, err_msg=f"{layout} {dtype} as {target}")
+        assert viewed.size == 0 or viewed.data_ptr == device.data_ptr
+    assert device.view().dtype == device.dtype and device.view(gpukit.ndarray).shape == device.shape
+
+
+def test_view_shares_memory_and_refuses_misaligned_reads():
+    data = gpukit.asarray(numpy.arange(16, dtype=numpy.uint8))
+    words = data.view(numpy.uint32)
+    words[0] = 0xFFFFFFFF
+    numpy.testing.assert_array_equal(data.get()[:4], [255] * 4)
+    with pytest.raises(ValueError, match="aligned to 4 bytes"):
+        data[1:5].view(numpy.int32)
+    with pytest.raises(ValueError, match="last axis must be contiguous"):
+        data[::2].view(numpy.int16)
+    with pytest.raises(ValueError, match="0d array"):
+        data[0].view(numpy.int16)
+    with pytest.raises(TypeError):
+        data.view(numpy.int8, type=numpy.ndarray)
+    with pytest.raises(TypeError, match="do not hold"):
+        data.view("U4")
+    numpy.testing.assert_array_equal(data.view(numpy.int8).get(), data.get().view(numpy.int8))

@@ -253,12 +253,17 @@ def test_explicit_edges_with_repeats_bin_as_numpy(rng, dtype):
         numpy.testing.assert_array_equal(host(returned), edges)
 
 
-def test_edges_may_be_a_list(rng):
+@pytest.mark.parametrize("edges", [[-1, 0, 0.5, 2], numpy.array([-1, 0, 0.5, 2]), numpy.array([-2, 0, 3])])
+def test_edges_may_be_a_list_or_a_numpy_array(rng, edges):
+    # Host edges are few: they are copied (Dask hands each chunk the edges it computed on the host).
     x = rng.normal(size=999)
-    hist, edges = gpukit.histogram(gpukit.asarray(x), bins=[-1, 0, 0.5, 2])
-    expected_hist, expected_edges = numpy.histogram(x, bins=[-1, 0, 0.5, 2])
+    hist, returned = gpukit.histogram(gpukit.asarray(x), bins=edges)
+    expected_hist, expected_edges = numpy.histogram(x, bins=edges)
     numpy.testing.assert_array_equal(host(hist), expected_hist)
-    numpy.testing.assert_array_equal(host(edges), expected_edges)
+    numpy.testing.assert_array_equal(host(returned), expected_edges)
+    sample = gpukit.asarray(rng.normal(size=(500, 2)))
+    counts, _ = gpukit.histogramdd(sample, bins=[numpy.asarray(edges), 3])
+    numpy.testing.assert_array_equal(host(counts), numpy.histogramdd(sample.get(), bins=[numpy.asarray(edges), 3])[0])
 
 
 @pytest.mark.parametrize("weights_dtype", ["bool", "int16", "uint64", "int64", "float16", "float32", "float64",

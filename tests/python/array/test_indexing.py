@@ -417,3 +417,92 @@ def test_index_mistakes_raise_what_numpy_raises(rng):
         gpukit.where(array, 1)
     with pytest.raises(TypeError, match="gpukit.asarray"):
         gpukit.where(array, values, 2)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_extract_place_and_putmask_equal_numpy_s(dtype, rng):
+    for name, values, device in layouts(rng, dtype):
+        mask = rng.random(values.shape) < 0.4
+        same(gpukit.extract(gpukit.asarray(mask), device), numpy.extract(mask, values), f"extract {name}")
+        same(numpy.extract(mask, device), numpy.extract(mask, values), f"numpy.extract {name}")
+        fill = host(rng, 3, dtype)
+        expected = values.copy()
+        numpy.place(expected, mask, fill)
+        gpukit.place(device, gpukit.asarray(mask), gpukit.asarray(fill))  # the values repeat in order
+        same(device, expected, f"place {name}")
+        cycled = host(rng, 5, dtype)
+        numpy.putmask(expected, ~mask, cycled)
+        gpukit.putmask(device, gpukit.asarray(~mask), gpukit.asarray(cycled))  # value n % 5 at position n
+        same(device, expected, f"putmask {name}")
+        numpy.putmask(expected, mask, expected[::-1] if expected.ndim == 1 else expected)
+        gpukit.putmask(device, mask, device[::-1] if device.ndim == 1 else device)  # values: a's own memory
+        same(device, expected, f"putmask from itself {name}")
+
+
+def test_place_and_putmask_refuse_what_numpy_refuses():
+    x = gpukit.asarray(numpy.arange(6.0))
+    with pytest.raises(ValueError, match="place: mask and data must be the same size"):
+        gpukit.place(x, gpukit.asarray(numpy.array([True])), gpukit.asarray(numpy.array([1.0])))
+    with pytest.raises(ValueError, match="Cannot insert from an empty array!"):
+        gpukit.place(x, x > 2, gpukit.asarray(numpy.zeros(0)))
+    gpukit.place(x, x > 9, gpukit.asarray(numpy.zeros(0)))  # nothing chosen: no values needed
+    with pytest.raises(ValueError, match="putmask: mask and data must be the same size"):
+        gpukit.putmask(x, gpukit.asarray(numpy.array([True])), 1.0)
+    gpukit.putmask(x, x > 2, gpukit.asarray(numpy.zeros(0)))  # no values: nothing changes, as NumPy's
+    gpukit.putmask(x, x > 2, 2.5)
+    numpy.testing.assert_array_equal(x.get(), [0, 1, 2, 2.5, 2.5, 2.5])
+    with pytest.raises(IndexError, match="index 6 is out of bounds"):
+        gpukit.extract(gpukit.ones(8), x)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "float32", "complex128", "bool"])
+def test_fill_diagonal_equals_numpy_s(dtype, rng):
+    for shape, wrap in (((3, 5), False), ((7, 3), True), ((7, 3), False), ((4, 4, 4), False), ((1, 1), False),
+                        ((0, 3), False), ((5, 5), True)):
+        expected = host(rng, shape, dtype)
+        device = gpukit.asarray(expected)
+        value = host(rng, 2, dtype)
+        numpy.fill_diagonal(expected, value, wrap=wrap)
+        gpukit.fill_diagonal(device, gpukit.asarray(value), wrap=wrap)
+        same(device, expected, f"fill_diagonal {shape} wrap={wrap}")
+    base = host(rng, (6, 8), dtype)
+    view, view_host = gpukit.asarray(base)[::2, ::-2], base[::2, ::-2].copy()
+    numpy.fill_diagonal(view_host, base.flat[0])
+    numpy.fill_diagonal(view, base.flat[0])  # through __array_function__, a strided view, one value
+    same(view, view_host, "fill_diagonal of a strided view")
+    with pytest.raises(ValueError, match="at least 2-d"):
+        gpukit.fill_diagonal(gpukit.zeros(3), 1.0)
+    with pytest.raises(ValueError, match="All dimensions of input must be of equal length"):
+        gpukit.fill_diagonal(gpukit.zeros((2, 3, 2)), 1.0)
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_choose_equals_numpy_s(mode, rng):
+    for dtypes in (("int8", "int8", "int8"), ("int16", "float32", "uint8"), ("complex64", "float64", "bool")):
+        shape = (4, 9)
+        choices = [host(rng, shape if k != 1 else (1, 9), dtype) for k, dtype in enumerate(dtypes)]
+        low, high = (0, 3) if mode == "raise" else (-5, 8)
+        keys = rng.integers(low, high, shape).astype(numpy.int32)
+        expected = numpy.choose(keys, choices, mode=mode)
+        got = gpukit.choose(gpukit.asarray(keys), [gpukit.asarray(c) for c in choices], mode=mode)
+        same(got, expected, f"choose {dtypes} {mode}")
+        same(numpy.choose(gpukit.asarray(keys)[::-1].T, [gpukit.asarray(c).T for c in choices], mode=mode),
+             numpy.choose(keys[::-1].T, [c.T for c in choices], mode=mode), "numpy.choose of a transposed view")
+    stacked = host(rng, (3, 5), "float64")
+    keys = rng.integers(0, 3, 5)
+    same(gpukit.choose(gpukit.asarray(keys), gpukit.asarray(stacked)), numpy.choose(keys, stacked), "stacked choices")
+    out = gpukit.empty(5)
+    assert gpukit.choose(gpukit.asarray(keys), gpukit.asarray(stacked), out=out) is out
+    same(out, numpy.choose(keys, stacked), "choose into out")
+    same(gpukit.choose(gpukit.asarray(numpy.zeros(0, numpy.int64)), [gpukit.zeros(0)]), numpy.zeros(0), "empty")
+
+
+def test_choose_refuses_what_numpy_refuses():
+    choices = [gpukit.zeros(3), gpukit.ones(3)]
+    with pytest.raises(ValueError, match="invalid entry in choice array"):
+        gpukit.choose(gpukit.asarray(numpy.array([0, 2, 1])), choices)
+    with pytest.raises(TypeError, match="Cannot cast array data from dtype\\('float64'\\) to dtype\\('int64'\\)"):
+        gpukit.choose(gpukit.asarray(numpy.array([0.0, 1.0, 1.0])), choices)
+    with pytest.raises(ValueError, match="mode"):
+        gpukit.choose(gpukit.asarray(numpy.array([0, 1, 1])), choices, mode="bad")
+    same(gpukit.choose(gpukit.asarray(numpy.array([0, 1, 1])), choices), numpy.array([0.0, 1.0, 1.0]), "after")

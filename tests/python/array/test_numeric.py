@@ -199,3 +199,55 @@ def test_gradient_equals_numpy_s(dtype, rng):
         gpukit.gradient(gpukit.ones(4), gpukit.ones(3))
     with pytest.raises(ValueError, match="edge_order"):
         gpukit.gradient(gpukit.ones(4), edge_order=3)
+
+
+@pytest.mark.parametrize("dtype", REAL + ["complex64", "bool"])
+def test_insert_equals_numpy_s(dtype, rng):
+    a = random_array(rng, (4, 6), dtype)
+    cases = [
+        (3, random_array(rng, 1, dtype)[0], None),          # one value, flattened
+        (-2, random_array(rng, (2, 6), dtype), 0),           # one block of two rows
+        (1, random_array(rng, (2, 1), dtype), 1),            # a column block, broadcast along the rows
+        ([3, 1, 1, -1, 6], random_array(rng, (5,), dtype), 1),  # repeated places keep their order
+        ([0, 4], random_array(rng, (1, 6), dtype), 0),
+        (slice(None, None, 2), random_array(rng, 1, dtype), 1),
+        (numpy.array([True, False, True, False]), random_array(rng, (2, 6), dtype), 0),
+        ([], random_array(rng, 0, dtype), None),
+    ]
+    for obj, values, axis in cases:
+        expected = numpy.insert(a, obj, values, axis=axis)
+        device_obj = gpukit.asarray(obj) if isinstance(obj, numpy.ndarray) else obj
+        got = gpukit.insert(gpukit.asarray(a), device_obj, gpukit.asarray(values), axis=axis)
+        assert got.dtype == expected.dtype and got.shape == expected.shape, (obj, axis)
+        numpy.testing.assert_array_equal(got.get(), expected, err_msg=f"insert {obj} axis={axis}")
+    got = numpy.insert(gpukit.asarray(a)[::-1, ::2], [1, 2], 7, axis=1)  # a view, a weak number, NumPy's name
+    numpy.testing.assert_array_equal(got.get(), numpy.insert(a[::-1, ::2], [1, 2], 7, axis=1))
+    numpy.testing.assert_array_equal(gpukit.insert(gpukit.asarray(numpy.arange(4)), 1, 2.7).get(),
+                                     numpy.insert(numpy.arange(4), 1, 2.7))  # values cast as NumPy casts them
+
+
+def test_insert_refuses_what_numpy_refuses():
+    x = gpukit.asarray(numpy.arange(4))
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 4"):
+        gpukit.insert(x, 7, 9)
+    with pytest.raises(IndexError, match="index -6 is out of bounds for axis 0 with size 4"):
+        gpukit.insert(x, [1, -6], 9)
+    with pytest.raises(ValueError, match="one dimensional or scalar"):
+        gpukit.insert(x, gpukit.asarray(numpy.array([[1]])), 9)
+    with pytest.raises(IndexError, match="integer"):
+        gpukit.insert(x, gpukit.asarray(numpy.array([1.5])), 9)
+    with pytest.raises(numpy.exceptions.AxisError):
+        gpukit.insert(x, 1, 9, axis=1)
+
+
+@pytest.mark.parametrize("dtype", REAL + ["complex128"])
+def test_resize_repeats_the_elements_as_numpy_s(dtype, rng):
+    a = random_array(rng, (3, 5), dtype)
+    for shape in ((2, 4), 31, (4, 0), (1,), (6, 5, 2)):
+        got = gpukit.resize(gpukit.asarray(a)[:, ::-2], shape)
+        expected = numpy.resize(a[:, ::-2], shape)
+        assert got.shape == expected.shape and got.dtype == expected.dtype
+        numpy.testing.assert_array_equal(got.get(), expected)
+    numpy.testing.assert_array_equal(numpy.resize(gpukit.zeros(0, dtype), 3).get(), numpy.zeros(3, dtype))
+    with pytest.raises(ValueError, match="must be non-negative"):
+        gpukit.resize(gpukit.asarray(a), (-1,))
