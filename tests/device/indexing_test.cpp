@@ -441,5 +441,37 @@ TEST_F(Indexing, AlongAxisAndCompress) {
     EXPECT_THROW(compress(bools({true}, {1, 1}), a), InvalidArgumentError);
 }
 
+TEST_F(Indexing, ExtractPlacePutmaskFillDiagonalAndChoose) {
+    const Array a = make({1, 2, 3, 4, 5, 6}, {2, 3}, DType::int32);
+    const Array mask = bools({true, false, true, false, false, true}, {2, 3});
+    EXPECT_EQ(doubles(extract(mask, a)), (std::vector<double>{1, 3, 6}));
+
+    Array placed = a.copy();
+    place(placed, mask, make({10, 20}, {2}, DType::int32));  // the values repeat in order
+    EXPECT_EQ(doubles(placed), (std::vector<double>{10, 2, 20, 4, 5, 10}));
+    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, place(placed, bools({true}, {1}), a)),
+                    "place: mask and data must be the same size");
+
+    Array masked = a.copy();
+    putmask(masked, mask, make({-1, -2, -3, -4}, {4}, DType::float64));  // value n % 4 at position n
+    EXPECT_EQ(doubles(masked), (std::vector<double>{-1, 2, -3, 4, 5, -2}));
+
+    Array square = Array::empty({3, 4}, DType::float32, Device::current());
+    square.fill(0.0f);
+    fill_diagonal(square, make({7, 8}, {2}, DType::float32));
+    EXPECT_EQ(doubles(square), (std::vector<double>{7, 0, 0, 0, 0, 8, 0, 0, 0, 0, 7, 0}));
+    EXPECT_THROW(fill_diagonal(Array::empty({2, 3, 2}, DType::float32, Device::current()), square),
+                 InvalidArgumentError);
+
+    const Array choices[] = {make({1, 2, 3}, {3}, DType::int16), make({10}, {1}, DType::float32)};
+    const Array chosen = choose(int64s({1, 0, 1}, {3}), choices);
+    EXPECT_EQ(chosen.dtype(), DType::float32);
+    EXPECT_EQ(doubles(chosen), (std::vector<double>{10, 2, 10}));
+    EXPECT_EQ(doubles(choose(int64s({-1, 5, 0}, {3}), choices, IndexMode::wrap)), (std::vector<double>{10, 10, 3}));
+    EXPECT_EQ(doubles(choose(int64s({-1, 5, 0}, {3}), choices, IndexMode::clip)), (std::vector<double>{1, 10, 3}));
+    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, choose(int64s({2, 0, 0}, {3}), choices)),
+                    "invalid entry in choice array");
+}
+
 }  // namespace
 }  // namespace gpukit::testing

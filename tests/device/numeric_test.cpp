@@ -50,5 +50,24 @@ TEST_F(Numeric, IndexArithmeticAppendDeleteAndOverlap) {
     EXPECT_TRUE(may_share_memory(a.index({Slice{0, 6, 2}}), a.index({Slice{1, 6, 2}})));
 }
 
+TEST_F(Numeric, InsertResizeAndView) {
+    const Array a = of({1, 2, 3, 4});
+    const Array places = Array::from_host(std::span<const std::int64_t>(std::vector<std::int64_t>{3, 1, 1}), {3});
+    EXPECT_EQ(insert(a, places, of({10, 11, 12})).to_vector<double>(), (Values{1, 11, 12, 2, 3, 10, 4}));
+    const Array one_place = Array::from_host(std::span<const std::int64_t>(std::vector<std::int64_t>{-1}), {});
+    EXPECT_EQ(insert(a, one_place, of({7, 8})).to_vector<double>(), (Values{1, 2, 3, 7, 8, 4}));
+    const Array outside = Array::from_host(std::span<const std::int64_t>(std::vector<std::int64_t>{5}), {1});
+    EXPECT_THROW(insert(a, outside, of({0})), IndexError);
+    const std::int64_t shape[] = {2, 3};
+    EXPECT_EQ(resize(a, shape).to_vector<double>(), (Values{1, 2, 3, 4, 1, 2}));
+    const std::int64_t negative[] = {-1};
+    EXPECT_THROW(resize(a, negative), InvalidArgumentError);
+    const Array words = a.view(DType::int32);  // a float64 as two 32-bit halves
+    EXPECT_EQ(words.shape(), (Shape{8}));
+    EXPECT_EQ(words.view(DType::float64).to_vector<double>(), (Values{1, 2, 3, 4}));
+    EXPECT_THROW(a.index({Slice{{}, {}, 2}}).view(DType::int32), InvalidArgumentError);    // last axis strided
+    EXPECT_THROW(words.index({Slice{1, {}}}).view(DType::float64), InvalidArgumentError);  // misaligned
+}
+
 }  // namespace
 }  // namespace gpukit::testing
