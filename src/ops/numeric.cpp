@@ -494,7 +494,7 @@ Array insert(const Array& a, const Array& positions, const Array& values, std::o
         const Array block = moveaxis(converted, from, to);
         const std::int64_t added = block.shape()[along];
         shape[along] += added;
-        const Array result = empty(shape, source.dtype(), Order::C, device);
+        Array result = empty(shape, source.dtype(), Order::C, device);
         copyto(slice_along(result, along, Slice{0, place}), slice_along(source, along, Slice{0, place}));
         copyto(slice_along(result, along, Slice{place, place + added}), block, Casting::unsafe);
         copyto(slice_along(result, along, Slice{place + added, n + added}),
@@ -515,7 +515,7 @@ Array insert(const Array& a, const Array& positions, const Array& values, std::o
     const Array old_index = arange(Scalar(n), DType::int64, device);
     const Array old_places = add(old_index, searchsorted(take(keys, order), old_index, Side::right));
     shape[along] += count;
-    const Array result = empty(shape, source.dtype(), Order::C, device);
+    Array result = empty(shape, source.dtype(), Order::C, device);
     setitem(result, along_axis_key(result.ndim(), along, old_places), source);
     setitem(result, along_axis_key(result.ndim(), along, new_places), converted);
     return result;
