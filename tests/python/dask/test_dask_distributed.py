@@ -168,8 +168,11 @@ def test_a_worker_without_a_device_gives_the_client_its_error():
     """A worker whose backend has no device (the CUDA backend with no GPU visible) fails its tasks with
     the device's error, raised on the client; arrays sent to it do not stall the computation."""
     environment = {"GPUKIT_BACKEND": "cuda", "CUDA_VISIBLE_DEVICES": ""}
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                  env=environment) as cluster, distributed.Client(cluster) as client:
+    # No work stealing (one worker has nothing to steal): its scheduler extension keeps the erred tasks,
+    # and with them the client's array, past the cluster's close (distributed 2026.8).
+    with dask.config.set({"distributed.scheduler.work-stealing": False}), \
+            distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                     env=environment) as cluster, distributed.Client(cluster) as client:
         made_there = da.from_array(numpy.arange(100.0), chunks=50).map_blocks(gpukit.asarray)
         with pytest.raises(gpukit.GpukitError):
             client.compute(made_there.sum()).result(timeout=60)
