@@ -29,6 +29,7 @@
 #include "gpukit/memory_pool.hpp"
 #include "gpukit/module.hpp"
 #include "gpukit/numeric.hpp"
+#include "gpukit/polynomial.hpp"
 #include "gpukit/promotion.hpp"
 #include "gpukit/quantiles.hpp"
 #include "gpukit/random.hpp"

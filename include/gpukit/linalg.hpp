@@ -200,5 +200,36 @@ Array matrix_rank(const Array& a, const std::optional<Array>& tol = std::nullopt
 // identities of a's dtype, n < 0 powers of inv(a).
 Array matrix_power(const Array& a, std::int64_t n);
 
+struct EigResult {
+    Array eigenvalues;   // of the real dtype where every one is real (real input), else complex
+    Array eigenvectors;  // one per column, each of unit 2-norm (LAPACK geev's), dtype as eigenvalues
+};
+// The eigenvalues and right eigenvectors of general (non-symmetric) square matrices, as
+// numpy.linalg.eig, from the solver library's geev. A real matrix's result is real when every
+// eigenvalue of the whole stack is (NumPy's rule; deciding it waits for the device), else complex;
+// LinAlgError "Eigenvalues did not converge" where geev does not.
+EigResult eig(const Array& a);
+// The eigenvalues only (numpy.linalg.eigvals), in eig's dtype.
+Array eigvals(const Array& a);
+
+// numpy.linalg.cond: the condition numbers in the order `p` (none, 2, -2: the ratio of the extreme
+// singular values, of any matrices; 'fro', 'nuc', 1, -1, inf, -inf: norm(a) * norm(inv(a)) of
+// square ones, the inverse computed in float64 or complex128 as NumPy's). A singular matrix gives
+// inf (a nan that a's own nans did not cause becomes inf); the real dtype of the solver dtype.
+// LinAlgError "cond is not defined on empty arrays" for 0 x n matrices, and NumPy's others.
+Array cond(const Array& a, const std::optional<NormOrder>& p = std::nullopt);
+// numpy.linalg.multi_dot: the product of two or more arrays, parenthesised to cost the fewest scalar
+// multiplications (NumPy's chain order, so results round alike); the first array may be 1-D (a
+// row), the last 1-D (a column), their axes dropped from the result. InvalidArgumentError for fewer
+// than two arrays, LinAlgError for others than 2-D ones. `out` as dot's, for the last product.
+Array multi_dot(std::span<const Array> arrays, const std::optional<Array>& out = std::nullopt);
+// numpy.linalg.tensorinv: the inverse of `a` taken as a matrix of its first `ind` axes' elements by
+// its others', shaped a.shape[ind:] + a.shape[:ind]. InvalidArgumentError for ind <= 0.
+Array tensorinv(const Array& a, std::int64_t ind = 2);
+// numpy.linalg.tensorsolve: x with tensordot(a, x, x.ndim) == b, x of a's trailing shape (after
+// moving `axes` of a to its end, in order). LinAlgError unless the two parts of a hold as many
+// elements; AxisError for an axis a does not have.
+Array tensorsolve(const Array& a, const Array& b, const std::optional<std::vector<std::int64_t>>& axes = std::nullopt);
+
 }  // namespace linalg
 }  // namespace gpukit

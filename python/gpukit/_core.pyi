@@ -2357,6 +2357,16 @@ def kron(a: object | None, b: object | None) -> ndarray:
 def trace(a: object | None, offset: object = 0, axis1: object = 0, axis2: object = 1, dtype: object | None = None, out: object | None = None) -> ndarray:
     """The sums along the diagonals, as numpy.trace."""
 
+def polyval(p: object | None, x: object | None) -> ndarray:
+    """
+    The polynomial with coefficients p (highest power first) at x, by Horner's rule, as numpy.polyval.
+    """
+
+def polyfit(x: object | None, y: object | None, deg: object, rcond: object | None = None, full: object = False, w: object | None = None, cov: object = False) -> object:
+    """
+    The least-squares polynomial fit of degree deg (coefficients highest power first), as numpy.polyfit: with full=True also (residuals, rank, singular values, rcond); with cov, the covariance matrix.
+    """
+
 def quantile(a: object | None, q: object | None, axis: object | None = None, out: object | None = None, overwrite_input: object = False, method: object = 'linear', keepdims: object = False, *, interpolation: object | None = None) -> ndarray:
     """The q-th quantiles (q in [0, 1]) over `axis`, as numpy.quantile."""
 

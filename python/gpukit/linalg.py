@@ -2,7 +2,7 @@
 
 The solvers run on the device's solver library (cuSOLVER on CUDA, LAPACK on the simulator) over
 stacks of matrices in the last two axes. Where NumPy returns several arrays, so does gpukit, in
-named tuples of NumPy's names (``EighResult``, ``SVDResult``, ``QRResult``, ``SlogdetResult``,
+named tuples of NumPy's names (``EigResult``, ``EighResult``, ``SVDResult``, ``QRResult``, ``SlogdetResult``,
 ``LstsqResult`` is a plain tuple as NumPy's). Errors: :class:`LinAlgError`, a
 ``numpy.linalg.LinAlgError``.
 """
@@ -22,6 +22,11 @@ det = _native.det
 lstsq = _native.lstsq
 matrix_rank = _native.matrix_rank
 matrix_power = _native.matrix_power
+eigvals = _native.eigvals
+cond = _native.cond
+multi_dot = _native.multi_dot
+tensorinv = _native.tensorinv
+tensorsolve = _native.tensorsolve
 vector_norm = _native.vector_norm
 matrix_norm = _native.matrix_norm
 cross = _native.cross
@@ -48,6 +53,11 @@ def outer(x1, x2, /):
         if getattr(x, "ndim", None) != 1:
             raise ValueError(f"linalg.outer: {name} must be 1-dimensional, not of shape {getattr(x, 'shape', ())}")
     return _core.outer(x1, x2)
+
+
+class EigResult(NamedTuple):
+    eigenvalues: object
+    eigenvectors: object
 
 
 class EighResult(NamedTuple):
@@ -105,6 +115,11 @@ def svdvals(x, /):
     return _native.svd(x, False, False, False)[0]
 
 
+def eig(a):
+    """Eigenvalues and right eigenvectors of general square matrices, as numpy.linalg.eig: EigResult."""
+    return EigResult(*_native.eig(a))
+
+
 def eigh(a, UPLO="L"):  # noqa: N803 (NumPy's name)
     """Eigenvalues and eigenvectors of Hermitian matrices, as numpy.linalg.eigh."""
     return EighResult(*_native.eigh(a, UPLO))
@@ -129,8 +144,8 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_unset):
 
 
 __all__ = [
-    "EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cross", "det", "diagonal",
-    "eigh", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose",
-    "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot",
-    "vector_norm",
+    "EigResult", "EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond", "cross",
+    "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power",
+    "matrix_rank", "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd",
+    "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm",
 ]

@@ -43,6 +43,7 @@ void bind_jit_launch(nanobind::module_& m);
 void bind_elementwise_kernel(nanobind::module_& m);
 void bind_reduction_kernel(nanobind::module_& m);
 void bind_linalg(nanobind::module_& m);
+void bind_polynomial(nanobind::module_& m);
 void bind_fft(nanobind::module_& m);
 void bind_quantiles(nanobind::module_& m);
 void bind_random(nanobind::module_& m);

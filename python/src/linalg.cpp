@@ -200,6 +200,68 @@ void bind_solvers(nb::module_& linalg) {
             return linalg::matrix_power(x, power);
         },
         "a"_a.none(), "n"_a, "a to the integer power n, as numpy.linalg.matrix_power.");
+    linalg.def(
+        "eig",
+        [](nb::handle a) {
+            const Array& x = to_array(a, "a");
+            GilRelease unlocked;
+            linalg::EigResult r = linalg::eig(x);
+            return std::make_tuple(r.eigenvalues, r.eigenvectors);
+        },
+        "a"_a.none(),
+        "(eigenvalues, eigenvectors) of general square matrices, as numpy.linalg.eig (real where every eigenvalue "
+        "of a real input is).");
+    linalg.def(
+        "eigvals",
+        [](nb::handle a) {
+            const Array& x = to_array(a, "a");
+            GilRelease unlocked;
+            return linalg::eigvals(x);
+        },
+        "a"_a.none(), "The eigenvalues of general square matrices, as numpy.linalg.eigvals.");
+    linalg.def(
+        "cond",
+        [](nb::handle x, nb::handle p) {
+            const Array& a = to_array(x, "x");
+            const std::optional<linalg::NormOrder> order = to_order(p);
+            GilRelease unlocked;
+            return linalg::cond(a, order);
+        },
+        "x"_a.none(), "p"_a.none() = nb::none(),
+        "The condition numbers in the norm p (None, 2, -2, 'fro', 'nuc', inf, -inf, 1, -1), as numpy.linalg.cond.");
+    linalg.def(
+        "multi_dot",
+        [](nb::handle arrays, nb::handle out) {
+            const std::vector<Array> operands = to_arrays(arrays, "arrays");
+            std::optional<Array> into;
+            if (!out.is_none()) into = to_array(out, "out");
+            GilRelease unlocked;
+            return linalg::multi_dot(operands, into);
+        },
+        "arrays"_a, nb::kw_only(), "out"_a.none() = nb::none(),
+        "The product of two or more arrays in the cheapest order, as numpy.linalg.multi_dot.");
+    linalg.def(
+        "tensorinv",
+        [](nb::handle a, nb::handle ind) {
+            const Array& x = to_array(a, "a");
+            const std::int64_t split = to_int64(ind, "ind");
+            GilRelease unlocked;
+            return linalg::tensorinv(x, split);
+        },
+        "a"_a.none(), "ind"_a = 2,
+        "The inverse of a tensor as a matrix of its first ind axes, as numpy.linalg.tensorinv.");
+    linalg.def(
+        "tensorsolve",
+        [](nb::handle a, nb::handle b, nb::handle axes) {
+            const Array& x = to_array(a, "a");
+            const Array& y = to_array(b, "b");
+            std::optional<std::vector<std::int64_t>> moved;
+            if (!axes.is_none()) moved = to_axes(axes, "axes");
+            GilRelease unlocked;
+            return linalg::tensorsolve(x, y, moved);
+        },
+        "a"_a.none(), "b"_a.none(), "axes"_a.none() = nb::none(),
+        "x with tensordot(a, x, x.ndim) == b, as numpy.linalg.tensorsolve.");
 }
 
 }  // namespace

@@ -36,6 +36,7 @@ NB_MODULE(_core, m) {
     bind_elementwise_kernel(m);
     bind_reduction_kernel(m);
     bind_linalg(m);
+    bind_polynomial(m);
     bind_fft(m);
     bind_quantiles(m);
     bind_random(m);

@@ -1,5 +1,5 @@
 // src/backends/solver_library.hpp: the dense solvers a backend offers (LAPACK's names): LU, Cholesky,
-// QR, SVD and the Hermitian eigensolver, on batches of column-major matrices in device memory.
+// QR, SVD, the Hermitian and the general eigensolvers, on batches of column-major matrices in device memory.
 //
 // gpukit.linalg (src/ops/linalg/) is written once against this; the CUDA backend serves it with
 // cuSOLVER, the simulator with the host's LAPACK. Every call only enqueues work on `stream` and
@@ -77,6 +77,13 @@ public:
     // from `triangle`, and, with `vectors`, the orthonormal eigenvectors over a, one per column.
     virtual void heevd(const SolverBatch& batch, bool vectors, Triangle triangle, const PackedMatrices& a,
                        std::uint64_t w) = 0;
+    // Eigenvalues of general n x n matrices (a is overwritten), in LAPACK's order, into `w`: n
+    // complex numbers per matrix (complex64 for float32 and complex64 batches, complex128 for the
+    // others), a real matrix's conjugate pairs one after the other, the positive imaginary part
+    // first. With vr.address, the right eigenvectors too, one per column, each of unit 2-norm with
+    // its largest component real; a real matrix's are packed as LAPACK's: a pair's vector is
+    // vr[:, j] + i vr[:, j + 1] (and its conjugate for the second eigenvalue of the pair).
+    virtual void geev(const SolverBatch& batch, const PackedMatrices& a, std::uint64_t w, const PackedMatrices& vr) = 0;
 };
 
 }  // namespace gpukit::detail

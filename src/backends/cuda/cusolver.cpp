@@ -1,5 +1,6 @@
 // src/backends/cuda/cusolver.cpp: cuSOLVER's dense routines (the legacy typed API: S, D, C, Z
-// getrf, getrs, potrf, geqrf, orgqr/ungqr, gesvd, syevd/heevd), loaded at run time.
+// getrf, getrs, potrf, geqrf, orgqr/ungqr, gesvd, syevd/heevd; and the 64-bit API's Xgeev, which
+// has no typed form), loaded at run time.
 //
 // Nothing of cuSOLVER is linked or included: the entry points are declared here from NVIDIA's
 // cuSOLVER documentation, so gpukit builds where the CUDA toolkit has no cuSOLVER headers (where it
@@ -14,6 +15,7 @@
 #include <dlfcn.h>
 
 #include <complex>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -39,6 +41,17 @@ constexpr Status status_success = 0;
 constexpr int fill_lower = 0, fill_upper = 1;    // cublasFillMode_t
 constexpr int op_n = 0, op_t = 1;                // cublasOperation_t
 constexpr int eig_novector = 0, eig_vector = 1;  // cusolverEigMode_t
+using Params = void*;                            // cusolverDnParams_t
+// cudaDataType of each element type.
+constexpr int data_type(DType dtype) {
+    switch (dtype) {
+        case DType::float32: return 0;     // CUDA_R_32F
+        case DType::float64: return 1;     // CUDA_R_64F
+        case DType::complex64: return 4;   // CUDA_C_32F
+        case DType::complex128: return 5;  // CUDA_C_64F
+        default: return -1;
+    }
+}
 
 const char* status_name(Status status) {
     switch (status) {
@@ -82,10 +95,25 @@ struct DnFunctions {
     Status (*heevd)(Handle, int jobz, int uplo, int n, T* a, int lda, R* w, T* work, int lwork, int* info) = nullptr;
 };
 
+// The 64-bit API's general eigensolver (CUDA 12.6 and later), its types given at run time.
+struct GeevFunctions {
+    Status (*create_params)(Params*) = nullptr;
+    Status (*buffer_size)(Handle, Params, int jobvl, int jobvr, std::int64_t n, int type_a, const void* a,
+                          std::int64_t lda, int type_w, const void* w, int type_vl, const void* vl, std::int64_t ldvl,
+                          int type_vr, const void* vr, std::int64_t ldvr, int compute_type, std::size_t* device_bytes,
+                          std::size_t* host_bytes) = nullptr;
+    Status (*geev)(Handle, Params, int jobvl, int jobvr, std::int64_t n, int type_a, void* a, std::int64_t lda,
+                   int type_w, void* w, int type_vl, void* vl, std::int64_t ldvl, int type_vr, void* vr,
+                   std::int64_t ldvr, int compute_type, void* device_work, std::size_t device_bytes, void* host_work,
+                   std::size_t host_bytes, int* info) = nullptr;
+};
+
 struct Cusolver {
     std::string path;
     Status (*create)(Handle*) = nullptr;
     Status (*set_stream)(Handle, Stream) = nullptr;
+    // Null where cuSOLVER predates Xgeev: only gpukit.linalg.eig and eigvals then refuse to run.
+    GeevFunctions geev;
     DnFunctions<float> s;
     DnFunctions<double> d;
     DnFunctions<std::complex<float>> c;
@@ -160,6 +188,12 @@ const Cusolver& cusolver() {
         resolve(library, 'D', api.d, missing);
         resolve(library, 'C', api.c, missing);
         resolve(library, 'Z', api.z, missing);
+        const auto optional = [&](auto& slot, const char* name) {
+            slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(library.symbol(name));
+        };
+        optional(api.geev.create_params, "cusolverDnCreateParams");
+        optional(api.geev.buffer_size, "cusolverDnXgeev_bufferSize");
+        optional(api.geev.geev, "cusolverDnXgeev");
         if (!missing.empty())
             throw BackendUnavailableError(
                 concat("cuSOLVER at ", api.path, " lacks ", missing, ", which gpukit.linalg needs: it is too old"));
@@ -299,6 +333,42 @@ public:
         });
     }
 
+    void geev(const SolverBatch& batch, const PackedMatrices& a, std::uint64_t w, const PackedMatrices& vr) override {
+        const GeevFunctions& f = api_.geev;
+        if (!f.create_params || !f.buffer_size || !f.geev)
+            throw BackendUnavailableError(concat("cuSOLVER at ", api_.path,
+                                                 " lacks cusolverDnXgeev (CUDA 12.6 and later have it), which "
+                                                 "gpukit.linalg.eig and eigvals need"));
+        run(batch, "compute eigenvalues (Xgeev)", [&]<class T>(const DnFunctions<T>&, Handle h) {
+            const std::int64_t n = a.rows, ld = std::max<std::int64_t>(1, n);
+            const int type = data_type(batch.dtype);
+            // A real matrix's eigenvalues as complex numbers (cuSOLVER's second form, LAPACK's order).
+            const int w_type = type == data_type(DType::float32)   ? data_type(DType::complex64)
+                               : type == data_type(DType::float64) ? data_type(DType::complex128)
+                                                                   : type;
+            const int jobvr = vr.address ? eig_vector : eig_novector;
+            const std::int64_t ldvr = vr.address ? ld : 1;
+            if (!params_) check(f.create_params(&params_), "create cuSOLVER parameters", api_.path);
+            std::size_t device_bytes = 0, host_bytes = 0;
+            check(f.buffer_size(h, params_, eig_novector, jobvr, n, type, at<T>(a.address), ld, w_type, at<T>(w), type,
+                                nullptr, 1, type, vr.address ? at<T>(vr.address) : nullptr, ldvr, type, &device_bytes,
+                                &host_bytes),
+                  "size the workspace of Xgeev", api_.path);
+            void* device_work = at<char>(batch.scratch.allocate(std::max<std::size_t>(device_bytes, 1)));
+            // cuSOLVER states no lifetime for the host workspace: it is the library's, kept (and
+            // only ever grown) for the process rather than freed when the call returns.
+            if (host_work_.size() < std::max<std::size_t>(host_bytes, 1))
+                host_work_.resize(std::max<std::size_t>(host_bytes, 1));
+            const std::int64_t w_bytes = n * (w_type == data_type(DType::complex128) ? 16 : 8);
+            for (std::int64_t i = 0; i < batch.count; ++i)
+                check(f.geev(h, params_, eig_novector, jobvr, n, type, at<T>(a.address, i * n * n), ld, w_type,
+                             at<char>(w, i * w_bytes), type, nullptr, 1, type,
+                             vr.address ? at<T>(vr.address, i * n * n) : nullptr, ldvr, type, device_work, device_bytes,
+                             host_work_.data(), host_bytes, at<int>(batch.info, i)),
+                      "compute eigenvalues (Xgeev)", api_.path);
+        });
+    }
+
 private:
     template <class T>
     static std::size_t bytes(int elements) {
@@ -326,6 +396,8 @@ private:
     const Cusolver& api_;
     std::mutex mutex_;
     Handle handle_ = nullptr;
+    Params params_ = nullptr;      // Xgeev's (default) parameters, created on its first use
+    std::vector<char> host_work_;  // Xgeev's host workspace
 };
 
 }  // namespace
@@ -343,6 +415,7 @@ static_assert(CUSOLVER_STATUS_SUCCESS == 0 && CUSOLVER_STATUS_INVALID_WORKSPACE 
 static_assert(CUBLAS_FILL_MODE_LOWER == 0 && CUBLAS_FILL_MODE_UPPER == 1);
 static_assert(CUBLAS_OP_N == 0 && CUBLAS_OP_T == 1);
 static_assert(CUSOLVER_EIG_MODE_NOVECTOR == 0 && CUSOLVER_EIG_MODE_VECTOR == 1);
+static_assert(CUDA_R_32F == 0 && CUDA_R_64F == 1 && CUDA_C_32F == 4 && CUDA_C_64F == 5);
 static_assert(sizeof(cuDoubleComplex) == sizeof(std::complex<double>) &&
               sizeof(cuComplex) == sizeof(std::complex<float>));
 #endif

@@ -51,7 +51,14 @@ struct LapackFunctions {
                   const int* lwork, int* iwork, const int* liwork, int* info, Length, Length) = nullptr;
     void (*heevd)(const char* jobz, const char* uplo, const int* n, T* a, const int* lda, R* w, T* work,
                   const int* lwork, R* rwork, const int* lrwork, int* iwork, const int* liwork, int* info, Length,
-                  Length) = nullptr;
+                  Length) =
+        nullptr;  // Real types: the eigenvalues' real and imaginary parts apart; complex ones: w, and rwork.
+    void (*geev_real)(const char* jobvl, const char* jobvr, const int* n, T* a, const int* lda, T* wr, T* wi, T* vl,
+                      const int* ldvl, T* vr, const int* ldvr, T* work, const int* lwork, int* info, Length,
+                      Length) = nullptr;
+    void (*geev_complex)(const char* jobvl, const char* jobvr, const int* n, T* a, const int* lda, T* w, T* vl,
+                         const int* ldvl, T* vr, const int* ldvr, T* work, const int* lwork, R* rwork, int* info,
+                         Length, Length) = nullptr;
 };
 
 struct Lapack {
@@ -83,10 +90,12 @@ void resolve(const DynamicLibrary& library, char prefix, LapackFunctions<T>& f, 
         get(f.orgqr, "ungqr");
         get(f.gesvd_complex, "gesvd");
         get(f.heevd, "heevd");
+        get(f.geev_complex, "geev");
     } else {
         get(f.orgqr, "orgqr");
         get(f.gesvd_real, "gesvd");
         get(f.syevd, "syevd");
+        get(f.geev_real, "geev");
     }
 }
 
@@ -301,6 +310,47 @@ public:
         });
         wrote(batch, a);
         wrote(batch, w, batch.count * a.rows * real_itemsize(batch.dtype));
+    }
+
+    void geev(const SolverBatch& batch, const PackedMatrices& a, std::uint64_t w, const PackedMatrices& vr) override {
+        dispatch(batch, [&]<class T>(const LapackFunctions<T>& f) {
+            using R = typename RealOf<T>::type;
+            const int n = to_int(a.rows, "n");
+            const std::int64_t count = batch.count;
+            const std::uint64_t address = a.address, vectors = vr.address, info = batch.info;
+            return [&f, n, count, address, w, vectors, info] {
+                const int ld = std::max(1, n), unused_ld = 1;
+                const char no = 'N', jobvr = vectors ? 'V' : 'N';
+                T unused{};
+                const auto vr_of = [&](std::int64_t i) { return vectors ? at<T>(vectors, i * n * n) : &unused; };
+                // A real matrix's eigenvalues come as two arrays, which w interleaves as complex numbers.
+                std::vector<T> wr(static_cast<std::size_t>(n)), wi(static_cast<std::size_t>(n));
+                std::vector<R> rwork(static_cast<std::size_t>(std::max(1, 2 * n)));
+                const int ldvr = vectors ? ld : 1;
+                const auto call = [&](std::int64_t i, T* work, const int* lwork, int* status) {
+                    if constexpr (is_complex_v<T>)
+                        f.geev_complex(&no, &jobvr, &n, at<T>(address, i * n * n), &ld, at<T>(w, i * n), &unused,
+                                       &unused_ld, vr_of(i), &ldvr, work, lwork, rwork.data(), status, 1, 1);
+                    else
+                        f.geev_real(&no, &jobvr, &n, at<T>(address, i * n * n), &ld, wr.data(), wi.data(), &unused,
+                                    &unused_ld, vr_of(i), &ldvr, work, lwork, status, 1, 1);
+                };
+                T size{};
+                int query = -1, status = 0;
+                call(0, &size, &query, &status);
+                const int lwork = queried(size);
+                std::vector<T> work(static_cast<std::size_t>(lwork));
+                for (std::int64_t i = 0; i < count; ++i) {
+                    call(i, work.data(), &lwork, at<int>(info, i));
+                    if constexpr (!is_complex_v<T>)
+                        for (std::size_t j = 0; j < wr.size(); ++j)
+                            at<std::complex<T>>(w)[i * n + static_cast<std::int64_t>(j)] = {wr[j], wi[j]};
+                }
+            };
+        });
+        wrote(batch, a);
+        wrote(batch, w, batch.count * a.rows * 2 * real_itemsize(batch.dtype));
+        if (vr.address) wrote(batch, vr);
     }
 
 private:

@@ -34,6 +34,10 @@ Array from_column_major(const Array& buffer);
 // The matrices of the batch axes of `shape` (all but the last two).
 std::int64_t batch_count(const Shape& shape);
 
+// The inverses of the matrices in `a`'s last two axes, computed in `dtype`, NaN wherever LU finds a
+// matrix singular: NumPy's inverse under errstate(all='ignore'), which cond takes.
+Array inverse_or_nan(const Array& a, DType dtype);
+
 // One call of the solver library on the current stream of `device`: its batch, info words and
 // workspaces. Arrays given to it (address()) stay alive and are ordered on the stream.
 class SolverCall {
@@ -48,6 +52,9 @@ public:
     // Reads the info words back (waits for the stream): the first matrix whose info is positive,
     // or -1 when none. A negative info (an argument the library refused) is an internal error.
     std::int64_t first_failure(std::string_view routine) const;
+    // The info words themselves (int32, one per matrix), for results that mark failed matrices
+    // rather than throw.
+    const Array& info() const { return info_; }
 
 private:
     class Scratch;

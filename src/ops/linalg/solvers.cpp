@@ -92,6 +92,23 @@ Array solve(const Array& a, const Array& b) {
     return vector ? rhs : detail::from_column_major(rhs);
 }
 
+namespace {
+
+// The inverses of a's n x n matrices from the LU factors `lu_call` computes (its info words say
+// which were singular).
+Array invert(const Array& a, DType dtype, const SolverCall& lu_call) {
+    const std::int64_t n = a.shape().back();
+    const Factors f = factor(a, dtype, &lu_call);
+    // (A^T)^-1 in column-major order is A^-1 in C order.
+    Array x = broadcast_to(identity(n, dtype, a.device()), a.shape()).copy(Order::C);
+    const SolverCall solve_call(a.device(), dtype, lu_call.batch().count);
+    solve_call.library().getrs(solve_call.batch(), /*transpose=*/false, solve_call.matrices(f.lu, n, n),
+                               solve_call.address(f.pivots), solve_call.matrices(x, n, n));
+    return x;
+}
+
+}  // namespace
+
 Array inv(const Array& a) {
     detail::require_stacked_square(a);
     const DType dtype = detail::solver_dtype({&a});
@@ -99,14 +116,25 @@ Array inv(const Array& a) {
     const std::int64_t count = detail::batch_count(a.shape());
     if (count == 0 || n == 0) return zeros(a.shape(), dtype, Order::C, a.device());
     const SolverCall lu_call(a.device(), dtype, count);
-    const Factors f = factor(a, dtype, &lu_call);
-    // (A^T)^-1 in column-major order is A^-1 in C order.
-    Array x = broadcast_to(identity(n, dtype, a.device()), a.shape()).copy(Order::C);
-    const SolverCall solve_call(a.device(), dtype, count);
-    solve_call.library().getrs(solve_call.batch(), /*transpose=*/false, solve_call.matrices(f.lu, n, n),
-                               solve_call.address(f.pivots), solve_call.matrices(x, n, n));
+    Array x = invert(a, dtype, lu_call);
     if (lu_call.first_failure("getrf") >= 0) throw LinAlgError("Singular matrix");
     return x;
+}
+
+Array detail::inverse_or_nan(const Array& a, DType dtype) {
+    require_stacked_square(a);
+    const std::int64_t n = a.shape().back();
+    const std::int64_t count = batch_count(a.shape());
+    if (count == 0 || n == 0) return zeros(a.shape(), dtype, Order::C, a.device());
+    const SolverCall lu_call(a.device(), dtype, count);
+    const Array x = invert(a, dtype, lu_call);
+    // A positive info is a zero pivot: that matrix's inverse is NaN throughout, as NumPy's.
+    Shape batch = batch_of(a, 2);
+    batch.push_back(1);
+    batch.push_back(1);
+    const Array singular = greater(lu_call.info().reshape(batch), zeros({}, DType::int32, Order::C, a.device()));
+    return where(singular, full({}, Scalar::of(std::numeric_limits<double>::quiet_NaN()), dtype, Order::C, a.device()),
+                 x);
 }
 
 SlogdetResult slogdet(const Array& a) {
