@@ -28,6 +28,10 @@
 //     two [0, 1) doubles a block. lam < 10: the count of unit exponential gaps that fit in lam;
 //     lam >= 10: Hoermann's PTRS ("The transformed rejection method for generating Poisson random
 //     variables", 1993).
+//   standard gamma (float64): element i reads its own substream as poisson does. Shape k >= 1:
+//     Marsaglia and Tsang ("A simple method for generating gamma variables", 2000), its normals by
+//     Box-Muller's cosine from two of the substream's words at a time; k < 1: the value for k + 1
+//     times u^(1/k), u in (0, 1] (their note). k = 0 gives 0, a NaN k NaN.
 // - Bit-identical on a GPU and on the simulator: the module is compiled with --fmad=false (no
 //   multiply-add contraction, on either side), CUDA's float division and sqrt are IEEE's by
 //   default as the host's are, and the transcendental functions are our own below, made of +, -,
@@ -489,4 +493,67 @@ __device__ inline long long gk_poisson(const gk_random_params& p, unsigned long 
 
 extern "C" __global__ void gk_random_poisson(const gk_random_params p) {
     GK_ELEMENTS(i, p.size) { ((long long*)p.out)[i] = gk_poisson(p, (unsigned long long)i); }
+}
+
+// ---- standard gamma
+
+// exp(x) from IEEE operations alone: x = n log 2 + r, n the nearest integer and |r| <= log(2)/2
+// (n log 2 subtracted in two parts, as the logarithm adds them), e^r by its Taylor series to r^17
+// (the next term below 2^-60 relative), times 2^n by the exponent's bits. 0 below -708 (the
+// subnormal results are not needed here), inf above 709.
+__device__ inline double gk_exp_double(double x) {
+    if (x < -708.0) return 0.0;
+    if (x > 709.0) return __longlong_as_double(0x7ff0000000000000ll);
+    const double n = floor(x * 1.4426950408889634 + 0.5);
+    const double r = (x - n * 0.6931471803691238) - n * 1.9082149292705877e-10;
+    double term = 1.0, sum = 1.0;
+    for (int k = 1; k <= 17; ++k) {
+        term = term * r / (double)k;
+        sum = sum + term;
+    }
+    return sum * __longlong_as_double((long long)(n + 1023.0) << 52);
+}
+
+// A standard normal from the element's substream: Box-Muller's r cos(2 pi u2), u1 the (0, 1] double
+// of the next two words, u2's 53 bits the following two.
+__device__ inline double gk_next_normal(const gk_random_params& p, gk_substream* s) {
+    const double u1 = 1.0 - gk_next_uniform(p, s);  // (0, 1]
+    if (s->used == 2) {
+        s->block = gk_random_block(p, s->element, ++s->attempt);
+        s->used = 0;
+    }
+    const int k = s->used++;
+    const unsigned long long angle = gk_bits53(s->block.w[2 * k], s->block.w[2 * k + 1]);
+    double sine, cosine;
+    gk_sincos_turn_double(angle, &sine, &cosine);
+    return sqrt(-2.0 * gk_log_double(u1)) * cosine;
+}
+
+__device__ inline double gk_standard_gamma(const gk_random_params& p, unsigned long long element) {
+    const double shape = p.values_a ? ((const double*)p.values_a)[element] : p.a;
+    if (shape == 0.0 || shape != shape) return shape;
+    gk_substream s = {element, 0u, 0, gk_random_block(p, element, 0)};
+    const double k = shape < 1.0 ? shape + 1.0 : shape;
+    const double d = k - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+    double value;
+    for (;;) {
+        double x, v;
+        do {
+            x = gk_next_normal(p, &s);
+            v = 1.0 + c * x;
+        } while (v <= 0.0);
+        v = v * v * v;
+        const double u = gk_next_uniform(p, &s);
+        const double x2 = x * x;
+        if (u < 1.0 - 0.0331 * x2 * x2 || gk_log_double(u) < 0.5 * x2 + d * (1.0 - v + gk_log_double(v))) {
+            value = d * v;
+            break;
+        }
+    }
+    if (shape < 1.0) value = value * gk_exp_double(gk_log_double(1.0 - gk_next_uniform(p, &s)) / shape);
+    return value;
+}
+
+extern "C" __global__ void gk_random_standard_gamma(const gk_random_params p) {
+    GK_ELEMENTS(i, p.size) { ((double*)p.out)[i] = gk_standard_gamma(p, (unsigned long long)i); }
 }

@@ -86,6 +86,49 @@ public:
     // it back.
     Array poisson(const Array& lam, const std::optional<Shape>& size);
 
+    // The distributions below take their parameters as arrays (a number: a 0-d array), any real
+    // dtype, broadcast with each other and `size` (nullopt: their broadcast shape); checking them
+    // reads them back (waits for the device). Float64 results unless a dtype is asked.
+    // Standard gamma numbers of shape k (a kernel: Marsaglia and Tsang, kernels/gpukit_random.cuh).
+    // InvalidArgumentError for k < 0.
+    Array standard_gamma(const Array& shape, const std::optional<Shape>& size, DType dtype = DType::float64);
+    // scale * standard_gamma(shape). InvalidArgumentError for shape < 0 or scale < 0.
+    Array gamma(const Array& shape, const Array& scale, const std::optional<Shape>& size, DType dtype = DType::float64);
+    // X / (X + Y), X and Y standard gammas of shapes a and b (a, b > 0).
+    Array beta(const Array& a, const Array& b, const std::optional<Shape>& size);
+    // 2 standard_gamma(df / 2) (df > 0).
+    Array chisquare(const Array& df, const std::optional<Shape>& size);
+    // (chisquare(dfnum) / dfnum) / (chisquare(dfden) / dfden).
+    Array f(const Array& dfnum, const Array& dfden, const std::optional<Shape>& size);
+    // z / sqrt(chisquare(df) / df), z standard normal.
+    Array standard_t(const Array& df, const std::optional<Shape>& size);
+    // exp(normal(mean, sigma)) (sigma >= 0).
+    Array lognormal(const Array& mean, const Array& sigma, const std::optional<Shape>& size);
+    // loc +- scale e, e a unit exponential, the sign fair (scale >= 0).
+    Array laplace(const Array& loc, const Array& scale, const std::optional<Shape>& size);
+    // loc + scale log(e1 / e2), e1 and e2 unit exponentials (scale >= 0).
+    Array logistic(const Array& loc, const Array& scale, const std::optional<Shape>& size);
+    // loc - scale log(e), e a unit exponential (scale >= 0).
+    Array gumbel(const Array& loc, const Array& scale, const std::optional<Shape>& size);
+    // e^(1/a) (a >= 0; 0 for a = 0).
+    Array weibull(const Array& a, const std::optional<Shape>& size);
+    // Pareto II (Lomax), NumPy's: exp(e / a) - 1 (a > 0).
+    Array pareto(const Array& a, const std::optional<Shape>& size);
+    // u^(1/a), u uniform in (0, 1] (a > 0).
+    Array power(const Array& a, const std::optional<Shape>& size);
+    // scale sqrt(2 e) (scale >= 0).
+    Array rayleigh(const Array& scale, const std::optional<Shape>& size);
+    // The ratio of two standard normals.
+    Array standard_cauchy(const Shape& size);
+    // int64 trials to the first success of chance p (0 < p <= 1).
+    Array geometric(const Array& p, const std::optional<Shape>& size);
+    // int64 failures before the n-th success of chance p: Poisson counts of gamma(n, (1 - p) / p)
+    // means (n > 0, 0 < p <= 1).
+    Array negative_binomial(const Array& n, const Array& p, const std::optional<Shape>& size);
+    // size + (k,) points of the simplex: standard gammas of the 1-D alpha's k shapes (alpha > 0),
+    // each divided by their sum.
+    Array dirichlet(const Array& alpha, const std::optional<Shape>& size);
+
     // A random sample of the population (items of `a` along `axis`: a.shape[:axis] + size +
     // a.shape[axis + 1:]; an int or 0-d array n: the integers [0, n)). With p
     // (float64-convertible, 1-D, the population's length: reads it back to check it), items are

@@ -703,6 +703,11 @@ class ndarray:
         The elements converted to `dtype` on the device, as NumPy converts them, in a new array laid out in `order` (K: as this one); the array itself when nothing changes and `copy` is False.
         """
 
+    def view(self, dtype: object | None = None, type: type | None = None) -> ndarray:
+        """
+        A view of the same memory, its bytes read as `dtype` (this array's when None), as numpy.ndarray.view: of another itemsize, the contiguous last axis holds more or fewer elements.
+        """
+
     def fill(self, value: object) -> None:
         """
         Sets every element to `value` (converted to the array's dtype as NumPy converts it), on the device.
@@ -1408,6 +1413,16 @@ def delete(arr: object, obj: object, axis: object | None = None) -> ndarray:
     arr without the positions ``obj`` (an int, a slice, ints or a bool mask) along ``axis``, as numpy.delete.
     """
 
+def insert(arr: object, obj: object, values: object, axis: object | None = None) -> ndarray:
+    """
+    arr with ``values`` put before the positions ``obj`` (an int: one block; a slice, ints or a bool mask: one slice before each) along ``axis`` (flattened without one), as numpy.insert.
+    """
+
+def resize(a: object, new_shape: object) -> ndarray:
+    """
+    A new array of ``new_shape`` filled with a's elements in C order, repeated from the start (zeros for an empty a), as numpy.resize.
+    """
+
 def may_share_memory(a: ndarray, b: ndarray, max_work: object | None = None) -> bool:
     """
     Whether the byte ranges the arrays span overlap, as numpy.may_share_memory.
@@ -1456,6 +1471,31 @@ def argwhere(a: ndarray) -> ndarray:
 def flatnonzero(a: ndarray) -> ndarray:
     """
     The positions of the nonzero elements in the flattened array, int64; waits for the count.
+    """
+
+def extract(condition: object, arr: ndarray) -> ndarray:
+    """
+    The elements of the flattened arr where the flattened condition is nonzero (numpy.extract); waits for the count.
+    """
+
+def place(arr: ndarray, mask: object, vals: object) -> None:
+    """
+    arr's elements where mask is nonzero = vals in order, repeated from the start when fewer (numpy.place).
+    """
+
+def putmask(a: ndarray, mask: object, values: object) -> None:
+    """
+    a.flat[n] = values.flat[n % values.size] where mask.flat[n] is true (numpy.putmask); never waits.
+    """
+
+def fill_diagonal(a: ndarray, val: object, wrap: bool = False) -> None:
+    """
+    a's main diagonal = val, repeated from its start when shorter (numpy.fill_diagonal; wrap: a tall matrix's diagonal starts again every columns + 1 rows).
+    """
+
+def choose(a: ndarray, choices: object, out: ndarray | None = None, mode: str = 'raise') -> ndarray:
+    """
+    choices[a[i]][i], a and the choices broadcast together (numpy.choose); mode 'raise' (ValueError; waits once), 'wrap' or 'clip'.
     """
 
 def empty(shape: object, dtype: object = float, order: str = 'C', device: Device | None = None) -> ndarray:

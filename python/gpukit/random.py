@@ -132,6 +132,82 @@ def poisson(lam=1.0, size=None):
     return _global.poisson(lam, size)
 
 
+def standard_gamma(shape, size=None):
+    return _global.standard_gamma(shape, size)
+
+
+def gamma(shape, scale=1.0, size=None):
+    return _global.gamma(shape, scale, size)
+
+
+def beta(a, b, size=None):
+    return _global.beta(a, b, size)
+
+
+def chisquare(df, size=None):
+    return _global.chisquare(df, size)
+
+
+def f(dfnum, dfden, size=None):
+    return _global.f(dfnum, dfden, size)
+
+
+def standard_t(df, size=None):
+    return _global.standard_t(df, size)
+
+
+def lognormal(mean=0.0, sigma=1.0, size=None):
+    return _global.lognormal(mean, sigma, size)
+
+
+def laplace(loc=0.0, scale=1.0, size=None):
+    return _global.laplace(loc, scale, size)
+
+
+def logistic(loc=0.0, scale=1.0, size=None):
+    return _global.logistic(loc, scale, size)
+
+
+def gumbel(loc=0.0, scale=1.0, size=None):
+    return _global.gumbel(loc, scale, size)
+
+
+def weibull(a, size=None):
+    return _global.weibull(a, size)
+
+
+def pareto(a, size=None):
+    return _global.pareto(a, size)
+
+
+def power(a, size=None):
+    return _global.power(a, size)
+
+
+def rayleigh(scale=1.0, size=None):
+    return _global.rayleigh(scale, size)
+
+
+def standard_cauchy(size=None):
+    return _global.standard_cauchy(size)
+
+
+def standard_exponential(size=None):
+    return _global.standard_exponential(size)
+
+
+def geometric(p, size=None):
+    return _global.geometric(p, size)
+
+
+def negative_binomial(n, p, size=None):
+    return _global.negative_binomial(n, p, size)
+
+
+def dirichlet(alpha, size=None):
+    return _global.dirichlet(alpha, size)
+
+
 def choice(a, size=None, replace=True, p=None):
     return _global.choice(a, size, replace, p)
 
@@ -145,7 +221,9 @@ def shuffle(x):
 
 
 __all__ = [
-    "Counter", "Generator", "choice", "default_rng", "exponential", "get_random_state", "normal", "permutation",
-    "poisson", "rand", "randint", "randn", "random", "random_sample", "ranf", "sample", "seed", "shuffle",
-    "standard_normal", "uniform",
+    "Counter", "Generator", "beta", "chisquare", "choice", "default_rng", "dirichlet", "exponential", "f", "gamma",
+    "geometric", "get_random_state", "gumbel", "laplace", "logistic", "lognormal", "negative_binomial", "normal",
+    "pareto", "permutation", "poisson", "power", "rand", "randint", "randn", "random", "random_sample", "ranf",
+    "rayleigh", "sample", "seed", "shuffle", "standard_cauchy", "standard_exponential", "standard_gamma",
+    "standard_normal", "standard_t", "uniform", "weibull",
 ]

@@ -93,6 +93,122 @@ const Array& checked_out(nb::handle out, const std::optional<Shape>& size, nb::h
     return array;
 }
 
+// The distributions whose parameters are arrays (numbers as 0-d arrays), by the Generator method.
+using OneParameter = Array (Generator::*)(const Array&, const std::optional<Shape>&);
+using TwoParameters = Array (Generator::*)(const Array&, const Array&, const std::optional<Shape>&);
+
+Array draw(Generator& self, OneParameter method, nb::handle a, const char* a_name, nb::handle size) {
+    const Array first = parameter_array(a, a_name);
+    const std::optional<Shape> shape = to_size(size);
+    GilRelease unlocked;
+    return (self.*method)(first, shape);
+}
+
+Array draw(Generator& self, TwoParameters method, nb::handle a, const char* a_name, nb::handle b, const char* b_name,
+           nb::handle size) {
+    const Array first = parameter_array(a, a_name), second = parameter_array(b, b_name);
+    const std::optional<Shape> shape = to_size(size);
+    GilRelease unlocked;
+    return (self.*method)(first, second, shape);
+}
+
+// Binds Generator.<name>(a=..., size=None) and Generator.<name>(a=..., b=..., size=None).
+void bind_distribution(nb::class_<Generator>& generator, const char* name, OneParameter method, const char* a_name,
+                       nb::handle a_default, const char* doc) {
+    generator.def(
+        name,
+        [method, a_name](Generator& self, nb::handle a, nb::handle size) {
+            return draw(self, method, a, a_name, size);
+        },
+        nb::arg(a_name).none() = a_default, "size"_a.none() = nb::none(), doc);
+}
+
+void bind_distribution(nb::class_<Generator>& generator, const char* name, TwoParameters method, const char* a_name,
+                       nb::handle a_default, const char* b_name, nb::handle b_default, const char* doc) {
+    generator.def(
+        name,
+        [method, a_name, b_name](Generator& self, nb::handle a, nb::handle b, nb::handle size) {
+            return draw(self, method, a, a_name, b, b_name, size);
+        },
+        nb::arg(a_name).none() = a_default, nb::arg(b_name).none() = b_default, "size"_a.none() = nb::none(), doc);
+}
+
+// The distributions of gpukit/random.hpp built on the standard gamma, the normal and the uniform.
+void bind_distributions(nb::class_<Generator>& generator) {
+    const nb::object required = nb::none(), zero = nb::float_(0.0), one = nb::float_(1.0);
+    generator.def(
+        "standard_gamma",
+        [](Generator& self, nb::handle shape, nb::handle size, nb::handle dtype) {
+            const Array k = parameter_array(shape, "shape");
+            const std::optional<Shape> drawn = to_size(size);
+            const DType type = to_float_dtype(dtype);
+            GilRelease unlocked;
+            return self.standard_gamma(k, drawn, type);
+        },
+        "shape"_a.none(), "size"_a.none() = nb::none(), "dtype"_a.none() = nb::none(),
+        "Standard gamma numbers of shape k (Marsaglia and Tsang), as numpy.random.Generator.standard_gamma.");
+    generator.def(
+        "gamma",
+        [](Generator& self, nb::handle shape, nb::handle scale, nb::handle size) {
+            const Array k = parameter_array(shape, "shape"), theta = parameter_array(scale, "scale");
+            const std::optional<Shape> drawn = to_size(size);
+            GilRelease unlocked;
+            return self.gamma(k, theta, drawn);
+        },
+        "shape"_a.none(), "scale"_a.none() = 1.0, "size"_a.none() = nb::none(),
+        "scale * standard_gamma(shape), as numpy.random.Generator.gamma.");
+    bind_distribution(generator, "beta", &Generator::beta, "a", required, "b", required,
+                      "X / (X + Y) of standard gammas of shapes a and b, as numpy.random.Generator.beta.");
+    bind_distribution(generator, "chisquare", &Generator::chisquare, "df", required,
+                      "Chi-square numbers of df degrees of freedom, as numpy.random.Generator.chisquare.");
+    bind_distribution(generator, "f", &Generator::f, "dfnum", required, "dfden", required,
+                      "F numbers (ratios of scaled chi-squares), as numpy.random.Generator.f.");
+    bind_distribution(generator, "standard_t", &Generator::standard_t, "df", required,
+                      "Student's t numbers of df degrees of freedom, as numpy.random.Generator.standard_t.");
+    bind_distribution(generator, "lognormal", &Generator::lognormal, "mean", zero, "sigma", one,
+                      "exp of normal(mean, sigma) numbers, as numpy.random.Generator.lognormal.");
+    bind_distribution(generator, "laplace", &Generator::laplace, "loc", zero, "scale", one,
+                      "Laplace (double exponential) numbers, as numpy.random.Generator.laplace.");
+    bind_distribution(generator, "logistic", &Generator::logistic, "loc", zero, "scale", one,
+                      "Logistic numbers, as numpy.random.Generator.logistic.");
+    bind_distribution(generator, "gumbel", &Generator::gumbel, "loc", zero, "scale", one,
+                      "Gumbel numbers, as numpy.random.Generator.gumbel.");
+    bind_distribution(generator, "weibull", &Generator::weibull, "a", required,
+                      "Weibull numbers of shape a, as numpy.random.Generator.weibull.");
+    bind_distribution(generator, "pareto", &Generator::pareto, "a", required,
+                      "Pareto II (Lomax) numbers of shape a, as numpy.random.Generator.pareto.");
+    bind_distribution(generator, "power", &Generator::power, "a", required,
+                      "Numbers in [0, 1] of density a x^(a - 1), as numpy.random.Generator.power.");
+    bind_distribution(generator, "rayleigh", &Generator::rayleigh, "scale", one,
+                      "Rayleigh numbers, as numpy.random.Generator.rayleigh.");
+    bind_distribution(generator, "geometric", &Generator::geometric, "p", required,
+                      "int64 trials to the first success of chance p, as numpy.random.Generator.geometric.");
+    bind_distribution(generator, "negative_binomial", &Generator::negative_binomial, "n", required, "p", required,
+                      "int64 failures before the n-th success of chance p, as "
+                      "numpy.random.Generator.negative_binomial.");
+    bind_distribution(generator, "dirichlet", &Generator::dirichlet, "alpha", required,
+                      "size + (k,) points of the simplex drawn with the k weights alpha, as "
+                      "numpy.random.Generator.dirichlet.");
+    generator.def(
+        "standard_cauchy",
+        [](Generator& self, nb::handle size) {
+            const Shape shape = shape_of(to_size(size));
+            GilRelease unlocked;
+            return self.standard_cauchy(shape);
+        },
+        "size"_a.none() = nb::none(), "Standard Cauchy numbers, as numpy.random.Generator.standard_cauchy.");
+    generator.def(
+        "standard_exponential",
+        [](Generator& self, nb::handle size, nb::handle dtype) {
+            const Shape shape = shape_of(to_size(size));
+            const DType type = to_float_dtype(dtype);
+            GilRelease unlocked;
+            return self.exponential(1.0, shape, type);
+        },
+        "size"_a.none() = nb::none(), "dtype"_a.none() = nb::none(),
+        "Unit exponential numbers, as numpy.random.Generator.standard_exponential.");
+}
+
 }  // namespace
 
 void bind_random(nb::module_& m) {
@@ -100,10 +216,10 @@ void bind_random(nb::module_& m) {
     nb::class_<random::Counter>(random, "Counter", "A 128-bit Philox counter: low and high 64 bits.")
         .def_ro("low", &random::Counter::low)
         .def_ro("high", &random::Counter::high);
-    nb::class_<Generator>(random, "Generator",
-                          "Random numbers as numpy.random.Generator's, from Philox4x32-10 keyed by the seed: "
-                          "the same bits on a GPU and on the simulator.")
-        .def(nb::init<std::uint64_t>(), "seed"_a, "A generator keyed by seed (0 <= seed < 2**64), at counter 0.")
+    nb::class_<Generator> generator(random, "Generator",
+                                    "Random numbers as numpy.random.Generator's, from Philox4x32-10 keyed by the seed: "
+                                    "the same bits on a GPU and on the simulator.");
+    generator.def(nb::init<std::uint64_t>(), "seed"_a, "A generator keyed by seed (0 <= seed < 2**64), at counter 0.")
         .def(nb::init<std::array<std::uint32_t, 2>, random::Counter>(), "key"_a, "offset"_a)
         .def_prop_ro("key", &Generator::key, "The Philox key: the seed's low and high 32 bits.")
         .def_prop_ro("offset", &Generator::offset, "The counter of the next call's first block.")
@@ -275,6 +391,7 @@ void bind_random(nb::module_& m) {
                 self.shuffle(array, along);
             },
             "x"_a, "axis"_a = 0, "Shuffles x along axis in place, as numpy.random.Generator.shuffle.");
+    bind_distributions(generator);
 }
 
 }  // namespace gpukit::python

@@ -184,6 +184,29 @@ TEST_F(Random, MomentsOfEveryDistribution) {
     EXPECT_NEAR(mean_of(wide), 0.0, tolerance * 0x1p62 / std::sqrt(3.0));
 }
 
+TEST_F(Random, GammaKernelAndTheDistributionsBuiltOnIt) {
+    Generator rng(99);
+    const std::int64_t n = 100000;
+    const double tolerance = 5.0 / std::sqrt(double(n));
+    for (const double k : {0.25, 1.0, 3.5, 40.0}) {  // below 1: the boost by u^(1/k)
+        const Array shape = full({}, Scalar(k));
+        const auto draws = rng.standard_gamma(shape, Shape{n}).to_vector<double>();
+        EXPECT_NEAR(mean_of(draws), k, tolerance * std::sqrt(k)) << k;
+        EXPECT_NEAR(variance_of(draws), k, tolerance * k * 3) << k;
+        EXPECT_GE(*std::min_element(draws.begin(), draws.end()), 0.0) << k;
+    }
+    const auto betas = rng.beta(full({}, Scalar(2.0)), full({}, Scalar(5.0)), Shape{n}).to_vector<double>();
+    EXPECT_NEAR(mean_of(betas), 2.0 / 7, tolerance * 0.2);
+    const auto trials = rng.geometric(full({}, Scalar(0.25)), Shape{n}).astype(DType::float64).to_vector<double>();
+    EXPECT_NEAR(mean_of(trials), 4.0, tolerance * std::sqrt(12.0));
+    EXPECT_THROW(rng.standard_gamma(full({}, Scalar(-1.0)), Shape{1}), InvalidArgumentError);
+    // Each element's own substream: a value depends on its index, not on the rest of the call.
+    Generator first(7), second(7);
+    const auto many = first.standard_gamma(full({}, Scalar(0.5)), Shape{1000}).to_vector<double>();
+    const auto few = second.standard_gamma(full({}, Scalar(0.5)), Shape{10}).to_vector<double>();
+    for (std::size_t i = 0; i < few.size(); ++i) EXPECT_EQ(many[i], few[i]) << i;
+}
+
 TEST_F(Random, PermutationsAndChoices) {
     Generator rng(7);
     const std::vector<std::int64_t> order = rng.permutation(1000).to_vector<std::int64_t>();

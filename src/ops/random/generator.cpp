@@ -241,6 +241,203 @@ Array Generator::poisson(const Array& lam, const std::optional<Shape>& size) {
     return out;
 }
 
+// ---- the standard gamma and the distributions NumPy builds from it, the normal and the uniform
+
+namespace {
+
+// A distribution's parameter as float64 (TypeError for complex ones, as NumPy's).
+Array real_parameter(const Array& values, std::string_view name) {
+    if (dtype_info(values.dtype()).kind == DTypeKind::complex) throw DTypeError(std::string(name) + " must be real");
+    return values.astype(DType::float64);
+}
+
+// NumPy's test of a parameter that must be positive: <= 0 is refused, NaN is not.
+void require_positive(const Array& values, std::string_view name) {
+    if (values.size() == 0) return;
+    if (count_nonzero(less_equal(values, full({}, Scalar(0.0), DType::float64, Order::C, values.device()))) > 0)
+        throw InvalidArgumentError(std::string(name) + " <= 0");
+}
+
+Shape draw_shape(const std::optional<Shape>& size, const Array& a, const Array& b) {
+    return draw_shape(size, broadcast_shape(a.shape(), b.shape()));
+}
+
+Array scalar_of(double value, const Device& device) {
+    return full({}, Scalar(value), DType::float64, Order::C, device);
+}
+
+}  // namespace
+
+Array Generator::standard_gamma(const Array& shape, const std::optional<Shape>& size, DType dtype) {
+    require_float(dtype, "standard_gamma");
+    const Array values = real_parameter(shape, "shape");
+    require_non_negative(values, "shape");
+    const Shape drawn = draw_shape(size, values.shape());
+    Array out = Array::empty(drawn, DType::float64, values.device());
+    if (out.size() == 0) return out.astype(dtype);
+    const Array each = broadcast_to(values, drawn).copy(Order::C);
+    detail::RandomParams params = params_for(out, key_, claim(static_cast<std::uint64_t>(out.size())));
+    params.values_a = detail::launch_address(each, current_stream(out.device()));
+    detail::launch_random("gk_random_standard_gamma", out.device(), out.size(), params);
+    return dtype == DType::float64 ? out : out.astype(dtype);
+}
+
+Array Generator::gamma(const Array& shape, const Array& scale, const std::optional<Shape>& size, DType dtype) {
+    const Array scales = real_parameter(scale, "scale");
+    require_non_negative(scales, "scale");
+    const Array values = real_parameter(shape, "shape");
+    require_non_negative(values, "shape");
+    const Array drawn = standard_gamma(values, draw_shape(size, values, scales));
+    return multiply(drawn, scales).astype(dtype);
+}
+
+Array Generator::beta(const Array& a, const Array& b, const std::optional<Shape>& size) {
+    const Array alpha = real_parameter(a, "a"), beta_ = real_parameter(b, "b");
+    require_positive(alpha, "a");
+    require_positive(beta_, "b");
+    const Shape drawn = draw_shape(size, alpha, beta_);
+    const Array x = standard_gamma(alpha, drawn), y = standard_gamma(beta_, drawn);
+    const Array total = add(x, y);
+    // Shapes so small that both gammas underflow to 0: the limit, 1 with probability a / (a + b).
+    const Array limit = less(random(drawn), true_divide(alpha, add(alpha, beta_))).astype(DType::float64);
+    return where(equal(total, scalar_of(0.0, total.device())), limit, true_divide(x, total));
+}
+
+Array Generator::chisquare(const Array& df, const std::optional<Shape>& size) {
+    const Array degrees = real_parameter(df, "df");
+    require_positive(degrees, "df");
+    return multiply(
+        standard_gamma(multiply(degrees, scalar_of(0.5, degrees.device())), draw_shape(size, degrees.shape())),
+        scalar_of(2.0, degrees.device()));
+}
+
+Array Generator::f(const Array& dfnum, const Array& dfden, const std::optional<Shape>& size) {
+    const Array numerator = real_parameter(dfnum, "dfnum"), denominator = real_parameter(dfden, "dfden");
+    require_positive(numerator, "dfnum");
+    require_positive(denominator, "dfden");
+    const Shape drawn = draw_shape(size, numerator, denominator);
+    return true_divide(true_divide(chisquare(numerator, drawn), numerator),
+                       true_divide(chisquare(denominator, drawn), denominator));
+}
+
+Array Generator::standard_t(const Array& df, const std::optional<Shape>& size) {
+    const Array degrees = real_parameter(df, "df");
+    require_positive(degrees, "df");
+    const Shape drawn = draw_shape(size, degrees.shape());
+    const Array z = standard_normal(drawn);
+    return true_divide(z, sqrt(true_divide(chisquare(degrees, drawn), degrees)));
+}
+
+Array Generator::lognormal(const Array& mean, const Array& sigma, const std::optional<Shape>& size) {
+    const Array sigmas = real_parameter(sigma, "sigma");
+    require_non_negative(sigmas, "sigma");
+    return exp(normal(real_parameter(mean, "mean"), sigmas, size));
+}
+
+Array Generator::laplace(const Array& loc, const Array& scale, const std::optional<Shape>& size) {
+    const Array scales = real_parameter(scale, "scale");
+    require_non_negative(scales, "scale");
+    const Array locs = real_parameter(loc, "loc");
+    const Shape drawn = draw_shape(size, locs, scales);
+    // A unit exponential (finite: -log of a (0, 1] uniform) with a fair sign.
+    const Array magnitude = exponential(1.0, drawn);
+    const Array negative = less(random(drawn), scalar_of(0.5, locs.device()));
+    return add(locs, multiply(scales, where(negative, gpukit::negative(magnitude), magnitude)));
+}
+
+Array Generator::logistic(const Array& loc, const Array& scale, const std::optional<Shape>& size) {
+    const Array scales = real_parameter(scale, "scale");
+    require_non_negative(scales, "scale");
+    const Array locs = real_parameter(loc, "loc");
+    // log(u / (1 - u)) = log(e1 / e2) for e1, e2 unit exponentials (u = e1 / (e1 + e2) is uniform).
+    const Shape drawn = draw_shape(size, locs, scales);
+    const Array ratio = log(true_divide(exponential(1.0, drawn), exponential(1.0, drawn)));
+    return add(locs, multiply(scales, ratio));
+}
+
+Array Generator::gumbel(const Array& loc, const Array& scale, const std::optional<Shape>& size) {
+    const Array scales = real_parameter(scale, "scale");
+    require_non_negative(scales, "scale");
+    const Array locs = real_parameter(loc, "loc");
+    // loc - scale log(e), e a unit exponential.
+    return subtract(locs, multiply(scales, log(exponential(1.0, draw_shape(size, locs, scales)))));
+}
+
+Array Generator::weibull(const Array& a, const std::optional<Shape>& size) {
+    const Array shapes = real_parameter(a, "a");
+    require_non_negative(shapes, "a");
+    // e^(1/a), e a unit exponential; a = 0 gives 0, as NumPy's.
+    const Array drawn = gpukit::power(exponential(1.0, draw_shape(size, shapes.shape())),
+                                      true_divide(scalar_of(1.0, shapes.device()), shapes));
+    return where(equal(shapes, scalar_of(0.0, shapes.device())), scalar_of(0.0, shapes.device()), drawn);
+}
+
+Array Generator::pareto(const Array& a, const std::optional<Shape>& size) {
+    const Array shapes = real_parameter(a, "a");
+    require_positive(shapes, "a");
+    // exp(e / a) - 1, e a unit exponential (Pareto II, NumPy's).
+    return expm1(true_divide(exponential(1.0, draw_shape(size, shapes.shape())), shapes));
+}
+
+Array Generator::power(const Array& a, const std::optional<Shape>& size) {
+    const Array shapes = real_parameter(a, "a");
+    require_positive(shapes, "a");
+    // (1 - exp(-e))^(1/a): a uniform's 1/a-th power, e a unit exponential.
+    const Array uniform_ =
+        gpukit::negative(expm1(gpukit::negative(exponential(1.0, draw_shape(size, shapes.shape())))));
+    return gpukit::power(uniform_, true_divide(scalar_of(1.0, shapes.device()), shapes));
+}
+
+Array Generator::rayleigh(const Array& scale, const std::optional<Shape>& size) {
+    const Array scales = real_parameter(scale, "scale");
+    require_non_negative(scales, "scale");
+    // scale sqrt(2 e), e a unit exponential.
+    const Array e = exponential(1.0, draw_shape(size, scales.shape()));
+    return multiply(scales, sqrt(multiply(e, scalar_of(2.0, scales.device()))));
+}
+
+Array Generator::standard_cauchy(const Shape& size) {
+    return true_divide(standard_normal(size), standard_normal(size));
+}
+
+Array Generator::geometric(const Array& p, const std::optional<Shape>& size) {
+    const Array chance = real_parameter(p, "p");
+    if (chance.size() > 0) {
+        require_positive(chance, "p");
+        if (count_nonzero(greater(chance, scalar_of(1.0, chance.device()))) > 0) throw InvalidArgumentError("p > 1");
+    }
+    // The trials to the first success: ceil(e / -log(1 - p)), e a unit exponential, at least 1.
+    const Array e = exponential(1.0, draw_shape(size, chance.shape()));
+    const Array trials = ceil(true_divide(e, gpukit::negative(log1p(gpukit::negative(chance)))));
+    return maximum(trials, scalar_of(1.0, chance.device())).astype(DType::int64);
+}
+
+Array Generator::negative_binomial(const Array& n, const Array& p, const std::optional<Shape>& size) {
+    const Array successes = real_parameter(n, "n"), chance = real_parameter(p, "p");
+    require_positive(successes, "n");
+    if (chance.size() > 0 &&
+        count_nonzero(logical_not(logical_and(greater(chance, scalar_of(0.0, chance.device())),
+                                              less_equal(chance, scalar_of(1.0, chance.device()))))) > 0)
+        throw InvalidArgumentError("p < 0, p > 1 or p is NaN");
+    // A Poisson count whose mean is gamma(n, (1 - p) / p): NumPy's mixture.
+    const Shape drawn = draw_shape(size, successes, chance);
+    const Array odds = true_divide(subtract(scalar_of(1.0, chance.device()), chance), chance);
+    return poisson(gamma(successes, odds, drawn), std::nullopt);
+}
+
+Array Generator::dirichlet(const Array& alpha, const std::optional<Shape>& size) {
+    const Array weights = real_parameter(alpha, "alpha");
+    if (weights.ndim() != 1) throw InvalidArgumentError("alpha must be a one-dimensional array");
+    require_positive(weights, "alpha");
+    Shape drawn = size.value_or(Shape{});
+    drawn.push_back(weights.shape()[0]);
+    const Array draws = standard_gamma(weights, drawn);
+    ReduceOptions along_last;
+    along_last.axis = std::vector<std::int64_t>{-1};
+    along_last.keepdims = true;
+    return true_divide(draws, sum(draws, along_last));
+}
+
 // ---- integers
 
 namespace {

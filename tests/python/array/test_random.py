@@ -312,6 +312,88 @@ def test_continuous_distributions_pass_kolmogorov_smirnov(dtype):
         assert abs(values.var() / variance - 1) < 0.05
 
 
+def gamma_family_checks(rng, n):
+    """(name, draw, scipy distribution) for the distributions built on the standard gamma, the normal
+    and the uniform (src/ops/random/generator.cpp)."""
+    stats = scipy.stats
+    return [
+        ("standard_gamma 0.3 (k < 1)", rng.standard_gamma(0.3, n), stats.gamma(0.3)),
+        ("standard_gamma 1", rng.standard_gamma(1.0, n), stats.gamma(1.0)),
+        ("gamma 7.5, 2", rng.gamma(7.5, 2.0, n), stats.gamma(7.5, scale=2.0)),
+        ("beta 0.5, 0.7", rng.beta(0.5, 0.7, n), stats.beta(0.5, 0.7)),
+        ("beta 3, 2", rng.beta(3.0, 2.0, n), stats.beta(3.0, 2.0)),
+        ("chisquare 3", rng.chisquare(3.0, n), stats.chi2(3)),
+        ("f 4, 7", rng.f(4.0, 7.0, n), stats.f(4, 7)),
+        ("standard_t 5", rng.standard_t(5.0, n), stats.t(5)),
+        ("lognormal 0.5, 0.3", rng.lognormal(0.5, 0.3, n), stats.lognorm(0.3, scale=numpy.exp(0.5))),
+        ("laplace 1, 2", rng.laplace(1.0, 2.0, n), stats.laplace(1, 2)),
+        ("logistic 1, 2", rng.logistic(1.0, 2.0, n), stats.logistic(1, 2)),
+        ("gumbel 1, 2", rng.gumbel(1.0, 2.0, n), stats.gumbel_r(1, 2)),
+        ("weibull 1.5", rng.weibull(1.5, n), stats.weibull_min(1.5)),
+        ("pareto 3", rng.pareto(3.0, n), stats.lomax(3)),
+        ("power 2.5", rng.power(2.5, n), stats.powerlaw(2.5)),
+        ("rayleigh 2", rng.rayleigh(2.0, n), stats.rayleigh(scale=2)),
+        ("standard_cauchy", rng.standard_cauchy(n), stats.cauchy()),
+        ("standard_exponential", rng.standard_exponential(n), stats.expon()),
+    ]
+
+
+def test_the_gamma_family_passes_kolmogorov_smirnov():
+    rng = gpukit.random.default_rng(77)
+    for name, array, distribution in gamma_family_checks(rng, 60_000):
+        assert array.dtype == numpy.float64 and array.shape == (60_000,), name
+        assert scipy.stats.kstest(array.get(), distribution.cdf).pvalue > P_VALUE, name
+    assert rng.standard_gamma(2.0, 10, dtype=numpy.float32).dtype == numpy.float32
+
+
+def test_discrete_and_multivariate_draws_of_the_gamma_family():
+    rng = gpukit.random.default_rng(5)
+    n = 60_000
+    trials = rng.geometric(0.3, n).get()
+    assert trials.dtype == numpy.int64 and trials.min() >= 1
+    observed = numpy.bincount(numpy.minimum(trials, 15))[1:]
+    expected = scipy.stats.geom(0.3).pmf(numpy.arange(1, 16)) * n
+    expected[-1] = scipy.stats.geom(0.3).sf(14) * n
+    assert scipy.stats.chisquare(observed, expected).pvalue > P_VALUE
+    failures = rng.negative_binomial(5, 0.4, n).get()
+    assert failures.dtype == numpy.int64
+    assert abs(failures.mean() / 7.5 - 1) < 0.02 and abs(failures.var() / 18.75 - 1) < 0.05
+    points = rng.dirichlet(gpukit.asarray(numpy.array([1.0, 2.0, 3.0])), (400, 5)).get()
+    assert points.shape == (400, 5, 3)
+    numpy.testing.assert_allclose(points.sum(axis=-1), 1.0, rtol=1e-12)
+    numpy.testing.assert_allclose(points.reshape(-1, 3).mean(axis=0), [1 / 6, 2 / 6, 3 / 6], atol=0.01)
+    # Array parameters broadcast; shape 0 gives 0 and a NaN shape NaN, as NumPy's.
+    assert rng.gamma(gpukit.asarray(numpy.array([[1.0], [2.0]])), gpukit.asarray(numpy.array([1.0, 10.0]))).shape == (
+        2, 2)
+    numpy.testing.assert_array_equal(rng.standard_gamma(0.0, 3).get(), [0.0, 0.0, 0.0])
+    assert numpy.isnan(rng.standard_gamma(numpy.nan, 2).get()).all()
+    assert rng.beta(1e-300, 1e-300, 1000).get().min() >= 0  # both gammas underflow: the limit, 0 or 1
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda rng: rng.gamma(-1.0), "shape < 0"),
+    (lambda rng: rng.gamma(1.0, -2.0), "scale < 0"),
+    (lambda rng: rng.beta(0.0, 1.0), "a <= 0"),
+    (lambda rng: rng.beta(1.0, gpukit.asarray(numpy.array([1.0, -1.0]))), "b <= 0"),
+    (lambda rng: rng.chisquare(0.0), "df <= 0"),
+    (lambda rng: rng.f(1.0, 0.0), "dfden <= 0"),
+    (lambda rng: rng.standard_t(-1.0), "df <= 0"),
+    (lambda rng: rng.lognormal(0.0, -1.0), "sigma < 0"),
+    (lambda rng: rng.weibull(-1.0), "a < 0"),
+    (lambda rng: rng.pareto(0.0), "a <= 0"),
+    (lambda rng: rng.geometric(1.5), "p > 1"),
+    (lambda rng: rng.geometric(0.0), "p <= 0"),
+    (lambda rng: rng.negative_binomial(1.0, 2.0), "p < 0, p > 1 or p is NaN"),
+    (lambda rng: rng.dirichlet(gpukit.asarray(numpy.array([1.0, 0.0]))), "alpha <= 0"),
+    (lambda rng: rng.dirichlet(gpukit.ones((2, 2))), "one-dimensional"),
+])
+def test_the_gamma_family_refuses_numpys_bad_parameters(call, message):
+    with pytest.raises(ValueError, match=message):
+        call(gpukit.random.default_rng(0))
+    with pytest.raises(TypeError):
+        gpukit.random.default_rng(0).standard_gamma(1.0, dtype=numpy.int32)
+
+
 @pytest.mark.parametrize("lam", [0.0, 0.7, 4.0, 9.99, 10.0, 37.5, 5000.0])
 def test_poisson_counts_follow_the_distribution(lam):
     rng = gpukit.random.default_rng(11)

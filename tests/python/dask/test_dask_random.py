@@ -72,9 +72,17 @@ def test_the_legacy_functions_draw_gpukit_chunks(gpukit_backend):
     assert abs(normal.mean() - 1) < 0.2 and abs(normal.std() - 2) < 0.15
 
 
+def test_distributions_built_on_the_gamma_draw_gpukit_chunks(gpukit_backend):
+    rng = da.random.default_rng(8)
+    gammas = numpy.concatenate(computed_chunks(rng.gamma(2.0, 3.0, size=4000, chunks=1500)))
+    assert abs(gammas.mean() / 6 - 1) < 0.1
+    betas = numpy.concatenate(computed_chunks(rng.beta(2.0, 5.0, size=4000, chunks=1500)))
+    assert ((betas > 0) & (betas < 1)).all() and abs(betas.mean() - 2 / 7) < 0.02
+
+
 def test_a_distribution_gpukit_lacks_is_named(gpukit_backend):
-    with pytest.raises(AttributeError, match="gpukit's random generator has no beta.*it draws .*standard_normal"):
-        da.random.default_rng(1).beta(1.0, 2.0, size=10)
+    with pytest.raises(AttributeError, match="gpukit's random generator has no vonmises.*it draws .*standard_normal"):
+        da.random.default_rng(1).vonmises(1.0, 2.0, size=10)
 
 
 def test_a_seed_that_is_not_one_is_refused():
