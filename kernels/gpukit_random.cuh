@@ -32,6 +32,10 @@
 //     Marsaglia and Tsang ("A simple method for generating gamma variables", 2000), its normals by
 //     Box-Muller's cosine from two of the substream's words at a time; k < 1: the value for k + 1
 //     times u^(1/k), u in (0, 1] (their note). k = 0 gives 0, a NaN k NaN.
+//   binomial (int64): element i reads its own substream; p > 1/2 draws n - binomial(n, 1 - p).
+//     n min(p, 1 - p) < 10: inversion, the sequential search from P(0) = (1 - p)^n; beyond:
+//     Hoermann's BTRD ("The generation of binomial random variates", 1993), its squeeze and its
+//     final test by the Stirling correction.
 // - Bit-identical on a GPU and on the simulator: the module is compiled with --fmad=false (no
 //   multiply-add contraction, on either side), CUDA's float division and sqrt are IEEE's by
 //   default as the host's are, and the transcendental functions are our own below, made of +, -,
@@ -556,4 +560,93 @@ __device__ inline double gk_standard_gamma(const gk_random_params& p, unsigned l
 
 extern "C" __global__ void gk_random_standard_gamma(const gk_random_params p) {
     GK_ELEMENTS(i, p.size) { ((double*)p.out)[i] = gk_standard_gamma(p, (unsigned long long)i); }
+}
+
+// ---- binomial
+
+// The Stirling correction: log(k!) - ((k + 1/2) log(k + 1) - (k + 1) + log(2 pi) / 2).
+__device__ inline double gk_stirling_correction(double k) {
+    return gk_log_factorial(k) - ((k + 0.5) * gk_log_double(k + 1.0) - (k + 1.0) + 0.9189385332046728);
+}
+
+__device__ inline long long gk_binomial(const gk_random_params& p, unsigned long long element) {
+    const double n = ((const double*)p.values_a)[element];
+    const double chance = ((const double*)p.values_b)[element];
+    if (n == 0.0 || chance == 0.0) return 0;
+    if (chance == 1.0) return (long long)n;
+    const bool flipped = chance > 0.5;
+    const double q_chance = flipped ? 1.0 - chance : chance, q = 1.0 - q_chance;
+    gk_substream s = {element, 0u, 0, gk_random_block(p, element, 0)};
+    long long k;
+    if (n * q_chance < 10.0) {
+        const double ratio = q_chance / q, a = (n + 1.0) * ratio;
+        for (;;) {
+            double probability = gk_exp_double(n * gk_log_double(q)), u = gk_next_uniform(p, &s);
+            k = 0;
+            while (u > probability && (double)k < n) {
+                u = u - probability;
+                ++k;
+                probability = probability * (a / (double)k - ratio);
+            }
+            if (u <= probability) break;  // else rounding left u past the last term: draw again
+        }
+    } else {
+        const double spq = sqrt(n * q_chance * q), npq = n * q_chance * q;
+        const double b = 1.15 + 2.53 * spq, a = -0.0873 + 0.0248 * b + 0.01 * q_chance, c = n * q_chance + 0.5;
+        const double alpha = (2.83 + 5.1 / b) * spq, vr = 0.92 - 4.2 / b, urvr = 0.86 * vr;
+        const double m = floor((n + 1.0) * q_chance), r = q_chance / q, nr = (n + 1.0) * r;
+        for (;;) {
+            double v = gk_next_uniform(p, &s), u;
+            if (v <= urvr) {
+                u = v / vr - 0.43;
+                k = (long long)floor((2.0 * a / (0.5 - fabs(u)) + b) * u + c);
+                break;
+            }
+            if (v >= vr) {
+                u = gk_next_uniform(p, &s) - 0.5;
+            } else {
+                u = v / vr - 0.93;
+                u = (u < 0.0 ? -0.5 : 0.5) - u;
+                v = gk_next_uniform(p, &s) * vr;
+            }
+            const double us = 0.5 - fabs(u);
+            const double kd = floor((2.0 * a / us + b) * u + c);
+            if (kd < 0.0 || kd > n) continue;
+            v = v * alpha / (a / (us * us) + b);
+            const double km = fabs(kd - m);
+            if (km <= 15.0) {  // the ratio of the probabilities of kd and m, by their recursion
+                double f = 1.0;
+                if (m < kd)
+                    for (double i = m + 1.0; i <= kd; i += 1.0) f = f * (nr / i - r);
+                else
+                    for (double i = kd + 1.0; i <= m; i += 1.0) v = v * (nr / i - r);
+                if (v <= f) {
+                    k = (long long)kd;
+                    break;
+                }
+                continue;
+            }
+            v = gk_log_double(v);
+            const double rho = (km / npq) * (((km / 3.0 + 0.625) * km + 1.0 / 6.0) / npq + 0.5);
+            const double t = -km * km / (2.0 * npq);
+            if (v < t - rho) {
+                k = (long long)kd;
+                break;
+            }
+            if (v > t + rho) continue;
+            const double nm = n - m + 1.0, nk = n - kd + 1.0;
+            const double h = (m + 0.5) * gk_log_double((m + 1.0) / (r * nm)) + gk_stirling_correction(m) +
+                             gk_stirling_correction(n - m);
+            if (v <= h + (n + 1.0) * gk_log_double(nm / nk) + (kd + 0.5) * gk_log_double(nk * r / (kd + 1.0)) -
+                         gk_stirling_correction(kd) - gk_stirling_correction(n - kd)) {
+                k = (long long)kd;
+                break;
+            }
+        }
+    }
+    return flipped ? (long long)n - k : k;
+}
+
+extern "C" __global__ void gk_random_binomial(const gk_random_params p) {
+    GK_ELEMENTS(i, p.size) { ((long long*)p.out)[i] = gk_binomial(p, (unsigned long long)i); }
 }

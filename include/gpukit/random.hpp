@@ -125,6 +125,9 @@ public:
     // int64 failures before the n-th success of chance p: Poisson counts of gamma(n, (1 - p) / p)
     // means (n > 0, 0 < p <= 1).
     Array negative_binomial(const Array& n, const Array& p, const std::optional<Shape>& size);
+    // int64 successes in n trials of chance p (n >= 0, taken as int64; 0 <= p <= 1): a kernel,
+    // inversion for n min(p, 1 - p) < 10, else Hoermann's BTRD (kernels/gpukit_random.cuh).
+    Array binomial(const Array& n, const Array& p, const std::optional<Shape>& size);
     // size + (k,) points of the simplex: standard gammas of the 1-D alpha's k shapes (alpha > 0),
     // each divided by their sum.
     Array dirichlet(const Array& alpha, const std::optional<Shape>& size);

@@ -204,6 +204,10 @@ def negative_binomial(n, p, size=None):
     return _global.negative_binomial(n, p, size)
 
 
+def binomial(n, p, size=None):
+    return _global.binomial(n, p, size)
+
+
 def dirichlet(alpha, size=None):
     return _global.dirichlet(alpha, size)
 
@@ -221,7 +225,7 @@ def shuffle(x):
 
 
 __all__ = [
-    "Counter", "Generator", "beta", "chisquare", "choice", "default_rng", "dirichlet", "exponential", "f", "gamma",
+    "Counter", "Generator", "beta", "binomial", "chisquare", "choice", "default_rng", "dirichlet", "exponential", "f", "gamma",
     "geometric", "get_random_state", "gumbel", "laplace", "logistic", "lognormal", "negative_binomial", "normal",
     "pareto", "permutation", "poisson", "power", "rand", "randint", "randn", "random", "random_sample", "ranf",
     "rayleigh", "sample", "seed", "shuffle", "standard_cauchy", "standard_exponential", "standard_gamma",

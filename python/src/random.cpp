@@ -186,6 +186,8 @@ void bind_distributions(nb::class_<Generator>& generator) {
     bind_distribution(generator, "negative_binomial", &Generator::negative_binomial, "n", required, "p", required,
                       "int64 failures before the n-th success of chance p, as "
                       "numpy.random.Generator.negative_binomial.");
+    bind_distribution(generator, "binomial", &Generator::binomial, "n", required, "p", required,
+                      "int64 successes in n trials of chance p, as numpy.random.Generator.binomial.");
     bind_distribution(generator, "dirichlet", &Generator::dirichlet, "alpha", required,
                       "size + (k,) points of the simplex drawn with the k weights alpha, as "
                       "numpy.random.Generator.dirichlet.");

@@ -199,6 +199,14 @@ TEST_F(Random, GammaKernelAndTheDistributionsBuiltOnIt) {
     EXPECT_NEAR(mean_of(betas), 2.0 / 7, tolerance * 0.2);
     const auto trials = rng.geometric(full({}, Scalar(0.25)), Shape{n}).astype(DType::float64).to_vector<double>();
     EXPECT_NEAR(mean_of(trials), 4.0, tolerance * std::sqrt(12.0));
+    for (const auto& [trials, chance] : {std::pair{20.0, 0.2}, std::pair{400.0, 0.7}}) {  // inversion, BTRD
+        const auto successes = rng.binomial(full({}, Scalar(trials)), full({}, Scalar(chance)), Shape{n})
+                                   .astype(DType::float64)
+                                   .to_vector<double>();
+        const double mean = trials * chance, variance = mean * (1 - chance);
+        EXPECT_NEAR(mean_of(successes), mean, tolerance * std::sqrt(variance)) << trials;
+        EXPECT_NEAR(variance_of(successes), variance, tolerance * variance * 2) << trials;
+    }
     EXPECT_THROW(rng.standard_gamma(full({}, Scalar(-1.0)), Shape{1}), InvalidArgumentError);
     // Each element's own substream: a value depends on its index, not on the rest of the call.
     Generator first(7), second(7);

@@ -425,6 +425,29 @@ Array Generator::negative_binomial(const Array& n, const Array& p, const std::op
     return poisson(gamma(successes, odds, drawn), std::nullopt);
 }
 
+Array Generator::binomial(const Array& n, const Array& p, const std::optional<Shape>& size) {
+    if (dtype_info(n.dtype()).kind == DTypeKind::complex) throw DTypeError("n must be real");
+    const Array trials = n.astype(DType::int64).astype(DType::float64);  // NumPy takes n as int64
+    const Array chance = real_parameter(p, "p");
+    if (trials.size() > 0 && count_nonzero(less(trials, scalar_of(0.0, trials.device()))) > 0)
+        throw InvalidArgumentError("n < 0");
+    if (chance.size() > 0 &&
+        count_nonzero(logical_not(logical_and(greater_equal(chance, scalar_of(0.0, chance.device())),
+                                              less_equal(chance, scalar_of(1.0, chance.device()))))) > 0)
+        throw InvalidArgumentError("p < 0, p > 1 or p is NaN");
+    const Shape drawn = draw_shape(size, trials, chance);
+    Array out = Array::empty(drawn, DType::int64, chance.device());
+    if (out.size() == 0) return out;
+    const Array each_n = broadcast_to(trials, drawn).copy(Order::C),
+                each_p = broadcast_to(chance, drawn).copy(Order::C);
+    detail::RandomParams params = params_for(out, key_, claim(static_cast<std::uint64_t>(out.size())));
+    const StreamRef stream = current_stream(out.device());
+    params.values_a = detail::launch_address(each_n, stream);
+    params.values_b = detail::launch_address(each_p, stream);
+    detail::launch_random("gk_random_binomial", out.device(), out.size(), params);
+    return out;
+}
+
 Array Generator::dirichlet(const Array& alpha, const std::optional<Shape>& size) {
     const Array weights = real_parameter(alpha, "alpha");
     if (weights.ndim() != 1) throw InvalidArgumentError("alpha must be a one-dimensional array");

@@ -370,7 +370,35 @@ def test_discrete_and_multivariate_draws_of_the_gamma_family():
     assert rng.beta(1e-300, 1e-300, 1000).get().min() >= 0  # both gammas underflow: the limit, 0 or 1
 
 
+@pytest.mark.parametrize("n, p", [(1, 0.5), (10, 0.3), (100, 0.05), (37, 0.99), (100, 0.5), (1000, 0.9),
+                                  (10**6, 0.3), (5000, 0.002)])
+def test_binomial_counts_follow_the_distribution(n, p):
+    # n min(p, 1 - p) < 10 by inversion, the others by BTRD; p > 1/2 by n - binomial(n, 1 - p).
+    size = 100_000
+    counts = gpukit.random.default_rng(n).binomial(n, p, size).get()
+    assert counts.dtype == numpy.int64 and counts.min() >= 0 and counts.max() <= n
+    distribution = scipy.stats.binom(n, p)
+    low, high = distribution.ppf([1e-5, 1 - 1e-5]).astype(int)
+    observed = numpy.bincount(numpy.clip(counts, low, high) - low, minlength=high - low + 1)
+    expected = numpy.diff(numpy.concatenate([[0], distribution.cdf(numpy.arange(low, high)), [1]])) * size
+    kept = expected > 5
+    expected = expected[kept] * observed[kept].sum() / expected[kept].sum()
+    assert scipy.stats.chisquare(observed[kept], expected).pvalue > P_VALUE
+
+
+def test_binomial_edges_and_array_parameters():
+    rng = gpukit.random.default_rng(1)
+    numpy.testing.assert_array_equal(rng.binomial(0, 0.5, 3).get(), [0, 0, 0])
+    numpy.testing.assert_array_equal(rng.binomial(5, 0.0, 3).get(), [0, 0, 0])
+    numpy.testing.assert_array_equal(rng.binomial(5, 1.0, 3).get(), [5, 5, 5])
+    counts = rng.binomial(gpukit.asarray(numpy.array([[5], [500]])), gpukit.asarray(numpy.array([0.1, 0.9])), (2, 2))
+    assert counts.shape == (2, 2) and (counts.get() <= numpy.array([[5], [500]])).all()
+    assert gpukit.random.binomial(7.9, 0.5, 1000).get().max() <= 7  # n taken as an integer, as NumPy's
+
+
 @pytest.mark.parametrize("call, message", [
+    (lambda rng: rng.binomial(-1, 0.5), "n < 0"),
+    (lambda rng: rng.binomial(3, 1.5), "p < 0, p > 1 or p is NaN"),
     (lambda rng: rng.gamma(-1.0), "shape < 0"),
     (lambda rng: rng.gamma(1.0, -2.0), "scale < 0"),
     (lambda rng: rng.beta(0.0, 1.0), "a <= 0"),
