@@ -225,9 +225,9 @@ def shuffle(x):
 
 
 __all__ = [
-    "Counter", "Generator", "beta", "binomial", "chisquare", "choice", "default_rng", "dirichlet", "exponential", "f", "gamma",
-    "geometric", "get_random_state", "gumbel", "laplace", "logistic", "lognormal", "negative_binomial", "normal",
-    "pareto", "permutation", "poisson", "power", "rand", "randint", "randn", "random", "random_sample", "ranf",
-    "rayleigh", "sample", "seed", "shuffle", "standard_cauchy", "standard_exponential", "standard_gamma",
+    "Counter", "Generator", "beta", "binomial", "chisquare", "choice", "default_rng", "dirichlet", "exponential", "f",
+    "gamma", "geometric", "get_random_state", "gumbel", "laplace", "logistic", "lognormal", "negative_binomial",
+    "normal", "pareto", "permutation", "poisson", "power", "rand", "randint", "randn", "random", "random_sample",
+    "ranf", "rayleigh", "sample", "seed", "shuffle", "standard_cauchy", "standard_exponential", "standard_gamma",
     "standard_normal", "standard_t", "uniform", "weibull",
 ]
