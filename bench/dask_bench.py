@@ -58,16 +58,25 @@ def checked(name, result, expected):
         raise SystemExit(f"{name}: the sum is {value}, expected {expected}")
 
 
+# The schedulers a local sum is timed under: Dask's default (a thread per core) and, where asked, its
+# synchronous one. The device's work is queued, not waited for, so a chunk's task is host time alone:
+# one thread needs no lock hand-offs between a pool's threads.
+SCHEDULERS = {"threads": {}, "sync": {"scheduler": "synchronous"}}
+
+
 def rows_for_gpukit(x, expected, args):
     rows = [("gpukit", "direct", median_seconds(lambda: gpukit.sum(x), gpukit.synchronize, args.repeats,
                                                  args.warmup))]
     checked("gpukit.sum", gpukit.sum(x), expected)
-    for chunk_log2 in args.chunk_log2:
-        chunked = da.from_array(x, chunks=2**chunk_log2, asarray=False)
-        checked(f"dask 2^{chunk_log2}", chunked.sum().compute(), expected)
-        seconds = median_seconds(lambda chunked=chunked: chunked.sum().compute(), gpukit.synchronize, args.repeats,
-                                 args.warmup)
-        rows.append(("gpukit", f"dask, chunks 2^{chunk_log2}", seconds))
+    for scheduler in args.schedulers:
+        for chunk_log2 in args.chunk_log2:
+            chunked = da.from_array(x, chunks=2**chunk_log2, asarray=False)
+            with dask.config.set(SCHEDULERS[scheduler]):
+                checked(f"dask 2^{chunk_log2}", chunked.sum().compute(), expected)
+                seconds = median_seconds(lambda chunked=chunked: chunked.sum().compute(), gpukit.synchronize,
+                                         args.repeats, args.warmup)
+            how = f"dask, chunks 2^{chunk_log2}" + ("" if scheduler == "threads" else f" ({scheduler})")
+            rows.append(("gpukit", how, seconds))
     return rows
 
 
@@ -138,6 +147,8 @@ def main():
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--cluster", action="store_true", help="also a LocalCluster of one worker process")
     parser.add_argument("--cluster-threads", type=int, default=4, help="the cluster worker's threads")
+    parser.add_argument("--schedulers", nargs="+", choices=sorted(SCHEDULERS), default=["threads", "sync"],
+                        help="Dask's local schedulers to time gpukit's chunks under")
     parser.add_argument("--json", help="write the rows here")
     args = parser.parse_args()
 
