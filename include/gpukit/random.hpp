@@ -128,6 +128,32 @@ public:
     // int64 successes in n trials of chance p (n >= 0, taken as int64; 0 <= p <= 1): a kernel,
     // inversion for n min(p, 1 - p) < 10, else Hoermann's BTRD (kernels/gpukit_random.cuh).
     Array binomial(const Array& n, const Array& p, const std::optional<Shape>& size);
+    // The inverse Gaussian of mean and scale (both > 0): Michael, Schucany and Haas's transformation
+    // of a normal, with a uniform choosing between its two roots.
+    Array wald(const Array& mean, const Array& scale, const std::optional<Shape>& size);
+    // The triangular distribution on [left, right] peaking at mode (left <= mode <= right, left <
+    // right), by its inverse distribution function.
+    Array triangular(const Array& left, const Array& mode, const Array& right, const std::optional<Shape>& size);
+    // Noncentral chi-square (df > 0, nonc >= 0), NumPy's construction: chisquare(df - 1) plus a
+    // squared normal of mean sqrt(nonc) for df > 1, chisquare(df + 2 poisson(nonc / 2)) otherwise.
+    Array noncentral_chisquare(const Array& df, const Array& nonc, const std::optional<Shape>& size);
+    // (noncentral_chisquare(dfnum, nonc) / dfnum) / (chisquare(dfden) / dfden).
+    Array noncentral_f(const Array& dfnum, const Array& dfden, const Array& nonc, const std::optional<Shape>& size);
+    // int64 counts of n trials over the categories of pvals (its last axis; the last category takes
+    // what the others leave), as conditional binomials in order; shape size (or n's and pvals'
+    // other axes broadcast) + (k,). InvalidArgumentError for n < 0, a p outside [0, 1] or NaN, or
+    // the first k - 1 summing past 1.
+    Array multinomial(const Array& n, const Array& pvals, const std::optional<Shape>& size);
+    // How multivariate_normal factors the covariance, and what it does when the covariance is not
+    // positive semidefinite (NumPy's check_valid: warn, raise or ignore).
+    enum class Factorization : std::uint8_t { svd, eigh, cholesky };
+    enum class CovarianceCheck : std::uint8_t { warn, raise, ignore };
+    // mean + z factor^T, z standard normal of shape size + (k,), factor u sqrt(s) (svd, eigh) or the
+    // Cholesky factor. A covariance not positive semidefinite within tol: a RuntimeWarning, or
+    // InvalidArgumentError under raise.
+    Array multivariate_normal(const Array& mean, const Array& cov, const std::optional<Shape>& size,
+                              Factorization method = Factorization::svd,
+                              CovarianceCheck check_valid = CovarianceCheck::warn, double tol = 1e-8);
     // size + (k,) points of the simplex: standard gammas of the 1-D alpha's k shapes (alpha > 0),
     // each divided by their sum.
     Array dirichlet(const Array& alpha, const std::optional<Shape>& size);

@@ -208,6 +208,30 @@ def binomial(n, p, size=None):
     return _global.binomial(n, p, size)
 
 
+def wald(mean, scale, size=None):
+    return _global.wald(mean, scale, size)
+
+
+def triangular(left, mode, right, size=None):
+    return _global.triangular(left, mode, right, size)
+
+
+def noncentral_chisquare(df, nonc, size=None):
+    return _global.noncentral_chisquare(df, nonc, size)
+
+
+def noncentral_f(dfnum, dfden, nonc, size=None):
+    return _global.noncentral_f(dfnum, dfden, nonc, size)
+
+
+def multinomial(n, pvals, size=None):
+    return _global.multinomial(n, pvals, size)
+
+
+def multivariate_normal(mean, cov, size=None, check_valid="warn", tol=1e-8):
+    return _global.multivariate_normal(mean, cov, size, check_valid, tol)
+
+
 def dirichlet(alpha, size=None):
     return _global.dirichlet(alpha, size)
 
@@ -226,8 +250,9 @@ def shuffle(x):
 
 __all__ = [
     "Counter", "Generator", "beta", "binomial", "chisquare", "choice", "default_rng", "dirichlet", "exponential", "f",
-    "gamma", "geometric", "get_random_state", "gumbel", "laplace", "logistic", "lognormal", "negative_binomial",
-    "normal", "pareto", "permutation", "poisson", "power", "rand", "randint", "randn", "random", "random_sample",
-    "ranf", "rayleigh", "sample", "seed", "shuffle", "standard_cauchy", "standard_exponential", "standard_gamma",
-    "standard_normal", "standard_t", "uniform", "weibull",
+    "gamma", "geometric", "get_random_state", "gumbel", "laplace", "logistic", "lognormal", "multinomial",
+    "multivariate_normal", "negative_binomial", "noncentral_chisquare", "noncentral_f", "normal", "pareto",
+    "permutation", "poisson", "power", "rand", "randint", "randn", "random", "random_sample", "ranf", "rayleigh",
+    "sample", "seed", "shuffle", "standard_cauchy", "standard_exponential", "standard_gamma", "standard_normal",
+    "standard_t", "triangular", "uniform", "wald", "weibull",
 ]

@@ -13,6 +13,7 @@
 #include "bindings.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/random.hpp"
+#include "numpy_bridge.hpp"
 #include "python_refs.hpp"
 
 namespace nb = nanobind;
@@ -91,6 +92,15 @@ const Array& checked_out(nb::handle out, const std::optional<Shape>& size, nb::h
     if (const auto wanted = to_optional_dtype(dtype); wanted && *wanted != array.dtype())
         raise_type_error("dtype must match out.dtype when used together");
     return array;
+}
+
+// A parameter that may be a sequence (multinomial's pvals, multivariate_normal's mean and cov): a
+// gpukit array, a number, or host data (a list, a NumPy array) copied to the device as float64.
+Array sequence_parameter(nb::handle value, const char* name) {
+    if (nb::isinstance<Array>(value)) return to_array(value, name);
+    const nb::object host = numpy_module().attr("asarray")(value, "float64");
+    const NumpyHost view(host, false);
+    return Array::from_host(view.view());
 }
 
 // The distributions whose parameters are arrays (numbers as 0-d arrays), by the Generator method.
@@ -186,6 +196,72 @@ void bind_distributions(nb::class_<Generator>& generator) {
     bind_distribution(generator, "negative_binomial", &Generator::negative_binomial, "n", required, "p", required,
                       "int64 failures before the n-th success of chance p, as "
                       "numpy.random.Generator.negative_binomial.");
+    bind_distribution(generator, "wald", &Generator::wald, "mean", required, "scale", required,
+                      "Inverse Gaussian numbers, as numpy.random.Generator.wald.");
+    bind_distribution(generator, "noncentral_chisquare", &Generator::noncentral_chisquare, "df", required, "nonc",
+                      required, "Noncentral chi-square numbers, as numpy.random.Generator.noncentral_chisquare.");
+    generator.def(
+        "triangular",
+        [](Generator& self, nb::handle left, nb::handle mode, nb::handle right, nb::handle size) {
+            const Array low = parameter_array(left, "left"), peak = parameter_array(mode, "mode");
+            const Array high = parameter_array(right, "right");
+            const std::optional<Shape> drawn = to_size(size);
+            GilRelease unlocked;
+            return self.triangular(low, peak, high, drawn);
+        },
+        "left"_a.none(), "mode"_a.none(), "right"_a.none(), "size"_a.none() = nb::none(),
+        "Triangular numbers on [left, right] peaking at mode, as numpy.random.Generator.triangular.");
+    generator.def(
+        "noncentral_f",
+        [](Generator& self, nb::handle dfnum, nb::handle dfden, nb::handle nonc, nb::handle size) {
+            const Array numerator = parameter_array(dfnum, "dfnum"), denominator = parameter_array(dfden, "dfden");
+            const Array shift = parameter_array(nonc, "nonc");
+            const std::optional<Shape> drawn = to_size(size);
+            GilRelease unlocked;
+            return self.noncentral_f(numerator, denominator, shift, drawn);
+        },
+        "dfnum"_a.none(), "dfden"_a.none(), "nonc"_a.none(), "size"_a.none() = nb::none(),
+        "Noncentral F numbers, as numpy.random.Generator.noncentral_f.");
+    generator.def(
+        "multinomial",
+        [](Generator& self, nb::handle n, nb::handle pvals, nb::handle size) {
+            const Array trials = parameter_array(n, "n"), chances = sequence_parameter(pvals, "pvals");
+            const std::optional<Shape> drawn = to_size(size);
+            GilRelease unlocked;
+            return self.multinomial(trials, chances, drawn);
+        },
+        "n"_a.none(), "pvals"_a.none(), "size"_a.none() = nb::none(),
+        "int64 counts of n trials over the categories of pvals (the last takes the rest), as "
+        "numpy.random.Generator.multinomial.");
+    generator.def(
+        "multivariate_normal",
+        [](Generator& self, nb::handle mean, nb::handle cov, nb::handle size, nb::handle check_valid, nb::handle tol,
+           nb::handle method) {
+            const Array mu = sequence_parameter(mean, "mean"), covariance = sequence_parameter(cov, "cov");
+            const std::optional<Shape> drawn = to_size(size);
+            const std::string check = to_str(check_valid, "check_valid"), factor = to_str(method, "method");
+            Generator::CovarianceCheck checking = Generator::CovarianceCheck::warn;
+            if (check == "raise")
+                checking = Generator::CovarianceCheck::raise;
+            else if (check == "ignore")
+                checking = Generator::CovarianceCheck::ignore;
+            else if (check != "warn")
+                raise_value_error("check_valid must equal 'warn', 'raise', or 'ignore'");
+            Generator::Factorization factorization = Generator::Factorization::svd;
+            if (factor == "eigh")
+                factorization = Generator::Factorization::eigh;
+            else if (factor == "cholesky")
+                factorization = Generator::Factorization::cholesky;
+            else if (factor != "svd")
+                raise_value_error("method must be one of {'eigh', 'svd', 'cholesky'}");
+            const double tolerance = to_double(tol, "tol");
+            GilRelease unlocked;
+            return self.multivariate_normal(mu, covariance, drawn, factorization, checking, tolerance);
+        },
+        "mean"_a.none(), "cov"_a.none(), "size"_a.none() = nb::none(), "check_valid"_a.none() = "warn",
+        "tol"_a.none() = 1e-8, nb::kw_only(), "method"_a.none() = "svd",
+        "Normal vectors of mean and covariance cov (factored by svd, eigh or cholesky), as "
+        "numpy.random.Generator.multivariate_normal.");
     bind_distribution(generator, "binomial", &Generator::binomial, "n", required, "p", required,
                       "int64 successes in n trials of chance p, as numpy.random.Generator.binomial.");
     bind_distribution(generator, "dirichlet", &Generator::dirichlet, "alpha", required,

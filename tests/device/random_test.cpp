@@ -207,6 +207,23 @@ TEST_F(Random, GammaKernelAndTheDistributionsBuiltOnIt) {
         EXPECT_NEAR(mean_of(successes), mean, tolerance * std::sqrt(variance)) << trials;
         EXPECT_NEAR(variance_of(successes), variance, tolerance * variance * 2) << trials;
     }
+    // Multinomial counts add up to n; a multivariate normal's components have their means.
+    const std::vector<double> shares{0.2, 0.3, 0.5};
+    const Array pvals = Array::from_host(std::span<const double>(shares), {3});
+    const auto counts = rng.multinomial(full({}, Scalar(12.0)), pvals, Shape{1000}).to_vector<std::int64_t>();
+    for (std::size_t row = 0; row < 1000; ++row)
+        EXPECT_EQ(counts[3 * row] + counts[3 * row + 1] + counts[3 * row + 2], 12) << row;
+    const std::vector<double> centre{1.0, -3.0}, spread{2.0, 0.5, 0.5, 1.0};
+    const auto vectors = rng.multivariate_normal(Array::from_host(std::span<const double>(centre), {2}),
+                                                 Array::from_host(std::span<const double>(spread), {2, 2}), Shape{n})
+                             .to_vector<double>();
+    double first_sum = 0, second_sum = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+        first_sum += vectors[static_cast<std::size_t>(2 * i)];
+        second_sum += vectors[static_cast<std::size_t>(2 * i + 1)];
+    }
+    EXPECT_NEAR(first_sum / double(n), 1.0, tolerance * std::sqrt(2.0));
+    EXPECT_NEAR(second_sum / double(n), -3.0, tolerance);
     EXPECT_THROW(rng.standard_gamma(full({}, Scalar(-1.0)), Shape{1}), InvalidArgumentError);
     // Each element's own substream: a value depends on its index, not on the rest of the call.
     Generator first(7), second(7);

@@ -8,7 +8,9 @@
 #include <string>
 #include <utility>
 
+#include "core/warnings.hpp"
 #include "gpukit/advanced_indexing.hpp"
+#include "gpukit/comparisons.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
 #include "gpukit/elementwise.hpp"
@@ -16,6 +18,7 @@
 #include "gpukit/indexing.hpp"
 #include "gpukit/kernel.hpp"
 #include "gpukit/layout.hpp"
+#include "gpukit/linalg.hpp"
 #include "gpukit/random.hpp"
 #include "gpukit/reductions.hpp"
 #include "gpukit/shape_ops.hpp"
@@ -446,6 +449,153 @@ Array Generator::binomial(const Array& n, const Array& p, const std::optional<Sh
     params.values_b = detail::launch_address(each_p, stream);
     detail::launch_random("gk_random_binomial", out.device(), out.size(), params);
     return out;
+}
+
+Array Generator::wald(const Array& mean, const Array& scale, const std::optional<Shape>& size) {
+    const Array mu = real_parameter(mean, "mean"), lambda = real_parameter(scale, "scale");
+    require_positive(mu, "mean");
+    require_positive(lambda, "scale");
+    const Device& device = mu.device();
+    const Shape drawn = draw_shape(size, mu, lambda);
+    // y = mu z^2; x = mu + mu / (2 lambda) (y - sqrt(4 lambda y + y^2)), the smaller root, taken with
+    // probability mu / (mu + x); else the larger, mu^2 / x.
+    const Array z = standard_normal(drawn);
+    const Array y = multiply(mu, multiply(z, z));
+    const Array half_ratio = true_divide(mu, multiply(lambda, scalar_of(2.0, device)));
+    const Array root = sqrt(add(multiply(multiply(lambda, scalar_of(4.0, device)), y), multiply(y, y)));
+    const Array x = add(mu, multiply(half_ratio, subtract(y, root)));
+    const Array u = random(drawn);
+    return where(less_equal(u, true_divide(mu, add(mu, x))), x, true_divide(multiply(mu, mu), x));
+}
+
+Array Generator::triangular(const Array& left, const Array& mode, const Array& right,
+                            const std::optional<Shape>& size) {
+    const Array low = real_parameter(left, "left"), peak = real_parameter(mode, "mode");
+    const Array high = real_parameter(right, "right");
+    if (low.size() > 0 && peak.size() > 0 && high.size() > 0) {
+        if (count_nonzero(greater(low, peak)) > 0) throw InvalidArgumentError("left > mode");
+        if (count_nonzero(greater(peak, high)) > 0) throw InvalidArgumentError("mode > right");
+        if (count_nonzero(equal(low, high)) > 0) throw InvalidArgumentError("left == right");
+    }
+    const Device& device = low.device();
+    const Shape drawn = draw_shape(size, broadcast_shape(broadcast_shape(low.shape(), peak.shape()), high.shape()));
+    // The inverse distribution function: left + sqrt(u (mode - left)(right - left)) below the mode's
+    // share (mode - left) / (right - left), right - sqrt((1 - u)(right - mode)(right - left)) above.
+    const Array base = subtract(high, low), rising = subtract(peak, low);
+    const Array u = random(drawn);
+    const Array below = add(low, sqrt(multiply(u, multiply(rising, base))));
+    const Array above =
+        subtract(high, sqrt(multiply(subtract(scalar_of(1.0, device), u), multiply(subtract(high, peak), base))));
+    return where(less_equal(u, true_divide(rising, base)), below, above);
+}
+
+Array Generator::noncentral_chisquare(const Array& df, const Array& nonc, const std::optional<Shape>& size) {
+    const Array degrees = real_parameter(df, "df"), shift = real_parameter(nonc, "nonc");
+    require_positive(degrees, "df");
+    require_non_negative(shift, "nonc");
+    const Device& device = degrees.device();
+    const Shape drawn = draw_shape(size, degrees, shift);
+    const Array one = scalar_of(1.0, device);
+    const Array wide = greater(degrees, one);
+    // df > 1: chisquare(df - 1) + (z + sqrt(nonc))^2; else chisquare(df + 2 poisson(nonc / 2)). Both
+    // are drawn where parameters are arrays; each element takes its own.
+    const Array shifted = add(standard_normal(drawn), sqrt(shift));
+    const Array from_normal =
+        add(chisquare(where(wide, subtract(degrees, one), one), drawn), multiply(shifted, shifted));
+    const Array counts = poisson(broadcast_to(multiply(shift, scalar_of(0.5, device)), drawn), std::nullopt);
+    const Array from_poisson =
+        chisquare(add(degrees, multiply(counts.astype(DType::float64), scalar_of(2.0, device))), drawn);
+    return where(wide, from_normal, from_poisson);
+}
+
+Array Generator::noncentral_f(const Array& dfnum, const Array& dfden, const Array& nonc,
+                              const std::optional<Shape>& size) {
+    const Array numerator = real_parameter(dfnum, "dfnum"), denominator = real_parameter(dfden, "dfden");
+    const Array shift = real_parameter(nonc, "nonc");
+    require_positive(numerator, "dfnum");
+    require_positive(denominator, "dfden");
+    require_non_negative(shift, "nonc");
+    const Shape drawn =
+        draw_shape(size, broadcast_shape(broadcast_shape(numerator.shape(), denominator.shape()), shift.shape()));
+    return true_divide(multiply(noncentral_chisquare(numerator, shift, drawn), denominator),
+                       multiply(chisquare(denominator, drawn), numerator));
+}
+
+Array Generator::multinomial(const Array& n, const Array& pvals, const std::optional<Shape>& size) {
+    if (dtype_info(n.dtype()).kind == DTypeKind::complex) throw DTypeError("n must be real");
+    const Array trials = n.astype(DType::int64).astype(DType::float64);
+    const Array chances = real_parameter(pvals, "pvals");
+    if (chances.ndim() == 0) throw InvalidArgumentError("pvals must have at least 1 dimension");
+    const Device& device = chances.device();
+    const std::int64_t categories = chances.shape().back();
+    if (trials.size() > 0 && count_nonzero(less(trials, scalar_of(0.0, device))) > 0)
+        throw InvalidArgumentError("n < 0");
+    if (chances.size() > 0) {
+        const Array outside = logical_not(
+            logical_and(greater_equal(chances, scalar_of(0.0, device)), less_equal(chances, scalar_of(1.0, device))));
+        if (count_nonzero(outside) > 0) throw InvalidArgumentError("pvals < 0, pvals > 1 or pvals contains NaNs");
+        ReduceOptions along_last;
+        along_last.axis = std::vector<std::int64_t>{-1};
+        const Array leading = chances.index({ellipsis, Slice{0, categories - 1}});
+        if (count_nonzero(greater(sum(leading, along_last), scalar_of(1.0 + 1e-12, device))) > 0)
+            throw InvalidArgumentError("sum(pvals[:-1]) > 1.0");
+    }
+    const Shape other(chances.shape().begin(), chances.shape().end() - 1);
+    Shape drawn = draw_shape(size, broadcast_shape(trials.shape(), other));
+    // Category by category: a binomial of what is left of n, with the category's share of what is
+    // left of the probability; the last category takes the rest.
+    Array left_over = broadcast_to(trials, drawn).copy(Order::C);
+    Array left_chance = full(drawn, Scalar(1.0), DType::float64, Order::C, device);
+    std::vector<Array> counts;
+    for (std::int64_t c = 0; c + 1 < categories; ++c) {
+        const Array p = broadcast_to(chances.index({ellipsis, c}), drawn);
+        const Array share =
+            where(greater(left_chance, scalar_of(0.0, device)),
+                  minimum(maximum(true_divide(p, left_chance), scalar_of(0.0, device)), scalar_of(1.0, device)),
+                  scalar_of(0.0, device));
+        const Array drawn_here = binomial(left_over, share, drawn);
+        left_over = subtract(left_over, drawn_here.astype(DType::float64));
+        left_chance = subtract(left_chance, p);
+        counts.push_back(drawn_here);
+    }
+    counts.push_back(left_over.astype(DType::int64));
+    return stack(counts, -1);
+}
+
+Array Generator::multivariate_normal(const Array& mean, const Array& cov, const std::optional<Shape>& size,
+                                     Factorization method, CovarianceCheck check_valid, double tol) {
+    const Array mu = real_parameter(mean, "mean"), covariance = real_parameter(cov, "cov");
+    if (mu.ndim() != 1) throw InvalidArgumentError("mean must be 1 dimensional");
+    const std::int64_t k = mu.shape()[0];
+    if (covariance.ndim() != 2 || covariance.shape()[0] != covariance.shape()[1])
+        throw InvalidArgumentError("cov must be 2 dimensional and square");
+    if (covariance.shape()[0] != k) throw InvalidArgumentError("mean and cov must have same length");
+    const Device& device = mu.device();
+    Array factor = covariance;
+    if (method == Factorization::cholesky) {
+        factor = linalg::cholesky(covariance);
+    } else {
+        bool semidefinite = true;
+        if (method == Factorization::svd) {
+            const linalg::SVDResult parts = linalg::svd(covariance);
+            const Array rebuilt = matmul(multiply(parts.Vh.transpose(), parts.S), parts.Vh);
+            CloseOptions close;
+            close.rtol = close.atol = tol;
+            semidefinite = count_nonzero(allclose(rebuilt, covariance, close)) > 0;
+            factor = multiply(parts.U, sqrt(parts.S));
+        } else {
+            const linalg::EighResult parts = linalg::eigh(covariance);
+            semidefinite = count_nonzero(less(parts.eigenvalues, scalar_of(-tol, device))) == 0;
+            factor = multiply(parts.eigenvectors, sqrt(absolute(parts.eigenvalues)));
+        }
+        if (!semidefinite && check_valid == CovarianceCheck::raise)
+            throw InvalidArgumentError("covariance is not symmetric positive-semidefinite.");
+        if (!semidefinite && check_valid == CovarianceCheck::warn)
+            detail::warn(WarningCategory::runtime, "covariance is not symmetric positive-semidefinite.");
+    }
+    Shape drawn = size.value_or(Shape{});
+    drawn.push_back(k);
+    return add(mu, matmul(standard_normal(drawn), factor.transpose()));
 }
 
 Array Generator::dirichlet(const Array& alpha, const std::optional<Shape>& size) {

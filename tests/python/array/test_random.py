@@ -338,6 +338,67 @@ def gamma_family_checks(rng, n):
     ]
 
 
+def test_wald_triangular_and_the_noncentral_ones_pass_kolmogorov_smirnov():
+    rng = gpukit.random.default_rng(31)
+    n = 60_000
+    checks = [
+        ("wald 2, 3", rng.wald(2.0, 3.0, n), scipy.stats.invgauss(2.0 / 3.0, scale=3.0)),
+        ("triangular 1, 2, 5", rng.triangular(1.0, 2.0, 5.0, n), scipy.stats.triang(0.25, loc=1.0, scale=4.0)),
+        ("triangular at the left end", rng.triangular(0.0, 0.0, 1.0, n), scipy.stats.triang(0.0, scale=1.0)),
+        ("noncentral_chisquare 3, 2", rng.noncentral_chisquare(3.0, 2.0, n), scipy.stats.ncx2(3, 2)),
+        ("noncentral_chisquare 0.5, 1.5", rng.noncentral_chisquare(0.5, 1.5, n), scipy.stats.ncx2(0.5, 1.5)),
+        ("noncentral_chisquare 4, 0", rng.noncentral_chisquare(4.0, 0.0, n), scipy.stats.chi2(4)),
+        ("noncentral_f 3, 20, 3", rng.noncentral_f(3.0, 20.0, 3.0, n), scipy.stats.ncf(3, 20, 3)),
+    ]
+    for name, array, distribution in checks:
+        assert array.shape == (n,), name
+        assert scipy.stats.kstest(array.get(), distribution.cdf).pvalue > P_VALUE, name
+
+
+def test_multinomial_counts_add_up_and_follow_their_marginals():
+    rng = gpukit.random.default_rng(12)
+    pvals = [0.2, 0.3, 0.5]
+    counts = rng.multinomial(20, pvals, 50_000).get()
+    assert counts.shape == (50_000, 3) and counts.dtype == numpy.int64
+    assert (counts.sum(axis=1) == 20).all()
+    for category, p in enumerate(pvals):
+        assert abs(counts[:, category].mean() / (20 * p) - 1) < 0.02
+        assert abs(counts[:, category].var() / (20 * p * (1 - p)) - 1) < 0.05
+    # n and pvals broadcast: pvals's last axis holds the categories; the last takes what is left.
+    many = rng.multinomial(gpukit.asarray(numpy.array([[5], [50]])), [[0.5, 0.5], [0.9, 0.1]]).get()
+    assert many.shape == (2, 2, 2) and (many.sum(axis=-1) == numpy.array([[5, 5], [50, 50]])).all()
+    assert (rng.multinomial(7, [0.0, 1.0], 10).get() == [0, 7]).all()
+    assert (rng.multinomial(7, [0.5, 0.6], 10).get().sum(axis=1) == 7).all()  # the last p is not read
+
+
+@pytest.mark.parametrize("method", ["svd", "eigh", "cholesky"])
+def test_multivariate_normal_has_its_mean_and_covariance(method):
+    rng = gpukit.random.default_rng(9)
+    mean = numpy.array([1.0, -2.0, 0.5])
+    cov = numpy.array([[2.0, 0.6, 0.2], [0.6, 1.0, -0.3], [0.2, -0.3, 0.5]])
+    draws = rng.multivariate_normal(mean, gpukit.asarray(cov), (200, 300), method=method).get()
+    assert draws.shape == (200, 300, 3)
+    flat = draws.reshape(-1, 3)
+    numpy.testing.assert_allclose(flat.mean(axis=0), mean, atol=0.02)
+    numpy.testing.assert_allclose(numpy.cov(flat.T), cov, atol=0.03)
+
+
+def test_multivariate_normal_checks_the_covariance_as_numpy_does():
+    rng = gpukit.random.default_rng(0)
+    bad = [[1.0, 2.0], [2.0, 1.0]]
+    with pytest.warns(RuntimeWarning, match="covariance is not symmetric positive-semidefinite"):
+        rng.multivariate_normal([0.0, 0.0], bad)
+    with pytest.raises(ValueError, match="covariance is not symmetric positive-semidefinite"):
+        rng.multivariate_normal([0.0, 0.0], bad, check_valid="raise")
+    rng.multivariate_normal([0.0, 0.0], bad, check_valid="ignore")
+    with pytest.raises(ValueError, match="check_valid must equal"):
+        rng.multivariate_normal([0.0, 0.0], bad, check_valid="loud")
+    with pytest.raises(ValueError, match="mean and cov must have same length"):
+        rng.multivariate_normal([0.0, 0.0, 0.0], [[1.0, 0.0], [0.0, 1.0]])
+    with pytest.raises(numpy.linalg.LinAlgError):
+        rng.multivariate_normal([0.0, 0.0], bad, method="cholesky")
+
+
 def test_the_gamma_family_passes_kolmogorov_smirnov():
     rng = gpukit.random.default_rng(77)
     for name, array, distribution in gamma_family_checks(rng, 60_000):
@@ -397,6 +458,17 @@ def test_binomial_edges_and_array_parameters():
 
 
 @pytest.mark.parametrize("call, message", [
+    (lambda rng: rng.wald(0.0, 1.0), "mean <= 0"),
+    (lambda rng: rng.wald(1.0, 0.0), "scale <= 0"),
+    (lambda rng: rng.triangular(2.0, 1.0, 3.0), "left > mode"),
+    (lambda rng: rng.triangular(1.0, 4.0, 3.0), "mode > right"),
+    (lambda rng: rng.triangular(1.0, 1.0, 1.0), "left == right"),
+    (lambda rng: rng.noncentral_chisquare(0.0, 1.0), "df <= 0"),
+    (lambda rng: rng.noncentral_chisquare(1.0, -1.0), "nonc < 0"),
+    (lambda rng: rng.noncentral_f(1.0, 1.0, -1.0), "nonc < 0"),
+    (lambda rng: rng.multinomial(-1, [0.5, 0.5]), "n < 0"),
+    (lambda rng: rng.multinomial(3, [0.5, 1.5]), "pvals < 0, pvals > 1"),
+    (lambda rng: rng.multinomial(3, [0.7, 0.6, 0.1]), "sum\\(pvals\\[:-1\\]\\) > 1.0"),
     (lambda rng: rng.binomial(-1, 0.5), "n < 0"),
     (lambda rng: rng.binomial(3, 1.5), "p < 0, p > 1 or p is NaN"),
     (lambda rng: rng.gamma(-1.0), "shape < 0"),
