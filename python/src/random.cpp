@@ -106,6 +106,7 @@ Array sequence_parameter(nb::handle value, const char* name) {
 // The distributions whose parameters are arrays (numbers as 0-d arrays), by the Generator method.
 using OneParameter = Array (Generator::*)(const Array&, const std::optional<Shape>&);
 using TwoParameters = Array (Generator::*)(const Array&, const Array&, const std::optional<Shape>&);
+using ThreeParameters = Array (Generator::*)(const Array&, const Array&, const Array&, const std::optional<Shape>&);
 
 Array draw(Generator& self, OneParameter method, nb::handle a, const char* a_name, nb::handle size) {
     const Array first = parameter_array(a, a_name);
@@ -141,6 +142,21 @@ void bind_distribution(nb::class_<Generator>& generator, const char* name, TwoPa
             return draw(self, method, a, a_name, b, b_name, size);
         },
         nb::arg(a_name).none() = a_default, nb::arg(b_name).none() = b_default, "size"_a.none() = nb::none(), doc);
+}
+
+void bind_distribution(nb::class_<Generator>& generator, const char* name, ThreeParameters method,
+                       std::array<const char*, 3> names, const char* doc) {
+    generator.def(
+        name,
+        [method, names](Generator& self, nb::handle a, nb::handle b, nb::handle c, nb::handle size) {
+            const Array first = parameter_array(a, names[0]), second = parameter_array(b, names[1]);
+            const Array third = parameter_array(c, names[2]);
+            const std::optional<Shape> shape = to_size(size);
+            GilRelease unlocked;
+            return (self.*method)(first, second, third, shape);
+        },
+        nb::arg(names[0]).none(), nb::arg(names[1]).none(), nb::arg(names[2]).none(), "size"_a.none() = nb::none(),
+        doc);
 }
 
 // The distributions of gpukit/random.hpp built on the standard gamma, the normal and the uniform.
@@ -200,28 +216,10 @@ void bind_distributions(nb::class_<Generator>& generator) {
                       "Inverse Gaussian numbers, as numpy.random.Generator.wald.");
     bind_distribution(generator, "noncentral_chisquare", &Generator::noncentral_chisquare, "df", required, "nonc",
                       required, "Noncentral chi-square numbers, as numpy.random.Generator.noncentral_chisquare.");
-    generator.def(
-        "triangular",
-        [](Generator& self, nb::handle left, nb::handle mode, nb::handle right, nb::handle size) {
-            const Array low = parameter_array(left, "left"), peak = parameter_array(mode, "mode");
-            const Array high = parameter_array(right, "right");
-            const std::optional<Shape> drawn = to_size(size);
-            GilRelease unlocked;
-            return self.triangular(low, peak, high, drawn);
-        },
-        "left"_a.none(), "mode"_a.none(), "right"_a.none(), "size"_a.none() = nb::none(),
-        "Triangular numbers on [left, right] peaking at mode, as numpy.random.Generator.triangular.");
-    generator.def(
-        "noncentral_f",
-        [](Generator& self, nb::handle dfnum, nb::handle dfden, nb::handle nonc, nb::handle size) {
-            const Array numerator = parameter_array(dfnum, "dfnum"), denominator = parameter_array(dfden, "dfden");
-            const Array shift = parameter_array(nonc, "nonc");
-            const std::optional<Shape> drawn = to_size(size);
-            GilRelease unlocked;
-            return self.noncentral_f(numerator, denominator, shift, drawn);
-        },
-        "dfnum"_a.none(), "dfden"_a.none(), "nonc"_a.none(), "size"_a.none() = nb::none(),
-        "Noncentral F numbers, as numpy.random.Generator.noncentral_f.");
+    bind_distribution(generator, "triangular", &Generator::triangular, {"left", "mode", "right"},
+                      "Triangular numbers on [left, right] peaking at mode, as numpy.random.Generator.triangular.");
+    bind_distribution(generator, "noncentral_f", &Generator::noncentral_f, {"dfnum", "dfden", "nonc"},
+                      "Noncentral F numbers, as numpy.random.Generator.noncentral_f.");
     generator.def(
         "multinomial",
         [](Generator& self, nb::handle n, nb::handle pvals, nb::handle size) {

@@ -7,6 +7,7 @@ import numpy
 import pytest
 
 import gpukit
+from close_to_numpy import assert_close, host
 from conftest import random_array
 
 L = gpukit.linalg
@@ -20,18 +21,8 @@ def tolerance(dtype):
     return TOLERANCE.get(str(numpy.dtype(dtype)), 1e-10)
 
 
-def host(x):
-    return gpukit.asnumpy(x) if isinstance(x, gpukit.ndarray) else numpy.asarray(x)
-
-
 def check(got, expected, dtype, scale=1.0):
-    got, expected = host(got), numpy.asarray(expected)
-    assert got.shape == expected.shape and got.dtype == expected.dtype, (got.shape, got.dtype, expected.shape,
-                                                                         expected.dtype)
-    if got.dtype == bool:
-        numpy.testing.assert_array_equal(got, expected)
-        return
-    numpy.testing.assert_allclose(got, expected, rtol=tolerance(dtype) * scale, atol=tolerance(dtype) * scale)
+    assert_close(got, expected, tolerance(dtype) * scale)
 
 
 def square(rng, shape, dtype):

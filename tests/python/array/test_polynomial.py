@@ -8,6 +8,7 @@ import numpy
 import pytest
 
 import gpukit
+from close_to_numpy import assert_close
 from conftest import ALL_DTYPES, random_array
 
 NUMPY_DTYPES = [d for d in ALL_DTYPES if d != "bfloat16"]
@@ -18,18 +19,8 @@ def tolerance(dtype):
     return TOLERANCE.get(str(numpy.dtype(dtype)), 1e-9)
 
 
-def host(x):
-    return gpukit.asnumpy(x) if isinstance(x, gpukit.ndarray) else numpy.asarray(x)
-
-
 def check(got, expected, dtype, scale=1.0):
-    got, expected = host(got), numpy.asarray(expected)
-    assert got.shape == expected.shape and got.dtype == expected.dtype, (got.shape, got.dtype, expected.shape,
-                                                                         expected.dtype)
-    if got.dtype.kind in "biu":
-        numpy.testing.assert_array_equal(got, expected)
-    else:
-        numpy.testing.assert_allclose(got, expected, rtol=tolerance(dtype) * scale, atol=tolerance(dtype) * scale)
+    assert_close(got, expected, tolerance(dtype) * scale)
 
 
 # ---- polyval
