@@ -36,6 +36,11 @@
 //     n min(p, 1 - p) < 10: inversion, the sequential search from P(0) = (1 - p)^n; beyond:
 //     Hoermann's BTRD ("The generation of binomial random variates", 1993), its squeeze and its
 //     final test by the Stirling correction.
+//   logseries, zipf (int64): element i reads its own substream: Kemp's second method and NumPy's
+//     rejection from the continuous Pareto bound, as numpy.random's.
+//   hypergeometric (int64): element i reads its own substream: inversion by a chop-down search
+//     from the mode (probabilities by the recursion between neighbours, the mode's by logarithms of
+//     factorials), O(sqrt(nsample)) steps.
 // - Bit-identical on a GPU and on the simulator: the module is compiled with --fmad=false (no
 //   multiply-add contraction, on either side), CUDA's float division and sqrt are IEEE's by
 //   default as the host's are, and the transcendental functions are our own below, made of +, -,
@@ -649,4 +654,105 @@ __device__ inline long long gk_binomial(const gk_random_params& p, unsigned long
 
 extern "C" __global__ void gk_random_binomial(const gk_random_params p) {
     GK_ELEMENTS(i, p.size) { ((long long*)p.out)[i] = gk_binomial(p, (unsigned long long)i); }
+}
+
+// ---- logseries, zipf and hypergeometric
+
+// x^y for x > 0 by the logarithm and exp above.
+__device__ inline double gk_pow_double(double x, double y) { return gk_exp_double(y * gk_log_double(x)); }
+
+extern "C" __global__ void gk_random_logseries(const gk_random_params p) {
+    GK_ELEMENTS(i, p.size) {
+        const double chance = ((const double*)p.values_a)[i];
+        gk_substream s = {(unsigned long long)i, 0u, 0, gk_random_block(p, (unsigned long long)i, 0)};
+        const double r = gk_log_double(1.0 - chance);
+        long long result;
+        for (;;) {
+            const double v = gk_next_uniform(p, &s);
+            if (v >= chance) {
+                result = 1;
+                break;
+            }
+            const double u = gk_next_uniform(p, &s);
+            const double q = 1.0 - gk_exp_double(r * u);
+            if (v <= q * q) {
+                if (v == 0.0) continue;
+                const double k = floor(1.0 + gk_log_double(v) / gk_log_double(q));
+                if (k < 1.0) continue;
+                result = (long long)k;
+                break;
+            }
+            result = v >= q ? 1 : 2;
+            break;
+        }
+        ((long long*)p.out)[i] = result;
+    }
+}
+
+extern "C" __global__ void gk_random_zipf(const gk_random_params p) {
+    GK_ELEMENTS(i, p.size) {
+        const double a = ((const double*)p.values_a)[i];
+        gk_substream s = {(unsigned long long)i, 0u, 0, gk_random_block(p, (unsigned long long)i, 0)};
+        const double am1 = a - 1.0, b = gk_pow_double(2.0, am1);
+        long long result;
+        for (;;) {
+            const double u = 1.0 - gk_next_uniform(p, &s);  // (0, 1]
+            const double v = gk_next_uniform(p, &s);
+            const double x = floor(gk_pow_double(u, -1.0 / am1));
+            if (!(x >= 1.0) || x > 9.2233720368547748e18) continue;  // past int64: NumPy rejects it too
+            const double t = gk_pow_double(1.0 + 1.0 / x, am1);
+            if (v * x * (t - 1.0) / (b - 1.0) <= t / b) {
+                result = (long long)x;
+                break;
+            }
+        }
+        ((long long*)p.out)[i] = result;
+    }
+}
+
+// log C(n, k) by logarithms of factorials.
+__device__ inline double gk_log_choose(double n, double k) {
+    return gk_log_factorial(n) - gk_log_factorial(k) - gk_log_factorial(n - k);
+}
+
+extern "C" __global__ void gk_random_hypergeometric(const gk_random_params p) {
+    GK_ELEMENTS(i, p.size) {
+        const double* parameters = (const double*)p.values_a + 3 * i;  // good, bad, sample
+        const double good = parameters[0], bad = parameters[1], sample = parameters[2];
+        gk_substream s = {(unsigned long long)i, 0u, 0, gk_random_block(p, (unsigned long long)i, 0)};
+        const double low = fmax(0.0, sample - bad), high = fmin(sample, good);
+        const double mode = fmin(high, fmax(low, floor((sample + 1.0) * (good + 1.0) / (good + bad + 2.0))));
+        const double at_mode = gk_exp_double(gk_log_choose(good, mode) + gk_log_choose(bad, sample - mode) -
+                                             gk_log_choose(good + bad, sample));
+        double result = mode;
+        for (bool found = false; !found;) {
+            double u = gk_next_uniform(p, &s);
+            if (u <= at_mode) break;
+            u = u - at_mode;
+            double up = mode, down = mode, p_up = at_mode, p_down = at_mode;
+            while (up < high || down > low) {  // chop down: the next above, then the next below
+                if (up < high) {
+                    p_up = p_up * (good - up) * (sample - up) / ((up + 1.0) * (bad - sample + up + 1.0));
+                    up = up + 1.0;
+                    if (u <= p_up) {
+                        result = up;
+                        found = true;
+                        break;
+                    }
+                    u = u - p_up;
+                }
+                if (down > low) {
+                    p_down = p_down * down * (bad - sample + down) / ((good - down + 1.0) * (sample - down + 1.0));
+                    down = down - 1.0;
+                    if (u <= p_down) {
+                        result = down;
+                        found = true;
+                        break;
+                    }
+                    u = u - p_down;
+                }
+            }  // past both ends: rounding left u over; draw again
+        }
+        ((long long*)p.out)[i] = (long long)result;
+    }
 }

@@ -154,6 +154,14 @@ public:
     Array multivariate_normal(const Array& mean, const Array& cov, const std::optional<Shape>& size,
                               Factorization method = Factorization::svd,
                               CovarianceCheck check_valid = CovarianceCheck::warn, double tol = 1e-8);
+    // int64 draws of the logarithmic series of p (0 <= p < 1): Kemp's method, a kernel.
+    Array logseries(const Array& p, const std::optional<Shape>& size);
+    // int64 Zipf (zeta) draws of exponent a > 1, by NumPy's rejection: a kernel.
+    Array zipf(const Array& a, const std::optional<Shape>& size);
+    // int64 good items among nsample drawn without replacement from ngood good and nbad bad ones
+    // (counts taken as int64, each below 10^9, nsample <= ngood + nbad): a kernel's chop-down search
+    // from the mode.
+    Array hypergeometric(const Array& ngood, const Array& nbad, const Array& nsample, const std::optional<Shape>& size);
     // size + (k,) points of the simplex: standard gammas of the 1-D alpha's k shapes (alpha > 0),
     // each divided by their sum.
     Array dirichlet(const Array& alpha, const std::optional<Shape>& size);

@@ -232,6 +232,18 @@ def multivariate_normal(mean, cov, size=None, check_valid="warn", tol=1e-8):
     return _global.multivariate_normal(mean, cov, size, check_valid, tol)
 
 
+def logseries(p, size=None):
+    return _global.logseries(p, size)
+
+
+def zipf(a, size=None):
+    return _global.zipf(a, size)
+
+
+def hypergeometric(ngood, nbad, nsample, size=None):
+    return _global.hypergeometric(ngood, nbad, nsample, size)
+
+
 def dirichlet(alpha, size=None):
     return _global.dirichlet(alpha, size)
 
@@ -250,9 +262,9 @@ def shuffle(x):
 
 __all__ = [
     "Counter", "Generator", "beta", "binomial", "chisquare", "choice", "default_rng", "dirichlet", "exponential", "f",
-    "gamma", "geometric", "get_random_state", "gumbel", "laplace", "logistic", "lognormal", "multinomial",
-    "multivariate_normal", "negative_binomial", "noncentral_chisquare", "noncentral_f", "normal", "pareto",
-    "permutation", "poisson", "power", "rand", "randint", "randn", "random", "random_sample", "ranf", "rayleigh",
-    "sample", "seed", "shuffle", "standard_cauchy", "standard_exponential", "standard_gamma", "standard_normal",
-    "standard_t", "triangular", "uniform", "wald", "weibull",
+    "gamma", "geometric", "get_random_state", "gumbel", "hypergeometric", "laplace", "logistic", "lognormal",
+    "logseries", "multinomial", "multivariate_normal", "negative_binomial", "noncentral_chisquare", "noncentral_f",
+    "normal", "pareto", "permutation", "poisson", "power", "rand", "randint", "randn", "random", "random_sample",
+    "ranf", "rayleigh", "sample", "seed", "shuffle", "standard_cauchy", "standard_exponential", "standard_gamma",
+    "standard_normal", "standard_t", "triangular", "uniform", "wald", "weibull", "zipf",
 ]

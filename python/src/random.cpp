@@ -260,6 +260,13 @@ void bind_distributions(nb::class_<Generator>& generator) {
         "tol"_a.none() = 1e-8, nb::kw_only(), "method"_a.none() = "svd",
         "Normal vectors of mean and covariance cov (factored by svd, eigh or cholesky), as "
         "numpy.random.Generator.multivariate_normal.");
+    bind_distribution(generator, "logseries", &Generator::logseries, "p", required,
+                      "int64 draws of the logarithmic series of p, as numpy.random.Generator.logseries.");
+    bind_distribution(generator, "zipf", &Generator::zipf, "a", required,
+                      "int64 Zipf draws of exponent a, as numpy.random.Generator.zipf.");
+    bind_distribution(generator, "hypergeometric", &Generator::hypergeometric, {"ngood", "nbad", "nsample"},
+                      "int64 good items among nsample drawn without replacement, as "
+                      "numpy.random.Generator.hypergeometric.");
     bind_distribution(generator, "binomial", &Generator::binomial, "n", required, "p", required,
                       "int64 successes in n trials of chance p, as numpy.random.Generator.binomial.");
     bind_distribution(generator, "dirichlet", &Generator::dirichlet, "alpha", required,

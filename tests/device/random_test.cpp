@@ -224,6 +224,17 @@ TEST_F(Random, GammaKernelAndTheDistributionsBuiltOnIt) {
     }
     EXPECT_NEAR(first_sum / double(n), 1.0, tolerance * std::sqrt(2.0));
     EXPECT_NEAR(second_sum / double(n), -3.0, tolerance);
+    // The integer kernels with rejection or search: in range, with their means.
+    const auto good =
+        rng.hypergeometric(full({}, Scalar(10.0)), full({}, Scalar(20.0)), full({}, Scalar(12.0)), Shape{n})
+            .astype(DType::float64)
+            .to_vector<double>();
+    EXPECT_NEAR(mean_of(good), 4.0, tolerance * 2);
+    EXPECT_LE(*std::max_element(good.begin(), good.end()), 10.0);
+    const auto series = rng.logseries(full({}, Scalar(0.6)), Shape{1000}).astype(DType::float64).to_vector<double>();
+    EXPECT_GE(*std::min_element(series.begin(), series.end()), 1.0);
+    const auto zeta = rng.zipf(full({}, Scalar(3.0)), Shape{1000}).astype(DType::float64).to_vector<double>();
+    EXPECT_GE(*std::min_element(zeta.begin(), zeta.end()), 1.0);
     EXPECT_THROW(rng.standard_gamma(full({}, Scalar(-1.0)), Shape{1}), InvalidArgumentError);
     // Each element's own substream: a value depends on its index, not on the rest of the call.
     Generator first(7), second(7);

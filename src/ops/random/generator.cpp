@@ -451,6 +451,69 @@ Array Generator::binomial(const Array& n, const Array& p, const std::optional<Sh
     return out;
 }
 
+namespace {
+
+// Launches one of the integer kernels that read each element's parameters from `each` (C order).
+Array draw_counts(std::string_view kernel, const Shape& drawn, const Array& each,
+                  const std::array<std::uint32_t, 2>& key, Counter at) {
+    Array out = Array::empty(drawn, DType::int64, each.device());
+    detail::RandomParams params = params_for(out, key, at);
+    params.values_a = detail::launch_address(each, current_stream(out.device()));
+    detail::launch_random(kernel, out.device(), out.size(), params);
+    return out;
+}
+
+}  // namespace
+
+Array Generator::logseries(const Array& p, const std::optional<Shape>& size) {
+    const Array chance = real_parameter(p, "p");
+    const Device& device = chance.device();
+    if (chance.size() > 0 && count_nonzero(logical_not(logical_and(greater_equal(chance, scalar_of(0.0, device)),
+                                                                   less(chance, scalar_of(1.0, device))))) > 0)
+        throw InvalidArgumentError("p < 0, p >= 1 or p is NaN");
+    const Shape drawn = draw_shape(size, chance.shape());
+    if (element_count(drawn) == 0) return Array::empty(drawn, DType::int64, device);
+    return draw_counts("gk_random_logseries", drawn, broadcast_to(chance, drawn).copy(Order::C), key_,
+                       claim(static_cast<std::uint64_t>(element_count(drawn))));
+}
+
+Array Generator::zipf(const Array& a, const std::optional<Shape>& size) {
+    const Array exponent = real_parameter(a, "a");
+    const Device& device = exponent.device();
+    if (exponent.size() > 0 && count_nonzero(logical_not(greater(exponent, scalar_of(1.0, device)))) > 0)
+        throw InvalidArgumentError("a <= 1 or a is NaN");
+    const Shape drawn = draw_shape(size, exponent.shape());
+    if (element_count(drawn) == 0) return Array::empty(drawn, DType::int64, device);
+    return draw_counts("gk_random_zipf", drawn, broadcast_to(exponent, drawn).copy(Order::C), key_,
+                       claim(static_cast<std::uint64_t>(element_count(drawn))));
+}
+
+Array Generator::hypergeometric(const Array& ngood, const Array& nbad, const Array& nsample,
+                                const std::optional<Shape>& size) {
+    for (const Array* count : {&ngood, &nbad, &nsample})
+        if (dtype_info(count->dtype()).kind == DTypeKind::complex) throw DTypeError("counts must be real");
+    // NumPy takes the counts as int64.
+    const Array good = ngood.astype(DType::int64).astype(DType::float64);
+    const Array bad = nbad.astype(DType::int64).astype(DType::float64);
+    const Array sample = nsample.astype(DType::int64).astype(DType::float64);
+    const Device& device = good.device();
+    const auto any_of = [](const Array& condition) { return condition.size() > 0 && count_nonzero(condition) > 0; };
+    const Array zero = scalar_of(0.0, device), limit = scalar_of(1e9, device);
+    if (any_of(less(good, zero))) throw InvalidArgumentError("ngood < 0");
+    if (any_of(less(bad, zero))) throw InvalidArgumentError("nbad < 0");
+    if (any_of(less(sample, zero))) throw InvalidArgumentError("nsample < 0");
+    if (any_of(less(add(good, bad), sample))) throw InvalidArgumentError("ngood + nbad < nsample");
+    if (any_of(logical_or(greater_equal(good, limit), greater_equal(bad, limit))))
+        throw InvalidArgumentError("both ngood and nbad must be less than 1000000000");
+    const Shape drawn = draw_shape(size, broadcast_shape(broadcast_shape(good.shape(), bad.shape()), sample.shape()));
+    if (element_count(drawn) == 0) return Array::empty(drawn, DType::int64, device);
+    // Each element's (good, bad, sample), contiguous.
+    const Array each =
+        stack(std::vector<Array>{broadcast_to(good, drawn), broadcast_to(bad, drawn), broadcast_to(sample, drawn)}, -1);
+    return draw_counts("gk_random_hypergeometric", drawn, each, key_,
+                       claim(static_cast<std::uint64_t>(element_count(drawn))));
+}
+
 Array Generator::wald(const Array& mean, const Array& scale, const std::optional<Shape>& size) {
     const Array mu = real_parameter(mean, "mean"), lambda = real_parameter(scale, "scale");
     require_positive(mu, "mean");

@@ -447,6 +447,28 @@ def test_binomial_counts_follow_the_distribution(n, p):
     assert scipy.stats.chisquare(observed[kept], expected).pvalue > P_VALUE
 
 
+@pytest.mark.parametrize("name, draw, distribution, low, high", [
+    ("logseries 0.6", lambda rng, n: rng.logseries(0.6, n), scipy.stats.logser(0.6), 1, 15),
+    ("logseries 0.99", lambda rng, n: rng.logseries(0.99, n), scipy.stats.logser(0.99), 1, 60),
+    ("zipf 2", lambda rng, n: rng.zipf(2.0, n), scipy.stats.zipf(2.0), 1, 30),
+    ("zipf 3.5", lambda rng, n: rng.zipf(3.5, n), scipy.stats.zipf(3.5), 1, 10),
+    ("hypergeometric 10, 20, 12", lambda rng, n: rng.hypergeometric(10, 20, 12, n), scipy.stats.hypergeom(30, 10, 12),
+     0, 10),
+    ("hypergeometric of millions", lambda rng, n: rng.hypergeometric(10**6, 2 * 10**6, 5000, n),
+     scipy.stats.hypergeom(3 * 10**6, 10**6, 5000), 1550, 1780),
+])
+def test_logseries_zipf_and_hypergeometric_follow_their_distributions(name, draw, distribution, low, high):
+    size = 100_000
+    counts = draw(gpukit.random.default_rng(21), size).get()
+    assert counts.dtype == numpy.int64, name
+    observed = numpy.bincount(numpy.clip(counts, low, high) - low, minlength=high - low + 1)
+    expected = distribution.pmf(numpy.arange(low, high + 1))
+    expected[0], expected[-1] = distribution.cdf(low), distribution.sf(high - 1)
+    kept = expected * size > 5
+    expected = expected[kept] * observed[kept].sum() / expected[kept].sum()
+    assert scipy.stats.chisquare(observed[kept], expected).pvalue > P_VALUE, name
+
+
 def test_binomial_edges_and_array_parameters():
     rng = gpukit.random.default_rng(1)
     numpy.testing.assert_array_equal(rng.binomial(0, 0.5, 3).get(), [0, 0, 0])
@@ -455,9 +477,18 @@ def test_binomial_edges_and_array_parameters():
     counts = rng.binomial(gpukit.asarray(numpy.array([[5], [500]])), gpukit.asarray(numpy.array([0.1, 0.9])), (2, 2))
     assert counts.shape == (2, 2) and (counts.get() <= numpy.array([[5], [500]])).all()
     assert gpukit.random.binomial(7.9, 0.5, 1000).get().max() <= 7  # n taken as an integer, as NumPy's
+    numpy.testing.assert_array_equal(rng.hypergeometric(5, 5, 0, 3).get(), [0, 0, 0])
+    numpy.testing.assert_array_equal(rng.logseries(0.0, 3).get(), [1, 1, 1])
+    assert rng.hypergeometric(gpukit.asarray(numpy.array([5, 50])), 5, 3).shape == (2,)
 
 
 @pytest.mark.parametrize("call, message", [
+    (lambda rng: rng.logseries(1.0), "p < 0, p >= 1 or p is NaN"),
+    (lambda rng: rng.zipf(1.0), "a <= 1 or a is NaN"),
+    (lambda rng: rng.hypergeometric(-1, 2, 1), "ngood < 0"),
+    (lambda rng: rng.hypergeometric(1, 2, -1), "nsample < 0"),
+    (lambda rng: rng.hypergeometric(1, 2, 4), "ngood \\+ nbad < nsample"),
+    (lambda rng: rng.hypergeometric(10**9, 2, 1), "less than 1000000000"),
     (lambda rng: rng.wald(0.0, 1.0), "mean <= 0"),
     (lambda rng: rng.wald(1.0, 0.0), "scale <= 0"),
     (lambda rng: rng.triangular(2.0, 1.0, 3.0), "left > mode"),
