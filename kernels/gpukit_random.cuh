@@ -70,6 +70,7 @@ struct gk_random_params {
     unsigned long long span;                     // integers: high - low (inclusive high)
     unsigned long long values_a;                 // 0, or one parameter per element (C order): poisson's lam (float64),
     unsigned long long values_b;                 // integers' low and span (uint64): draws whose parameters are arrays
+    unsigned long long values_c;                 // a third parameter per element (hypergeometric's nsample)
     int itemsize;                                // integers: bytes of an output element
     int affine;                                  // normal, uniform: out = a + b * z, not z
 };
@@ -717,8 +718,8 @@ __device__ inline double gk_log_choose(double n, double k) {
 
 extern "C" __global__ void gk_random_hypergeometric(const gk_random_params p) {
     GK_ELEMENTS(i, p.size) {
-        const double* parameters = (const double*)p.values_a + 3 * i;  // good, bad, sample
-        const double good = parameters[0], bad = parameters[1], sample = parameters[2];
+        const double good = ((const double*)p.values_a)[i], bad = ((const double*)p.values_b)[i];
+        const double sample = ((const double*)p.values_c)[i];
         gk_substream s = {(unsigned long long)i, 0u, 0, gk_random_block(p, (unsigned long long)i, 0)};
         const double low = fmax(0.0, sample - bad), high = fmin(sample, good);
         const double mode = fmin(high, fmax(low, floor((sample + 1.0) * (good + 1.0) / (good + bad + 2.0))));

@@ -9,6 +9,7 @@
 #include "array_arguments.hpp"
 #include "bindings.hpp"
 #include "gpukit/histograms.hpp"
+#include "indexing.hpp"
 #include "numpy_bridge.hpp"
 #include "python_refs.hpp"
 
@@ -27,9 +28,7 @@ bool is_sequence(nb::handle value) { return nb::isinstance<nb::list>(value) || n
 Array edges_of(nb::handle value, std::string_view name, const Device& device) {
     if (nb::isinstance<Array>(value)) return to_array(value, name);
     if (!is_sequence(value) && !is_numpy_array(value)) to_array(value, name);  // TypeError: another library's
-    nb::object host = as_numpy(value);
-    const NumpyHost view(host, false);
-    return Array::from_host(view.view(), device);
+    return to_device_array(value, device, name, false);
 }
 
 // An int, or anything with __index__ but an array (NumPy's integer arrays have one).

@@ -12,6 +12,7 @@
 #include "gpukit/creation.hpp"
 #include "gpukit/layout.hpp"
 #include "gpukit/numeric.hpp"
+#include "indexing.hpp"
 #include "numpy_bridge.hpp"
 #include "operands.hpp"
 #include "python_refs.hpp"
@@ -247,7 +248,7 @@ void bind_numeric(nb::module_& m) {
                                         : array_operand(obj, held, "insert", 1);
             const Array more = nb::isinstance<Array>(values) || is_scalar(values)
                                    ? array_operand(values, held, "insert", 2)
-                                   : Array::from_host(NumpyHost(as_numpy(values), false).view(), a.device());
+                                   : to_device_array(values, a.device(), "values", false);
             GilRelease unlocked;
             return insert(a, positions, more, along);
         },

@@ -13,7 +13,7 @@
 #include "bindings.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/random.hpp"
-#include "numpy_bridge.hpp"
+#include "indexing.hpp"
 #include "python_refs.hpp"
 
 namespace nb = nanobind;
@@ -95,12 +95,9 @@ const Array& checked_out(nb::handle out, const std::optional<Shape>& size, nb::h
 }
 
 // A parameter that may be a sequence (multinomial's pvals, multivariate_normal's mean and cov): a
-// gpukit array, a number, or host data (a list, a NumPy array) copied to the device as float64.
+// gpukit array, a number, or host data (a list, a NumPy array) copied to the current device.
 Array sequence_parameter(nb::handle value, const char* name) {
-    if (nb::isinstance<Array>(value)) return to_array(value, name);
-    const nb::object host = numpy_module().attr("asarray")(value, "float64");
-    const NumpyHost view(host, false);
-    return Array::from_host(view.view());
+    return to_device_array(value, Device::current(), name, false);
 }
 
 // The distributions whose parameters are arrays (numbers as 0-d arrays), by the Generator method.

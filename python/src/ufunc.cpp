@@ -16,7 +16,7 @@
 #include "array_arguments.hpp"
 #include "bindings.hpp"
 #include "errors.hpp"
-#include "gpukit/creation.hpp"
+#include "indexing.hpp"
 #include "numpy_bridge.hpp"
 #include "operands.hpp"
 #include "ops/ufunc_methods.hpp"
@@ -359,9 +359,7 @@ std::optional<Array> integer_keys(const Array& target, nb::handle indices) {
     if (!nb::isinstance(indices, numpy_module().attr("ndarray"))) return std::nullopt;
     const std::optional<DType> dtype = held_dtype(indices.attr("dtype"));
     if (!dtype || !is_integer(*dtype)) return std::nullopt;
-    const NumpyHost host(indices, false);
-    GilRelease unlocked;
-    return asarray(host.view(), std::nullopt, Order::K, target.device());
+    return to_device_array(indices, target.device(), "indices", true);
 }
 
 void at_method(const PythonUfunc& self, nb::handle a, nb::handle indices, nb::handle b) {

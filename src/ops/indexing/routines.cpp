@@ -8,6 +8,7 @@
 #include "gpukit/array_operators.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/layout.hpp"
+#include "gpukit/numeric.hpp"
 #include "gpukit/promotion.hpp"
 #include "gpukit/reductions.hpp"
 #include "gpukit/shape_ops.hpp"
@@ -193,12 +194,8 @@ void putmask(const Array& a, const Array& mask, const Array& values) {
     if (mask.size() != a.size()) throw InvalidArgumentError("putmask: mask and data must be the same size");
     if (values.size() == 0 || a.size() == 0) return;
     const Array condition = mask.dtype() == DType::bool_ ? mask : mask != 0;
-    // values.flat[n % values.size] for every n: a gather in mode wrap, unless values is already a's size.
-    const Array cycled =
-        values.size() == a.size()
-            ? values.reshape(a.shape())
-            : take(values.ravel(), arange(Scalar(a.size()), DType::int64, a.device()), std::nullopt, IndexMode::wrap)
-                  .reshape(a.shape());
+    // values.flat[n % values.size] for every n: numpy.resize's repetition, unless values is already a's size.
+    const Array cycled = values.size() == a.size() ? values.reshape(a.shape()) : resize(values, a.shape());
     copyto(a, apart_from(cycled, a), Casting::unsafe, condition.reshape(a.shape()));
 }
 

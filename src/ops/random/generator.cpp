@@ -43,8 +43,7 @@ void require_non_negative(double value, std::string_view name) {
 }
 void require_non_negative(const Array& values, std::string_view name) {
     if (values.size() == 0) return;
-    const Array negative = any(logical_and(signbit(values), logical_not(isnan(values))));
-    if (negative.astype(DType::uint8).to_vector<std::uint8_t>()[0] != 0)
+    if (count_nonzero(logical_and(signbit(values), logical_not(isnan(values)))) > 0)
         throw InvalidArgumentError(std::string(name) + " < 0");
 }
 
@@ -223,30 +222,22 @@ Array Generator::poisson(double lam, const Shape& size) {
     return out;
 }
 
-Array Generator::poisson(const Array& lam, const std::optional<Shape>& size) {
-    if (dtype_info(lam.dtype()).kind == DTypeKind::complex) throw DTypeError("lam must be real");
-    const Array values = lam.astype(DType::float64);
-    if (values.size() > 0) {
-        if (any(logical_not(greater_equal(values, full({}, Scalar(0.0)))))
-                .astype(DType::uint8)
-                .to_vector<std::uint8_t>()[0])
-            throw InvalidArgumentError("lam < 0 or lam contains NaNs");
-        if (max(values).to_vector<double>()[0] > 9.223372006484771e18)
-            throw InvalidArgumentError("lam value too large");
-    }
-    const Shape shape = draw_shape(size, lam.shape());
-    Array out = Array::empty(shape, DType::int64);
-    if (out.size() == 0) return out;
-    const Array each = broadcast_to(values, shape).copy(Order::C);
-    detail::RandomParams params = params_for(out, key_, claim(static_cast<std::uint64_t>(out.size())));
-    params.values_a = detail::launch_address(each, current_stream(out.device()));
-    detail::launch_random("gk_random_poisson", out.device(), out.size(), params);
-    return out;
+namespace {
+
+Array scalar_of(double value, const Device& device) {
+    return full({}, Scalar(value), DType::float64, Order::C, device);
 }
 
-// ---- the standard gamma and the distributions NumPy builds from it, the normal and the uniform
+// Whether some element of the bool `condition` holds (one wait; false for an empty one).
+bool any_element(const Array& condition) { return condition.size() > 0 && count_nonzero(condition) > 0; }
 
-namespace {
+// Whether each element of x lies in [low, high], each end open where asked; NaN lies nowhere.
+Array within(const Array& x, double low, bool low_open, double high, bool high_open) {
+    const Array above =
+        low_open ? greater(x, scalar_of(low, x.device())) : greater_equal(x, scalar_of(low, x.device()));
+    const Array below = high_open ? less(x, scalar_of(high, x.device())) : less_equal(x, scalar_of(high, x.device()));
+    return logical_and(above, below);
+}
 
 // A distribution's parameter as float64 (TypeError for complex ones, as NumPy's).
 Array real_parameter(const Array& values, std::string_view name) {
@@ -254,10 +245,16 @@ Array real_parameter(const Array& values, std::string_view name) {
     return values.astype(DType::float64);
 }
 
+// A count (binomial's n, hypergeometric's, multinomial's) as NumPy takes it, int64, held in float64
+// for the kernels.
+Array count_parameter(const Array& values, std::string_view name) {
+    if (dtype_info(values.dtype()).kind == DTypeKind::complex) throw DTypeError(std::string(name) + " must be real");
+    return values.astype(DType::int64).astype(DType::float64);
+}
+
 // NumPy's test of a parameter that must be positive: <= 0 is refused, NaN is not.
 void require_positive(const Array& values, std::string_view name) {
-    if (values.size() == 0) return;
-    if (count_nonzero(less_equal(values, full({}, Scalar(0.0), DType::float64, Order::C, values.device()))) > 0)
+    if (any_element(less_equal(values, scalar_of(0.0, values.device()))))
         throw InvalidArgumentError(std::string(name) + " <= 0");
 }
 
@@ -265,11 +262,35 @@ Shape draw_shape(const std::optional<Shape>& size, const Array& a, const Array& 
     return draw_shape(size, broadcast_shape(a.shape(), b.shape()));
 }
 
-Array scalar_of(double value, const Device& device) {
-    return full({}, Scalar(value), DType::float64, Order::C, device);
+// Fills `out` with a kernel whose elements each read their own parameters (at most three, float64,
+// broadcast to out's shape, C order) at values_a, values_b and values_c.
+void launch_per_element(std::string_view kernel, const Array& out, std::initializer_list<Array> parameters,
+                        const std::array<std::uint32_t, 2>& key, const Counter& at) {
+    std::vector<Array> each;
+    for (const Array& parameter : parameters) each.push_back(broadcast_to(parameter, out.shape()).copy(Order::C));
+    const StreamRef stream = current_stream(out.device());
+    detail::RandomParams params = params_for(out, key, at);
+    std::uint64_t* slots[] = {&params.values_a, &params.values_b, &params.values_c};
+    for (std::size_t k = 0; k < each.size(); ++k) *slots[k] = detail::launch_address(each[k], stream);
+    detail::launch_random(kernel, out.device(), out.size(), params);
 }
 
 }  // namespace
+
+Array Generator::poisson(const Array& lam, const std::optional<Shape>& size) {
+    if (dtype_info(lam.dtype()).kind == DTypeKind::complex) throw DTypeError("lam must be real");
+    const Array values = lam.astype(DType::float64);
+    if (any_element(logical_not(greater_equal(values, scalar_of(0.0, values.device())))))
+        throw InvalidArgumentError("lam < 0 or lam contains NaNs");
+    if (values.size() > 0 && max(values).to_vector<double>()[0] > 9.223372006484771e18)
+        throw InvalidArgumentError("lam value too large");
+    Array out = Array::empty(draw_shape(size, lam.shape()), DType::int64);
+    if (out.size() == 0) return out;
+    launch_per_element("gk_random_poisson", out, {values}, key_, claim(static_cast<std::uint64_t>(out.size())));
+    return out;
+}
+
+// ---- the standard gamma and the distributions NumPy builds from it, the normal and the uniform
 
 Array Generator::standard_gamma(const Array& shape, const std::optional<Shape>& size, DType dtype) {
     require_float(dtype, "standard_gamma");
@@ -278,10 +299,7 @@ Array Generator::standard_gamma(const Array& shape, const std::optional<Shape>& 
     const Shape drawn = draw_shape(size, values.shape());
     Array out = Array::empty(drawn, DType::float64, values.device());
     if (out.size() == 0) return out.astype(dtype);
-    const Array each = broadcast_to(values, drawn).copy(Order::C);
-    detail::RandomParams params = params_for(out, key_, claim(static_cast<std::uint64_t>(out.size())));
-    params.values_a = detail::launch_address(each, current_stream(out.device()));
-    detail::launch_random("gk_random_standard_gamma", out.device(), out.size(), params);
+    launch_per_element("gk_random_standard_gamma", out, {values}, key_, claim(static_cast<std::uint64_t>(out.size())));
     return dtype == DType::float64 ? out : out.astype(dtype);
 }
 
@@ -405,10 +423,8 @@ Array Generator::standard_cauchy(const Shape& size) {
 
 Array Generator::geometric(const Array& p, const std::optional<Shape>& size) {
     const Array chance = real_parameter(p, "p");
-    if (chance.size() > 0) {
-        require_positive(chance, "p");
-        if (count_nonzero(greater(chance, scalar_of(1.0, chance.device()))) > 0) throw InvalidArgumentError("p > 1");
-    }
+    require_positive(chance, "p");
+    if (any_element(greater(chance, scalar_of(1.0, chance.device())))) throw InvalidArgumentError("p > 1");
     // The trials to the first success: ceil(e / -log(1 - p)), e a unit exponential, at least 1.
     const Array e = exponential(1.0, draw_shape(size, chance.shape()));
     const Array trials = ceil(true_divide(e, gpukit::negative(log1p(gpukit::negative(chance)))));
@@ -418,9 +434,7 @@ Array Generator::geometric(const Array& p, const std::optional<Shape>& size) {
 Array Generator::negative_binomial(const Array& n, const Array& p, const std::optional<Shape>& size) {
     const Array successes = real_parameter(n, "n"), chance = real_parameter(p, "p");
     require_positive(successes, "n");
-    if (chance.size() > 0 &&
-        count_nonzero(logical_not(logical_and(greater(chance, scalar_of(0.0, chance.device())),
-                                              less_equal(chance, scalar_of(1.0, chance.device()))))) > 0)
+    if (any_element(logical_not(within(chance, 0.0, true, 1.0, false))))
         throw InvalidArgumentError("p < 0, p > 1 or p is NaN");
     // A Poisson count whose mean is gamma(n, (1 - p) / p): NumPy's mixture.
     const Shape drawn = draw_shape(size, successes, chance);
@@ -429,89 +443,55 @@ Array Generator::negative_binomial(const Array& n, const Array& p, const std::op
 }
 
 Array Generator::binomial(const Array& n, const Array& p, const std::optional<Shape>& size) {
-    if (dtype_info(n.dtype()).kind == DTypeKind::complex) throw DTypeError("n must be real");
-    const Array trials = n.astype(DType::int64).astype(DType::float64);  // NumPy takes n as int64
-    const Array chance = real_parameter(p, "p");
-    if (trials.size() > 0 && count_nonzero(less(trials, scalar_of(0.0, trials.device()))) > 0)
-        throw InvalidArgumentError("n < 0");
-    if (chance.size() > 0 &&
-        count_nonzero(logical_not(logical_and(greater_equal(chance, scalar_of(0.0, chance.device())),
-                                              less_equal(chance, scalar_of(1.0, chance.device()))))) > 0)
+    const Array trials = count_parameter(n, "n"), chance = real_parameter(p, "p");
+    if (any_element(less(trials, scalar_of(0.0, trials.device())))) throw InvalidArgumentError("n < 0");
+    if (any_element(logical_not(within(chance, 0.0, false, 1.0, false))))
         throw InvalidArgumentError("p < 0, p > 1 or p is NaN");
-    const Shape drawn = draw_shape(size, trials, chance);
-    Array out = Array::empty(drawn, DType::int64, chance.device());
+    Array out = Array::empty(draw_shape(size, trials, chance), DType::int64, chance.device());
     if (out.size() == 0) return out;
-    const Array each_n = broadcast_to(trials, drawn).copy(Order::C),
-                each_p = broadcast_to(chance, drawn).copy(Order::C);
-    detail::RandomParams params = params_for(out, key_, claim(static_cast<std::uint64_t>(out.size())));
-    const StreamRef stream = current_stream(out.device());
-    params.values_a = detail::launch_address(each_n, stream);
-    params.values_b = detail::launch_address(each_p, stream);
-    detail::launch_random("gk_random_binomial", out.device(), out.size(), params);
+    launch_per_element("gk_random_binomial", out, {trials, chance}, key_,
+                       claim(static_cast<std::uint64_t>(out.size())));
     return out;
 }
-
-namespace {
-
-// Launches one of the integer kernels that read each element's parameters from `each` (C order).
-Array draw_counts(std::string_view kernel, const Shape& drawn, const Array& each,
-                  const std::array<std::uint32_t, 2>& key, Counter at) {
-    Array out = Array::empty(drawn, DType::int64, each.device());
-    detail::RandomParams params = params_for(out, key, at);
-    params.values_a = detail::launch_address(each, current_stream(out.device()));
-    detail::launch_random(kernel, out.device(), out.size(), params);
-    return out;
-}
-
-}  // namespace
 
 Array Generator::logseries(const Array& p, const std::optional<Shape>& size) {
     const Array chance = real_parameter(p, "p");
-    const Device& device = chance.device();
-    if (chance.size() > 0 && count_nonzero(logical_not(logical_and(greater_equal(chance, scalar_of(0.0, device)),
-                                                                   less(chance, scalar_of(1.0, device))))) > 0)
+    if (any_element(logical_not(within(chance, 0.0, false, 1.0, true))))
         throw InvalidArgumentError("p < 0, p >= 1 or p is NaN");
-    const Shape drawn = draw_shape(size, chance.shape());
-    if (element_count(drawn) == 0) return Array::empty(drawn, DType::int64, device);
-    return draw_counts("gk_random_logseries", drawn, broadcast_to(chance, drawn).copy(Order::C), key_,
-                       claim(static_cast<std::uint64_t>(element_count(drawn))));
+    Array out = Array::empty(draw_shape(size, chance.shape()), DType::int64, chance.device());
+    if (out.size() == 0) return out;
+    launch_per_element("gk_random_logseries", out, {chance}, key_, claim(static_cast<std::uint64_t>(out.size())));
+    return out;
 }
 
 Array Generator::zipf(const Array& a, const std::optional<Shape>& size) {
     const Array exponent = real_parameter(a, "a");
-    const Device& device = exponent.device();
-    if (exponent.size() > 0 && count_nonzero(logical_not(greater(exponent, scalar_of(1.0, device)))) > 0)
+    if (any_element(logical_not(greater(exponent, scalar_of(1.0, exponent.device())))))
         throw InvalidArgumentError("a <= 1 or a is NaN");
-    const Shape drawn = draw_shape(size, exponent.shape());
-    if (element_count(drawn) == 0) return Array::empty(drawn, DType::int64, device);
-    return draw_counts("gk_random_zipf", drawn, broadcast_to(exponent, drawn).copy(Order::C), key_,
-                       claim(static_cast<std::uint64_t>(element_count(drawn))));
+    Array out = Array::empty(draw_shape(size, exponent.shape()), DType::int64, exponent.device());
+    if (out.size() == 0) return out;
+    launch_per_element("gk_random_zipf", out, {exponent}, key_, claim(static_cast<std::uint64_t>(out.size())));
+    return out;
 }
 
 Array Generator::hypergeometric(const Array& ngood, const Array& nbad, const Array& nsample,
                                 const std::optional<Shape>& size) {
-    for (const Array* count : {&ngood, &nbad, &nsample})
-        if (dtype_info(count->dtype()).kind == DTypeKind::complex) throw DTypeError("counts must be real");
-    // NumPy takes the counts as int64.
-    const Array good = ngood.astype(DType::int64).astype(DType::float64);
-    const Array bad = nbad.astype(DType::int64).astype(DType::float64);
-    const Array sample = nsample.astype(DType::int64).astype(DType::float64);
+    const Array good = count_parameter(ngood, "ngood"), bad = count_parameter(nbad, "nbad");
+    const Array sample = count_parameter(nsample, "nsample");
     const Device& device = good.device();
-    const auto any_of = [](const Array& condition) { return condition.size() > 0 && count_nonzero(condition) > 0; };
     const Array zero = scalar_of(0.0, device), limit = scalar_of(1e9, device);
-    if (any_of(less(good, zero))) throw InvalidArgumentError("ngood < 0");
-    if (any_of(less(bad, zero))) throw InvalidArgumentError("nbad < 0");
-    if (any_of(less(sample, zero))) throw InvalidArgumentError("nsample < 0");
-    if (any_of(less(add(good, bad), sample))) throw InvalidArgumentError("ngood + nbad < nsample");
-    if (any_of(logical_or(greater_equal(good, limit), greater_equal(bad, limit))))
+    if (any_element(less(good, zero))) throw InvalidArgumentError("ngood < 0");
+    if (any_element(less(bad, zero))) throw InvalidArgumentError("nbad < 0");
+    if (any_element(less(sample, zero))) throw InvalidArgumentError("nsample < 0");
+    if (any_element(less(add(good, bad), sample))) throw InvalidArgumentError("ngood + nbad < nsample");
+    if (any_element(logical_or(greater_equal(good, limit), greater_equal(bad, limit))))
         throw InvalidArgumentError("both ngood and nbad must be less than 1000000000");
     const Shape drawn = draw_shape(size, broadcast_shape(broadcast_shape(good.shape(), bad.shape()), sample.shape()));
-    if (element_count(drawn) == 0) return Array::empty(drawn, DType::int64, device);
-    // Each element's (good, bad, sample), contiguous.
-    const Array each =
-        stack(std::vector<Array>{broadcast_to(good, drawn), broadcast_to(bad, drawn), broadcast_to(sample, drawn)}, -1);
-    return draw_counts("gk_random_hypergeometric", drawn, each, key_,
-                       claim(static_cast<std::uint64_t>(element_count(drawn))));
+    Array out = Array::empty(drawn, DType::int64, device);
+    if (out.size() == 0) return out;
+    launch_per_element("gk_random_hypergeometric", out, {good, bad, sample}, key_,
+                       claim(static_cast<std::uint64_t>(out.size())));
+    return out;
 }
 
 Array Generator::wald(const Array& mean, const Array& scale, const std::optional<Shape>& size) {
@@ -585,18 +565,14 @@ Array Generator::noncentral_f(const Array& dfnum, const Array& dfden, const Arra
 }
 
 Array Generator::multinomial(const Array& n, const Array& pvals, const std::optional<Shape>& size) {
-    if (dtype_info(n.dtype()).kind == DTypeKind::complex) throw DTypeError("n must be real");
-    const Array trials = n.astype(DType::int64).astype(DType::float64);
-    const Array chances = real_parameter(pvals, "pvals");
+    const Array trials = count_parameter(n, "n"), chances = real_parameter(pvals, "pvals");
     if (chances.ndim() == 0) throw InvalidArgumentError("pvals must have at least 1 dimension");
     const Device& device = chances.device();
     const std::int64_t categories = chances.shape().back();
-    if (trials.size() > 0 && count_nonzero(less(trials, scalar_of(0.0, device))) > 0)
-        throw InvalidArgumentError("n < 0");
+    if (any_element(less(trials, scalar_of(0.0, device)))) throw InvalidArgumentError("n < 0");
     if (chances.size() > 0) {
-        const Array outside = logical_not(
-            logical_and(greater_equal(chances, scalar_of(0.0, device)), less_equal(chances, scalar_of(1.0, device))));
-        if (count_nonzero(outside) > 0) throw InvalidArgumentError("pvals < 0, pvals > 1 or pvals contains NaNs");
+        if (any_element(logical_not(within(chances, 0.0, false, 1.0, false))))
+            throw InvalidArgumentError("pvals < 0, pvals > 1 or pvals contains NaNs");
         ReduceOptions along_last;
         along_last.axis = std::vector<std::int64_t>{-1};
         const Array leading = chances.index({ellipsis, Slice{0, categories - 1}});

@@ -24,7 +24,7 @@ struct RandomParams {
     double a = 0, b = 0;
     std::uint64_t low = 0;
     std::uint64_t span = 0;
-    std::uint64_t values_a = 0, values_b = 0;
+    std::uint64_t values_a = 0, values_b = 0, values_c = 0;
     std::int32_t itemsize = 0;
     std::int32_t affine = 0;
 };

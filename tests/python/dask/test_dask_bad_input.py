@@ -62,12 +62,14 @@ def two_devices():
     return devices[0], devices[-1]
 
 
+def chunks_on(device, host):
+    """The host data as a Dask array of gpukit chunks on ``device``."""
+    with device:
+        return da.from_array(gpukit.asarray(host), chunks=(20, 17), asarray=False)
+
+
 def test_chunks_of_two_devices_in_one_task_are_an_error_naming_them(host, two_devices):
-    first, second = two_devices
-    with first:
-        a = da.from_array(gpukit.asarray(host), chunks=(20, 17), asarray=False)
-    with second:
-        b = da.from_array(gpukit.asarray(host), chunks=(20, 17), asarray=False)
+    a, b = (chunks_on(device, host) for device in two_devices)
     with pytest.raises(gpukit.InvalidArgumentError, match="must be on one device"):
         (a + b).compute(scheduler="sync")
     with pytest.raises(gpukit.InvalidArgumentError, match="on different devices"):
@@ -76,10 +78,7 @@ def test_chunks_of_two_devices_in_one_task_are_an_error_naming_them(host, two_de
 
 def test_chunks_moved_to_one_device_explicitly_combine(host, two_devices):
     first, second = two_devices
-    with first:
-        a = da.from_array(gpukit.asarray(host), chunks=(20, 17), asarray=False)
-    with second:
-        b = da.from_array(gpukit.asarray(host), chunks=(20, 17), asarray=False)
+    a, b = chunks_on(first, host), chunks_on(second, host)
     moved = b.map_blocks(lambda block: block.to_device(first))
     with first:
         result = (a + moved).compute(scheduler="sync")
