@@ -270,8 +270,9 @@ void launch_per_element(std::string_view kernel, const Array& out, std::initiali
     for (const Array& parameter : parameters) each.push_back(broadcast_to(parameter, out.shape()).copy(Order::C));
     const StreamRef stream = current_stream(out.device());
     detail::RandomParams params = params_for(out, key, at);
-    std::uint64_t* slots[] = {&params.values_a, &params.values_b, &params.values_c};
-    for (std::size_t k = 0; k < each.size(); ++k) *slots[k] = detail::launch_address(each[k], stream);
+    const std::array<std::uint64_t*, 3> slots{&params.values_a, &params.values_b, &params.values_c};
+    for (std::size_t k = 0; k < std::min(each.size(), slots.size()); ++k)
+        *slots[k] = detail::launch_address(each[k], stream);
     detail::launch_random(kernel, out.device(), out.size(), params);
 }
 
