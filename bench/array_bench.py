@@ -352,6 +352,59 @@ def workloads(n, side):
         generator = (cp if lib.name == "cupy" else gk).random.default_rng(1)
         return lambda: generator.random(n, dtype=np.float32)
 
+    def random_discrete(method):
+        """2^26 draws written once as float32 or int64 (issue 18's kernels on each element's own substream):
+        standard_gamma(2.5), binomial(40, 0.3) and hypergeometric(60, 40, 30). CuPy's Generator where it has
+        the method, else its legacy RandomState; PyTorch's _standard_gamma and binomial (no hypergeometric)."""
+
+        def setup(lib):
+            if lib.name == "torch":
+                if method == "standard_gamma":
+                    shape = torch.full((n,), 2.5, dtype=torch.float32, device="cuda")
+                    return lambda: torch._standard_gamma(shape)
+                if method == "binomial":
+                    count = torch.full((n,), 40.0, dtype=torch.float32, device="cuda")
+                    prob = torch.full((n,), 0.3, dtype=torch.float32, device="cuda")
+                    return lambda: torch.binomial(count, prob)
+                return None
+            generator = lib.xp.random.default_rng(1)
+            if not hasattr(generator, method):
+                generator = lib.xp.random.RandomState(1)
+            if method == "standard_gamma":
+                return lambda: generator.standard_gamma(2.5, size=n, dtype=np.float32)
+            if method == "binomial":
+                return lambda: generator.binomial(40, 0.3, size=n)
+            return lambda: generator.hypergeometric(60, 40, 30, size=n)
+        return setup
+
+    def routine(name):
+        """The indexing routines issue 18 added, on 2^26 elements: choose from 4 float32 choices by int64 keys,
+        putmask with a full-size mask and values, insert of one value at 2^10 positions. PyTorch's gather and
+        where(out=) are the counterparts of the first two; neither CuPy nor PyTorch has insert."""
+
+        def setup(lib):
+            rng = np.random.default_rng(13)
+            xp = lib.xp
+            if name == "choose":
+                keys = lib.to_device(rng.integers(0, 4, n))
+                choices = lib.to_device(rng.random((4, n), dtype=np.float32))
+                if lib.name == "torch":
+                    rows = keys[None]
+                    return lambda: torch.gather(choices, 0, rows)
+                return lambda: xp.choose(keys, choices)
+            target = lib.to_device(rng.random(n, dtype=np.float32))
+            if name == "putmask":
+                mask = lib.to_device(rng.random(n) < 0.5)
+                values = lib.to_device(rng.random(n, dtype=np.float32))
+                if lib.name == "torch":
+                    return lambda: torch.where(mask, values, target, out=target)
+                return lambda: xp.putmask(target, mask, values)
+            if lib.name != "gpukit":
+                return None
+            positions = np.sort(rng.integers(0, n, 1 << 10))
+            return lambda: gk.insert(target, positions, 0.5)
+        return setup
+
     f4 = 4
     big = 2 * n
     return [
@@ -406,6 +459,13 @@ def workloads(n, side):
         ("random normal f32 (2^26)", n * f4, random_normal),
         ("random uniform f32 (2^26)", n * f4, random_uniform),
         ("fft c2c complex64 (2^24)", 2 * (1 << 24) * 8, fft_c2c),
+        ("random standard_gamma f32 (2^26)", n * f4, random_discrete("standard_gamma")),
+        ("random binomial i64 (2^26)", n * 8, random_discrete("binomial")),
+        ("random hypergeometric i64 (2^26)", n * 8, random_discrete("hypergeometric")),
+        # Bytes read and written: keys and the chosen elements; target, mask and values; input and output.
+        ("choose 4 f32 by i64 keys (2^26)", n * (8 + 2 * f4), routine("choose")),
+        ("putmask f32 (2^26)", n * (3 * f4 + 1), routine("putmask")),
+        ("insert 2^10 values f32 (2^26)", 2 * n * f4, routine("insert")),
         # Rows in GFLOP/s (2 m n k), not GB/s: the ceiling is cuBLAS itself (CuPy's and PyTorch's columns).
         ("matmul f32 4096^3 GFLOP/s", 2 * 4096**3, matmul("float32", 4096)),
         ("matmul f64 4096^3 GFLOP/s", 2 * 4096**3, matmul("float64", 4096)),

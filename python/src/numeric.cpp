@@ -52,9 +52,8 @@ Array delete_positions_of(nb::handle obj, const Array& a, std::optional<std::int
                                 a.device());
     }
     if (nb::isinstance<Array>(obj) || is_scalar(obj)) return array_operand(obj, held, "delete", 1);
-    const std::vector<std::int64_t> picked = to_axes(obj, "obj");
-    return Array::from_host(std::span<const std::int64_t>(picked), {static_cast<std::int64_t>(picked.size())},
-                            a.device());
+    // A list, a tuple or a NumPy array: integer positions or a bool mask, as NumPy reads them.
+    return to_device_array(obj, a.device(), "obj", true);
 }
 
 }  // namespace

@@ -147,6 +147,7 @@ def test_append_and_delete_equal_numpy_s(dtype, rng):
                       (numpy.array([True, False, True, False]), 0), (slice(None), 0)):
         device_obj = gpukit.asarray(obj) if isinstance(obj, numpy.ndarray) else obj
         numpy.testing.assert_array_equal(gpukit.delete(x, device_obj, axis=axis).get(), numpy.delete(a, obj, axis=axis))
+        numpy.testing.assert_array_equal(gpukit.delete(x, obj, axis=axis).get(), numpy.delete(a, obj, axis=axis))
     with pytest.raises(IndexError, match="out of bounds"):
         gpukit.delete(x, 6, axis=1)
     with pytest.raises(ValueError, match="boolean array"):
@@ -220,6 +221,8 @@ def test_insert_equals_numpy_s(dtype, rng):
         got = gpukit.insert(gpukit.asarray(a), device_obj, gpukit.asarray(values), axis=axis)
         assert got.dtype == expected.dtype and got.shape == expected.shape, (obj, axis)
         numpy.testing.assert_array_equal(got.get(), expected, err_msg=f"insert {obj} axis={axis}")
+        host_obj = gpukit.insert(gpukit.asarray(a), obj, gpukit.asarray(values), axis=axis)  # NumPy's positions too
+        numpy.testing.assert_array_equal(host_obj.get(), expected, err_msg=f"insert {obj} axis={axis}")
     got = numpy.insert(gpukit.asarray(a)[::-1, ::2], [1, 2], 7, axis=1)  # a view, a weak number, NumPy's name
     numpy.testing.assert_array_equal(got.get(), numpy.insert(a[::-1, ::2], [1, 2], 7, axis=1))
     numpy.testing.assert_array_equal(gpukit.insert(gpukit.asarray(numpy.arange(4)), 1, 2.7).get(),
