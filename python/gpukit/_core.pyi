@@ -724,6 +724,9 @@ class ndarray:
     def put(self, indices: object, values: object, mode: str = 'raise') -> None:
         """gpukit.put(self, indices, values, mode)."""
 
+    def choose(self, choices: object, out: ndarray | None = None, mode: str = 'raise') -> ndarray:
+        """gpukit.choose(self, choices, out, mode)."""
+
     def compress(self, condition: object, axis: int | None = None, out: ndarray | None = None) -> ndarray:
         """gpukit.compress(condition, self, axis, out)."""
 

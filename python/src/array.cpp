@@ -466,6 +466,14 @@ void bind_array(nb::module_& m) {
             nb::sig("def put(self, indices: object, values: object, mode: str = 'raise') -> None"),
             "gpukit.put(self, indices, values, mode).")
         .def(
+            "choose",
+            [](nb::handle self, nb::handle choices, nb::handle out, nb::handle mode) {
+                return choose_binding(self, choices, out, mode);
+            },
+            "choices"_a.none(), "out"_a.none() = nb::none(), "mode"_a.none() = "raise",
+            nb::sig("def choose(self, choices: object, out: ndarray | None = None, mode: str = 'raise') -> ndarray"),
+            "gpukit.choose(self, choices, out, mode).")
+        .def(
             "compress",
             [](nb::handle self, nb::handle condition, nb::handle axis, nb::handle out) {
                 return compress_binding(condition, self, axis, out);

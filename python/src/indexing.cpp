@@ -214,6 +214,31 @@ Array to_device_array(nb::handle value, const Device& device, std::string_view n
     return Array::from_host(view.view(), device);
 }
 
+nb::object choose_binding(nb::handle a_like, nb::handle choices_like, nb::handle out_like, nb::handle mode_like) {
+    const Array& a = array_argument(a_like, "a");
+    std::vector<Array> choices;
+    if (nb::isinstance<Array>(choices_like)) {
+        const Array& stacked = *nb::inst_ptr<Array>(choices_like);
+        for (std::int64_t k = 0; stacked.ndim() > 0 && k < stacked.shape()[0]; ++k)
+            choices.push_back(stacked.index({k}));
+    } else {
+        for (nb::handle choice : nb::iter(choices_like))
+            choices.push_back(to_device_array(choice, a.device(), "choices", false));
+    }
+    const IndexMode mode = to_mode(mode_like);
+    std::optional<Array> result;
+    {
+        GilRelease unlocked;
+        result = choose(a, choices, mode);
+    }
+    if (out_like.is_none()) return nb::cast(std::move(*result));
+    const Array& out = array_argument(out_like, "out");
+    if (out.shape() != result->shape()) throw InvalidArgumentError("choose: out has the wrong shape");
+    GilRelease unlocked;
+    copyto(out, *result, Casting::unsafe);
+    return nb::borrow(out_like);
+}
+
 void put_binding(nb::handle a_like, nb::handle indices_like, nb::handle values_like, nb::handle mode_like) {
     const Array& a = array_argument(a_like, "a");
     const Array indices = to_device_array(indices_like, a.device(), "ind", true);
@@ -366,32 +391,8 @@ void bind_indexing(nb::module_& m) {
         "a's main diagonal = val, repeated from its start when shorter (numpy.fill_diagonal; wrap: a tall "
         "matrix's diagonal starts again every columns + 1 rows).");
     m.def(
-        "choose",
-        [](nb::handle a_like, nb::handle choices_like, nb::handle out_like, nb::handle mode_like) -> nb::object {
-            const Array& a = array_argument(a_like, "a");
-            std::vector<Array> choices;
-            if (nb::isinstance<Array>(choices_like)) {
-                const Array& stacked = *nb::inst_ptr<Array>(choices_like);
-                for (std::int64_t k = 0; stacked.ndim() > 0 && k < stacked.shape()[0]; ++k)
-                    choices.push_back(stacked.index({k}));
-            } else {
-                for (nb::handle choice : nb::iter(choices_like))
-                    choices.push_back(to_device_array(choice, a.device(), "choices", false));
-            }
-            const IndexMode mode = to_mode(mode_like);
-            std::optional<Array> result;
-            {
-                GilRelease unlocked;
-                result = choose(a, choices, mode);
-            }
-            if (out_like.is_none()) return nb::cast(std::move(*result));
-            const Array& out = array_argument(out_like, "out");
-            if (out.shape() != result->shape()) throw InvalidArgumentError("choose: out has the wrong shape");
-            GilRelease unlocked;
-            copyto(out, *result, Casting::unsafe);
-            return nb::borrow(out_like);
-        },
-        "a"_a.none(), "choices"_a.none(), "out"_a.none() = nb::none(), "mode"_a.none() = "raise",
+        "choose", &choose_binding, "a"_a.none(), "choices"_a.none(), "out"_a.none() = nb::none(),
+        "mode"_a.none() = "raise",
         nb::sig("def choose(a: ndarray, choices: object, out: ndarray | None = None, mode: str = 'raise') -> ndarray"),
         "choices[a[i]][i], a and the choices broadcast together (numpy.choose); mode 'raise' (ValueError; waits "
         "once), 'wrap' or 'clip'.");

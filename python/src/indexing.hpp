@@ -34,5 +34,7 @@ void put_binding(nanobind::handle a, nanobind::handle indices, nanobind::handle 
 nanobind::object compress_binding(nanobind::handle condition, nanobind::handle a, nanobind::handle axis,
                                   nanobind::handle out);
 nanobind::tuple nonzero_binding(nanobind::handle a);
+nanobind::object choose_binding(nanobind::handle a, nanobind::handle choices, nanobind::handle out,
+                                nanobind::handle mode);
 
 }  // namespace gpukit::python

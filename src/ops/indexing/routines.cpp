@@ -3,10 +3,15 @@
 // (gpukit/advanced_indexing.hpp), each planned as one gather or scatter (src/ops/indexing/gather.hpp),
 // written by the selection kernels (src/ops/indexing/select.hpp), or a few of those and ufuncs.
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
 
 #include "gpukit/advanced_indexing.hpp"
 #include "gpukit/array_operators.hpp"
 #include "gpukit/creation.hpp"
+#include "gpukit/elementwise_kernel.hpp"
 #include "gpukit/layout.hpp"
 #include "gpukit/numeric.hpp"
 #include "gpukit/promotion.hpp"
@@ -31,6 +36,42 @@ void check_integers(const Array& indices, std::string_view what) {
 
 Array apart_from(const Array& array, const Array& target) {
     return array.memory() == target.memory() ? array.copy() : array;
+}
+
+// choose reads each element's key and only the choice it names, in one pass: one kernel per number of
+// choices (each a raw parameter, so the others are never read), with the mode's handling of keys out
+// of range. Its parameter block bounds how many choices one kernel takes; more are stacked and
+// gathered (choose below).
+constexpr std::size_t max_chosen_in_one_pass = 16;
+
+const ElementwiseKernel& choose_kernel(std::size_t count) {
+    static std::mutex guard;
+    static std::map<std::size_t, std::unique_ptr<ElementwiseKernel>> kernels;
+    const std::lock_guard<std::mutex> lock(guard);
+    std::unique_ptr<ElementwiseKernel>& kernel = kernels[count];
+    if (!kernel) {
+        std::string params = "K key";
+        std::string cases;
+        for (std::size_t k = 0; k < count; ++k) {
+            params += concat(", raw T c", k);
+            cases += concat("        case ", k, ": chosen = c", k, "[i]; break;\n");
+        }
+        params += ", raw int32 invalid, int32 mode";
+        const std::string body = concat("    const long long n = ", count, R"(;
+    long long k = (long long)key;
+    if (k < 0 || k >= n) {
+        if (mode == )",
+                                        static_cast<int>(IndexMode::raise), R"() { invalid[0] = 1; k = 0; }
+        else if (mode == )",
+                                        static_cast<int>(IndexMode::wrap), R"() { k %= n; if (k < 0) k += n; }
+        else k = k < 0 ? 0 : n - 1;
+    }
+    switch (k) {
+)",
+                                        cases, "    }\n");
+        kernel = std::make_unique<ElementwiseKernel>(params, "T chosen", body, concat("gpukit_choose_", count));
+    }
+    return *kernel;
 }
 
 // Index values `indices` selecting among all of a's elements in C order, its result of indices' shape.
@@ -236,6 +277,18 @@ Array choose(const Array& a, std::span<const Array> choices, IndexMode mode) {
     const DType dtype = result_type(dtypes);
     const std::vector<Array> broadcast = broadcast_arrays(operands);
     const auto count = static_cast<std::int64_t>(choices.size());
+    if (choices.size() <= max_chosen_in_one_pass) {
+        const Array invalid = zeros({1}, DType::int32, Order::C, a.device());
+        std::vector<ElementwiseArgument> args{broadcast[0]};
+        for (std::size_t k = 1; k < broadcast.size(); ++k)
+            args.emplace_back(broadcast[k].dtype() == dtype ? broadcast[k] : broadcast[k].astype(dtype));
+        args.emplace_back(invalid);
+        args.emplace_back(Scalar::of(static_cast<std::int32_t>(mode)));
+        Array result = choose_kernel(choices.size())(args)[0];
+        if (mode == IndexMode::raise && result.size() > 0 && invalid.to_vector<std::int32_t>()[0] != 0)
+            throw InvalidArgumentError("invalid entry in choice array");
+        return result;
+    }
     Array keys = broadcast[0].astype(DType::int64);
     if (mode == IndexMode::raise) {
         if (keys.size() > 0 && count_nonzero((keys < 0) | (keys >= count)) > 0)
@@ -245,7 +298,8 @@ Array choose(const Array& a, std::span<const Array> choices, IndexMode mode) {
     } else {
         keys = where(keys < 0, Scalar(std::int64_t{0}), where(keys >= count, Scalar(count - 1), keys));
     }
-    // The choices stacked along a new first axis, each element's key taken along it (CuPy stacks too).
+    // Beyond what one kernel's parameters hold: the choices stacked along a new first axis, each
+    // element's key taken along it.
     JoinOptions join;
     join.dtype = dtype;
     const Array stacked = stack(std::span<const Array>(broadcast).subspan(1), 0, join);

@@ -488,9 +488,17 @@ def test_choose_equals_numpy_s(mode, rng):
         same(got, expected, f"choose {dtypes} {mode}")
         same(numpy.choose(gpukit.asarray(keys)[::-1].T, [gpukit.asarray(c).T for c in choices], mode=mode),
              numpy.choose(keys[::-1].T, [c.T for c in choices], mode=mode), "numpy.choose of a transposed view")
+    for count, dtype in ((16, "float16"), (17, "int64")):  # one kernel's most choices, and one more (stacked)
+        many = host(rng, (count, 7), dtype)
+        low, high = (0, count) if mode == "raise" else (-count - 3, count + 3)
+        keys = rng.integers(low, high, 7)
+        same(gpukit.choose(gpukit.asarray(keys), gpukit.asarray(many), mode=mode),
+             numpy.choose(keys, many, mode=mode), f"choose among {count} {mode}")
     stacked = host(rng, (3, 5), "float64")
     keys = rng.integers(0, 3, 5)
     same(gpukit.choose(gpukit.asarray(keys), gpukit.asarray(stacked)), numpy.choose(keys, stacked), "stacked choices")
+    same(gpukit.asarray(keys).choose(gpukit.asarray(stacked), mode=mode), keys.choose(stacked, mode=mode),
+         "ndarray.choose")
     out = gpukit.empty(5)
     assert gpukit.choose(gpukit.asarray(keys), gpukit.asarray(stacked), out=out) is out
     same(out, numpy.choose(keys, stacked), "choose into out")
@@ -501,6 +509,8 @@ def test_choose_refuses_what_numpy_refuses():
     choices = [gpukit.zeros(3), gpukit.ones(3)]
     with pytest.raises(ValueError, match="invalid entry in choice array"):
         gpukit.choose(gpukit.asarray(numpy.array([0, 2, 1])), choices)
+    with pytest.raises(ValueError, match="invalid entry in choice array"):
+        gpukit.choose(gpukit.asarray(numpy.array([0, 17, 1])), [gpukit.ones(3)] * 17)
     with pytest.raises(TypeError, match="Cannot cast array data from dtype\\('float64'\\) to dtype\\('int64'\\)"):
         gpukit.choose(gpukit.asarray(numpy.array([0.0, 1.0, 1.0])), choices)
     with pytest.raises(ValueError, match="mode"):

@@ -56,7 +56,9 @@ def test_pad_s_other_modes_match_numpy(mode, kwargs, pad_width, dtype, rng):
     device = gpukit.asarray(host)
     with numpy.errstate(all="ignore"):
         expected = numpy.pad(host, pad_width, mode, **kwargs)
-    assert_same(gpukit.pad(device, pad_width, mode, **kwargs), expected)
+    # A float mean is a sum, added in another order than NumPy's (a GPU adds in a tree): within rounding.
+    exact = not (mode == "mean" and dtype == "float64")
+    assert_same(gpukit.pad(device, pad_width, mode, **kwargs), expected, exact=exact)
     empty = gpukit.pad(device, pad_width, "empty")
     assert empty.shape == expected.shape and empty.dtype == expected.dtype
     numpy.testing.assert_array_equal(empty.get()[tuple(slice(b, b + n) for (b, _), n in

@@ -5,7 +5,15 @@ import numpy
 import pytest
 
 import gpukit
-from numpy_compare import assert_close, loop_dtypes, numpy_reference, random_values, ufunc_inputs, ulps_for
+from numpy_compare import (
+    assert_close,
+    error_magnitude,
+    loop_dtypes,
+    numpy_reference,
+    random_values,
+    ufunc_inputs,
+    ulps_for,
+)
 
 # One object per row of the table; aliases (gpukit.divide is gpukit.true_divide) are the same objects.
 ROWS = {ufunc.__name__: ufunc for ufunc in gpukit._core.ufuncs().values()}
@@ -30,7 +38,8 @@ def check_against_numpy(name, device, host, what):
     assert len(actual) == ufunc.nout
     for result, reference in zip(actual, expected):
         reference = numpy.asarray(reference)
-        assert_close(result.get(), reference, ulps_for(name, reference.dtype, [h.dtype for h in host]), what)
+        assert_close(result.get(), reference, ulps_for(name, reference.dtype, [h.dtype for h in host]), what,
+                     error_magnitude(name, host, reference))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -48,7 +57,8 @@ def test_every_loop_of_every_ufunc_matches_numpy(name, rng):
         expected = numpy_reference(name, values, outputs)
         for result, reference, dtype in zip(actual, expected, outputs):
             assert result.dtype == dtype, f"{name} {loop}: the loop gives {dtype}, the call gave {result.dtype}"
-            assert_close(result.get(), reference, ulps_for(name, dtype, inputs), f"{name} {loop}")
+            assert_close(result.get(), reference, ulps_for(name, dtype, inputs), f"{name} {loop}",
+                         error_magnitude(name, values, reference))
         tested += 1
     assert tested > 0
 
@@ -126,11 +136,13 @@ def test_python_and_numpy_scalars_promote_as_numpy_2(dtype, scalar, rng):
                    for loop in ROWS[name].types):
             continue  # gpukit has no loop for it yet (complex maximum, NumPy's ordering of complex)
         result = ROWS[name](array, scalar)
-        assert_close(result.get(), expected, ulps_for(name, expected.dtype, [promoted]), f"{name}({dtype}, {scalar!r})")
+        assert_close(result.get(), expected, ulps_for(name, expected.dtype, [promoted]), f"{name}({dtype}, {scalar!r})",
+                     error_magnitude(name, (host, scalar), expected))
         flipped = ROWS[name](scalar, array)
         with numpy.errstate(all="ignore"):
-            assert_close(flipped.get(), getattr(numpy, name)(scalar, host), ulps_for(name, expected.dtype, [promoted]),
-                         f"{name}({scalar!r}, {dtype})")
+            flipped_expected = getattr(numpy, name)(scalar, host)
+            assert_close(flipped.get(), flipped_expected, ulps_for(name, expected.dtype, [promoted]),
+                         f"{name}({scalar!r}, {dtype})", error_magnitude(name, (scalar, host), flipped_expected))
 
 
 def test_python_ints_out_of_the_dtype_s_range_raise_overflow_error_as_numpy():
