@@ -295,16 +295,17 @@ def workloads(n, side):
         def setup(lib):
             rng = np.random.default_rng(10)
             xp = lib.xp
-            if method in ("add.at", "maximum.at"):
-                count = 1 << 24 if method == "add.at" else 1 << 20
-                index = lib.to_device(rng.integers(0, 1 << 16, count))
+            if method in ("add.at", "add.at small", "maximum.at"):
+                count = 1 << 20 if method == "maximum.at" else 1 << 24
+                extent = 1 << 10 if method == "add.at small" else 1 << 16
+                index = lib.to_device(rng.integers(0, extent, count))
                 values = lib.to_device(rng.random(count, dtype=np.float32))
-                target = lib.to_device(rng.random(1 << 16, dtype=np.float32))
+                target = lib.to_device(rng.random(extent, dtype=np.float32))
                 if lib.name == "torch":
-                    if method == "add.at":
+                    if method != "maximum.at":
                         return lambda: target.index_add_(0, index, values)
                     return lambda: target.scatter_reduce_(0, index, values, "amax")
-                ufunc = xp.add if method == "add.at" else xp.maximum
+                ufunc = xp.maximum if method == "maximum.at" else xp.add
                 return lambda: ufunc.at(target, index, values)
             if method == "maximum.reduce axis=1":
                 a = lib.to_device(rng.random((4096, 4096), dtype=np.float32))
@@ -452,6 +453,7 @@ def workloads(n, side):
         ("maximum.reduce axis=1 4096^2", 4096 * 4096 * f4, ufunc_method("maximum.reduce axis=1")),
         ("add.accumulate f32 (2^26)", 2 * n * f4, ufunc_method("add.accumulate")),
         ("add.at 2^24 f32 into 2^16 (i64 keys)", (1 << 24) * 12, ufunc_method("add.at")),
+        ("add.at 2^24 f32 into 2^10 (i64 keys)", (1 << 24) * 12, ufunc_method("add.at small")),
         ("maximum.at 2^20 f32 into 2^16", (1 << 20) * 12, ufunc_method("maximum.at")),
         ("isclose f32 (2^26)", n * (2 * f4 + 1), ufunc_method("isclose")),
         ("allclose f32 (2^26)", 2 * n * f4, ufunc_method("allclose")),

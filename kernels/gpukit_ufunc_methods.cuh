@@ -14,7 +14,8 @@
 //   b[0] for every j where b_step is 0),
 //   for each j in order, on one thread: a repeated offset applies once per occurrence, as
 //   NumPy's unbuffered ufunc.at does. gk_ufunc_atomic_at (below) updates every index at once
-//   instead, where the order of the updates cannot change the result.
+//   instead, where the order of the updates cannot change the result, and gk_ufunc_shared_add_at
+//   adds into a block's own copy of a small a first.
 // Lines run one per thread: these are the paths for ufuncs that no parallel reduction or scan of
 // the array layer computes (subtract, power, arctan2, ...), whose order NumPy defines.
 //
@@ -43,6 +44,7 @@ struct gk_ufm_params {
     long long step;              // atomic at with keys: a's stride in bytes
     long long b_step;            // at: 1 (a value of b per update) or 0 (one value for all)
     unsigned long long error;    // atomic at with keys: the first out-of-range update's position
+    long long window;            // shared add.at: the elements of a each block adds into its own copy of
     int accumulate;              // fold: write every step
 };
 
@@ -185,6 +187,47 @@ extern "C" __global__ void gk_ufunc_atomic_at(gk_ufm_params p) {
     for (long long j = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; j < p.lines; j += stride) {
         gk_ufm_a* element = gk_ufm_element(p, j);
         if (element) gk_ufm_update(element, b[j * p.b_step]);
+    }
+#else
+    (void)p;
+#endif
+}
+
+// gk_ufunc_shared_add_at: add.at with keys into a small 1-d a (its `window` elements fit in a block's
+// shared memory, window == extent): each block adds its share of the updates into its own copy, by
+// shared-memory atomics, then adds that copy into a once. Many updates into few elements no longer
+// queue on the same L2 lines; the host picks it where the updates far outnumber the blocks' copies.
+// The copy starts at the additive identity (-0.0 for floats: -0.0 + x is x, for x = -0.0 too) and
+// only elements that changed are added to a, so an element no update names keeps its bits.
+extern "C" __global__ void gk_ufunc_shared_add_at(gk_ufm_params p) {
+#if defined(GK_UFM_ATOMIC_ADD) && defined(GK_UFM_KEY)
+    extern __shared__ unsigned long long gk_ufm_window_words[];
+    gk_ufm_a* window = reinterpret_cast<gk_ufm_a*>(gk_ufm_window_words);
+    const gk_ufm_a identity = static_cast<gk_ufm_a>(-0.0);  // integers: 0
+    for (long long w = threadIdx.x; w < p.window; w += blockDim.x) window[w] = identity;
+    __syncthreads();
+    const gk_ufm_b* b = reinterpret_cast<const gk_ufm_b*>(p.out);
+    const gk_ufm_key* keys = reinterpret_cast<const gk_ufm_key*>(p.starts);
+    const bool is_signed = static_cast<gk_ufm_key>(-1) < static_cast<gk_ufm_key>(0);
+    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    for (long long j = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; j < p.lines; j += stride) {
+        const gk_ufm_key raw = keys[j];
+        long long key = static_cast<long long>(raw);
+        if (!is_signed && static_cast<unsigned long long>(raw) > 0x7fffffffffffffffULL) key = -1 - p.extent;
+        if (key < 0) key += p.extent;
+        if (key < 0 || key >= p.extent)
+            atomicMin(reinterpret_cast<unsigned long long*>(p.error), static_cast<unsigned long long>(j));
+        else
+            gk_ufm_update(window + key, b[j * p.b_step]);
+    }
+    __syncthreads();
+    for (long long w = threadIdx.x; w < p.window; w += blockDim.x) {
+        const gk_ufm_a sum = window[w];
+        bool same = true;  // bit for bit the identity: this block added nothing there
+        for (unsigned k = 0; k < sizeof(gk_ufm_a); ++k)
+            same = same && reinterpret_cast<const unsigned char*>(&sum)[k] ==
+                               reinterpret_cast<const unsigned char*>(&identity)[k];
+        if (!same) gk_ufm_update(reinterpret_cast<gk_ufm_a*>(reinterpret_cast<char*>(p.x) + w * p.step), sum);
     }
 #else
     (void)p;

@@ -37,14 +37,15 @@ struct UfuncMethodParams {
     std::int64_t step = 0;
     std::int64_t b_step = 1;
     std::uint64_t error = 0;
+    std::int64_t window = 0;
     std::int32_t accumulate = 0;
 };
 
-enum class Method : std::uint8_t { fold, reduceat, at, add_at, cas_at };
+enum class Method : std::uint8_t { fold, reduceat, at, add_at, cas_at, shared_add_at };
 
 // add_at and cas_at are one kernel, its update chosen by a define (GK_UFM_ATOMIC_ADD, GK_UFM_CAS).
-constexpr std::string_view kernel_names[] = {"gk_ufunc_fold", "gk_ufunc_reduceat", "gk_ufunc_at", "gk_ufunc_atomic_at",
-                                             "gk_ufunc_atomic_at"};
+constexpr std::string_view kernel_names[] = {"gk_ufunc_fold",      "gk_ufunc_reduceat",  "gk_ufunc_at",
+                                             "gk_ufunc_atomic_at", "gk_ufunc_atomic_at", "gk_ufunc_shared_add_at"};
 
 bool named(const Ufunc& ufunc, std::string_view name) { return ufunc.name == name; }
 
@@ -111,7 +112,8 @@ Kernel method_kernel(const Device& device, const Ufunc& ufunc, const UfuncLoop& 
                                 "\n#define GK_UFM_C1 ", compute_c_type(loop.dtypes[nin == 2 ? 1 : 0]),
                                 "\n#define GK_UFM_COUT ", compute_c_type(loop.dtypes[nin]), "\n#define GK_UFM_NIN ",
                                 nin, "\n#define GK_UFM_EXPRESSION ", expression, "\n");
-        if (method == Method::add_at) source.defines += "#define GK_UFM_ATOMIC_ADD\n";
+        if (method == Method::add_at || method == Method::shared_add_at)
+            source.defines += "#define GK_UFM_ATOMIC_ADD\n";
         if (method == Method::cas_at) source.defines += "#define GK_UFM_CAS\n";
         if (key_dtype) source.defines += concat("#define GK_UFM_KEY ", storage_c_type(*key_dtype), "\n");
         return OwnKernelRecipe{std::move(source), std::string(kernel_names[static_cast<int>(method)])};
@@ -408,6 +410,39 @@ AtPlan plan_at(const Ufunc& ufunc, const Array& a, const std::optional<Elementwi
     return plan;
 }
 
+// add.at with keys into a 1-d `a` small enough for a copy in each block's shared memory, where the
+// updates outnumber the copies' elements by far (each block adds its whole copy into `a` at the end):
+// launched and true, or false where the atomic kernel is the better one.
+bool launch_shared_add_at(const Ufunc& ufunc, const AtPlan& plan, const Array& a, DType key_dtype, std::int64_t count,
+                          UfuncMethodParams p) {
+    constexpr std::uint32_t threads = 1024;
+    constexpr std::int64_t updates_per_copied_element = 8;
+    const Device& device = a.device();
+    const DeviceProperties& properties = device.properties();
+    const std::int64_t extent = a.shape()[0];
+    const auto window_bytes = static_cast<std::size_t>(extent) * itemsize(a.dtype());
+    if (window_bytes == 0 || window_bytes > properties.limits.shared_memory_per_block_optin) return false;
+    const std::int64_t multiprocessors = std::max(1, properties.multiprocessor_count);
+    // The most blocks that could share the work: each needs at least its copy's worth of updates.
+    if (count < updates_per_copied_element * multiprocessors * extent) return false;
+    const Kernel kernel =
+        method_kernel(device, ufunc, *plan.loop, a.dtype(), plan.b_dtype, Method::shared_add_at, key_dtype);
+    if (kernel.attributes().max_dynamic_shared_bytes < window_bytes) kernel.set_max_dynamic_shared_bytes(window_bytes);
+    const std::int64_t resident = kernel.max_active_blocks_per_multiprocessor(threads, window_bytes);
+    if (resident < 1) return false;
+    // As many blocks as run at once, fewer where the updates would not repay their copies.
+    const std::int64_t blocks =
+        std::clamp<std::int64_t>(count / (updates_per_copied_element * extent), 1, resident * multiprocessors);
+    p.window = extent;
+    LaunchConfig config;
+    config.grid = Dim3(static_cast<std::uint32_t>(blocks));
+    config.block = Dim3(threads);
+    config.shared_bytes = window_bytes;
+    config.stream = current_stream(device);
+    kernel(config, p);
+    return true;
+}
+
 // Applies the plan to the elements `positions` names (byte offsets, or keys of `key_dtype`), b
 // broadcast to positions' shape. A scalar b is one element every update reads.
 void apply_at(const Ufunc& ufunc, const AtPlan& plan, const Array& a, const Array& positions,
@@ -425,6 +460,8 @@ void apply_at(const Ufunc& ufunc, const AtPlan& plan, const Array& a, const Arra
     p.starts = launch_address(positions, stream);
     p.lines = count;
     const DType d = a.dtype();
+    if (plan.method == Method::add_at && key_dtype && launch_shared_add_at(ufunc, plan, a, *key_dtype, count, p))
+        return;
     const Kernel kernel = method_kernel(a.device(), ufunc, *plan.loop, d, plan.b_dtype, plan.method, key_dtype);
     if (plan.method != Method::at) {
         launch(kernel, a.device(), count, p);

@@ -287,6 +287,31 @@ def test_at_takes_integer_keys_of_every_dtype_straight_to_the_kernel(rng, key_dt
     numpy.testing.assert_array_equal(empty.get(), numpy.arange(4.0))
 
 
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.int32, numpy.uint32, numpy.int64, numpy.uint64])
+def test_add_at_of_many_updates_into_a_small_array_matches_numpy_s(rng, dtype):
+    # Each block adds into its own copy in shared memory, then into the array: the updates far outnumber
+    # the elements (on a GPU too). An element no update names keeps its bits (-0.0 as well).
+    target_host = random_values(rng, 8, dtype)
+    if numpy.dtype(dtype).kind == "f":
+        target_host[[2, 5]] = -0.0
+    keys = rng.integers(-8, 8, 1 << 16)
+    keys[(keys == 2) | (keys == -6)] = 1
+    values_host = random_values(rng, keys.size, dtype)
+    target = gpukit.asarray(target_host)
+    numpy.add.at(target_host, keys, values_host)
+    gpukit.add.at(target, gpukit.asarray(keys), gpukit.asarray(values_host))
+    numpy.add.at(target_host, keys, dtype(3))
+    gpukit.add.at(target, keys, dtype(3))  # one value for every update
+    if numpy.dtype(dtype).kind == "f":  # the same sum added in another order
+        numpy.testing.assert_allclose(target.get(), target_host, rtol=1e-4 if dtype == numpy.float32 else 1e-12)
+        assert numpy.signbit(target.get()[2])
+    else:  # integers wrap the same in any order
+        numpy.testing.assert_array_equal(target.get(), target_host)
+    keys[1000] = 8
+    with pytest.raises(IndexError, match="index 8 is out of bounds for axis 0 with size 8"):
+        gpukit.add.at(target, gpukit.asarray(keys), gpukit.asarray(values_host))
+
+
 def test_at_names_a_key_out_of_range_and_applies_the_others():
     # The check is the update's own pass (NumPy's precedes it): the keys in range are applied.
     for keys in (numpy.array([0, 5]), numpy.array([-4, 0]), numpy.array([2, 2**64 - 1], numpy.uint64)):
