@@ -11,6 +11,7 @@
 #include "gpukit/array_operators.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/elementwise.hpp"
+#include "gpukit/elementwise_kernel.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/indexing.hpp"
 #include "gpukit/layout.hpp"
@@ -438,18 +439,33 @@ Array delete_positions(const Array& a, const Array& positions, std::optional<std
 
 namespace {
 
-// The key a[..., places, ...] with `places` at axis `along` of an array of `ndim` dimensions.
-std::vector<KeyItem> along_axis_key(std::size_t ndim, std::size_t along, KeyItem places) {
-    std::vector<KeyItem> key(ndim, KeyItem(Slice{}));
-    key[along] = std::move(places);
-    return key;
-}
-
 // a[..., slice, ...] with `slice` at axis `along`: a view.
 Array slice_along(const Array& a, std::size_t along, Slice slice) {
     std::vector<Index> key(a.ndim(), Index(Slice{}));
     key[along] = slice;
     return a.index(key);
+}
+
+// insert's result in one pass: each element is the source's or a new slice's, found by a binary
+// search of its place along the axis among the new slices' (sorted) places. `inner` is the product of
+// the extents after the axis; source and values are C-contiguous.
+const ElementwiseKernel& insert_kernel() {
+    static const ElementwiseKernel kernel(
+        "raw T source, raw T values, raw int64 places, raw int64 order, int64 n, int64 count, int64 inner", "T result",
+        R"(
+        const long long along = (i / inner) % (n + count), outer = i / (inner * (n + count)), within = i % inner;
+        long long before = 0, after = count;  // the new slices at or before `along`: `before`
+        while (before < after) {
+            const long long middle = (before + after) / 2;
+            if (places[middle] <= along) before = middle + 1; else after = middle;
+        }
+        if (before > 0 && places[before - 1] == along)
+            result = values[(outer * count + order[before - 1]) * inner + within];
+        else
+            result = source[(outer * n + along - before) * inner + within];
+    )",
+        "gpukit_insert");
+    return kernel;
 }
 
 // IndexError naming the first of `keys` (int64) outside [-n, n], if one is.
@@ -506,18 +522,18 @@ Array insert(const Array& a, const Array& positions, const Array& values, std::o
     check_insert_positions(keys, n, along);
     keys = where(less(keys, scalar_array(Scalar::of(std::int64_t{0}), DType::int64, device)),
                  add(keys, scalar_array(Scalar::of(n), DType::int64, device)), keys);
-    // A new slice's place: its key plus how many new slices go before it (the keys' stable order);
-    // an old slice's: its index plus how many keys are at or before it.
+    // The new slices' places in order: the q-th smallest key plus q (the keys' stable order keeps
+    // repeated ones in turn); the slice of values each takes is its key's position, order[q].
     const Array order = argsort(keys);
-    Array rank = empty({count}, DType::int64, Order::C, device);
-    put(rank, order, arange(Scalar(count), DType::int64, device));
-    const Array new_places = add(keys, rank);
-    const Array old_index = arange(Scalar(n), DType::int64, device);
-    const Array old_places = add(old_index, searchsorted(take(keys, order), old_index, Side::right));
+    const Array places = add(take(keys, order), arange(Scalar(count), DType::int64, device));
     shape[along] += count;
+    Shape values_shape = shape;
+    values_shape[along] = count;
+    std::int64_t inner = 1;
+    for (std::size_t d = along + 1; d < shape.size(); ++d) inner *= shape[d];
     Array result = empty(shape, source.dtype(), Order::C, device);
-    setitem(result, along_axis_key(result.ndim(), along, old_places), source);
-    setitem(result, along_axis_key(result.ndim(), along, new_places), converted);
+    insert_kernel()({ascontiguousarray(source), ascontiguousarray(broadcast_to(converted, values_shape)), places, order,
+                     n, count, inner, result});
     return result;
 }
 

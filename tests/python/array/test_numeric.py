@@ -223,6 +223,11 @@ def test_insert_equals_numpy_s(dtype, rng):
         numpy.testing.assert_array_equal(got.get(), expected, err_msg=f"insert {obj} axis={axis}")
         host_obj = gpukit.insert(gpukit.asarray(a), obj, gpukit.asarray(values), axis=axis)  # NumPy's positions too
         numpy.testing.assert_array_equal(host_obj.get(), expected, err_msg=f"insert {obj} axis={axis}")
+    cube = random_array(rng, (3, 5, 4), dtype)  # along a middle axis, the values broadcast along the others
+    for obj, values in (([5, 0, 2, 2], random_array(rng, (4, 1), dtype)), ([1, -1], random_array(rng, 1, dtype))):
+        expected = numpy.insert(cube, obj, values, axis=1)
+        numpy.testing.assert_array_equal(gpukit.insert(gpukit.asarray(cube), obj, gpukit.asarray(values), axis=1).get(),
+                                         expected, err_msg=f"insert {obj} into a cube")
     got = numpy.insert(gpukit.asarray(a)[::-1, ::2], [1, 2], 7, axis=1)  # a view, a weak number, NumPy's name
     numpy.testing.assert_array_equal(got.get(), numpy.insert(a[::-1, ::2], [1, 2], 7, axis=1))
     numpy.testing.assert_array_equal(gpukit.insert(gpukit.asarray(numpy.arange(4)), 1, 2.7).get(),
