@@ -66,6 +66,32 @@ LinspaceResult linspace_with_step(const Scalar& start, const Scalar& stop, std::
 Array linspace(const Scalar& start, const Scalar& stop, std::int64_t num = 50, const LinspaceOptions& options = {},
                Device device = Device::current());
 
+// NumPy's logspace: base ** linspace(start, stop, num), the base an array of its own dtype (so
+// base 10 and 10.0 are int64 and float64, promoted with the exponents' type), then converted to `dtype`.
+struct LogspaceOptions {
+    bool endpoint = true;
+    std::optional<DType> dtype;
+    Scalar base = Scalar(10.0);
+};
+Array logspace(const Scalar& start, const Scalar& stop, std::int64_t num = 50, const LogspaceOptions& options = {},
+               Device device = Device::current());
+// NumPy's geomspace: `num` values in geometric progression from start to stop, as NumPy computes
+// them: both divided by start's sign (a complex one's unit phase), logspace between their base-10
+// logarithms, the endpoints written as they are, times the sign again. Computed in float64 (complex128
+// for complex bounds or dtype) unless the bounds and dtype are narrower floats. InvalidArgumentError
+// for a zero bound ("Geometric sequence cannot include zero").
+Array geomspace(const Scalar& start, const Scalar& stop, std::int64_t num = 50, const LinspaceOptions& options = {},
+                Device device = Device::current());
+
+// NumPy's tri: an n x m matrix (m = n when not given; negative extents count as 0) of ones on and
+// below diagonal k, zeros above.
+Array tri(std::int64_t n, std::optional<std::int64_t> m = std::nullopt, std::int64_t k = 0,
+          DType dtype = DType::float64, Device device = Device::current());
+// NumPy's vander: the columns of powers of the 1-D `x`, x ** (n-1), ..., x ** 0 (ascending when
+// `increasing`), n = x's length when not given, in promote_types(x.dtype, int64); the powers are
+// running products, as NumPy's. InvalidArgumentError for x not 1-D or a negative n.
+Array vander(const Array& x, std::optional<std::int64_t> n = std::nullopt, bool increasing = false);
+
 // Ones on the k-th diagonal (above the main one for k > 0) of an n x m matrix (m = n when not given).
 Array eye(std::int64_t n, std::optional<std::int64_t> m = std::nullopt, std::int64_t k = 0,
           DType dtype = DType::float64, Order order = Order::C, Device device = Device::current());
@@ -81,5 +107,18 @@ Array asarray(const Array& array, std::optional<DType> dtype = std::nullopt, Ord
 // C-contiguous (F-contiguous), at least 1-D: `array` itself when it is already, else a copy.
 Array ascontiguousarray(const Array& array, std::optional<DType> dtype = std::nullopt);
 Array asfortranarray(const Array& array, std::optional<DType> dtype = std::nullopt);
+
+// NumPy's require: `array` in `dtype` (its own when not given), a copy only where a requirement is
+// not met. Of NumPy's flags, C and F (contiguous; both at once is InvalidArgumentError) and O (owns
+// its memory, not a view) can fail; device arrays are always aligned and writeable (A and W), and
+// gpukit has one array type (E).
+struct Requirements {
+    bool c_contiguous = false;
+    bool f_contiguous = false;
+    bool owns_data = false;
+};
+Array require(const Array& array, std::optional<DType> dtype = std::nullopt, const Requirements& requirements = {});
+// Whether `array` is Fortran-contiguous and not C-contiguous too (numpy.isfortran: a 1-D array is not).
+bool isfortran(const Array& array);
 
 }  // namespace gpukit

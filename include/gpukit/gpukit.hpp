@@ -21,6 +21,7 @@
 #include "gpukit/filters.hpp"
 #include "gpukit/geometry.hpp"
 #include "gpukit/histograms.hpp"
+#include "gpukit/index_routines.hpp"
 #include "gpukit/indexing.hpp"
 #include "gpukit/kernel.hpp"
 #include "gpukit/layout.hpp"

@@ -37,8 +37,14 @@ Array matrix_transpose(const Array& a);
 std::vector<Array> unstack(const Array& a, std::int64_t axis = 0);
 // The dimensions at `source` moved to `destination`, the others keeping their order.
 Array moveaxis(const Array& a, std::span<const std::int64_t> source, std::span<const std::int64_t> destination);
+// NumPy's rollaxis: the dimension `axis` moved to just before position `start` (0 <= start <= ndim,
+// negative counting from the end): a view. AxisError for an axis or a start out of range.
+Array rollaxis(const Array& a, std::int64_t axis, std::int64_t start = 0);
 // `a` repeated (stride 0) to `shape` by NumPy's broadcasting rules.
 Array broadcast_to(const Array& a, std::span<const std::int64_t> shape);
+// The shape arrays of `shapes` broadcast to (numpy.broadcast_shapes). InvalidArgumentError naming the
+// first two that do not fit, as NumPy's message names them; for a negative extent.
+Shape broadcast_shapes(std::span<const Shape> shapes);
 // Every array broadcast to their common shape.
 std::vector<Array> broadcast_arrays(std::span<const Array> arrays);
 // At least 1, 2 or 3 dimensions, as NumPy adds them: (n,) -> (1, n) -> (1, n, 1).
@@ -80,6 +86,25 @@ std::vector<Array> split(const Array& a, std::int64_t sections, std::int64_t axi
 std::vector<Array> split(const Array& a, std::span<const std::int64_t> indices, std::int64_t axis = 0);
 std::vector<Array> array_split(const Array& a, std::int64_t sections, std::int64_t axis = 0);
 std::vector<Array> array_split(const Array& a, std::span<const std::int64_t> indices, std::int64_t axis = 0);
+// split along the columns (axis 1; 0 for 1-D arrays), the rows (axis 0, at least 2-D) or the depth
+// (axis 2, at least 3-D), as NumPy's hsplit, vsplit and dsplit: InvalidArgumentError for fewer dimensions.
+std::vector<Array> hsplit(const Array& a, std::int64_t sections);
+std::vector<Array> hsplit(const Array& a, std::span<const std::int64_t> indices);
+std::vector<Array> vsplit(const Array& a, std::int64_t sections);
+std::vector<Array> vsplit(const Array& a, std::span<const std::int64_t> indices);
+std::vector<Array> dsplit(const Array& a, std::int64_t sections);
+std::vector<Array> dsplit(const Array& a, std::span<const std::int64_t> indices);
+
+// NumPy's block: nested lists of arrays joined as blocks, the innermost lists along the last axis,
+// the next along the one before, ... Each array gets leading dimensions of extent 1 up to the
+// result's (the deepest nesting or the most dimensions); the result's dtype is all the arrays'
+// result_type. InvalidArgumentError, in NumPy's words, for an empty list, lists nested to different
+// depths and blocks whose shapes do not fit.
+struct Blocks {
+    std::optional<Array> array;  // a block...
+    std::vector<Blocks> items;   // ...or a list of them (when `array` is empty)
+};
+Array block(const Blocks& arrays);
 
 // `a` repeated `reps` times along each dimension (leading dimensions added to either as needed).
 Array tile(const Array& a, std::span<const std::int64_t> reps);

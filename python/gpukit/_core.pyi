@@ -1261,6 +1261,8 @@ logaddexp: ufunc = ...
 
 logaddexp2: ufunc = ...
 
+
+
 divide: ufunc = ...
 
 mod: ufunc = ...
@@ -1501,6 +1503,36 @@ def choose(a: ndarray, choices: object, out: ndarray | None = None, mode: str = 
     choices[a[i]][i], a and the choices broadcast together (numpy.choose); mode 'raise' (ValueError; waits once), 'wrap' or 'clip'.
     """
 
+def tri(N: int, M: int | None = None, k: int = 0, dtype: object = float, *, like: object = None) -> ndarray:
+    """
+    An N x M array with ones on and below diagonal k, zeros above (numpy.tri).
+    """
+
+def vander(x: ndarray, N: int | None = None, increasing: bool = False) -> ndarray:
+    """
+    The Vandermonde matrix of the 1-D `x`: its columns x ** (N-1), ..., x ** 0 (ascending when `increasing`), as numpy.vander.
+    """
+
+def logspace(start: object | None, stop: object | None, num: object | None = 50, endpoint: bool = True, base: object | None = 10.0, dtype: object | None = None, axis: object | None = 0) -> ndarray:
+    """
+    `num` values base ** linspace(start, stop), as numpy.logspace (start, stop and base are numbers).
+    """
+
+def geomspace(start: object | None, stop: object | None, num: object | None = 50, endpoint: bool = True, dtype: object | None = None, axis: object | None = 0) -> ndarray:
+    """
+    `num` values in geometric progression from start to stop (negative and complex bounds included, the endpoints exact), as numpy.geomspace.
+    """
+
+def require(a: object, dtype: object = None, requirements: object = None, *, like: object = None) -> ndarray:
+    """
+    `a` as a gpukit array of `dtype` meeting `requirements` (NumPy's flags: 'C', 'F', 'O' ('OWNDATA'), 'A', 'W', 'E' and their long names), copied only when one is not met. Unlike NumPy's: device arrays are always aligned and writeable, so 'A' and 'W' never copy; gpukit has one array type, so 'E' changes nothing; and a view over its whole allocation (a transpose, a reshape) counts as owning its data for 'O'.
+    """
+
+def isfortran(a: ndarray) -> bool:
+    """
+    Whether `a` is Fortran-contiguous and not C-contiguous too (numpy.isfortran: 1-D arrays are not).
+    """
+
 def empty(shape: object, dtype: object = float, order: str = 'C', device: Device | None = None) -> ndarray:
     """
     A new array of `shape` on the current device (or `device`); its contents are whatever the memory held.
@@ -1570,6 +1602,60 @@ def asfortranarray(a: ndarray, dtype: object | None = None) -> ndarray:
 def copy(a: ndarray, order: str = 'K', subok: bool = False) -> ndarray:
     """
     A new array with the elements of ``a``, laid out in ``order`` ('C', 'F', 'A', 'K'), as numpy.copy.
+    """
+
+def hsplit(ary: object | None, indices_or_sections: object | None) -> list:
+    """
+    Views of `ary` split along its columns (axis 1; axis 0 of a 1-D array).
+    """
+
+def vsplit(ary: object | None, indices_or_sections: object | None) -> list:
+    """Views of `ary` (at least 2-D) split along its rows (axis 0)."""
+
+def dsplit(ary: object | None, indices_or_sections: object | None) -> list:
+    """Views of `ary` (at least 3-D) split along its depth (axis 2)."""
+
+def block(arrays: object) -> ndarray:
+    """
+    Nested lists of arrays joined as blocks: the innermost lists along the last axis, the next along the one before, ... (numpy.block).
+    """
+
+def rollaxis(a: object | None, axis: object | None, start: object | None = 0) -> ndarray:
+    """
+    `a` with axis `axis` moved to just before position `start`: a view (numpy.rollaxis).
+    """
+
+def broadcast_shapes(*args: int | tuple[int, ...]) -> tuple[int, ...]:
+    """The shape the shapes broadcast to together (numpy.broadcast_shapes)."""
+
+def tril_indices(n: object | None, k: object | None = 0, m: object | None = None) -> tuple:
+    """
+    The (row, column) indices of the lower triangle of an n x m matrix from diagonal k (numpy.tril_indices).
+    """
+
+def tril_indices_from(arr: object | None, k: object | None = 0) -> tuple:
+    """
+    The indices of the lower triangle of the 2-D `arr` from diagonal k (numpy.tril_indices_from).
+    """
+
+def triu_indices(n: object | None, k: object | None = 0, m: object | None = None) -> tuple:
+    """
+    The (row, column) indices of the upper triangle of an n x m matrix from diagonal k (numpy.triu_indices).
+    """
+
+def triu_indices_from(arr: object | None, k: object | None = 0) -> tuple:
+    """
+    The indices of the upper triangle of the 2-D `arr` from diagonal k (numpy.triu_indices_from).
+    """
+
+def diag_indices(n: object | None, ndim: object | None = 2) -> tuple:
+    """
+    `ndim` times arange(n): the indices of the main diagonal of an n x ... x n array (numpy.diag_indices).
+    """
+
+def diag_indices_from(arr: object | None) -> tuple:
+    """
+    The indices of the main diagonal of `arr`, whose extents are equal (numpy.diag_indices_from).
     """
 
 def squeeze(a: object | None, axis: object | None = None) -> ndarray:

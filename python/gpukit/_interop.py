@@ -58,6 +58,12 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None):
     return result
 
 
+def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """:func:`asarray` under NumPy's name for keeping subclasses: gpukit has one array type, so the
+    two are the same (``like`` is NumPy's dispatch argument, accepted and unused)."""
+    return asarray(a, dtype, order, copy=copy, device=device)
+
+
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
     """Like :func:`asarray`, but a copy unless ``copy`` is False or None (NumPy 2's meanings); ``ndmin``
     adds leading dimensions of extent 1 (a view)."""

@@ -1,6 +1,8 @@
 """Shape and joining functions: the C++ core's (gpukit/shape_ops.hpp), with the few argument forms
 that are NumPy's Python conventions normalised here (pad's pad_width and constant_values)."""
 
+import warnings
+
 import numpy
 
 from . import _core
@@ -105,3 +107,9 @@ def ravel(a, order="C"):
     """``a`` as 1-D: a view of an array contiguous in ``order``, else a copy."""
     _require_array(a, "a")
     return a.ravel(order)
+
+
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """vstack under its old name, which NumPy 2 deprecates: the same DeprecationWarning, then vstack."""
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.", DeprecationWarning, stacklevel=2)
+    return _core.vstack(tup, dtype=dtype, casting=casting)

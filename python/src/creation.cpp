@@ -3,8 +3,10 @@
 #include <nanobind/stl/string.h>
 
 #include <array>
+#include <cctype>
 #include <complex>
 #include <cstring>
+#include <utility>
 
 #include "arguments.hpp"
 #include "array_arguments.hpp"
@@ -105,9 +107,140 @@ std::int64_t diagonal_offset(nb::handle k, std::int64_t rows, std::int64_t colum
     return to_int64(k, "k");
 }
 
+// logspace's and geomspace's axis: their bounds are numbers, so the result is 1-D (axis 0 or -1).
+void check_range_axis(nb::handle axis) {
+    const std::int64_t along = to_int64(axis, "axis");
+    if (along != 0 && along != -1)
+        throw AxisError("axis " + std::to_string(along) + " is out of bounds for array of dimension 1");
+}
+
+// NumPy's flag names for require, each as the requirement it stands for ('A', 'W' and 'E' always
+// hold for device arrays of gpukit's one type).
+enum class Flag : std::uint8_t { c, f, owns, always };
+Flag to_flag(const std::string& name) {
+    std::string upper = name;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    static const std::pair<const char*, Flag> names[] = {{"C", Flag::c},
+                                                         {"C_CONTIGUOUS", Flag::c},
+                                                         {"CONTIGUOUS", Flag::c},
+                                                         {"F", Flag::f},
+                                                         {"F_CONTIGUOUS", Flag::f},
+                                                         {"FORTRAN", Flag::f},
+                                                         {"O", Flag::owns},
+                                                         {"OWNDATA", Flag::owns},
+                                                         {"A", Flag::always},
+                                                         {"ALIGNED", Flag::always},
+                                                         {"W", Flag::always},
+                                                         {"WRITEABLE", Flag::always},
+                                                         {"E", Flag::always},
+                                                         {"ENSUREARRAY", Flag::always}};
+    for (const auto& [flag_name, flag] : names)
+        if (upper == flag_name) return flag;
+    PyErr_SetObject(PyExc_KeyError, nb::str(upper.c_str()).ptr());
+    throw nb::python_error();
+}
+
 }  // namespace
 
 void bind_creation(nb::module_& m) {
+    m.def(
+        "tri",
+        [](nb::handle n, nb::handle m_, nb::handle k, nb::handle dtype, nb::handle like) {
+            (void)like;  // NumPy's dispatch to array libraries: this is gpukit's already
+            const std::optional<std::int64_t> columns =
+                m_.is_none() ? std::nullopt : std::optional<std::int64_t>(to_int64(m_, "M"));
+            const std::int64_t rows = to_int64(n, "N");
+            return tri(rows, columns, diagonal_offset(k, rows, columns.value_or(rows)), to_dtype(dtype));
+        },
+        "N"_a.none(), "M"_a.none() = nb::none(), "k"_a.none() = 0, "dtype"_a.none() = float_type(), nb::kw_only(),
+        "like"_a.none() = nb::none(),
+        nb::sig("def tri(N: int, M: int | None = None, k: int = 0, dtype: object = float, *, like: object = None) -> "
+                "ndarray"),
+        "An N x M array with ones on and below diagonal k, zeros above (numpy.tri).");
+    m.def(
+        "vander",
+        [](nb::handle x, nb::handle n, bool increasing) {
+            const Array& array = to_array(x, "x");
+            const std::optional<std::int64_t> columns =
+                n.is_none() ? std::nullopt : std::optional<std::int64_t>(to_int64(n, "N"));
+            GilRelease unlocked;
+            return vander(array, columns, increasing);
+        },
+        "x"_a.none(), "N"_a.none() = nb::none(), "increasing"_a = false,
+        nb::sig("def vander(x: ndarray, N: int | None = None, increasing: bool = False) -> ndarray"),
+        "The Vandermonde matrix of the 1-D `x`: its columns x ** (N-1), ..., x ** 0 (ascending when `increasing`), "
+        "as numpy.vander.");
+    m.def(
+        "logspace",
+        [](nb::handle start, nb::handle stop, nb::handle num, bool endpoint, nb::handle base, nb::handle dtype,
+           nb::handle axis) {
+            check_range_axis(axis);
+            LogspaceOptions options;
+            options.endpoint = endpoint;
+            options.dtype = to_optional_dtype(dtype);
+            options.base = range_bound(base, "base", "logspace", true);
+            const Scalar first = range_bound(start, "start", "logspace", true);
+            const Scalar last = range_bound(stop, "stop", "logspace", true);
+            const std::int64_t count = to_int64(num, "num");
+            GilRelease unlocked;
+            return logspace(first, last, count, options);
+        },
+        "start"_a.none(), "stop"_a.none(), "num"_a.none() = 50, "endpoint"_a = true, "base"_a.none() = 10.0,
+        "dtype"_a.none() = nb::none(), "axis"_a.none() = 0,
+        "`num` values base ** linspace(start, stop), as numpy.logspace (start, stop and base are numbers).");
+    m.def(
+        "geomspace",
+        [](nb::handle start, nb::handle stop, nb::handle num, bool endpoint, nb::handle dtype, nb::handle axis) {
+            check_range_axis(axis);
+            LinspaceOptions options;
+            options.endpoint = endpoint;
+            options.dtype = to_optional_dtype(dtype);
+            const Scalar first = range_bound(start, "start", "geomspace", true);
+            const Scalar last = range_bound(stop, "stop", "geomspace", true);
+            const std::int64_t count = to_int64(num, "num");
+            GilRelease unlocked;
+            return geomspace(first, last, count, options);
+        },
+        "start"_a.none(), "stop"_a.none(), "num"_a.none() = 50, "endpoint"_a = true, "dtype"_a.none() = nb::none(),
+        "axis"_a.none() = 0,
+        "`num` values in geometric progression from start to stop (negative and complex bounds included, the "
+        "endpoints exact), as numpy.geomspace.");
+    m.def(
+        "require",
+        [](nb::handle a, nb::handle dtype, nb::handle requirements, nb::handle like) -> nb::object {
+            (void)like;
+            nb::object array = nb::borrow(a);
+            if (!nb::isinstance<Array>(a))  // host data: a device copy, as numpy.require makes an array of it
+                array = nb::module_::import_("gpukit").attr("asarray")(a, "dtype"_a = dtype);
+            Requirements wanted;
+            // As NumPy's: each item of `requirements` is a flag's name (so the letters of a string are).
+            if (!requirements.is_none())
+                for (nb::handle name : requirements) {
+                    const Flag flag = to_flag(to_str(name, "requirements"));
+                    wanted.c_contiguous |= flag == Flag::c;
+                    wanted.f_contiguous |= flag == Flag::f;
+                    wanted.owns_data |= flag == Flag::owns;
+                }
+            const std::optional<DType> chosen = to_optional_dtype(dtype);
+            const Array& source = nb::cast<const Array&>(array);
+            Array result = require(source, chosen, wanted);
+            if (result.address() == source.address() && result.dtype() == source.dtype() &&
+                result.strides() == source.strides() && result.shape() == source.shape())
+                return array;  // nothing to change: the very object, as NumPy's require returns it
+            return nb::cast(std::move(result));
+        },
+        "a"_a.none(), "dtype"_a.none() = nb::none(), "requirements"_a.none() = nb::none(), nb::kw_only(),
+        "like"_a.none() = nb::none(),
+        nb::sig("def require(a: object, dtype: object = None, requirements: object = None, *, like: object = None) "
+                "-> ndarray"),
+        "`a` as a gpukit array of `dtype` meeting `requirements` (NumPy's flags: 'C', 'F', 'O' ('OWNDATA'), 'A', "
+        "'W', 'E' and their long names), copied only when one is not met. Unlike NumPy's: device arrays are always "
+        "aligned and writeable, so 'A' and 'W' never copy; gpukit has one array type, so 'E' changes nothing; and a "
+        "view over its whole allocation (a transpose, a reshape) counts as owning its data for 'O'.");
+    m.def(
+        "isfortran", [](nb::handle a) { return isfortran(to_array(a, "a")); }, "a"_a.none(),
+        nb::sig("def isfortran(a: ndarray) -> bool"),
+        "Whether `a` is Fortran-contiguous and not C-contiguous too (numpy.isfortran: 1-D arrays are not).");
     m.def(
         "empty",
         [](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device) {

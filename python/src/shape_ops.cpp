@@ -11,6 +11,7 @@
 #include "bindings.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/elementwise.hpp"
+#include "gpukit/index_routines.hpp"
 #include "gpukit/layout.hpp"
 #include "gpukit/shape_ops.hpp"
 #include "numpy_bridge.hpp"
@@ -61,9 +62,152 @@ std::vector<Array> split_by(const Array& a, nb::handle indices_or_sections, nb::
     return equal ? split(a, indices, along) : array_split(a, indices, along);
 }
 
+// hsplit, vsplit and dsplit: sections (an int) or indices, as split takes them.
+using SplitBySections = std::vector<Array> (*)(const Array&, std::int64_t);
+using SplitByIndices = std::vector<Array> (*)(const Array&, std::span<const std::int64_t>);
+std::vector<Array> split_fixed(const Array& a, nb::handle indices_or_sections, SplitBySections by_sections,
+                               SplitByIndices by_indices) {
+    if (!PyBool_Check(indices_or_sections.ptr()) && PyIndex_Check(indices_or_sections.ptr()))
+        return by_sections(a, to_int64(indices_or_sections, "indices_or_sections"));
+    return by_indices(a, to_shape(indices_or_sections, "indices_or_sections"));
+}
+
+// block's nested lists as the core's Blocks: lists nest, arrays and numbers (0-d arrays of their
+// dtype, as NumPy makes them) are blocks, and a tuple is NumPy's TypeError.
+Blocks to_blocks(nb::handle value, const std::string& path) {
+    Blocks blocks;
+    if (PyTuple_Check(value.ptr()))
+        raise_type_error(path +
+                         " is a tuple. Only lists can be used to arrange blocks, and np.block does not allow implicit "
+                         "conversion from tuple to ndarray.");
+    if (PyList_Check(value.ptr())) {
+        const std::size_t count = nb::len(value);
+        for (std::size_t k = 0; k < count; ++k)
+            blocks.items.push_back(to_blocks(value[k], path + "[" + std::to_string(k) + "]"));
+        return blocks;
+    }
+    if (!nb::isinstance<Array>(value) && is_scalar(value)) {
+        const Scalar number = to_scalar(value, path);
+        blocks.array = full({}, number, number.dtype());
+        return blocks;
+    }
+    blocks.array = to_array(value, path);
+    return blocks;
+}
+
+// An index sequence of ix_: a gpukit array, or a list or tuple of numbers made one (empty: int64,
+// as NumPy types an empty sequence).
+Array to_index_sequence(nb::handle value, const std::string& name) {
+    if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) {
+        nb::object gpukit = nb::module_::import_("gpukit");
+        if (nb::len(value) == 0) return nb::cast<Array>(gpukit.attr("asarray")(value, "dtype"_a = "int64"));
+        return nb::cast<Array>(gpukit.attr("asarray")(value));
+    }
+    return to_array(value, name);
+}
+
 }  // namespace
 
 void bind_shape_ops(nb::module_& m) {
+    const struct {
+        const char* name;
+        SplitBySections by_sections;
+        SplitByIndices by_indices;
+        const char* doc;
+    } fixed_splits[] = {
+        {"hsplit", &hsplit, &hsplit, "Views of `ary` split along its columns (axis 1; axis 0 of a 1-D array)."},
+        {"vsplit", &vsplit, &vsplit, "Views of `ary` (at least 2-D) split along its rows (axis 0)."},
+        {"dsplit", &dsplit, &dsplit, "Views of `ary` (at least 3-D) split along its depth (axis 2)."},
+    };
+    for (const auto& row : fixed_splits) {
+        m.def(
+            row.name,
+            [by_sections = row.by_sections, by_indices = row.by_indices](nb::handle ary,
+                                                                         nb::handle indices_or_sections) {
+                return to_list(split_fixed(to_array(ary, "ary"), indices_or_sections, by_sections, by_indices));
+            },
+            "ary"_a.none(), "indices_or_sections"_a.none(), row.doc);
+    }
+    m.def(
+        "block",
+        [](nb::handle arrays) {
+            const Blocks blocks = to_blocks(arrays, "arrays");
+            GilRelease unlocked;
+            return block(blocks);
+        },
+        "arrays"_a.none(), nb::sig("def block(arrays: object) -> ndarray"),
+        "Nested lists of arrays joined as blocks: the innermost lists along the last axis, the next along the one "
+        "before, ... (numpy.block).");
+    m.def(
+        "rollaxis",
+        [](nb::handle a, nb::handle axis, nb::handle start) {
+            return rollaxis(to_array(a, "a"), to_int64(axis, "axis"), to_int64(start, "start"));
+        },
+        "a"_a.none(), "axis"_a.none(), "start"_a.none() = 0,
+        "`a` with axis `axis` moved to just before position `start`: a view (numpy.rollaxis).");
+    m.def(
+        "broadcast_shapes",
+        [](const nb::args& args) {
+            std::vector<Shape> shapes;
+            for (std::size_t k = 0; k < args.size(); ++k)
+                shapes.push_back(to_shape(args[k], "args[" + std::to_string(k) + "]"));
+            return nb::tuple(nb::cast(broadcast_shapes(shapes)));
+        },
+        nb::sig("def broadcast_shapes(*args: int | tuple[int, ...]) -> tuple[int, ...]"),
+        "The shape the shapes broadcast to together (numpy.broadcast_shapes).");
+    m.def(
+        "ix_",
+        [](const nb::args& args) {
+            std::vector<Array> sequences;
+            for (std::size_t k = 0; k < args.size(); ++k)
+                sequences.push_back(to_index_sequence(args[k], "args[" + std::to_string(k) + "]"));
+            return to_tuple(ix_(sequences));
+        },
+        nb::sig("def ix_(*args: object) -> tuple[ndarray, ...]"),
+        "Open-mesh index arrays from 1-D sequences (bool ones as their nonzero positions): together they index "
+        "the cross product (numpy.ix_).");
+    using Triangle = std::vector<Array> (*)(std::int64_t, std::int64_t, std::optional<std::int64_t>, Device);
+    using TriangleFrom = std::vector<Array> (*)(const Array&, std::int64_t);
+    const struct {
+        const char* name;
+        const char* name_from;
+        Triangle function;
+        TriangleFrom function_from;
+        const char* doc;
+        const char* doc_from;
+    } triangle_rows[] = {
+        {"tril_indices", "tril_indices_from", &tril_indices, &tril_indices_from,
+         "The (row, column) indices of the lower triangle of an n x m matrix from diagonal k (numpy.tril_indices).",
+         "The indices of the lower triangle of the 2-D `arr` from diagonal k (numpy.tril_indices_from)."},
+        {"triu_indices", "triu_indices_from", &triu_indices, &triu_indices_from,
+         "The (row, column) indices of the upper triangle of an n x m matrix from diagonal k (numpy.triu_indices).",
+         "The indices of the upper triangle of the 2-D `arr` from diagonal k (numpy.triu_indices_from)."},
+    };
+    for (const auto& row : triangle_rows) {
+        m.def(
+            row.name,
+            [function = row.function](nb::handle n, nb::handle k, nb::handle m_) {
+                const std::optional<std::int64_t> columns =
+                    m_.is_none() ? std::nullopt : std::optional<std::int64_t>(to_int64(m_, "m"));
+                return to_tuple(function(to_int64(n, "n"), to_int64(k, "k"), columns, Device::current()));
+            },
+            "n"_a.none(), "k"_a.none() = 0, "m"_a.none() = nb::none(), row.doc);
+        m.def(
+            row.name_from,
+            [function = row.function_from](nb::handle arr, nb::handle k) {
+                return to_tuple(function(to_array(arr, "arr"), to_int64(k, "k")));
+            },
+            "arr"_a.none(), "k"_a.none() = 0, row.doc_from);
+    }
+    m.def(
+        "diag_indices",
+        [](nb::handle n, nb::handle ndim) { return to_tuple(diag_indices(to_int64(n, "n"), to_int64(ndim, "ndim"))); },
+        "n"_a.none(), "ndim"_a.none() = 2,
+        "`ndim` times arange(n): the indices of the main diagonal of an n x ... x n array (numpy.diag_indices).");
+    m.def(
+        "diag_indices_from", [](nb::handle arr) { return to_tuple(diag_indices_from(to_array(arr, "arr"))); },
+        "arr"_a.none(),
+        "The indices of the main diagonal of `arr`, whose extents are equal (numpy.diag_indices_from).");
     m.def(
         "squeeze",
         [](nb::handle a, nb::handle axis) {

@@ -1,5 +1,6 @@
 // src/array/dimension_views.cpp: views that rearrange an array's dimensions (gpukit/shape_ops.hpp):
-// squeeze, expand_dims, swapaxes, moveaxis, broadcast_to, broadcast_arrays, atleast_*d, flip, rot90,
+// squeeze, expand_dims, swapaxes, moveaxis, rollaxis, broadcast_to, broadcast_arrays (and the shape,
+// broadcast_shapes), atleast_*d, flip, rot90,
 // diagonal (real and imag are gpukit/elementwise.hpp's). Arithmetic on shapes and strides only:
 // nothing touches the device, but flatten (a copy).
 #include <algorithm>
@@ -107,6 +108,53 @@ Array moveaxis(const Array& a, std::span<const std::int64_t> source, std::span<c
         order.insert(order.begin() + static_cast<std::ptrdiff_t>(destination_axis),
                      static_cast<std::int64_t>(source_axis));
     return a.transpose(order);
+}
+
+Array rollaxis(const Array& a, std::int64_t axis, std::int64_t start) {
+    const auto ndim = static_cast<std::int64_t>(a.ndim());
+    const auto from = static_cast<std::int64_t>(normalize_axis(axis, a.ndim()));
+    // start may be ndim (after the last axis), so it is checked against ndim + 1, in NumPy's words.
+    const std::int64_t position = start < 0 ? start + ndim : start;
+    if (position < 0 || position > ndim)
+        throw AxisError(
+            concat("'start' arg requires ", -ndim, " <= start < ", ndim + 1, ", but ", position, " was passed in"));
+    // Before `start` once the axis is taken out: one place earlier when it was in front.
+    const std::int64_t to = from < position ? position - 1 : position;
+    std::vector<std::int64_t> order;
+    for (std::int64_t d = 0; d < ndim; ++d)
+        if (d != from) order.push_back(d);
+    order.insert(order.begin() + to, from);
+    return a.transpose(order);
+}
+
+Shape broadcast_shapes(std::span<const Shape> shapes) {
+    std::size_t ndim = 0;
+    for (const Shape& shape : shapes) {
+        if (std::any_of(shape.begin(), shape.end(), [](std::int64_t extent) { return extent < 0; }))
+            throw InvalidArgumentError("negative dimensions are not allowed");
+        ndim = std::max(ndim, shape.size());
+    }
+    // Dimension by dimension from the first, as NumPy's broadcast finds the pair it names.
+    Shape result(ndim, 1);
+    for (std::size_t d = 0; d < ndim; ++d) {
+        std::optional<std::size_t> setter;  // the first shape of an extent other than 1 here
+        for (std::size_t k = 0; k < shapes.size(); ++k) {
+            const Shape& shape = shapes[k];
+            if (d + shape.size() < ndim) continue;
+            const std::int64_t extent = shape[d + shape.size() - ndim];
+            if (extent == 1) continue;
+            if (!setter) {
+                setter = k;
+                result[d] = extent;
+            } else if (extent != result[d]) {
+                throw InvalidArgumentError(
+                    concat("shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg ",
+                           *setter, " with shape ", format_shape(shapes[*setter]), " and arg ", k, " with shape ",
+                           format_shape(shape), "."));
+            }
+        }
+    }
+    return result;
 }
 
 Array broadcast_to(const Array& a, std::span<const std::int64_t> shape) {

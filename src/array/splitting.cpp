@@ -1,9 +1,11 @@
-// src/array/splitting.cpp: split and array_split (gpukit/shape_ops.hpp): views of consecutive parts
-// of an array along one axis.
+// src/array/splitting.cpp: split and array_split, and hsplit, vsplit and dsplit, split along one
+// fixed axis (gpukit/shape_ops.hpp): views of consecutive parts of an array along one axis.
+#include <string_view>
 #include <vector>
 
 #include "array/along_axis.hpp"
 #include "gpukit/shape_ops.hpp"
+#include "util/text.hpp"
 
 namespace gpukit {
 
@@ -15,6 +17,14 @@ std::vector<Array> parts_between(const Array& a, std::size_t axis, const std::ve
     for (std::size_t k = 0; k + 1 < bounds.size(); ++k)
         parts.push_back(detail::along_axis(a, axis, Slice{bounds[k], bounds[k + 1], 1}));
     return parts;
+}
+
+// The axis hsplit (columns: 1, or 0 of a 1-D array), vsplit (0) and dsplit (2) split along, once
+// `a` has the `least` dimensions the function needs.
+std::int64_t fixed_axis(const Array& a, std::string_view function, std::size_t least, std::int64_t axis) {
+    if (a.ndim() < least)
+        throw InvalidArgumentError(detail::concat(function, " only works on arrays of ", least, " or more dimensions"));
+    return a.ndim() == 1 ? 0 : axis;
 }
 
 }  // namespace
@@ -47,6 +57,25 @@ std::vector<Array> split(const Array& a, std::int64_t sections, std::int64_t axi
     if (a.shape()[normalize_axis(axis, a.ndim())] % sections != 0)
         throw InvalidArgumentError("array split does not result in an equal division");
     return array_split(a, sections, axis);
+}
+
+std::vector<Array> hsplit(const Array& a, std::int64_t sections) {
+    return split(a, sections, fixed_axis(a, "hsplit", 1, 1));
+}
+std::vector<Array> hsplit(const Array& a, std::span<const std::int64_t> indices) {
+    return split(a, indices, fixed_axis(a, "hsplit", 1, 1));
+}
+std::vector<Array> vsplit(const Array& a, std::int64_t sections) {
+    return split(a, sections, fixed_axis(a, "vsplit", 2, 0));
+}
+std::vector<Array> vsplit(const Array& a, std::span<const std::int64_t> indices) {
+    return split(a, indices, fixed_axis(a, "vsplit", 2, 0));
+}
+std::vector<Array> dsplit(const Array& a, std::int64_t sections) {
+    return split(a, sections, fixed_axis(a, "dsplit", 3, 2));
+}
+std::vector<Array> dsplit(const Array& a, std::span<const std::int64_t> indices) {
+    return split(a, indices, fixed_axis(a, "dsplit", 3, 2));
 }
 
 }  // namespace gpukit

@@ -1,7 +1,8 @@
 // src/array/triangles.cpp: tril and triu (gpukit/shape_ops.hpp): one generated kernel that keeps the
 // elements on the kept side of diagonal k of each matrix and writes zero elsewhere, as NumPy's
 // where(mask, m, 0) (so a NaN outside the triangle becomes 0). diag and diagflat: a diagonal view
-// copied out, or written into zeros.
+// copied out, or written into zeros. tri (gpukit/creation.hpp): the lower triangle of a broadcast one.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 
@@ -53,5 +54,13 @@ Array diag(const Array& v, std::int64_t k) {
 }
 
 Array diagflat(const Array& v, std::int64_t k) { return diag(v.ravel(), k); }
+
+Array tri(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, DType dtype, Device device) {
+    const std::int64_t rows = std::max<std::int64_t>(n, 0), columns = std::max<std::int64_t>(m.value_or(n), 0);
+    // One element broadcast to the matrix: the triangle kernel writes the result in one pass.
+    const Array one = full({}, Scalar(std::int64_t{1}), dtype, Order::C, device);
+    const std::int64_t shape[] = {rows, columns};
+    return tril(broadcast_to(one, shape), k);
+}
 
 }  // namespace gpukit
