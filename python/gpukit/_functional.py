@@ -68,7 +68,10 @@ def _is_one_condition(condlist, x):
     """Whether ``condlist`` is a single condition rather than a list of them, as numpy.piecewise
     decides: a scalar, or (for x of at least 1 dimension) a sequence whose first item is a number."""
     if isinstance(condlist, _core.ndarray):
-        # NumPy looks at condlist[0]: an array only when condlist has two dimensions or more.
+        # NumPy looks at condlist[0] (IndexError when there is none): an array only when condlist has
+        # two dimensions or more.
+        if condlist.ndim >= 1 and len(condlist) == 0:
+            raise IndexError("index 0 is out of bounds for axis 0 with size 0")
         return condlist.ndim == 0 or (condlist.ndim == 1 and x.ndim != 0)
     if numpy.isscalar(condlist):
         return True
