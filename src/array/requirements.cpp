@@ -8,7 +8,7 @@ Array require(const Array& array, std::optional<DType> dtype, const Requirements
     if (requirements.c_contiguous && requirements.f_contiguous)
         throw InvalidArgumentError("Cannot specify both \"C\" and \"F\" order");
     const Order order = requirements.c_contiguous ? Order::C : requirements.f_contiguous ? Order::F : Order::K;
-    const Array converted = asarray(array, dtype, order);
+    Array converted = asarray(array, dtype, order);
     // A view does not own its memory: a copy does, in the layout asked for (C unless F is, as NumPy's 'A').
     if (requirements.owns_data && !converted.owns_data())
         return converted.copy(order == Order::K ? (isfortran(converted) ? Order::F : Order::C) : order);
