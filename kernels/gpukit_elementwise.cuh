@@ -751,6 +751,57 @@ __device__ inline float gk_round_to(float x, const gk_bfloat16*) {
     return gk_convert<float>(gk_convert<gk_bfloat16>(x));
 }
 
+// spacing: the distance from x to its neighbour, found on x's own bits so that it is exact on every
+// backend (the difference of two neighbours is a power of two, so the subtraction does not round).
+// Each type follows its reference's definition: float32 and float64 step away from zero, a zero of
+// either sign to the smallest positive subnormal; NumPy's float16 steps toward +inf; bfloat16 (ml_dtypes)
+// steps away from zero and keeps the sign of a zero. Infinities and nan give nan.
+__device__ inline float gk_spacing(float x, const float*) {
+    if (!gk_isfinite(x)) return gk_limits<float>::nan();
+    const unsigned bits = gk_float_bits(x);
+    if ((bits & 0x7fffffffu) == 0) return gk_bits_float(1u);
+    return gk_bits_float(bits + 1u) - x;
+}
+__device__ inline double gk_spacing(double x, const double*) {
+    if (!gk_isfinite(x)) return gk_limits<double>::nan();
+    const unsigned long long bits = gk_double_bits(x);
+    if ((bits & 0x7fffffffffffffffull) == 0) return gk_bits_double(1ull);
+    return gk_bits_double(bits + 1ull) - x;
+}
+__device__ inline float gk_spacing(float x, const gk_float16*) {
+    if (!gk_isfinite(x)) return gk_limits<float>::nan();
+    gk_float16 up = gk_convert<gk_float16>(x);
+    if ((up.bits & 0x7fffu) == 0)
+        up.bits = 1;  // the smallest subnormal
+    else if (up.bits & 0x8000u)
+        --up.bits;  // a negative number's neighbour toward +inf is nearer zero
+    else
+        ++up.bits;  // 65504 steps to inf, as NumPy's
+    return gk_convert<float>(up) - x;
+}
+__device__ inline float gk_spacing(float x, const gk_bfloat16*) {
+    if (!gk_isfinite(x)) return gk_limits<float>::nan();
+    gk_bfloat16 away = gk_convert<gk_bfloat16>(x);
+    ++away.bits;  // -0 steps to the negative smallest subnormal
+    return gk_convert<float>(away) - x;
+}
+
+// bitwise_count: the one bits of |x| (NumPy 2 counts a negative number's magnitude), by halving
+// sums of neighbouring bit fields (no popcount intrinsic on the simulator's C++).
+__device__ inline unsigned char gk_popcount64(unsigned long long v) {
+    v = v - ((v >> 1) & 0x5555555555555555ull);
+    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (unsigned char)((v * 0x0101010101010101ull) >> 56);
+}
+template <class T>
+__device__ inline unsigned char gk_bitwise_count(T x) {
+    // The magnitude in 64 bits: |min| is 2^(width-1), one bit.
+    const unsigned long long wide = (unsigned long long)(long long)x;
+    const bool negative = (T)-1 < (T)0 && (wide >> 63) != 0;
+    return gk_popcount64(negative ? 0ull - wide : wide);
+}
+
 // ---- comparisons; int64 against uint64 exactly (NumPy 2's 'qQ' and 'Qq' loops), and complex
 // numbers in lexicographic order (real parts, then imaginary), as NumPy orders them
 template <class A, class B>

@@ -113,8 +113,9 @@ GPUKIT_DECLARE_BINARY_UFUNC(bitwise_and)  // integers and bool
 GPUKIT_DECLARE_BINARY_UFUNC(bitwise_or)
 GPUKIT_DECLARE_BINARY_UFUNC(bitwise_xor)
 GPUKIT_DECLARE_UNARY_UFUNC(bitwise_not)
-GPUKIT_DECLARE_BINARY_UFUNC(left_shift)   // a count >= the width gives 0
-GPUKIT_DECLARE_BINARY_UFUNC(right_shift)  // arithmetic; a count >= the width gives 0 or -1
+GPUKIT_DECLARE_BINARY_UFUNC(left_shift)    // a count >= the width gives 0
+GPUKIT_DECLARE_BINARY_UFUNC(right_shift)   // arithmetic; a count >= the width gives 0 or -1
+GPUKIT_DECLARE_UNARY_UFUNC(bitwise_count)  // the one bits of |x|, uint8 (NumPy 2)
 
 // ---- floating-point classes and parts
 GPUKIT_DECLARE_UNARY_UFUNC(isnan)  // integers and bool: false
@@ -123,6 +124,7 @@ GPUKIT_DECLARE_UNARY_UFUNC(isfinite)
 GPUKIT_DECLARE_UNARY_UFUNC(signbit)  // true for -0.0
 GPUKIT_DECLARE_BINARY_UFUNC(copysign)
 GPUKIT_DECLARE_BINARY_UFUNC(nextafter)  // float16 and bfloat16 step in their own precision
+GPUKIT_DECLARE_UNARY_UFUNC(spacing)     // the distance to x's neighbour (NumPy's: away from zero; float16's up)
 GPUKIT_DECLARE_BINARY_UFUNC(ldexp)      // a * 2 ** b, b of an integer dtype
 GPUKIT_DECLARE_BINARY_UFUNC(heaviside)  // 0 for a < 0, b for a == 0, 1 for a > 0
 

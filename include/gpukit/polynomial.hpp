@@ -1,6 +1,7 @@
 // include/gpukit/polynomial.hpp: polynomials as NumPy's legacy functions take them, coefficients
 // highest power first: numpy.polyval (Horner's rule, one multiply and one add per coefficient on
-// the device) and numpy.polyfit (a least-squares fit through gpukit::linalg::lstsq).
+// the device), numpy.polyfit (a least-squares fit through gpukit::linalg::lstsq) and the arithmetic
+// of coefficient arrays: poly, polyadd, polysub, polymul, polydiv, polyder, polyint, roots.
 //
 //   gpukit::Array y = gpukit::polyval(p, x);                  // p[0] * x**(n-1) + ... + p[n-1]
 //   gpukit::PolyfitResult fit = gpukit::polyfit(x, y, 3);     // fit.coefficients: 4 of them
@@ -8,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 #include "gpukit/array.hpp"
 
@@ -49,5 +51,33 @@ struct PolyfitResult {
 // 1-D or 2-D, lengths that differ, or w not 1-D of y's length; InvalidArgumentError for deg < 0, or a scaled covariance
 // of no more points than coefficients.
 PolyfitResult polyfit(const Array& x, const Array& y, std::int64_t deg, const PolyfitOptions& options = {});
+
+// ---- polynomial arithmetic (src/ops/polynomial_arithmetic.cpp), coefficients as numpy.poly* take
+// them; 0-d operands count as one coefficient (numpy.atleast_1d).
+
+// numpy.poly: the monic polynomial with the given roots (1-D; integers and float16 as float64), or
+// with the eigenvalues of a non-empty square matrix; real when complex roots come in conjugate
+// pairs. No roots: a 0-d float64 1.0 (NumPy's Python float). InvalidArgumentError ("input must be
+// 1d or non-empty square 2d array.") for other shapes.
+Array poly(const Array& seq_of_zeros);
+// numpy.polyadd and numpy.polysub: the shorter operand padded with zeros in front (in its dtype).
+Array polyadd(const Array& a1, const Array& a2);
+Array polysub(const Array& a1, const Array& a2);
+// numpy.polymul: the product (a convolution) of the operands without their leading zeros (one 0
+// left of all-zero ones). InvalidArgumentError ("Polynomial must be 1d only.") above one dimension.
+Array polymul(const Array& a1, const Array& a2);
+// numpy.polydiv: (quotient, remainder) of u / v by long division in float64 or wider, the
+// remainder without leading coefficients within 1e-8 of zero (one kept). Waits for the device.
+std::pair<Array, Array> polydiv(const Array& u, const Array& v);
+// numpy.polyder: the m-th derivative. InvalidArgumentError for m < 0.
+Array polyder(const Array& p, std::int64_t m = 1);
+// numpy.polyint: the m-th antiderivative, with integration constants k (one for each integration, the
+// first for the first; none: zeros; one: repeated). InvalidArgumentError for m < 0 or fewer than m
+// constants.
+Array polyint(const Array& p, std::int64_t m = 1, const std::optional<Array>& k = std::nullopt);
+// numpy.roots: the roots of the polynomial (1-D), as the eigenvalues of its companion matrix
+// (without leading zeros; trailing ones give zero roots): float64 or complex. InvalidArgumentError
+// ("Input must be a rank-1 array.") otherwise. Finding the nonzero coefficients waits.
+Array roots(const Array& p);
 
 }  // namespace gpukit

@@ -1261,7 +1261,9 @@ logaddexp: ufunc = ...
 
 logaddexp2: ufunc = ...
 
+spacing: ufunc = ...
 
+bitwise_count: ufunc = ...
 
 divide: ufunc = ...
 
@@ -1437,6 +1439,68 @@ def shares_memory(a: ndarray, b: ndarray, max_work: object | None = None) -> boo
     """
     Whether some element is in both arrays (exact), as numpy.shares_memory.
     """
+
+def fix(x: object, out: object | None = None) -> object:
+    """x rounded toward zero, as numpy.fix."""
+
+def isposinf(x: object, out: object | None = None) -> object:
+    """Whether each element is +inf, as numpy.isposinf."""
+
+def isneginf(x: object, out: object | None = None) -> object:
+    """Whether each element is -inf, as numpy.isneginf."""
+
+def sinc(x: object) -> ndarray:
+    """sin(pi x) / (pi x), 1 at 0, as numpy.sinc."""
+
+def i0(x: object) -> ndarray:
+    """
+    The modified Bessel function of the first kind of order 0, as numpy.i0.
+    """
+
+def real_if_close(a: object, tol: float = 100.0) -> object:
+    """
+    The real part of a complex array whose imaginary parts are all below tol (machine epsilons where tol > 1), else the array, as numpy.real_if_close.
+    """
+
+def sort_complex(a: object) -> ndarray:
+    """
+    A copy sorted along the last axis (real parts, then imaginary), complex, as numpy.sort_complex.
+    """
+
+def unwrap(p: object, discont: object | None = None, axis: int = -1, *, period: object = 6.283185307179586) -> ndarray:
+    """
+    p with its jumps larger than discont taken modulo period along axis, as numpy.unwrap.
+    """
+
+def trim_zeros(filt: object, trim: object = 'fb', axis: object | None = None) -> ndarray:
+    """
+    filt without its leading ('f') and trailing ('b') zeros along axis (every axis for None), as numpy.trim_zeros.
+    """
+
+def packbits(a: object, axis: object | None = None, bitorder: object = 'big') -> ndarray:
+    """
+    The truth of the elements, eight to a uint8, along axis (flattened for None), as numpy.packbits.
+    """
+
+def unpackbits(a: object, axis: object | None = None, count: object | None = None, bitorder: object = 'big') -> ndarray:
+    """
+    Each bit of a uint8 array as a 0 or 1 uint8 along axis (flattened for None), as numpy.unpackbits.
+    """
+
+def bartlett(M: object) -> ndarray:
+    """The Bartlett window, as numpy.bartlett."""
+
+def blackman(M: object) -> ndarray:
+    """The Blackman window, as numpy.blackman."""
+
+def hamming(M: object) -> ndarray:
+    """The Hamming window, as numpy.hamming."""
+
+def hanning(M: object) -> ndarray:
+    """The Hann window, as numpy.hanning."""
+
+def kaiser(M: object, beta: float) -> ndarray:
+    """The Kaiser window, as numpy.kaiser."""
 
 def take(a: ndarray, indices: object, axis: int | None = None, out: ndarray | None = None, mode: str = 'raise') -> ndarray:
     """
@@ -2494,6 +2558,38 @@ def polyval(p: object | None, x: object | None) -> ndarray:
 def polyfit(x: object | None, y: object | None, deg: object, rcond: object | None = None, full: object = False, w: object | None = None, cov: object = False) -> object:
     """
     The least-squares polynomial fit of degree deg (coefficients highest power first), as numpy.polyfit: with full=True also (residuals, rank, singular values, rcond); with cov, the covariance matrix.
+    """
+
+def poly(seq_of_zeros: object) -> object:
+    """
+    The coefficients of the monic polynomial with these roots (or a square matrix's eigenvalues), as numpy.poly.
+    """
+
+def polyadd(a1: object, a2: object) -> ndarray:
+    """The sum of two polynomials, as numpy.polyadd."""
+
+def polysub(a1: object, a2: object) -> ndarray:
+    """The difference of two polynomials, as numpy.polysub."""
+
+def polymul(a1: object, a2: object) -> ndarray:
+    """The product of two polynomials, as numpy.polymul."""
+
+def polydiv(u: object, v: object) -> tuple[ndarray, ndarray]:
+    """
+    (quotient, remainder) of the polynomial division u / v, as numpy.polydiv.
+    """
+
+def polyder(p: object, m: object = 1) -> ndarray:
+    """The m-th derivative of a polynomial, as numpy.polyder."""
+
+def polyint(p: object, m: object = 1, k: object | None = None) -> ndarray:
+    """
+    The m-th antiderivative of a polynomial with integration constants k, as numpy.polyint.
+    """
+
+def roots(p: object) -> ndarray:
+    """
+    The roots of a polynomial (its companion matrix's eigenvalues), as numpy.roots.
     """
 
 def quantile(a: object | None, q: object | None, axis: object | None = None, out: object | None = None, overwrite_input: object = False, method: object = 'linear', keepdims: object = False, *, interpolation: object | None = None) -> ndarray:

@@ -1,6 +1,8 @@
 // python/src/numeric.cpp: gpukit/numeric.hpp (select, interp, trapezoid, cov, corrcoef,
-// unravel_index, ravel_multi_index, append, delete, shares_memory, may_share_memory) with NumPy's
-// arguments: Python numbers, sequences and slices in, arrays out.
+// unravel_index, ravel_multi_index, append, delete, shares_memory, may_share_memory, fix, isposinf,
+// isneginf, sinc, i0, real_if_close, sort_complex, unwrap, trim_zeros, packbits, unpackbits and the
+// window functions) with NumPy's arguments: Python numbers, sequences and slices in, arrays out.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,34 @@ Array delete_positions_of(nb::handle obj, const Array& a, std::optional<std::int
     if (nb::isinstance<Array>(obj) || is_scalar(obj)) return array_operand(obj, held, "delete", 1);
     // A list, a tuple or a NumPy array: integer positions or a bool mask, as NumPy reads them.
     return to_device_array(obj, a.device(), "obj", true);
+}
+
+// fix, isposinf and isneginf: a new array, or `out` (returned itself, as NumPy's).
+template <class New, class Into>
+nb::object unary_with_out(nb::handle x, nb::handle out, std::string_view call, New make, Into into) {
+    HeldArrays held;
+    const Array a = array_operand(x, held, call, 0);
+    if (out.is_none()) {
+        std::optional<Array> result;
+        {
+            GilRelease unlocked;
+            result = make(a);
+        }
+        return nb::cast(std::move(*result));
+    }
+    const Array& target = to_output(out.ptr(), held, "out");
+    {
+        GilRelease unlocked;
+        into(a, target);
+    }
+    return nb::borrow(out);
+}
+
+// A window function of M points (NumPy's M: an int).
+template <class Window>
+void bind_window(nb::module_& m, const char* name, Window window, const char* doc) {
+    m.def(
+        name, [window](nb::handle points) { return window(to_int64(points, "M")); }, "M"_a, doc);
 }
 
 }  // namespace
@@ -284,6 +314,138 @@ void bind_numeric(nb::module_& m) {
         },
         "a"_a, "b"_a, "max_work"_a.none() = nb::none(),
         "Whether some element is in both arrays (exact), as numpy.shares_memory.");
+    m.def(
+        "fix",
+        [](nb::handle x, nb::handle out) {
+            return unary_with_out(
+                x, out, "fix", [](const Array& a) { return fix(a); },
+                [](const Array& a, const Array& o) { fix(a, o); });
+        },
+        "x"_a, "out"_a.none() = nb::none(), "x rounded toward zero, as numpy.fix.");
+    m.def(
+        "isposinf",
+        [](nb::handle x, nb::handle out) {
+            return unary_with_out(
+                x, out, "isposinf", [](const Array& a) { return isposinf(a); },
+                [](const Array& a, const Array& o) { isposinf(a, o); });
+        },
+        "x"_a, "out"_a.none() = nb::none(), "Whether each element is +inf, as numpy.isposinf.");
+    m.def(
+        "isneginf",
+        [](nb::handle x, nb::handle out) {
+            return unary_with_out(
+                x, out, "isneginf", [](const Array& a) { return isneginf(a); },
+                [](const Array& a, const Array& o) { isneginf(a, o); });
+        },
+        "x"_a, "out"_a.none() = nb::none(), "Whether each element is -inf, as numpy.isneginf.");
+    m.def(
+        "sinc",
+        [](nb::handle x) {
+            HeldArrays held;
+            const Array a = array_operand(x, held, "sinc", 0);
+            GilRelease unlocked;
+            return sinc(a);
+        },
+        "x"_a, "sin(pi x) / (pi x), 1 at 0, as numpy.sinc.");
+    m.def(
+        "i0",
+        [](nb::handle x) {
+            HeldArrays held;
+            const Array a = array_operand(x, held, "i0", 0);
+            GilRelease unlocked;
+            return i0(a);
+        },
+        "x"_a, "The modified Bessel function of the first kind of order 0, as numpy.i0.");
+    m.def(
+        "real_if_close",
+        [](nb::handle a_like, double tol) -> nb::object {
+            HeldArrays held;
+            const Array a = array_operand(a_like, held, "real_if_close", 0);
+            Array result = a;
+            {
+                GilRelease unlocked;
+                result = real_if_close(a, tol);
+            }
+            // Anything not made real is the argument itself, as NumPy returns it.
+            if (result.dtype() == a.dtype() && nb::isinstance<Array>(a_like)) return nb::borrow(a_like);
+            return nb::cast(std::move(result));
+        },
+        "a"_a, "tol"_a = 100.0,
+        "The real part of a complex array whose imaginary parts are all below tol (machine epsilons where tol "
+        "> 1), else the array, as numpy.real_if_close.");
+    m.def(
+        "sort_complex",
+        [](nb::handle a_like) {
+            HeldArrays held;
+            const Array a = array_operand(a_like, held, "sort_complex", 0);
+            GilRelease unlocked;
+            return sort_complex(a);
+        },
+        "a"_a, "A copy sorted along the last axis (real parts, then imaginary), complex, as numpy.sort_complex.");
+    m.def(
+        "unwrap",
+        [](nb::handle p, nb::handle discont, std::int64_t axis, nb::handle period) {
+            HeldArrays held;
+            const Array phases = array_operand(p, held, "unwrap", 0);
+            std::optional<Scalar> threshold;
+            if (!discont.is_none()) threshold = to_scalar(discont, "discont");
+            const Scalar cycle = to_scalar(period, "period");
+            GilRelease unlocked;
+            return unwrap(phases, threshold, axis, cycle);
+        },
+        "p"_a, "discont"_a.none() = nb::none(), "axis"_a = -1, nb::kw_only(), "period"_a = 6.283185307179586,
+        "p with its jumps larger than discont taken modulo period along axis, as numpy.unwrap.");
+    m.def(
+        "trim_zeros",
+        [](nb::handle filt, nb::handle trim, nb::handle axis) {
+            HeldArrays held;
+            const Array a = array_operand(filt, held, "trim_zeros", 0);
+            const TrimSides sides = parse_trim_sides(to_str(trim, "trim"));
+            std::vector<std::int64_t> axes;
+            if (!axis.is_none()) axes = to_axes(axis, "axis");
+            GilRelease unlocked;
+            return trim_zeros(a, sides, axes);
+        },
+        "filt"_a, "trim"_a = "fb", "axis"_a.none() = nb::none(),
+        "filt without its leading ('f') and trailing ('b') zeros along axis (every axis for None), as "
+        "numpy.trim_zeros.");
+    m.def(
+        "packbits",
+        [](nb::handle a_like, nb::handle axis, nb::handle bitorder) {
+            HeldArrays held;
+            const Array a = array_operand(a_like, held, "packbits", 0);
+            const std::optional<std::int64_t> along = to_optional_axis(axis, "axis");
+            const BitOrder order = parse_bit_order(to_str(bitorder, "bitorder"));
+            GilRelease unlocked;
+            return packbits(a, along, order);
+        },
+        "a"_a, "axis"_a.none() = nb::none(), "bitorder"_a = "big",
+        "The truth of the elements, eight to a uint8, along axis (flattened for None), as numpy.packbits.");
+    m.def(
+        "unpackbits",
+        [](nb::handle a_like, nb::handle axis, nb::handle count, nb::handle bitorder) {
+            HeldArrays held;
+            const Array a = array_operand(a_like, held, "unpackbits", 0);
+            const std::optional<std::int64_t> along = to_optional_axis(axis, "axis");
+            std::optional<std::int64_t> bits;
+            if (!count.is_none()) bits = to_int64(count, "count");
+            const BitOrder order = parse_bit_order(to_str(bitorder, "bitorder"));
+            GilRelease unlocked;
+            return unpackbits(a, along, bits, order);
+        },
+        "a"_a, "axis"_a.none() = nb::none(), "count"_a.none() = nb::none(), "bitorder"_a = "big",
+        "Each bit of a uint8 array as a 0 or 1 uint8 along axis (flattened for None), as numpy.unpackbits.");
+    bind_window(
+        m, "bartlett", [](std::int64_t M) { return bartlett(M); }, "The Bartlett window, as numpy.bartlett.");
+    bind_window(
+        m, "blackman", [](std::int64_t M) { return blackman(M); }, "The Blackman window, as numpy.blackman.");
+    bind_window(
+        m, "hamming", [](std::int64_t M) { return hamming(M); }, "The Hamming window, as numpy.hamming.");
+    bind_window(
+        m, "hanning", [](std::int64_t M) { return hanning(M); }, "The Hann window, as numpy.hanning.");
+    m.def(
+        "kaiser", [](nb::handle M, double beta) { return kaiser(to_int64(M, "M"), beta); }, "M"_a, "beta"_a,
+        "The Kaiser window, as numpy.kaiser.");
 }
 
 }  // namespace gpukit::python

@@ -90,8 +90,8 @@ def ufunc_inputs(name, rng, shapes, dtypes):
 def numpy_reference(name, values, output_dtypes):
     """NumPy's result of ufunc ``name`` on host ``values``; bfloat16 is computed in float32 and rounded."""
     function = getattr(numpy, name)
-    # nextafter steps in its own precision (ml_dtypes has the bfloat16 loop): a float32 step would round back
-    own_precision = name == "nextafter"
+    # nextafter and spacing step in their own precision (ml_dtypes has the bfloat16 loops): float32 steps would not
+    own_precision = name in ("nextafter", "spacing")
     wide = [v.astype(numpy.float32) if is_bfloat16(v.dtype) and not own_precision else v for v in values]
     with numpy.errstate(all="ignore"):
         result = function(*wide)
