@@ -73,7 +73,7 @@ Array packbits(const Array& a, std::optional<std::int64_t> axis, BitOrder order)
     const std::int64_t n = split.source.shape()[split.along];
     Shape shape = split.source.shape();
     shape[split.along] = (n + 7) / 8;
-    const Array packed = empty(shape, DType::uint8, Order::C, a.device());
+    Array packed = empty(shape, DType::uint8, Order::C, a.device());
     if (packed.size() > 0)
         pack_kernel()({split.source, n, shape[split.along], split.inner, order == BitOrder::little, packed});
     return packed;
@@ -88,7 +88,7 @@ Array unpackbits(const Array& a, std::optional<std::int64_t> axis, std::optional
     if (bits < 0) throw InvalidArgumentError("-count larger than number of elements");
     Shape shape = split.source.shape();
     shape[split.along] = bits;
-    const Array unpacked = empty(shape, DType::uint8, Order::C, a.device());
+    Array unpacked = empty(shape, DType::uint8, Order::C, a.device());
     if (unpacked.size() > 0) unpack_kernel()({split.source, n, bits, split.inner, order == BitOrder::little, unpacked});
     return unpacked;
 }

@@ -131,7 +131,7 @@ Array real_if_close(const Array& a, double tol) {
 }
 
 Array sort_complex(const Array& a) {
-    const Array sorted = sort(a, -1);
+    Array sorted = sort(a, -1);
     if (is_complex(sorted.dtype())) return sorted;
     const DType dtype = a.dtype();
     const bool narrow =
