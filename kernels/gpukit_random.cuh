@@ -71,6 +71,7 @@ struct gk_random_params {
     unsigned long long values_a;                 // 0, or one parameter per element (C order): poisson's lam (float64),
     unsigned long long values_b;                 // integers' low and span (uint64): draws whose parameters are arrays
     unsigned long long values_c;                 // a third parameter per element (hypergeometric's nsample)
+    long long step_a, step_b, step_c;            // per-element parameters: 1, or 0 where one value serves all
     int itemsize;                                // integers: bytes of an output element
     int affine;                                  // normal, uniform: out = a + b * z, not z
 };
@@ -127,6 +128,11 @@ __device__ inline double gk_uniform_double(unsigned w0, unsigned w1) {
 }
 __device__ inline double gk_open_uniform_double(unsigned w0, unsigned w1) {
     return (double)(gk_bits53(w0, w1) + 1ull) * 1.1102230246251565e-16;
+}
+
+// A per-element parameter of element i (values_a, _b or _c with its step): float64.
+__device__ inline double gk_parameter(unsigned long long values, long long step, unsigned long long i) {
+    return ((const double*)values)[i * (unsigned long long)step];
 }
 
 // ---- logarithm and the sine and cosine of a whole turn's fraction, from IEEE operations alone
@@ -476,7 +482,7 @@ __device__ inline double gk_log_factorial(double k) {
 }
 
 __device__ inline long long gk_poisson(const gk_random_params& p, unsigned long long element) {
-    const double lam = p.values_a ? ((const double*)p.values_a)[element] : p.a;
+    const double lam = p.values_a ? gk_parameter(p.values_a, p.step_a, element) : p.a;
     if (lam == 0.0) return 0;
     gk_substream s = {element, 0u, 0, gk_random_block(p, element, 0)};
     if (lam < 10.0) {
@@ -540,7 +546,7 @@ __device__ inline double gk_next_normal(const gk_random_params& p, gk_substream*
 }
 
 __device__ inline double gk_standard_gamma(const gk_random_params& p, unsigned long long element) {
-    const double shape = p.values_a ? ((const double*)p.values_a)[element] : p.a;
+    const double shape = p.values_a ? gk_parameter(p.values_a, p.step_a, element) : p.a;
     if (shape == 0.0 || shape != shape) return shape;
     gk_substream s = {element, 0u, 0, gk_random_block(p, element, 0)};
     const double k = shape < 1.0 ? shape + 1.0 : shape;
@@ -576,8 +582,8 @@ __device__ inline double gk_stirling_correction(double k) {
 }
 
 __device__ inline long long gk_binomial(const gk_random_params& p, unsigned long long element) {
-    const double n = ((const double*)p.values_a)[element];
-    const double chance = ((const double*)p.values_b)[element];
+    const double n = gk_parameter(p.values_a, p.step_a, element);
+    const double chance = gk_parameter(p.values_b, p.step_b, element);
     if (n == 0.0 || chance == 0.0) return 0;
     if (chance == 1.0) return (long long)n;
     const bool flipped = chance > 0.5;
@@ -664,7 +670,7 @@ __device__ inline double gk_pow_double(double x, double y) { return gk_exp_doubl
 
 extern "C" __global__ void gk_random_logseries(const gk_random_params p) {
     GK_ELEMENTS(i, p.size) {
-        const double chance = ((const double*)p.values_a)[i];
+        const double chance = gk_parameter(p.values_a, p.step_a, (unsigned long long)i);
         gk_substream s = {(unsigned long long)i, 0u, 0, gk_random_block(p, (unsigned long long)i, 0)};
         const double r = gk_log_double(1.0 - chance);
         long long result;
@@ -692,7 +698,7 @@ extern "C" __global__ void gk_random_logseries(const gk_random_params p) {
 
 extern "C" __global__ void gk_random_zipf(const gk_random_params p) {
     GK_ELEMENTS(i, p.size) {
-        const double a = ((const double*)p.values_a)[i];
+        const double a = gk_parameter(p.values_a, p.step_a, (unsigned long long)i);
         gk_substream s = {(unsigned long long)i, 0u, 0, gk_random_block(p, (unsigned long long)i, 0)};
         const double am1 = a - 1.0, b = gk_pow_double(2.0, am1);
         long long result;
@@ -718,8 +724,9 @@ __device__ inline double gk_log_choose(double n, double k) {
 
 extern "C" __global__ void gk_random_hypergeometric(const gk_random_params p) {
     GK_ELEMENTS(i, p.size) {
-        const double good = ((const double*)p.values_a)[i], bad = ((const double*)p.values_b)[i];
-        const double sample = ((const double*)p.values_c)[i];
+        const double good = gk_parameter(p.values_a, p.step_a, (unsigned long long)i);
+        const double bad = gk_parameter(p.values_b, p.step_b, (unsigned long long)i);
+        const double sample = gk_parameter(p.values_c, p.step_c, (unsigned long long)i);
         gk_substream s = {(unsigned long long)i, 0u, 0, gk_random_block(p, (unsigned long long)i, 0)};
         const double low = fmax(0.0, sample - bad), high = fmin(sample, good);
         const double mode = fmin(high, fmax(low, floor((sample + 1.0) * (good + 1.0) / (good + bad + 2.0))));

@@ -262,17 +262,24 @@ Shape draw_shape(const std::optional<Shape>& size, const Array& a, const Array& 
     return draw_shape(size, broadcast_shape(a.shape(), b.shape()));
 }
 
-// Fills `out` with a kernel whose elements each read their own parameters (at most three, float64,
-// broadcast to out's shape, C order) at values_a, values_b and values_c.
+// Fills `out` with a kernel whose elements each read their own parameters (at most three, float64)
+// at values_a, values_b and values_c: one value read by every element (step 0, no copy), or one per
+// element, broadcast to out's shape in C order.
 void launch_per_element(std::string_view kernel, const Array& out, std::initializer_list<Array> parameters,
                         const std::array<std::uint32_t, 2>& key, const Counter& at) {
-    std::vector<Array> each;
-    for (const Array& parameter : parameters) each.push_back(broadcast_to(parameter, out.shape()).copy(Order::C));
     const StreamRef stream = current_stream(out.device());
     detail::RandomParams params = params_for(out, key, at);
     const std::array<std::uint64_t*, 3> slots{&params.values_a, &params.values_b, &params.values_c};
-    for (std::size_t k = 0; k < std::min(each.size(), slots.size()); ++k)
+    const std::array<std::int64_t*, 3> steps{&params.step_a, &params.step_b, &params.step_c};
+    std::vector<Array> each;  // kept until the launch is queued
+    for (const Array& parameter : parameters) {
+        const std::size_t k = each.size();
+        if (k == slots.size()) break;
+        const bool one_value = parameter.size() == 1;
+        each.push_back(one_value ? parameter.reshape({1}) : ascontiguousarray(broadcast_to(parameter, out.shape())));
         *slots[k] = detail::launch_address(each[k], stream);
+        *steps[k] = one_value ? 0 : 1;
+    }
     detail::launch_random(kernel, out.device(), out.size(), params);
 }
 

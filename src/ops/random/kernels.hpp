@@ -25,6 +25,7 @@ struct RandomParams {
     std::uint64_t low = 0;
     std::uint64_t span = 0;
     std::uint64_t values_a = 0, values_b = 0, values_c = 0;
+    std::int64_t step_a = 1, step_b = 1, step_c = 1;
     std::int32_t itemsize = 0;
     std::int32_t affine = 0;
 };

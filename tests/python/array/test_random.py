@@ -580,6 +580,21 @@ def test_array_parameters_broadcast():
         rng.normal(loc, 1.0, size=(2, 4))
 
 
+@pytest.mark.parametrize("name,parameters", [
+    ("poisson", (3.5,)), ("standard_gamma", (0.7,)), ("binomial", (40, 0.3)), ("logseries", (0.6,)),
+    ("zipf", (2.5,)), ("hypergeometric", (60, 40, 30))])
+def test_one_parameter_value_draws_what_a_full_array_of_it_draws(name, parameters):
+    # A parameter of one value is read by every element in place of a full-size copy: the same bits.
+    size = (37, 5)
+    scalar = getattr(gpukit.random.default_rng(21), name)(*parameters, size=size).get()
+    arrays = [gpukit.full(size, value, dtype="float64" if isinstance(value, float) else "int64")
+              for value in parameters]
+    full = getattr(gpukit.random.default_rng(21), name)(*arrays).get()
+    numpy.testing.assert_array_equal(scalar, full)
+    mixed = getattr(gpukit.random.default_rng(21), name)(arrays[0][:1, :1], *parameters[1:], size=size).get()
+    numpy.testing.assert_array_equal(mixed, full)
+
+
 def test_poisson_with_an_array_lam_broadcasts_and_follows_each_mean():
     rng = gpukit.random.default_rng(9)
     lam = numpy.array([0.0, 0.5, 4.0, 30.0, 700.0])
