@@ -72,7 +72,7 @@ struct gk_random_params {
     unsigned long long values_b;                 // integers' low and span (uint64): draws whose parameters are arrays
     unsigned long long values_c;                 // a third parameter per element (hypergeometric's nsample)
     long long step_a, step_b, step_c;            // per-element parameters: 1, or 0 where one value serves all
-    int itemsize;                                // integers: bytes of an output element
+    int itemsize;                                // bytes of an output element (integers, standard_gamma)
     int affine;                                  // normal, uniform: out = a + b * z, not z
 };
 
@@ -570,8 +570,15 @@ __device__ inline double gk_standard_gamma(const gk_random_params& p, unsigned l
     return value;
 }
 
+// float64, or float32 where itemsize is 4: the float64 draw rounded, as astype would round it.
 extern "C" __global__ void gk_random_standard_gamma(const gk_random_params p) {
-    GK_ELEMENTS(i, p.size) { ((double*)p.out)[i] = gk_standard_gamma(p, (unsigned long long)i); }
+    GK_ELEMENTS(i, p.size) {
+        const double value = gk_standard_gamma(p, (unsigned long long)i);
+        if (p.itemsize == 4)
+            ((float*)p.out)[i] = (float)value;
+        else
+            ((double*)p.out)[i] = value;
+    }
 }
 
 // ---- binomial

@@ -104,6 +104,7 @@ detail::RandomParams params_for(const Array& out, const std::array<std::uint32_t
     detail::RandomParams params;
     params.out = detail::launch_address(out, current_stream(out.device()));
     params.size = out.size();
+    params.itemsize = static_cast<std::int32_t>(out.itemsize());
     params.offset_low = at.low;
     params.offset_high = at.high;
     params.key0 = key[0];
@@ -305,10 +306,10 @@ Array Generator::standard_gamma(const Array& shape, const std::optional<Shape>& 
     const Array values = real_parameter(shape, "shape");
     require_non_negative(values, "shape");
     const Shape drawn = draw_shape(size, values.shape());
-    Array out = Array::empty(drawn, DType::float64, values.device());
-    if (out.size() == 0) return out.astype(dtype);
+    Array out = Array::empty(drawn, dtype, values.device());
+    if (out.size() == 0) return out;
     launch_per_element("gk_random_standard_gamma", out, {values}, key_, claim(static_cast<std::uint64_t>(out.size())));
-    return dtype == DType::float64 ? out : out.astype(dtype);
+    return out;
 }
 
 Array Generator::gamma(const Array& shape, const Array& scale, const std::optional<Shape>& size, DType dtype) {
