@@ -41,6 +41,10 @@
 //   hypergeometric (int64): element i reads its own substream: inversion by a chop-down search
 //     from the mode (probabilities by the recursion between neighbours, the mode's by logarithms of
 //     factorials), O(sqrt(nsample)) steps.
+//   vonmises (float64): element i reads its own substream: NumPy's branches (uniform below kappa =
+//     1e-8, a wrapped normal above 1e6) around Best and Fisher's rejection ("Efficient simulation of
+//     the von Mises distribution", 1979), with our cos(pi u), acos (Taylor series of asin) and an
+//     exact fmod by integer long division.
 // - Bit-identical on a GPU and on the simulator: the module is compiled with --fmad=false (no
 //   multiply-add contraction, on either side), CUDA's float division and sqrt are IEEE's by
 //   default as the host's are, and the transcendental functions are our own below, made of +, -,
@@ -241,9 +245,8 @@ __device__ inline void gk_quadrant(unsigned q, double* s, double* c) {
     *s = gk_negate_if(q & 1u ? cos_x : sin_x, q & 2u);
     *c = gk_negate_if(q & 1u ? sin_x : cos_x, (q + 1u) & 2u);
 }
-__device__ inline void gk_sincos_turn_double(unsigned long long k53, double* s, double* c) {
-    const unsigned long long q = (k53 + (1ull << 50)) >> 51;
-    const double x = (double)((long long)k53 - (long long)(q << 51)) * 4.440892098500626e-16;  // 2^-51
+// sin(pi/2 x) and cos(pi/2 x) for |x| <= 1/2.
+__device__ inline void gk_sincos_quarter_double(double x, double* s, double* c) {
     const double x2 = x * x;
     *s = x * (1.5707963267948966 +
               x2 * (-0.6459640975062463 +
@@ -260,6 +263,10 @@ __device__ inline void gk_sincos_turn_double(unsigned long long k53, double* s, 
                                        x2 * (-2.5202042373060607e-05 +
                                              x2 * (4.710874778818172e-07 +
                                                    x2 * (-6.386603083791852e-09 + x2 * 6.565963114979473e-11)))))));
+}
+__device__ inline void gk_sincos_turn_double(unsigned long long k53, double* s, double* c) {
+    const unsigned long long q = (k53 + (1ull << 50)) >> 51;
+    gk_sincos_quarter_double((double)((long long)k53 - (long long)(q << 51)) * 4.440892098500626e-16, s, c);  // 2^-51
     gk_quadrant((unsigned)q, s, c);
 }
 
@@ -770,4 +777,120 @@ extern "C" __global__ void gk_random_hypergeometric(const gk_random_params p) {
         }
         ((long long*)p.out)[i] = (long long)result;
     }
+}
+
+// ---- von Mises
+
+// cos(pi u) for u in [0, 1]: 2u quarter turns, q the nearest quarter and x = 2u - q (both exact).
+__device__ inline double gk_cos_pi_double(double u) {
+    const double quarters = u + u;
+    const double q = floor(quarters + 0.5);
+    double s, c;
+    gk_sincos_quarter_double(quarters - q, &s, &c);
+    gk_quadrant((unsigned)q, &s, &c);
+    return c;
+}
+
+// asin(z) for |z| <= 1/2: z + z^3 sum c_n z^(2n - 2), c_n = (2n)! / (4^n (n!)^2 (2n + 1)), to n = 25
+// (the next term below 2^-60 relative).
+__device__ inline double gk_asin_half_double(double z) {
+    const double z2 = z * z;
+    const double c[25] = {0.16666666666666666,   0.075,
+                          0.044642857142857144,  0.030381944444444444,
+                          0.022372159090909092,  0.017352764423076924,
+                          0.01396484375,         0.011551800896139705,
+                          0.009761609529194078,  0.008390335809616815,
+                          0.0073125258735988454, 0.006447210311889649,
+                          0.005740037670841924,  0.005153309682319905,
+                          0.004660143486915096,  0.004240907093679363,
+                          0.003880964558837669,  0.0035692053938259347,
+                          0.003297059503473485,  0.0030578216492580306,
+                          0.002846178401108942,  0.00265787063820729,
+                          0.0024894486782468836, 0.002338091892111975,
+                          0.0022014739737101384};
+    double series = c[24];
+    for (int n = 23; n >= 0; --n) series = c[n] + z2 * series;
+    return z + z * (z2 * series);
+}
+
+// acos(w) for w in [-1, 1]: pi/2 - asin(w) for |w| <= 1/2, else 2 asin(sqrt((1 - |w|) / 2)) (1 - |w|
+// exact there), taken from pi for w < 0; pi/2 and pi in two parts. A w that rounding carried past
+// an end gives that end's angle, where the C library's gives NaN.
+__device__ inline double gk_acos_double(double w) {
+    if (w >= 1.0) return 0.0;
+    if (w <= -1.0) return 3.141592653589793;
+    if (fabs(w) <= 0.5) return 1.5707963267948966 - (gk_asin_half_double(w) - 6.123233995736766e-17);
+    const double half_angle = gk_asin_half_double(sqrt((1.0 - fabs(w)) * 0.5));
+    if (w > 0.0) return half_angle + half_angle;
+    return 3.141592653589793 - ((half_angle + half_angle) - 1.2246467991473532e-16);
+}
+
+// fmod(x, y) for y = 2 pi (normal, far above the subnormals) and x >= 0: exact, as the C library's,
+// by long division of the significands, a bit of the quotient a step. NaN for x inf or NaN.
+__device__ inline double gk_fmod_double(double x, double y) {
+    if (!(x <= 1.7976931348623157e308)) return __longlong_as_double(0x7ff8000000000000ll);
+    if (x < y) return x;
+    const unsigned long long fraction = 0xfffffffffffffull, implicit = 1ull << 52;
+    const unsigned long long x_bits = (unsigned long long)__double_as_longlong(x);
+    const unsigned long long y_bits = (unsigned long long)__double_as_longlong(y);
+    int exponent = (int)(y_bits >> 52);
+    unsigned long long remainder = (x_bits & fraction) | implicit;
+    const unsigned long long divisor = (y_bits & fraction) | implicit;
+    for (int shift = (int)(x_bits >> 52) - exponent; shift > 0; --shift) {
+        if (remainder >= divisor) remainder -= divisor;
+        remainder <<= 1;  // below 2^54: the remainder was below the divisor
+    }
+    if (remainder >= divisor) remainder -= divisor;
+    if (remainder == 0) return 0.0;
+    for (; remainder < implicit; --exponent) remainder <<= 1;
+    return __longlong_as_double((long long)(((unsigned long long)exponent << 52) | (remainder & fraction)));
+}
+
+// NumPy's random_vonmises on the element's own substream: kappa < 1e-8 uniform on the circle (mu
+// unused); kappa > 1e6 the wrapped normal mu + z / sqrt(kappa), wrapped once; else Best and
+// Fisher's rejection from a wrapped Cauchy envelope (s its parameter, by a Taylor expansion below
+// kappa = 1e-5, where the exact form loses every digit), then acos(w) with a fair sign, plus mu,
+// folded into [-pi, pi] symmetrically about 0 as NumPy folds it. NaN kappa: NaN.
+__device__ inline double gk_vonmises(const gk_random_params& p, unsigned long long element) {
+    const double pi = 3.141592653589793, nan = __longlong_as_double(0x7ff8000000000000ll);
+    const double mu = gk_parameter(p.values_a, p.step_a, element);
+    const double kappa = gk_parameter(p.values_b, p.step_b, element);
+    if (kappa != kappa) return nan;
+    gk_substream s = {element, 0u, 0, gk_random_block(p, element, 0)};
+    if (kappa < 1e-8) return pi * (2.0 * gk_next_uniform(p, &s) - 1.0);
+    if (kappa > 1e6) {
+        double result = mu + sqrt(1.0 / kappa) * gk_next_normal(p, &s);
+        if (result < -pi) result = result + 2.0 * pi;
+        if (result > pi) result = result - 2.0 * pi;
+        return result == result ? result : nan;
+    }
+    double envelope;
+    if (kappa < 1e-5) {
+        envelope = 1.0 / kappa + kappa;
+    } else {
+        const double r = 1.0 + sqrt(1.0 + 4.0 * kappa * kappa);
+        const double rho = (r - sqrt(2.0 * r)) / (2.0 * kappa);
+        envelope = (1.0 + rho * rho) / (2.0 * rho);
+    }
+    double w;
+    for (;;) {
+        const double z = gk_cos_pi_double(gk_next_uniform(p, &s));
+        w = (1.0 + envelope * z) / (envelope + z);
+        const double y = kappa * (envelope - w);
+        const double v = gk_next_uniform(p, &s);
+        if (y * (2.0 - y) - v >= 0.0) break;
+        // v = 0 with y > 0: log(y / v) is +inf, an acceptance.
+        if (y > 0.0 && (v == 0.0 || gk_log_double(y / v) + 1.0 - y >= 0.0)) break;
+    }
+    const double u = gk_next_uniform(p, &s);
+    double angle = gk_acos_double(w);
+    if (u < 0.5) angle = -angle;
+    angle = angle + mu;
+    double folded = gk_fmod_double(fabs(angle) + pi, 2.0 * pi) - pi;
+    if (angle < 0.0) folded = -folded;
+    return folded == folded ? folded : nan;
+}
+
+extern "C" __global__ void gk_random_vonmises(const gk_random_params p) {
+    GK_ELEMENTS(i, p.size) { ((double*)p.out)[i] = gk_vonmises(p, (unsigned long long)i); }
 }

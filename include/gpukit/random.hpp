@@ -162,6 +162,10 @@ public:
     // (counts taken as int64, each below 10^9, nsample <= ngood + nbad): a kernel's chop-down search
     // from the mode.
     Array hypergeometric(const Array& ngood, const Array& nbad, const Array& nsample, const std::optional<Shape>& size);
+    // float64 angles of the von Mises distribution of mode mu and concentration kappa >= 0, in
+    // [-pi, pi] (NumPy's wrapped normal above kappa = 1e6 wraps once, so a mu far outside stays
+    // outside): a kernel, NumPy's branches around Best and Fisher's rejection.
+    Array vonmises(const Array& mu, const Array& kappa, const std::optional<Shape>& size);
     // size + (k,) points of the simplex: standard gammas of the 1-D alpha's k shapes (alpha > 0),
     // each divided by their sum.
     Array dirichlet(const Array& alpha, const std::optional<Shape>& size);

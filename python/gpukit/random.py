@@ -244,6 +244,10 @@ def hypergeometric(ngood, nbad, nsample, size=None):
     return _global.hypergeometric(ngood, nbad, nsample, size)
 
 
+def vonmises(mu, kappa, size=None):
+    return _global.vonmises(mu, kappa, size)
+
+
 def dirichlet(alpha, size=None):
     return _global.dirichlet(alpha, size)
 
@@ -266,5 +270,5 @@ __all__ = [
     "logseries", "multinomial", "multivariate_normal", "negative_binomial", "noncentral_chisquare", "noncentral_f",
     "normal", "pareto", "permutation", "poisson", "power", "rand", "randint", "randn", "random", "random_sample",
     "ranf", "rayleigh", "sample", "seed", "shuffle", "standard_cauchy", "standard_exponential", "standard_gamma",
-    "standard_normal", "standard_t", "triangular", "uniform", "wald", "weibull", "zipf",
+    "standard_normal", "standard_t", "triangular", "uniform", "vonmises", "wald", "weibull", "zipf",
 ]

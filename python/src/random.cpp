@@ -266,6 +266,9 @@ void bind_distributions(nb::class_<Generator>& generator) {
                       "numpy.random.Generator.hypergeometric.");
     bind_distribution(generator, "binomial", &Generator::binomial, "n", required, "p", required,
                       "int64 successes in n trials of chance p, as numpy.random.Generator.binomial.");
+    bind_distribution(generator, "vonmises", &Generator::vonmises, "mu", required, "kappa", required,
+                      "Angles of the von Mises distribution of mode mu and concentration kappa, as "
+                      "numpy.random.Generator.vonmises.");
     bind_distribution(generator, "dirichlet", &Generator::dirichlet, "alpha", required,
                       "size + (k,) points of the simplex drawn with the k weights alpha, as "
                       "numpy.random.Generator.dirichlet.");

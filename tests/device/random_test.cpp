@@ -243,6 +243,48 @@ TEST_F(Random, GammaKernelAndTheDistributionsBuiltOnIt) {
     for (std::size_t i = 0; i < few.size(); ++i) EXPECT_EQ(many[i], few[i]) << i;
 }
 
+TEST_F(Random, VonMisesKernelOnEveryBranch) {
+    Generator rng(31);
+    const std::int64_t n = 50000;
+    const double tolerance = 5.0 / std::sqrt(double(n));
+    const double pi = 3.141592653589793;
+    // Uniform below kappa = 1e-8, the Taylor envelope below 1e-5, Best and Fisher's to 1e6, the
+    // wrapped normal beyond: E cos(x - mu) = I1(kappa) / I0(kappa) (1 - 1 / (2 kappa) for huge kappa),
+    // E sin(x - mu) = 0, every value in [-pi, pi] however far mu lies outside.
+    for (const auto& [mu, kappa] : {std::pair{1.0, 0.0}, std::pair{-2.0, 3e-6}, std::pair{0.5, 0.7},
+                                    std::pair{40.0, 4.0}, std::pair{3.0, 5e5}, std::pair{-3.1, 2e6}}) {
+        const auto draws = rng.vonmises(full({}, Scalar(mu)), full({}, Scalar(kappa)), Shape{n}).to_vector<double>();
+        double cosines = 0, sines = 0;
+        for (const double x : draws) {
+            ASSERT_LE(std::fabs(x), pi) << kappa;
+            cosines += std::cos(x - mu);
+            sines += std::sin(x - mu);
+        }
+        const double resultant =
+            kappa > 700 ? 1 - 1 / (2 * kappa) : std::cyl_bessel_i(1.0, kappa) / std::cyl_bessel_i(0.0, kappa);
+        EXPECT_NEAR(cosines / double(n), resultant, tolerance) << kappa;
+        EXPECT_NEAR(sines / double(n), 0.0, tolerance) << kappa;
+    }
+    // NaN kappa gives NaN, infinite kappa mu itself; broadcasting gives the parameters' shape.
+    const std::vector<double> kappas{NAN, INFINITY, 2.0};
+    const auto edges =
+        rng.vonmises(full({}, Scalar(1.5)), Array::from_host(std::span<const double>(kappas), {3}), std::nullopt)
+            .to_vector<double>();
+    EXPECT_TRUE(std::isnan(edges[0]));
+    EXPECT_EQ(edges[1], 1.5);
+    EXPECT_LE(std::fabs(edges[2]), pi);
+    // Each element's own substream: a value depends on its index, not on the rest of the call.
+    Generator first(7), second(7);
+    const auto many = first.vonmises(full({}, Scalar(0.0)), full({}, Scalar(1.0)), Shape{1000}).to_vector<double>();
+    const auto few = second.vonmises(full({}, Scalar(0.0)), full({}, Scalar(1.0)), Shape{10}).to_vector<double>();
+    for (std::size_t i = 0; i < few.size(); ++i) EXPECT_EQ(many[i], few[i]) << i;
+    // NumPy's refusal of kappa < 0 (-0 included), before drawing anything.
+    Generator refused(3);
+    EXPECT_THROW(refused.vonmises(full({}, Scalar(0.0)), full({}, Scalar(-1.0)), Shape{3}), InvalidArgumentError);
+    EXPECT_THROW(refused.vonmises(full({}, Scalar(0.0)), full({}, Scalar(-0.0)), Shape{3}), InvalidArgumentError);
+    EXPECT_EQ(refused.offset(), (Counter{0, 0}));
+}
+
 TEST_F(Random, PermutationsAndChoices) {
     Generator rng(7);
     const std::vector<std::int64_t> order = rng.permutation(1000).to_vector<std::int64_t>();

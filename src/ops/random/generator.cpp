@@ -503,6 +503,16 @@ Array Generator::hypergeometric(const Array& ngood, const Array& nbad, const Arr
     return out;
 }
 
+Array Generator::vonmises(const Array& mu, const Array& kappa, const std::optional<Shape>& size) {
+    const Array mode = real_parameter(mu, "mu"), concentration = real_parameter(kappa, "kappa");
+    require_non_negative(concentration, "kappa");
+    Array out = Array::empty(draw_shape(size, mode, concentration), DType::float64, mode.device());
+    if (out.size() == 0) return out;
+    launch_per_element("gk_random_vonmises", out, {mode, concentration}, key_,
+                       claim(static_cast<std::uint64_t>(out.size())));
+    return out;
+}
+
 Array Generator::wald(const Array& mean, const Array& scale, const std::optional<Shape>& size) {
     const Array mu = real_parameter(mean, "mean"), lambda = real_parameter(scale, "scale");
     require_positive(mu, "mean");

@@ -5,6 +5,9 @@ statistics of every distribution and dtype at fixed seeds (scipy.stats); sizes 0
 tuples, size=None, out=, broadcasting parameters, permutations, shuffles, choices, the legacy
 functions, and the errors NumPy raises."""
 
+import math
+from fractions import Fraction
+
 import numpy
 import pytest
 import scipy.stats
@@ -148,9 +151,8 @@ def sincos32(k24):
     return quadrant(q, x * s, cos)
 
 
-def sincos64(k53):
-    q = (k53 + numpy.uint64(1 << 50)) >> numpy.uint64(51)
-    x = (k53.astype(numpy.int64) - (q.astype(numpy.int64) << 51)).astype(numpy.float64) * 2.0**-51
+def sincos_quarter64(x):
+    """sin(pi/2 x) and cos(pi/2 x) for |x| <= 1/2."""
     x2 = x * x
     s = 6.0669357311061955e-12
     for c in (-6.688035109811468e-10, 5.692172921967927e-08, -3.598843235212085e-06, 0.00016044118478735983,
@@ -160,7 +162,13 @@ def sincos64(k53):
     for c in (-6.386603083791852e-09, 4.710874778818172e-07, -2.5202042373060607e-05, 0.0009192602748394266,
               -0.02086348076335296, 0.25366950790104803, -1.2337005501361697):
         cos = c + x2 * cos
-    return quadrant(q.astype(numpy.int64), x * s, 1.0 + x2 * cos)
+    return x * s, 1.0 + x2 * cos
+
+
+def sincos64(k53):
+    q = (k53 + numpy.uint64(1 << 50)) >> numpy.uint64(51)
+    x = (k53.astype(numpy.int64) - (q.astype(numpy.int64) << 51)).astype(numpy.float64) * 2.0**-51
+    return quadrant(q.astype(numpy.int64), *sincos_quarter64(x))
 
 
 def normal_reference(words, dtype):
@@ -469,6 +477,191 @@ def test_logseries_zipf_and_hypergeometric_follow_their_distributions(name, draw
     assert scipy.stats.chisquare(observed[kept], expected).pvalue > P_VALUE, name
 
 
+# ---- vonmises: every step of the kernel repeated in NumPy's IEEE arithmetic, then statistics
+
+# asin's Taylor coefficients (2n)! / (4^n (n!)^2 (2n + 1)), n = 1..25, each rounded once.
+ASIN_SERIES = [float(Fraction(math.factorial(2 * n), 4**n * math.factorial(n) ** 2 * (2 * n + 1)))
+               for n in range(1, 26)]
+
+
+def cos_pi64(u):
+    quarters = u + u
+    q = numpy.floor(quarters + 0.5)
+    return quadrant(q.astype(numpy.int64), *sincos_quarter64(quarters - q))[1]
+
+
+def asin_half64(z):
+    z2 = z * z
+    series = ASIN_SERIES[-1]
+    for c in reversed(ASIN_SERIES[:-1]):
+        series = c + z2 * series
+    return z + z * (z2 * series)
+
+
+def acos64(w):
+    w = numpy.asarray(w, numpy.float64)
+    half = asin_half64(numpy.sqrt(numpy.maximum((1.0 - numpy.abs(w)) * 0.5, 0.0)))
+    middle = 1.5707963267948966 - (asin_half64(w) - 6.123233995736766e-17)
+    outer = numpy.where(w > 0, half + half, 3.141592653589793 - ((half + half) - 1.2246467991473532e-16))
+    angle = numpy.where(numpy.abs(w) <= 0.5, middle, outer)
+    return numpy.where(w >= 1, 0.0, numpy.where(w <= -1, numpy.pi, angle))
+
+
+def substream_uniforms(key, offset, element):
+    """Element `element`'s own substream: [0, 1) doubles, two a block, at attempts 0, 1, ..."""
+    attempt = 0
+    while True:
+        words = blocks(key, offset + element, 1, attempt)[0]
+        yield from (bits53(words[0:1], words[1:2])[0] * 2.0**-53, bits53(words[2:3], words[3:4])[0] * 2.0**-53)
+        attempt += 1
+
+
+def vonmises_reference(key, offset, element, mu, kappa):
+    """gk_vonmises of kernels/gpukit_random.cuh, one element, in the same operations and order."""
+    uniforms = substream_uniforms(key, offset, element)
+    if math.isnan(kappa):
+        return math.nan
+    if kappa < 1e-8:
+        return math.pi * (2.0 * next(uniforms) - 1.0)
+    if kappa > 1e6:
+        u1 = 1.0 - next(uniforms)
+        angle = numpy.array([next(uniforms) * 2.0**53], numpy.float64).astype(numpy.uint64)
+        normal = math.sqrt(-2.0 * log64(numpy.array([u1]))[0]) * sincos64(angle)[1][0]
+        result = mu + math.sqrt(1.0 / kappa) * normal
+        if result < -math.pi:
+            result = result + 2.0 * math.pi
+        if result > math.pi:
+            result = result - 2.0 * math.pi
+        return result
+    if kappa < 1e-5:
+        envelope = 1.0 / kappa + kappa
+    else:
+        r = 1.0 + math.sqrt(1.0 + 4.0 * kappa * kappa)
+        rho = (r - math.sqrt(2.0 * r)) / (2.0 * kappa)
+        envelope = (1.0 + rho * rho) / (2.0 * rho)
+    while True:
+        z = float(cos_pi64(numpy.float64(next(uniforms))))
+        w = (1.0 + envelope * z) / (envelope + z)
+        y = kappa * (envelope - w)
+        v = next(uniforms)
+        if y * (2.0 - y) - v >= 0.0:
+            break
+        if y > 0.0 and (v == 0.0 or log64(numpy.array([y / v]))[0] + 1.0 - y >= 0.0):
+            break
+    u = next(uniforms)
+    angle = float(acos64(w))
+    if u < 0.5:
+        angle = -angle
+    angle = angle + mu
+    if math.isinf(angle):
+        return math.nan
+    folded = math.fmod(abs(angle) + math.pi, 2.0 * math.pi) - math.pi
+    return -folded if angle < 0.0 else folded
+
+
+def test_vonmises_is_the_documented_bits():
+    # Every branch: kappa 0 and below 1e-8 (uniform), the Taylor envelope below 1e-5, Best and
+    # Fisher's up to 1e6, the wrapped normal beyond; mu far outside the circle, infinite and NaN.
+    mu = numpy.array([0.0, 2.5, -3.0, 40.0, -1e6, numpy.inf, numpy.nan])[:, None]
+    kappa = numpy.array([0.0, 1e-9, 3e-6, 0.5, 4.0, 200.0, 5e5, 2e6, numpy.inf, numpy.nan])
+    rng = gpukit.random.default_rng(SEED)
+    rng.random(3)  # a nonzero offset
+    offset = rng.offset.low
+    values = rng.vonmises(gpukit.asarray(mu), gpukit.asarray(kappa), size=(6, 7, 10)).get()
+    parameters = numpy.broadcast_arrays(mu, kappa, values)
+    expected = [vonmises_reference(KEY, offset, i, m, k)
+                for i, (m, k) in enumerate(zip(parameters[0].ravel(), parameters[1].ravel()))]
+    numpy.testing.assert_array_equal(values.ravel(), expected)
+    assert rng.offset.low == offset + values.size
+
+
+def test_our_cosine_and_arccosine_are_within_two_ulp():
+    if numpy.finfo(numpy.longdouble).nmant < 63:
+        pytest.skip("the reference is the x87 extended precision of numpy.longdouble")
+    generator = numpy.random.default_rng(3)
+    u = numpy.concatenate([generator.random(200_000), [0.0, 0.25, 0.5, 0.75, 1 - 2.0**-53],
+                           0.5 + numpy.arange(-50, 50) * 2.0**-53])
+    pi = numpy.longdouble("3.14159265358979323846264338327950288")
+    exact = numpy.sin(pi * (0.5 - u.astype(numpy.longdouble)))  # 1/2 - u exact: no cancellation near the zero
+    ours = cos_pi64(u)  # relative to the result even near its zero, where cos(M_PI * u) is not
+    assert numpy.all(numpy.abs(ours - exact) <= 2 * numpy.spacing(numpy.abs(exact).astype(numpy.float64)))
+    w = numpy.concatenate([generator.uniform(-1, 1, 200_000), [-1.0, -0.5, 0.0, 0.5, 1.0],
+                           1 - generator.random(1000) * 1e-6, -1 + generator.random(1000) * 1e-6,
+                           numpy.nextafter(0.5, [0, 1]), numpy.nextafter(-0.5, [0, -1])])
+    exact = numpy.arccos(w.astype(numpy.longdouble))
+    ours = acos64(w)
+    assert numpy.all(numpy.abs(ours - exact) <= 1.5 * numpy.spacing(exact.astype(numpy.float64)))
+
+
+@pytest.mark.parametrize("mu, kappa", [(0.0, 3e-6), (1.0, 0.3), (-2.5, 2.0), (3.0, 30.0), (0.5, 5e5), (25.0, 4.0)])
+def test_vonmises_follows_the_distribution(mu, kappa):
+    n = 100_000
+    values = gpukit.random.default_rng(31).vonmises(mu, kappa, n).get()
+    assert values.dtype == numpy.float64 and values.shape == (n,)
+    assert numpy.all(numpy.abs(values) <= numpy.pi)
+    offsets = numpy.mod(values - mu + numpy.pi, 2 * numpy.pi) - numpy.pi
+    assert scipy.stats.kstest(offsets, scipy.stats.vonmises(kappa).cdf).pvalue > P_VALUE
+
+
+def test_vonmises_is_uniform_for_tiny_kappa_and_wrapped_normal_for_huge():
+    rng = gpukit.random.default_rng(32)
+    n = 100_000
+    for kappa in (0.0, 5e-9):
+        values = rng.vonmises(1.0, kappa, n).get()
+        assert scipy.stats.kstest(values, scipy.stats.uniform(-numpy.pi, 2 * numpy.pi).cdf).pvalue > P_VALUE
+    kappa = 4e6
+    values = rng.vonmises(3.14159, kappa, n).get()
+    offsets = numpy.mod(values - 3.14159 + numpy.pi, 2 * numpy.pi) - numpy.pi
+    assert scipy.stats.kstest(offsets, scipy.stats.norm(0, 1 / numpy.sqrt(kappa)).cdf).pvalue > P_VALUE
+    assert (values < -3).any() and numpy.all(numpy.abs(values) <= numpy.pi)  # wrapped past pi
+
+
+def test_vonmises_edges_match_numpys():
+    # NaN kappa gives NaN; kappa below 1e-8 ignores mu; an infinite mu gives NaN except in the wrapped
+    # normal, which wraps once (mu = 100 stays near 100 - 2 pi); infinite kappa gives mu itself.
+    mu = numpy.array([0.0, 1.0, 100.0, numpy.inf, -numpy.inf, numpy.nan])[:, None]
+    kappa = numpy.array([0.0, 1e-9, 1e-6, 2.0, 1e7, numpy.inf, numpy.nan])
+    ours = gpukit.random.default_rng(4).vonmises(gpukit.asarray(mu), gpukit.asarray(kappa), (50, 6, 7)).get()
+    theirs = numpy.random.default_rng(4).vonmises(mu, kappa, (50, 6, 7))
+    numpy.testing.assert_array_equal(numpy.isnan(ours), numpy.isnan(theirs))
+    numpy.testing.assert_array_equal(numpy.isinf(ours), numpy.isinf(theirs))
+    numpy.testing.assert_allclose(ours[:, :, 4:6], theirs[:, :, 4:6], atol=3e-3)
+    numpy.testing.assert_array_equal(ours[:, 1, 5], 1.0)
+
+
+def test_vonmises_parameters_broadcast_and_the_legacy_function_draws():
+    rng = gpukit.random.default_rng(6)
+    mu = gpukit.asarray(numpy.array([[-3.0], [0.0], [3.0]]))
+    kappa = gpukit.asarray(numpy.array([1.0, 10.0, 100.0, 1000.0]))
+    assert rng.vonmises(mu, kappa).shape == (3, 4)
+    values = rng.vonmises(mu, kappa, size=(2000, 3, 4)).get()
+    circular_mean = numpy.angle(numpy.exp(1j * values).mean(axis=0))
+    numpy.testing.assert_allclose(circular_mean, numpy.broadcast_to([[-3.0], [0.0], [3.0]], (3, 4)), atol=0.15)
+    assert rng.vonmises(0.0, 1.0).shape == () and rng.vonmises(0.0, 1.0, 0).shape == (0,)
+    with pytest.raises(ValueError, match="shape mismatch"):
+        rng.vonmises(mu, kappa, size=(2, 4))
+    with pytest.raises(ValueError, match="shape mismatch"):
+        rng.vonmises(mu, gpukit.ones((2, 1)))
+    first = gpukit.random.default_rng(12).vonmises(mu, 2.0, size=(5, 3, 1)).get()
+    numpy.testing.assert_array_equal(gpukit.random.default_rng(12).vonmises(mu, 2.0, size=(5, 3, 1)).get(), first)
+    assert "vonmises" in gpukit.random.__all__
+    assert gpukit.random.vonmises(1.0, 2.0, 7).shape == (7,)
+
+
+@pytest.mark.parametrize("kappa", [-1.0, -0.0, numpy.array([1.0, -2.0]), numpy.array([1.0, -0.0, numpy.nan])])
+def test_vonmises_refuses_a_negative_kappa_as_numpy_does(kappa):
+    with pytest.raises(ValueError, match="kappa < 0") as numpys:
+        numpy.random.default_rng(0).vonmises(0.0, kappa)
+    device_kappa = gpukit.asarray(kappa) if isinstance(kappa, numpy.ndarray) else kappa
+    with pytest.raises(ValueError) as ours:
+        gpukit.random.default_rng(0).vonmises(0.0, device_kappa)
+    assert str(ours.value) == str(numpys.value)
+    with pytest.raises(TypeError):
+        gpukit.random.default_rng(0).vonmises(1j, 1.0)
+    with pytest.raises(TypeError):
+        gpukit.random.default_rng(0).vonmises(0.0, 1j)
+
+
 def test_binomial_edges_and_array_parameters():
     rng = gpukit.random.default_rng(1)
     numpy.testing.assert_array_equal(rng.binomial(0, 0.5, 3).get(), [0, 0, 0])
@@ -582,7 +775,7 @@ def test_array_parameters_broadcast():
 
 @pytest.mark.parametrize("name,parameters", [
     ("poisson", (3.5,)), ("standard_gamma", (0.7,)), ("binomial", (40, 0.3)), ("logseries", (0.6,)),
-    ("zipf", (2.5,)), ("hypergeometric", (60, 40, 30))])
+    ("zipf", (2.5,)), ("hypergeometric", (60, 40, 30)), ("vonmises", (1.5, 3.0))])
 def test_one_parameter_value_draws_what_a_full_array_of_it_draws(name, parameters):
     # A parameter of one value is read by every element in place of a full-size copy: the same bits.
     size = (37, 5)

@@ -81,8 +81,9 @@ def test_distributions_built_on_the_gamma_draw_gpukit_chunks(gpukit_backend):
 
 
 def test_a_distribution_gpukit_lacks_is_named(gpukit_backend):
-    with pytest.raises(AttributeError, match="gpukit's random generator has no vonmises.*it draws .*standard_normal"):
-        da.random.default_rng(1).vonmises(1.0, 2.0, size=10)
+    with pytest.raises(AttributeError,
+                       match="gpukit's random generator has no multivariate_hypergeometric.*it draws .*vonmises"):
+        da.random.default_rng(1).multivariate_hypergeometric([3, 4], 2, size=10)
 
 
 def test_a_seed_that_is_not_one_is_refused():
