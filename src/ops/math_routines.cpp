@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "array/along_axis.hpp"
 #include "gpukit/array_operators.hpp"
 #include "gpukit/comparisons.hpp"
 #include "gpukit/creation.hpp"
@@ -76,13 +77,6 @@ const ElementwiseKernel& i0_kernel() {
 }
 
 Array scalar_operation(BinaryOperator op, const Array& a, const Scalar& b) { return detail::apply(op, a, b); }
-
-// a[..., slice, ...] with `slice` at axis `along`: a view.
-Array slice_along(const Array& a, std::size_t along, Slice slice) {
-    std::vector<Index> key(a.ndim(), Index(Slice{}));
-    key[along] = slice;
-    return a.index(key);
-}
 
 }  // namespace
 
@@ -179,8 +173,9 @@ Array unwrap(const Array& p, std::optional<Scalar> discont, std::int64_t axis, c
     Array up = p.astype(dtype);
     ScanOptions running;
     running.axis = static_cast<std::int64_t>(along);
-    const Array after_first = slice_along(p, along, Slice{1, std::nullopt, std::nullopt});
-    slice_along(up, along, Slice{1, std::nullopt, std::nullopt}).assign(after_first + cumsum(correction, running));
+    const Array after_first = detail::along_axis(p, along, Slice{1, std::nullopt, std::nullopt});
+    detail::along_axis(up, along, Slice{1, std::nullopt, std::nullopt})
+        .assign(after_first + cumsum(correction, running));
     return up;
 }
 

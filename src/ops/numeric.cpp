@@ -8,6 +8,7 @@
 #include <numeric>
 #include <utility>
 
+#include "array/along_axis.hpp"
 #include "gpukit/array_operators.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/elementwise.hpp"
@@ -439,13 +440,6 @@ Array delete_positions(const Array& a, const Array& positions, std::optional<std
 
 namespace {
 
-// a[..., slice, ...] with `slice` at axis `along`: a view.
-Array slice_along(const Array& a, std::size_t along, Slice slice) {
-    std::vector<Index> key(a.ndim(), Index(Slice{}));
-    key[along] = slice;
-    return a.index(key);
-}
-
 // insert's result in one pass: each element is the source's or a new slice's, found by a binary
 // search of its place along the axis among the new slices' (sorted) places. `inner` is the product of
 // the extents after the axis; source and values are C-contiguous.
@@ -511,10 +505,10 @@ Array insert(const Array& a, const Array& positions, const Array& values, std::o
         const std::int64_t added = block.shape()[along];
         shape[along] += added;
         Array result = empty(shape, source.dtype(), Order::C, device);
-        copyto(slice_along(result, along, Slice{0, place}), slice_along(source, along, Slice{0, place}));
-        copyto(slice_along(result, along, Slice{place, place + added}), block, Casting::unsafe);
-        copyto(slice_along(result, along, Slice{place + added, n + added}),
-               slice_along(source, along, Slice{place, n}));
+        copyto(detail::along_axis(result, along, Slice{0, place}), detail::along_axis(source, along, Slice{0, place}));
+        copyto(detail::along_axis(result, along, Slice{place, place + added}), block, Casting::unsafe);
+        copyto(detail::along_axis(result, along, Slice{place + added, n + added}),
+               detail::along_axis(source, along, Slice{place, n}));
         return result;
     }
     const std::int64_t count = keys.size();
