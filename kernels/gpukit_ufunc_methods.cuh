@@ -111,7 +111,8 @@ extern "C" __global__ void gk_ufunc_reduceat(gk_ufm_params p) {
 // is out of range names a null element and records its position (the lowest, for the host's error).
 #if defined(GK_UFM_KEY)
 typedef GK_UFM_KEY gk_ufm_key;
-__device__ inline gk_ufm_a* gk_ufm_element(const gk_ufm_params& p, long long j) {
+// Update j's element index in [0, extent), or -1 (its position recorded) where the key is out of range.
+__device__ inline long long gk_ufm_key_index(const gk_ufm_params& p, long long j) {
     const gk_ufm_key raw = reinterpret_cast<const gk_ufm_key*>(p.starts)[j];
     const bool is_signed = static_cast<gk_ufm_key>(-1) < static_cast<gk_ufm_key>(0);
     long long key = static_cast<long long>(raw);
@@ -119,9 +120,13 @@ __device__ inline gk_ufm_a* gk_ufm_element(const gk_ufm_params& p, long long j) 
     if (key < 0) key += p.extent;
     if (key < 0 || key >= p.extent) {
         atomicMin(reinterpret_cast<unsigned long long*>(p.error), static_cast<unsigned long long>(j));
-        return nullptr;
+        return -1;
     }
-    return reinterpret_cast<gk_ufm_a*>(reinterpret_cast<char*>(p.x) + key * p.step);
+    return key;
+}
+__device__ inline gk_ufm_a* gk_ufm_element(const gk_ufm_params& p, long long j) {
+    const long long key = gk_ufm_key_index(p, j);
+    return key < 0 ? nullptr : reinterpret_cast<gk_ufm_a*>(reinterpret_cast<char*>(p.x) + key * p.step);
 }
 #else
 __device__ inline gk_ufm_a* gk_ufm_element(const gk_ufm_params& p, long long j) {
@@ -207,18 +212,10 @@ extern "C" __global__ void gk_ufunc_shared_add_at(gk_ufm_params p) {
     for (long long w = threadIdx.x; w < p.window; w += blockDim.x) window[w] = identity;
     __syncthreads();
     const gk_ufm_b* b = reinterpret_cast<const gk_ufm_b*>(p.out);
-    const gk_ufm_key* keys = reinterpret_cast<const gk_ufm_key*>(p.starts);
-    const bool is_signed = static_cast<gk_ufm_key>(-1) < static_cast<gk_ufm_key>(0);
     const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
     for (long long j = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; j < p.lines; j += stride) {
-        const gk_ufm_key raw = keys[j];
-        long long key = static_cast<long long>(raw);
-        if (!is_signed && static_cast<unsigned long long>(raw) > 0x7fffffffffffffffULL) key = -1 - p.extent;
-        if (key < 0) key += p.extent;
-        if (key < 0 || key >= p.extent)
-            atomicMin(reinterpret_cast<unsigned long long*>(p.error), static_cast<unsigned long long>(j));
-        else
-            gk_ufm_update(window + key, b[j * p.b_step]);
+        const long long key = gk_ufm_key_index(p, j);
+        if (key >= 0) gk_ufm_update(window + key, b[j * p.b_step]);
     }
     __syncthreads();
     for (long long w = threadIdx.x; w < p.window; w += blockDim.x) {
