@@ -41,7 +41,8 @@ using NativeFunction = void*;
 // The most bytes Backend::upload_staged takes in one call.
 inline constexpr std::size_t staged_upload_limit = std::size_t{64} << 10;
 
-class FftLibrary;  // backends/fft_library.hpp
+class FftLibrary;         // backends/fft_library.hpp
+class CollectiveLibrary;  // backends/collective_library.hpp
 
 // How long a wait for the device may last: until `deadline`; `seconds` as the caller asked, for
 // messages. A nullopt Deadline waits as long as it takes.
@@ -129,6 +130,17 @@ public:
     virtual void fill(int device, std::uint64_t dst, std::uint8_t value, std::size_t bytes,
                       std::optional<NativeStream> stream) = 0;
 
+    // ---- several devices
+    // Whether `device` can reach `peer`'s memory directly (peer access; false for the device
+    // itself), and makes it so: called once per ordered pair (gpukit::Device::enable_peer_access).
+    virtual bool can_access_peer(int device, int peer) = 0;
+    virtual void enable_peer_access(int device, int peer) = 0;
+    // Copies `bytes` from `src` on `src_device` to `dst` on `dst_device`, in `stream`'s order (a
+    // stream of dst_device; nullopt: synchronously). Direct where peer access is enabled, else
+    // staged through the host by the backend.
+    virtual void copy_peer(int dst_device, std::uint64_t dst, int src_device, std::uint64_t src, std::size_t bytes,
+                           std::optional<NativeStream> stream) = 0;
+
     // ---- streams and events
     virtual NativeStream create_stream(int device, StreamFlags flags) = 0;
     virtual void release_stream(int device, NativeStream stream) noexcept = 0;
@@ -182,6 +194,9 @@ public:
         static_cast<void>(device);
         return nullptr;
     }
+    // The collectives across the backend's devices (backends/collective_library.hpp), for
+    // gpukit's collectives: NCCL on CUDA, a host implementation on the simulator.
+    virtual CollectiveLibrary* collective_library() { return nullptr; }
 
     // ---- check mode (backends with capabilities.check_mode)
     // The hazards that check-mode launches found since the last call, after they finished.

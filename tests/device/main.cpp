@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
             gpukit::testing::checking = true;
         }
     }
+    // Four simulated devices, for the tests of work over several devices (one-device tests use device 0).
+    ::setenv("GPUKIT_SIM_DEVICES", "4", 0);
     ::testing::UnitTest::GetInstance()->listeners().Append(new gpukit::testing::CleanCheckReport);
     return RUN_ALL_TESTS();
 }

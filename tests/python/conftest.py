@@ -15,6 +15,13 @@ REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
 # Compiled kernels are cached inside the build tree, away from the user's cache, in the C++ tests'
 # cache: the built-in operations they compiled (every ufunc's module) serve these tests too.
 os.environ.setdefault("GPUKIT_CACHE_DIR", str(REPOSITORY / "build" / "test-cache"))
+# Four simulated devices, for the tests of work over several devices (tests/python/multi_device);
+# the others use device 0. NVLink multicast stays off on shared multi-GPU machines, here and in
+# every child process (NCCL, PyTorch, NVSHMEM).
+os.environ.setdefault("GPUKIT_SIM_DEVICES", "4")
+for _variable, _value in (("NCCL_NVLS_ENABLE", "0"), ("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1"),
+                          ("NVSHMEM_DISABLE_NVLS", "1")):
+    os.environ[_variable] = _value
 
 import gpukit  # noqa: E402  (after the cache location is set)
 

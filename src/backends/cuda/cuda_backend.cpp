@@ -15,6 +15,7 @@
 #include "backends/cuda/cusolver.hpp"
 #include "backends/cuda/device_waiter.hpp"
 #include "backends/cuda/driver.hpp"
+#include "backends/cuda/nccl.hpp"
 #include "backends/cuda/nvrtc.hpp"
 #include "util/text.hpp"
 
@@ -239,6 +240,40 @@ public:
             stream ? api_.cuMemcpyDtoDAsync(dst, src, bytes, as_stream(*stream)) : api_.cuMemcpyDtoD(dst, src, bytes);
         check(status, &s.health,
               [&] { return concat("Failed to copy ", format_bytes(bytes), " within ", describe(s.properties)); });
+    }
+
+    void copy_peer(int dst_device, std::uint64_t dst, int src_device, std::uint64_t src, std::size_t bytes,
+                   std::optional<NativeStream> stream) override {
+        const CUcontext from = activate(src_device, "copy from").context;
+        auto& s = activate(dst_device, "copy to");
+        // The driver copies directly where peer access is enabled and stages through the host where not.
+        const CUresult status = stream ? api_.cuMemcpyPeerAsync(dst, s.context, src, from, bytes, as_stream(*stream))
+                                       : api_.cuMemcpyPeer(dst, s.context, src, from, bytes);
+        check(status, &s.health, [&] {
+            return concat("Failed to copy ", format_bytes(bytes), " from ", describe(state(src_device).properties),
+                          " to ", describe(s.properties));
+        });
+    }
+    bool can_access_peer(int device, int peer) override {
+        auto& s = state(device);
+        const auto& other = state(peer);
+        if (device == peer) return false;
+        int can = 0;
+        check(api_.cuDeviceCanAccessPeer(&can, s.device, other.device), nullptr, [&] {
+            return concat("Failed to ask whether ", describe(s.properties), " can reach the memory of ",
+                          describe(other.properties));
+        });
+        return can != 0;
+    }
+    void enable_peer_access(int device, int peer) override {
+        const CUcontext other = activate(peer, "enable peer access to").context;
+        auto& s = activate(device, "enable peer access from");
+        const CUresult status = api_.cuCtxEnablePeerAccess(other, 0);
+        if (status == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) return;  // by another library in this process
+        check(status, &s.health, [&] {
+            return concat("Failed to let ", describe(s.properties), " reach the memory of ",
+                          describe(state(peer).properties));
+        });
     }
 
     void fill(int device, std::uint64_t dst, std::uint8_t value, std::size_t bytes,
@@ -517,6 +552,21 @@ public:
         return fft_;
     }
 
+    // ---- collectives: NCCL, loaded on first use (nccl.hpp)
+    CollectiveLibrary* collective_library() override {
+        std::call_once(collectives_once_, [this] {
+            try {
+                // Never destroyed, as cuFFT: its communicators would go after CUDA's exit handlers.
+                collectives_ =
+                    make_nccl_collectives([this](int ordinal) { activate(ordinal, "run NCCL on"); }).release();
+            } catch (...) {
+                collectives_failure_ = std::current_exception();  // a missing library stays missing
+            }
+        });
+        if (collectives_failure_) std::rethrow_exception(collectives_failure_);
+        return collectives_;
+    }
+
 private:
     DeviceState& state(int device) {
         if (device < 0 || device >= static_cast<int>(devices_.size()))
@@ -557,6 +607,9 @@ private:
     std::once_flag fft_once_;
     FftLibrary* fft_ = nullptr;  // see fft_library()
     std::exception_ptr fft_failure_;
+    std::once_flag collectives_once_;
+    CollectiveLibrary* collectives_ = nullptr;  // see collective_library()
+    std::exception_ptr collectives_failure_;
     std::deque<DeviceState> devices_;  // deque: DeviceState holds a mutex and must not move
 };
 

@@ -37,7 +37,8 @@ namespace gpukit::detail::cuda {
     REQUIRED(cuModuleLoadDataEx) REQUIRED(cuModuleUnload) REQUIRED(cuModuleGetFunction)                        \
     REQUIRED(cuModuleGetGlobal) REQUIRED(cuFuncGetAttribute) REQUIRED(cuFuncSetAttribute)                      \
     REQUIRED(cuOccupancyMaxPotentialBlockSize) REQUIRED(cuOccupancyMaxActiveBlocksPerMultiprocessor)           \
-    REQUIRED(cuLaunchKernel)                                                                                   \
+    REQUIRED(cuLaunchKernel) REQUIRED(cuDeviceCanAccessPeer) REQUIRED(cuCtxEnablePeerAccess)                   \
+    REQUIRED(cuMemcpyPeer) REQUIRED(cuMemcpyPeerAsync)                                                         \
     OPTIONAL(cuFuncGetParamInfo) OPTIONAL(cuModuleGetFunctionCount) OPTIONAL(cuModuleEnumerateFunctions)       \
     OPTIONAL(cuFuncGetName)
 // clang-format on

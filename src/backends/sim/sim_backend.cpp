@@ -25,6 +25,7 @@
 #include "backends/sim/crash_report.hpp"
 #include "backends/sim/device_memory.hpp"
 #include "backends/sim/device_process.hpp"
+#include "backends/sim/host_collectives.hpp"
 #include "backends/sim/host_compiler.hpp"
 #include "backends/sim/lapack_solver.hpp"
 #include "backends/sim/local_executor.hpp"
@@ -128,10 +129,42 @@ std::optional<std::size_t> memory_from_environment() {
     return static_cast<std::size_t>(number << shift);
 }
 
-DeviceProperties simulated_properties(unsigned workers) {
+// GPUKIT_SIM_DEVICES=<n>: how many devices the simulator presents (1 to 16, default 1), so that
+// work over several GPUs is written and tested without them. They share the worker threads and
+// one memory (each counts its own allocations against its own size), as GPUs of one host with
+// peer access do.
+constexpr int most_simulated_devices = 16;
+int device_count_from_environment() {
+    const char* value = std::getenv("GPUKIT_SIM_DEVICES");
+    if (!value || !*value) return 1;
+    char* end = nullptr;
+    errno = 0;
+    const long count = std::strtol(value, &end, 10);
+    if (end == value || *end || errno != 0 || count < 1 || count > most_simulated_devices)
+        throw InvalidArgumentError(concat("GPUKIT_SIM_DEVICES=", value,
+                                          ": give how many devices the simulator presents, 1 to ",
+                                          most_simulated_devices));
+    return static_cast<int>(count);
+}
+
+// GPUKIT_SIM_PEER_ACCESS=0: the simulated devices cannot reach each other's memory, as GPUs on
+// different PCIe roots cannot, so that copies between devices go through the host (the fallback
+// is tested without such a machine). Default 1: every pair has peer access.
+bool peer_access_from_environment() {
+    const char* value = std::getenv("GPUKIT_SIM_PEER_ACCESS");
+    if (!value || !*value) return true;
+    const std::string text = value;
+    if (text == "1" || text == "on" || text == "true") return true;
+    if (text == "0" || text == "off" || text == "false") return false;
+    throw InvalidArgumentError(concat("GPUKIT_SIM_PEER_ACCESS=", text,
+                                      ": say '1' (the simulated devices reach each other's memory, the default) or "
+                                      "'0' (they do not: copies between them go through the host)"));
+}
+
+DeviceProperties simulated_properties(unsigned workers, int ordinal) {
     DeviceProperties p;
     p.backend = "sim";
-    p.ordinal = 0;
+    p.ordinal = ordinal;
     p.name = concat("gpukit CPU simulator (", workers, workers == 1 ? " worker thread)" : " worker threads)");
     p.compute_capability = {9, 0};  // the capability the prelude's __CUDA_ARCH__ models
     p.target = "host-" + host_machine();
@@ -156,9 +189,32 @@ DeviceProperties simulated_properties(unsigned workers) {
     return p;
 }
 
+std::vector<DeviceProperties> simulated_devices() {
+    std::vector<DeviceProperties> devices;
+    const int count = device_count_from_environment();
+    for (int ordinal = 0; ordinal < count; ++ordinal)
+        devices.push_back(simulated_properties(WorkerPool::configured_size(), ordinal));
+    return devices;
+}
+
+// One memory for all the devices: each device's size, as many times as there are devices, but
+// no more than the host has.
+std::size_t shared_memory_size(const std::vector<DeviceProperties>& devices) {
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page_size = sysconf(_SC_PAGESIZE);
+    const std::size_t host =
+        pages > 0 && page_size > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size) : 0;
+    const std::size_t each = devices.front().total_memory;
+    return each > host / devices.size() ? host : each * devices.size();
+}
+
 class SimBackend final : public Backend {
 public:
-    SimBackend() : properties_(simulated_properties(WorkerPool::configured_size())), memory_(properties_.total_memory) {
+    SimBackend()
+        : properties_(simulated_devices()),
+          peer_access_(peer_access_from_environment()),
+          allocated_(properties_.size()),
+          memory_(shared_memory_size(properties_)) {
         static const int registered = pthread_atfork(nullptr, nullptr, [] { forked = true; });
         (void)registered;
         const double limit = launch_time_limit();
@@ -178,10 +234,10 @@ public:
     }
 
     const BackendInfo& info() const override { return sim_backend_descriptor().info; }
-    int device_count() override { return 1; }
+    int device_count() override { return static_cast<int>(properties_.size()); }
     const DeviceProperties& properties(int device) override {
         check_device(device);
-        return properties_;
+        return properties_[static_cast<std::size_t>(device)];
     }
     MemoryInfo memory_info(int device) override {
         check_device(device);
@@ -189,10 +245,11 @@ public:
         const long page_size = sysconf(_SC_PAGESIZE);
         const std::size_t host_free =
             pages > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size) : 0;
-        const std::size_t unallocated =
-            properties_.total_memory - std::min(allocated_.load(), properties_.total_memory);
-        return {std::min(host_free, unallocated), properties_.total_memory};
+        const std::size_t total = properties(device).total_memory;
+        const std::size_t unallocated = total - std::min(allocated(device).load(), total);
+        return {std::min(host_free, unallocated), total};
     }
+    // The devices share one set of streams: a device's synchronize waits for the others' work too.
     void synchronize_device(int device, const Deadline& deadline) override {
         check_device(device);
         streams_.synchronize_all(deadline);
@@ -224,28 +281,29 @@ public:
 
     std::uint64_t allocate(int device, MemoryKind kind, std::size_t bytes) override {
         check_device(device);
+        const std::size_t total = properties(device).total_memory;
+        std::atomic<std::size_t>& allocated_here = allocated(device);
         const std::size_t rounded = (bytes + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
-        const std::size_t in_use = allocated_.load();
-        const std::size_t free = properties_.total_memory - std::min(in_use, properties_.total_memory);
+        const std::size_t in_use = allocated_here.load();
+        const std::size_t free = total - std::min(in_use, total);
         std::optional<std::uint64_t> address;
         if (rounded >= bytes && rounded <= free) address = memory_.allocate(rounded, allocation_alignment);
         if (!address && rounded >= bytes && !forked) {
             // Memory freed while queued work could still use it comes back once that work ends.
             streams_.finish_put_off_actions();
-            const std::size_t free_now =
-                properties_.total_memory - std::min(allocated_.load(), properties_.total_memory);
+            const std::size_t free_now = total - std::min(allocated_here.load(), total);
             if (rounded <= free_now) address = memory_.allocate(rounded, allocation_alignment);
         }
         if (!address) {
             if (kind == MemoryKind::pinned)
                 throw OutOfMemoryError(concat("Failed to allocate ", format_bytes(bytes), " of host memory"),
-                                       "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", bytes, free,
-                                       properties_.total_memory);
-            throw OutOfMemoryError(concat("Failed to allocate ", format_bytes(bytes), " on the simulator"),
-                                   "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", bytes, free,
-                                   properties_.total_memory);
+                                       "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", bytes, free, total);
+            throw OutOfMemoryError(
+                concat("Failed to allocate ", format_bytes(bytes), " on ",
+                       properties_.size() == 1 ? "the simulator" : concat("simulator device ", device)),
+                "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", bytes, free, total);
         }
-        allocated_ += rounded;
+        allocated_here += rounded;
         if (kind == MemoryKind::pinned) {
             std::lock_guard lock(pinned_mutex_);
             pinned_.emplace(*address, bytes);
@@ -255,7 +313,7 @@ public:
         try {
             executor_.load()->allocation_added(*address, bytes, kind == MemoryKind::managed);
         } catch (...) {
-            allocated_ -= rounded;
+            allocated_here -= rounded;
             memory_.release(*address);
             throw;
         }
@@ -264,15 +322,15 @@ public:
     // As cudaFree, a release waits for the work queued so far, which may still use the memory,
     // but without blocking: the memory goes when that work has ended. Until then it stays
     // allocated, and accessible to the device process's kernels (device_memory.hpp: guard pages).
-    void release(int, MemoryKind kind, std::uint64_t address) noexcept override {
+    void release(int device, MemoryKind kind, std::uint64_t address) noexcept override {
         if (forked) {  // the streams' threads are the parent's
-            free_now(kind, address);
+            free_now(device, kind, address);
             return;
         }
         try {
-            streams_.after_queued_work([this, kind, address] { free_now(kind, address); });
+            streams_.after_queued_work([this, device, kind, address] { free_now(device, kind, address); });
         } catch (...) {
-            free_now(kind, address);  // no memory to put it off: at once, as before
+            free_now(device, kind, address);  // no memory to put it off: at once, as before
         }
     }
     bool host_range_is_pinned(int device, const void* address, std::size_t bytes) override {
@@ -314,6 +372,23 @@ public:
             std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
             executor_.load()->host_wrote(dst, bytes);
         });
+    }
+    // The devices share one memory: a copy between two is a copy, with or without peer access
+    // (which says only whether kernels may reach the other's memory).
+    void copy_peer(int dst_device, std::uint64_t dst, int src_device, std::uint64_t src, std::size_t bytes,
+                   std::optional<NativeStream> stream) override {
+        check_device(src_device);
+        copy_on_device(dst_device, dst, src, bytes, stream);
+    }
+    bool can_access_peer(int device, int peer) override {
+        check_device(device);
+        check_device(peer);
+        return device != peer && peer_access_;
+    }
+    void enable_peer_access(int device, int peer) override {
+        if (!can_access_peer(device, peer))
+            throw InvalidArgumentError(concat("Simulator device ", device, " cannot reach the memory of device ", peer,
+                                              " (GPUKIT_SIM_PEER_ACCESS=0)"));
     }
     void fill(int device, std::uint64_t dst, std::uint8_t value, std::size_t bytes,
               std::optional<NativeStream> stream) override {
@@ -398,7 +473,7 @@ public:
                 throw OutOfMemoryError(concat("Failed to place a module's variables (", format_bytes(data_bytes),
                                               ") in the simulator's memory"),
                                        "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", data_bytes, 0,
-                                       properties_.total_memory);
+                                       properties_.front().total_memory);
             module->data = *data;
         }
         try {
@@ -457,8 +532,8 @@ public:
         const auto& info = as_kernel(function).info;
         KernelAttributes a;
         a.static_shared_bytes = info.static_shared_bytes;
-        a.max_threads_per_block = properties_.limits.max_threads_per_block;
-        const std::size_t limit = properties_.limits.shared_memory_per_block;
+        a.max_threads_per_block = properties_.front().limits.max_threads_per_block;
+        const std::size_t limit = properties_.front().limits.shared_memory_per_block;
         a.max_dynamic_shared_bytes = info.static_shared_bytes < limit ? limit - info.static_shared_bytes : 0;
         return a;
     }
@@ -470,7 +545,7 @@ public:
         // No occupancy on a CPU: a block per worker at a time. 256 threads amortise the per-block
         // cost and keep barriers cheap; enough blocks keep every worker busy.
         const std::uint32_t block = block_size_limit ? std::min<std::uint32_t>(256, block_size_limit) : 256;
-        return {block, static_cast<std::uint32_t>(properties_.multiprocessor_count) * 4};
+        return {block, static_cast<std::uint32_t>(properties_.front().multiprocessor_count) * 4};
     }
     int max_active_blocks_per_multiprocessor(int, NativeFunction, std::uint32_t, std::size_t) override { return 1; }
 
@@ -542,6 +617,19 @@ public:
         return solver_.get();
     }
 
+    // ---- collectives: a host implementation in stream order (host_collectives.hpp), made once.
+    CollectiveLibrary* collective_library() override {
+        std::call_once(collectives_once_, [this] {
+            HostQueue queue;
+            queue.submit = [this](NativeStream stream, std::function<void()> work) { submit(stream, std::move(work)); };
+            queue.wrote = [this](std::uint64_t address, std::size_t bytes) {
+                executor_.load()->host_wrote(address, bytes);
+            };
+            collectives_ = make_host_collectives(std::move(queue));
+        });
+        return collectives_.get();
+    }
+
 private:
     // The device process starts with the first module; where it cannot, kernels run in this
     // process, unisolated, after saying so once.
@@ -572,20 +660,25 @@ private:
         });
     }
 
-    static void check_device(int device) {
+    void check_device(int device) const {
         if (forked)
             throw UsageError(
                 "The simulator's device belongs to the process that used it before fork(): a forked "
                 "child cannot use it (as with CUDA). Use gpukit in the child only, or start it with "
                 "the 'spawn' or 'forkserver' method of multiprocessing");
-        if (device != 0)
-            throw InvalidArgumentError(concat("There is no simulator device ", device, "; the simulator has device 0"));
+        const auto count = properties_.size();
+        if (device < 0 || static_cast<std::size_t>(device) >= count)
+            throw InvalidArgumentError(
+                concat("There is no simulator device ", device, "; the simulator has ", count,
+                       count == 1 ? " device (device 0)" : concat(" devices (0 to ", count - 1, ")"),
+                       count == 1 ? "; GPUKIT_SIM_DEVICES=<n> presents more" : ""));
     }
+    std::atomic<std::size_t>& allocated(int device) { return allocated_[static_cast<std::size_t>(device)]; }
     static SimStream* as_stream(NativeStream stream) { return static_cast<SimStream*>(stream); }
     static const HostKernel& as_kernel(NativeFunction function) { return *static_cast<HostKernel*>(function); }
     static HostModule& as_module(NativeModule module) { return *static_cast<HostModule*>(module); }
 
-    void free_now(MemoryKind kind, std::uint64_t address) noexcept {
+    void free_now(int device, MemoryKind kind, std::uint64_t address) noexcept {
         if (kind == MemoryKind::pinned) {
             std::lock_guard lock(pinned_mutex_);
             pinned_.erase(address);
@@ -597,7 +690,7 @@ private:
             }
         }
         const std::size_t bytes = memory_.release(address);
-        allocated_ -= (bytes + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
+        allocated(device) -= (bytes + allocation_alignment - 1) / allocation_alignment * allocation_alignment;
     }
 
     void submit(std::optional<NativeStream> stream, std::function<void()> work) {
@@ -607,14 +700,15 @@ private:
             streams_.run_synchronously(work);
     }
 
-    DeviceProperties properties_;
+    std::vector<DeviceProperties> properties_;  // one per device
+    bool peer_access_;
+    std::vector<std::atomic<std::size_t>> allocated_;  // per device: rounded bytes of live allocations
     DeviceMemory memory_;
     std::unique_ptr<DeviceProcess> process_;  // kernels in a device process (the default)
     std::unique_ptr<LocalExecutor> local_;    // or in this one
     std::atomic<Executor*> executor_{nullptr};
     std::once_flag started_;
     std::atomic<std::uint64_t> next_module_{0};
-    std::atomic<std::size_t> allocated_{0};  // rounded bytes of live allocations
     std::mutex pinned_mutex_;
     std::map<std::uint64_t, std::size_t> pinned_;  // page-locked allocations: address, bytes
     std::mutex hazards_mutex_;                     // guards hazards_
@@ -624,6 +718,8 @@ private:
     std::unique_ptr<SolverLibrary> solver_;
     std::once_flag fft_once_;
     std::unique_ptr<FftLibrary> fft_;
+    std::once_flag collectives_once_;
+    std::unique_ptr<CollectiveLibrary> collectives_;
 };
 
 }  // namespace

@@ -12,8 +12,8 @@ const BackendDescriptor& sim_backend_descriptor();
 
 namespace gpukit::detail::sim {
 
-// The simulated device: one, with a real GPU's launch limits. Needs a host C++ compiler only
-// when kernels are compiled.
+// The simulated devices (GPUKIT_SIM_DEVICES, default one), with a real GPU's launch limits. Needs a host C++ compiler
+// only when kernels are compiled.
 std::unique_ptr<Backend> make_sim_backend();
 
 }  // namespace gpukit::detail::sim
