@@ -92,6 +92,14 @@ public:
     // since kernels run in its device process (GPUKIT_SIM_ISOLATION=0 runs them here).
     bool kernels_reach_host_memory(const void* address, std::size_t bytes) const;
 
+    // Whether this device can reach `peer`'s memory directly (peer access: NVLink or PCIe
+    // peer-to-peer); false for the device itself and for a device of another backend.
+    bool can_access_peer(const Device& peer) const;
+    // Lets this device reach `peer`'s memory (once per ordered pair and process; later calls
+    // return at once). Throws InvalidArgumentError where can_access_peer is false. Copies between
+    // devices (gpukit::copy, Array::to_device) enable it themselves where they can.
+    void enable_peer_access(const Device& peer) const;
+
     // "device 0 (NVIDIA H100 80GB HBM3)": how error messages name a device.
     std::string describe() const;
 

@@ -125,7 +125,8 @@ namespace detail {
 // the memory counts as used on one it cannot tell: its owner then waits for the whole device
 // before the memory goes, where one on its own pool stream would not wait at all.
 std::uint64_t launch_address(const Array& array) noexcept;
-std::uint64_t launch_address(const Array& array, const StreamRef& stream) noexcept;
+// InvalidArgumentError where the array is on another device than the stream.
+std::uint64_t launch_address(const Array& array, const StreamRef& stream);
 
 // How one C++ argument travels to the kernel: device memory (buffers, arrays) as its address,
 // everything trivially copyable by value. Raw pointers are refused: in host code they are

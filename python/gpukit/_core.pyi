@@ -273,6 +273,16 @@ class Device:
 
     def describe(self) -> str: ...
 
+    def can_access_peer(self, peer: Device) -> bool:
+        """
+        Whether this device can reach `peer`'s memory directly (peer access over NVLink or PCIe); False for itself. Copies between devices without it go through the host.
+        """
+
+    def enable_peer_access(self, peer: Device) -> None:
+        """
+        Lets this device reach `peer`'s memory (once per pair; later calls return at once). ValueError where can_access_peer(peer) is False. Copies between devices enable it themselves.
+        """
+
     def __enter__(self) -> Device: ...
 
     def __exit__(self, *args) -> None: ...
@@ -796,7 +806,7 @@ class ndarray:
 
     def to_device(self, device: object | None, *, stream: object | None = None) -> ndarray:
         """
-        This array on `device` (a gpukit.Device): itself when it is there, else a copy (the Array API's).
+        This array on `device` (a gpukit.Device or a device number): itself when it is there, else a copy (the Array API's), peer to peer where the devices reach each other and through the host where not. The copy runs on the target's current stream after the work queued on the source's, without waiting.
         """
 
     @property

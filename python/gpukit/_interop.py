@@ -29,7 +29,8 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None):
 
     ``order``: 'C', 'F', 'A' or 'K' (the default: as the data lies). ``copy``: True always copies,
     False refuses to (host data always needs one: ValueError), None copies when needed. ``device``: a
-    gpukit.Device (the current one when None); an array on another device is copied there."""
+    gpukit.Device or a device number (the current one when None); an array on another device is copied there,
+    peer to peer where the devices reach each other."""
     if isinstance(a, (list, tuple)) and _holds_device_arrays(a):
         if copy is False:
             raise ValueError("Unable to avoid copy while creating an array as requested: a list of arrays is "
@@ -42,11 +43,12 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None):
                              "to the device (gpukit.from_dlpack shares memory the device can reach)")
         return _core.asarray_from_host(_host_array(a, dtype, "a"), dtype, order,
                                        get_device() if device is None else _core.checked_device(device))
-    if device is not None and shared.device != _core.checked_device(device):
+    if device is not None and shared.device != (there := _core.checked_device(device)):
         if copy is False:
             raise ValueError(f"Unable to avoid copy while creating an array as requested: the array is on "
-                             f"{shared.device}, not on {device}")
-        return _core.asarray_from_host(shared.get(), dtype, order, device)
+                             f"{shared.device}, not on {there}")
+        # Peer to peer where the devices reach each other; the copy is new, so copy=True needs no second one.
+        return _core.asarray_of_array(shared.to_device(there), dtype, order)
     if copy:
         return shared.astype(shared.dtype if dtype is None else dtype, order="K" if order is None else order)
     result = _core.asarray_of_array(shared, dtype, order)

@@ -136,7 +136,12 @@ std::string to_str(nb::handle value, std::string_view name) {
 
 Device to_device(nb::handle value, std::string_view name) {
     if (value.is_none()) return Device::current();
-    return to_instance<Device>(value, name, "gpukit.Device (e.g. gpukit.Device(0)) or None for the current device");
+    // An ordinal, as CuPy and PyTorch take it: device n of the selected backend.
+    if (is_integer(value))
+        return gpukit::device(
+            static_cast<int>(to_int64(value, name, std::numeric_limits<int>::min(), std::numeric_limits<int>::max())));
+    return to_instance<Device>(
+        value, name, "gpukit.Device (e.g. gpukit.Device(0)), a device number, or None for the current device");
 }
 
 Dim3 to_dim3(nb::handle value, const char* what) {

@@ -592,7 +592,9 @@ void bind_array(nb::module_& m) {
                 return a.to_device(there);
             },
             "device"_a.none(), nb::kw_only(), "stream"_a.none() = nb::none(),
-            "This array on `device` (a gpukit.Device): itself when it is there, else a copy (the Array API's).")
+            "This array on `device` (a gpukit.Device or a device number): itself when it is there, else a copy "
+            "(the Array API's), peer to peer where the devices reach each other and through the host where not. "
+            "The copy runs on the target's current stream after the work queued on the source's, without waiting.")
         // ---- interoperability
         .def_prop_ro(
             "__cuda_array_interface__", &cuda_array_interface,

@@ -108,6 +108,12 @@ void bind_device(nb::module_& m) {
             "``timeout`` (seconds), raises WaitTimeoutError past it. On the simulator an interrupted or timed-out "
             "wait gives up the device's running work, so that the device is usable again.")
         .def("describe", &Device::describe)
+        .def("can_access_peer", &Device::can_access_peer, nb::arg("peer"),
+             "Whether this device can reach `peer`'s memory directly (peer access over NVLink or PCIe); False for "
+             "itself. Copies between devices without it go through the host.")
+        .def("enable_peer_access", &Device::enable_peer_access, nb::arg("peer"),
+             "Lets this device reach `peer`'s memory (once per pair; later calls return at once). ValueError where "
+             "can_access_peer(peer) is False. Copies between devices enable it themselves.")
         .def("__enter__",
              [](const Device& d) {
                  entered_devices().push_back(Device::current());

@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "array/same_device.hpp"
 #include "gpukit/kernel.hpp"
 #include "gpukit/memory_pool.hpp"
 #include "util/text.hpp"
@@ -126,12 +127,20 @@ Array Array::reinterpret(DType dtype, Shape shape, std::optional<Strides> stride
     return Array(memory_, address_, std::move(shape), std::move(resolved), dtype);
 }
 
+void detail::require_on_device(const Array& array, const Device& device, std::string_view operation) {
+    if (array.device() == device) return;
+    throw InvalidArgumentError(concat(operation, ": the arrays must be on one device, and one is on ",
+                                      array.device().describe(), " while the work runs on ", device.describe(),
+                                      ". Copy it over first: x.to_device(", device.ordinal(), ")"));
+}
+
 std::uint64_t detail::launch_address(const Array& array) noexcept {
     array.memory()->mark_used_by_launch();
     return array.address();
 }
 
-std::uint64_t detail::launch_address(const Array& array, const StreamRef& stream) noexcept {
+std::uint64_t detail::launch_address(const Array& array, const StreamRef& stream) {
+    detail::require_on_device(array, stream.device(), "a launch");
     array.memory()->mark_used_by_launch(stream);
     return array.address();
 }

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "array/same_device.hpp"
 #include "gpukit/current_stream.hpp"
 #include "gpukit/memory.hpp"
 #include "ops/elementwise/collapse.hpp"
@@ -84,10 +85,7 @@ void run_builtin(BuiltinOp op, std::span<const ElementwiseOperand> inputs, std::
 
 void copy_elements(const Array& src, const Array& dst) {
     raise_deferred_launch_error();
-    if (src.device() != dst.device())
-        throw InvalidArgumentError(concat("cannot copy between arrays on different devices (", src.device().name(), " ",
-                                          src.device().ordinal(), " and ", dst.device().name(), " ",
-                                          dst.device().ordinal(), ") in one operation; copy through the host"));
+    require_on_device(src, dst.device(), "an element copy");
     // Checked first, so that a copy with nothing to do still refuses shapes NumPy refuses.
     if (!broadcasts_to(src.shape(), dst.shape()))
         throw InvalidArgumentError(concat("could not broadcast input array from shape ", format_shape(src.shape()),

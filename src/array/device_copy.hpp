@@ -18,6 +18,11 @@ namespace gpukit::detail {
 // broadcast to dst's shape (NumPy's message) or they are on different devices.
 void copy_elements(const Array& src, const Array& dst);
 
+// target's bytes = source's, between two devices of one backend (arrays of one dense layout and
+// size): peer to peer where the devices reach each other, else staged through the host by the
+// driver; on target's current stream after the source's queued work, without waiting.
+void copy_between_devices(const Array& source, const Array& target);
+
 // dst[...] = value, converted to dst's dtype as NumPy converts it (Scalar::as: a weak integer the
 // dtype cannot hold is a ScalarOverflowError, anything else converts as astype): a memset where the
 // element's bytes are all equal and dst's elements lie without gaps, else the engine's copy loop

@@ -16,6 +16,7 @@
 #include "backends/backend.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
+#include "gpukit/event.hpp"
 #include "gpukit/kernel.hpp"
 #include "gpukit/memory.hpp"
 #include "util/text.hpp"
@@ -126,8 +127,11 @@ void Array::assign(const ConstHostView& host) {
 
 void Array::assign(const Array& source) {
     if (source.device() == device()) return detail::copy_elements(source, *this);
-    // Another device: through the host, whose copy then converts and broadcasts here.
     (void)detail::broadcast_to(ConstHostView(nullptr, source.dtype_, source.shape_), shape_);
+    // Another device of this backend: its elements copied here, then converted and broadcast.
+    if (&source.device().backend() == &device().backend())
+        return detail::copy_elements(source.to_device(device()), *this);
+    // Another backend's: through the host, whose copy then converts and broadcasts here.
     std::vector<std::byte> host(static_cast<std::size_t>(source.nbytes()));
     const HostView values(host.data(), source.dtype_, source.shape_);
     source.copy_to_host(values);
@@ -146,10 +150,40 @@ Array Array::to_device(const Device& device) const {
     if (device == this->device()) return *this;
     LikeOptions there;
     there.device = device;
-    Array result = empty_like(*this, there);
-    result.assign(*this);
+    if (&device.backend() != &this->device().backend()) {  // another backend's device: through the host
+        Array result = empty_like(*this, there);
+        result.assign(*this);
+        return result;
+    }
+    // The devices exchange one byte range: a view with gaps is made dense here first.
+    const Array dense = is_c_contiguous() || is_f_contiguous() ? *this : copy(Order::K);
+    Array result = empty_like(dense, there);
+    if (result.size() > 0) detail::copy_between_devices(dense, result);
     return result;
 }
+
+namespace detail {
+
+// On the target's current stream, after the work queued so far on the source's; the source's
+// stream then waits for the copy, so that its memory is neither reused nor changed before it is read.
+void copy_between_devices(const Array& source, const Array& target) {
+    const Device from = source.device();
+    const Device to = target.device();
+    const StreamRef source_stream = current_stream(from);
+    const StreamRef target_stream = current_stream(to);
+    Event source_ready(from, EventFlags::no_timing);
+    source_ready.record(source_stream);
+    target_stream.wait(source_ready);
+    const auto bytes = static_cast<std::size_t>(source.nbytes());
+    const BufferView source_bytes(from, launch_address(source, source_stream), bytes);
+    const BufferView target_bytes(to, launch_address(target, target_stream), bytes);
+    copy_async(target_bytes, source_bytes, target_stream);
+    Event copied(to, EventFlags::no_timing);
+    copied.record(target_stream);
+    source_stream.wait(copied);
+}
+
+}  // namespace detail
 
 Array Array::astype(DType dtype, Order order) const {
     LikeOptions layout;

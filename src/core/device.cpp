@@ -4,6 +4,9 @@
 #include <optional>
 
 #include <atomic>
+#include <mutex>
+#include <set>
+#include <tuple>
 
 #include "backends/backend.hpp"
 #include "core/check_report.hpp"
@@ -57,6 +60,26 @@ bool Device::kernels_reach_host_memory(const void* address, std::size_t bytes) c
     return backend_->kernels_reach_host_memory(ordinal_, reinterpret_cast<std::uint64_t>(address), bytes);
 }
 
+bool Device::can_access_peer(const Device& peer) const {
+    if (peer.backend_ != backend_ || peer.ordinal_ == ordinal_) return false;
+    return backend_->can_access_peer(ordinal_, peer.ordinal_);
+}
+
+void Device::enable_peer_access(const Device& peer) const {
+    // The driver refuses a second enable of a pair: remember the pairs enabled in this process.
+    static std::mutex mutex;
+    static std::set<std::tuple<const detail::Backend*, int, int>> enabled;
+    const auto pair = std::make_tuple(backend_, ordinal_, peer.ordinal_);
+    std::lock_guard lock(mutex);
+    if (enabled.count(pair)) return;
+    if (!can_access_peer(peer))
+        throw InvalidArgumentError(detail::concat(describe(), " cannot reach the memory of ", peer.describe(),
+                                                  " directly (no peer access between them); copies between them "
+                                                  "go through the host"));
+    backend_->enable_peer_access(ordinal_, peer.ordinal_);
+    enabled.insert(pair);
+}
+
 std::string Device::describe() const { return detail::concat("device ", ordinal_, " (", properties().name, ")"); }
 
 DeviceScope::DeviceScope(Device device) : previous_(Device::current()) { device.use(); }
@@ -85,8 +108,11 @@ std::vector<Device> all_devices() {
 Device device(int ordinal) {
     auto& backend = detail::selected();
     if (ordinal < 0 || ordinal >= backend.device_count())
-        throw InvalidArgumentError(detail::concat("There is no ", backend.info().name, " device ", ordinal,
-                                                  "; there are ", backend.device_count()));
+        throw InvalidArgumentError(detail::concat(
+            "There is no ", backend.info().name, " device ", ordinal, "; there ",
+            backend.device_count() == 1
+                ? "is 1 (device 0)"
+                : detail::concat("are ", backend.device_count(), " (0 to ", backend.device_count() - 1, ")")));
     return Device(backend, ordinal);
 }
 

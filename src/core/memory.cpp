@@ -129,10 +129,21 @@ void require_same_size(const char* what, std::size_t dst, std::size_t src) {
                    " bytes; copies need equal sizes (use BufferView::subview for part of a buffer)"));
 }
 
-void require_same_device(const char* what, const Device& a, const Device& b) {
-    if (a != b)
-        throw InvalidArgumentError(
-            concat(what, ": the buffers are on different devices (", a.describe(), " and ", b.describe(), ")"));
+void require_same_backend(const char* what, const Device& a, const Device& b) {
+    if (&a.backend() != &b.backend())
+        throw InvalidArgumentError(concat(what, ": the buffers belong to different backends (", a.describe(), " on ",
+                                          a.backend_info().name, ", ", b.describe(), " on ", b.backend_info().name,
+                                          "); copy through the host"));
+}
+
+// Between two devices: directly where the destination can reach the source's memory (peer access,
+// enabled on first use), else staged through the host by the backend.
+void copy_between(const char* what, BufferView dst, BufferView src, std::optional<detail::NativeStream> stream) {
+    const Device to = dst.device();
+    const Device from = src.device();
+    require_same_backend(what, to, from);
+    if (to.can_access_peer(from)) to.enable_peer_access(from);
+    to.backend().copy_peer(to.ordinal(), dst.address(), from.ordinal(), src.address(), src.size_bytes(), stream);
 }
 
 }  // namespace
@@ -156,7 +167,7 @@ void copy(BufferView dst, BufferView src) {
     require_same_size("copy on device", dst.size_bytes(), src.size_bytes());
     if (src.empty()) return;
     const Device d = dst.device();
-    require_same_device("copy on device", d, src.device());
+    if (d != src.device()) return copy_between("copy between devices", dst, src, std::nullopt);
     d.backend().copy_on_device(d.ordinal(), dst.address(), src.address(), src.size_bytes(), std::nullopt);
 }
 
@@ -180,7 +191,12 @@ void copy_async(BufferView dst, BufferView src, StreamRef stream) {
     require_same_size("copy_async on device", dst.size_bytes(), src.size_bytes());
     if (src.empty()) return;
     const Device d = dst.device();
-    require_same_device("copy_async on device", d, src.device());
+    if (d != src.device()) {
+        // A stream of either device orders the copy (CUDA's cuMemcpyPeerAsync takes either).
+        const Device on = stream.device() == src.device() ? src.device() : d;
+        return copy_between("copy_async between devices", dst, src,
+                            detail::StreamAccess::resolve(stream, on, "copy between devices"));
+    }
     d.backend().copy_on_device(d.ordinal(), dst.address(), src.address(), src.size_bytes(),
                                detail::StreamAccess::resolve(stream, d, "copy on the device"));
 }

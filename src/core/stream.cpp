@@ -79,9 +79,11 @@ bool StreamRef::query() const {
 
 void StreamRef::wait(const Event& event) const {
     const Device d = device();
-    if (event.device() != d)
-        throw InvalidArgumentError(
-            detail::concat("A stream of ", d.describe(), " cannot wait for an event of ", event.device().describe()));
+    // An event of another device of the backend orders work across devices (as CUDA allows).
+    if (&event.device().backend() != &d.backend())
+        throw InvalidArgumentError(detail::concat("A stream of ", d.describe(), " on ", d.backend_info().name,
+                                                  " cannot wait for an event of ", event.device().describe(), " on ",
+                                                  event.device().backend_info().name));
     d.backend().stream_wait_event(d.ordinal(), detail::StreamAccess::resolve(*this, d, "make a stream wait"),
                                   event.native_handle());
 }

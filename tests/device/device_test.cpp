@@ -1,5 +1,6 @@
 // tests/device/device_test.cpp: devices, their properties and the current device.
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include "device/device_test_fixture.hpp"
 
@@ -42,8 +43,16 @@ TEST_F(Devices, TheSimulatorIsADeviceOfItsOwn) {
     EXPECT_TRUE(all.back().backend_info().capabilities.simulated);
     EXPECT_EQ(all.back().properties().limits.max_threads_per_block, 1024);
     EXPECT_EQ(all.back().properties().limits.warp_size, 32);
-    for (std::size_t i = 0; i + 1 < all.size(); ++i) EXPECT_FALSE(all[i].backend_info().capabilities.simulated);
-    if (!on_simulator()) EXPECT_EQ(all.size(), devices().size() + 1);
+    // The simulator's devices (GPUKIT_SIM_DEVICES of them: main.cpp asks for 4) come last, numbered from 0.
+    const auto simulated = static_cast<std::size_t>(
+        std::count_if(all.begin(), all.end(), [](const Device& d) { return d.backend_info().capabilities.simulated; }));
+    ASSERT_EQ(simulated, 4U);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const bool among_simulated = i + simulated >= all.size();
+        EXPECT_EQ(all[i].backend_info().capabilities.simulated, among_simulated);
+        if (among_simulated) EXPECT_EQ(all[i].ordinal(), static_cast<int>(i + simulated - all.size()));
+    }
+    if (!on_simulator()) EXPECT_EQ(all.size(), devices().size() + simulated);
     // A kernel runs on the simulator even where the process selected the GPU.
     auto kernel =
         Module::compile(R"(extern "C" __global__ void twice(int* x) { x[threadIdx.x] *= 2; })", {}, all.back())

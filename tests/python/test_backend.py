@@ -56,7 +56,10 @@ def test_devices_have_the_limits_of_a_gpu():
 def test_the_simulator_is_a_device_of_its_own_in_all_devices():
     backends = [device.backend for device in gpukit.all_devices()]
     assert backends[-1] == "sim"
-    assert backends.count("sim") == 1
+    # As many as GPUKIT_SIM_DEVICES asks (conftest.py: 4), numbered from 0, after the GPUs.
+    simulated = [device.id for device in gpukit.all_devices() if device.backend == "sim"]
+    assert simulated == list(range(int(os.environ["GPUKIT_SIM_DEVICES"])))
+    assert backends[-len(simulated):] == ["sim"] * len(simulated)
 
 
 def test_devices_compare_and_hash_by_backend_and_ordinal():

@@ -6,7 +6,8 @@ import json
 from .. import _core
 from ._format import first_sentence, format_bytes
 
-HELP = "list the GPUs and the simulator, with their limits (--long) or as JSON (--json)"
+HELP = ("list the GPUs and the simulator, with their limits (--long) or as JSON (--json), and which devices reach "
+        "each other's memory (peer access)")
 
 EXAMPLES = """\
 examples:
@@ -14,6 +15,9 @@ examples:
                             SIM 0: gpukit CPU simulator (16 worker threads) (backend sim, 125.5 GiB)
   gpukit devices --long     every limit a launch is checked against, per device
   gpukit devices --json     the same facts for scripts, sizes in bytes
+
+With several devices of one backend, a matrix says which reach which directly (peer access over NVLink
+or PCIe); copies between the others go through the host.
 """
 
 
@@ -28,7 +32,8 @@ def add_to(subcommands):
 
 def run(args):
     selected = _core.selected_backend().name
-    described = [describe(device, selected) for device in _core.all_devices()]
+    devices = _core.all_devices()
+    described = [describe(device, selected, devices) for device in devices]
     if args.json:
         print(json.dumps(described, indent=2))
         return 0
@@ -38,6 +43,11 @@ def run(args):
             for label, value in long_rows(device):
                 print(f"    {label:<34}{value}")
             print()
+    for backend in _core.backends():
+        of_backend = [device for device in devices if device.backend == backend.name]
+        if len(of_backend) > 1:
+            print()
+            print("\n".join(peer_matrix(of_backend)))
     for backend in _core.backends():  # an accelerator that cannot run here says why
         if not backend.capabilities.simulated and not any(device["backend"] == backend.name for device in described):
             reason = first_sentence(backend.unavailable_reason)
@@ -50,9 +60,23 @@ def label(device):
     return f"{device.backend_info.device_label} {device.id}"
 
 
-def describe(device, selected_backend):
+def peer_matrix(devices):
+    """Lines of a table: whether each row's device reaches each column's memory directly."""
+    labels = [label(device) for device in devices]
+    width = max(len(text) for text in labels) + 2
+    lines = [f"Peer access ({devices[0].backend}): can the row's device reach the column's memory directly? "
+             "(no: copies between them go through the host)",
+             " " * width + "".join(f"{text:>{width}}" for text in labels)]
+    for row, text in zip(devices, labels):
+        cells = ["-" if row == column else ("yes" if row.can_access_peer(column) else "no") for column in devices]
+        lines.append(f"{text:<{width}}" + "".join(f"{cell:>{width}}" for cell in cells))
+    return lines
+
+
+def describe(device, selected_backend, devices=()):
     """Everything gpukit knows about ``device`` as plain data (sizes in bytes, clocks in kHz; 0 or
-    None where the backend has no such thing, as the simulator has no clock)."""
+    None where the backend has no such thing, as the simulator has no clock); ``peer_access``: the
+    ids of the devices among ``devices`` whose memory it reaches directly."""
     properties = device.properties
     limits = properties.limits
     free_bytes, total_bytes = device.mem_info
@@ -85,6 +109,8 @@ def describe(device, selected_backend):
         "max_threads_per_multiprocessor": properties.max_threads_per_multiprocessor,
         "total_constant_memory_bytes": properties.total_constant_memory,
         "warp_size": limits.warp_size,
+        "peer_access": [other.id for other in devices
+                        if other.backend == device.backend and device.can_access_peer(other)],
     }
 
 

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "array/same_device.hpp"
 #include "gpukit/current_stream.hpp"
 #include "gpukit/kernel.hpp"
 #include "gpukit/module.hpp"
@@ -201,12 +202,7 @@ void launch_elementwise(const ElementwiseLoop& loop, std::span<const Elementwise
     std::array<const Array*, max_elementwise_operands> operands{};
     std::vector<Array> copies;  // inputs read from a copy (overlap); kept until the launch is queued
     std::vector<Strides> strides(total);
-    const auto check_device = [&](const Array& array) {
-        if (array.device() != device)
-            throw InvalidArgumentError(concat("an operation's arrays must be on one device; they are on ",
-                                              device.name(), " ", device.ordinal(), " and ", array.device().name(), " ",
-                                              array.device().ordinal(), " (copy one over first)"));
-    };
+    const auto check_device = [&](const Array& array) { require_on_device(array, device, "an elementwise operation"); };
     for (std::size_t k = nin; k < count; ++k) {
         const Array& output = *outputs[k - nin];
         check_device(output);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "array/convert.hpp"
+#include "array/same_device.hpp"
 #include "gpukit/current_stream.hpp"
 #include "ops/elementwise/collapse.hpp"
 #include "ops/indexing/kernels.hpp"
@@ -104,10 +105,7 @@ void raise_recorded_error(const GatherPlan& plan, const Array& error) {
 
 // Indexing reads and writes one device's memory: arrays elsewhere are refused, not copied.
 void check_device(const Array& array, const Device& device) {
-    if (array.device() != device)
-        throw InvalidArgumentError(concat("an indexing operation's arrays must be on one device; they are on ",
-                                          device.name(), " ", device.ordinal(), " and ", array.device().name(), " ",
-                                          array.device().ordinal(), " (copy one over first)"));
+    require_on_device(array, device, "an indexing operation");
 }
 
 // The data operand: an array (out, or values) or one immediate element, and put's period.

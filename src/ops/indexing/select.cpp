@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "array/same_device.hpp"
 #include "gpukit/current_stream.hpp"
 #include "ops/elementwise/collapse.hpp"
 #include "ops/indexing/kernels.hpp"
@@ -204,11 +205,7 @@ Array coordinates(const Array& source, bool by_dimension) {
 void fill_selected(const Array& mask, const Array& target, const Array* value, std::span<const std::byte> element) {
     if (target.size() == 0) return;
     for (const Array* read : {&mask, value})
-        if (read && read->device() != target.device())
-            throw InvalidArgumentError(concat("an indexing operation's arrays must be on one device; they are on ",
-                                              target.device().name(), " ", target.device().ordinal(), " and ",
-                                              read->device().name(), " ", read->device().ordinal(),
-                                              " (copy one over first)"));
+        if (read) require_on_device(*read, target.device(), "an indexing operation");
     bool index32 = false;
     SelectParams params = walk(mask, &target, index32);
     if (value) {

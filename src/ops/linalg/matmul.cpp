@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 
+#include "array/same_device.hpp"
 #include "backends/backend.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
@@ -362,8 +363,7 @@ Array matmul(const Array& a, const Array& b, const MatmulOptions& options) {
             throw InvalidArgumentError(concat("matmul: Input operand ", operand,
                                               " does not have enough dimensions (has 0, gufunc core with signature ",
                                               detail::signature, " requires 1)"));
-    if (a.device() != b.device())
-        throw InvalidArgumentError("matmul: the operands are on different devices; copy one to the other's first");
+    detail::require_on_device(b, a.device(), "matmul");
     // 1-D operands: a row (m = 1) on the left, a column (n = 1) on the right, dropped from the result.
     const Array left = a.ndim() == 1 ? a.reshape({1, a.shape()[0]}) : a;
     const Array right = b.ndim() == 1 ? b.reshape({b.shape()[0], 1}) : b;

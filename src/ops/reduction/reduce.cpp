@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "array/device_copy.hpp"
+#include "array/same_device.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/current_stream.hpp"
 #include "gpukit/error.hpp"
@@ -473,8 +474,7 @@ Array run(const Operation& operation, std::string_view name, bool has_identity, 
     if (given_inputs.size() > max_reduction_inputs)
         throw InvalidArgumentError(concat("a reduction takes at most ", max_reduction_inputs, " input arrays"));
     const Device device = given_inputs[0].device();
-    for (const Array& input : given_inputs)
-        if (input.device() != device) throw InvalidArgumentError("a reduction's arrays must be on one device");
+    for (const Array& input : given_inputs) require_on_device(input, device, "a reduction");
 
     // The inputs broadcast together (the first's shape, usually).
     Shape shape = given_inputs[0].shape();

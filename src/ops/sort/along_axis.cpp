@@ -1,6 +1,7 @@
 // src/ops/sort/along_axis.cpp: arrays as rows to sort, and results back in their shape.
 #include "ops/sort/along_axis.hpp"
 
+#include "array/same_device.hpp"
 #include "gpukit/creation.hpp"
 #include "gpukit/error.hpp"
 #include "gpukit/layout.hpp"
@@ -29,12 +30,7 @@ Array restore_axis(const Array& flat, const AxisRows& rows) {
 
 void require_one_device(std::initializer_list<const Array*> arrays) {
     const Array* first = *arrays.begin();
-    for (const Array* other : arrays)
-        if (other->device() != first->device())
-            throw InvalidArgumentError(concat("the arrays of a sort or search must be on one device; they are on ",
-                                              first->device().name(), " ", first->device().ordinal(), " and ",
-                                              other->device().name(), " ", other->device().ordinal(),
-                                              " (copy one over first)"));
+    for (const Array* other : arrays) require_on_device(*other, first->device(), "a sort or search");
 }
 
 }  // namespace gpukit::detail

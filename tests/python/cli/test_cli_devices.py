@@ -15,7 +15,7 @@ def test_one_line_per_device_naming_its_backend_and_memory(capsys):
     assert len(device_lines) == len(gpukit.all_devices())
     simulator = gpukit.all_devices()[-1]
     assert re.search(rf"^SIM 0: {re.escape(simulator.name)} \(backend sim, [\d.]+ [KMGT]iB\)", out, re.M)
-    for device in gpukit.all_devices()[:-1]:
+    for device in (device for device in gpukit.all_devices() if device.backend == "cuda"):
         assert re.search(rf"^GPU {device.id}: {re.escape(device.name)} \(backend cuda, sm_\d+a?, [\d.]+ GiB\)", out,
                          re.M)
 
@@ -72,6 +72,29 @@ def test_json_has_every_property_of_every_device(capsys):
         assert entry["warp_size"] == properties.limits.warp_size
         assert entry["target"] == properties.target
     assert sum(entry["default"] for entry in described) == 1
+
+
+def test_several_devices_show_which_reach_each_other(capsys):
+    status, out, _ = run_in_process(capsys, "devices")
+    assert status == 0
+    for backend in {device.backend for device in gpukit.all_devices()}:
+        of_backend = [device for device in gpukit.all_devices() if device.backend == backend]
+        if len(of_backend) < 2:
+            continue
+        table = out[out.index(f"Peer access ({backend})"):].splitlines()
+        labels = [f"{device.backend_info.device_label} {device.id}" for device in of_backend]
+        assert table[1].split() == [word for text in labels for word in text.split()]
+        for row, line in zip(of_backend, table[2:]):
+            cells = line.split()[2:]
+            assert cells == ["-" if row == column else ("yes" if row.can_access_peer(column) else "no")
+                             for column in of_backend]
+
+
+def test_json_lists_the_peers_each_device_reaches(capsys):
+    _, out, _ = run_in_process(capsys, "devices", "--json")
+    for entry, device in zip(json.loads(out), gpukit.all_devices()):
+        assert entry["peer_access"] == [other.id for other in gpukit.all_devices()
+                                        if other.backend == device.backend and device.can_access_peer(other)]
 
 
 def test_long_and_json_are_exclusive(capsys):
