@@ -29,6 +29,7 @@
 #include "gpukit/memory.hpp"
 #include "gpukit/memory_pool.hpp"
 #include "gpukit/module.hpp"
+#include "gpukit/multi_device.hpp"
 #include "gpukit/numeric.hpp"
 #include "gpukit/polynomial.hpp"
 #include "gpukit/promotion.hpp"
