@@ -69,7 +69,8 @@ struct MemoryInfo {
 
 class Device {
 public:
-    // The current device of this thread (see use()); device 0 of the selected backend by default.
+    // The current device of this thread (see use()); by default device 0 of the selected backend,
+    // or the one GPUKIT_DEVICE=<n> names (a process per device, as Dask's workers).
     static Device current();
 
     int ordinal() const noexcept { return ordinal_; }

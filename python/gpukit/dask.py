@@ -12,9 +12,10 @@ ImportError where Dask is missing::
     with dask.config.set({"array.backend": "gpukit"}):
         y = da.random.default_rng(42).random(2**30, chunks=2**26)  # drawn on the device, chunk by chunk
 
-On a ``dask.distributed`` cluster every worker process uses its current gpukit device (one worker per
-GPU: ``CUDA_VISIBLE_DEVICES`` per worker, as for CuPy); arrays travel between processes in host frames
-(any comm) or as device memory (comms that carry it, such as UCX).
+On a ``dask.distributed`` cluster every worker process uses its current gpukit device:
+:class:`LocalDeviceCluster` starts one worker per device, each on its own (``GPUKIT_DEVICE``), so the
+chunks' work runs on every GPU at once. Arrays travel between processes in host frames (any comm) or
+as device memory (comms that carry it, such as UCX).
 """
 
 try:
@@ -34,4 +35,22 @@ if "distributed.protocol" in sys.modules:  # else gpukit._dask.hook registers wh
 
     _distributed.register()
 
-__all__ = ["GpukitBackendEntrypoint", "Philox", "RandomState", "to_gpukit_dispatch"]
+__all__ = [
+    "GpukitBackendEntrypoint",
+    "LocalDeviceCluster",  # noqa: F822 (given by __getattr__: it imports dask.distributed)
+    "Philox",
+    "RandomState",
+    "to_gpukit_dispatch",
+]
+
+
+def __getattr__(name):
+    # dask.distributed is needed for clusters only: imported when one is asked for.
+    if name == "LocalDeviceCluster":
+        try:
+            from ._dask.cluster import LocalDeviceCluster
+        except ImportError as error:
+            raise ImportError("gpukit.dask.LocalDeviceCluster needs dask.distributed: pip install distributed") \
+                from error
+        return LocalDeviceCluster
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,6 +4,9 @@
 #include <optional>
 
 #include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <tuple>
@@ -25,9 +28,36 @@ std::string DeviceProperties::architecture() const {
     return detail::concat("sm_", compute_capability.major, compute_capability.minor);
 }
 
+namespace {
+// GPUKIT_DEVICE=<n>: the device of threads that chose none (default 0), so that a process, such as
+// one Dask worker per GPU, works on its own device without code for it. Read once; a value that is
+// not a device of the selected backend is an error at every use, never device 0 in silence.
+Device process_default_device() {
+    static const std::optional<int> ordinal = []() -> std::optional<int> {
+        const char* value = std::getenv("GPUKIT_DEVICE");
+        if (!value || !*value) return 0;
+        char* end = nullptr;
+        errno = 0;
+        const long number = std::strtol(value, &end, 10);
+        if (end == value || *end || errno != 0 || number < 0 || number > std::numeric_limits<int>::max())
+            return std::nullopt;
+        return static_cast<int>(number);
+    }();
+    if (!ordinal)
+        throw InvalidArgumentError(detail::concat("GPUKIT_DEVICE=", std::getenv("GPUKIT_DEVICE"),
+                                                  ": give the number of the device to work on (0, 1, ...)"));
+    if (*ordinal == 0) return Device(detail::selected(), 0);
+    try {
+        return device(*ordinal);
+    } catch (const InvalidArgumentError& e) {
+        throw InvalidArgumentError(detail::concat("GPUKIT_DEVICE=", *ordinal, ": ", e.what()));
+    }
+}
+}  // namespace
+
 Device Device::current() {
     if (current_device) return *current_device;
-    return Device(detail::selected(), 0);
+    return process_default_device();
 }
 
 const BackendInfo& Device::backend_info() const { return backend_->info(); }

@@ -169,3 +169,20 @@ def test_a_bad_simulated_device_count_is_an_error(value):
     done = subprocess.run([sys.executable, "-c", "import gpukit; gpukit.devices()"], env=environment,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode != 0 and f"GPUKIT_SIM_DEVICES={value}: give how many devices" in done.stderr
+
+
+@pytest.mark.parametrize(("value", "expected"), [("2", "ok 2 2"), ("9", "GPUKIT_DEVICE=9: There is no"),
+                                                 ("one", "GPUKIT_DEVICE=one: give the number")])
+def test_gpukit_device_sets_the_default_device_of_a_process(value, expected):
+    program = textwrap.dedent("""
+        import gpukit
+        try:
+            print("ok", gpukit.get_device().id, gpukit.zeros(3).device.id)
+        except ValueError as error:
+            print(error)
+    """)
+    environment = dict(os.environ, GPUKIT_DEVICE=value)
+    done = subprocess.run([sys.executable, "-c", program], env=environment, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert expected in done.stdout
