@@ -20,7 +20,7 @@ from ..._backend import get_device, use_backend
 from .. import info
 from .._errors import CommandError
 from .._progress import Progress
-from . import ceilings, libraries, measure, plots, report, workloads
+from . import ceilings, libraries, measure, plots, report, several_devices, workloads
 
 HELP = "time gpukit against NumPy, CuPy and PyTorch over a sweep of sizes, with a table, JSON and plots"
 
@@ -30,6 +30,8 @@ examples:
   gpukit bench --workloads add,sum,matmul --libs gpukit,torch --json run.json --plots figures/
   gpukit bench --backend sim --quick         the simulator's figures (CI; per core count)
   gpukit bench --compare old.json new.json   new/old per measurement; regressions marked
+  gpukit bench --devices                     work over several devices: peer copies, all-reduce, the
+                                             course's exercise split over them (vs PyTorch, CuPy, 1 device)
 
 Every result is checked against NumPy's before it is timed; a wrong one is reported, not timed.
 GPU libraries are timed by CUDA events around each call (median of many runs after warm-up),
@@ -51,6 +53,9 @@ def add_to(subcommands):
     parser.add_argument("--json", metavar="PATH", type=pathlib.Path, help="write the run's results as JSON")
     parser.add_argument("--plots", metavar="FOLDER", type=pathlib.Path, help="write the figures (PNG) into FOLDER")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    parser.add_argument("--devices", action="store_true",
+                        help="instead of the workloads: peer copies, all-reduce and the course's exercise over every "
+                        "device, against PyTorch, CuPy and one device (needs two devices)")
     parser.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), type=pathlib.Path,
                         help="compare two runs' JSON instead of running")
     parser.set_defaults(run=run)
@@ -107,6 +112,8 @@ def run(args):
         raise CommandError(f"unknown library '{unknown[0]}'; the libraries are: {', '.join(libraries.KNOWN)}")
     if args.backend:
         use_backend(args.backend)
+    if args.devices:
+        return _several_devices(args)
     device = get_device()
     simulated = device.backend_info.capabilities.simulated
     libs, skipped = libraries.load(library_names, simulated)
@@ -142,6 +149,22 @@ def run(args):
             raise CommandError(str(error)) from None
         print(f"figures: {len(written)} in {args.plots}")
     return 1 if any(not m.verified and m.note.startswith("wrong result") for m in results) else 0
+
+
+def _several_devices(args):
+    """gpukit bench --devices: the table of several_devices.py, and its rows as JSON."""
+    device = get_device()
+    print(f"gpukit bench --devices on {len(_core.devices())} x {device.backend_info.device_label}: {device.name}")
+    rows, reason = several_devices.run(device.backend_info.capabilities.simulated, args.quick)
+    if reason:
+        raise CommandError(f"--devices {reason}")
+    print("\n".join(several_devices.table(rows)))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"several_devices": [row.to_json() for row in rows]}, indent=1) + "\n",
+                             encoding="utf-8")
+        print(f"results: {args.json}")
+    return 0
 
 
 def _measure_cell(workload, size, libs, rng, repeats):
