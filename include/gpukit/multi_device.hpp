@@ -84,8 +84,8 @@ std::vector<std::int64_t> block_bounds(std::int64_t extent, std::size_t count);
 
 // `x` cut along options.axis into one part per device (a device that would get no rows gets no
 // part; at least one part), each part a copy on its device: where x already is, a view of x.
-// InvalidArgumentError for no devices, a 0-D array, a negative halo or one longer than the
-// shortest part (the rows a stencil reaches must come from the neighbours: use fewer devices);
+// InvalidArgumentError for no devices, a 0-D array, a negative halo or one longer than a part that
+// lies between two others (a halo comes from the neighbouring parts alone: use fewer devices);
 // AxisError for an axis outside x's dimensions.
 Split split(const Array& x, std::span<const Device> devices, const SplitOptions& options = {});
 // The same from host memory: each part copied straight from the host to its device, all at once.

@@ -10,6 +10,7 @@ from typing import overload
 from gpukit._core import (
     fft as fft,
     linalg as linalg,
+    multi_device as multi_device,
     ndimage as ndimage,
     random as random,
     signal as signal

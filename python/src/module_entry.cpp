@@ -44,4 +44,5 @@ NB_MODULE(_core, m) {
     bind_dlpack(m);
     bind_cache(m);
     bind_streaming(m);
+    bind_multi_device(m);
 }

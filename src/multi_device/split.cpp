@@ -78,17 +78,23 @@ Layout lay_out(const Shape& shape, std::span<const Device> devices, const SplitO
     const auto count = static_cast<std::size_t>(
         std::clamp<std::int64_t>(extent, std::int64_t{1}, static_cast<std::int64_t>(devices.size())));
     const std::vector<std::int64_t> bounds = block_bounds(extent, count);
-    const std::int64_t shortest = bounds[count] - bounds[count - 1];  // array_split's blocks shrink, never grow
-    if (extent > 0 && options.halo > shortest)
-        throw InvalidArgumentError(concat("Cannot split ", extent, " entries along axis ", layout.axis, " across ",
-                                          count, " devices with halo=", options.halo, ": the shortest part has ",
-                                          shortest, " entries, fewer than the halo (a part's halo must ",
-                                          "come from its neighbours); use fewer devices or a smaller halo"));
     for (std::size_t i = 0; i < count; ++i)
         layout.places.push_back(Place{.offset = bounds[i],
                                       .length = bounds[i + 1] - bounds[i],
                                       .halo_before = std::min(options.halo, bounds[i]),
                                       .halo_after = std::min(options.halo, extent - bounds[i + 1])});
+    // A halo comes from the neighbouring parts alone (Dask's map_overlap has the same rule): a part
+    // between two others must be at least as long as the halo. The first and last parts' rows are
+    // never passed over, since halos stop at the array's edges.
+    for (std::size_t i = 1; i + 1 < count; ++i) {
+        const Place& place = layout.places[i];
+        if (place.length < options.halo)
+            throw InvalidArgumentError(concat(
+                "Cannot split ", extent, " entries along axis ", layout.axis, " across ", count,
+                " devices with halo=", options.halo,
+                ": a part's halo must come from its neighbours alone, but the part of entries [", place.offset, ", ",
+                place.offset + place.length, ") has only ", place.length, "; use fewer devices or a smaller halo"));
+    }
     return layout;
 }
 

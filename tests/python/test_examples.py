@@ -30,6 +30,7 @@ EXAMPLES = {
     "signal_processing.py": "signal processing: ",
     "saxpy_pycuda_style.py": "saxpy in PyCUDA style ",
     "dask_histogram.py": "dask histogram of ",
+    "multi_gpu_course.py": "multi-GPU course exercise of ",
 }
 # Examples that need packages gpukit does not: they skip, naming the package, where it is missing.
 NEEDS_MODULES = {"dask_histogram.py": ("dask.array", "distributed")}
