@@ -18,7 +18,7 @@ source line: see :func:`take_check_report`.
 
 import numpy as _numpy
 
-from . import _core, _dtypes, _errors, cuda, fft, linalg, multi_device, ndimage, random, signal, streaming  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
+from . import _core, _dtypes, _errors, collectives, cuda, fft, linalg, multi_device, ndimage, random, signal, streaming  # noqa: F401 (gpukit._dtypes and gpukit._errors, which the core raises from)
 from ._array_api import (
     __array_api_version__,
     __array_namespace_info__,

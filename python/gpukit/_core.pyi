@@ -8,6 +8,7 @@ import pathlib
 from typing import overload
 
 from gpukit._core import (
+    collectives as collectives,
     fft as fft,
     linalg as linalg,
     multi_device as multi_device,

@@ -37,6 +37,7 @@ void bind_scans(nanobind::module_& m);
 void bind_sorting(nanobind::module_& m);
 void bind_histograms(nanobind::module_& m);
 void bind_streaming(nanobind::module_& m);
+void bind_collectives(nanobind::module_& m);
 void bind_multi_device(nanobind::module_& m);
 void bind_convolution(nanobind::module_& m);
 void bind_module_kernel(nanobind::module_& m);

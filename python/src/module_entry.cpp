@@ -44,5 +44,6 @@ NB_MODULE(_core, m) {
     bind_dlpack(m);
     bind_cache(m);
     bind_streaming(m);
+    bind_collectives(m);
     bind_multi_device(m);
 }
