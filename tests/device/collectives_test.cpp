@@ -131,6 +131,34 @@ TEST_F(Collectives, AllReduceInPlaceAndIntegersWrapAsOnTheGpu) {
     EXPECT_EQ(average[1].to_vector<std::int32_t>(), b);
 }
 
+TEST_F(Collectives, HalfPrecisionFloatsReduceInFloatAndRoundOnce) {
+    const auto on = some_devices(3);
+    auto comm = Communicator::over(on);
+    const std::size_t n = 515;
+    const auto values = values_per_rank(on.size(), n);
+    const auto inputs = arrays_of(values, on);
+    for (DType dtype : {DType::float16, DType::bfloat16}) {
+        Communicator::Arrays narrow;
+        std::vector<std::vector<float>> rounded;
+        for (const auto& input : inputs) {
+            narrow.push_back(input.astype(dtype));
+            rounded.push_back(narrow.back().astype(DType::float32).to_vector<float>());
+        }
+        for (ReduceOp op : {ReduceOp::sum, ReduceOp::max, ReduceOp::avg}) {
+            const auto results = comm.all_reduce(narrow, op);
+            const auto got = results[1].astype(DType::float32).to_vector<float>();
+            for (std::size_t i = 0; i < n; ++i) {
+                float expected = op == ReduceOp::max ? rounded[0][i] : 0.0f;
+                for (const auto& r : rounded)
+                    expected = op == ReduceOp::max ? std::max(expected, r[i]) : expected + r[i];
+                if (op == ReduceOp::avg) expected /= static_cast<float>(on.size());
+                EXPECT_NEAR(got[i], expected, dtype == DType::bfloat16 ? 2e-2f : 3e-3f)
+                    << to_string(dtype) << " " << to_string(op) << " element " << i;
+            }
+        }
+    }
+}
+
 TEST_F(Collectives, ReduceBroadcastAllGatherAndReduceScatterOverDevices) {
     const auto on = some_devices(4);
     const auto size = static_cast<std::int64_t>(on.size());

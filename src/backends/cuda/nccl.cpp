@@ -138,6 +138,8 @@ std::vector<std::string> wheel_candidates() {
     return found;
 }
 
+}  // namespace
+
 std::vector<std::string> nccl_candidates() {
     // GPUKIT_NCCL, when set, is the only candidate: a wrong path is an error, never passed over.
     std::vector<std::string> candidates = toolkit_library_candidates("GPUKIT_NCCL", {"libnccl.so.2"});
@@ -145,6 +147,8 @@ std::vector<std::string> nccl_candidates() {
     for (auto& wheel : wheel_candidates()) candidates.push_back(std::move(wheel));
     return candidates;
 }
+
+namespace {
 
 NcclApi load_nccl() {
     const auto library = DynamicLibrary::open_first(
@@ -386,6 +390,8 @@ private:
 };
 
 }  // namespace
+
+std::string probe_nccl() { return describe(load_nccl()); }
 
 std::unique_ptr<CollectiveLibrary> make_nccl_collectives(std::function<void(int)> activate) {
     return std::make_unique<NcclLibrary>(load_nccl(), std::move(activate));
