@@ -8,6 +8,7 @@
 #include "gpukit/backend.hpp"
 #include "gpukit/cache.hpp"
 #include "gpukit/check.hpp"
+#include "gpukit/collectives.hpp"
 #include "gpukit/comparisons.hpp"
 #include "gpukit/convolution.hpp"
 #include "gpukit/creation.hpp"

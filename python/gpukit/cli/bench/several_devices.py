@@ -138,7 +138,7 @@ def all_reduce(sizes, repeats, torch=None, cupy=None):
         for device in devices:
             with device:
                 parts.append(gpukit.random.default_rng(device.id).random(count, dtype=numpy.float32))
-        seconds = median_seconds(functools.partial(communicator.all_reduce, parts), synchronize, repeats)
+        seconds = median_seconds(functools.partial(communicator.all_reduce, parts, out=parts), synchronize, repeats)
         rows.append(Row(f"all-reduce sum x{ranks}", label, "gpukit", seconds, _bus_bandwidth(size, seconds, ranks),
                         "B/s", "bus bandwidth"))
         parts = None
