@@ -264,7 +264,10 @@ TEST_F(Collectives, ArraysThatDifferBetweenRanksAreRefusedBeforeAnythingRuns) {
 // Every rank of a communicator whose ranks call with different sizes gets an InvalidArgumentError,
 // with the exchange before the call and without it (the simulator compares the calls itself).
 TEST_F(Collectives, RanksOnThreadsThatDisagreeAllFailInsteadOfHanging) {
+    // Unverified, NCCL cannot see the disagreement: its ranks would wait in a kernel until the
+    // timeout (documented); the host implementation sees it at the meeting either way.
     for (bool verify : {true, false}) {
+        if (!verify && !on_simulator()) continue;
         const auto id = UniqueId::create(device(0));
         const auto failures = on_threads(2, [&](int rank) {
             Communicator comm(id, rank, 2, device(rank), {.timeout = 60s, .verify_calls = verify});
@@ -278,7 +281,10 @@ TEST_F(Collectives, RanksOnThreadsThatDisagreeAllFailInsteadOfHanging) {
 }
 
 TEST_F(Collectives, ARankThatRefusesItsArgumentsFailsEveryRank) {
+    // Unverified on NCCL, the other rank learns of it only at its timeout (the refusing rank aborts
+    // its own communicator, not the other's): a minute, too long for the suite.
     for (bool verify : {true, false}) {
+        if (!verify && !on_simulator()) continue;
         const auto id = UniqueId::create(device(0));
         const auto failures = on_threads(2, [&](int rank) {
             Communicator comm(id, rank, 2, device(rank), {.timeout = 60s, .verify_calls = verify});
