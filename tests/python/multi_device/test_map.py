@@ -52,6 +52,7 @@ def test_sum_of_partial_sums(rng, count, shape, dtype):
         assert float(gpukit.asnumpy(md.map(gpukit.min, values, devices=range(count), combine="min"))) == values.min()
 
 
+@pytest.mark.skipif(DEVICES < 3, reason="needs 3 devices (the simulator's four run it)")
 def test_prod_and_stack_combines(rng):
     values = numpy.abs(random_array(rng, (12,), "float64")) + 0.5
     product = md.map(gpukit.prod, values, devices=range(3), combine="prod")
@@ -103,6 +104,7 @@ def test_conv2d_with_halos_matches_scipy_and_one_device(rng, count, rows, kernel
                                   rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.skipif(DEVICES < 3, reason="needs 3 devices (the simulator's four run it)")
 def test_ndimage_filter_with_halos_matches_scipy(rng):
     image = random_array(rng, (23, 11), "float64")
     weights = random_array(rng, (3, 3), "float64")
@@ -112,6 +114,7 @@ def test_ndimage_filter_with_halos_matches_scipy(rng):
                                   rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.skipif(DEVICES < 3, reason="needs 3 devices (the simulator's four run it)")
 def test_split_along_columns_with_halos(rng):
     image = random_array(rng, (6, 20), "float64")
     kernel = random_array(rng, (3, 5), "float64")
@@ -155,6 +158,7 @@ def test_parts_run_at_once_each_with_its_device_current(rng):
     numpy.testing.assert_allclose(gpukit.asnumpy(result), values + 1)
 
 
+@pytest.mark.skipif(DEVICES < 4, reason="needs 4 devices (the simulator's four run it)")
 def test_a_failure_is_raised_as_itself_naming_its_device_after_the_others_finish(rng):
     values = random_array(rng, (40,), "float32")
     finished = []
@@ -180,6 +184,7 @@ def test_a_failure_is_raised_as_itself_naming_its_device_after_the_others_finish
     assert "fn failed on 2 more devices too" in "\n".join(failure.value.__notes__)
 
 
+@pytest.mark.skipif(DEVICES < 3, reason="needs 3 devices (the simulator's four run it)")
 def test_bad_results_and_arguments_are_refused(rng):
     values = random_array(rng, (12, 3), "float32")
     with pytest.raises(TypeError, match=r"fn must return a gpukit array on its part's device, but it returned .*"

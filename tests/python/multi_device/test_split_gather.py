@@ -143,6 +143,7 @@ def test_bad_inputs_are_refused_clearly(rng):
         md.split(x, devices=[0, 1])[2]
 
 
+@pytest.mark.skipif(DEVICES < 4, reason="needs 4 devices (the simulator's four run it)")
 def test_halo_longer_than_a_part_is_refused(rng):
     x = random_array(rng, (10, 4), "float32")
     # 10 rows on 4 devices: parts of 3, 3, 2 and 2 rows.
