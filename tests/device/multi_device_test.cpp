@@ -64,10 +64,10 @@ TEST_F(MultiDevice, SplitCutsBlocksWithHalosAndGathersBack) {
         for (std::size_t count = 1; count <= 4; ++count) {
             for (const std::int64_t halo : {0, 1}) {
                 const Array x = random_array({rows, 5}, static_cast<unsigned>(rows * 10 + count));
-                const auto devices = first(count);
-                if (!halo_fits(rows, count, halo)) continue;  // refused: BadInputsAreRefused
+                const auto devices = first(count);                     // fewer where the machine has fewer
+                if (!halo_fits(rows, devices.size(), halo)) continue;  // refused: BadInputsAreRefused
                 const md::Split split = md::split(x, devices, {.axis = 0, .halo = halo});
-                const auto expected_parts = std::max<std::size_t>(1, std::min<std::size_t>(count, rows));
+                const auto expected_parts = std::max<std::size_t>(1, std::min<std::size_t>(devices.size(), rows));
                 ASSERT_EQ(split.parts.size(), expected_parts) << rows << " rows on " << count;
                 const auto bounds = md::block_bounds(rows, expected_parts);
                 const auto whole = host_of<float>(x);
@@ -98,6 +98,7 @@ TEST_F(MultiDevice, SplitsAlongAnotherAxisAndFromHostMemory) {
     const ConstHostView host(reinterpret_cast<const std::byte*>(values.data()), DType::float32, {6, 11});
     const Array x = Array::from_host(host);
     const auto devices = first(3);
+    if (devices.size() < 3) GTEST_SKIP() << "needs three devices (the simulator's four run it)";
     for (const bool from_host : {false, true}) {
         const md::Split split = from_host ? md::split(host, devices, {.axis = -1, .halo = 2})
                                           : md::split(x, devices, {.axis = 1, .halo = 2});
@@ -129,8 +130,8 @@ TEST_F(MultiDevice, SumsMaximaAndHistogramCountsCombinePartials) {
                                 {.combine = md::Combine::sum});
     EXPECT_NEAR(host_of<double>(total)[0], host_of<double>(sum(x, {.dtype = DType::float64}))[0], 1e-9);
     const Array largest = md::map([](const md::Part& part) { return amax(part.data); }, x, all,
-                                  {.combine = md::Combine::max, .out_device = all[2]});
-    EXPECT_EQ(largest.device(), all[2]);
+                                  {.combine = md::Combine::max, .out_device = all.back()});
+    EXPECT_EQ(largest.device(), all.back());
     EXPECT_EQ(host_of<float>(largest), host_of<float>(amax(x)));
 
     const HistogramOptions bins{.bins = std::int64_t{16}, .range = BinRange{-1.0, 1.0}};
@@ -215,6 +216,7 @@ TEST_F(MultiDevice, PartsRunAtOnceOnTheCallersStreams) {
 }
 
 TEST_F(MultiDevice, AFailureNamesItsDeviceAfterTheOthersFinish) {
+    if (devices().size() < 4) GTEST_SKIP() << "needs four devices (the simulator's four run it)";
     const auto all = first(4);
     const Array x = random_array({40}, 16);
     std::atomic<int> finished{0};
@@ -253,9 +255,11 @@ TEST_F(MultiDevice, BadInputsAreRefused) {
     EXPECT_THROW((void)md::split(x, all, {.axis = 2}), AxisError);
     expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, (void)md::split(x, all, {.halo = -1})), "halo=-1");
     // 10 rows on 4 devices: parts of 3, 3, 2 and 2 rows; a halo of 3 would reach past a neighbour.
-    expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, (void)md::split(x, all, {.halo = 3})),
-                    "the part of entries [6, 8) has only 2");
-    EXPECT_NO_THROW((void)md::split(x, all, {.halo = 2}));
+    if (all.size() == 4) {
+        expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError, (void)md::split(x, all, {.halo = 3})),
+                        "the part of entries [6, 8) has only 2");
+        EXPECT_NO_THROW((void)md::split(x, all, {.halo = 2}));
+    }
     // Concatenating results that lost their halos' rows cannot crop them.
     expect_contains(GPUKIT_MESSAGE_OF(InvalidArgumentError,
                                       (void)md::map([](const md::Part& part) { return part.interior().copy(); }, x, all,
