@@ -81,6 +81,8 @@ def test_every_operation_on_threads_matches_numpy(rng, dtype):
 
 @pytest.mark.parametrize("verify_calls", [True, False])
 def test_ranks_that_disagree_all_raise(verify_calls):
+    if not verify_calls and not on_simulator():
+        pytest.skip("unverified, NCCL cannot see the disagreement: its ranks wait until the timeout (documented)")
     uid = UniqueId.create()
 
     def rank_work(rank):
@@ -94,6 +96,8 @@ def test_ranks_that_disagree_all_raise(verify_calls):
 
 @pytest.mark.parametrize("verify_calls", [True, False])
 def test_a_rank_that_refuses_its_arguments_fails_every_rank(verify_calls):
+    if not verify_calls and not on_simulator():
+        pytest.skip("unverified, NCCL cannot see the disagreement: its ranks wait until the timeout (documented)")
     uid = UniqueId.create()
 
     def rank_work(rank):
