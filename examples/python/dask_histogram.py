@@ -7,7 +7,7 @@ histograms every chunk where it lies and adds the 256 counts of all chunks: only
 The values are drawn by Dask's gpukit backend (gpukit's Philox generator, one stream per chunk), so
 each worker draws its own chunks on its own device. The same array, assembled on this process's
 device, is histogrammed by one direct gpukit call; the cluster (one worker process per GPU, each
-seeing only its GPU; two workers on the simulator) histograms the chunks it holds. Both must equal
+working on its own; two simulated devices on the simulator) histograms the chunks it holds. Both must equal
 NumPy's histogram of a host copy.
 """
 
@@ -17,8 +17,10 @@ import time
 
 import numpy
 
-import _common
-import gpukit
+os.environ.setdefault("GPUKIT_SIM_DEVICES", "2")  # two workers on the simulator too (GPUs: one per GPU)
+
+import _common  # noqa: E402 (after the simulator's device count is set)
+import gpukit  # noqa: E402
 
 args = _common.parse_args(__doc__, sizes={"quick": 2**20, "sim": 2**22, "cuda": 2**29},
                           size_help="the number of int32 values")
@@ -27,6 +29,8 @@ import dask  # noqa: E402 (after the backend is chosen: workers inherit it)
 import dask.array as da  # noqa: E402
 import distributed  # noqa: E402
 
+import gpukit.dask  # noqa: E402
+
 bins = 256
 size = args.size
 simulated = gpukit.get_device().backend_info.capabilities.simulated
@@ -34,20 +38,13 @@ chunk = max(size // 8, 1)
 
 
 def one_worker_per_device():
-    """A local cluster with a worker process per GPU, each seeing only its own (CUDA_VISIBLE_DEVICES);
-    on the simulator two workers, sharing the cores. Every worker uses this process's backend."""
+    """gpukit.dask.LocalDeviceCluster: a worker process per device, each working on its own
+    (GPUKIT_DEVICE); on the simulator its two simulated devices, sharing the cores. Every worker uses
+    this process's backend."""
     environment = {"GPUKIT_BACKEND": gpukit.backend()}
     if simulated:
-        count = 2
-        devices = [{"GPUKIT_SIM_THREADS": str(max(1, (os.cpu_count() or 2) // count))}] * count
-    else:
-        devices = [{"CUDA_VISIBLE_DEVICES": str(device.id)} for device in gpukit.devices()]
-    workers = {f"device-{index}": {"cls": distributed.Nanny,
-                                   "options": {"nthreads": 1, "env": {**environment, **device_environment},
-                                               "silence_logs": logging.ERROR}}
-               for index, device_environment in enumerate(devices)}
-    scheduler = {"cls": distributed.Scheduler, "options": {"dashboard_address": ":0"}}
-    return distributed.SpecCluster(workers=workers, scheduler=scheduler, silence_logs=logging.ERROR)
+        environment["GPUKIT_SIM_THREADS"] = str(max(1, (os.cpu_count() or 2) // 2))
+    return gpukit.dask.LocalDeviceCluster(env=environment, dashboard_address=":0", silence_logs=logging.ERROR)
 
 
 def seconds(work, repeats):
