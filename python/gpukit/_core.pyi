@@ -811,6 +811,11 @@ class ndarray:
         This array on `device` (a gpukit.Device or a device number): itself when it is there, else a copy (the Array API's), peer to peer where the devices reach each other and through the host where not. The copy runs on the target's current stream after the work queued on the source's, without waiting.
         """
 
+    def __reduce__(self) -> tuple:
+        """
+        Pickles an empty array (shape and dtype; Dask's metas inside task graphs); an array with elements raises TypeError, since the pickle would hide a copy from the device.
+        """
+
     @property
     def __cuda_array_interface__(self) -> dict:
         """

@@ -75,3 +75,8 @@ def pinned_empty(shape, dtype=float):
     shape, size_bytes = _core.checked_shape(shape, dtype)  # as gpukit.empty refuses them
     raw = numpy.asarray(_PinnedHostMemory(size_bytes, get_device()))
     return raw.view(numpy.dtype(dtype)).reshape(shape)
+
+
+def unpickled_empty(shape, dtype):
+    """An empty array pickled elsewhere (ndarray.__reduce__: Dask's metas), made on the current device."""
+    return _core.empty(shape, dtype)

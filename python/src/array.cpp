@@ -595,6 +595,24 @@ void bind_array(nb::module_& m) {
             "This array on `device` (a gpukit.Device or a device number): itself when it is there, else a copy "
             "(the Array API's), peer to peer where the devices reach each other and through the host where not. "
             "The copy runs on the target's current stream after the work queued on the source's, without waiting.")
+        // ---- pickling: empty arrays only (Dask's metas travel inside task graphs); a pickle of
+        // elements would hide a copy from the device, which gpukit never makes behind the user's back.
+        .def(
+            "__reduce__",
+            [](const Array& a) {
+                if (a.size() != 0)
+                    raise_type_error(
+                        "gpukit arrays with elements do not pickle: a pickle would hide a copy from the device to the "
+                        "host. Copy explicitly (x.get() is a NumPy array, gpukit.asarray puts it back), or send "
+                        "arrays through dask.distributed, whose serialisers gpukit registers");
+                nb::list extents;
+                for (const std::int64_t extent : a.shape()) extents.append(extent);
+                // Rebuilt empty on the current device of the process that unpickles it.
+                return nb::make_tuple(nb::module_::import_("gpukit._creation").attr("unpickled_empty"),
+                                      nb::make_tuple(nb::tuple(extents), numpy_dtype(a.dtype())));
+            },
+            "Pickles an empty array (shape and dtype; Dask's metas inside task graphs); an array with elements "
+            "raises TypeError, since the pickle would hide a copy from the device.")
         // ---- interoperability
         .def_prop_ro(
             "__cuda_array_interface__", &cuda_array_interface,

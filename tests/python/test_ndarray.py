@@ -1,6 +1,7 @@
 """gpukit._ndarray: round trips, views (strided, reversed, transposed), reshape, fill, copy, item access."""
 
 import gc
+import pickle
 import weakref
 
 import numpy
@@ -256,3 +257,10 @@ def test_bfloat16_needs_ml_dtypes_and_says_so():
         return
     array = gpukit.asarray(numpy.array([1.5, -2.0], ml_dtypes.bfloat16))
     assert array.dtype == numpy.dtype(ml_dtypes.bfloat16) and array.get().tolist() == [1.5, -2.0]
+
+
+def test_only_empty_arrays_pickle():
+    empty = pickle.loads(pickle.dumps(gpukit.empty((0, 3), dtype="float32")))
+    assert isinstance(empty, gpukit.ndarray) and empty.shape == (0, 3) and empty.dtype == numpy.float32
+    with pytest.raises(TypeError, match="would hide a copy from the device"):
+        pickle.dumps(gpukit.ones(3))
