@@ -50,6 +50,21 @@ ReduceOp op_of(nb::handle op) {
     return reduce_op_from_name(nb::cast<std::string>(op));
 }
 
+// all_reduce and reduce_scatter: one array per rank held, an op, outputs; the call without the GIL.
+template <Communicator::Arrays (Communicator::*method)(const Communicator::Arrays&, ReduceOp,
+                                                       const Communicator::Arrays&)>
+nb::object reducing(Communicator& comm, nb::handle x, nb::handle op, nb::handle out) {
+    const auto inputs = rank_arrays(x, "x");
+    const ReduceOp reduction = op_of(op);
+    const auto outputs = outputs_of(out);
+    Communicator::Arrays arrays;
+    {
+        nb::gil_scoped_release release;
+        arrays = (comm.*method)(inputs.arrays, reduction, outputs);
+    }
+    return results(inputs, std::move(arrays));
+}
+
 CommunicatorOptions options_of(nb::handle timeout, bool verify_calls) {
     CommunicatorOptions options;
     const std::optional<double> seconds = to_timeout(timeout, "timeout");
@@ -192,23 +207,10 @@ void bind_collectives(nb::module_& m) {
             },
             "The one rank this communicator holds (UsageError for one made with Communicator.over).")
         .def_prop_ro("devices", &Communicator::devices, "The devices of the ranks held, in order.")
-        .def(
-            "all_reduce",
-            [](Communicator& comm, nb::handle x, nb::handle op, nb::handle out) {
-                const auto inputs = rank_arrays(x, "x");
-                const ReduceOp reduction = op_of(op);
-                const auto outputs = outputs_of(out);
-                Communicator::Arrays arrays;
-                {
-                    nb::gil_scoped_release release;
-                    arrays = comm.all_reduce(inputs.arrays, reduction, outputs);
-                }
-                return results(inputs, std::move(arrays));
-            },
-            "x"_a, "op"_a = "sum", "out"_a.none() = nb::none(),
-            nb::sig("def all_reduce(self, x: ndarray | Sequence[ndarray], op: str = 'sum', "
-                    "out: ndarray | Sequence[ndarray] | None = None) -> ndarray | list[ndarray]"),
-            all_reduce_doc.c_str())
+        .def("all_reduce", &reducing<&Communicator::all_reduce>, "x"_a, "op"_a = "sum", "out"_a.none() = nb::none(),
+             nb::sig("def all_reduce(self, x: ndarray | Sequence[ndarray], op: str = 'sum', "
+                     "out: ndarray | Sequence[ndarray] | None = None) -> ndarray | list[ndarray]"),
+             all_reduce_doc.c_str())
         .def(
             "reduce",
             [](Communicator& comm, nb::handle x, int root, nb::handle op, nb::handle out) {
@@ -256,23 +258,11 @@ void bind_collectives(nb::module_& m) {
             nb::sig("def all_gather(self, x: ndarray | Sequence[ndarray], "
                     "out: ndarray | Sequence[ndarray] | None = None) -> ndarray | list[ndarray]"),
             all_gather_doc.c_str())
-        .def(
-            "reduce_scatter",
-            [](Communicator& comm, nb::handle x, nb::handle op, nb::handle out) {
-                const auto inputs = rank_arrays(x, "x");
-                const ReduceOp reduction = op_of(op);
-                const auto outputs = outputs_of(out);
-                Communicator::Arrays arrays;
-                {
-                    nb::gil_scoped_release release;
-                    arrays = comm.reduce_scatter(inputs.arrays, reduction, outputs);
-                }
-                return results(inputs, std::move(arrays));
-            },
-            "x"_a, "op"_a = "sum", "out"_a.none() = nb::none(),
-            nb::sig("def reduce_scatter(self, x: ndarray | Sequence[ndarray], op: str = 'sum', "
-                    "out: ndarray | Sequence[ndarray] | None = None) -> ndarray | list[ndarray]"),
-            reduce_scatter_doc.c_str())
+        .def("reduce_scatter", &reducing<&Communicator::reduce_scatter>, "x"_a, "op"_a = "sum",
+             "out"_a.none() = nb::none(),
+             nb::sig("def reduce_scatter(self, x: ndarray | Sequence[ndarray], op: str = 'sum', "
+                     "out: ndarray | Sequence[ndarray] | None = None) -> ndarray | list[ndarray]"),
+             reduce_scatter_doc.c_str())
         .def(
             "abort", [](Communicator& comm) { comm.abort(); },
             "Gives the communicator up: its later calls raise; collectives the other ranks wait in fail (the "
