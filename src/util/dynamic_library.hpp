@@ -19,6 +19,18 @@ public:
 
     // The address of `name`, or nullptr when the library does not export it.
     void* symbol(const char* name) const;
+    // Points `entry` at the function `name`, or at nothing; a library without it adds the name to
+    // `missing` ("a, b"), so that a caller gathers every missing entry point into one error.
+    template <class Function>
+    void resolve(Function*& entry, const std::string& name, std::string& missing) const {
+        resolve_optional(entry, name);
+        if (!entry) missing += (missing.empty() ? "" : ", ") + name;
+    }
+    // An entry point the library may lack (newer than the oldest release gpukit takes): null then.
+    template <class Function>
+    void resolve_optional(Function*& entry, const std::string& name) const {
+        entry = reinterpret_cast<Function*>(symbol(name.c_str()));
+    }
     // The file that was loaded, as the dynamic linker resolved it.
     const std::string& path() const noexcept { return path_; }
 

@@ -39,8 +39,10 @@ const CublasApi& cublas_api() {
         api.library_path = library.path();
         std::string missing;
         const auto resolve = [&](auto& entry, const char* name, bool required) {
-            entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(library.symbol(name));
-            if (!entry && required) missing += concat(missing.empty() ? "" : ", ", name);
+            if (required)
+                library.resolve(entry, name, missing);
+            else
+                library.resolve_optional(entry, name);
         };
         resolve(api.create, "cublasCreate_v2", true);
         resolve(api.set_stream, "cublasSetStream_v2", true);

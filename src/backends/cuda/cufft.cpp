@@ -88,9 +88,7 @@ CufftApi load_cufft() {
     CufftApi api;
     api.path = library.path();
     std::string missing;
-#define GPUKIT_RESOLVE_CUFFT(name)                                          \
-    api.name = reinterpret_cast<decltype(api.name)>(library.symbol(#name)); \
-    if (!api.name) missing += concat(missing.empty() ? "" : ", ", #name);
+#define GPUKIT_RESOLVE_CUFFT(name) library.resolve(api.name, #name, missing);
     GPUKIT_RESOLVE_CUFFT(cufftCreate)
     GPUKIT_RESOLVE_CUFFT(cufftDestroy)
     GPUKIT_RESOLVE_CUFFT(cufftMakePlanMany64)

@@ -148,9 +148,7 @@ std::vector<std::string> cusolver_candidates() {
 template <class T>
 void resolve(const DynamicLibrary& library, char prefix, DnFunctions<T>& f, std::string& missing) {
     const auto get = [&](auto& slot, const char* name) {
-        const std::string symbol = concat("cusolverDn", prefix, name);
-        slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(library.symbol(symbol.c_str()));
-        if (!slot) missing += concat(missing.empty() ? "" : ", ", symbol);
+        library.resolve(slot, concat("cusolverDn", prefix, name), missing);
     };
     constexpr bool complex = is_complex_v<T>;
     get(f.getrf_bufferSize, "getrf_bufferSize");
@@ -178,19 +176,14 @@ const Cusolver& cusolver() {
         Cusolver api;
         api.path = library.path();
         std::string missing;
-        const auto get = [&](auto& slot, const char* name) {
-            slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(library.symbol(name));
-            if (!slot) missing += concat(missing.empty() ? "" : ", ", name);
-        };
+        const auto get = [&](auto& slot, const char* name) { library.resolve(slot, name, missing); };
         get(api.create, "cusolverDnCreate");
         get(api.set_stream, "cusolverDnSetStream");
         resolve(library, 'S', api.s, missing);
         resolve(library, 'D', api.d, missing);
         resolve(library, 'C', api.c, missing);
         resolve(library, 'Z', api.z, missing);
-        const auto optional = [&](auto& slot, const char* name) {
-            slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(library.symbol(name));
-        };
+        const auto optional = [&](auto& slot, const char* name) { library.resolve_optional(slot, name); };
         optional(api.geev.create_params, "cusolverDnCreateParams");
         optional(api.geev.buffer_size, "cusolverDnXgeev_bufferSize");
         optional(api.geev.geev, "cusolverDnXgeev");

@@ -158,10 +158,7 @@ NcclApi load_nccl() {
     NcclApi api;
     api.path = library.path();
     std::string missing;
-    const auto get = [&](auto& slot, const char* name) {
-        slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(library.symbol(name));
-        if (!slot) missing += concat(missing.empty() ? "" : ", ", name);
-    };
+    const auto get = [&](auto& slot, const char* name) { library.resolve(slot, name, missing); };
     get(api.ncclGetVersion, "ncclGetVersion");
     get(api.ncclGetUniqueId, "ncclGetUniqueId");
     get(api.ncclCommInitRank, "ncclCommInitRank");

@@ -78,9 +78,7 @@ NvrtcApi load_nvrtc() {
     NvrtcApi api;
     api.library_path = library.path();
     std::string missing;
-#define GPUKIT_RESOLVE_NVRTC(name)                                          \
-    api.name = reinterpret_cast<decltype(api.name)>(library.symbol(#name)); \
-    if (!api.name) missing += concat(missing.empty() ? "" : ", ", #name);
+#define GPUKIT_RESOLVE_NVRTC(name) library.resolve(api.name, #name, missing);
     GPUKIT_NVRTC_FUNCTIONS(GPUKIT_RESOLVE_NVRTC)
 #undef GPUKIT_RESOLVE_NVRTC
     if (!missing.empty())

@@ -77,11 +77,7 @@ std::vector<std::string> lapack_candidates() {
 
 template <class T>
 void resolve(const DynamicLibrary& library, char prefix, LapackFunctions<T>& f, std::string& missing) {
-    const auto get = [&](auto& slot, const char* name) {
-        const std::string symbol = concat(prefix, name, "_");
-        slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(library.symbol(symbol.c_str()));
-        if (!slot) missing += concat(missing.empty() ? "" : ", ", symbol);
-    };
+    const auto get = [&](auto& slot, const char* name) { library.resolve(slot, concat(prefix, name, "_"), missing); };
     get(f.getrf, "getrf");
     get(f.getrs, "getrs");
     get(f.potrf, "potrf");
