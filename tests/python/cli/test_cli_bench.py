@@ -105,3 +105,24 @@ def test_compare_marks_regressions_and_warns_across_devices(tmp_path, capsys):
     status, _, err = run_in_process(capsys, "bench", "--compare", old, tmp_path / "other.json")
     assert status == 2
     assert_one_line_error(err, "gpukit bench", "not a gpukit bench result")
+
+
+def test_devices_times_copies_all_reduce_and_the_exercise_over_every_device(tmp_path):
+    """--devices on the simulator's devices (conftest.py: four): every study has gpukit's row, and
+    the exercise its one-device row beside it; the JSON holds the same rows."""
+    completed = run_gpukit("bench", "--backend", "sim", "--devices", "--json", tmp_path / "devices.json")
+    assert completed.returncode == 0, completed.stderr
+    rows = json.loads((tmp_path / "devices.json").read_text())["several_devices"]
+    studies = {(row["study"], row["library"]) for row in rows}
+    assert ("peer copy 0->1", "gpukit") in studies
+    assert any(study.startswith("all-reduce sum x") and library == "gpukit" for study, library in studies)
+    for exercise in ("sum", "histogram 256 bins", "conv2d 5x5 (results stay split)"):
+        assert (exercise, "gpukit, 1 device") in studies
+        assert any(study == exercise and library.endswith(" devices") for study, library in studies)
+    assert all(row["seconds"] > 0 and row["rate"] > 0 for row in rows)
+
+
+def test_devices_needs_two_devices():
+    completed = run_gpukit("bench", "--backend", "sim", "--devices", env={"GPUKIT_SIM_DEVICES": "1"})
+    assert completed.returncode != 0
+    assert_one_line_error(completed.stderr, "gpukit bench", "--devices needs two devices")
