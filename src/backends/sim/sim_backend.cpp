@@ -192,6 +192,7 @@ DeviceProperties simulated_properties(unsigned workers, int ordinal) {
 std::vector<DeviceProperties> simulated_devices() {
     std::vector<DeviceProperties> devices;
     const int count = device_count_from_environment();
+    devices.reserve(static_cast<std::size_t>(count));
     for (int ordinal = 0; ordinal < count; ++ordinal)
         devices.push_back(simulated_properties(WorkerPool::configured_size(), ordinal));
     return devices;
