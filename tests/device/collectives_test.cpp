@@ -330,10 +330,14 @@ TEST_F(Collectives, AFailedStreamFailsTheCollectiveOnEveryRank) {
     auto kernel =
         Module::compile(R"(extern "C" __global__ void bad(int* p) { p[1 << 28] = 1; })", {}, on[1]).kernel("bad");
     DeviceBuffer out(on[1], 16);
-    kernel({.grid = 1, .block = 1, .stream = faulty}, out);
+    // Everything else is loaded and done before the fault: only the faulty stream's work follows it.
     const Array a = Array::empty({8}, DType::float32, on[0]);
     a.fill(1.0f);
     const Array b = Array::empty({8}, DType::float32, on[1]);
+    b.fill(0.0f);
+    on[0].synchronize();
+    on[1].synchronize();
+    kernel({.grid = 1, .block = 1, .stream = faulty}, out);
     {
         StreamScope scope(faulty);
         b.fill(2.0f);  // skipped: the stream is stopped by the fault

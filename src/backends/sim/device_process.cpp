@@ -148,6 +148,14 @@ void write_module_request(protocol::Writer& out, std::uint64_t id, std::uint64_t
 // Duplicates `fd` above the descriptors a child's file actions write to.
 int high_copy(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 64); }
 
+// A module load the device process did not finish because it ended while a kernel ran beside it
+// (a faulting kernel, most likely): not the module's fault, so load() tries once more in the
+// restarted process. Where it escapes (the second try ended so too), it reads as before.
+class LoadInterrupted : public BackendUnavailableError {
+public:
+    using BackendUnavailableError::BackendUnavailableError;
+};
+
 }  // namespace
 
 DeviceProcess::DeviceProcess(DeviceMemory& memory, double launch_time_limit_seconds, bool sandbox)
@@ -493,6 +501,11 @@ void DeviceProcess::after_death(int status) {
     std::exception_ptr first_fault;
     std::string first_line;
     std::vector<std::exception_ptr> failures(protocol::slot_count);
+    bool launch_busy = false;
+    {
+        std::lock_guard lock(mutex_);
+        for (unsigned i : busy) launch_busy = launch_busy || slots_[i].launch;
+    }
     for (unsigned i : busy) {
         std::string kernel;
         bool launch = false;
@@ -505,6 +518,10 @@ void DeviceProcess::after_death(int status) {
         }
         if (!reason.empty()) {
             failures[i] = std::make_exception_ptr(LaunchAbandonedError(reason));
+        } else if (!launch && launch_busy && !(recorded && !control_->crash.in_kernel)) {
+            failures[i] = std::make_exception_ptr(LoadInterrupted(
+                concat("The simulator's device process ended while loading a module (", describe_status(status),
+                       ") as a kernel ran beside it: the module's static initialisation, or that kernel, crashed")));
         } else if (recorded && control_->crash.in_kernel && control_->crash.tag == i) {
             failures[i] = crash_error(control_->crash, module);
             first_fault = failures[i];
@@ -894,10 +911,18 @@ ModuleInfo DeviceProcess::load(std::uint64_t id, std::string_view image, std::ui
     } unstage{memory_, *staging};
     std::memcpy(reinterpret_cast<void*>(*staging), image.data(), image.size());
 
-    ModuleInfo info = request(
-        protocol::Request::load, "loading a module",
-        [&](protocol::Writer& out) { write_module_request(out, id, *staging, image.size(), data); },
-        [](protocol::Reader& in) { return protocol::read_module_info(in); });
+    const auto load_once = [&] {
+        return request(
+            protocol::Request::load, "loading a module",
+            [&](protocol::Writer& out) { write_module_request(out, id, *staging, image.size(), data); },
+            [](protocol::Reader& in) { return protocol::read_module_info(in); });
+    };
+    ModuleInfo info;
+    try {
+        info = load_once();
+    } catch (const LoadInterrupted&) {
+        info = load_once();  // in the restarted process; a second end is the module's own
+    }
     check_module_info(info);
     Module module{std::string(image), data, {}};
     for (const auto& kernel : info.kernels) module.kernels.push_back(kernel.name);
