@@ -50,6 +50,7 @@ const std::vector<std::pair<std::regex, std::string>>& spellings() {
             {R"(gpukit::grid_for computes the grid)", "grid = (n + block - 1) // block"},
             {R"(gpukit::grid_for)", "(n + block - 1) // block"},
             {R"(DevicePtr\{array\.address\(\)\})", "gpukit.DevicePointer(array.data_ptr)"},
+            {R"(UniqueId::create\(\))", "gpukit.collectives.UniqueId.create()"},
         };
         std::vector<std::pair<std::regex, std::string>> compiled;
         for (const auto& [cpp, python] : rows) compiled.emplace_back(std::regex(cpp), python);

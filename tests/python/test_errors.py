@@ -284,7 +284,8 @@ BAD_CALLS = [
     # streams, events, devices, backends, check mode, benchmarks
     ("Stream(non_blocking='x')", lambda m: gpukit.Stream(non_blocking="x"), TypeError,
      r"non_blocking must be True or False, not a str \('x'\)"),
-    ("Stream(device=5)", lambda m: gpukit.Stream(device=5), TypeError, "device must be a gpukit.Device"),
+    ("Stream(device=5)", lambda m: gpukit.Stream(device=5), ValueError, r"There is no \w+ device 5; there (is|are)"),
+    ("Stream(device='1')", lambda m: gpukit.Stream(device="1"), TypeError, "device must be a gpukit.Device"),
     ("Stream().wait_event(None)", lambda m: gpukit.Stream().wait_event(None), TypeError,
      "event must be a gpukit.Event, not None"),
     ("Stream().record(5)", lambda m: gpukit.Stream().record(5), TypeError, "event must be a gpukit.Event or None"),
