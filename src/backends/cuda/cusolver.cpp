@@ -12,12 +12,8 @@
 #include "backends/cuda/cusolver.hpp"
 #include "util/complex_traits.hpp"
 
-#include <dlfcn.h>
-
 #include <complex>
 #include <cstdint>
-#include <cstdlib>
-#include <filesystem>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -120,29 +116,10 @@ struct Cusolver {
     DnFunctions<std::complex<double>> z;
 };
 
-// The nvidia-cusolver wheels' libraries beside this gpukit, where pip installed both into one
-// site-packages: gpukit's own file (the Python extension gpukit/_core...so, which carries the
-// library) is found by dladdr, and the wheels' folders sit next to its package's.
-std::vector<std::string> wheel_candidates() {
-    Dl_info self{};
-    if (dladdr(reinterpret_cast<const void*>(&wheel_candidates), &self) == 0 || !self.dli_fname) return {};
-    std::error_code ec;
-    const auto site = std::filesystem::weakly_canonical(self.dli_fname, ec).parent_path().parent_path();
-    if (ec) return {};
-    std::vector<std::string> found;
-    for (const char* file : {"nvidia/cu13/lib/libcusolver.so.12", "nvidia/cusolver/lib/libcusolver.so.12",
-                             "nvidia/cusolver/lib/libcusolver.so.11"})
-        if (std::filesystem::exists(site / file, ec)) found.push_back((site / file).string());
-    return found;
-}
-
 std::vector<std::string> cusolver_candidates() {
-    // GPUKIT_CUSOLVER, when set, is the only candidate: a wrong path is an error, never passed over.
-    std::vector<std::string> candidates =
-        toolkit_library_candidates("GPUKIT_CUSOLVER", {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"});
-    if (const char* path = std::getenv("GPUKIT_CUSOLVER"); path && *path) return candidates;
-    for (auto& wheel : wheel_candidates()) candidates.push_back(std::move(wheel));
-    return candidates;
+    return toolkit_library_candidates("GPUKIT_CUSOLVER", {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"},
+                                      {"nvidia/cu13/lib/libcusolver.so.12", "nvidia/cusolver/lib/libcusolver.so.12",
+                                       "nvidia/cusolver/lib/libcusolver.so.11"});
 }
 
 template <class T>

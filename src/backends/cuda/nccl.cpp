@@ -12,12 +12,8 @@
 // blocking inside NCCL for ever; older NCCL joins with ncclCommInitRank, without a limit.
 #include "backends/cuda/nccl.hpp"
 
-#include <dlfcn.h>
-
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -124,28 +120,11 @@ std::string version_text(int code) {
     return concat(code / 1000, ".", code / 100 % 10, ".", code % 100);
 }
 
-// The nvidia-nccl wheel's library beside this gpukit, where pip installed both into one
-// site-packages: gpukit's own file (the Python extension gpukit/_core...so) is found by dladdr.
-std::vector<std::string> wheel_candidates() {
-    Dl_info self{};
-    if (dladdr(reinterpret_cast<const void*>(&wheel_candidates), &self) == 0 || !self.dli_fname) return {};
-    std::error_code ec;
-    const auto site = std::filesystem::weakly_canonical(self.dli_fname, ec).parent_path().parent_path();
-    if (ec) return {};
-    std::vector<std::string> found;
-    for (const char* file : {"nvidia/nccl/lib/libnccl.so.2", "nvidia/cu13/lib/libnccl.so.2"})
-        if (std::filesystem::exists(site / file, ec)) found.push_back((site / file).string());
-    return found;
-}
-
 }  // namespace
 
 std::vector<std::string> nccl_candidates() {
-    // GPUKIT_NCCL, when set, is the only candidate: a wrong path is an error, never passed over.
-    std::vector<std::string> candidates = toolkit_library_candidates("GPUKIT_NCCL", {"libnccl.so.2"});
-    if (const char* path = std::getenv("GPUKIT_NCCL"); path && *path) return candidates;
-    for (auto& wheel : wheel_candidates()) candidates.push_back(std::move(wheel));
-    return candidates;
+    return toolkit_library_candidates("GPUKIT_NCCL", {"libnccl.so.2"},
+                                      {"nvidia/nccl/lib/libnccl.so.2", "nvidia/cu13/lib/libnccl.so.2"});
 }
 
 namespace {
