@@ -5,6 +5,7 @@
 
 #include "backends/backend.hpp"
 #include "core/check_report.hpp"
+#include "core/peer_access.hpp"
 #include "core/stream_access.hpp"
 #include "gpukit/error.hpp"
 #include "util/text.hpp"
@@ -142,7 +143,7 @@ void copy_between(const char* what, BufferView dst, BufferView src, std::optiona
     const Device to = dst.device();
     const Device from = src.device();
     require_same_backend(what, to, from);
-    if (to.can_access_peer(from)) to.enable_peer_access(from);
+    detail::peer_access(to, from);  // enabled where the devices can reach each other, asked once per pair
     to.backend().copy_peer(to.ordinal(), dst.address(), from.ordinal(), src.address(), src.size_bytes(), stream);
 }
 
