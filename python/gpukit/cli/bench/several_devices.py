@@ -16,6 +16,7 @@ warm-up); at these sizes (milliseconds) the clock's own cost is below a percent.
 """
 
 import contextlib
+import dataclasses
 import functools
 import multiprocessing
 import os
@@ -43,7 +44,7 @@ class Row:
     note: str = ""
 
     def to_json(self):
-        return dict(self.__dict__)
+        return dataclasses.asdict(self)
 
 
 def median_seconds(run, synchronize, repeats, warmup=3):
