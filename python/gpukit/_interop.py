@@ -112,6 +112,11 @@ def _host_array(values, dtype, name):
     if values is None:
         raise TypeError(f"{name} must be an array, a (nested) list of numbers or a number, not None")
     host = numpy.asarray(values)
+    if dtype is not None and host.dtype.kind == "f" and not isinstance(values, numpy.ndarray) \
+            and _kind_of(dtype) in "iu":
+        # Python integers beyond int64 make NumPy infer float64, which rounds them: converted to the
+        # integer dtype asked for from the Python integers themselves, exactly, as NumPy does.
+        host = numpy.asarray(values, dtype=dtype)
     # ml_dtypes' bfloat16 is a kind 'V' dtype to NumPy, but numbers: the core takes it.
     if host.dtype.kind in "OUSV" and host.dtype.name != "bfloat16":
         if dtype is None or host.dtype.kind in "US":
@@ -127,6 +132,14 @@ def _host_array(values, dtype, name):
 
 
 _HELD = frozenset(_core.dtype_names())
+
+
+def _kind_of(dtype):
+    """NumPy's kind letter of ``dtype``, or '' where NumPy does not know it (the core then judges)."""
+    try:
+        return numpy.dtype(dtype).kind
+    except TypeError:
+        return ""
 
 
 def is_device_array(obj):

@@ -84,3 +84,10 @@ def test_pinned_memory_takes_async_copies_on_a_stream(rng):
     back = gpukit.pinned_empty(1000, numpy.float32)
     device.get(stream=stream, out=back)
     numpy.testing.assert_array_equal(back, values)
+
+
+def test_python_integers_beyond_int64_keep_every_bit_in_an_integer_dtype():
+    # NumPy infers float64 for [2**63 + 1, 5]; asked for uint64, the integers themselves are converted.
+    values = [2**63 + 1, 5, 2**64 - 1]
+    numpy.testing.assert_array_equal(gpukit.asarray(values, dtype="uint64").get(),
+                                     numpy.asarray(values, dtype=numpy.uint64))
