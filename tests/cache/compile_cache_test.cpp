@@ -14,6 +14,7 @@
 
 #include "cache/disk_cache.hpp"
 #include "gpukit/error.hpp"
+#include "support/scoped_environment.hpp"
 #include "temp_directory.hpp"
 
 namespace gpukit::detail {
@@ -21,6 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using gpukit::testing::read_file;
+using gpukit::testing::ScopedEnvironment;
 using gpukit::testing::TempDirectory;
 using gpukit::testing::write_file;
 
@@ -354,35 +356,6 @@ TEST_F(CompileCacheTest, ClearingTheMemoEmptiesIt) {
     EXPECT_EQ(usage.image_bytes, 0u);
     EXPECT_EQ(usage.modules, 0u);
 }
-
-// Sets environment variables for one test and puts the old values back.
-class ScopedEnvironment {
-public:
-    void set(const char* name, const char* value) {
-        remember(name);
-        if (value)
-            ::setenv(name, value, 1);
-        else
-            ::unsetenv(name);
-    }
-    ~ScopedEnvironment() {
-        for (const auto& [name, value] : saved_) {
-            if (value)
-                ::setenv(name.c_str(), value->c_str(), 1);
-            else
-                ::unsetenv(name.c_str());
-        }
-    }
-
-private:
-    void remember(const char* name) {
-        for (const auto& saved : saved_)
-            if (saved.first == name) return;
-        const char* value = std::getenv(name);
-        saved_.emplace_back(name, value ? std::optional<std::string>(value) : std::nullopt);
-    }
-    std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
-};
 
 class CacheEnvironmentTest : public ::testing::Test {
 protected:

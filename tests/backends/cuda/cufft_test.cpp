@@ -3,36 +3,17 @@
 // tests/device/fft_test.cpp and tests/python/array/test_fft.py on the CUDA backend.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <optional>
 #include <string>
+#include <vector>
 
 #include "backends/cuda/cufft.hpp"
 #include "gpukit/error.hpp"
+#include "support/scoped_environment.hpp"
 
 namespace gpukit {
 namespace {
 
-// Sets an environment variable for one test, restoring what was there.
-class ScopedEnvironment {
-public:
-    ScopedEnvironment(const char* name, const char* value) : name_(name) {
-        if (const char* old = std::getenv(name)) old_ = old;
-        setenv(name, value, 1);
-    }
-    ~ScopedEnvironment() {
-        if (old_)
-            setenv(name_, old_->c_str(), 1);
-        else
-            unsetenv(name_);
-    }
-    ScopedEnvironment(const ScopedEnvironment&) = delete;
-    ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
+using testing::ScopedEnvironment;
 
 TEST(Cufft, MissingLibraryNamesItAndHowToInstallIt) {
     ScopedEnvironment environment("GPUKIT_CUFFT", "/nonexistent/libcufft.so.12");

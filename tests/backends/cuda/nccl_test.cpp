@@ -4,36 +4,17 @@
 // backend.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <optional>
 #include <string>
+#include <vector>
 
 #include "backends/cuda/nccl.hpp"
 #include "gpukit/error.hpp"
+#include "support/scoped_environment.hpp"
 
 namespace gpukit {
 namespace {
 
-// Sets an environment variable for one test, restoring what was there.
-class ScopedEnvironment {
-public:
-    ScopedEnvironment(const char* name, const char* value) : name_(name) {
-        if (const char* old = std::getenv(name)) old_ = old;
-        setenv(name, value, 1);
-    }
-    ~ScopedEnvironment() {
-        if (old_)
-            setenv(name_, old_->c_str(), 1);
-        else
-            unsetenv(name_);
-    }
-    ScopedEnvironment(const ScopedEnvironment&) = delete;
-    ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
+using testing::ScopedEnvironment;
 
 TEST(Nccl, MissingLibraryNamesItAndHowToInstallIt) {
     ScopedEnvironment environment("GPUKIT_NCCL", "/nonexistent/libnccl.so.2");

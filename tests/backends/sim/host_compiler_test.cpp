@@ -10,17 +10,18 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <random>
 #include <string>
 
 #include "gpukit/error.hpp"
+#include "support/scoped_environment.hpp"
 #include "util/private_files.hpp"
 
 namespace gpukit::detail::sim {
 namespace {
 
 namespace fs = std::filesystem;
+using gpukit::testing::ScopedEnvironment;
 
 // A line no compile may quote: written where a source might try to read it from.
 std::string secret_line() {
@@ -32,27 +33,6 @@ void write(const fs::path& path, std::string_view text) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
-
-// Sets an environment variable for one test and puts the old value back.
-class ScopedVariable {
-public:
-    ScopedVariable(const char* name, const std::string& value) : name_(name) {
-        if (const char* old = std::getenv(name)) old_ = old;
-        ::setenv(name, value.c_str(), 1);
-    }
-    ~ScopedVariable() {
-        if (old_)
-            ::setenv(name_, old_->c_str(), 1);
-        else
-            ::unsetenv(name_);
-    }
-    ScopedVariable(const ScopedVariable&) = delete;
-    ScopedVariable& operator=(const ScopedVariable&) = delete;
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
 
 // The log of the CompileError `source` gives; fails the test when it compiles.
 std::string compile_error_log(std::string_view source, const CompileOptions& options = {}) {
@@ -146,7 +126,7 @@ TEST_F(HostCompilerTest, NvrtcOptionsWithoutAHostMeaningAreNotedInTheLog) {
 TEST_F(HostCompilerTest, ScratchFilesLiveInAPrivateDirectoryRemovedAfterTheCompile) {
     const fs::path temporary = files_.path() / "tmp";
     fs::create_directory(temporary);
-    const ScopedVariable tmpdir("TMPDIR", temporary.string());
+    const ScopedEnvironment tmpdir("TMPDIR", temporary.string());
     host_compiler().compile(CompileInput{"extern \"C\" __global__ void k(int* x) { x[0] = 7; }\n", {}, "host", {}});
     compile_error_log("int broken = ;\n");
     EXPECT_TRUE(fs::is_empty(temporary)) << "left behind in " << temporary;
@@ -155,7 +135,7 @@ TEST_F(HostCompilerTest, ScratchFilesLiveInAPrivateDirectoryRemovedAfterTheCompi
 TEST_F(HostCompilerTest, KeptFilesGoOnlyToADirectoryThatIsYours) {
     const fs::path keep = files_.path() / "keep";
     {
-        const ScopedVariable variable("GPUKIT_SIM_KEEP", keep.string());
+        const ScopedEnvironment variable("GPUKIT_SIM_KEEP", keep.string());
         host_compiler().compile(CompileInput{"extern \"C\" __global__ void k(int* x) { x[0] = 7; }\n",
                                              CompileOptions{}.header("params.h", "#define P 1\n"),
                                              "host",
@@ -178,7 +158,7 @@ TEST_F(HostCompilerTest, KeptFilesGoOnlyToADirectoryThatIsYours) {
     const fs::path shared = files_.path() / "shared";
     fs::create_directory(shared);
     fs::permissions(shared, fs::perms::all | fs::perms::sticky_bit);
-    const ScopedVariable variable("GPUKIT_SIM_KEEP", shared.string());
+    const ScopedEnvironment variable("GPUKIT_SIM_KEEP", shared.string());
     try {
         host_compiler().compile(CompileInput{"__global__ void k() {}\n", {}, "host", {}});
         FAIL() << "GPUKIT_SIM_KEEP accepted a directory anyone can write";
