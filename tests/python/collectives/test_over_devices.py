@@ -6,9 +6,9 @@ import contextlib
 
 import numpy
 import pytest
-import reference
 
 import gpukit
+import reference
 from conftest import random_array
 from gpukit.collectives import Communicator
 

@@ -9,9 +9,9 @@ import time
 
 import numpy
 import pytest
-import reference
 
 import gpukit
+import reference
 from conftest import on_simulator, random_array
 from gpukit.collectives import Communicator, UniqueId
 

@@ -14,16 +14,9 @@ import scipy.signal
 import gpukit
 from conftest import random_array
 from gpukit import multi_device as md
+from partition import COUNTS, DEVICES, NEEDS_TWO_DEVICES, halo_fits
 
-DEVICES = len(gpukit.devices())
-pytestmark = pytest.mark.skipif(DEVICES < 2, reason="needs two devices of the selected backend")
-COUNTS = list(range(1, min(DEVICES, 4) + 1))
-
-
-def halo_fits(rows, count, halo):
-    """Whether every part between two others holds at least ``halo`` entries (split refuses it otherwise)."""
-    lengths = [len(block) for block in numpy.array_split(numpy.arange(rows), min(count, rows) or 1)]
-    return all(length >= halo for length in lengths[1:-1])
+pytestmark = NEEDS_TWO_DEVICES
 
 
 @pytest.mark.parametrize("count", COUNTS)
