@@ -148,11 +148,10 @@ void write_module_request(protocol::Writer& out, std::uint64_t id, std::uint64_t
 // Duplicates `fd` above the descriptors a child's file actions write to.
 int high_copy(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 64); }
 
-// A request the device process did not finish for a reason not its own: the process ended while a
-// kernel ran beside it (a faulting kernel, most likely), or it had already ended when the request
-// took its slot, so the request never reached it. load() tries once more in the restarted process;
-// where it escapes (the second try ended so too), it reads as any BackendUnavailableError.
-class RequestInterrupted : public BackendUnavailableError {
+// A module load the device process did not finish because it ended while a kernel ran beside it
+// (a faulting kernel, most likely): not the module's fault, so load() tries once more in the
+// restarted process. Where it escapes (the second try ended so too), it reads as before.
+class LoadInterrupted : public BackendUnavailableError {
 public:
     using BackendUnavailableError::BackendUnavailableError;
 };
@@ -498,6 +497,10 @@ void DeviceProcess::after_death(int status) {
         reason = abandon_reason_;
         for (unsigned i = 0; i < protocol::slot_count; ++i)
             if (slots_[i].busy) busy.push_back(i);
+        // Requests from here on wait for the next process: one that took a slot now would be sent
+        // to the dead one and, not among `busy`, be given no failure (a module load then failed
+        // beside a faulting kernel instead of waiting for the restart).
+        killed_ = true;
     }
     std::exception_ptr first_fault;
     std::string first_line;
@@ -520,7 +523,7 @@ void DeviceProcess::after_death(int status) {
         if (!reason.empty()) {
             failures[i] = std::make_exception_ptr(LaunchAbandonedError(reason));
         } else if (!launch && launch_busy && !(recorded && !control_->crash.in_kernel)) {
-            failures[i] = std::make_exception_ptr(RequestInterrupted(
+            failures[i] = std::make_exception_ptr(LoadInterrupted(
                 concat("The simulator's device process ended while loading a module (", describe_status(status),
                        ") as a kernel ran beside it: the module's static initialisation, or that kernel, crashed")));
         } else if (recorded && control_->crash.in_kernel && control_->crash.tag == i) {
@@ -834,8 +837,7 @@ protocol::Reader DeviceProcess::Call::answer(std::string_view doing) {
     forward_output();  // what the request printed (a module's static initialisation) comes first
     if (!answered) {
         if (const std::exception_ptr why = failure()) std::rethrow_exception(why);
-        // No failure was given to this slot: the process had ended before this request took it.
-        throw RequestInterrupted(concat("The simulator's device process ended while ", doing));
+        throw BackendUnavailableError(concat("The simulator's device process ended while ", doing));
     }
     protocol::Reader in = reply();
     if (const std::exception_ptr error = protocol::read_error(in)) std::rethrow_exception(error);
@@ -922,7 +924,7 @@ ModuleInfo DeviceProcess::load(std::uint64_t id, std::string_view image, std::ui
     ModuleInfo info;
     try {
         info = load_once();
-    } catch (const RequestInterrupted&) {
+    } catch (const LoadInterrupted&) {
         info = load_once();  // in the restarted process; a second end is the module's own
     }
     check_module_info(info);

@@ -195,9 +195,10 @@ private:
     std::string start_failure_;
     std::string child_directory_;
     std::string abandon_reason_;  // set by abandon(): why the next death happened
-    // abandon() killed the running device process and the supervisor has not seen it die yet:
-    // new requests wait for the next process instead of going to this one, where they would fail
-    // with abandon_reason_ (an earlier wait's give-up leaking into a later operation).
+    // abandon() killed the running device process and the supervisor has not seen it die yet, or
+    // the supervisor is settling a death: new requests wait for the next process instead of going
+    // to this one, where they would fail with abandon_reason_ (an earlier wait's give-up leaking
+    // into a later operation) or with no failure of their own.
     bool killed_ = false;
     SlotUse slots_[protocol::slot_count];
     std::map<std::uint64_t, Module> modules_;
