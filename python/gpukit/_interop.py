@@ -113,7 +113,7 @@ def _host_array(values, dtype, name):
         raise TypeError(f"{name} must be an array, a (nested) list of numbers or a number, not None")
     host = numpy.asarray(values)
     if dtype is not None and host.dtype.kind == "f" and not isinstance(values, numpy.ndarray) \
-            and _kind_of(dtype) in "iu":
+            and _kind_of(dtype) in ("i", "u"):
         # Python integers beyond int64 make NumPy infer float64, which rounds them: converted to the
         # integer dtype asked for from the Python integers themselves, exactly, as NumPy does.
         host = numpy.asarray(values, dtype=dtype)

@@ -91,3 +91,10 @@ def test_python_integers_beyond_int64_keep_every_bit_in_an_integer_dtype():
     values = [2**63 + 1, 5, 2**64 - 1]
     numpy.testing.assert_array_equal(gpukit.asarray(values, dtype="uint64").get(),
                                      numpy.asarray(values, dtype=numpy.uint64))
+
+
+def test_a_list_of_floats_into_a_dtype_only_gpukit_names_is_converted_by_the_core():
+    # NumPy knows no 'bfloat16' by that name: the floats NumPy infers are the core's to convert.
+    values = [1.5, -2.25, 3.0]
+    numpy.testing.assert_array_equal(gpukit.asarray(values, dtype="bfloat16").astype("float32").get(),
+                                     numpy.asarray(values, dtype=numpy.float32))

@@ -1,5 +1,5 @@
 """What the multi_device tests share: how many devices the backend has, the device counts to split
-over, and whether a split with halos is one split accepts."""
+over, and whether split accepts a halo for a split of so many rows."""
 
 import numpy
 import pytest
