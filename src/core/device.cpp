@@ -7,9 +7,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
-#include <map>
-#include <mutex>
-#include <tuple>
 
 #include "backends/backend.hpp"
 #include "core/check_report.hpp"
@@ -101,20 +98,6 @@ void Device::enable_peer_access(const Device& peer) const {
         throw InvalidArgumentError(detail::concat(describe(), " cannot reach the memory of ", peer.describe(),
                                                   " directly (no peer access between them); copies between them "
                                                   "go through the host"));
-}
-
-bool detail::peer_access(const Device& device, const Device& peer) {
-    // The driver refuses a second enable of a pair, and each copy would otherwise ask it again:
-    // every pair's answer is remembered for the process.
-    static std::mutex mutex;
-    static std::map<std::tuple<const Backend*, int, int>, bool> settled;
-    const auto pair = std::make_tuple(&device.backend(), device.ordinal(), peer.ordinal());
-    std::lock_guard lock(mutex);
-    if (const auto known = settled.find(pair); known != settled.end()) return known->second;
-    const bool reachable = device.can_access_peer(peer);
-    if (reachable) device.backend().enable_peer_access(device.ordinal(), peer.ordinal());
-    settled.emplace(pair, reachable);
-    return reachable;
 }
 
 std::string Device::describe() const { return detail::concat("device ", ordinal_, " (", properties().name, ")"); }
